@@ -1,0 +1,21 @@
+# poslab_set_warnings(target): the warning set every poslab target compiles
+# with (and, with POSLAB_WERROR, fails on), plus the sanitizer flags when
+# POSLAB_SANITIZE is on. Per target, never global.
+function(poslab_set_warnings target)
+  target_compile_options(${target} PRIVATE
+    -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor -Woverloaded-virtual
+    -Wimplicit-fallthrough -Wformat=2
+    # designated initializers leave defaulted members out on purpose
+    -Wno-missing-field-initializers)
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+    # GCC 12 reports "literal" + std::string&& as overlapping memcpy (GCC PR 105651)
+    target_compile_options(${target} PRIVATE -Wno-restrict)
+  endif()
+  if(POSLAB_WERROR)
+    target_compile_options(${target} PRIVATE -Werror)
+  endif()
+  if(POSLAB_SANITIZER_FLAGS)
+    target_compile_options(${target} PRIVATE ${POSLAB_SANITIZER_FLAGS})
+    target_link_options(${target} PRIVATE ${POSLAB_SANITIZER_FLAGS})
+  endif()
+endfunction()

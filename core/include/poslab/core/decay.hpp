@@ -1,0 +1,29 @@
+#pragma once
+// Long-term decay of RoPE scores with distance (RoFormer §3.4.3).
+// With h_i = q_[2i:2i+1] k*_[2i:2i+1] and S_j = Σ_{k=0}^{j−1} e^{i r θ_k},
+// Abel summation gives |score(r)| ≤ (max_i |h_{i+1} − h_i|) · Σ_{j=1}^{d/2} |S_j|,
+// and the paper plots the relative upper bound (1/(d/2)) Σ_{j=1}^{d/2} |S_j|.
+
+#include <cstdint>
+#include <span>
+
+namespace poslab::core {
+
+/// (1/(d/2)) Σ_{j=1}^{d/2} |S_j(r)|, S_j(r) = Σ_{k<j} e^{i r θ_k}, θ_k = base^(−2k/d).
+double rope_decay_bound(double distance, int d, double base);
+/// The same for arbitrary frequencies (e.g. after context-extension scaling).
+double rope_decay_bound(double distance, std::span<const double> thetas);
+
+/// Score of q = k = (1, …, 1) at distance r: Σ_{i=0}^{d/2−1} 2 cos(r θ_i).
+double rope_ones_score(double distance, int d, double base);
+double rope_ones_score(double distance, std::span<const double> thetas);
+
+/// Mean |⟨R_m q, R_{m+r} k⟩| over `samples` seeded pairs q, k ~ N(0, I_d)
+/// (the same q, k for every r, so the curve is smooth in r).
+double rope_random_mean_abs_score(double distance, int d, double base, std::uint64_t seed, int samples);
+
+/// Benchmark kernel: rope_decay_bound for every distance into `out`.
+void rope_decay_bound_curve(std::span<const double> distances, std::span<const double> thetas,
+                            std::span<double> out);
+
+}  // namespace poslab::core

@@ -1,0 +1,85 @@
+#pragma once
+// Context extension: how each method rescales RoPE's frequencies so a model
+// trained on L tokens reads L' = s·L tokens (s = factor).
+//
+//   none      θ'_i = θ_i
+//   linear    θ'_i = θ_i / s                         (position interpolation, Chen et al. 2023)
+//   ntk       base' = base·s^(d/(d−2))                (NTK-aware, bloc97 2023)
+//   dynamic   base' = base·((s·seq_len/L) − (s − 1))^(d/(d−2)), seq_len = max(seq_len, L)
+//                                                     (HF `_compute_dynamic_ntk_parameters`)
+//   yarn      HF `_compute_yarn_parameters` / YaRN authors' code: ramp linear in the pair
+//             index between floor(low) and ceil(high) correction dims,
+//             θ'_i = θ_i·ramp_i + (θ_i/s)·(1 − ramp_i); attention factor 0.1·ln s + 1
+//             (or get_mscale(s, mscale)/get_mscale(s, mscale_all_dim) when both are set)
+//   yarn-paper the paper's γ(r): ramp linear in r_i = L/λ_i between α = beta_slow and
+//             β = beta_fast (Peng et al. 2023, eq. 17–18), no floor/ceil
+//   llama3    HF `_compute_llama3_parameters`: keep λ < L/high_freq_factor, divide
+//             λ > L/low_freq_factor by s, smooth in between
+//   seed      the notes' formula (seed 002 §4.1): θ'_i = θ_i / s^(t/(d/2))
+//
+// `ramp` is the weight of the unscaled frequency:
+//   θ'_i = ramp_i·θ_i + (1 − ramp_i)·θ_i/s,
+// defined for every method by solving this for ramp_i (1 when s = 1).
+
+#include <optional>
+#include <string_view>
+
+#include <Eigen/Dense>
+
+namespace poslab::core {
+
+enum class ScalingMethod { none, linear, ntk, dynamic, yarn, yarn_paper, llama3, seed };
+
+/// "yarn-paper" ↔ ScalingMethod::yarn_paper, etc. Raises InvalidParameter("method", ...).
+ScalingMethod parse_scaling_method(std::string_view word);
+const char* scaling_method_name(ScalingMethod method);
+
+struct ScalingConfig {
+  ScalingMethod method = ScalingMethod::yarn;
+  int d = 128;
+  double base = 10000;
+  double factor = 8;                 ///< s = L'/L
+  long long original_context = 4096; ///< L
+  long long seq_len = 32768;         ///< dynamic NTK only
+  double beta_fast = 32, beta_slow = 1;
+  double mscale = 0, mscale_all_dim = 0;  ///< 0 = unset
+  double low_freq_factor = 1, high_freq_factor = 4;
+  double temperature = 0.25;         ///< seed method's t
+  /// Checks every field against its parameter spec and the relations
+  /// (beta_fast > beta_slow, high > low). Raises InvalidParameter.
+  void check() const;
+};
+
+struct ScalingTable {
+  Eigen::VectorXd theta;              ///< θ_i = base^(−2i/d)
+  Eigen::VectorXd scaled_theta;       ///< θ'_i
+  Eigen::VectorXd wavelength;         ///< 2π/θ_i
+  Eigen::VectorXd scaled_wavelength;  ///< 2π/θ'_i
+  Eigen::VectorXd ramp;               ///< weight of the unscaled frequency, in [0, 1]
+  double attention_factor = 1.0;      ///< factor on cos and sin
+  double effective_base = 0;          ///< base' for ntk/dynamic, else base
+  std::optional<double> correction_low, correction_high;  ///< yarn: the (truncated) correction dims
+};
+
+/// The per-pair table for `config`.
+ScalingTable rope_scaling_table(const ScalingConfig& config);
+
+/// YaRN's inverse dimension formula: the (fractional) pair-dimension index at
+/// which a frequency makes `num_rotations` turns within L tokens:
+///   d·ln(L/(2π·num_rotations)) / (2·ln base).
+double yarn_find_correction_dim(double num_rotations, int d, double base, double original_context);
+
+/// (low, high) = (max(floor(dim(beta_fast)), 0), min(ceil(dim(beta_slow)), d − 1));
+/// without truncate: no floor/ceil (HF's `truncate=False`).
+std::pair<double, double> yarn_correction_range(double beta_fast, double beta_slow, int d, double base,
+                                                double original_context, bool truncate = true);
+
+/// YaRN's get_mscale: 1 for s ≤ 1, else 0.1·mscale·ln s + 1.
+double yarn_get_mscale(double scale, double mscale = 1.0);
+
+/// Position interpolation: m' = m / s.
+double position_map_linear(double pos, double factor);
+/// The notes' nonlinear map (seed 002 §4.2): m' = m·(1/s)^γ.
+double position_map_gamma(double pos, double factor, double gamma);
+
+}  // namespace poslab::core

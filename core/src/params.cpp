@@ -1,0 +1,585 @@
+// [SECTION] Index
+// - The parameter table (CONTRACT.md §2 plus the keys lessons add)
+// - Lookup and description
+// - Parsing the `--set` syntax
+// - Checking values
+// - Formatting
+// - Params
+// - Relations between parameters
+
+#include "poslab/core/params.hpp"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <sstream>
+
+namespace poslab::core {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kMaxInteger = 9007199254740992.0;  // 2^53: beyond, doubles skip integers
+constexpr std::size_t kMaxListItems = 1'048'576;
+constexpr double kMaxPosition = 1e12;
+
+using T = ParamType;
+using S = SliderScale;
+
+// [SECTION] The parameter table
+// One row per parameter: key, type, default, bounds, flags, slider range.
+// Keep in sync with docs/CONTRACT.md §2 (a test checks that every key here is
+// documented there).
+const std::array kSpecs = {
+    // ---- dimensions and positions
+    ParamSpec{.key = "d", .type = T::integer, .default_text = "128", .min = 2, .max = 8192,
+              .even = true, .ui_min = 2, .ui_max = 1024, .scale = S::pow2, .unit = "dims"},
+    ParamSpec{.key = "base", .type = T::real, .default_text = "10000", .min = 1, .max = 1e12,
+              .min_exclusive = true, .ui_min = 2, .ui_max = 1e7, .scale = S::log},
+    ParamSpec{.key = "positions", .type = T::integer, .default_text = "512", .min = 1,
+              .max = 1'048'576, .ui_min = 1, .ui_max = 1'048'576, .scale = S::log, .unit = "tokens"},
+    ParamSpec{.key = "pos", .type = T::list, .default_text = "", .min = 0, .max = kMaxPosition,
+              .min_items = 1, .max_items = kMaxListItems, .ui_min = 0, .ui_max = 4096,
+              .unit = "tokens"},
+    ParamSpec{.key = "m", .type = T::real, .default_text = "2", .min = 0, .max = kMaxPosition,
+              .ui_min = 0, .ui_max = 64, .unit = "tokens"},
+    ParamSpec{.key = "n", .type = T::real, .default_text = "5", .min = 0, .max = kMaxPosition,
+              .ui_min = 0, .ui_max = 64, .unit = "tokens"},
+    ParamSpec{.key = "vector", .type = T::vector, .default_text = "1,2,3,4", .min = -1e12,
+              .max = 1e12, .even = true, .min_items = 2, .max_items = 8192},
+    ParamSpec{.key = "layout", .type = T::choice, .default_text = "interleaved",
+              .choices = "interleaved|half"},
+    ParamSpec{.key = "distance", .type = T::list, .default_text = "0:1024", .min = 0,
+              .max = kMaxPosition, .min_items = 1, .max_items = kMaxListItems, .ui_min = 0,
+              .ui_max = 65536, .unit = "tokens"},
+    // ---- Gaussian-kernel RoPE (notes, seed 000)
+    ParamSpec{.key = "alpha1", .type = T::real, .default_text = "0.7", .min = -1e6, .max = 1e6,
+              .ui_min = -1, .ui_max = 2},
+    ParamSpec{.key = "alpha2", .type = T::real, .default_text = "0.3", .min = -1e6, .max = 1e6,
+              .ui_min = -1, .ui_max = 2},
+    ParamSpec{.key = "sigma1", .type = T::real, .default_text = "5", .min = 0, .max = 1e9,
+              .min_exclusive = true, .ui_min = 0.1, .ui_max = 1000, .scale = S::log,
+              .unit = "tokens"},
+    ParamSpec{.key = "sigma2", .type = T::real, .default_text = "20", .min = 0, .max = 1e9,
+              .min_exclusive = true, .ui_min = 0.1, .ui_max = 1000, .scale = S::log,
+              .unit = "tokens"},
+    ParamSpec{.key = "kernel_mode", .type = T::choice, .default_text = "absolute",
+              .choices = "absolute|relative"},
+    // ---- relative positions: Shaw, T5, ALiBi
+    ParamSpec{.key = "clip", .type = T::integer, .default_text = "4", .min = 0, .max = 1e6,
+              .ui_min = 0, .ui_max = 32},
+    ParamSpec{.key = "buckets", .type = T::integer, .default_text = "32", .min = 2, .max = 1024,
+              .ui_min = 2, .ui_max = 256, .scale = S::pow2},
+    ParamSpec{.key = "bucket_max_distance", .type = T::integer, .default_text = "128", .min = 1,
+              .max = 1e9, .ui_min = 2, .ui_max = 65536, .scale = S::log, .unit = "tokens"},
+    ParamSpec{.key = "bidirectional", .type = T::boolean, .default_text = "true"},
+    ParamSpec{.key = "relative", .type = T::list, .default_text = "-300:300", .min = -1e9,
+              .max = 1e9, .integral_items = true, .min_items = 1, .max_items = kMaxListItems,
+              .ui_min = -4096, .ui_max = 4096, .unit = "tokens"},
+    ParamSpec{.key = "heads", .type = T::integer, .default_text = "8", .min = 1, .max = 256,
+              .ui_min = 1, .ui_max = 256, .scale = S::log},
+    // ---- context extension
+    ParamSpec{.key = "method", .type = T::choice, .default_text = "yarn",
+              .choices = "none|linear|ntk|dynamic|yarn|yarn-paper|llama3|seed"},
+    ParamSpec{.key = "factor", .type = T::real, .default_text = "8", .min = 1, .max = 1024,
+              .ui_min = 1, .ui_max = 64, .scale = S::log},
+    ParamSpec{.key = "original_context", .type = T::integer, .default_text = "4096", .min = 1,
+              .max = 1e9, .ui_min = 128, .ui_max = 1'048'576, .scale = S::log, .unit = "tokens"},
+    ParamSpec{.key = "seq_len", .type = T::integer, .default_text = "32768", .min = 1, .max = 1e9,
+              .ui_min = 128, .ui_max = 1'048'576, .scale = S::log, .unit = "tokens"},
+    ParamSpec{.key = "beta_fast", .type = T::real, .default_text = "32", .min = 0, .max = 1e6,
+              .min_exclusive = true, .ui_min = 0.5, .ui_max = 256, .scale = S::log,
+              .unit = "rotations"},
+    ParamSpec{.key = "beta_slow", .type = T::real, .default_text = "1", .min = 0, .max = 1e6,
+              .min_exclusive = true, .ui_min = 0.01, .ui_max = 64, .scale = S::log,
+              .unit = "rotations"},
+    ParamSpec{.key = "mscale", .type = T::real, .default_text = "0", .min = 0, .max = 1e3,
+              .ui_min = 0, .ui_max = 4},
+    ParamSpec{.key = "mscale_all_dim", .type = T::real, .default_text = "0", .min = 0, .max = 1e3,
+              .ui_min = 0, .ui_max = 4},
+    ParamSpec{.key = "low_freq_factor", .type = T::real, .default_text = "1", .min = 0,
+              .max = 1e6, .min_exclusive = true, .ui_min = 0.1, .ui_max = 64, .scale = S::log},
+    ParamSpec{.key = "high_freq_factor", .type = T::real, .default_text = "4", .min = 0,
+              .max = 1e6, .min_exclusive = true, .ui_min = 0.1, .ui_max = 64, .scale = S::log},
+    ParamSpec{.key = "gamma", .type = T::real, .default_text = "0.8", .min = 0, .max = 2,
+              .ui_min = 0, .ui_max = 2},
+    ParamSpec{.key = "temperature", .type = T::real, .default_text = "0.25", .min = 0, .max = 1e3,
+              .ui_min = 0, .ui_max = 4},
+    // ---- xPos
+    ParamSpec{.key = "xpos_gamma", .type = T::real, .default_text = "0.4", .min = 0, .max = 1e3,
+              .min_exclusive = true, .ui_min = 0.01, .ui_max = 4, .scale = S::log},
+    ParamSpec{.key = "xpos_scale_base", .type = T::real, .default_text = "512", .min = 0,
+              .max = 1e9, .min_exclusive = true, .ui_min = 1, .ui_max = 65536, .scale = S::log,
+              .unit = "tokens"},
+    ParamSpec{.key = "seed", .type = T::integer, .default_text = "0", .min = 0, .max = kMaxInteger,
+              .ui_min = 0, .ui_max = 1000},
+    // ---- keys the lessons add (docs/CONTRACT.md §2, "extensions")
+    ParamSpec{.key = "offset", .type = T::real, .default_text = "3", .min = -1e9, .max = 1e9,
+              .ui_min = -64, .ui_max = 64, .unit = "tokens"},
+    ParamSpec{.key = "dims", .type = T::list, .default_text = "0,16,64,120", .min = 0,
+              .max = 8191, .integral_items = true, .min_items = 1, .max_items = 16,
+              .ui_min = 0, .ui_max = 1023},
+    ParamSpec{.key = "shift", .type = T::real, .default_text = "0", .min = -1e9, .max = 1e9,
+              .ui_min = -20, .ui_max = 20, .unit = "tokens"},
+    ParamSpec{.key = "theta", .type = T::real, .default_text = "1", .min = 0, .max = 1e3,
+              .min_exclusive = true, .ui_min = 0.01, .ui_max = 3.14159, .scale = S::log,
+              .unit = "rad/token"},
+    ParamSpec{.key = "q", .type = T::vector, .default_text = "1,0.5", .min = -1e6, .max = 1e6,
+              .min_items = 2, .max_items = 2},
+    ParamSpec{.key = "k", .type = T::vector, .default_text = "0.8,-0.4", .min = -1e6, .max = 1e6,
+              .min_items = 2, .max_items = 2},
+    ParamSpec{.key = "causal", .type = T::boolean, .default_text = "true"},
+    ParamSpec{.key = "head", .type = T::integer, .default_text = "1", .min = 1, .max = 256,
+              .ui_min = 1, .ui_max = 256},
+    ParamSpec{.key = "max_length", .type = T::integer, .default_text = "512", .min = 1,
+              .max = 1'048'576, .ui_min = 1, .ui_max = 8192, .scale = S::log, .unit = "tokens"},
+    ParamSpec{.key = "terms", .type = T::choice, .default_text = "all",
+              .choices = "all|transformer-xl|t5|deberta"},
+    ParamSpec{.key = "bases", .type = T::list, .default_text = "10000,500000", .min = 1,
+              .max = 1e12, .min_exclusive = true, .min_items = 1, .max_items = 8, .ui_min = 2,
+              .ui_max = 1e7},
+    ParamSpec{.key = "window", .type = T::integer, .default_text = "64", .min = 1, .max = 1e6,
+              .ui_min = 1, .ui_max = 4096, .scale = S::log, .unit = "tokens"},
+    ParamSpec{.key = "samples", .type = T::integer, .default_text = "64", .min = 1, .max = 10000,
+              .ui_min = 1, .ui_max = 1024, .scale = S::log},
+};
+
+// [SECTION] Lookup and description
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+std::string quote_value(std::string_view text) {
+  constexpr std::size_t kShown = 40;  // keep the message one readable line
+  std::string out(text.substr(0, kShown));
+  if (text.size() > kShown) out += "...";
+  if (out.empty()) out = "\"\"";
+  return out;
+}
+
+std::string bound_phrase(const ParamSpec& s) {
+  // "in 2..8192", "> 1 and <= 1e12", ">= 0", "> 0"
+  const bool has_min = std::isfinite(s.min);
+  const bool has_max = std::isfinite(s.max);
+  if (has_min && has_max && !s.min_exclusive && !s.max_exclusive)
+    return "in " + format_number(s.min) + ".." + format_number(s.max);
+  std::string out;
+  if (has_min) out += (s.min_exclusive ? "> " : ">= ") + format_number(s.min);
+  if (has_max) {
+    if (!out.empty()) out += " and ";
+    out += (s.max_exclusive ? "< " : "<= ") + format_number(s.max);
+  }
+  return out;
+}
+
+[[noreturn]] void fail(const ParamSpec& spec, std::string_view text, std::string allowed) {
+  throw InvalidParameter(std::string(spec.key), quote_value(text), std::move(allowed));
+}
+
+[[noreturn]] void fail_spec(const ParamSpec& spec, std::string_view text) {
+  fail(spec, text, describe_allowed(spec));
+}
+
+bool in_bounds(const ParamSpec& s, double x) {
+  if (!std::isfinite(x)) return false;
+  if (s.min_exclusive ? !(x > s.min) : !(x >= s.min)) return false;
+  if (s.max_exclusive ? !(x < s.max) : !(x <= s.max)) return false;
+  return true;
+}
+
+bool is_whole(double x) { return std::isfinite(x) && std::floor(x) == x; }
+
+// [SECTION] Parsing the `--set` syntax
+
+/// Parses one finite number; nullopt-like via bool.
+bool parse_number(std::string_view text, double& out) {
+  text = trim(text);
+  if (text.empty()) return false;
+  if (text.front() == '+') text.remove_prefix(1);
+  if (text.empty() || text.front() == '+') return false;
+  const char* first = text.data();
+  const char* last = text.data() + text.size();
+  auto [ptr, ec] = std::from_chars(first, last, out, std::chars_format::general);
+  if (ec != std::errc() || ptr != last) return false;
+  return std::isfinite(out);
+}
+
+/// Appends the items of "a", "a:b" or "a:b:step" to `out`.
+void parse_list_item(const ParamSpec& spec, std::string_view whole, std::string_view item,
+                     std::vector<double>& out) {
+  std::array<double, 3> parts{};
+  std::size_t count = 0;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t colon = item.find(':', start);
+    const std::string_view part =
+        item.substr(start, colon == std::string_view::npos ? std::string_view::npos : colon - start);
+    if (count == 3 || !parse_number(part, parts[count]))
+      fail(spec, whole, "must be numbers or ranges like 0:9 or 0:100:10 (" + describe_allowed(spec) + ")");
+    ++count;
+    if (colon == std::string_view::npos) break;
+    start = colon + 1;
+  }
+  if (count == 1) {
+    out.push_back(parts[0]);
+    return;
+  }
+  const double a = parts[0];
+  const double b = parts[1];
+  double step = count == 3 ? parts[2] : (b >= a ? 1.0 : -1.0);
+  if (step == 0 || (b - a) * step < 0)
+    fail(spec, whole, "a range a:b:step needs a step that goes from a towards b");
+  const double steps = std::floor((b - a) / step + 1e-9);
+  if (!(steps + 1 <= static_cast<double>(spec.max_items) - static_cast<double>(out.size())))
+    fail(spec, whole, "at most " + std::to_string(spec.max_items) + " items");
+  const auto n = static_cast<std::size_t>(steps) + 1;
+  for (std::size_t i = 0; i < n; ++i) out.push_back(a + static_cast<double>(i) * step);
+}
+
+}  // namespace
+
+std::span<const ParamSpec> param_specs() { return kSpecs; }
+
+const ParamSpec* find_param(std::string_view key) {
+  for (const auto& s : kSpecs)
+    if (s.key == key) return &s;
+  return nullptr;
+}
+
+const ParamSpec& param_spec(std::string_view key) {
+  if (const ParamSpec* s = find_param(key)) return *s;
+  std::string known;
+  for (const auto& s : kSpecs) {
+    if (!known.empty()) known += ", ";
+    known += s.key;
+  }
+  throw InvalidParameter(quote_value(key), "?", "unknown parameter; known parameters: " + known);
+}
+
+std::vector<std::string_view> param_choices(const ParamSpec& spec) {
+  std::vector<std::string_view> out;
+  std::string_view rest = spec.choices;
+  while (!rest.empty()) {
+    const std::size_t bar = rest.find('|');
+    out.push_back(rest.substr(0, bar));
+    if (bar == std::string_view::npos) break;
+    rest.remove_prefix(bar + 1);
+  }
+  return out;
+}
+
+std::string describe_allowed(const ParamSpec& s) {
+  switch (s.type) {
+    case T::integer:
+      return std::string("must be ") + (s.even ? "an even integer " : "an integer ") + bound_phrase(s);
+    case T::real:
+      return "must be a number " + bound_phrase(s);
+    case T::boolean:
+      return "must be true or false";
+    case T::choice: {
+      std::string out = "must be one of ";
+      const auto choices = param_choices(s);
+      for (std::size_t i = 0; i < choices.size(); ++i) {
+        if (i) out += ", ";
+        out += choices[i];
+      }
+      return out;
+    }
+    case T::list:
+      return std::string("must be a list of ") + (s.integral_items ? "integers " : "numbers ") +
+             bound_phrase(s) + " (ranges a:b or a:b:step allowed), " + std::to_string(s.min_items) +
+             ".." + std::to_string(s.max_items) + " items";
+    case T::vector: {
+      std::string out = "must be a list of " + std::to_string(s.min_items);
+      if (s.max_items != s.min_items) out += ".." + std::to_string(s.max_items);
+      out += " numbers " + bound_phrase(s);
+      if (s.even) out += ", even in length";
+      return out;
+    }
+  }
+  return "invalid";
+}
+
+ParamValue parse_param_value(const ParamSpec& spec, std::string_view raw) {
+  const std::string_view text = trim(raw);
+  switch (spec.type) {
+    case T::integer:
+    case T::real: {
+      double x = 0;
+      if (!parse_number(text, x)) fail_spec(spec, text);
+      ParamValue v = x;
+      check_param_value(spec, v);
+      return v;
+    }
+    case T::boolean: {
+      if (text == "true" || text == "1" || text == "yes" || text == "on") return true;
+      if (text == "false" || text == "0" || text == "no" || text == "off") return false;
+      fail_spec(spec, text);
+    }
+    case T::choice: {
+      for (auto c : param_choices(spec))
+        if (c == text) return std::string(c);
+      fail_spec(spec, text);
+    }
+    case T::list:
+    case T::vector: {
+      std::vector<double> items;
+      if (text.empty()) fail_spec(spec, text);
+      std::size_t start = 0;
+      while (true) {
+        const std::size_t comma = text.find(',', start);
+        const std::string_view item = text.substr(
+            start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+        if (spec.type == T::list) {
+          parse_list_item(spec, text, item, items);
+        } else {
+          double x = 0;
+          if (!parse_number(item, x)) fail_spec(spec, text);
+          items.push_back(x);
+        }
+        if (items.size() > spec.max_items) fail_spec(spec, text);
+        if (comma == std::string_view::npos) break;
+        start = comma + 1;
+      }
+      ParamValue v = std::move(items);
+      try {
+        check_param_value(spec, v);
+      } catch (const InvalidParameter&) {
+        fail_spec(spec, text);  // report what the user typed, not the expansion
+      }
+      return v;
+    }
+  }
+  fail_spec(spec, text);
+}
+
+// [SECTION] Checking values
+
+void check_param_value(const ParamSpec& spec, const ParamValue& value) {
+  const std::string shown = std::visit(
+      [&](const auto& v) -> std::string {
+        using V = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<V, double>)
+          return std::isfinite(v) ? format_number(v) : (std::isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf"));
+        else if constexpr (std::is_same_v<V, bool>)
+          return v ? "true" : "false";
+        else if constexpr (std::is_same_v<V, std::string>)
+          return v;
+        else
+          return "[" + std::to_string(v.size()) + " items]";
+      },
+      value);
+  switch (spec.type) {
+    case T::integer:
+    case T::real: {
+      const double* x = std::get_if<double>(&value);
+      if (!x || !in_bounds(spec, *x)) fail_spec(spec, shown);
+      if (spec.type == T::integer && (!is_whole(*x) || std::fabs(*x) > kMaxInteger)) fail_spec(spec, shown);
+      if (spec.even && std::fmod(*x, 2.0) != 0) fail_spec(spec, shown);
+      return;
+    }
+    case T::boolean:
+      if (!std::holds_alternative<bool>(value)) fail_spec(spec, shown);
+      return;
+    case T::choice: {
+      const std::string* s = std::get_if<std::string>(&value);
+      if (!s) fail_spec(spec, shown);
+      for (auto c : param_choices(spec))
+        if (c == *s) return;
+      fail_spec(spec, shown);
+    }
+    case T::list:
+    case T::vector: {
+      const auto* items = std::get_if<std::vector<double>>(&value);
+      if (!items || items->size() < spec.min_items || items->size() > spec.max_items) fail_spec(spec, shown);
+      if (spec.even && items->size() % 2 != 0) fail_spec(spec, shown);
+      for (double x : *items) {
+        if (!in_bounds(spec, x)) fail_spec(spec, format_number(x));
+        if (spec.integral_items && !is_whole(x)) fail_spec(spec, format_number(x));
+      }
+      return;
+    }
+  }
+}
+
+void check_integer(std::string_view key, double value) {
+  const ParamSpec& spec = param_spec(key);
+  ParamSpec as_integer = spec;
+  as_integer.type = T::integer;
+  check_param_value(as_integer, ParamValue(value));
+}
+
+void check_real(std::string_view key, double value) {
+  const ParamSpec& spec = param_spec(key);
+  ParamSpec as_real = spec;
+  as_real.type = T::real;
+  check_param_value(as_real, ParamValue(value));
+}
+
+// [SECTION] Formatting
+
+std::string format_number(double x) {
+  if (std::isnan(x)) return "nan";
+  if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
+  if (x == 0) return "0";  // also for -0
+  std::array<char, 64> buf{};
+  auto [ptr, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), x);
+  if (ec != std::errc()) return "nan";
+  return std::string(buf.data(), ptr);
+}
+
+std::string format_param_value(const ParamSpec& spec, const ParamValue& value) {
+  return std::visit(
+      [&](const auto& v) -> std::string {
+        using V = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<V, double>) {
+          return format_number(v);
+        } else if constexpr (std::is_same_v<V, bool>) {
+          return v ? "true" : "false";
+        } else if constexpr (std::is_same_v<V, std::string>) {
+          return v;
+        } else {
+          // Runs of whole numbers with step ±1 collapse to a:b (lists only).
+          std::string out;
+          std::size_t i = 0;
+          while (i < v.size()) {
+            std::size_t j = i;
+            if (spec.type == T::list && is_whole(v[i])) {
+              const double step = (i + 1 < v.size() && v[i + 1] - v[i] == -1.0) ? -1.0 : 1.0;
+              while (j + 1 < v.size() && v[j + 1] - v[j] == step) ++j;
+            }
+            if (!out.empty()) out += ',';
+            out += format_number(v[i]);
+            if (j >= i + 2) {
+              out += ':' + format_number(v[j]);
+              i = j + 1;
+            } else {
+              ++i;
+            }
+          }
+          return out;
+        }
+      },
+      value);
+}
+
+// [SECTION] Params
+
+void Params::set(std::string_view key, ParamValue value) {
+  const ParamSpec& spec = param_spec(key);
+  check_param_value(spec, value);
+  auto it = values_.find(key);
+  if (it == values_.end())
+    values_.emplace(std::string(key), std::move(value));
+  else
+    it->second = std::move(value);
+}
+
+void Params::set_text(std::string_view key, std::string_view text) {
+  const ParamSpec& spec = param_spec(trim(key));
+  set(spec.key, parse_param_value(spec, text));
+}
+
+void Params::set_assignment(std::string_view assignment) {
+  const std::size_t eq = assignment.find('=');
+  if (eq == std::string_view::npos)
+    throw InvalidParameter(quote_value(assignment), "?", "expected KEY=VALUE, e.g. base=1e4");
+  set_text(assignment.substr(0, eq), assignment.substr(eq + 1));
+}
+
+void Params::reset(std::string_view key) {
+  const ParamSpec& spec = param_spec(key);
+  if (auto it = values_.find(spec.key); it != values_.end()) values_.erase(it);
+}
+
+bool Params::is_set(std::string_view key) const { return values_.find(key) != values_.end(); }
+
+std::vector<std::string> Params::set_keys() const {
+  std::vector<std::string> out;
+  for (const auto& [k, v] : values_) out.push_back(k);
+  return out;
+}
+
+ParamValue Params::value(std::string_view key) const {
+  const ParamSpec& spec = param_spec(key);
+  if (auto it = values_.find(key); it != values_.end()) return it->second;
+  if (spec.default_text.empty())
+    throw InvalidParameter(std::string(spec.key), "(unset)", "has no default here; set it, e.g. --set " +
+                                                                 std::string(spec.key) + "=0:9");
+  return parse_param_value(spec, spec.default_text);
+}
+
+namespace {
+template <class V>
+V get_as(const Params& p, std::string_view key, const char* what) {
+  const ParamValue v = p.value(key);
+  if (const V* x = std::get_if<V>(&v)) return *x;
+  throw InvalidParameter(std::string(key), "?", std::string("is not ") + what);
+}
+}  // namespace
+
+double Params::real(std::string_view key) const { return get_as<double>(*this, key, "a number"); }
+long long Params::integer(std::string_view key) const {
+  return static_cast<long long>(get_as<double>(*this, key, "a number"));
+}
+bool Params::boolean(std::string_view key) const { return get_as<bool>(*this, key, "true or false"); }
+std::string Params::choice(std::string_view key) const { return get_as<std::string>(*this, key, "a word"); }
+std::vector<double> Params::list(std::string_view key) const {
+  return get_as<std::vector<double>>(*this, key, "a list");
+}
+std::vector<double> Params::list_or(std::string_view key, std::string_view fallback) const {
+  const ParamSpec& spec = param_spec(key);
+  if (!is_set(key) && spec.default_text.empty())
+    return std::get<std::vector<double>>(parse_param_value(spec, fallback));
+  return list(key);
+}
+
+// [SECTION] Relations between parameters
+
+void check_param_relations(const Params& p, std::span<const std::string_view> keys) {
+  auto reads = [&](std::string_view k) {
+    return keys.empty() || std::find(keys.begin(), keys.end(), k) != keys.end();
+  };
+  auto number = [](double x) { return format_number(x); };
+
+  if (reads("buckets") && reads("bidirectional") && p.boolean("bidirectional")) {
+    const long long b = p.integer("buckets");
+    if (b % 2 != 0 || b < 4)
+      throw InvalidParameter("buckets", std::to_string(b),
+                             "must be even and >= 4 when bidirectional=true (half the buckets "
+                             "for each direction, half of those exact)");
+  }
+  if (reads("buckets") && reads("bucket_max_distance")) {
+    const long long b = p.integer("buckets");
+    const bool bidir = reads("bidirectional") ? p.boolean("bidirectional") : true;
+    const long long max_exact = bidir ? (b / 2) / 2 : b / 2;
+    const long long dist = p.integer("bucket_max_distance");
+    if (dist <= max_exact)
+      throw InvalidParameter("bucket_max_distance", std::to_string(dist),
+                             "must be > " + std::to_string(max_exact) +
+                                 " (the exact range: buckets/" + (bidir ? "4" : "2") +
+                                 ") so the logarithmic buckets have room");
+  }
+  if (reads("beta_fast") && reads("beta_slow") && !(p.real("beta_fast") > p.real("beta_slow")))
+    throw InvalidParameter("beta_fast", number(p.real("beta_fast")),
+                           "must be > beta_slow = " + number(p.real("beta_slow")));
+  if (reads("high_freq_factor") && reads("low_freq_factor") &&
+      !(p.real("high_freq_factor") > p.real("low_freq_factor")))
+    throw InvalidParameter("high_freq_factor", number(p.real("high_freq_factor")),
+                           "must be > low_freq_factor = " + number(p.real("low_freq_factor")));
+  if (reads("dims") && reads("d")) {
+    const long long d = p.integer("d");
+    for (double x : p.list("dims"))
+      if (x >= static_cast<double>(d))
+        throw InvalidParameter("dims", number(x), "every dimension must be < d = " + std::to_string(d));
+  }
+  if (reads("head") && reads("heads") && p.integer("head") > p.integer("heads"))
+    throw InvalidParameter("head", std::to_string(p.integer("head")),
+                           "must be <= heads = " + std::to_string(p.integer("heads")));
+}
+
+}  // namespace poslab::core
