@@ -1,4 +1,14 @@
 // poslab: the desktop app and its command line (docs/CONTRACT.md §1).
 #include "app/cli/cli.hpp"
 
-int main(int argc, char** argv) { return poslab::app::run_cli(argc, argv); }
+#ifdef POSLAB_WITH_GUI
+#include "app/ui/app_entry.hpp"
+#endif
+
+int main(int argc, char** argv) {
+  poslab::app::GuiEntryPoints gui;
+#ifdef POSLAB_WITH_GUI
+  gui = poslab::app::gui_entry_points();
+#endif
+  return poslab::app::run_cli(argc, argv, gui);
+}

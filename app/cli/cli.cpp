@@ -3,18 +3,106 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 
+#include "app/cli/commands.hpp"
+
 namespace poslab::app {
 
-int run_cli(int argc, char** argv) {
-  CLI::App app{"poslab: an interactive lab for Transformer position encodings", "poslab"};
+namespace {
+
+const char* kDescription =
+    "poslab: an interactive lab for Transformer position encodings.\n"
+    "Without a command, opens the desktop app. Headless commands (table, export, list) need no display.";
+
+}  // namespace
+
+int run_cli(int argc, char** argv, const GuiEntryPoints& gui) {
+  CLI::App app{kDescription, "poslab"};
   app.set_version_flag("--version", std::string("poslab ") + POSLAB_VERSION);
+  app.require_subcommand(0, 1);
+
+  WindowRequest window;
+  auto add_window_options = [&](CLI::App* sub) {
+    sub->add_option("--view", window.view, "lesson to open (poslab list views)");
+    sub->add_option("--preset", window.preset, "preset to apply (poslab list presets)");
+    sub->add_option("--session", window.session, "session file to open");
+    sub->add_option("--set", window.sets, "KEY=VALUE, repeatable (poslab list params)");
+    sub->add_option("--lang", window.lang, "en or zh (default: the system language)");
+    sub->add_option("--theme", window.theme, "light, dark or projector");
+  };
+  CLI::App* gui_cmd = app.add_subcommand("gui", "open the desktop app (the default)");
+  add_window_options(gui_cmd);
+
+  std::string shot_size;
+  CLI::App* shot = app.add_subcommand("screenshot", "render the app window for a view and save a PNG (needs a display)");
+  add_window_options(shot);
+  shot->add_option("--out", window.screenshot_out, "PNG file to write")->required();
+  shot->add_option("--size", shot_size, "window size WxH, default 1600x1000");
+
+  cli::TableRequest table;
+  CLI::App* table_cmd = app.add_subcommand("table", "print a table of numbers (docs/CONTRACT.md §3)");
+  table_cmd->add_option("id", table.id, "table id (poslab list tables)")->required();
+  table_cmd->add_option("--set", table.sets, "KEY=VALUE, repeatable");
+  table_cmd->add_option("--format", table.format, "csv (default), json, md or tex");
+  table_cmd->add_option("--out", table.out, "write to this file instead of standard output");
+  table_cmd->add_option("--digits", table.digits, "significant digits (md/tex default 6; 0 = full precision)");
+
+  cli::ExportRequest exp;
+  CLI::App* export_cmd = app.add_subcommand("export", "write a lesson's figures to PNG, SVG, PDF or CSV (headless)");
+  export_cmd->add_option("--view", exp.view, "lesson (poslab list views)")->required();
+  export_cmd->add_option("--figure", exp.figure, "one figure (poslab list figures); default: all, into the folder --out");
+  export_cmd->add_option("--format", exp.format, "png, svg, pdf or csv")->required();
+  export_cmd->add_option("--out", exp.out, "file (one figure) or folder (all figures)")->required();
+  export_cmd->add_option("--set", exp.sets, "KEY=VALUE, repeatable");
+  export_cmd->add_option("--preset", exp.preset, "preset to apply first");
+  export_cmd->add_option("--width", exp.width, "width in pixels (PNG) or points (SVG, PDF); default 1600");
+  export_cmd->add_option("--height", exp.height, "height; default 1000");
+  export_cmd->add_option("--scale", exp.scale, "PNG pixel density, e.g. 2 for crisp slides; default 1");
+  export_cmd->add_flag("--transparent", exp.transparent, "no background");
+  export_cmd->add_option("--theme", exp.theme, "light (default), dark or projector");
+  export_cmd->add_option("--lang", exp.lang, "en or zh (default: the system language)");
+
+  cli::ListRequest list;
+  CLI::App* list_cmd = app.add_subcommand("list", "list views, figures, tables, presets or params");
+  list_cmd->add_option("what", list.what, "views | figures | tables | presets | params")->required();
+  list_cmd->add_option("--format", list.format, "text (default) or json");
+
+  bool bench_json = false;
+  CLI::App* bench_cmd = app.add_subcommand("bench", "measure frame, export and kernel times");
+  bench_cmd->add_flag("--json", bench_json, "print JSON");
+
   try {
     app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? kExitOk : kExitUsage;
+    std::string sub;
+    for (const CLI::App* s : app.get_subcommands()) sub = " " + s->get_name();
+    return cli::fail(kExitUsage, std::string(e.what()) + " (see poslab" + sub + " --help)");
   }
-  std::puts(app.help().c_str());
-  return kExitOk;
+
+  if (table_cmd->parsed()) return cli::run_table(table);
+  if (export_cmd->parsed()) return cli::run_export(exp);
+  if (list_cmd->parsed()) return cli::run_list(list);
+  if (bench_cmd->parsed()) {
+    if (!gui.run_bench) return cli::fail(kExitFailure, "this poslab was built without the GUI; bench needs it");
+    return gui.run_bench(bench_json);
+  }
+  if (shot->parsed() && !shot_size.empty()) {
+    int w = 0, h = 0;
+    char extra = 0;
+    if (std::sscanf(shot_size.c_str(), "%dx%d%c", &w, &h, &extra) != 2 || w < 200 || h < 200 || w > 8192 || h > 8192)
+      return cli::fail(kExitUsage, "size = " + shot_size + ": must be WxH with each side in 200..8192, e.g. 1600x1000");
+    window.width = w;
+    window.height = h;
+  }
+  if (!gui.run_window)
+    return cli::fail(kExitFailure,
+                     "this poslab was built without the GUI; use the headless commands (table, export, list)");
+  return gui.run_window(window);
 }
 
 }  // namespace poslab::app

@@ -3,12 +3,35 @@
 // or invalid input (one line on stderr naming what is wrong and what is
 // allowed); 1 any other failure (I/O, GL).
 
+#include <optional>
+#include <string>
+#include <vector>
+
 namespace poslab::app {
 
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailure = 1;
 inline constexpr int kExitUsage = 2;
 
-int run_cli(int argc, char** argv);
+/// What `poslab gui` and `poslab screenshot` were asked for. The GUI library
+/// fills in the rest; the headless CLI only parses.
+struct WindowRequest {
+  std::string view;                  ///< empty: the last lesson (or the first)
+  std::string preset;
+  std::string session;               ///< a session file to open
+  std::vector<std::string> sets;     ///< KEY=VALUE, applied after preset and session
+  std::string lang;                  ///< "", "en", "zh"
+  std::string theme;                 ///< "", "light", "dark", "projector"
+  std::string screenshot_out;        ///< non-empty: render, write this PNG, exit
+  int width = 0, height = 0;         ///< screenshot size (0 = default)
+};
+
+/// Entry points the GUI library provides (nullptr when built without it).
+struct GuiEntryPoints {
+  int (*run_window)(const WindowRequest& request) = nullptr;
+  int (*run_bench)(bool json) = nullptr;
+};
+
+int run_cli(int argc, char** argv, const GuiEntryPoints& gui = {});
 
 }  // namespace poslab::app

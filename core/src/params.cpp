@@ -141,6 +141,7 @@ const std::array kSpecs = {
               .ui_max = 1e7},
     ParamSpec{.key = "window", .type = T::integer, .default_text = "64", .min = 1, .max = 1e6,
               .ui_min = 1, .ui_max = 4096, .scale = S::log, .unit = "tokens"},
+    ParamSpec{.key = "log_x", .type = T::boolean, .default_text = "false"},
     ParamSpec{.key = "samples", .type = T::integer, .default_text = "64", .min = 1, .max = 10000,
               .ui_min = 1, .ui_max = 1024, .scale = S::log},
 };

@@ -1,0 +1,51 @@
+#pragma once
+// The headless subcommands. Each returns an exit code and writes its one-line
+// error to stderr itself.
+
+#include <string>
+#include <vector>
+
+#include "poslab/core/params.hpp"
+
+namespace poslab::app::cli {
+
+struct TableRequest {
+  std::string id;
+  std::vector<std::string> sets;
+  std::string format = "csv";
+  std::string out;  ///< empty: stdout
+  int digits = -1;  ///< -1: format default (full for csv/json, 6 for md/tex)
+};
+int run_table(const TableRequest& request);
+
+struct ListRequest {
+  std::string what;  ///< views | figures | tables | presets | params
+  std::string format = "text";
+};
+int run_list(const ListRequest& request);
+
+struct ExportRequest {
+  std::string view;
+  std::string figure;  ///< empty: every figure of the view into the folder `out`
+  std::string format;
+  std::string out;
+  std::vector<std::string> sets;
+  std::string preset;
+  int width = 1600, height = 1000;
+  double scale = 1.0;
+  bool transparent = false;
+  std::string theme = "light";
+  std::string lang;  ///< empty: the system language
+};
+int run_export(const ExportRequest& request);
+
+/// Applies --preset then --set to a fresh Params. A --set key that the
+/// consumer does not read (`reads` non-empty and without it) is refused, so a
+/// typo never passes silently. Raises core::InvalidParameter.
+core::Params params_from_request(const std::string& preset, const std::vector<std::string>& sets,
+                                 const std::vector<std::string_view>& reads, const std::string& consumer);
+
+/// Prints "poslab: <message>" on stderr and returns `code`.
+int fail(int code, const std::string& message);
+
+}  // namespace poslab::app::cli

@@ -1,0 +1,58 @@
+#include "app/common/assets.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "app/common/atomic_file.hpp"
+
+namespace poslab::app {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path executable_dir() {
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? fs::path() : exe.parent_path();
+}
+
+bool usable(const fs::path& dir) {
+  std::error_code ec;
+  return !dir.empty() && fs::is_directory(dir / "presets", ec);
+}
+
+}  // namespace
+
+fs::path assets_dir() {
+  if (const char* env = std::getenv("POSLAB_ASSETS"); env && *env) {
+    if (usable(env)) return env;
+    throw IoError(std::string("POSLAB_ASSETS=") + env + " is not a poslab assets folder (no presets/ inside)");
+  }
+  const fs::path exe_dir = executable_dir();
+  const fs::path candidates[] = {
+      exe_dir / ".." / POSLAB_INSTALL_DATADIR / "poslab" / "assets",
+      exe_dir / "assets",
+      fs::path(POSLAB_ASSETS_SOURCE_DIR),
+  };
+  for (const fs::path& c : candidates)
+    if (usable(c)) return fs::weakly_canonical(c);
+  throw IoError("cannot find poslab's assets folder (looked next to the binary and in " +
+                std::string(POSLAB_ASSETS_SOURCE_DIR) + "); set POSLAB_ASSETS");
+}
+
+std::string read_text_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw IoError("cannot read " + path.string() + ": " + std::strerror(errno));
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) throw IoError("cannot read " + path.string());
+  return ss.str();
+}
+
+}  // namespace poslab::app

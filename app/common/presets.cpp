@@ -1,0 +1,83 @@
+#include "app/common/presets.hpp"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "app/common/assets.hpp"
+
+namespace poslab::app {
+
+namespace {
+
+[[noreturn]] void bad(std::string_view source, const std::string& why) {
+  throw core::InvalidParameter("preset", std::string(source), why);
+}
+
+}  // namespace
+
+void Preset::apply(core::Params& target) const {
+  core::Params next = target;
+  for (const auto& [key, text] : params) next.set_text(key, text);
+  target = std::move(next);
+}
+
+Preset parse_preset(std::string_view json_text, std::string_view source) {
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(json_text);
+  } catch (const nlohmann::json::exception& e) {
+    bad(source, std::string("is not valid JSON: ") + e.what());
+  }
+  if (!j.is_object()) bad(source, "must be a JSON object");
+  Preset p;
+  auto text = [&](const char* key, bool required) -> std::string {
+    if (!j.contains(key)) {
+      if (required) bad(source, std::string("needs a \"") + key + "\" field");
+      return {};
+    }
+    if (!j[key].is_string()) bad(source, std::string("field \"") + key + "\" must be a string");
+    return j[key].get<std::string>();
+  };
+  p.id = text("id", true);
+  p.name = text("name", true);
+  p.note = text("note", false);
+  p.view = text("view", false);
+  if (!j.contains("params") || !j["params"].is_object()) bad(source, "needs a \"params\" object");
+  for (const auto& [key, value] : j["params"].items()) {
+    std::string typed;
+    if (value.is_string()) typed = value.get<std::string>();
+    else if (value.is_boolean()) typed = value.get<bool>() ? "true" : "false";
+    else if (value.is_number()) typed = core::format_number(value.get<double>());
+    else bad(source, "parameter \"" + key + "\" must be a string, number or boolean");
+    p.params.emplace_back(key, typed);
+  }
+  try {
+    core::Params check;
+    p.apply(check);
+  } catch (const core::InvalidParameter& e) {
+    bad(source, std::string("has an invalid parameter: ") + e.what());
+  }
+  return p;
+}
+
+std::vector<Preset> load_presets(const std::filesystem::path& assets) {
+  std::vector<Preset> out;
+  const auto dir = assets / "presets";
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    if (entry.path().extension() != ".json") continue;
+    out.push_back(parse_preset(read_text_file(entry.path()), entry.path().filename().string()));
+  }
+  std::sort(out.begin(), out.end(), [](const Preset& a, const Preset& b) { return a.id < b.id; });
+  return out;
+}
+
+const Preset& find_preset(const std::vector<Preset>& presets, std::string_view id) {
+  for (const Preset& p : presets)
+    if (p.id == id) return p;
+  std::string known;
+  for (const Preset& p : presets) known += (known.empty() ? "" : ", ") + p.id;
+  throw core::InvalidParameter("preset", std::string(id), "must be one of " + known);
+}
+
+}  // namespace poslab::app

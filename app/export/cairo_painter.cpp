@@ -1,0 +1,153 @@
+#include "app/export/cairo_painter.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+namespace poslab::app {
+
+namespace {
+void set_color(cairo_t* cr, fig::Color c) { cairo_set_source_rgba(cr, c.r, c.g, c.b, c.a); }
+}  // namespace
+
+std::vector<std::uint32_t> raster_to_argb(const fig::ScalarRaster& r) {
+  const fig::Color masked = r.masked;
+  const auto lut = fig::colormap_lut(r.colormap);
+  std::vector<std::uint32_t> px(static_cast<std::size_t>(r.w) * static_cast<std::size_t>(r.h));
+  const double span = r.vmax - r.vmin;
+  auto to_byte = [](float u) { return static_cast<std::uint32_t>(std::lround(std::clamp(u, 0.0f, 1.0f) * 255.0f)); };
+  const std::uint32_t masked_px =
+      (0xffu << 24) | (to_byte(masked.r) << 16) | (to_byte(masked.g) << 8) | to_byte(masked.b);
+  for (std::size_t i = 0; i < px.size(); ++i) {
+    if (!r.mask.empty() && r.mask[i]) {
+      px[i] = masked_px;
+      continue;
+    }
+    const double t = span > 0 ? (r.values[i] - r.vmin) / span : 0.5;
+    const auto k = static_cast<std::size_t>(std::clamp(static_cast<int>(std::lround(t * 255.0)), 0, 255));
+    const std::uint32_t rgba = lut[k];  // r | g<<8 | b<<16 | a<<24
+    px[i] = (0xffu << 24) | ((rgba & 0xff) << 16) | (((rgba >> 8) & 0xff) << 8) | ((rgba >> 16) & 0xff);
+  }
+  return px;
+}
+
+CairoPainter::CairoPainter(cairo_t* cr, double density, std::string font_family)
+    : cr_(cr), density_(density), family_(std::move(font_family)) {}
+
+void CairoPainter::fill_rect(const fig::Rect& r, fig::Color c) {
+  set_color(cr_, c);
+  cairo_rectangle(cr_, r.x, r.y, r.w, r.h);
+  cairo_fill(cr_);
+}
+
+void CairoPainter::stroke_polyline(std::span<const fig::Point> pts, fig::Color c, double width, fig::LineStyle style) {
+  if (pts.size() < 2) return;
+  set_color(cr_, c);
+  cairo_set_line_width(cr_, width);
+  cairo_set_line_join(cr_, CAIRO_LINE_JOIN_ROUND);
+  cairo_set_line_cap(cr_, style == fig::LineStyle::dotted ? CAIRO_LINE_CAP_ROUND : CAIRO_LINE_CAP_BUTT);
+  if (style == fig::LineStyle::dashed) {
+    const double dash[] = {width * 4, width * 3};
+    cairo_set_dash(cr_, dash, 2, 0);
+  } else if (style == fig::LineStyle::dotted) {
+    const double dash[] = {0.01, width * 2.5};
+    cairo_set_dash(cr_, dash, 2, 0);
+  } else {
+    cairo_set_dash(cr_, nullptr, 0, 0);
+  }
+  cairo_move_to(cr_, pts[0].x, pts[0].y);
+  for (std::size_t i = 1; i < pts.size(); ++i) cairo_line_to(cr_, pts[i].x, pts[i].y);
+  cairo_stroke(cr_);
+  cairo_set_dash(cr_, nullptr, 0, 0);
+}
+
+void CairoPainter::fill_polygon(std::span<const fig::Point> pts, fig::Color c) {
+  if (pts.size() < 3) return;
+  set_color(cr_, c);
+  cairo_move_to(cr_, pts[0].x, pts[0].y);
+  for (std::size_t i = 1; i < pts.size(); ++i) cairo_line_to(cr_, pts[i].x, pts[i].y);
+  cairo_close_path(cr_);
+  cairo_fill(cr_);
+}
+
+void CairoPainter::fill_circle(fig::Point center, double radius, fig::Color c) {
+  set_color(cr_, c);
+  cairo_new_sub_path(cr_);
+  cairo_arc(cr_, center.x, center.y, radius, 0, 2 * std::numbers::pi);
+  cairo_fill(cr_);
+}
+
+void CairoPainter::set_font(const fig::TextStyle& style) {
+  cairo_select_font_face(cr_, family_.c_str(), CAIRO_FONT_SLANT_NORMAL,
+                         style.bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+  cairo_set_font_size(cr_, style.size);
+}
+
+fig::Size CairoPainter::measure(std::string_view utf8, const fig::TextStyle& style) {
+  if (utf8.empty()) return {0, style.size};
+  set_font(style);
+  const std::string s(utf8);
+  cairo_text_extents_t ext;
+  cairo_text_extents(cr_, s.c_str(), &ext);
+  return {ext.x_advance, style.size};
+}
+
+void CairoPainter::text(fig::Point at, std::string_view utf8, const fig::TextStyle& style, fig::Anchor h,
+                        fig::VAnchor v, bool rotated) {
+  if (utf8.empty()) return;
+  set_font(style);
+  const std::string s(utf8);
+  cairo_text_extents_t ext;
+  cairo_text_extents(cr_, s.c_str(), &ext);
+  cairo_font_extents_t fe;
+  cairo_font_extents(cr_, &fe);
+  double dx = 0;
+  if (h == fig::Anchor::center) dx = -ext.x_advance / 2;
+  if (h == fig::Anchor::right) dx = -ext.x_advance;
+  double dy = 0;  // from the baseline
+  switch (v) {
+    case fig::VAnchor::top: dy = fe.ascent; break;
+    case fig::VAnchor::middle: dy = (fe.ascent - fe.descent) / 2; break;
+    case fig::VAnchor::baseline: dy = 0; break;
+    case fig::VAnchor::bottom: dy = -fe.descent; break;
+  }
+  cairo_save(cr_);
+  set_color(cr_, style.color);
+  cairo_translate(cr_, at.x, at.y);
+  if (rotated) cairo_rotate(cr_, -std::numbers::pi / 2);
+  cairo_move_to(cr_, dx, dy);
+  cairo_show_text(cr_, s.c_str());
+  cairo_restore(cr_);
+}
+
+void CairoPainter::heatmap(const fig::Rect& dst, const fig::ScalarRaster& raster) {
+  if (raster.w <= 0 || raster.h <= 0) return;
+  const auto px = raster_to_argb(raster);
+  const int stride = cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, raster.w);
+  std::vector<unsigned char> data(static_cast<std::size_t>(stride) * static_cast<std::size_t>(raster.h));
+  for (int r = 0; r < raster.h; ++r)
+    std::copy_n(px.data() + static_cast<std::size_t>(r) * static_cast<std::size_t>(raster.w), raster.w,
+                reinterpret_cast<std::uint32_t*>(data.data() + static_cast<std::size_t>(r) * static_cast<std::size_t>(stride)));
+  cairo_surface_t* img =
+      cairo_image_surface_create_for_data(data.data(), CAIRO_FORMAT_ARGB32, raster.w, raster.h, stride);
+  cairo_save(cr_);
+  cairo_rectangle(cr_, dst.x, dst.y, dst.w, dst.h);
+  cairo_clip(cr_);
+  cairo_translate(cr_, dst.x, dst.y);
+  cairo_scale(cr_, dst.w / raster.w, dst.h / raster.h);
+  cairo_set_source_surface(cr_, img, 0, 0);
+  cairo_pattern_set_filter(cairo_get_source(cr_), CAIRO_FILTER_NEAREST);
+  cairo_paint(cr_);
+  cairo_restore(cr_);
+  cairo_surface_destroy(img);
+}
+
+void CairoPainter::push_clip(const fig::Rect& r) {
+  cairo_save(cr_);
+  cairo_rectangle(cr_, r.x, r.y, r.w, r.h);
+  cairo_clip(cr_);
+}
+
+void CairoPainter::pop_clip() { cairo_restore(cr_); }
+
+}  // namespace poslab::app

@@ -1,0 +1,223 @@
+#include "app/export/figure_export.hpp"
+
+#include <cairo-pdf.h>
+#include <cairo.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+
+#include "app/common/atomic_file.hpp"
+#include "app/export/cairo_painter.hpp"
+#include "app/export/svg_painter.hpp"
+#include "app/export/table_writer.hpp"
+#include "poslab/core/params.hpp"
+
+namespace poslab::app {
+
+namespace {
+
+constexpr std::size_t kMaxCsvCells = 1'048'576;
+
+fig::RenderStyle style_for(const ExportOptions& o) {
+  fig::RenderStyle s;
+  s.theme = fig::Theme::by_name(o.theme);
+  s.theme.transparent = o.transparent;
+  s.font_size = export_font_size(o.width, o.height);
+  return s;
+}
+
+cairo_status_t append_bytes(void* closure, const unsigned char* data, unsigned int length) {
+  static_cast<std::string*>(closure)->append(reinterpret_cast<const char*>(data), length);
+  return CAIRO_STATUS_SUCCESS;
+}
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string n(double v) { return core::format_number(v); }
+
+/// A float in its own shortest round-trip form (0.84147096, not 0.8414709568023682).
+std::string nf(float v) {
+  char buf[32];
+  auto [ptr, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  return ec == std::errc() ? std::string(buf, ptr) : n(v);
+}
+
+}  // namespace
+
+ExportFormat parse_export_format(std::string_view word) {
+  if (word == "png") return ExportFormat::png;
+  if (word == "svg") return ExportFormat::svg;
+  if (word == "pdf") return ExportFormat::pdf;
+  if (word == "csv") return ExportFormat::csv;
+  throw core::InvalidParameter("format", std::string(word), "must be one of png, svg, pdf, csv");
+}
+
+const char* export_extension(ExportFormat f) {
+  switch (f) {
+    case ExportFormat::png: return "png";
+    case ExportFormat::svg: return "svg";
+    case ExportFormat::pdf: return "pdf";
+    case ExportFormat::csv: return "csv";
+  }
+  return "bin";
+}
+
+void ExportOptions::check() const {
+  if (width < 200 || width > 8192) throw core::InvalidParameter("width", std::to_string(width), "must be an integer in 200..8192");
+  if (height < 200 || height > 8192) throw core::InvalidParameter("height", std::to_string(height), "must be an integer in 200..8192");
+  if (!(scale >= 0.5 && scale <= 4)) throw core::InvalidParameter("scale", n(scale), "must be a number in 0.5..4");
+  if (static_cast<double>(width) * height * scale * scale > 64e6)
+    throw core::InvalidParameter("scale", n(scale), "width × height × scale² must stay under 64 megapixels");
+  fig::Theme::by_name(theme);
+}
+
+double export_font_size(int width, int height) {
+  return std::clamp(std::sqrt(static_cast<double>(width) * height) / 60.0, 11.0, 40.0);
+}
+
+std::string render_png(const fig::Figure& figure, const ExportOptions& o) {
+  o.check();
+  const int pw = static_cast<int>(std::lround(o.width * o.scale));
+  const int ph = static_cast<int>(std::lround(o.height * o.scale));
+  cairo_surface_t* surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, pw, ph);
+  if (cairo_surface_status(surface) != CAIRO_STATUS_SUCCESS) {
+    cairo_surface_destroy(surface);
+    throw IoError("cannot allocate a " + std::to_string(pw) + "×" + std::to_string(ph) + " image");
+  }
+  cairo_t* cr = cairo_create(surface);
+  cairo_scale(cr, o.scale, o.scale);
+  CairoPainter painter(cr, o.scale, o.font_family);
+  fig::render_figure(figure, painter, {0, 0, static_cast<double>(o.width), static_cast<double>(o.height)}, style_for(o));
+  cairo_destroy(cr);
+  std::string png;
+  const cairo_status_t st = cairo_surface_write_to_png_stream(surface, append_bytes, &png);
+  cairo_surface_destroy(surface);
+  if (st != CAIRO_STATUS_SUCCESS) throw IoError(std::string("cannot encode PNG: ") + cairo_status_to_string(st));
+  return png;
+}
+
+void export_figure(const fig::Figure& figure, ExportFormat format, const std::filesystem::path& path,
+                   const ExportOptions& o) {
+  o.check();
+  switch (format) {
+    case ExportFormat::png:
+      write_file_atomically(path, render_png(figure, o));
+      return;
+    case ExportFormat::svg: {
+      SvgPainter painter(o.width, o.height, o.font_family, std::max(1.0, o.scale) * 2.0);
+      fig::render_figure(figure, painter, {0, 0, static_cast<double>(o.width), static_cast<double>(o.height)}, style_for(o));
+      write_file_atomically(path, painter.finish());
+      return;
+    }
+    case ExportFormat::pdf: {
+      std::string pdf;
+      cairo_surface_t* surface = cairo_pdf_surface_create_for_stream(append_bytes, &pdf, o.width, o.height);
+      cairo_t* cr = cairo_create(surface);
+      {
+        CairoPainter painter(cr, 2.0, o.font_family);  // heatmap rasters at 2 px per point
+        fig::render_figure(figure, painter, {0, 0, static_cast<double>(o.width), static_cast<double>(o.height)}, style_for(o));
+      }
+      cairo_show_page(cr);
+      const cairo_status_t st = cairo_status(cr);
+      cairo_destroy(cr);
+      cairo_surface_finish(surface);
+      const cairo_status_t st2 = cairo_surface_status(surface);
+      cairo_surface_destroy(surface);
+      if (st != CAIRO_STATUS_SUCCESS || st2 != CAIRO_STATUS_SUCCESS)
+        throw IoError(std::string("cannot render PDF: ") + cairo_status_to_string(st != CAIRO_STATUS_SUCCESS ? st : st2));
+      write_file_atomically(path, pdf);
+      return;
+    }
+    case ExportFormat::csv:
+      write_file_atomically(path, figure_csv(figure));
+      return;
+  }
+}
+
+std::string figure_csv(const fig::Figure& f) {
+  // Column names: the readout names when every series (or the heatmap)
+  // shares them, else the axis labels.
+  const fig::Heatmap* hm = f.heatmaps.empty() ? nullptr : &f.heatmaps.front();
+  auto shared = [&](auto member, const fig::Axis& axis, const std::string& heat) {
+    std::string name;
+    bool same = true;
+    for (const fig::Series& s : f.series) {
+      const std::string& v = s.*member;
+      if (name.empty() && !v.empty()) name = v;
+      else if (v != name) same = false;
+    }
+    if (f.series.empty() && !heat.empty()) return heat;
+    if (!same || name.empty()) name = axis.label;
+    return name.empty() ? std::string("value") : name;
+  };
+  const std::string xname = shared(&fig::Series::x_name, f.x, hm ? hm->x_name : "");
+  const std::string yname = shared(&fig::Series::y_name, f.y, hm ? hm->y_name : "");
+  std::vector<std::string> extras;
+  for (const fig::Series& s : f.series)
+    for (const fig::ExtraColumn& e : s.extra)
+      if (std::find(extras.begin(), extras.end(), e.name) == extras.end()) extras.push_back(e.name);
+  std::string out = "series," + csv_field(xname) + "," + csv_field(yname);
+  for (const auto& e : extras) out += "," + csv_field(e);
+  if (hm) out += "," + csv_field(hm->value_name.empty() ? "value" : hm->value_name);
+  out += '\n';
+  const std::string empty_extras(extras.size(), ',');
+  for (std::size_t si = 0; si < f.series.size(); ++si) {
+    const fig::Series& s = f.series[si];
+    const std::string name = csv_field(s.name.empty() ? "series " + std::to_string(si + 1) : s.name);
+    for (std::size_t i = 0; i < std::min(s.x.size(), s.y.size()); ++i) {
+      out += name + "," + n(s.x[i]) + "," + n(s.y[i]);
+      for (const auto& e : extras) {
+        out += ',';
+        for (const fig::ExtraColumn& col : s.extra)
+          if (col.name == e && i < col.values.size()) out += n(col.values[i]);
+      }
+      if (hm) out += ',';
+      out += '\n';
+    }
+  }
+  for (const fig::Heatmap& h : f.heatmaps) {
+    const std::string name = csv_field(h.value_name.empty() ? "heatmap" : h.value_name);
+    int cols = h.cols, rows = h.rows;
+    if (cols <= 0 || rows <= 0) continue;
+    // Sampled heatmaps: their natural lattice, thinned evenly to at most kMaxCsvCells.
+    int sx = 1, sy = 1;
+    while (static_cast<std::size_t>((cols + sx - 1) / sx) * static_cast<std::size_t>((rows + sy - 1) / sy) > kMaxCsvCells)
+      (cols / sx >= rows / sy ? sx : sy) *= 2;
+    std::vector<double> xs, ys;
+    for (int c = 0; c < cols; c += sx) xs.push_back(h.x0 + (h.x1 - h.x0) * c / cols);
+    for (int r = 0; r < rows; r += sy) ys.push_back(h.y0 + (h.y1 - h.y0) * r / rows);
+    std::vector<float> values;
+    if (h.is_matrix()) {
+      values.reserve(xs.size() * ys.size());
+      for (int r = 0; r < rows; r += sy)
+        for (int c = 0; c < cols; c += sx) values.push_back(h.values[static_cast<std::size_t>(r) * static_cast<std::size_t>(cols) + static_cast<std::size_t>(c)]);
+    } else if (h.sampler) {
+      std::vector<double> cx = xs, cy = ys;  // sample at cell centres of the lattice
+      const double cw = (h.x1 - h.x0) / cols, ch = (h.y1 - h.y0) / rows;
+      for (double& v : cx) v += h.x_cells ? cw / 2 : 0;
+      for (double& v : cy) v += h.y_cells ? ch / 2 : 0;
+      values.resize(xs.size() * ys.size());
+      h.sampler(cx, cy, values);
+    }
+    std::size_t k = 0;
+    for (int r = 0, ri = 0; r < rows; r += sy, ++ri)
+      for (int c = 0, ci = 0; c < cols; c += sx, ++ci, ++k) {
+        const std::size_t src = static_cast<std::size_t>(r) * static_cast<std::size_t>(cols) + static_cast<std::size_t>(c);
+        if (!h.mask.empty() && h.mask[src]) continue;  // masked cells have no value
+        out += name + "," + n(xs[static_cast<std::size_t>(ci)]) + "," + n(ys[static_cast<std::size_t>(ri)]) + empty_extras + "," +
+               nf(values[k]) + '\n';
+      }
+  }
+  return out;
+}
+
+}  // namespace poslab::app

@@ -1,0 +1,49 @@
+#pragma once
+// Figure → file: PNG and PDF through cairo, SVG through SvgPainter (text as
+// text), CSV of the plotted data. Every file is written atomically.
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include "app/figures/figure.hpp"
+#include "app/figures/render.hpp"
+
+namespace poslab::app {
+
+enum class ExportFormat { png, svg, pdf, csv };
+
+/// "png" | "svg" | "pdf" | "csv"; raises core::InvalidParameter("format", …).
+ExportFormat parse_export_format(std::string_view word);
+const char* export_extension(ExportFormat format);
+
+struct ExportOptions {
+  int width = 1600;          ///< layout width (PNG pixels at scale 1; PDF/SVG points)
+  int height = 1000;
+  double scale = 1.0;        ///< PNG pixel density: a 1600×1000 figure at scale 2 is 3200×2000 px
+  bool transparent = false;  ///< no background fill (PNG alpha, SVG/PDF without a page colour)
+  std::string theme = "light";
+  std::string font_family = "DejaVu Sans";
+  /// Checks sizes and scale (width/height 200..8192, scale 0.5..4, at most
+  /// 64 megapixels). Raises core::InvalidParameter naming the option.
+  void check() const;
+};
+
+/// The base font size for a figure of this layout size (readable on slides).
+double export_font_size(int width, int height);
+
+/// Writes `figure` to `path` in `format`. Raises IoError (nothing written, an
+/// existing file left intact) or core::InvalidParameter.
+void export_figure(const fig::Figure& figure, ExportFormat format, const std::filesystem::path& path,
+                   const ExportOptions& options);
+
+/// The plotted data as CSV: a header `series,<x>,<y>[,extras][,value]`, one
+/// row per series point and per heatmap cell (sampled heatmaps at their
+/// natural lattice, at most 1,048,576 cells).
+std::string figure_csv(const fig::Figure& figure);
+
+/// Renders `figure` to PNG bytes in memory (used by tests and the GUI's
+/// thumbnails). Raises IoError.
+std::string render_png(const fig::Figure& figure, const ExportOptions& options);
+
+}  // namespace poslab::app

@@ -1,0 +1,194 @@
+#include "app/export/svg_painter.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+#include "app/export/cairo_painter.hpp"
+
+namespace poslab::app {
+
+namespace {
+
+std::string num(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", v);
+  std::string s = buf;
+  while (!s.empty() && s.back() == '0') s.pop_back();
+  if (!s.empty() && s.back() == '.') s.pop_back();
+  return s == "-0" ? "0" : s;
+}
+
+std::string color_attr(const char* name, fig::Color c) {
+  char buf[96];
+  std::snprintf(buf, sizeof buf, " %s=\"#%02x%02x%02x\"", name, static_cast<int>(std::lround(c.r * 255)),
+                static_cast<int>(std::lround(c.g * 255)), static_cast<int>(std::lround(c.b * 255)));
+  std::string out = buf;
+  if (c.a < 1.0f) out += std::string(" ") + name + "-opacity=\"" + num(c.a) + "\"";
+  return out;
+}
+
+std::string xml_escape(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string base64(const std::string& in) {
+  static const char* tbl = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  std::size_t i = 0;
+  for (; i + 2 < in.size(); i += 3) {
+    const unsigned n = (static_cast<unsigned char>(in[i]) << 16) | (static_cast<unsigned char>(in[i + 1]) << 8) |
+                       static_cast<unsigned char>(in[i + 2]);
+    out += tbl[(n >> 18) & 63], out += tbl[(n >> 12) & 63], out += tbl[(n >> 6) & 63], out += tbl[n & 63];
+  }
+  if (i + 1 == in.size()) {
+    const unsigned n = static_cast<unsigned char>(in[i]) << 16;
+    out += tbl[(n >> 18) & 63], out += tbl[(n >> 12) & 63], out += "==";
+  } else if (i + 2 == in.size()) {
+    const unsigned n = (static_cast<unsigned char>(in[i]) << 16) | (static_cast<unsigned char>(in[i + 1]) << 8);
+    out += tbl[(n >> 18) & 63], out += tbl[(n >> 12) & 63], out += tbl[(n >> 6) & 63], out += '=';
+  }
+  return out;
+}
+
+cairo_status_t append_png(void* closure, const unsigned char* data, unsigned int length) {
+  static_cast<std::string*>(closure)->append(reinterpret_cast<const char*>(data), length);
+  return CAIRO_STATUS_SUCCESS;
+}
+
+std::string dash_attr(fig::LineStyle style, double width) {
+  if (style == fig::LineStyle::dashed) return " stroke-dasharray=\"" + num(width * 4) + " " + num(width * 3) + "\"";
+  if (style == fig::LineStyle::dotted)
+    return " stroke-dasharray=\"0.01 " + num(width * 2.5) + "\" stroke-linecap=\"round\"";
+  return {};
+}
+
+}  // namespace
+
+SvgPainter::SvgPainter(double width, double height, std::string font_family, double raster_density)
+    : width_(width), height_(height), family_(std::move(font_family)), density_(raster_density) {
+  scratch_surface_ = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1);
+  scratch_ = cairo_create(scratch_surface_);
+}
+
+SvgPainter::~SvgPainter() {
+  cairo_destroy(scratch_);
+  cairo_surface_destroy(scratch_surface_);
+}
+
+void SvgPainter::fill_rect(const fig::Rect& r, fig::Color c) {
+  body_ += "<rect x=\"" + num(r.x) + "\" y=\"" + num(r.y) + "\" width=\"" + num(r.w) + "\" height=\"" + num(r.h) +
+           "\"" + color_attr("fill", c) + "/>\n";
+}
+
+void SvgPainter::stroke_polyline(std::span<const fig::Point> pts, fig::Color c, double width, fig::LineStyle style) {
+  if (pts.size() < 2) return;
+  std::string d;
+  d.reserve(pts.size() * 14);
+  for (const auto& p : pts) d += num(p.x) + "," + num(p.y) + " ";
+  body_ += "<polyline fill=\"none\" points=\"" + d + "\"" + color_attr("stroke", c) + " stroke-width=\"" + num(width) +
+           "\" stroke-linejoin=\"round\"" + dash_attr(style, width) + "/>\n";
+}
+
+void SvgPainter::fill_polygon(std::span<const fig::Point> pts, fig::Color c) {
+  if (pts.size() < 3) return;
+  std::string d;
+  for (const auto& p : pts) d += num(p.x) + "," + num(p.y) + " ";
+  body_ += "<polygon points=\"" + d + "\"" + color_attr("fill", c) + "/>\n";
+}
+
+void SvgPainter::fill_circle(fig::Point center, double radius, fig::Color c) {
+  body_ += "<circle cx=\"" + num(center.x) + "\" cy=\"" + num(center.y) + "\" r=\"" + num(radius) + "\"" +
+           color_attr("fill", c) + "/>\n";
+}
+
+fig::Size SvgPainter::measure(std::string_view utf8, const fig::TextStyle& style) {
+  if (utf8.empty()) return {0, style.size};
+  cairo_select_font_face(scratch_, family_.c_str(), CAIRO_FONT_SLANT_NORMAL,
+                         style.bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+  cairo_set_font_size(scratch_, style.size);
+  const std::string s(utf8);
+  cairo_text_extents_t ext;
+  cairo_text_extents(scratch_, s.c_str(), &ext);
+  return {ext.x_advance, style.size};
+}
+
+void SvgPainter::text(fig::Point at, std::string_view utf8, const fig::TextStyle& style, fig::Anchor h,
+                      fig::VAnchor v, bool rotated) {
+  if (utf8.empty()) return;
+  cairo_select_font_face(scratch_, family_.c_str(), CAIRO_FONT_SLANT_NORMAL,
+                         style.bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+  cairo_set_font_size(scratch_, style.size);
+  cairo_font_extents_t fe;
+  cairo_font_extents(scratch_, &fe);
+  double dy = 0;
+  switch (v) {
+    case fig::VAnchor::top: dy = fe.ascent; break;
+    case fig::VAnchor::middle: dy = (fe.ascent - fe.descent) / 2; break;
+    case fig::VAnchor::baseline: dy = 0; break;
+    case fig::VAnchor::bottom: dy = -fe.descent; break;
+  }
+  const char* anchor = h == fig::Anchor::left ? "start" : h == fig::Anchor::center ? "middle" : "end";
+  std::string tag = "<text";
+  if (rotated)
+    tag += " transform=\"translate(" + num(at.x) + "," + num(at.y) + ") rotate(-90)\" x=\"0\" y=\"" + num(dy) + "\"";
+  else
+    tag += " x=\"" + num(at.x) + "\" y=\"" + num(at.y + dy) + "\"";
+  tag += " font-family=\"" + xml_escape(family_) + ", sans-serif\" font-size=\"" + num(style.size) + "\"";
+  if (style.bold) tag += " font-weight=\"bold\"";
+  tag += " text-anchor=\"" + std::string(anchor) + "\"" + color_attr("fill", style.color) + ">";
+  body_ += tag + xml_escape(utf8) + "</text>\n";
+}
+
+void SvgPainter::heatmap(const fig::Rect& dst, const fig::ScalarRaster& raster) {
+  if (raster.w <= 0 || raster.h <= 0) return;
+  const auto px = raster_to_argb(raster);
+  cairo_surface_t* img = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, raster.w, raster.h);
+  cairo_surface_flush(img);
+  unsigned char* data = cairo_image_surface_get_data(img);
+  const int stride = cairo_image_surface_get_stride(img);
+  for (int r = 0; r < raster.h; ++r)
+    std::copy_n(px.data() + static_cast<std::size_t>(r) * static_cast<std::size_t>(raster.w), raster.w,
+                reinterpret_cast<std::uint32_t*>(data + static_cast<std::size_t>(r) * static_cast<std::size_t>(stride)));
+  cairo_surface_mark_dirty(img);
+  std::string png;
+  cairo_surface_write_to_png_stream(img, append_png, &png);
+  cairo_surface_destroy(img);
+  body_ += "<image x=\"" + num(dst.x) + "\" y=\"" + num(dst.y) + "\" width=\"" + num(dst.w) + "\" height=\"" +
+           num(dst.h) + "\" preserveAspectRatio=\"none\" style=\"image-rendering:pixelated\" href=\"data:image/png;base64," +
+           base64(png) + "\"/>\n";
+}
+
+void SvgPainter::push_clip(const fig::Rect& r) {
+  const std::string id = "clip" + std::to_string(++clip_id_);
+  defs_ += "<clipPath id=\"" + id + "\"><rect x=\"" + num(r.x) + "\" y=\"" + num(r.y) + "\" width=\"" + num(r.w) +
+           "\" height=\"" + num(r.h) + "\"/></clipPath>\n";
+  body_ += "<g clip-path=\"url(#" + id + ")\">\n";
+  ++open_groups_;
+}
+
+void SvgPainter::pop_clip() {
+  if (open_groups_ == 0) return;
+  body_ += "</g>\n";
+  --open_groups_;
+}
+
+std::string SvgPainter::finish() {
+  while (open_groups_ > 0) pop_clip();
+  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" +
+                    num(width_) + "\" height=\"" + num(height_) + "\" viewBox=\"0 0 " + num(width_) + " " +
+                    num(height_) + "\">\n";
+  if (!defs_.empty()) out += "<defs>\n" + defs_ + "</defs>\n";
+  return out + body_ + "</svg>\n";
+}
+
+}  // namespace poslab::app

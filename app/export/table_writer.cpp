@@ -1,0 +1,232 @@
+#include "app/export/table_writer.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+namespace poslab::app {
+
+namespace {
+
+std::string json_escape(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
+          out += buf;
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out + "\"";
+}
+
+std::string json_cell(const Cell& c) {
+  if (const auto* s = std::get_if<std::string>(&c)) return json_escape(*s);
+  if (const auto* x = std::get_if<double>(&c)) return std::isfinite(*x) ? core::format_number(*x) : "null";
+  return format_cell(c);
+}
+
+std::string json_param(const core::ParamValue& v) {
+  return std::visit(
+      [](const auto& x) -> std::string {
+        using V = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<V, bool>) {
+          return x ? "true" : "false";
+        } else if constexpr (std::is_same_v<V, double>) {
+          return core::format_number(x);
+        } else if constexpr (std::is_same_v<V, std::string>) {
+          return json_escape(x);
+        } else {
+          std::string out = "[";
+          for (std::size_t i = 0; i < x.size(); ++i) {
+            if (i) out += ',';
+            out += core::format_number(x[i]);
+          }
+          return out + "]";
+        }
+      },
+      v);
+}
+
+std::string csv_field(std::string s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string md_escape(std::string s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '|') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+std::string tex_escape(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '_': out += "\\_"; break;
+      case '%': out += "\\%"; break;
+      case '&': out += "\\&"; break;
+      case '#': out += "\\#"; break;
+      case '$': out += "\\$"; break;
+      case '{': out += "\\{"; break;
+      case '}': out += "\\}"; break;
+      case '~': out += "\\textasciitilde{}"; break;
+      case '^': out += "\\textasciicircum{}"; break;
+      case '\\': out += "\\textbackslash{}"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+bool is_numeric(const Cell& c) { return std::holds_alternative<double>(c) || std::holds_alternative<long long>(c); }
+
+std::string write_csv(const Table& t) {
+  std::string out;
+  for (std::size_t c = 0; c < t.columns.size(); ++c) {
+    if (c) out += ',';
+    out += csv_field(t.columns[c]);
+  }
+  out += '\n';
+  for (const auto& row : t.rows) {
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      if (c) out += ',';
+      out += csv_field(format_cell(row[c]));
+    }
+    out += '\n';
+  }
+  return out;
+}
+
+std::string write_json(const Table& t) {
+  std::string out = "{\"table\":" + json_escape(t.id) + ",\"params\":{";
+  for (std::size_t i = 0; i < t.params.size(); ++i) {
+    if (i) out += ',';
+    out += json_escape(t.params[i].first) + ':' + json_param(t.params[i].second);
+  }
+  out += "},\"columns\":[";
+  for (std::size_t c = 0; c < t.columns.size(); ++c) {
+    if (c) out += ',';
+    out += json_escape(t.columns[c]);
+  }
+  out += "],\"rows\":[";
+  for (std::size_t r = 0; r < t.rows.size(); ++r) {
+    if (r) out += ',';
+    out += '[';
+    for (std::size_t c = 0; c < t.rows[r].size(); ++c) {
+      if (c) out += ',';
+      out += json_cell(t.rows[r][c]);
+    }
+    out += ']';
+  }
+  out += "],\"meta\":{";
+  for (std::size_t i = 0; i < t.meta.size(); ++i) {
+    if (i) out += ',';
+    out += json_escape(t.meta[i].first) + ':' + json_cell(t.meta[i].second);
+  }
+  return out + "}}\n";
+}
+
+std::string write_md(const Table& t, int digits) {
+  std::string out = "|";
+  for (const auto& c : t.columns) out += ' ' + md_escape(c) + " |";
+  out += "\n|";
+  for (std::size_t c = 0; c < t.columns.size(); ++c) {
+    const bool right = !t.rows.empty() && c < t.rows.front().size() && is_numeric(t.rows.front()[c]);
+    out += right ? " ---: |" : " --- |";
+  }
+  out += '\n';
+  for (const auto& row : t.rows) {
+    out += '|';
+    for (const auto& cell : row) out += ' ' + md_escape(format_cell(cell, digits)) + " |";
+    out += '\n';
+  }
+  if (!t.meta.empty()) {
+    out += '\n';
+    for (const auto& [k, v] : t.meta) out += "- " + md_escape(k) + ": " + md_escape(format_cell(v, digits)) + '\n';
+  }
+  return out;
+}
+
+std::string write_tex(const Table& t, int digits) {
+  std::string spec;
+  for (std::size_t c = 0; c < t.columns.size(); ++c)
+    spec += (!t.rows.empty() && c < t.rows.front().size() && is_numeric(t.rows.front()[c])) ? 'r' : 'l';
+  std::string out = "\\begin{tabular}{" + spec + "}\n\\toprule\n";
+  for (std::size_t c = 0; c < t.columns.size(); ++c) out += (c ? " & " : "") + tex_escape(t.columns[c]);
+  out += " \\\\\n\\midrule\n";
+  for (const auto& row : t.rows) {
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      std::string cell = tex_escape(format_cell(row[c], digits));
+      if (is_numeric(row[c]) && !cell.empty() && cell.front() == '-') cell = "$-$" + cell.substr(1);
+      out += (c ? " & " : "") + cell;
+    }
+    out += " \\\\\n";
+  }
+  out += "\\bottomrule\n";
+  if (!t.meta.empty()) {
+    std::string note;
+    for (const auto& [k, v] : t.meta) note += (note.empty() ? "" : "; ") + tex_escape(k) + " = " + tex_escape(format_cell(v, digits));
+    out += "\\multicolumn{" + std::to_string(t.columns.size()) + "}{l}{\\footnotesize " + note + "} \\\\\n";
+  }
+  return out + "\\end{tabular}\n";
+}
+
+}  // namespace
+
+TableFormat parse_table_format(std::string_view word) {
+  if (word == "csv") return TableFormat::csv;
+  if (word == "json") return TableFormat::json;
+  if (word == "md") return TableFormat::md;
+  if (word == "tex") return TableFormat::tex;
+  throw core::InvalidParameter("format", std::string(word), "must be one of csv, json, md, tex");
+}
+
+std::string format_cell(const Cell& cell, int digits) {
+  return std::visit(
+      [digits](const auto& x) -> std::string {
+        using V = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<V, double>) {
+          if (digits <= 0 || !std::isfinite(x)) return core::format_number(x);
+          char buf[64];
+          std::snprintf(buf, sizeof buf, "%.*g", digits, x);
+          return buf;
+        } else if constexpr (std::is_same_v<V, long long>) {
+          return std::to_string(x);
+        } else if constexpr (std::is_same_v<V, bool>) {
+          return x ? "true" : "false";
+        } else {
+          return x;
+        }
+      },
+      cell);
+}
+
+std::string write_table(const Table& table, TableFormat format, const TableWriteOptions& options) {
+  switch (format) {
+    case TableFormat::csv: return write_csv(table);
+    case TableFormat::json: return write_json(table);
+    case TableFormat::md: return write_md(table, options.digits);
+    case TableFormat::tex: return write_tex(table, options.digits);
+  }
+  return {};
+}
+
+}  // namespace poslab::app

@@ -1,0 +1,209 @@
+#pragma once
+// [SECTION] The figure model: what a plot shows, as plain data.
+//
+// A Figure is built from parameters by one builder per figure
+// (figures/<view>_figures.cpp) and then drawn, unchanged, by the plot widget
+// (ui/plot_widget.*) and by every exporter (export/*). No GL, no ImGui, no
+// files here: the screen and the file show the same thing because they draw
+// the same value.
+//
+// Index
+// - Colours and colormaps
+// - Axes
+// - Series (line, step, scatter, bars, stems)
+// - Heatmaps (a matrix, or a function sampled at the output resolution)
+// - Annotations (text, arrows, reference lines, shaded bands)
+// - Figure
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace poslab::app::fig {
+
+// [SECTION] Colours and colormaps
+
+struct Color {
+  float r = 0, g = 0, b = 0, a = 1;
+  static Color rgb(std::uint32_t hex, float alpha = 1.0f) {
+    return {((hex >> 16) & 0xff) / 255.0f, ((hex >> 8) & 0xff) / 255.0f, (hex & 0xff) / 255.0f, alpha};
+  }
+  Color with_alpha(float alpha) const { return {r, g, b, alpha}; }
+  bool operator==(const Color&) const = default;
+};
+
+/// Colormaps. Both are built in CIELAB so equal value steps look equal:
+/// - magnitude: lightness rises monotonically (dark violet → teal → light yellow),
+///   readable in grey and by colour-blind viewers (a viridis-like design);
+/// - signed: diverging in hue around a neutral zero (blue for negative, orange
+///   for positive) with lightness still monotone, so the sign survives greyscale
+///   printing and the blue/orange pair survives red–green colour blindness.
+enum class Colormap { magnitude, signed_ };
+
+/// The colour of t in [0, 1] (clamped) on `map`.
+Color colormap_color(Colormap map, double t);
+
+/// A 256-entry RGBA8 lookup table of `map` (for textures and rasters).
+std::array<std::uint32_t, 256> colormap_lut(Colormap map);
+
+/// Series colours: the Okabe–Ito palette (colour-blind safe), by index.
+Color palette_color(int index);
+
+// [SECTION] Axes
+
+enum class AxisScale { linear, log };
+
+enum class TickFormat {
+  automatic,   ///< plain decimals, switching to 1e-4 / 1e5 style when short
+  integer,     ///< whole numbers with thin-space thousands: 19 600
+  scientific,  ///< always 1.2e-4
+  pi,          ///< multiples of π (angles)
+};
+
+struct Axis {
+  std::string label;  ///< e.g. "wavelength λ"
+  std::string unit;   ///< e.g. "tokens" (shown as "label (unit)")
+  AxisScale scale = AxisScale::linear;
+  std::optional<double> min, max;  ///< fixed range; unset = from the data
+  TickFormat format = TickFormat::automatic;
+  /// Explicit ticks (value, label) replace the automatic ones when non-empty.
+  std::vector<std::pair<double, std::string>> ticks;
+  /// When true, the range never pads past the data (heatmap axes, indices).
+  bool tight = false;
+};
+
+// [SECTION] Series
+
+enum class SeriesKind {
+  line,     ///< a polyline through (x, y); long curves are decimated per pixel column
+  step,     ///< a staircase: y[i] holds from x[i] to x[i+1] ("post" steps)
+  scatter,  ///< markers at (x, y)
+  bars,     ///< bars from 0 (or the axis bottom on log y) to y, centred at x
+  stems,    ///< vertical lines from 0 to y with a marker on top
+};
+
+enum class LineStyle { solid, dashed, dotted };
+
+/// An extra column carried by a series: shown in the hover readout and written
+/// to CSV (e.g. λ next to θ), one value per point.
+struct ExtraColumn {
+  std::string name;  ///< "λ"
+  std::string unit;  ///< "tokens"
+  std::vector<double> values;
+};
+
+struct Series {
+  std::string name;  ///< legend entry (empty = not in the legend)
+  SeriesKind kind = SeriesKind::line;
+  std::vector<double> x, y;
+  std::optional<Color> color;  ///< default: palette_color(index in figure)
+  float width = 2.0f;          ///< line width in points
+  LineStyle style = LineStyle::solid;
+  float marker = 4.0f;         ///< marker radius in points (scatter, stems)
+  std::vector<ExtraColumn> extra;
+  /// Hover readout names: "pair" for x, "θ" for y (default: the axis labels).
+  std::string x_name, y_name;
+};
+
+// [SECTION] Heatmaps
+
+/// Fills out[r·xs.size() + c] with the value at (xs[c], ys[r]).
+using HeatmapSampler =
+    std::function<void(std::span<const double> xs, std::span<const double> ys, std::span<float> out)>;
+
+/// A heatmap over the rectangle [x0, x1] × [y0, y1] in data coordinates.
+/// Either `values` (a cols × rows matrix, row-major from y0 to y1, each cell
+/// covering an equal share of the rectangle) or `sampler` (evaluated by the
+/// renderer at the pixel centres it draws; with `x_cells`/`y_cells` the
+/// coordinates are snapped to cell centres so integer lattices such as
+/// positions × dims stay crisp when zoomed in).
+struct Heatmap {
+  double x0 = 0, x1 = 1, y0 = 0, y1 = 1;
+  int cols = 0, rows = 0;      ///< matrix size, or the natural lattice of a sampler (for CSV)
+  std::vector<float> values;   ///< rows × cols, row 0 at y0
+  std::vector<std::uint8_t> mask;  ///< optional, 1 = masked (drawn neutral, hatched in exports)
+  HeatmapSampler sampler;      ///< used when values is empty
+  bool x_cells = false, y_cells = false;  ///< sampler: snap to cell centres of the lattice
+  Colormap colormap = Colormap::magnitude;
+  double vmin = 0, vmax = 1;   ///< colour range (signed maps: symmetric around 0)
+  std::string value_name;      ///< colorbar / hover label, e.g. "PE[pos, i]"
+  std::string x_name, y_name;  ///< hover readout names, e.g. "dim", "pos"
+
+  bool is_matrix() const { return !values.empty(); }
+  /// Value of the cell containing (x, y) (matrix) or the sampler at (x, y).
+  std::optional<float> value_at(double x, double y) const;
+};
+
+// [SECTION] Annotations
+
+enum class Orientation { vertical, horizontal };
+
+/// A reference line across the plot at `value`, e.g. "L = 4096".
+struct RefLine {
+  Orientation orientation = Orientation::vertical;
+  double value = 0;
+  std::string label;
+  std::optional<Color> color;
+  LineStyle style = LineStyle::dashed;
+};
+
+/// A shaded band between two values, e.g. YaRN's ramp.
+struct Band {
+  Orientation orientation = Orientation::vertical;
+  double from = 0, to = 0;
+  std::string label;
+  std::optional<Color> color;
+};
+
+enum class Anchor { left, center, right };
+
+/// Text at a data point.
+struct TextNote {
+  double x = 0, y = 0;
+  std::string text;
+  Anchor anchor = Anchor::left;
+  std::optional<Color> color;
+};
+
+/// An arrow from (x0, y0) to (x1, y1) in data coordinates, with a label at its tail.
+struct Arrow {
+  double x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+  std::string label;
+  std::optional<Color> color;
+};
+
+// [SECTION] Figure
+
+enum class LegendPlace { automatic, top_left, top_right, bottom_left, bottom_right, none };
+
+struct Figure {
+  std::string id;        ///< the figure id of its view, e.g. "heatmap"
+  std::string title;
+  std::string subtitle;  ///< one line under the title (parameters, a caption)
+  Axis x, y;
+  std::vector<Series> series;
+  std::vector<Heatmap> heatmaps;  ///< usually at most one
+  std::vector<RefLine> ref_lines;
+  std::vector<Band> bands;
+  std::vector<TextNote> notes;
+  std::vector<Arrow> arrows;
+  LegendPlace legend = LegendPlace::automatic;
+  bool equal_aspect = false;  ///< one data unit is as long on x as on y (2D rotations)
+};
+
+/// The data range of a figure on each axis (series, heatmaps, annotations),
+/// respecting fixed axis ranges and log scales (only positive values count).
+struct DataRange {
+  double x_min, x_max, y_min, y_max;
+};
+DataRange data_range(const Figure& figure);
+
+/// True if no number in the figure is NaN or ±Inf (a property every builder
+/// must keep; tests assert it for every figure of every view).
+bool all_finite(const Figure& figure);
+
+}  // namespace poslab::app::fig

@@ -1,0 +1,76 @@
+#pragma once
+// The lessons ("views") and their figures, as docs/CONTRACT.md §4 lists them.
+// Each view lives in figures/<view>_view.cpp (its figure builders and its
+// ViewDef); the lesson's screen is ui/lessons/<view>_lesson.cpp. No GL, no
+// ImGui here: `poslab export` builds the same figures headless.
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "app/common/i18n.hpp"
+#include "app/figures/figure.hpp"
+#include "poslab/core/params.hpp"
+
+namespace poslab::app {
+
+/// What a figure builder gets: the parameters (lesson defaults applied and
+/// checked), the translations, and the output size in layout units (so
+/// builders can size what they sample to the pixels that show it).
+struct FigureContext {
+  const core::Params& params;
+  const Translator& tr;
+  double width = 900;
+  double height = 560;
+};
+
+struct FigureDef {
+  std::string_view id;
+  fig::Figure (*build)(const FigureContext& ctx);
+};
+
+/// A lesson: its id, its group in the lesson list, the parameters it reads
+/// (its sliders, in display order), its own defaults for unset keys, its
+/// figures and the table ids it shows.
+struct ViewDef {
+  std::string_view id;
+  std::string_view group;  ///< absolute | relative | rotary | extension
+  std::vector<std::string_view> keys;
+  std::vector<std::pair<std::string_view, std::string_view>> defaults;
+  std::vector<FigureDef> figures;
+  std::vector<std::string_view> tables;
+};
+
+/// Every view, in lesson order.
+std::span<const ViewDef> view_defs();
+
+/// The view `id`, or nullptr.
+const ViewDef* find_view(std::string_view id);
+
+/// The figure `id` of `view`, or nullptr.
+const FigureDef* find_figure(const ViewDef& view, std::string_view id);
+
+/// `params` with the view's own defaults applied to unset keys, relations
+/// between the view's keys checked. Raises core::InvalidParameter.
+core::Params resolve_view_params(const ViewDef& view, const core::Params& params);
+
+/// Resolves the parameters, builds the figure and stamps its id. Raises
+/// core::InvalidParameter. The result satisfies fig::all_finite.
+fig::Figure build_figure(const ViewDef& view, const FigureDef& figure, const core::Params& params,
+                         const Translator& tr, double width = 900, double height = 560);
+
+// One ViewDef per lesson file (figures/<view>_view.cpp).
+ViewDef sinusoidal_view();
+ViewDef learned_view();
+ViewDef relative_view();
+ViewDef t5_view();
+ViewDef alibi_view();
+ViewDef rope_2d_view();
+ViewDef rope_view();
+ViewDef decay_view();
+ViewDef gaussian_view();
+ViewDef scaling_view();
+
+}  // namespace poslab::app
