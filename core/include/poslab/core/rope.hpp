@@ -69,10 +69,18 @@ Eigen::VectorXd half_to_interleaved(const Eigen::VectorXd& x);
 /// pairs: norms change and scores stop depending on m − n alone.
 Eigen::VectorXd rope_rotate_mixed(const Eigen::VectorXd& x, double m, double base);
 
-/// Benchmark kernel: cos/sin tables [tokens × d/2] for positions 0..tokens−1,
-/// times attention_factor. Advances angles by complex multiplication with
-/// re-anchoring every kRopeReanchor positions.
+/// Benchmark kernel: cos/sin tables [tokens × d/2] (row t = position t) for
+/// positions 0..tokens−1, times attention_factor a. Advances angles by complex
+/// multiplication (in double) with re-anchoring every kRopeReanchor positions:
+/// no per-element sin/cos, no allocation.
+/// Error bound, u = 2^−53, position t = t0 + k after the anchor t0:
+///   |table − a·e^{i t θ}| <= a·((3k + 1)·√2·u + u·|t0 θ|)   (double tables)
+/// plus the final rounding 2^−24·a for float tables (see rope.cpp).
+/// Checks tokens (`positions`), every θ (`theta`), the table sizes.
 void rope_cos_sin_table(std::span<float> cos_out, std::span<float> sin_out, std::int64_t tokens,
+                        std::span<const double> thetas, double attention_factor = 1.0);
+/// The same in double precision (to see and test the recurrence error itself).
+void rope_cos_sin_table(std::span<double> cos_out, std::span<double> sin_out, std::int64_t tokens,
                         std::span<const double> thetas, double attention_factor = 1.0);
 inline constexpr int kRopeReanchor = 64;
 
