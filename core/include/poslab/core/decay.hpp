@@ -19,10 +19,18 @@ double rope_ones_score(double distance, int d, double base);
 double rope_ones_score(double distance, std::span<const double> thetas);
 
 /// Mean |⟨R_m q, R_{m+r} k⟩| over `samples` seeded pairs q, k ~ N(0, I_d)
-/// (the same q, k for every r, so the curve is smooth in r).
+/// (the same q, k for every r, so the curve is smooth in r). Sample s uses
+/// q_j = random_normal(seed, 2s, j), k_j = random_normal(seed, 2s + 1, j),
+/// interleaved pairs. Checks distance, d, base, seed, samples.
 double rope_random_mean_abs_score(double distance, int d, double base, std::uint64_t seed, int samples);
+/// The same for every distance into `out` (q, k drawn once).
+void rope_random_mean_abs_score_curve(std::span<const double> distances, int d, double base, std::uint64_t seed,
+                                      int samples, std::span<double> out);
 
-/// Benchmark kernel: rope_decay_bound for every distance into `out`.
+/// Benchmark kernel: rope_decay_bound for every distance into `out`
+/// (out.size() == distances.size()). Arithmetic-progression runs of distances
+/// (e.g. 0:65535) use one sin/cos per pair per 64 distances; agrees with
+/// rope_decay_bound to ~1e-12 relative (d = 128, 65,536 distances: ~6 ms).
 void rope_decay_bound_curve(std::span<const double> distances, std::span<const double> thetas,
                             std::span<double> out);
 

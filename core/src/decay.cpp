@@ -1,0 +1,229 @@
+// [SECTION] Index
+// - Argument checks
+// - RoFormer's relative upper bound (§3.4.3) at one distance
+// - Scores of q = k = ones and of seeded random q, k
+// - The bound for many distances (fast kernel)
+//
+// Source: Su et al. 2021, "RoFormer", §3.4.3 "Long-term decay": with
+// h_i = q_[2i:2i+1] k*_[2i:2i+1] and S_j = Σ_{k=0}^{j−1} e^{i r θ_k}, Abel
+// summation gives |Σ_i h_i e^{i r θ_i}| <= (max_i |h_{i+1} − h_i|)·Σ_{j=1}^{d/2} |S_j|;
+// the paper's Figure 2 plots (1/(d/2))·Σ_{j=1}^{d/2} |S_j| against r.
+
+#include "poslab/core/decay.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <Eigen/Dense>
+
+#include "poslab/core/errors.hpp"
+#include "poslab/core/params.hpp"
+#include "poslab/core/random.hpp"
+#include "poslab/core/rope.hpp"
+
+namespace poslab::core {
+
+// [SECTION] Argument checks
+
+namespace {
+
+/// The bound rule of check_real on the spec's own fields, so long inputs are
+/// checked without formatting a message per item; on failure check_real raises.
+bool in_spec(const ParamSpec& s, double x) {
+  if (!std::isfinite(x)) return false;
+  if (s.min_exclusive ? !(x > s.min) : !(x >= s.min)) return false;
+  if (s.max_exclusive ? !(x < s.max) : !(x <= s.max)) return false;
+  return true;
+}
+
+void check_items(std::string_view key, std::span<const double> xs) {
+  const ParamSpec& spec = param_spec(key);
+  for (double x : xs)
+    if (!in_spec(spec, x)) check_real(key, x);
+}
+
+/// 1..4096 frequencies (d = 2·count), each within the `theta` spec.
+void check_thetas(std::span<const double> thetas) {
+  check_integer("d", 2.0 * static_cast<double>(thetas.size()));
+  check_items("theta", thetas);
+}
+
+std::span<const double> as_span(const Eigen::VectorXd& v) {
+  return {v.data(), static_cast<std::size_t>(v.size())};
+}
+
+/// The seeded toy pair of sample s: q_j = N(seed, stream 2s, j),
+/// k_j = N(seed, stream 2s + 1, j), j = 0..d−1 (core/random.hpp), folded into
+/// the coefficients of the score at distance r with interleaved pairs:
+///   ⟨R_m q, R_{m+r} k⟩ = Σ_i A_i cos(r θ_i) + B_i sin(r θ_i),
+///   A_i = q_{2i} k_{2i} + q_{2i+1} k_{2i+1},  B_i = q_{2i+1} k_{2i} − q_{2i} k_{2i+1}.
+void random_score_coefficients(int d, std::uint64_t seed, int samples, std::vector<double>& a,
+                               std::vector<double>& b) {
+  const auto half = static_cast<std::size_t>(d / 2);
+  a.assign(static_cast<std::size_t>(samples) * half, 0.0);
+  b.assign(static_cast<std::size_t>(samples) * half, 0.0);
+  for (int s = 0; s < samples; ++s) {
+    const auto sq = static_cast<std::uint64_t>(2 * s);
+    for (std::size_t i = 0; i < half; ++i) {
+      const double q0 = random_normal(seed, sq, 2 * i), q1 = random_normal(seed, sq, 2 * i + 1);
+      const double k0 = random_normal(seed, sq + 1, 2 * i), k1 = random_normal(seed, sq + 1, 2 * i + 1);
+      a[static_cast<std::size_t>(s) * half + i] = q0 * k0 + q1 * k1;
+      b[static_cast<std::size_t>(s) * half + i] = q1 * k0 - q0 * k1;
+    }
+  }
+}
+
+void check_random_args(int d, double base, std::uint64_t seed, int samples) {
+  check_integer("d", d);
+  check_real("base", base);
+  check_integer("seed", static_cast<double>(seed));
+  check_integer("samples", samples);
+}
+
+}  // namespace
+
+// [SECTION] RoFormer's relative upper bound at one distance
+
+// (1/(d/2))·Σ_{j=1}^{d/2} |S_j(r)|, S_j(r) = Σ_{k=0}^{j−1} e^{i r θ_k}: one
+// running sum, its modulus accumulated after each term.
+double rope_decay_bound(double distance, std::span<const double> thetas) {
+  check_real("distance", distance);
+  check_thetas(thetas);
+  double sr = 0, si = 0, acc = 0;
+  for (double theta : thetas) {
+    const double angle = distance * theta;
+    sr += std::cos(angle);
+    si += std::sin(angle);
+    acc += std::sqrt(sr * sr + si * si);
+  }
+  return acc / static_cast<double>(thetas.size());
+}
+
+double rope_decay_bound(double distance, int d, double base) {
+  check_real("distance", distance);
+  const Eigen::VectorXd theta = rope_inverse_frequencies(d, base);
+  return rope_decay_bound(distance, as_span(theta));
+}
+
+// [SECTION] Scores of q = k = ones and of seeded random q, k
+
+// q = k = 1: every pair has A_i = 2, B_i = 0, so the score is Σ_i 2 cos(r θ_i)
+// (the same in both layouts).
+double rope_ones_score(double distance, std::span<const double> thetas) {
+  check_real("distance", distance);
+  check_thetas(thetas);
+  double sum = 0;
+  for (double theta : thetas) sum += 2.0 * std::cos(distance * theta);
+  return sum;
+}
+
+double rope_ones_score(double distance, int d, double base) {
+  check_real("distance", distance);
+  const Eigen::VectorXd theta = rope_inverse_frequencies(d, base);
+  return rope_ones_score(distance, as_span(theta));
+}
+
+// (1/samples)·Σ_s |⟨R_m q_s, R_{m+r} k_s⟩| with seeded q_s, k_s ~ N(0, I_d).
+// The score depends on r only (RoFormer eq. 16), so m drops out.
+double rope_random_mean_abs_score(double distance, int d, double base, std::uint64_t seed, int samples) {
+  double out = 0;
+  rope_random_mean_abs_score_curve(std::span<const double>(&distance, 1), d, base, seed, samples,
+                                   std::span<double>(&out, 1));
+  return out;
+}
+
+void rope_random_mean_abs_score_curve(std::span<const double> distances, int d, double base, std::uint64_t seed,
+                                      int samples, std::span<double> out) {
+  check_random_args(d, base, seed, samples);
+  check_items("distance", distances);
+  if (out.size() != distances.size())
+    throw InvalidParameter("distance", std::to_string(distances.size()) + " items",
+                           "the output must hold one value per distance (" + std::to_string(out.size()) + ")");
+  const Eigen::VectorXd theta = rope_inverse_frequencies(d, base);
+  const auto half = static_cast<std::size_t>(theta.size());
+  std::vector<double> a, b;
+  random_score_coefficients(d, seed, samples, a, b);
+  std::vector<double> c(half), s(half);
+  for (std::size_t j = 0; j < distances.size(); ++j) {
+    for (std::size_t i = 0; i < half; ++i) {
+      c[i] = std::cos(distances[j] * theta[static_cast<Eigen::Index>(i)]);
+      s[i] = std::sin(distances[j] * theta[static_cast<Eigen::Index>(i)]);
+    }
+    double sum_abs = 0;
+    for (int smp = 0; smp < samples; ++smp) {
+      const double* as = a.data() + static_cast<std::size_t>(smp) * half;
+      const double* bs = b.data() + static_cast<std::size_t>(smp) * half;
+      double score = 0;
+      for (std::size_t i = 0; i < half; ++i) score += as[i] * c[i] + bs[i] * s[i];
+      sum_abs += std::fabs(score);
+    }
+    out[j] = sum_abs / samples;
+  }
+}
+
+// [SECTION] The bound for many distances
+
+// Blocks of kBlock consecutive distances that form an arithmetic progression
+// r_b = r_0 + b·Δ use e^{i r_b θ_k} = e^{i r_0 θ_k}·e^{i b Δ θ_k}: the second
+// factor is a table computed once per Δ (kBlock × d/2 sin/cos), the first one
+// sin/cos per pair per block. Each term is then one complex product of two
+// values accurate to ~u, so the error does not grow along the block:
+// |term − e^{i r_b θ_k}| <= ~5u + u·(|r_0 θ_k| + |bΔ θ_k|) (angle roundings).
+// The inner loop runs over the block's distances (independent running sums),
+// vectorised by Eigen (packet sqrt). Blocks that are not progressions (any
+// list is accepted) fall back to rope_decay_bound's direct sum.
+void rope_decay_bound_curve(std::span<const double> distances, std::span<const double> thetas,
+                            std::span<double> out) {
+  check_thetas(thetas);
+  check_items("distance", distances);
+  if (out.size() != distances.size())
+    throw InvalidParameter("distance", std::to_string(distances.size()) + " items",
+                           "the output must hold one value per distance (" + std::to_string(out.size()) + ")");
+  constexpr int kBlock = 64;
+  using Block = Eigen::Array<double, kBlock, 1>;
+  const std::size_t half = thetas.size();
+  const std::size_t n = distances.size();
+  // step table, column k = e^{i b Δ θ_k}, b = 0..kBlock−1
+  Eigen::Array<double, kBlock, Eigen::Dynamic> step_re(kBlock, static_cast<Eigen::Index>(half));
+  Eigen::Array<double, kBlock, Eigen::Dynamic> step_im(kBlock, static_cast<Eigen::Index>(half));
+  double table_step = std::numeric_limits<double>::quiet_NaN();
+  for (std::size_t j0 = 0; j0 < n; j0 += kBlock) {
+    const std::size_t count = std::min<std::size_t>(kBlock, n - j0);
+    const double r0 = distances[j0];
+    const double step = count > 1 ? distances[j0 + 1] - r0 : 0.0;
+    bool progression = count > 1;
+    for (std::size_t b = 2; progression && b < count; ++b) {
+      const double expected = r0 + static_cast<double>(b) * step;
+      progression = std::fabs(distances[j0 + b] - expected) <= 1e-12 * std::max(1.0, std::fabs(expected));
+    }
+    if (!progression) {
+      for (std::size_t b = 0; b < count; ++b) out[j0 + b] = rope_decay_bound(distances[j0 + b], thetas);
+      continue;
+    }
+    if (!(step == table_step)) {
+      for (std::size_t k = 0; k < half; ++k)
+        for (int b = 0; b < kBlock; ++b) {
+          const double angle = (static_cast<double>(b) * step) * thetas[k];
+          step_re(b, static_cast<Eigen::Index>(k)) = std::cos(angle);
+          step_im(b, static_cast<Eigen::Index>(k)) = std::sin(angle);
+        }
+      table_step = step;
+    }
+    Block sr = Block::Zero(), si = Block::Zero(), acc = Block::Zero();
+    for (std::size_t k = 0; k < half; ++k) {
+      const double ar = std::cos(r0 * thetas[k]);
+      const double ai = std::sin(r0 * thetas[k]);
+      const auto pr = step_re.col(static_cast<Eigen::Index>(k));
+      const auto pi = step_im.col(static_cast<Eigen::Index>(k));
+      sr += ar * pr - ai * pi;
+      si += ar * pi + ai * pr;
+      acc += (sr.square() + si.square()).sqrt();
+    }
+    for (std::size_t b = 0; b < count; ++b) out[j0 + b] = acc[static_cast<Eigen::Index>(b)] / static_cast<double>(half);
+  }
+}
+
+}  // namespace poslab::core

@@ -1,0 +1,207 @@
+// Long-term decay (RoFormer §3.4.3): the relative upper bound, the all-ones
+// score, the mean |score| of seeded random q, k, and the fast curve kernel.
+//
+// Reference values: python3 + numpy float64 at development time (a throwaway
+// script, not in the repo): θ = 1/10000**(arange(0,128,2)/128),
+// bound = mean(abs(cumsum(exp(1j*r*θ)))), ones = sum(2*cos(r*θ)).
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "poslab/core/decay.hpp"
+#include "poslab/core/errors.hpp"
+#include "poslab/core/random.hpp"
+#include "poslab/core/rope.hpp"
+
+using namespace poslab::core;
+
+namespace {
+
+std::span<const double> as_span(const Eigen::VectorXd& v) { return {v.data(), static_cast<std::size_t>(v.size())}; }
+
+template <class F>
+void rejects(F&& f, const std::string& key) {
+  CAPTURE(key);
+  try {
+    f();
+    FAIL("accepted");
+  } catch (const InvalidParameter& e) {
+    CHECK(e.key() == key);
+  }
+}
+
+struct DecayRef {
+  double distance, bound, ones;
+};
+// d = 128, base 10000 (python3 + numpy float64, see the top of the file)
+constexpr DecayRef kRef[] = {
+    {0, 32.5, 128.0},
+    {1, 31.538166142658085, 124.18736761153525},
+    {2, 28.955988473564467, 114.76372110564752},
+    {10, 17.95413713708483, 85.6400457969942},
+    {50, 12.629452488319247, 69.91002168666907},
+    {100, 10.227329948505155, 61.08690940298136},
+    {250, 6.548179031941592, 39.30364231044501},
+    {1000, 4.470761034248712, 20.35545626442127},
+    {4096, 4.882792191194369, -6.765227848964379},
+    {10000, 3.8585404631791915, -3.5704038497088426},
+    {65535, 5.81372429548593, 5.490040292389715},
+};
+
+}  // namespace
+
+TEST_CASE("RoFormer's relative upper bound and the all-ones score (d = 128, base 1e4)") {
+  const Eigen::VectorXd theta = rope_inverse_frequencies(128, 10000);
+  for (const DecayRef& r : kRef) {
+    CAPTURE(r.distance);
+    CHECK(rope_decay_bound(r.distance, 128, 10000) == doctest::Approx(r.bound).epsilon(1e-12));
+    CHECK(rope_decay_bound(r.distance, as_span(theta)) == doctest::Approx(r.bound).epsilon(1e-12));
+    CHECK(rope_ones_score(r.distance, 128, 10000) == doctest::Approx(r.ones).epsilon(1e-11));
+    CHECK(rope_ones_score(r.distance, as_span(theta)) == doctest::Approx(r.ones).epsilon(1e-11));
+  }
+  // at r = 0 every S_j = j: (1/K) Σ j = (K + 1)/2; the ones score is d
+  for (int d : {2, 4, 64, 256}) {
+    CHECK(rope_decay_bound(0, d, 10000) == (d / 2 + 1) / 2.0);
+    CHECK(rope_ones_score(0, d, 10000) == d);
+  }
+}
+
+TEST_CASE("the all-ones score is the RoPE score of q = k = ones in both layouts") {
+  for (int d : {4, 16, 128}) {
+    const Eigen::VectorXd ones = Eigen::VectorXd::Ones(d);
+    for (double r : {0.0, 3.0, 77.0, 1234.0}) {
+      for (PairLayout layout : {PairLayout::interleaved, PairLayout::half})
+        CHECK(rope_score(ones, ones, 5, 5 + r, 10000, layout) ==
+              doctest::Approx(rope_ones_score(r, d, 10000)).epsilon(1e-12).scale(d));
+    }
+  }
+}
+
+TEST_CASE("the bound bounds the score: |⟨R_m q, R_n k⟩| <= max|h_{i+1} − h_i|·Σ|S_j| (Abel summation)") {
+  // RoFormer §3.4.3 with h_i = q̃_i conj(k̃_i) and the convention h_{d/2} = 0
+  for (std::uint64_t c = 0; c < 100; ++c) {
+    const int d = 2 * (1 + static_cast<int>(random_uniform(21, 0, c) * 64));
+    Eigen::VectorXd q(d), k(d);
+    for (int j = 0; j < d; ++j) {
+      q[j] = random_normal(21, 2 * c, static_cast<std::uint64_t>(j));
+      k[j] = random_normal(21, 2 * c + 1, static_cast<std::uint64_t>(j));
+    }
+    const double r = std::floor(random_uniform(21, 1, c) * 5000);
+    double max_diff = 0;
+    for (int i = 0; i < d / 2; ++i) {
+      const std::complex<double> hi(q[2 * i] * k[2 * i] + q[2 * i + 1] * k[2 * i + 1],
+                                    q[2 * i + 1] * k[2 * i] - q[2 * i] * k[2 * i + 1]);
+      std::complex<double> hn(0, 0);
+      if (i + 1 < d / 2)
+        hn = {q[2 * i + 2] * k[2 * i + 2] + q[2 * i + 3] * k[2 * i + 3],
+              q[2 * i + 3] * k[2 * i + 2] - q[2 * i + 2] * k[2 * i + 3]};
+      max_diff = std::max(max_diff, std::abs(hn - hi));
+    }
+    const double score = rope_score(q, k, 0, r, 10000, PairLayout::interleaved);
+    const double sum_abs_s = rope_decay_bound(r, d, 10000) * (d / 2);
+    CHECK(std::fabs(score) <= max_diff * sum_abs_s * (1 + 1e-12));
+  }
+}
+
+TEST_CASE("mean |score| of seeded random q, k: deterministic, and equal to averaging rope_score") {
+  const int d = 32, samples = 16;
+  const std::uint64_t seed = 3;
+  for (double r : {0.0, 1.0, 10.0, 500.0}) {
+    double sum = 0;
+    for (int s = 0; s < samples; ++s) {
+      Eigen::VectorXd q(d), k(d);
+      for (int j = 0; j < d; ++j) {
+        q[j] = random_normal(seed, static_cast<std::uint64_t>(2 * s), static_cast<std::uint64_t>(j));
+        k[j] = random_normal(seed, static_cast<std::uint64_t>(2 * s + 1), static_cast<std::uint64_t>(j));
+      }
+      sum += std::fabs(rope_score(q, k, 7, 7 + r, 10000, PairLayout::interleaved));
+    }
+    CAPTURE(r);
+    CHECK(rope_random_mean_abs_score(r, d, 10000, seed, samples) == doctest::Approx(sum / samples).epsilon(1e-12));
+    CHECK(rope_random_mean_abs_score(r, d, 10000, seed, samples) ==
+          rope_random_mean_abs_score(r, d, 10000, seed, samples));
+  }
+  CHECK(rope_random_mean_abs_score(10, d, 10000, 3, samples) != rope_random_mean_abs_score(10, d, 10000, 4, samples));
+  const std::vector<double> distances = {0, 5, 50, 5000};
+  std::vector<double> out(distances.size());
+  rope_random_mean_abs_score_curve(distances, d, 10000, seed, samples, out);
+  for (std::size_t j = 0; j < distances.size(); ++j)
+    CHECK(out[j] == doctest::Approx(rope_random_mean_abs_score(distances[j], d, 10000, seed, samples)).epsilon(1e-14));
+}
+
+TEST_CASE("the curve kernel agrees with the one-distance bound (progressions and arbitrary lists)") {
+  const Eigen::VectorXd theta = rope_inverse_frequencies(128, 10000);
+  std::vector<double> distances(65536);
+  for (std::size_t j = 0; j < distances.size(); ++j) distances[j] = static_cast<double>(j);
+  std::vector<double> out(distances.size());
+  rope_decay_bound_curve(distances, as_span(theta), out);
+  for (std::size_t j = 0; j < distances.size(); j += 97)
+    CHECK(out[j] == doctest::Approx(rope_decay_bound(distances[j], as_span(theta))).epsilon(1e-10));
+  for (const DecayRef& r : kRef)
+    CHECK(out[static_cast<std::size_t>(r.distance)] == doctest::Approx(r.bound).epsilon(1e-10));
+
+  // a fractional step, a list that is no progression, a constant run, a short tail
+  std::vector<double> mixed;
+  for (int j = 0; j < 70; ++j) mixed.push_back(0.5 * j);
+  for (int j = 0; j < 40; ++j) mixed.push_back(std::floor(random_uniform(31, 0, static_cast<std::uint64_t>(j)) * 1e5));
+  for (int j = 0; j < 33; ++j) mixed.push_back(123);
+  mixed.push_back(1e9);
+  Eigen::VectorXd scaled(37);
+  for (int i = 0; i < 37; ++i) scaled[i] = 0.9 * std::pow(0.75, i);
+  for (const Eigen::VectorXd* th : {&theta, static_cast<const Eigen::VectorXd*>(&scaled)}) {
+    std::vector<double> got(mixed.size());
+    rope_decay_bound_curve(mixed, as_span(*th), got);
+    for (std::size_t j = 0; j < mixed.size(); ++j) {
+      CAPTURE(j);
+      CHECK(got[j] == doctest::Approx(rope_decay_bound(mixed[j], as_span(*th))).epsilon(1e-9));
+    }
+  }
+}
+
+TEST_CASE("every invalid decay parameter is rejected with its key") {
+  const Eigen::VectorXd theta = rope_inverse_frequencies(8, 10000);
+  std::vector<double> out(2);
+  const std::vector<double> two = {0, 1};
+  rejects([] { rope_decay_bound(-1, 8, 10000); }, "distance");
+  rejects([] { rope_decay_bound(std::nan(""), 8, 10000); }, "distance");
+  rejects([] { rope_decay_bound(1, 7, 10000); }, "d");
+  rejects([] { rope_decay_bound(1, 8, 0.5); }, "base");
+  rejects([] { rope_decay_bound(1, std::span<const double>()); }, "d");
+  const double bad[] = {1, std::nan("")};
+  rejects([&] { rope_decay_bound(1, bad); }, "theta");
+  rejects([] { rope_ones_score(-3, 8, 10000); }, "distance");
+  rejects([] { rope_ones_score(1, 9, 10000); }, "d");
+  rejects([] { rope_random_mean_abs_score(1, 8, 10000, 0, 0); }, "samples");
+  rejects([] { rope_random_mean_abs_score(1, 8, 10000, 0, 20000); }, "samples");
+  rejects([] { rope_random_mean_abs_score(1, 8, 10000, ~0ULL, 4); }, "seed");
+  rejects([] { rope_random_mean_abs_score(-1, 8, 10000, 0, 4); }, "distance");
+  rejects([&] { rope_random_mean_abs_score_curve(two, 8, 10000, 0, 4, std::span<double>(out.data(), 1)); },
+          "distance");
+  rejects([&] { rope_decay_bound_curve(two, as_span(theta), std::span<double>(out.data(), 1)); }, "distance");
+  const std::vector<double> negative = {0, -1};
+  rejects([&] { rope_decay_bound_curve(negative, as_span(theta), out); }, "distance");
+  rejects([&] { rope_decay_bound_curve(two, bad, out); }, "theta");
+}
+
+// Not run by default (`-ts="*bench*" --no-skip` or `-tc="bench*" --no-skip`).
+TEST_CASE("bench: decay curve, d = 128, 65,536 distances" * doctest::skip()) {
+  const Eigen::VectorXd theta = rope_inverse_frequencies(128, 10000);
+  std::vector<double> distances(65536), out(65536);
+  for (std::size_t j = 0; j < distances.size(); ++j) distances[j] = static_cast<double>(j);
+  double best = 1e9, direct = 1e9;
+  for (int rep = 0; rep < 5; ++rep) {
+    auto t0 = std::chrono::steady_clock::now();
+    rope_decay_bound_curve(distances, as_span(theta), out);
+    best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    t0 = std::chrono::steady_clock::now();
+    double sink = 0;
+    for (double r : distances) sink += rope_decay_bound(r, as_span(theta));
+    direct = std::min(direct, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    CHECK(sink > 0);
+  }
+  std::printf("decay curve: %.2f ms (direct per distance: %.2f ms)\n", best * 1e3, direct * 1e3);
+}
