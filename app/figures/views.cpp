@@ -43,6 +43,12 @@ core::Params resolve_view_params(const ViewDef& view, const core::Params& params
   return resolved;
 }
 
+std::vector<Readout> view_readouts(const ViewDef& view, const core::Params& params, const Translator& tr) {
+  if (!view.readouts) return {};
+  const core::Params resolved = resolve_view_params(view, params);
+  return view.readouts(FigureContext{resolved, tr});
+}
+
 fig::Figure build_figure(const ViewDef& view, const FigureDef& figure, const core::Params& params,
                          const Translator& tr, double width, double height) {
   const core::Params resolved = resolve_view_params(view, params);

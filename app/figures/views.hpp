@@ -4,6 +4,7 @@
 // ViewDef); the lesson's screen is ui/lessons/<view>_lesson.cpp. No GL, no
 // ImGui here: `poslab export` builds the same figures headless.
 
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -31,9 +32,23 @@ struct FigureDef {
   fig::Figure (*build)(const FigureContext& ctx);
 };
 
+/// A live readout that proves (or measures) a lesson's claim, computed from
+/// core at the current parameters, e.g. "q'·k' after shifting both by s" with
+/// holds = true when it equals the unshifted score to 1e-9. The GUI shows it
+/// with a check or cross; tests/app asserts every `holds` at the defaults and
+/// over random parameters.
+struct Readout {
+  std::string label;            ///< translated
+  std::string value;            ///< formatted for display
+  double number = 0;            ///< the value itself (for tests)
+  std::optional<bool> holds;    ///< set when the readout checks an invariant
+};
+
 /// A lesson: its id, its group in the lesson list, the parameters it reads
 /// (its sliders, in display order), its own defaults for unset keys, its
-/// figures and the table ids it shows.
+/// figures, the table ids it shows and its live readouts. Its texts are the
+/// translation keys "<id>.title" (lesson list), "<id>.text" (2–6 sentences
+/// with the key formula and what to try).
 struct ViewDef {
   std::string_view id;
   std::string_view group;  ///< absolute | relative | rotary | extension
@@ -41,6 +56,8 @@ struct ViewDef {
   std::vector<std::pair<std::string_view, std::string_view>> defaults;
   std::vector<FigureDef> figures;
   std::vector<std::string_view> tables;
+  /// Live readouts at the current parameters (may be null).
+  std::vector<Readout> (*readouts)(const FigureContext& ctx) = nullptr;
 };
 
 /// Every view, in lesson order.
@@ -55,6 +72,9 @@ const FigureDef* find_figure(const ViewDef& view, std::string_view id);
 /// `params` with the view's own defaults applied to unset keys, relations
 /// between the view's keys checked. Raises core::InvalidParameter.
 core::Params resolve_view_params(const ViewDef& view, const core::Params& params);
+
+/// The readouts of `view` at `params` (resolved first); empty if it has none.
+std::vector<Readout> view_readouts(const ViewDef& view, const core::Params& params, const Translator& tr);
 
 /// Resolves the parameters, builds the figure and stamps its id. Raises
 /// core::InvalidParameter. The result satisfies fig::all_finite.

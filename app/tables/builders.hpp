@@ -17,4 +17,16 @@ Table rope_scaling(const core::Params& p);
 Table position_map(const core::Params& p);
 Table gaussian_kernel(const core::Params& p);
 
+// Each lesson's own tables (tables/<view>_tables.cpp), appended to the registry.
+std::vector<TableDef> sinusoidal_lesson_tables();
+std::vector<TableDef> learned_lesson_tables();
+std::vector<TableDef> relative_lesson_tables();
+std::vector<TableDef> t5_lesson_tables();
+std::vector<TableDef> alibi_lesson_tables();
+std::vector<TableDef> rope_2d_lesson_tables();
+std::vector<TableDef> rope_lesson_tables();
+std::vector<TableDef> decay_lesson_tables();
+std::vector<TableDef> gaussian_lesson_tables();
+std::vector<TableDef> scaling_lesson_tables();
+
 }  // namespace poslab::app::tables

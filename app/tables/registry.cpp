@@ -9,8 +9,8 @@ namespace poslab::app {
 
 namespace {
 
-const std::vector<TableDef>& registry() {
-  static const std::vector<TableDef> defs = {
+std::vector<TableDef> contract_tables() {
+  return {
       {"sinusoidal", "PE[pos, i] of the sinusoidal encoding", {"d", "base", "pos"}, {{"pos", "0:9"}}, tables::sinusoidal},
       {"rope-frequencies", "RoPE frequency theta_i and wavelength per pair", {"d", "base"}, {},
        tables::rope_frequencies},
@@ -31,6 +31,18 @@ const std::vector<TableDef>& registry() {
       {"gaussian-kernel", "the notes' multi-scale Gaussian kernel K(pos)",
        {"alpha1", "alpha2", "sigma1", "sigma2", "pos"}, {{"pos", "0:64"}}, tables::gaussian_kernel},
   };
+}
+
+const std::vector<TableDef>& registry() {
+  static const std::vector<TableDef> defs = [] {
+    std::vector<TableDef> all = contract_tables();
+    for (auto lesson : {tables::sinusoidal_lesson_tables, tables::learned_lesson_tables, tables::relative_lesson_tables,
+                        tables::t5_lesson_tables, tables::alibi_lesson_tables, tables::rope_2d_lesson_tables,
+                        tables::rope_lesson_tables, tables::decay_lesson_tables, tables::gaussian_lesson_tables,
+                        tables::scaling_lesson_tables})
+      for (TableDef& def : lesson()) all.push_back(std::move(def));
+    return all;
+  }();
   return defs;
 }
 

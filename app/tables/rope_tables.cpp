@@ -1,0 +1,9 @@
+// The tables the "rope" lesson shows beyond docs/CONTRACT.md §3.
+
+#include "app/tables/builders.hpp"
+
+namespace poslab::app::tables {
+
+std::vector<TableDef> rope_lesson_tables() { return {}; }
+
+}  // namespace poslab::app::tables
