@@ -20,15 +20,30 @@ Eigen::MatrixXi shaw_index_matrix(int n, int k);
 /// Seeded toy inputs for the four-term decomposition, row-vector convention
 /// as in the notes: x, p are tokens × d_model (row i = token i), W_q and W_k are
 /// d_model × d_head. x ~ N(0, 1); p = sinusoidal rows 0..tokens−1 (base);
-/// W ~ N(0, 1/d_model). Also seeded parts the variants need: u, v (1 × d_model,
-/// N(0,1)), W_kr (d_model × d_head, N(0, 1/d_model)), bucket_bias (32 T5
-/// buckets, N(0, 1)).
+/// W ~ N(0, 1/d_model). Also seeded parts the variants need:
+///   u, v (1 × d_head, N(0, 1)): Transformer-XL's replacements of p_i W_q (they
+///     live where a projected query lives, Dai et al. 2019 §3.3);
+///   W_kr (d_model × d_head, N(0, 1/d_model)): the position-key projection
+///     (Transformer-XL's W_{k,R}; DeBERTa's W_{k,r});
+///   W_qr (d_model × d_head, N(0, 1/d_model)): DeBERTa's position-query projection W_{q,r};
+///   relative_embeddings (2·kDebertaSpan × d_model, N(0, 1)): DeBERTa's shared
+///     relative position table P, row δ ∈ [0, 2k);
+///   bucket_bias (kT5ToyBuckets learned scalars, N(0, 1)): T5's per-bucket bias.
+/// Sizes: tokens 1..4096 (key `positions`), d_model and d_head as `d`.
 struct ToyAttention {
-  Eigen::MatrixXd x, p, w_q, w_k, w_kr;
+  Eigen::MatrixXd x, p, w_q, w_k, w_kr, w_qr, relative_embeddings;
   Eigen::RowVectorXd u, v;
   Eigen::VectorXd bucket_bias;
   double base = 10000;
 };
+
+/// The T5 variant's bucketing: bidirectional, 32 buckets, max distance 128 (T5 defaults).
+inline constexpr int kT5ToyBuckets = 32;
+inline constexpr int kT5ToyMaxDistance = 128;
+/// DeBERTa's attention span k (max_relative_positions): relative distances are
+/// clipped to [−k, k − 1], δ(i, j) = clamp(i − j + k, 0, 2k − 1).
+inline constexpr int kDebertaSpan = 8;
+
 ToyAttention toy_attention(int tokens, int d_model, int d_head, double base, std::uint64_t seed);
 
 /// The four tokens × tokens terms of q_i·k_j = (x_i + p_i) W_q W_kᵀ (x_j + p_j)ᵀ:
@@ -42,14 +57,36 @@ struct FourTerms {
   Eigen::MatrixXd sum() const;
 };
 
-/// Which terms a model keeps (and how it replaces them).
+/// Which terms a model keeps (and how it replaces them). Row i = query, column
+/// j = key; no variant applies a 1/√d (or DeBERTa's 1/√(3d)) scale.
 enum class TermVariant {
-  all,             ///< the absolute-PE expansion, all four terms
-  transformer_xl,  ///< Dai et al. 2019: p_j → R_{i−j} (sinusoid of the relative distance) with W_kr,
-                   ///< p_i W_q → learned u and v: cc + x_i W_q W_krᵀ R_{i−j} + u W_kᵀ x_j + v W_krᵀ R_{i−j}
-  t5,              ///< Raffel et al. 2020: cc + a learned scalar per relative bucket (cp, pc dropped;
-                   ///< pp replaced by bucket_bias[t5 bucket(j − i)])
-  deberta,         ///< He et al. 2021: cc + c2p + p2c with relative embeddings of clip(i − j), pp dropped
+  /// The absolute-PE expansion, all four terms (notes seed 002 §2.3).
+  all,
+  /// Dai et al. 2019 §3.3, eq. (a)–(d): no absolute p; the key's p_j becomes
+  /// R_{i−j} (the sinusoid of the relative distance, d_model wide) with its own
+  /// projection W_kr, and the query's p_i W_q becomes the learned u (next to
+  /// content keys) and v (next to position keys):
+  ///   content_content   (a) = x_i W_q W_kᵀ x_jᵀ
+  ///   content_position  (b) = x_i W_q W_krᵀ R_{i−j}ᵀ
+  ///   position_content  (c) = u W_kᵀ x_jᵀ
+  ///   position_position (d) = v W_krᵀ R_{i−j}ᵀ
+  transformer_xl,
+  /// Raffel et al. 2020 §2.1 (HF T5Attention): no absolute p; cp and pc are
+  /// dropped (zero); pp becomes one learned scalar per relative bucket:
+  ///   content_content = x_i W_q W_kᵀ x_jᵀ,
+  ///   position_position = bucket_bias[t5_relative_bucket(j − i, bidirectional,
+  ///                                   kT5ToyBuckets, kT5ToyMaxDistance)]
+  t5,
+  /// He et al. 2021 §3.1, eq. 2–4: no absolute p; content-to-position and
+  /// position-to-content through the relative table P = relative_embeddings,
+  /// pp dropped (zero). δ(i, j) = clamp(i − j + k, 0, 2k − 1), k = kDebertaSpan:
+  ///   content_content  = x_i W_q (x_j W_k)ᵀ
+  ///   content_position = x_i W_q (P_{δ(i,j)} W_kr)ᵀ                 (c2p)
+  ///   position_content = x_j W_k (P_{δ(i,j)} W_qr)ᵀ                 (p2c)
+  /// p2c is indexed by δ(i, j) as the reference code computes it (microsoft/DeBERTa
+  /// and HF DisentangledSelfAttention: gather with clamp(−(i − j) + k) on K_c Q_rᵀ,
+  /// then transpose); eq. 4 of the paper writes δ(j, i).
+  deberta,
 };
 
 /// The four terms of `variant` for the toy inputs; a dropped term is all zeros.
