@@ -16,8 +16,11 @@ namespace poslab::core {
 
 struct GaussianKernel {
   double alpha1 = 0.7, alpha2 = 0.3, sigma1 = 5, sigma2 = 20;
-  /// K(x). Checks alpha*/sigma* against their specs on construction via check().
+  /// K(x) = α1·exp(−x²/2σ1²) + α2·exp(−x²/2σ2²). Never NaN/Inf: a kernel that
+  /// could make it so (σ <= 0 or not finite, α not finite) raises through check().
   double operator()(double x) const;
+  /// Checks alpha1, alpha2, sigma1, sigma2 against their specs (InvalidParameter).
+  /// Every function below calls it once on entry.
   void check() const;
 };
 
@@ -28,7 +31,8 @@ KernelMode parse_kernel_mode(std::string_view word);
 double gaussian_rope_score(const Eigen::VectorXd& q, const Eigen::VectorXd& k, double m, double n,
                            double base, PairLayout layout, const GaussianKernel& kernel, KernelMode mode);
 
-/// N × N matrix of gaussian_rope_score for m, n = 0 .. N−1 (row m = query).
+/// N × N matrix of gaussian_rope_score for m, n = 0 .. N−1 (row m = query),
+/// N = positions <= 4096.
 Eigen::MatrixXd gaussian_score_matrix(const Eigen::VectorXd& q, const Eigen::VectorXd& k, int positions,
                                       double base, PairLayout layout, const GaussianKernel& kernel,
                                       KernelMode mode);
@@ -40,8 +44,10 @@ double gaussian_shift_invariance_error(const Eigen::VectorXd& q, const Eigen::Ve
                                        int window, double base, PairLayout layout, const GaussianKernel& kernel,
                                        KernelMode mode);
 
-/// The smallest x ≥ 0 with K(x) < threshold·K(0) (e.g. 0.01 for "below 1%"),
-/// or a negative value if K never falls that low (e.g. an alpha < 0 mix).
+/// The smallest x ≥ 0 with K(x) < threshold·K(0) (e.g. 0.01 for "below 1%"):
+/// the first root of K(x) = threshold·K(0). Returns a negative value when
+/// K(0) <= 0 (an alpha < 0 mix with no peak to take a fraction of).
+/// threshold must be in (0, 1) (InvalidParameter "threshold" otherwise).
 double gaussian_kernel_cutoff(const GaussianKernel& kernel, double threshold);
 
 }  // namespace poslab::core
