@@ -19,10 +19,18 @@
 //
 // `ramp` is the weight of the unscaled frequency:
 //   θ'_i = ramp_i·θ_i + (1 − ramp_i)·θ_i/s,
-// defined for every method by solving this for ramp_i (1 when s = 1).
+// defined for every method by solving this for ramp_i (1 when s = 1); the
+// by-parts methods (linear, yarn, yarn-paper, llama3) give it directly (0 for
+// linear, HF's `1 − linear_ramp_factor` for yarn, γ(r) for yarn-paper, the
+// smooth factor for llama3). ramp stays in [0, 1]: when a method divides some
+// θ_i by more than s (dynamic NTK once seq_len > ~2L, since its effective
+// factor is s·seq_len/L − (s − 1); the seed formula once t > d/2) the solve
+// uses that larger divisor instead, reported as `effective_factor`:
+//   θ'_i = ramp_i·θ_i + (1 − ramp_i)·θ_i/effective_factor.
 
 #include <optional>
 #include <string_view>
+#include <utility>
 
 #include <Eigen/Dense>
 
@@ -58,15 +66,19 @@ struct ScalingTable {
   Eigen::VectorXd ramp;               ///< weight of the unscaled frequency, in [0, 1]
   double attention_factor = 1.0;      ///< factor on cos and sin
   double effective_base = 0;          ///< base' for ntk/dynamic, else base
+  /// The divisor of a fully interpolated frequency in the ramp identity:
+  /// max(factor, max_i θ_i/θ'_i) (= factor except dynamic past ~2L, seed with t > d/2).
+  double effective_factor = 1.0;
   std::optional<double> correction_low, correction_high;  ///< yarn: the (truncated) correction dims
 };
 
-/// The per-pair table for `config`.
+/// The per-pair table for `config` (checks it first: config.check()).
 ScalingTable rope_scaling_table(const ScalingConfig& config);
 
 /// YaRN's inverse dimension formula: the (fractional) pair-dimension index at
 /// which a frequency makes `num_rotations` turns within L tokens:
 ///   d·ln(L/(2π·num_rotations)) / (2·ln base).
+/// num_rotations is checked against the beta_fast spec (> 0; errors name beta_fast).
 double yarn_find_correction_dim(double num_rotations, int d, double base, double original_context);
 
 /// (low, high) = (max(floor(dim(beta_fast)), 0), min(ceil(dim(beta_slow)), d − 1));
@@ -79,7 +91,11 @@ double yarn_get_mscale(double scale, double mscale = 1.0);
 
 /// Position interpolation: m' = m / s.
 double position_map_linear(double pos, double factor);
-/// The notes' nonlinear map (seed 002 §4.2): m' = m·(1/s)^γ.
+/// The notes' "nonlinear" map (seed 002 §4.2): m' = m·(1/s)^γ. It is linear in
+/// m (slope s^−γ); for γ < 1 it leaves the trained range [0, L] once
+/// m > L·s^γ (position_map_gamma_limit).
 double position_map_gamma(double pos, double factor, double gamma);
+/// L·s^γ: the largest position the γ map sends into the trained range [0, L].
+double position_map_gamma_limit(double original_context, double factor, double gamma);
 
 }  // namespace poslab::core

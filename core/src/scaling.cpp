@@ -1,0 +1,344 @@
+// [SECTION] Index
+// - Method names and the config check
+// - YaRN helpers (HF transformers / YaRN authors' code)
+// - The methods, one function each
+// - The ramp: weight of the unscaled frequency
+// - rope_scaling_table
+// - Position maps (PI and the notes' γ map)
+//
+// Reference code followed (read in 2025; HF's file changes often, so the
+// version is named per function):
+// - HF transformers `src/transformers/modeling_rope_utils.py`, the v4.5x
+//   layout with `_compute_yarn_parameters` reading `mscale`, `mscale_all_dim`,
+//   `truncate` and `original_max_position_embeddings` from `rope_scaling`
+//   (earlier versions, e.g. v4.45, lack mscale/truncate and use
+//   attention_factor = 0.1·ln(factor) + 1 unconditionally; for factor >= 1 and
+//   mscale unset both give the same numbers).
+// - YaRN authors' repository jquesnelle/yarn, `scaled_rope/LlamaYaRNScaledRotaryEmbedding.py`
+//   (`find_correction_dim`, `find_correction_range`, `linear_ramp_mask`,
+//   `get_mscale`): the same formulas as HF with truncate = True.
+// - Peng, Quesnelle, Fan, Shippole 2023, "YaRN: Efficient Context Window
+//   Extension of Large Language Models", arXiv:2309.00071, §3.2 ("NTK-by-parts"):
+//   r(d) = L/λ_d, the ramp γ(r), h(θ_d) = (1 − γ(r(d)))·θ_d/s + γ(r(d))·θ_d
+//   (eqs. 16–18 in the v2 numbering), and §3.4 √(1/t) = 0.1·ln(s) + 1 (eq. 22).
+// - Chen et al. 2023, "Extending Context Window of Large Language Models via
+//   Positional Interpolation" (linear), bloc97 2023 (NTK-aware base change).
+// - The lecture notes, seed 002 §4.1/§4.4 (θ'_i = θ_i / s^(t/(d/2))) and §4.2 (m' = m·(L/L')^γ).
+
+#include "poslab/core/scaling.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <numbers>
+#include <string>
+
+#include "poslab/core/errors.hpp"
+#include "poslab/core/params.hpp"
+#include "poslab/core/rope.hpp"
+
+namespace poslab::core {
+
+// [SECTION] Method names and the config check
+
+namespace {
+
+struct MethodName {
+  ScalingMethod method;
+  const char* name;
+};
+
+constexpr std::array kMethodNames = {
+    MethodName{ScalingMethod::none, "none"},     MethodName{ScalingMethod::linear, "linear"},
+    MethodName{ScalingMethod::ntk, "ntk"},       MethodName{ScalingMethod::dynamic, "dynamic"},
+    MethodName{ScalingMethod::yarn, "yarn"},     MethodName{ScalingMethod::yarn_paper, "yarn-paper"},
+    MethodName{ScalingMethod::llama3, "llama3"}, MethodName{ScalingMethod::seed, "seed"},
+};
+
+/// The cross-parameter rules, through the one implementation in params.cpp so
+/// the messages are the same as for `--set`.
+void check_relations(double beta_fast, double beta_slow, double low_freq_factor, double high_freq_factor) {
+  Params p;
+  p.set("beta_fast", beta_fast);
+  p.set("beta_slow", beta_slow);
+  p.set("low_freq_factor", low_freq_factor);
+  p.set("high_freq_factor", high_freq_factor);
+  constexpr std::array<std::string_view, 4> kKeys = {"beta_fast", "beta_slow", "low_freq_factor", "high_freq_factor"};
+  check_param_relations(p, kKeys);
+}
+
+void check_beta_relation(double beta_fast, double beta_slow) {
+  Params p;
+  p.set("beta_fast", beta_fast);
+  p.set("beta_slow", beta_slow);
+  constexpr std::array<std::string_view, 2> kKeys = {"beta_fast", "beta_slow"};
+  check_param_relations(p, kKeys);
+}
+
+}  // namespace
+
+ScalingMethod parse_scaling_method(std::string_view word) {
+  for (const auto& m : kMethodNames)
+    if (word == m.name) return m.method;
+  check_param_value(param_spec("method"), std::string(word));  // raises the uniform message
+  throw InvalidParameter("method", std::string(word), describe_allowed(param_spec("method")));
+}
+
+const char* scaling_method_name(ScalingMethod method) {
+  for (const auto& m : kMethodNames)
+    if (m.method == method) return m.name;
+  return "none";
+}
+
+void ScalingConfig::check() const {
+  check_integer("d", d);
+  check_real("base", base);
+  check_real("factor", factor);
+  check_integer("original_context", static_cast<double>(original_context));
+  check_integer("seq_len", static_cast<double>(seq_len));
+  check_real("beta_fast", beta_fast);
+  check_real("beta_slow", beta_slow);
+  check_real("mscale", mscale);
+  check_real("mscale_all_dim", mscale_all_dim);
+  check_real("low_freq_factor", low_freq_factor);
+  check_real("high_freq_factor", high_freq_factor);
+  check_real("temperature", temperature);
+  check_relations(beta_fast, beta_slow, low_freq_factor, high_freq_factor);
+  if ((method == ScalingMethod::ntk || method == ScalingMethod::dynamic) && d < 4)
+    throw InvalidParameter("d", std::to_string(d),
+                           "must be >= 4 for method=ntk and method=dynamic (base' = base·s^(d/(d−2)) is "
+                           "undefined at d = 2)");
+}
+
+// [SECTION] YaRN helpers
+
+// HF `find_correction_dim` / YaRN `find_correction_dim`:
+//   (dim·ln(L/(num_rotations·2π))) / (2·ln base)
+double yarn_find_correction_dim(double num_rotations, int d, double base, double original_context) {
+  check_real("beta_fast", num_rotations);
+  check_integer("d", d);
+  check_real("base", base);
+  check_integer("original_context", original_context);
+  return (d * std::log(original_context / (num_rotations * 2 * std::numbers::pi))) / (2 * std::log(base));
+}
+
+// HF `find_correction_range(low_rot, high_rot, dim, base, L, truncate)`:
+//   low = dim(beta_fast), high = dim(beta_slow); truncate → floor(low), ceil(high);
+//   return max(low, 0), min(high, dim − 1).
+// The upper clamp uses the full dim − 1, not the pair count d/2 − 1 (a quirk of
+// the reference, kept): high is a pair index, so it is effectively unclamped.
+std::pair<double, double> yarn_correction_range(double beta_fast, double beta_slow, int d, double base,
+                                                double original_context, bool truncate) {
+  check_real("beta_slow", beta_slow);
+  check_beta_relation(beta_fast, beta_slow);
+  double low = yarn_find_correction_dim(beta_fast, d, base, original_context);
+  double high = yarn_find_correction_dim(beta_slow, d, base, original_context);
+  if (truncate) {
+    low = std::floor(low);
+    high = std::ceil(high);
+  }
+  return {std::max(low, 0.0), std::min(high, static_cast<double>(d - 1))};
+}
+
+// YaRN `get_mscale` / HF's nested `get_mscale(scale, mscale=1)`:
+//   1 if scale <= 1, else 0.1·mscale·ln(scale) + 1.
+double yarn_get_mscale(double scale, double mscale) {
+  check_real("factor", scale);
+  check_real("mscale", mscale);
+  if (scale <= 1) return 1.0;
+  return 0.1 * mscale * std::log(scale) + 1.0;
+}
+
+// [SECTION] The methods
+
+namespace {
+
+/// θ_i = 1/base^(2i/d) for a derived base (base' may exceed the `base` spec).
+Eigen::VectorXd frequencies_for_base(int d, double base) {
+  Eigen::VectorXd theta(d / 2);
+  for (int i = 0; i < d / 2; ++i) theta[i] = 1.0 / std::pow(base, (2.0 * i) / d);
+  return theta;
+}
+
+/// HF `_compute_ntk_parameters` (static NTK-aware, bloc97):
+///   base' = base·factor^(dim/(dim − 2)), attention factor 1.
+double ntk_base(const ScalingConfig& c) {
+  return c.base * std::pow(c.factor, static_cast<double>(c.d) / (c.d - 2));
+}
+
+/// HF `_compute_dynamic_ntk_parameters`:
+///   seq_len = seq_len if seq_len > max_pos else max_pos
+///   base' = base·((factor·seq_len/max_pos) − (factor − 1))^(dim/(dim − 2))
+/// (same operation order as the Python), attention factor 1.
+double dynamic_base(const ScalingConfig& c) {
+  const double max_pos = static_cast<double>(c.original_context);
+  const double seq = c.seq_len > c.original_context ? static_cast<double>(c.seq_len) : max_pos;
+  return c.base * std::pow((c.factor * seq / max_pos) - (c.factor - 1), static_cast<double>(c.d) / (c.d - 2));
+}
+
+/// HF `_compute_yarn_parameters` (truncate = True, the default):
+///   low, high = find_correction_range(beta_fast, beta_slow, dim, base, L)
+///   linear_ramp_factor(min, max, dim/2): if min == max: max += 0.001;
+///     clamp((i − min)/(max − min), 0, 1)
+///   extrapolation_factor = 1 − linear_ramp           (our ramp)
+///   inv_freq = (θ/s)·(1 − extrapolation_factor) + θ·extrapolation_factor
+///   attention_factor = get_mscale(s, mscale)/get_mscale(s, mscale_all_dim) if both
+///     are set (non-zero), else get_mscale(s) = 0.1·ln s + 1.
+/// HF computes the ramp in float32; here in double.
+void yarn_hf(const ScalingConfig& c, ScalingTable& t) {
+  const auto [low, high_raw] =
+      yarn_correction_range(c.beta_fast, c.beta_slow, c.d, c.base, static_cast<double>(c.original_context), true);
+  t.correction_low = low;
+  t.correction_high = high_raw;
+  double high = high_raw;
+  if (low == high) high += 0.001;  // "Prevent singularity"
+  const Eigen::Index half = t.theta.size();
+  for (Eigen::Index i = 0; i < half; ++i) {
+    const double linear = std::clamp((static_cast<double>(i) - low) / (high - low), 0.0, 1.0);
+    const double extrapolation = 1.0 - linear;
+    t.ramp[i] = extrapolation;
+    t.scaled_theta[i] = (t.theta[i] / c.factor) * (1.0 - extrapolation) + t.theta[i] * extrapolation;
+  }
+  t.attention_factor = (c.mscale != 0 && c.mscale_all_dim != 0)
+                           ? yarn_get_mscale(c.factor, c.mscale) / yarn_get_mscale(c.factor, c.mscale_all_dim)
+                           : yarn_get_mscale(c.factor);
+}
+
+/// The paper's NTK-by-parts (YaRN §3.2): r_i = L/λ_i (turns within L tokens),
+///   γ(r) = 0 if r < α, 1 if r > β, else (r − α)/(β − α),  α = beta_slow, β = beta_fast,
+///   h(θ_i) = (1 − γ(r_i))·θ_i/s + γ(r_i)·θ_i;  attention factor √(1/t) = 0.1·ln s + 1.
+/// Unlike the code it ramps in r, not in the pair index, and does not round.
+void yarn_paper(const ScalingConfig& c, ScalingTable& t) {
+  const double alpha = c.beta_slow;
+  const double beta = c.beta_fast;
+  const double big_l = static_cast<double>(c.original_context);
+  for (Eigen::Index i = 0; i < t.theta.size(); ++i) {
+    const double r = big_l / t.wavelength[i];
+    const double gamma = r < alpha ? 0.0 : (r > beta ? 1.0 : (r - alpha) / (beta - alpha));
+    t.ramp[i] = gamma;
+    t.scaled_theta[i] = (1.0 - gamma) * t.theta[i] / c.factor + gamma * t.theta[i];
+  }
+  t.attention_factor = 0.1 * std::log(c.factor) + 1.0;
+}
+
+/// HF `_compute_llama3_parameters` (Meta's Llama 3.1 `apply_scaling`):
+///   low_freq_wavelen = L/low_freq_factor, high_freq_wavelen = L/high_freq_factor
+///   λ < high_freq_wavelen: keep θ;  λ > low_freq_wavelen: θ/s;
+///   otherwise smooth = (L/λ − low)/(high − low), θ' = (1 − smooth)·θ/s + smooth·θ.
+void llama3(const ScalingConfig& c, ScalingTable& t) {
+  const double big_l = static_cast<double>(c.original_context);
+  const double low_freq_wavelen = big_l / c.low_freq_factor;
+  const double high_freq_wavelen = big_l / c.high_freq_factor;
+  for (Eigen::Index i = 0; i < t.theta.size(); ++i) {
+    const double wl = t.wavelength[i];
+    if (wl < high_freq_wavelen) {
+      t.ramp[i] = 1.0;
+      t.scaled_theta[i] = t.theta[i];
+    } else if (wl > low_freq_wavelen) {
+      t.ramp[i] = 0.0;
+      t.scaled_theta[i] = t.theta[i] / c.factor;
+    } else {
+      const double smooth = (big_l / wl - c.low_freq_factor) / (c.high_freq_factor - c.low_freq_factor);
+      t.ramp[i] = smooth;
+      t.scaled_theta[i] = (1.0 - smooth) * t.theta[i] / c.factor + smooth * t.theta[i];
+    }
+  }
+}
+
+// [SECTION] The ramp
+
+/// For the methods that only give θ'_i: effective_factor = max(s, max_i θ_i/θ'_i)
+/// (ratios within 1e-9 of s count as s: rounding), then
+///   ramp_i = (s_eff·θ'_i/θ_i − 1)/(s_eff − 1),  1 when s_eff = 1,
+/// clamped to [0, 1] against rounding only (the identity is tested).
+void solve_ramp(ScalingTable& t, double factor) {
+  double worst = 1.0;
+  for (Eigen::Index i = 0; i < t.theta.size(); ++i) worst = std::max(worst, t.theta[i] / t.scaled_theta[i]);
+  const double s_eff = worst > factor * (1 + 1e-9) ? worst : factor;
+  t.effective_factor = s_eff;
+  for (Eigen::Index i = 0; i < t.theta.size(); ++i) {
+    const double ramp = s_eff == 1.0 ? 1.0 : (s_eff * (t.scaled_theta[i] / t.theta[i]) - 1.0) / (s_eff - 1.0);
+    t.ramp[i] = std::clamp(ramp, 0.0, 1.0);
+  }
+}
+
+}  // namespace
+
+// [SECTION] rope_scaling_table
+
+ScalingTable rope_scaling_table(const ScalingConfig& config) {
+  config.check();
+  const ScalingConfig& c = config;
+  ScalingTable t;
+  t.theta = rope_inverse_frequencies(c.d, c.base);
+  t.wavelength = (2.0 * std::numbers::pi) * t.theta.cwiseInverse();
+  t.scaled_theta = t.theta;
+  t.ramp = Eigen::VectorXd::Ones(t.theta.size());
+  t.attention_factor = 1.0;
+  t.effective_base = c.base;
+  t.effective_factor = c.factor;
+  switch (c.method) {
+    case ScalingMethod::none:
+      break;
+    case ScalingMethod::linear:
+      // HF `_compute_linear_scaling_rope_parameters`: inv_freq /= factor
+      t.scaled_theta = t.theta / c.factor;
+      t.ramp.setZero();
+      break;
+    case ScalingMethod::ntk:
+      t.effective_base = ntk_base(c);
+      t.scaled_theta = frequencies_for_base(c.d, t.effective_base);
+      solve_ramp(t, c.factor);
+      break;
+    case ScalingMethod::dynamic:
+      t.effective_base = dynamic_base(c);
+      t.scaled_theta = frequencies_for_base(c.d, t.effective_base);
+      solve_ramp(t, c.factor);
+      break;
+    case ScalingMethod::yarn:
+      yarn_hf(c, t);
+      break;
+    case ScalingMethod::yarn_paper:
+      yarn_paper(c, t);
+      break;
+    case ScalingMethod::llama3:
+      llama3(c, t);
+      break;
+    case ScalingMethod::seed:
+      // the notes (seed 002 §4.4 and §4.5 code): θ'_i = θ_i / s^(t/(d/2)); attention factor 1
+      t.scaled_theta = t.theta / std::pow(c.factor, c.temperature / (c.d / 2));
+      solve_ramp(t, c.factor);
+      break;
+  }
+  if (t.effective_factor == 1.0) t.ramp.setOnes();  // s = 1: nothing is scaled
+  t.scaled_wavelength = (2.0 * std::numbers::pi) * t.scaled_theta.cwiseInverse();
+  return t;
+}
+
+// [SECTION] Position maps
+
+// Position interpolation (Chen et al. 2023): m' = m/s.
+double position_map_linear(double pos, double factor) {
+  check_real("pos", pos);
+  check_real("factor", factor);
+  return pos / factor;
+}
+
+// The notes (seed 002 §4.2 and the §4.5 code `pos * (1.0 / scaling_factor) ** 0.8`):
+// m' = m·(1/s)^γ. Example s = 8, γ = 0.8: (1/8)^0.8 = 0.18946, so 30000 → 5683.8
+// (beyond L = 4096: the map leaves the trained range once m > L·s^γ = 21619.6).
+double position_map_gamma(double pos, double factor, double gamma) {
+  check_real("pos", pos);
+  check_real("factor", factor);
+  check_real("gamma", gamma);
+  return pos * std::pow(1.0 / factor, gamma);
+}
+
+double position_map_gamma_limit(double original_context, double factor, double gamma) {
+  check_integer("original_context", original_context);
+  check_real("factor", factor);
+  check_real("gamma", gamma);
+  return original_context * std::pow(factor, gamma);
+}
+
+}  // namespace poslab::core
