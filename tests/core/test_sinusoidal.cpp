@@ -258,7 +258,9 @@ TEST_CASE("sinusoidal_table: error <= 1e-6 against double sin/cos, and fast") {
     for (int j = 0; j < d; ++j)
       worst = std::max(worst, std::fabs(out[static_cast<std::size_t>(p * d + j)] - sinusoidal_value(p, j, d, 1e4)));
   CHECK(worst <= 1e-7);
-  CHECK(seconds < 5.0);  // generous; ~0.1 s in Release
+#if defined(NDEBUG) && !defined(__SANITIZE_ADDRESS__)
+  CHECK(seconds < 5.0);  // generous: ~0.05 s in an optimised build
+#endif
 }
 
 TEST_CASE("invalid sinusoidal inputs are rejected with the right key") {

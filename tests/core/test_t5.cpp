@@ -203,7 +203,7 @@ TEST_CASE("buckets stay in range and grow with |rp| on each side (seeded random 
     int down = 0;                       // last bucket seen going left (rp < 0)
     CHECK(t5_relative_bucket(0, bidirectional, buckets, max_distance) == 0);
     const long long limit = 4LL * max_distance;
-    const long long step = 1 + limit / 4000;
+    const long long step = 1 + limit / 1500;
     for (long long n = 1; n <= limit; n += step) {
       const int left = t5_relative_bucket(-n, bidirectional, buckets, max_distance);
       const int right = t5_relative_bucket(n, bidirectional, buckets, max_distance);
@@ -256,7 +256,9 @@ TEST_CASE("bucket matrix: entry (i, j) = bucket(j − i)") {
   CHECK(big(0, 4095) == 31);
   CHECK(big(4095, 0) == 15);
   CHECK(big(100, 100) == 0);
-  CHECK(seconds < 2.0);  // generous: ~0.05 s in Release
+#if defined(NDEBUG) && !defined(__SANITIZE_ADDRESS__)
+  CHECK(seconds < 2.0);  // generous: ~0.05 s in an optimised build
+#endif
 }
 
 TEST_CASE("distinct buckets used by a sequence") {
