@@ -1,0 +1,209 @@
+// Exporters: PNG size, scale and transparency; SVG well-formed with text as
+// <text>; PDF a complete document; CSV holds the plotted numbers; every file
+// written atomically.
+
+#include <doctest/doctest.h>
+
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <csignal>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "app/common/assets.hpp"
+#include "app/common/atomic_file.hpp"
+#include "app/export/figure_export.hpp"
+#include "app/export/table_writer.hpp"
+#include "app_test_support.hpp"
+#include "poslab/core/errors.hpp"
+
+using namespace poslab;
+namespace fig = poslab::app::fig;
+namespace fs = std::filesystem;
+
+namespace {
+
+fig::Figure sample_figure() {
+  fig::Figure f;
+  f.title = "θ per pair";
+  f.subtitle = "d = 8 · base = 10,000";
+  f.x = {.label = "pair i"};
+  f.y = {.label = "θ", .scale = fig::AxisScale::log};
+  fig::Series s{.name = "θ_i", .kind = fig::SeriesKind::line};
+  for (int i = 0; i < 4; ++i) s.x.push_back(i), s.y.push_back(std::pow(10000.0, -2.0 * i / 8));
+  s.x_name = "pair";
+  s.y_name = "θ";
+  s.extra = {{"λ", "tokens", {}}};
+  for (double y : s.y) s.extra[0].values.push_back(2 * 3.141592653589793 / y);
+  f.series.push_back(s);
+  fig::Heatmap h;
+  h.x0 = 0, h.x1 = 2, h.y0 = 0, h.y1 = 2, h.cols = 2, h.rows = 2;
+  h.values = {-1, 0, 0.5, 1};
+  h.mask = {0, 0, 0, 1};
+  h.colormap = fig::Colormap::signed_;
+  h.vmin = -1, h.vmax = 1;
+  h.value_name = "v";
+  f.heatmaps.push_back(h);
+  return f;
+}
+
+fs::path temp_dir() {
+  const fs::path d = fs::temp_directory_path() / ("poslab-test-" + std::to_string(::getpid()));
+  fs::create_directories(d);
+  return d;
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+/// Minimal well-formedness: every <tag> has its </tag>, in order.
+bool xml_balanced(const std::string& s) {
+  std::vector<std::string> stack;
+  for (std::size_t i = s.find('<'); i != std::string::npos; i = s.find('<', i + 1)) {
+    if (s.compare(i, 2, "<?") == 0 || s.compare(i, 4, "<!--") == 0) continue;
+    const std::size_t end = s.find('>', i);
+    if (end == std::string::npos) return false;
+    const bool closing = s[i + 1] == '/';
+    const bool self = s[end - 1] == '/';
+    std::size_t name_end = s.find_first_of(" />", i + 1 + closing);
+    const std::string name = s.substr(i + 1 + closing, name_end - i - 1 - closing);
+    if (closing) {
+      if (stack.empty() || stack.back() != name) return false;
+      stack.pop_back();
+    } else if (!self) {
+      stack.push_back(name);
+    }
+  }
+  return stack.empty();
+}
+
+}  // namespace
+
+TEST_CASE("PNG at the requested size and scale, opaque or transparent") {
+  const fig::Figure f = sample_figure();
+  app::ExportOptions o;
+  o.width = 800;
+  o.height = 500;
+  auto d = test::decode_png(app::render_png(f, o));
+  CHECK(d.ok);
+  CHECK(d.width == 800);
+  CHECK(d.height == 500);
+  CHECK(d.distinct_colours > 5);
+  o.scale = 2;
+  d = test::decode_png(app::render_png(f, o));
+  CHECK(d.width == 1600);
+  CHECK(d.height == 1000);
+  o.scale = 1;
+  o.transparent = true;
+  o.theme = "dark";
+  CHECK(test::decode_png(app::render_png(f, o)).ok);
+}
+
+TEST_CASE("bad export options are refused naming the option") {
+  app::ExportOptions o;
+  o.width = 10;
+  CHECK_THROWS_AS(o.check(), core::InvalidParameter);
+  o = {};
+  o.scale = 0;
+  CHECK_THROWS_AS(o.check(), core::InvalidParameter);
+  o = {};
+  o.width = 8192, o.height = 8192, o.scale = 4;
+  CHECK_THROWS_AS(o.check(), core::InvalidParameter);  // would be gigabytes
+  o = {};
+  o.theme = "neon";
+  CHECK_THROWS_AS(o.check(), core::InvalidParameter);
+  CHECK_THROWS_AS(app::parse_export_format("gif"), core::InvalidParameter);
+}
+
+TEST_CASE("SVG: well formed, text as text, heatmap embedded") {
+  const fs::path dir = temp_dir();
+  app::export_figure(sample_figure(), app::ExportFormat::svg, dir / "f.svg", {});
+  const std::string svg = slurp(dir / "f.svg");
+  CHECK(svg.rfind("<?xml", 0) == 0);
+  CHECK(xml_balanced(svg));
+  CHECK(svg.find("<text") != std::string::npos);
+  CHECK(svg.find(">θ per pair</text>") != std::string::npos);
+  CHECK(svg.find("data:image/png;base64,") != std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("PDF: one complete document") {
+  const fs::path dir = temp_dir();
+  app::export_figure(sample_figure(), app::ExportFormat::pdf, dir / "f.pdf", {});
+  const std::string pdf = slurp(dir / "f.pdf");
+  CHECK(pdf.rfind("%PDF-", 0) == 0);
+  CHECK(pdf.find("%%EOF") != std::string::npos);
+  CHECK(pdf.find("/Type /Page") != std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("CSV holds the plotted numbers, masked cells left out") {
+  const std::string csv = app::figure_csv(sample_figure());
+  std::istringstream in(csv);
+  std::string header;
+  std::getline(in, header);
+  CHECK(header == "series,pair,θ,λ,v");
+  std::string line;
+  std::getline(in, line);
+  CHECK(line == "θ_i,0,1,6.283185307179586,");
+  std::vector<std::string> rows;
+  while (std::getline(in, line)) rows.push_back(line);
+  CHECK(rows.size() == 3 + 3);  // 3 more series points, 4 cells minus 1 masked
+  CHECK(rows[3] == "v,0,0,,-1");
+  CHECK(csv.find(",1\n") == std::string::npos);  // the masked cell (value 1) is absent
+}
+
+TEST_CASE("atomic writes: failures leave existing files intact and no temporary behind") {
+  const fs::path dir = temp_dir();
+  const fs::path target = dir / "keep.txt";
+  app::write_file_atomically(target, "original");
+  CHECK(slurp(target) == "original");
+  // A writer that fails halfway must not touch the target.
+  CHECK_THROWS(app::write_path_atomically(target, [](const fs::path& tmp) {
+    std::ofstream(tmp) << "half";
+    throw app::IoError("disk full (simulated)");
+  }));
+  CHECK(slurp(target) == "original");
+  int leftovers = 0;
+  for (const auto& e : fs::directory_iterator(dir)) leftovers += e.path().filename() != "keep.txt";
+  CHECK(leftovers == 0);
+  // A missing folder or a folder as target: a clear IoError.
+  CHECK_THROWS_AS(app::write_file_atomically(dir / "missing" / "x.txt", "x"), app::IoError);
+  CHECK_THROWS_AS(app::write_file_atomically(dir, "x"), app::IoError);
+  // An unwritable folder, even for root: /proc/self accepts no new files.
+  CHECK_THROWS_AS(app::write_file_atomically("/proc/self/poslab-test.txt", "x"), app::IoError);
+  // A full disk, simulated with a file-size limit: the write fails midway
+  // (EFBIG), the target keeps its old bytes and the temporary file is gone.
+  {
+    struct rlimit old {};
+    ::getrlimit(RLIMIT_FSIZE, &old);
+    struct rlimit tiny = old;
+    tiny.rlim_cur = 4096;
+    auto* previous = std::signal(SIGXFSZ, SIG_IGN);
+    REQUIRE(::setrlimit(RLIMIT_FSIZE, &tiny) == 0);
+    bool threw = false;
+    try {
+      app::write_file_atomically(target, std::string(1 << 20, 'x'));
+    } catch (const app::IoError& e) {
+      threw = true;
+      CHECK(std::string(e.what()).find(target.string()) != std::string::npos);
+    }
+    ::setrlimit(RLIMIT_FSIZE, &old);
+    std::signal(SIGXFSZ, previous);
+    CHECK(threw);
+    CHECK(slurp(target) == "original");
+    int left = 0;
+    for (const auto& e : fs::directory_iterator(dir)) left += e.path().filename() != "keep.txt";
+    CHECK(left == 0);
+  }
+  fs::remove_all(dir);
+}

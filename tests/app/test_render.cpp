@@ -1,0 +1,160 @@
+// The shared renderer: ticks, number formats, decimation, layout transforms,
+// hover readouts.
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <random>
+
+#include "app/figures/render.hpp"
+
+using namespace poslab::app::fig;
+
+TEST_CASE("linear ticks are nice steps covering the range") {
+  const auto t = make_ticks(0, 1024, AxisScale::linear, TickFormat::automatic, 6);
+  REQUIRE(t.size() >= 4);
+  const double step = t[1].value - t[0].value;
+  for (std::size_t i = 1; i < t.size(); ++i) CHECK(t[i].value - t[i - 1].value == doctest::Approx(step));
+  const double mant = step / std::pow(10.0, std::floor(std::log10(step)));
+  CHECK((mant == doctest::Approx(1) || mant == doctest::Approx(2) || mant == doctest::Approx(5)));
+  CHECK(t.front().value >= 0);
+  CHECK(t.back().value <= 1024);
+  CHECK(t[0].label == "0");
+  // thousands separators on large integers
+  const auto big = make_ticks(0, 40000, AxisScale::linear, TickFormat::integer, 4);
+  bool has_comma = false;
+  for (const auto& k : big) has_comma = has_comma || k.label.find(',') != std::string::npos;
+  CHECK(has_comma);
+}
+
+TEST_CASE("ticks over random ranges stay inside, ordered and labelled") {
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> u(-6, 6);
+  for (int trial = 0; trial < 500; ++trial) {
+    const double a = std::pow(10.0, u(rng)) * (u(rng) < 0 ? -1 : 1);
+    const double b = a + std::pow(10.0, u(rng));
+    const auto t = make_ticks(a, b, AxisScale::linear, TickFormat::automatic, 5);
+    CAPTURE(a);
+    CAPTURE(b);
+    CHECK(t.size() >= 2);
+    CHECK(t.size() <= 12);
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      CHECK(t[i].value >= a - (b - a) * 1e-9);
+      CHECK(t[i].value <= b + (b - a) * 1e-9);
+      CHECK(!t[i].label.empty());
+      if (i) CHECK(t[i].value > t[i - 1].value);
+    }
+  }
+}
+
+TEST_CASE("log ticks are decades with superscript labels") {
+  const auto t = make_ticks(1e-4, 1e5, AxisScale::log, TickFormat::automatic, 8);
+  int labelled = 0;
+  for (const auto& k : t) {
+    if (k.label.empty()) continue;
+    ++labelled;
+    const double e = std::log10(k.value);
+    CHECK(e == doctest::Approx(std::round(e)));
+    CHECK(k.label.rfind("10", 0) == 0);
+  }
+  CHECK(labelled >= 5);
+  const auto few = make_ticks(3, 40, AxisScale::log, TickFormat::automatic, 6);
+  CHECK(few.size() >= 3);  // 5, 10, 20 at least
+}
+
+TEST_CASE("readouts: exact integers with separators, small numbers in e-notation") {
+  CHECK(format_readout(19600) == "19,600");
+  CHECK(format_readout(-1234567) == "−1,234,567");
+  CHECK(format_readout(3.2e-4) == "3.200e-4");
+  CHECK(format_readout(0.5) == "0.5");
+  CHECK(format_readout(std::nan("")) == "—");
+}
+
+TEST_CASE("per-pixel-column decimation keeps each column's extremes and ends") {
+  std::mt19937_64 rng(3);
+  std::normal_distribution<double> g(0, 1);
+  std::vector<Point> pts;
+  for (int i = 0; i < 100000; ++i) pts.push_back({i * 0.004, g(rng)});  // 400 columns
+  const auto d = decimate_columns(pts);
+  CHECK(d.size() <= 4 * 401);
+  CHECK(d.front().x == pts.front().x);
+  CHECK(d.back().x == pts.back().x);
+  // For every column the min and max survive.
+  for (int c = 0; c < 400; c += 37) {
+    double lo = 1e9, hi = -1e9, dlo = 1e9, dhi = -1e9;
+    for (const auto& p : pts)
+      if (std::floor(p.x) == c) lo = std::min(lo, p.y), hi = std::max(hi, p.y);
+    for (const auto& p : d)
+      if (std::floor(p.x) == c) dlo = std::min(dlo, p.y), dhi = std::max(dhi, p.y);
+    CHECK(dlo == lo);
+    CHECK(dhi == hi);
+  }
+}
+
+TEST_CASE("layout transforms invert on linear and log axes") {
+  PlotLayout L;
+  L.plot = {100, 50, 800, 400};
+  L.range = {1, 1e4, -2, 2};
+  L.x_log = true;
+  for (double x : {1.0, 3.0, 100.0, 9999.0}) CHECK(L.from_px_x(L.to_px_x(x)) == doctest::Approx(x));
+  for (double y : {-2.0, 0.0, 1.5}) CHECK(L.from_px_y(L.to_px_y(y)) == doctest::Approx(y));
+  CHECK(L.to_px_y(2) == doctest::Approx(50));   // top
+  CHECK(L.to_px_y(-2) == doctest::Approx(450)); // bottom
+  CHECK(std::isnan(L.to_px_x(-1)));              // not on a log axis
+}
+
+TEST_CASE("hover readout names the point with its extra columns") {
+  Figure f;
+  f.x = {.label = "pair i"};
+  f.y = {.label = "θ", .scale = AxisScale::log};
+  Series s;
+  s.x = {0, 1, 2};
+  s.y = {1, 0.1, 0.01};
+  s.x_name = "pair";
+  s.y_name = "θ";
+  s.extra = {{"λ", "tokens", {6.28, 62.8, 628.3}}};
+  f.series.push_back(s);
+  PlotLayout L;
+  L.plot = {0, 0, 300, 300};
+  L.range = {0, 2, 0.01, 1};
+  L.y_log = true;
+  const std::string r = hover_readout(f, L, {L.to_px_x(1), L.to_px_y(0.1) + 2});
+  CHECK(r == "pair 1 · θ = 0.1 · λ = 62.8 tokens");
+  CHECK(hover_readout(f, L, {L.to_px_x(1), L.to_px_y(0.5)}).empty());  // far from every point
+}
+
+TEST_CASE("data_range covers series, heatmaps and annotations, positive only on log axes") {
+  Figure f;
+  Series s;
+  s.x = {0, 10};
+  s.y = {-1, 5};
+  f.series.push_back(s);
+  f.ref_lines.push_back({.orientation = Orientation::vertical, .value = 20});
+  const DataRange r = data_range(f);
+  CHECK(r.x_min == 0);
+  CHECK(r.x_max == 20);
+  CHECK(r.y_min == -1);
+  CHECK(r.y_max == 5);
+  f.y.scale = AxisScale::log;
+  const DataRange lr = data_range(f);  // −1 is not on a log axis: only 5 counts
+  CHECK(lr.y_min > 0);
+  CHECK(lr.y_min < 5);
+  CHECK(lr.y_max > 5);
+  CHECK(all_finite(f));
+  f.series[0].y[0] = std::nan("");
+  CHECK(!all_finite(f));
+}
+
+TEST_CASE("colormaps: lightness rises monotonically in both maps (readable in grey)") {
+  for (Colormap m : {Colormap::magnitude, Colormap::signed_}) {
+    double last = -1;
+    for (int i = 0; i <= 64; ++i) {
+      const Color c = colormap_color(m, i / 64.0);
+      // relative luminance (sRGB → linear → Y)
+      auto lin = [](float u) { return u <= 0.04045f ? u / 12.92 : std::pow((u + 0.055) / 1.055, 2.4); };
+      const double Y = 0.2126 * lin(c.r) + 0.7152 * lin(c.g) + 0.0722 * lin(c.b);
+      CHECK(Y > last);
+      last = Y;
+    }
+  }
+}
