@@ -304,11 +304,19 @@ ScalingTable rope_scaling_table(const ScalingConfig& config) {
     case ScalingMethod::llama3:
       llama3(c, t);
       break;
-    case ScalingMethod::seed:
+    case ScalingMethod::seed: {
       // the notes (seed 002 §4.4 and §4.5 code): θ'_i = θ_i / s^(t/(d/2)); attention factor 1
-      t.scaled_theta = t.theta / std::pow(c.factor, c.temperature / (c.d / 2));
+      const double divisor = std::pow(c.factor, c.temperature / (c.d / 2));
+      // within the specs the divisor can reach 1024^1000: keep wavelengths finite
+      if (!(divisor <= 1e200))
+        throw InvalidParameter("temperature", format_number(c.temperature),
+                               "is too large for factor = " + format_number(c.factor) + " and d = " +
+                                   std::to_string(c.d) + ": s^(t/(d/2)) = " + format_number(divisor) +
+                                   " (must stay <= 1e200)");
+      t.scaled_theta = t.theta / divisor;
       solve_ramp(t, c.factor);
       break;
+    }
   }
   if (t.effective_factor == 1.0) t.ramp.setOnes();  // s = 1: nothing is scaled
   t.scaled_wavelength = (2.0 * std::numbers::pi) * t.scaled_theta.cwiseInverse();

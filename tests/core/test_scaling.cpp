@@ -387,6 +387,57 @@ TEST_CASE("ramps stay in [0, 1] and meet PI and extrapolation at their ends (400
   }
 }
 
+TEST_CASE("at the corners of every parameter range: finite values or InvalidParameter, never NaN/Inf") {
+  const ScalingMethod methods[] = {ScalingMethod::none, ScalingMethod::linear,     ScalingMethod::ntk,
+                                   ScalingMethod::dynamic, ScalingMethod::yarn, ScalingMethod::yarn_paper,
+                                   ScalingMethod::llama3, ScalingMethod::seed};
+  int built = 0;
+  for (ScalingMethod method : methods)
+    for (int d : {2, 4, 8192})
+      for (double base : {1.000001, 1e12})
+        for (double factor : {1.0, 1024.0})
+          for (long long big_l : {1LL, 1000000000LL})
+            for (double temperature : {0.0, 1000.0}) {
+              ScalingConfig c;
+              c.method = method;
+              c.d = d;
+              c.base = base;
+              c.factor = factor;
+              c.original_context = big_l;
+              c.seq_len = 1000000000;
+              c.beta_fast = 1e6;
+              c.beta_slow = 1e-3;
+              c.low_freq_factor = 1e-3;
+              c.high_freq_factor = 1e6;
+              c.temperature = temperature;
+              c.mscale = 1000;
+              c.mscale_all_dim = 1e-3;
+              CAPTURE(scaling_method_name(method));
+              CAPTURE(d);
+              CAPTURE(base);
+              CAPTURE(factor);
+              CAPTURE(big_l);
+              CAPTURE(temperature);
+              try {
+                const ScalingTable t = rope_scaling_table(c);
+                ++built;
+                CHECK(t.scaled_theta.allFinite());
+                CHECK(t.scaled_wavelength.allFinite());
+                CHECK(t.ramp.allFinite());
+                CHECK(t.ramp.minCoeff() >= 0);
+                CHECK(t.ramp.maxCoeff() <= 1);
+                CHECK(std::isfinite(t.attention_factor));
+                CHECK(std::isfinite(t.effective_base));
+                CHECK(std::isfinite(t.effective_factor));
+                CHECK((t.scaled_theta.array() > 0).all());
+              } catch (const InvalidParameter& e) {
+                const std::string key = e.key();
+                CHECK((key == "d" || key == "temperature"));
+              }
+            }
+  CHECK(built > 300);
+}
+
 TEST_CASE("dynamic NTK with factor 1 still scales once seq_len > L (its effective factor is seq_len/L)") {
   ScalingConfig c = llama2(ScalingMethod::dynamic);
   c.factor = 1;
@@ -443,6 +494,8 @@ TEST_CASE("every invalid scaling parameter is rejected with its key") {
   rejects([&] { table([](ScalingConfig& c) { c.temperature = -0.1; }); }, "temperature");
   rejects([&] { table([](ScalingConfig& c) { c.method = ScalingMethod::ntk; c.d = 2; }); }, "d");
   rejects([&] { table([](ScalingConfig& c) { c.method = ScalingMethod::dynamic; c.d = 2; }); }, "d");
+  rejects([&] { table([](ScalingConfig& c) { c.method = ScalingMethod::seed; c.d = 2; c.factor = 1024; c.temperature = 1000; }); },
+          "temperature");  // 1024^1000 overflows
   rejects([] { parse_scaling_method("rope"); }, "method");
   rejects([] { yarn_find_correction_dim(0, 128, 10000, 4096); }, "beta_fast");
   rejects([] { yarn_find_correction_dim(32, 128, 10000, 0.5); }, "original_context");
