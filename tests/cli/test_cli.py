@@ -1,0 +1,287 @@
+#!/usr/bin/env python3
+"""CLI tests for poslab (docs/CONTRACT.md §1, §3, §4), run headless.
+
+Usage: test_cli.py PATH/TO/poslab
+Runs with DISPLAY and WAYLAND_DISPLAY removed, so `table`, `export` and `list`
+prove they need no display. Standard library only, plus pdftoppm (poppler)
+to check that PDFs render a page.
+"""
+import csv
+import io
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import unittest
+import xml.etree.ElementTree as ET
+import zlib
+
+POSLAB = os.path.abspath(sys.argv.pop(1)) if len(sys.argv) > 1 else "poslab"
+ENV = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+ENV["LANG"] = "C.UTF-8"
+
+
+def slurp(path, mode="r"):
+    with open(path, mode, **({} if "b" in mode else {"encoding": "utf-8"})) as f:
+        return f.read()
+
+
+def run(*args, check=None):
+    p = subprocess.run([POSLAB, *args], capture_output=True, env=ENV, timeout=300)
+    if check is not None and p.returncode != check:
+        raise AssertionError(f"poslab {' '.join(args)} exited {p.returncode}, expected {check}\n"
+                             f"stderr: {p.stderr.decode(errors='replace')}")
+    return p
+
+
+def png_info(path):
+    """(width, height, distinct pixel values in a sample) of an 8-bit RGB(A) PNG."""
+    data = slurp(path, "rb")
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    pos, idat, w, h, bpp = 8, b"", 0, 0, 4
+    while pos < len(data):
+        (length,) = struct.unpack(">I", data[pos:pos + 4])
+        kind = data[pos + 4:pos + 8]
+        body = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            w, h, depth, color = struct.unpack(">IIBB", body[:10])
+            assert depth == 8 and color in (2, 6), (depth, color)
+            bpp = 3 if color == 2 else 4
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    raw = zlib.decompress(idat)
+    stride = w * bpp
+    prev = bytearray(stride)
+    seen = set()
+    for y in range(h):
+        f = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for x in range(stride):
+            a = line[x - bpp] if x >= bpp else 0
+            b = prev[x]
+            c = prev[x - bpp] if x >= bpp else 0
+            if f == 1:
+                line[x] = (line[x] + a) & 255
+            elif f == 2:
+                line[x] = (line[x] + b) & 255
+            elif f == 3:
+                line[x] = (line[x] + (a + b) // 2) & 255
+            elif f == 4:
+                pa, pb, pc = abs(b - c), abs(a - c), abs(a + b - 2 * c)
+                pred = a if pa <= pb and pa <= pc else (b if pb <= pc else c)
+                line[x] = (line[x] + pred) & 255
+        if y % max(1, h // 40) == 0:
+            for x in range(0, w, max(1, w // 40)):
+                seen.add(bytes(line[x * bpp:(x + 1) * bpp]))
+        prev = line
+    return w, h, len(seen)
+
+
+class Tables(unittest.TestCase):
+    def table_ids(self):
+        return [t["id"] for t in json.loads(run("list", "tables", "--format", "json", check=0).stdout)]
+
+    def test_contract_tables_exist(self):
+        ids = self.table_ids()
+        for t in ["sinusoidal", "rope-frequencies", "rope-rotate", "rope-decay", "t5-buckets",
+                  "alibi-slopes", "rope-scaling", "position-map", "gaussian-kernel"]:
+            self.assertIn(t, ids)
+
+    def test_every_table_in_every_format(self):
+        for tid in self.table_ids():
+            with self.subTest(table=tid):
+                j = json.loads(run("table", tid, "--format", "json", check=0).stdout)
+                self.assertEqual(set(j), {"table", "params", "columns", "rows", "meta"})
+                self.assertEqual(j["table"], tid)
+                self.assertTrue(j["rows"], "empty table")
+                for row in j["rows"]:
+                    self.assertEqual(len(row), len(j["columns"]))
+                rows = list(csv.reader(io.StringIO(run("table", tid, check=0).stdout.decode())))
+                self.assertEqual(rows[0], j["columns"])
+                self.assertEqual(len(rows) - 1, len(j["rows"]))
+                # csv and json carry the same full-precision numbers
+                for cr, jr in zip(rows[1:4], j["rows"][:3]):
+                    for c, v in zip(cr, jr):
+                        if isinstance(v, (int, float)) and not isinstance(v, bool):
+                            self.assertEqual(float(c), float(v))
+                md = run("table", tid, "--format", "md", check=0).stdout.decode()
+                self.assertTrue(md.startswith("| " + " | ".join(c.replace("|", "\\|") for c in j["columns"]) + " |\n"))
+                tex = run("table", tid, "--format", "tex", check=0).stdout.decode()
+                self.assertIn("\\begin{tabular}", tex)
+                self.assertIn("\\end{tabular}", tex)
+
+    def test_params_are_resolved_and_exact(self):
+        j = json.loads(run("table", "rope-scaling", "--set", "method=yarn", "--set", "d=128",
+                           "--format", "json", check=0).stdout)
+        self.assertEqual(j["params"]["method"], "yarn")
+        self.assertEqual(j["params"]["factor"], 8)
+        self.assertIn("attention_factor", j["meta"])
+        # 0.1·ln 8 + 1, the YaRN reference's get_mscale(8)
+        import math
+        self.assertAlmostEqual(j["meta"]["attention_factor"], 0.1 * math.log(8) + 1, places=15)
+        j = json.loads(run("table", "alibi-slopes", "--set", "heads=8", "--format", "json", check=0).stdout)
+        self.assertEqual([r[1] for r in j["rows"]], [2 ** -(i + 1) for i in range(8)])
+
+    def test_out_file_and_errors_leave_nothing(self):
+        d = tempfile.mkdtemp()
+        try:
+            out = os.path.join(d, "t.csv")
+            run("table", "sinusoidal", "--out", out, check=0)
+            self.assertTrue(slurp(out).startswith("pos,i,value\n"))
+            good = slurp(out)
+            for args in (["table", "sinusoidal", "--set", "d=7"],
+                         ["table", "sinusoidal", "--set", "base=nan"],
+                         ["table", "sinusoidal", "--set", "clip=3"],
+                         ["table", "sinusoidal", "--set", "nosuch=1"],
+                         ["table", "sinusoidal", "--set", "d"],
+                         ["table", "sinusoidal", "--format", "xlsx"],
+                         ["table", "nosuchtable"],
+                         ["table", "sinusoidal", "--set", "pos=0:2000000"]):
+                with self.subTest(args=args):
+                    p = run(*args, "--out", out, check=2)
+                    err = p.stderr.decode()
+                    self.assertEqual(err.count("\n"), 1, err)
+                    self.assertTrue(err.startswith("poslab: "), err)
+                    self.assertEqual(slurp(out), good, "existing file changed")
+            fresh = os.path.join(d, "fresh.csv")
+            run("table", "sinusoidal", "--set", "d=7", "--out", fresh, check=2)
+            self.assertFalse(os.path.exists(fresh))
+            run("table", "sinusoidal", "--out", os.path.join(d, "missing", "x.csv"), check=1)
+            self.assertEqual(sorted(os.listdir(d)), ["t.csv"])
+        finally:
+            shutil.rmtree(d)
+
+    def test_error_names_parameter_and_range(self):
+        err = run("table", "sinusoidal", "--set", "d=7", check=2).stderr.decode()
+        self.assertIn("d = 7", err)
+        self.assertIn("even integer in 2..8192", err)
+
+
+class Exports(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.mkdtemp()
+        cls.views = json.loads(run("list", "views", "--format", "json", check=0).stdout)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.dir)
+
+    def test_every_figure_every_format(self):
+        for v in self.views:
+            for fmt in ("png", "svg", "pdf", "csv"):
+                out = os.path.join(self.dir, fmt)
+                with self.subTest(view=v["id"], format=fmt):
+                    run("export", "--view", v["id"], "--format", fmt, "--out", out,
+                        "--width", "800", "--height", "500", "--lang", "en", check=0)
+                    for fig in v["figures"]:
+                        path = os.path.join(out, f"{v['id']}-{fig}.{fmt}")
+                        self.assertTrue(os.path.getsize(path) > 0, path)
+                        if fmt == "png":
+                            w, h, colours = png_info(path)
+                            self.assertEqual((w, h), (800, 500))
+                            self.assertGreater(colours, 3, "blank PNG")
+                        elif fmt == "svg":
+                            root = ET.parse(path).getroot()
+                            self.assertTrue(root.tag.endswith("svg"))
+                            self.assertTrue(root.findall(".//{http://www.w3.org/2000/svg}text"), "no text")
+                        elif fmt == "pdf":
+                            if shutil.which("pdftoppm"):
+                                subprocess.run(["pdftoppm", "-png", "-r", "10", "-singlefile", path,
+                                                path[:-4] + "-page"], check=True, capture_output=True)
+                                self.assertTrue(os.path.getsize(path[:-4] + "-page.png") > 0)
+                            else:
+                                self.assertTrue(slurp(path, "rb").startswith(b"%PDF-"))
+                        else:
+                            rows = list(csv.reader(io.StringIO(slurp(path))))
+                            self.assertGreater(len(rows), 1)
+                            self.assertEqual(rows[0][0], "series")
+                            for r in rows[1:]:
+                                self.assertEqual(len(r), len(rows[0]))
+
+    def test_png_size_and_scale(self):
+        out = os.path.join(self.dir, "scaled.png")
+        run("export", "--view", "rope", "--figure", "frequencies", "--format", "png", "--out", out,
+            "--width", "640", "--height", "400", "--scale", "2", "--theme", "dark", "--transparent", check=0)
+        self.assertEqual(png_info(out)[:2], (1280, 800))
+
+    def test_csv_numbers_match_the_tables(self):
+        out = os.path.join(self.dir, "freq.csv")
+        run("export", "--view", "rope", "--figure", "frequencies", "--format", "csv", "--out", out,
+            "--set", "d=16", "--set", "base=500000", check=0)
+        rows = list(csv.reader(io.StringIO(slurp(out))))
+        table = json.loads(run("table", "rope-frequencies", "--set", "d=16", "--set", "base=500000",
+                               "--format", "json", check=0).stdout)
+        wavelengths = {r[0]: r[2] for r in table["rows"]}
+        thetas = {r[0]: r[1] for r in table["rows"]}
+        series = {}
+        for r in rows[1:]:
+            series.setdefault(r[0], []).append(r)
+        self.assertEqual(len(series), 2)
+        for name, points in series.items():
+            for p in points:
+                pair = int(float(p[1]))
+                y = float(p[2])
+                self.assertTrue(y == wavelengths[pair] or y == thetas[pair], (name, p))
+        out = os.path.join(self.dir, "pe.csv")
+        run("export", "--view", "sinusoidal", "--figure", "heatmap", "--format", "csv", "--out", out,
+            "--set", "d=8", "--set", "positions=4", check=0)
+        cells = {(float(r[1]), float(r[2])): float(r[-1]) for r in list(csv.reader(io.StringIO(slurp(out))))[1:]}
+        t = json.loads(run("table", "sinusoidal", "--set", "d=8", "--set", "pos=0:3", "--format", "json",
+                           check=0).stdout)
+        for pos, i, value in t["rows"]:
+            self.assertAlmostEqual(cells[(i, pos)], value, places=6)  # the heatmap stores float32
+
+    def test_bad_input(self):
+        out = os.path.join(self.dir, "bad")
+        for args, code in ((["--view", "nosuch", "--format", "png"], 2),
+                           (["--view", "rope", "--figure", "nosuch", "--format", "png"], 2),
+                           (["--view", "rope", "--format", "gif"], 2),
+                           (["--view", "rope", "--format", "png", "--set", "d=3"], 2),
+                           (["--view", "rope", "--format", "png", "--set", "clip=3"], 2),
+                           (["--view", "rope", "--format", "png", "--width", "10"], 2),
+                           (["--view", "rope", "--format", "png", "--preset", "nosuch"], 2),
+                           (["--view", "rope", "--format", "png", "--lang", "fr"], 2)):
+            with self.subTest(args=args):
+                p = run("export", *args, "--out", out, check=code)
+                self.assertEqual(p.stderr.decode().count("\n"), 1)
+                self.assertFalse(os.path.exists(out))
+        run("export", "--view", "rope", "--figure", "frequencies", "--format", "png",
+            "--out", os.path.join(self.dir, "missing", "f.png"), check=1)
+
+    def test_presets(self):
+        presets = json.loads(run("list", "presets", "--format", "json", check=0).stdout)
+        ids = {p["id"] for p in presets}
+        for want in ("llama2-7b", "llama3.1-8b", "qwen2.5-7b", "mistral-7b", "gpt-neox-20b", "t5-base",
+                     "bloom-176b"):
+            self.assertIn(want, ids)
+        for p in presets:
+            self.assertTrue(p["note"], p["id"])
+            if p["view"] and p["view"] in {v["id"] for v in self.views}:
+                run("export", "--view", p["view"], "--format", "png", "--preset", p["id"],
+                    "--out", os.path.join(self.dir, "preset-" + p["id"]), check=0)
+
+
+class Lists(unittest.TestCase):
+    def test_lists(self):
+        views = run("list", "views", check=0).stdout.decode().split()
+        self.assertTrue(views)
+        figures = run("list", "figures", check=0).stdout.decode().split()
+        for f in figures:
+            self.assertIn(f.split("/")[0], views)
+        params = json.loads(run("list", "params", "--format", "json", check=0).stdout)
+        self.assertIn("base", [p["key"] for p in params])
+        run("list", "nonsense", check=2)
+
+    def test_help_and_version(self):
+        self.assertIn(b"poslab", run("--version", check=0).stdout)
+        self.assertIn(b"export", run("--help", check=0).stdout)
+        run("--frobnicate", check=2)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=1)
