@@ -72,10 +72,10 @@ Eigen::MatrixXd normal_matrix(Eigen::Index rows, Eigen::Index cols, double stdde
 }
 
 /// The sinusoid of a relative distance, which may be negative:
-/// [sin(r ω_0), cos(r ω_0), …] with ω_i = base^(−2i/d). (sinusoidal_row only
-/// takes positions >= 0.)
-Eigen::RowVectorXd relative_sinusoid(long long r, int d, double base) {
-  const Eigen::VectorXd omegas = sinusoidal_frequencies(d, base);
+/// [sin(r ω_0), cos(r ω_0), …] for omegas = sinusoidal_frequencies(d, base).
+/// (sinusoidal_row only takes positions >= 0.)
+Eigen::RowVectorXd relative_sinusoid(long long r, const Eigen::VectorXd& omegas) {
+  const auto d = static_cast<int>(2 * omegas.size());
   Eigen::RowVectorXd out(d);
   for (int i = 0; i < d / 2; ++i) {
     const double angle = static_cast<double>(r) * omegas[i];
@@ -194,22 +194,24 @@ FourTerms four_term_decomposition(const ToyAttention& toy, TermVariant variant) 
       // permutation of R's coordinates that the learned W_kr absorbs. XL itself
       // is causal, r >= 0; for keys after the query the same sinusoid is taken at
       // the negative distance, as XLNet's bidirectional attention does.)
+      const Eigen::VectorXd omegas = sinusoidal_frequencies(d_model, toy.base);
       Eigen::MatrixXd r_key(2 * n - 1, toy.w_kr.cols());  // row r + n − 1
       for (Eigen::Index r = -(n - 1); r <= n - 1; ++r)
-        r_key.row(r + n - 1) = relative_sinusoid(r, d_model, toy.base) * toy.w_kr;
-      const Eigen::VectorXd v_r = r_key * toy.v.transpose();    // v W_krᵀ R_rᵀ per r
+        r_key.row(r + n - 1) = relative_sinusoid(r, omegas) * toy.w_kr;
+      const Eigen::VectorXd v_r = r_key * toy.v.transpose();          // v W_krᵀ R_rᵀ per r
       const Eigen::RowVectorXd u_k = toy.u * k_content.transpose();  // u W_kᵀ x_jᵀ per j
-      const Eigen::MatrixXd q_r = q_content * r_key.transpose();     // x_i W_q W_krᵀ R_rᵀ, (i, r)
       out.content_position.resize(n, n);
       out.position_content.resize(n, n);
       out.position_position.resize(n, n);
-      for (Eigen::Index j = 0; j < n; ++j)
-        for (Eigen::Index i = 0; i < n; ++i) {
-          const Eigen::Index r = i - j + n - 1;
-          out.content_position(i, j) = q_r(i, r);
-          out.position_content(i, j) = u_k[j];
-          out.position_position(i, j) = v_r[r];
-        }
+      for (Eigen::Index i = 0; i < n; ++i) {
+        // Row i meets distances r = i − j, stored at rows i .. i + n − 1 of
+        // r_key in reverse j order: one matrix-vector product per query, no
+        // n × (2n − 1) temporary.
+        const Eigen::VectorXd b = r_key.middleRows(i, n) * q_content.row(i).transpose();
+        out.content_position.row(i) = b.reverse().transpose();  // x_i W_q W_krᵀ R_{i−j}ᵀ
+        out.position_content.row(i) = u_k;
+        out.position_position.row(i) = v_r.segment(i, n).reverse().transpose();
+      }
       return out;
     }
     case TermVariant::t5: {
