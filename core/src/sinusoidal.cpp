@@ -95,7 +95,7 @@ Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic> sinusoidal_matrix(std::spa
   check_d_base(d, base);
   if (static_cast<double>(positions.size()) * d > kMaxMatrixEntries)
     throw InvalidParameter("pos", std::to_string(positions.size()) + " positions",
-                           "at most " + format_number(kMaxMatrixEntries / d) + " positions at d = " +
+                           "at most " + format_number(std::floor(kMaxMatrixEntries / d)) + " positions at d = " +
                                std::to_string(d) + " (2^25 entries)");
   for (double p : positions) check_real("pos", p);
   const Eigen::VectorXd omegas = sinusoidal_frequencies(d, base);
