@@ -19,7 +19,6 @@ namespace poslab::core {
 
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kMaxInteger = 9007199254740992.0;  // 2^53: beyond, doubles skip integers
 constexpr std::size_t kMaxListItems = 1'048'576;
 constexpr double kMaxPosition = 1e12;
