@@ -1,0 +1,233 @@
+// The "t5" lesson: its readouts hold (defaults and random settings), its
+// figures show core's buckets (step plot with exact ranges, query × key
+// heatmap, buckets used per sequence length), and the notes' variant matches
+// an independent transcription of the notes' code.
+//
+// Reference values below come from a Python transcription run at development
+// time (float32 steps emulated with struct.pack('f', ...)):
+//   HF T5Attention._relative_position_bucket (bidirectional 32 buckets, max
+//   distance 128: last bucket from |key − query| = 91; causal: from 113), and
+//   the notes' T5RelativePositionBias._relative_position_bucket (seed 002 §2.4),
+//   whose divisor is log(num_buckets / max_exact): 32 buckets →
+//   n = 0..19 → n, 20 → 21, …, 27 → 28, 28 → 28, 29 → 29, 30 → 30, ≥ 31 → 31;
+//   over key − query = −300..300 it differs from the causal reference at 96 positions.
+
+#include <doctest/doctest.h>
+
+#include <climits>
+#include <cmath>
+#include <random>
+#include <set>
+
+#include "app/figures/views.hpp"
+#include "app/tables/table.hpp"
+#include "app_test_support.hpp"
+#include "poslab/core/t5.hpp"
+
+using namespace poslab;
+
+namespace {
+
+const app::ViewDef& view() {
+  const app::ViewDef* v = app::find_view("t5");
+  REQUIRE(v != nullptr);
+  return *v;
+}
+
+app::fig::Figure build(std::string_view id, const core::Params& p) {
+  const app::FigureDef* f = app::find_figure(view(), id);
+  REQUIRE(f != nullptr);
+  return app::build_figure(view(), *f, p, test::english(), 900, 560);
+}
+
+core::Params params(std::initializer_list<std::pair<const char*, const char*>> sets) {
+  core::Params p;
+  for (const auto& [k, v] : sets) p.set_text(k, v);
+  return p;
+}
+
+/// Every readout finite, every `holds` true; returns how many checked an invariant.
+int check_readouts(const core::Params& p) {
+  int checked = 0;
+  for (const app::Readout& r : app::view_readouts(view(), p, test::english())) {
+    CAPTURE(r.label);
+    CAPTURE(r.value);
+    CHECK(std::isfinite(r.number));
+    CHECK(!r.label.empty());
+    if (r.holds) {
+      CHECK(*r.holds);
+      ++checked;
+    }
+  }
+  return checked;
+}
+
+const app::Readout& readout_with(const std::vector<app::Readout>& rs, std::string_view needle) {
+  for (const app::Readout& r : rs)
+    if (r.label.find(needle) != std::string::npos) return r;
+  FAIL("no readout containing " << needle);
+  return rs.front();
+}
+
+/// Random valid T5 settings: bidirectional or not, buckets 2..256, a max
+/// distance above the exact range, up to 4096 positions.
+core::Params random_setting(std::mt19937_64& rng) {
+  std::uniform_int_distribution<int> coin(0, 1);
+  const bool bidir = coin(rng) == 1;
+  int nb = std::uniform_int_distribution<int>(bidir ? 2 : 1, 128)(rng) * 2;
+  if (!bidir && coin(rng)) nb += 1;  // causal buckets may be odd
+  const int max_exact = bidir ? nb / 4 : nb / 2;
+  const int maxd = max_exact + 1 + std::uniform_int_distribution<int>(0, 5000)(rng);
+  core::Params p;
+  p.set("bidirectional", bidir);
+  p.set("buckets", static_cast<double>(nb));
+  p.set("bucket_max_distance", static_cast<double>(maxd));
+  p.set("positions", static_cast<double>(std::uniform_int_distribution<int>(1, 4096)(rng)));
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("t5 readouts hold at the defaults and over random settings") {
+  CHECK(check_readouts(core::Params{}) == 5);  // used, exact, last bucket, monotone, bucket 16 unused
+  const auto rs = app::view_readouts(view(), core::Params{}, test::english());
+  CHECK(readout_with(rs, "160 tokens").number == 31);          // T5-base buckets over 160 tokens
+  CHECK(readout_with(rs, "starts before").number == 91);       // HF: last bucket from 91
+  CHECK(readout_with(rs, "notes' code").number == 96);         // Python transcription of both
+  CHECK(check_readouts(params({{"bidirectional", "false"}})) == 4);
+  CHECK(readout_with(app::view_readouts(view(), params({{"bidirectional", "false"}}), test::english()),
+                     "starts before").number == 113);
+  std::mt19937_64 rng(51);
+  for (int trial = 0; trial < 60; ++trial) {
+    const core::Params p = random_setting(rng);
+    CAPTURE(trial);
+    check_readouts(p);
+  }
+}
+
+TEST_CASE("t5 buckets figure: every point is core's bucket, with its exact range") {
+  for (const auto* mode : {"true", "false"}) {
+    const core::Params p = params({{"bidirectional", mode}, {"relative", "-400:400"}});
+    const auto f = build("buckets", p);
+    const bool bidir = std::string_view(mode) == "true";
+    REQUIRE(f.series.size() == 3);
+    std::size_t points = 0;
+    for (const auto& s : f.series) {
+      points += s.x.size();
+      for (std::size_t k = 0; k < s.x.size(); ++k) {
+        const auto rp = static_cast<long long>(s.x[k]);
+        CHECK(s.y[k] == core::t5_relative_bucket(rp, bidir, 32, 128));
+      }
+    }
+    CHECK(points == 801);
+    // Closed buckets: from <= rp <= to, both ends in the bucket, neighbours not.
+    const auto& closed = f.series[0];
+    REQUIRE(closed.extra.size() == 3);
+    for (std::size_t k = 0; k < closed.x.size(); ++k) {
+      const auto rp = static_cast<long long>(closed.x[k]);
+      const auto from = static_cast<long long>(closed.extra[0].values[k]);
+      const auto to = static_cast<long long>(closed.extra[1].values[k]);
+      CHECK(from <= rp);
+      CHECK(rp <= to);
+      CHECK(closed.extra[2].values[k] == static_cast<double>(to - from + 1));
+      const int b = core::t5_relative_bucket(rp, bidir, 32, 128);
+      CHECK(core::t5_relative_bucket(from, bidir, 32, 128) == b);
+      CHECK(core::t5_relative_bucket(to, bidir, 32, 128) == b);
+      CHECK(core::t5_relative_bucket(from - 1, bidir, 32, 128) != b);
+      CHECK(core::t5_relative_bucket(to + 1, bidir, 32, 128) != b);
+    }
+    // Open-ended below: bidirectional holds every rp <= −91, causal every rp <= −113.
+    const auto& below = f.series[1];
+    REQUIRE(!below.x.empty());
+    for (double v : below.extra[0].values) CHECK(v == (bidir ? -91 : -113));
+    for (double x : below.x) CHECK(x <= (bidir ? -91 : -113));
+  }
+}
+
+TEST_CASE("t5 matrix figure samples bucket(key − query) at any pixel, also for a million positions") {
+  std::mt19937_64 rng(7);
+  for (const char* n : {"160", "1048576"}) {
+    for (const char* mode : {"true", "false"}) {
+      const auto f = build("matrix", params({{"positions", n}, {"bidirectional", mode}}));
+      REQUIRE(f.heatmaps.size() == 1);
+      const auto& h = f.heatmaps[0];
+      CHECK(h.x1 == std::stod(n));
+      std::uniform_real_distribution<double> u(0, h.x1);
+      std::vector<double> xs, ys;
+      for (int k = 0; k < 41; ++k) xs.push_back(u(rng)), ys.push_back(u(rng));
+      xs.push_back(0.5), ys.push_back(h.x1 - 0.5);  // the corners
+      std::vector<float> out(xs.size() * ys.size());
+      h.sampler(xs, ys, out);
+      for (std::size_t r = 0; r < ys.size(); ++r)
+        for (std::size_t c = 0; c < xs.size(); ++c) {
+          const auto rp = static_cast<long long>(std::floor(xs[c])) - static_cast<long long>(std::floor(ys[r]));
+          CHECK(out[r * xs.size() + c] ==
+                static_cast<float>(core::t5_relative_bucket(rp, std::string_view(mode) == "true", 32, 128)));
+        }
+    }
+  }
+}
+
+TEST_CASE("t5 usage figure: a staircase of core's distinct-bucket counts, checked by brute force") {
+  const auto f = build("usage", core::Params{});
+  REQUIRE(f.series.size() == 1);
+  const auto& s = f.series[0];
+  CHECK(s.y.back() == 31);  // bucket 16 is never reached
+  for (std::size_t k = 0; k < s.x.size(); ++k) {
+    const auto n = static_cast<long long>(s.x[k]);
+    CHECK(s.y[k] == core::t5_distinct_buckets(n, true, 32, 128));
+    if (n <= 300) {
+      std::set<int> seen;
+      for (long long rp = -(n - 1); rp <= n - 1; ++rp) seen.insert(core::t5_relative_bucket(rp, true, 32, 128));
+      CHECK(s.y[k] == static_cast<double>(seen.size()));
+    }
+  }
+  // The step lands one token after each bucket's nearest distance: 92 reaches bucket 15 and 31.
+  CHECK(core::t5_distinct_buckets(91, true, 32, 128) == 29);
+  CHECK(core::t5_distinct_buckets(92, true, 32, 128) == 31);
+}
+
+TEST_CASE("t5 notes figure: the reference causal buckets and the notes' code") {
+  const auto f = build("notes", params({{"relative", "-40:40"}}));
+  REQUIRE(f.series.size() == 2);
+  const auto& ref = f.series[0];
+  const auto& notes = f.series[1];
+  const double expected[] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16, 17, 18, 19,
+                             21, 22, 23, 24, 25, 26, 27, 28, 28, 29, 30, 31, 31, 31, 31, 31, 31, 31, 31, 31, 31};
+  REQUIRE(notes.x.size() == 41);
+  for (std::size_t n = 0; n < notes.x.size(); ++n) {
+    CHECK(notes.x[n] == static_cast<double>(n));
+    CHECK(notes.y[n] == expected[n]);
+    CHECK(ref.y[n] == core::t5_relative_bucket(-static_cast<long long>(n), false, 32, 128));
+  }
+  // 8 buckets: the notes' code clips from distance 7 on (log 2 divisor), whatever the max distance.
+  const auto g = build("notes", params({{"buckets", "8"}, {"bucket_max_distance", "1000"}, {"relative", "0:20"}}));
+  for (std::size_t n = 0; n < g.series[1].x.size(); ++n) CHECK(g.series[1].y[n] == std::min<double>(static_cast<double>(n), 7));
+}
+
+TEST_CASE("t5-bucket-ranges table: T5-base ranges, open ends as infinities") {
+  const app::TableDef* def = app::find_table("t5-bucket-ranges");
+  REQUIRE(def != nullptr);
+  const app::Table t = app::build_table(*def, core::Params{});
+  REQUIRE(t.columns == std::vector<std::string>{"bucket", "first", "last", "size", "kind"});
+  CHECK(t.rows.size() == 31);
+  const auto ranges = core::t5_bucket_ranges(true, 32, 128);
+  REQUIRE(ranges.size() == t.rows.size());
+  for (std::size_t k = 0; k < ranges.size(); ++k) {
+    CHECK(std::get<long long>(t.rows[k][0]) == ranges[k].bucket);
+    if (ranges[k].first == LLONG_MIN) {
+      CHECK(std::get<double>(t.rows[k][1]) == -INFINITY);
+      CHECK(std::get<std::string>(t.rows[k][4]) == "open_ended");
+    } else {
+      CHECK(std::get<long long>(t.rows[k][1]) == ranges[k].first);
+    }
+  }
+  // Bucket 8 = key − query in [−11, −8] (Python transcription of the reference), 4 positions.
+  CHECK(std::get<long long>(t.rows[8][1]) == -11);
+  CHECK(std::get<long long>(t.rows[8][2]) == -8);
+  CHECK(std::get<long long>(t.rows[8][3]) == 4);
+  CHECK(std::get<std::string>(t.rows[8][4]) == "logarithmic");
+  CHECK(std::get<std::string>(t.rows[3][4]) == "exact");
+  for (const auto& [key, value] : t.meta)
+    if (key == "last_bucket_from_distance") CHECK(std::get<long long>(value) == 91);
+}
