@@ -1,7 +1,22 @@
-// Lesson "sinusoidal": the sinusoidal absolute encoding (Vaswani et al. 2017 §3.5).
-// Figures: the PE heatmap (positions × dims).
+// Lesson "sinusoidal": the sinusoidal absolute encoding (Vaswani et al. 2017,
+// "Attention Is All You Need", §3.5):
+//   ω_i = base^(−2i/d),  PE[p, 2i] = sin(p·ω_i),  PE[p, 2i+1] = cos(p·ω_i).
+// Two identities the lesson proves live (both per pair, from the angle-addition
+// formulas; notes seed 003 §2.3):
+//   PE(p + k) = M(k)·PE(p), M(k) block diagonal with [[cos ω_i k, sin ω_i k], [−sin ω_i k, cos ω_i k]];
+//   PE_m·PE_n = Σ_i cos(ω_i (m − n)).
+//
+// [SECTION] Index
+// - Helpers (exact curves at pixel resolution, the shift for any d, tolerances)
+// - Figures: heatmap, sinusoids, wavelengths, dot, shift_matrix, shift
+// - Readouts
+// - The view
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
+#include <numbers>
+#include <set>
 
 #include "app/figures/figure_text.hpp"
 #include "app/figures/views.hpp"
@@ -13,18 +28,145 @@ namespace {
 
 using fig::Figure;
 
+constexpr double kEps = std::numeric_limits<double>::epsilon();
+constexpr int kMaxCoreShiftSide = 4096;  // core::sinusoidal_shift_matrix builds d × d up to this
+constexpr long long kMaxDotOffset = 16384;  // the dot figure spans |k| <= min(N − 1, this)
+constexpr int kShiftMatrixShown = 16;      // the top-left corner of M(k) drawn as a matrix
+constexpr double kMaxCorePosition = 1e12;  // core checks positions against `pos` (0..1e12)
+constexpr double kMaxCoreOffset = 1e9;     // and offsets against `offset` (−1e9..1e9)
+
+// [SECTION] Helpers
+
+int d_of(const core::Params& p) { return static_cast<int>(p.integer("d")); }
+
+/// A length in tokens for captions: whole tokens from 100 up ("35,333"),
+/// 4 significant digits below ("6.283").
+std::string tokens_text(double v) { return fig::num(std::abs(v) >= 100 ? std::round(v) : v); }
+
+/// PE(pos) for any finite pos, negative included: PE is defined by the same
+/// formula there, and sin is odd, cos even, so PE(−x) flips the sin entries of
+/// core's PE(x). Past core's position range (1e12, reachable as m + k) the
+/// same formula with core's ω_i.
+Eigen::VectorXd pe_row(double pos, int d, double base) {
+  Eigen::VectorXd row(d);
+  if (std::abs(pos) <= kMaxCorePosition) {
+    row = core::sinusoidal_row<double>(std::abs(pos), d, base);
+  } else {
+    const Eigen::VectorXd omega = core::sinusoidal_frequencies(d, base);
+    for (int i = 0; i < d / 2; ++i) row[2 * i] = std::sin(std::abs(pos) * omega[i]), row[2 * i + 1] = std::cos(std::abs(pos) * omega[i]);
+  }
+  if (pos < 0)
+    for (int i = 0; i < d; i += 2) row[i] = -row[i];
+  return row;
+}
+
+/// Σ_i cos(ω_i k): core::sinusoidal_dot_closed_form within its offset range
+/// (|k| <= 1e9); the same sum with core's ω_i beyond (k = m − n can reach 1e12).
+double closed_form(double k, int d, double base) {
+  if (std::abs(k) <= kMaxCoreOffset) return core::sinusoidal_dot_closed_form(k, d, base);
+  const Eigen::VectorXd omega = core::sinusoidal_frequencies(d, base);
+  double s = 0;
+  for (Eigen::Index i = 0; i < omega.size(); ++i) s += std::cos(omega[i] * k);
+  return s;
+}
+
+/// M(k)·v. For d <= 4096 through core's d × d matrix; above, block by block
+/// with core's ω_i (the same blocks, without building a d × d matrix).
+Eigen::VectorXd apply_shift(double k, const Eigen::VectorXd& v, int d, double base) {
+  if (d <= kMaxCoreShiftSide) return core::sinusoidal_shift_matrix(k, d, base) * v;
+  const Eigen::VectorXd omega = core::sinusoidal_frequencies(d, base);
+  Eigen::VectorXd out(d);
+  for (int i = 0; i < d / 2; ++i) {
+    const double c = std::cos(omega[i] * k), s = std::sin(omega[i] * k);
+    out[2 * i] = c * v[2 * i] + s * v[2 * i + 1];
+    out[2 * i + 1] = -s * v[2 * i] + c * v[2 * i + 1];
+  }
+  return out;
+}
+
+/// How far two evaluations of the same angle-sum identity may differ in
+/// double: the angles (m + k)·ω and m·ω + k·ω are rounded separately, each
+/// within a few ulp of |m| + |k| (ω <= 1), and |sin a − sin b| <= |a − b|.
+double identity_tolerance(double a, double b) { return 1e-12 + 8 * kEps * (std::abs(a) + std::abs(b)); }
+
+/// Rounding of a sum of d/2 terms of size <= 1 (the bound on naive summation,
+/// (n − 1)·ε·Σ|terms|, plus the terms' own rounding).
+double summation_tolerance(int d) { return (d / 2.0 + 2) * (d / 2.0) * 2 * kEps; }
+
+/// A curve over the integer positions 0..n−1 for drawing at `columns` pixel
+/// columns: every position when n <= 4·columns; otherwise per column the
+/// first, lowest, highest and last position, all exact values at integer
+/// positions (so fast sinusoids show their true envelope, never an alias).
+/// `fill` samples a chunk of positions × curves (row-major, float) to find
+/// each column's extremes; `exact(curve, pos)` then gives the kept points in
+/// double. The result holds one (x, y) list per curve.
+struct Curves {
+  std::vector<std::vector<double>> x, y;
+};
+
+template <class Fill, class Exact>
+Curves integer_curves(long long n, int curves, double columns, Fill fill, Exact exact) {
+  Curves out;
+  out.x.resize(static_cast<std::size_t>(curves));
+  out.y.resize(static_cast<std::size_t>(curves));
+  const long long per_column =
+      n <= static_cast<long long>(4 * columns) ? 1 : static_cast<long long>(std::ceil(n / std::max(1.0, columns)));
+  const auto nc = static_cast<std::size_t>(curves);
+  std::vector<double> pos;
+  std::vector<float> vals;
+  for (long long start = 0; start < n; start += per_column) {
+    const long long end = std::min(n, start + per_column);
+    pos.resize(static_cast<std::size_t>(end - start));
+    for (long long p = start; p < end; ++p) pos[static_cast<std::size_t>(p - start)] = static_cast<double>(p);
+    vals.assign(pos.size() * nc, 0.0f);
+    fill(std::span<const double>(pos), std::span<float>(vals));
+    for (std::size_t c = 0; c < nc; ++c) {
+      std::size_t lo = 0, hi = 0;
+      for (std::size_t r = 1; r < pos.size(); ++r) {
+        if (vals[r * nc + c] < vals[lo * nc + c]) lo = r;
+        if (vals[r * nc + c] > vals[hi * nc + c]) hi = r;
+      }
+      std::set<std::size_t> keep{0, lo, hi, pos.size() - 1};
+      for (std::size_t r : keep) {
+        out.x[c].push_back(pos[r]);
+        out.y[c].push_back(exact(c, pos[r]));
+      }
+    }
+  }
+  return out;
+}
+
+/// The dimensions the sinusoids figure draws, from the fastest to the slowest:
+/// every dimension when d <= 8, else 0 and the sin dimensions of the pairs
+/// d/16, d/4 and 15d/32 (of d/2 pairs; for d = 128: dims 0, 16, 64, 120, the
+/// contract's `dims` default). Chosen from d rather than read from `dims`: the relation
+/// "every dims item < d" would otherwise refuse every d below the largest item
+/// (docs/CONTRACT.md §2), and this lesson is about dragging d.
+std::vector<int> shown_dims(int d) {
+  std::vector<int> out;
+  if (d <= 8) {
+    for (int i = 0; i < d; ++i) out.push_back(i);
+    return out;
+  }
+  for (int dim : {0, 2 * (d / 16), 2 * (d / 4), 2 * (15 * d / 32)})
+    if (out.empty() || dim > out.back()) out.push_back(dim);
+  return out;
+}
+
+// [SECTION] Figures
+
 /// PE[pos, i] over positions × dims, sampled at the pixels that show it (a
 /// 1,048,576 × 1024 table is never built).
 Figure heatmap(const FigureContext& ctx) {
   const auto& p = ctx.params;
   const auto& tr = ctx.tr;
-  const int d = static_cast<int>(p.integer("d"));
+  const int d = d_of(p);
   const double base = p.real("base");
   const auto positions = p.integer("positions");
   Figure f;
   f.title = tr("sinusoidal.heatmap.title");
-  f.subtitle = fig::join_dot({"d = " + fig::num(d), "base = " + fig::num(base),
-                              tr.format("sinusoidal.heatmap.positions", {{"n", fig::num(static_cast<double>(positions - 1))}})});
+  f.subtitle = tr.format("sinusoidal.heatmap.subtitle", {{"d", fig::num(d)}, {"base", fig::num(base)},
+                                                         {"n", fig::num(static_cast<double>(positions - 1))}});
   f.x = {.label = tr("sinusoidal.axis.dim"), .format = fig::TickFormat::integer, .tight = true};
   f.y = {.label = tr("sinusoidal.axis.pos"), .format = fig::TickFormat::integer, .tight = true};
   fig::Heatmap h;
@@ -33,9 +175,9 @@ Figure heatmap(const FigureContext& ctx) {
   h.x_cells = h.y_cells = true;
   h.colormap = fig::Colormap::signed_;
   h.vmin = -1, h.vmax = 1;
-  h.value_name = "PE[pos, i]";
-  h.x_name = "i";
-  h.y_name = "pos";
+  h.value_name = tr("sinusoidal.readout.pe");
+  h.x_name = tr("sinusoidal.readout.dim");
+  h.y_name = tr("sinusoidal.readout.pos");
   h.sampler = [d, base](std::span<const double> xs, std::span<const double> ys, std::span<float> out) {
     std::vector<int> dims(xs.size());
     for (std::size_t c = 0; c < xs.size(); ++c) dims[c] = std::clamp(static_cast<int>(std::floor(xs[c])), 0, d - 1);
@@ -47,15 +189,335 @@ Figure heatmap(const FigureContext& ctx) {
   return f;
 }
 
+/// The chosen dimensions over positions, one row each (fast at the top of the
+/// list, slow at the bottom for the default dims), with their wavelengths.
+Figure sinusoids(const FigureContext& ctx) {
+  const auto& p = ctx.params;
+  const auto& tr = ctx.tr;
+  const int d = d_of(p);
+  const double base = p.real("base");
+  const long long n = p.integer("positions");
+  const std::vector<int> dims = shown_dims(d);
+  constexpr double kRowGap = 2.8;
+  Figure f;
+  f.title = tr("sinusoidal.sinusoids.title");
+  f.subtitle = tr.format("sinusoidal.sinusoids.subtitle", {{"d", fig::num(d)}, {"base", fig::num(base)},
+                                                           {"n", fig::num(static_cast<double>(n - 1))}});
+  f.x = {.label = tr("sinusoidal.axis.pos"), .unit = tr("unit.tokens"), .format = fig::TickFormat::integer};
+  f.y = {.label = tr("sinusoidal.sinusoids.axis.y"), .min = -kRowGap * static_cast<double>(dims.size() - 1) - 1.3,
+         .max = 1.75};
+  f.legend = fig::LegendPlace::none;
+  const Curves c = integer_curves(
+      n, static_cast<int>(dims.size()), ctx.width,
+      [&](auto pos, auto out) { core::sinusoidal_grid(pos, dims, d, base, out); },
+      [&](std::size_t curve, double pos) { return core::sinusoidal_value(pos, dims[curve], d, base); });
+  for (std::size_t k = 0; k < dims.size(); ++k) {
+    const int dim = dims[k];
+    const double row = -kRowGap * static_cast<double>(k);
+    const double lambda = core::sinusoidal_wavelength(dim, d, base);
+    fig::Series s{.name = tr.format(dim % 2 == 0 ? "sinusoidal.sinusoids.series_sin" : "sinusoidal.sinusoids.series_cos",
+                                    {{"i", std::to_string(dim)}, {"lambda", tokens_text(lambda)}}),
+                  .kind = n == 1 ? fig::SeriesKind::scatter : fig::SeriesKind::line};  // one position: a dot
+    s.color = fig::palette_color(static_cast<int>(k));
+    s.width = 1.6f;
+    s.x = c.x[k];
+    s.y.reserve(c.y[k].size());
+    for (double v : c.y[k]) s.y.push_back(row + v);
+    s.x_name = tr("sinusoidal.readout.pos");
+    s.y_name = tr("sinusoidal.sinusoids.readout_y");
+    s.extra = {{tr("sinusoidal.readout.pe"), "", c.y[k]},
+               {"λ", tr("unit.tokens"), std::vector<double>(c.x[k].size(), lambda)}};
+    f.series.push_back(std::move(s));
+    f.y.ticks.emplace(f.y.ticks.begin(), row, tr.format("sinusoidal.sinusoids.tick", {{"i", std::to_string(dim)}}));  // ascending
+    f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = row, .color = fig::Color::rgb(0xb0b4ba),
+                           .style = fig::LineStyle::dotted});
+    // One wavelength marked on the row when it fits: an arrow from 0 to λ.
+    if (dims.size() <= 6 && lambda < static_cast<double>(n)) {
+      f.arrows.push_back({.x0 = 0, .y0 = row + 1.4, .x1 = lambda, .y1 = row + 1.4, .color = s.color});
+      f.notes.push_back({.x = lambda, .y = row + 1.4,
+                         .text = " " + tr.format("sinusoidal.sinusoids.lambda", {{"lambda", tokens_text(lambda)}}),
+                         .color = s.color});
+    } else if (dims.size() <= 6) {
+      f.notes.push_back({.x = 0, .y = row + 1.4,
+                         .text = tr.format("sinusoidal.sinusoids.lambda_long", {{"lambda", tokens_text(lambda)}}),
+                         .color = s.color});
+    }
+  }
+  return f;
+}
+
+/// λ per dimension on a log axis, for `base` and every entry of `bases`: the
+/// first pair turns once every 2π ≈ 6.28 tokens (the second hand), the last
+/// once every 2π·base^((d−2)/d) tokens (the hour hand).
+Figure wavelengths(const FigureContext& ctx) {
+  const auto& p = ctx.params;
+  const auto& tr = ctx.tr;
+  const int d = d_of(p);
+  const double base = p.real("base");
+  const auto n = static_cast<double>(p.integer("positions"));
+  std::vector<double> all_bases{base};
+  for (double b : p.list("bases"))
+    if (std::find(all_bases.begin(), all_bases.end(), b) == all_bases.end()) all_bases.push_back(b);
+  Figure f;
+  f.title = tr("sinusoidal.wavelengths.title");
+  f.subtitle = tr.format("sinusoidal.wavelengths.subtitle", {{"d", fig::num(d)}});
+  f.x = {.label = tr("sinusoidal.axis.dim"), .format = fig::TickFormat::integer};
+  f.y = {.label = tr("sinusoidal.wavelengths.axis.y"), .unit = tr("unit.tokens"), .scale = fig::AxisScale::log,
+         .format = fig::TickFormat::integer};
+  for (std::size_t b = 0; b < all_bases.size(); ++b) {
+    fig::Series s{.name = tr.format(b == 0 ? "sinusoidal.wavelengths.series_base" : "sinusoidal.wavelengths.series_other",
+                                    {{"base", fig::num(all_bases[b])}})};
+    s.width = b == 0 ? 2.6f : 1.5f;
+    s.style = b == 0 ? fig::LineStyle::solid : fig::LineStyle::dashed;
+    std::vector<double> omega;
+    for (int dim = 0; dim < d; ++dim) {
+      const double l = core::sinusoidal_wavelength(dim, d, all_bases[b]);
+      s.x.push_back(dim), s.y.push_back(l), omega.push_back(2 * std::numbers::pi / l);
+    }
+    s.x_name = tr("sinusoidal.readout.dim");
+    s.y_name = "λ";
+    s.extra = {{"ω", tr("unit.rad_per_token"), omega}};
+    f.series.push_back(std::move(s));
+  }
+  const double longest = core::sinusoidal_wavelength(d - 1, d, base);
+  f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = 2 * std::numbers::pi,
+                         .label = tr("sinusoidal.wavelengths.second_hand"), .style = fig::LineStyle::dotted});
+  if (longest > 4 * std::numbers::pi)  // d = 2 has a single hand: no separate hour hand to mark
+    f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = longest,
+                           .label = tr.format("sinusoidal.wavelengths.hour_hand", {{"lambda", tokens_text(longest)}}),
+                           .style = fig::LineStyle::dotted});
+  f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = n,
+                         .label = tr.format("sinusoidal.wavelengths.positions", {{"n", fig::num(n)}}),
+                         .color = fig::palette_color(3)});
+  return f;
+}
+
+/// PE_m·PE_n against the offset k = m − n: the closed form Σ_i cos(ω_i k) as a
+/// line, real dot products of rows at three unrelated anchors as markers (they
+/// fall on the line: only k matters), the current (m, n) and its mirror (n, m).
+Figure dot(const FigureContext& ctx) {
+  const auto& p = ctx.params;
+  const auto& tr = ctx.tr;
+  const int d = d_of(p);
+  const double base = p.real("base");
+  const double m = p.real("m"), n = p.real("n");
+  const long long kmax = std::clamp(p.integer("positions") - 1, 1LL, kMaxDotOffset);
+  const Eigen::VectorXd omega = core::sinusoidal_frequencies(d, base);
+  Figure f;
+  f.title = tr("sinusoidal.dot.title");
+  f.subtitle = tr.format("sinusoidal.dot.subtitle", {{"d", fig::num(d)}, {"base", fig::num(base)},
+                                                     {"k", fig::num(static_cast<double>(kmax))}});
+  f.x = {.label = tr("sinusoidal.dot.axis.x"), .unit = tr("unit.tokens"), .format = fig::TickFormat::integer};
+  f.y = {.label = tr("sinusoidal.dot.axis.y")};
+  // Σ_i cos(ω_i k) at every integer k >= 0 (the same sum as
+  // core::sinusoidal_dot_closed_form, without re-checking per call); it is even
+  // in k, so the negative half mirrors it exactly.
+  std::vector<double> half(static_cast<std::size_t>(kmax) + 1);
+  for (long long k = 0; k <= kmax; ++k) {
+    double s = 0;
+    for (Eigen::Index i = 0; i < omega.size(); ++i) s += std::cos(omega[i] * static_cast<double>(k));
+    half[static_cast<std::size_t>(k)] = s;
+  }
+  fig::Series closed{.name = tr("sinusoidal.dot.series_closed")};
+  for (long long k = -kmax; k <= kmax; ++k) {
+    closed.x.push_back(static_cast<double>(k));
+    closed.y.push_back(half[static_cast<std::size_t>(std::llabs(k))]);
+  }
+  closed.width = 1.4f;
+  closed.x_name = "k";
+  closed.y_name = "Σᵢ cos(ωᵢ k)";
+  f.series.push_back(std::move(closed));
+  const double anchors[] = {static_cast<double>(kmax), static_cast<double>(kmax) + 997, static_cast<double>(kmax) + 65521};
+  for (int a = 0; a < 3; ++a) {
+    fig::Series s{.name = tr.format("sinusoidal.dot.series_anchor", {{"p", fig::num(anchors[a])}}),
+                  .kind = fig::SeriesKind::scatter};
+    s.marker = 3.2f - 0.6f * static_cast<float>(a);
+    for (int j = 0; j <= 24; ++j) {
+      const double k = std::round(-static_cast<double>(kmax) + 2.0 * static_cast<double>(kmax) * (j + 0.37 * a) / 24.0);
+      if (std::abs(k) > static_cast<double>(kmax)) continue;
+      s.x.push_back(k), s.y.push_back(core::sinusoidal_dot(anchors[a] + k, anchors[a], d, base));
+    }
+    s.x_name = "k";
+    s.y_name = "PE_{p+k}·PE_p";
+    f.series.push_back(std::move(s));
+  }
+  fig::Series now{.name = tr("sinusoidal.dot.series_now"), .kind = fig::SeriesKind::scatter};
+  now.marker = 6;
+  now.color = fig::palette_color(6);
+  if (std::abs(m - n) <= static_cast<double>(kmax)) {  // off the shown range, the readouts still have it
+    now.x = {m - n, n - m};
+    now.y = {core::sinusoidal_dot(m, n, d, base), core::sinusoidal_dot(n, m, d, base)};
+  }
+  now.x_name = "m − n";
+  now.y_name = "PE_m·PE_n";
+  f.series.push_back(std::move(now));
+  f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = d / 2.0});
+  const double lowest = *std::min_element(half.begin(), half.end());
+  f.notes.push_back({.x = 0, .y = d / 2.0 - 0.035 * (d / 2.0 - lowest),  // just under the line
+                     .text = "  " + tr.format("sinusoidal.dot.max", {{"v", fig::num(d / 2.0)}})});
+  f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = 0, .style = fig::LineStyle::solid});
+  return f;
+}
+
+/// The top-left corner of M(k): 2 × 2 rotation blocks down the diagonal,
+/// each turning its pair by ω_i·k.
+Figure shift_matrix(const FigureContext& ctx) {
+  const auto& p = ctx.params;
+  const auto& tr = ctx.tr;
+  const int d = d_of(p);
+  const double base = p.real("base");
+  const double k = p.real("offset");
+  const int side = std::min(d, kShiftMatrixShown);
+  Eigen::MatrixXd corner(side, side);
+  if (d <= kMaxCoreShiftSide) {
+    corner = core::sinusoidal_shift_matrix(k, d, base).topLeftCorner(side, side);
+  } else {  // the same blocks, one column of M(k) at a time (apply_shift to unit vectors)
+    for (int c = 0; c < side; ++c) {
+      Eigen::VectorXd e = Eigen::VectorXd::Zero(d);
+      e[c] = 1;
+      corner.col(c) = apply_shift(k, e, d, base).head(side);
+    }
+  }
+  Figure f;
+  f.title = tr("sinusoidal.shift_matrix.title");
+  f.subtitle = tr.format("sinusoidal.shift_matrix.subtitle",
+                         {{"k", fig::num(k)}, {"side", std::to_string(side)}, {"d", fig::num(d)}});
+  f.x = {.label = tr("sinusoidal.shift_matrix.axis.col"), .format = fig::TickFormat::integer, .tight = true};
+  f.y = {.label = tr("sinusoidal.shift_matrix.axis.row"), .format = fig::TickFormat::integer, .tight = true};
+  fig::Heatmap h;
+  h.x0 = 0, h.x1 = side, h.y0 = 0, h.y1 = side;
+  h.cols = h.rows = side;
+  h.values.resize(static_cast<std::size_t>(side) * static_cast<std::size_t>(side));
+  for (int r = 0; r < side; ++r)
+    for (int c = 0; c < side; ++c)
+      h.values[static_cast<std::size_t>(r) * static_cast<std::size_t>(side) + static_cast<std::size_t>(c)] =
+          static_cast<float>(corner(r, c));
+  h.colormap = fig::Colormap::signed_;
+  h.vmin = -1, h.vmax = 1;
+  h.value_name = tr("sinusoidal.shift_matrix.value");
+  h.x_name = tr("sinusoidal.shift_matrix.readout_col");
+  h.y_name = tr("sinusoidal.shift_matrix.readout_row");
+  f.heatmaps.push_back(std::move(h));
+  // The value of every non-zero entry, written in its cell.
+  for (int r = 0; r < side; ++r)
+    for (int c = 0; c < side; ++c)
+      if (corner(r, c) != 0)
+        f.notes.push_back({.x = c + 0.5, .y = r + 0.5, .text = fig::num(corner(r, c), 3), .anchor = fig::Anchor::center,
+                           .color = fig::Color::rgb(corner(r, c) < -0.3 ? 0xffffff : 0x1d1d1f)});
+  return f;
+}
+
+/// PE(m + k) next to M(k)·PE(m), dimension by dimension: the markers sit on
+/// the stems, whatever m, k, d and base.
+Figure shift(const FigureContext& ctx) {
+  const auto& p = ctx.params;
+  const auto& tr = ctx.tr;
+  const int d = d_of(p);
+  const double base = p.real("base");
+  const double m = p.real("m"), k = p.real("offset");
+  const Eigen::VectorXd from = pe_row(m, d, base);
+  const Eigen::VectorXd target = pe_row(m + k, d, base);
+  const Eigen::VectorXd rotated = apply_shift(k, from, d, base);
+  Figure f;
+  f.title = tr("sinusoidal.shift.title");
+  f.subtitle = tr.format("sinusoidal.shift.subtitle", {{"m", fig::num(m)}, {"k", fig::num(k)}, {"d", fig::num(d)},
+                                                       {"base", fig::num(base)}});
+  f.x = {.label = tr("sinusoidal.axis.dim"), .format = fig::TickFormat::integer};
+  f.y = {.label = tr("sinusoidal.readout.pe"), .min = -1.15, .max = 1.55};
+  f.legend = fig::LegendPlace::top_right;
+  fig::Series before{.name = tr("sinusoidal.shift.series_from"), .kind = fig::SeriesKind::scatter};
+  fig::Series after{.name = tr("sinusoidal.shift.series_target"),
+                    .kind = d <= 128 ? fig::SeriesKind::stems : fig::SeriesKind::scatter};
+  fig::Series turned{.name = tr("sinusoidal.shift.series_rotated"), .kind = fig::SeriesKind::scatter};
+  for (int j = 0; j < d; ++j) {
+    before.x.push_back(j), before.y.push_back(from[j]);
+    after.x.push_back(j), after.y.push_back(target[j]);
+    turned.x.push_back(j), turned.y.push_back(rotated[j]);
+  }
+  before.color = fig::Color::rgb(0x9aa0a6);
+  before.marker = d <= 32 ? 3.5f : 1.6f;
+  after.color = fig::palette_color(0);
+  after.width = 1.6f;
+  after.marker = d <= 32 ? 4.0f : d <= 128 ? 2.0f : 2.8f;
+  turned.color = fig::palette_color(3);
+  turned.marker = d <= 32 ? 3.0f : d <= 128 ? 1.6f : 1.3f;
+  for (fig::Series* s : {&before, &after, &turned}) s->x_name = tr("sinusoidal.readout.dim");
+  before.y_name = "PE(m)";
+  after.y_name = "PE(m + k)";
+  turned.y_name = "M(k)·PE(m)";
+  f.series = {std::move(before), std::move(after), std::move(turned)};
+  f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = 0, .style = fig::LineStyle::solid});
+  return f;
+}
+
+// [SECTION] Readouts
+
+std::vector<Readout> readouts(const FigureContext& ctx) {
+  const auto& p = ctx.params;
+  const auto& tr = ctx.tr;
+  const int d = d_of(p);
+  const double base = p.real("base");
+  const double m = p.real("m"), n = p.real("n"), k = p.real("offset");
+  const auto positions = static_cast<double>(p.integer("positions"));
+  std::vector<Readout> out;
+
+  // PE(m + k) = M(k)·PE(m), every dimension.
+  const Eigen::VectorXd rotated = apply_shift(k, pe_row(m, d, base), d, base);
+  const double shift_err = (rotated - pe_row(m + k, d, base)).cwiseAbs().maxCoeff();
+  const double shift_tol = identity_tolerance(m, k);
+  out.push_back({tr("sinusoidal.readout.shift_error"),
+                 tr.format("sinusoidal.readout.within", {{"v", fig::num(shift_err, 2)}, {"tol", fig::num(shift_tol, 2)}}),
+                 shift_err, shift_err <= shift_tol});
+
+  // PE_m·PE_n as a dot product of rows, and its closed form at k = m − n.
+  const double dot = core::sinusoidal_dot(m, n, d, base);
+  const double closed = closed_form(m - n, d, base);
+  const double dot_tol = (d / 2.0) * identity_tolerance(m, n) + summation_tolerance(d);
+  out.push_back({tr("sinusoidal.readout.dot"), fig::num(dot, 8), dot, std::nullopt});
+  out.push_back({tr("sinusoidal.readout.closed"),
+                 tr.format("sinusoidal.readout.closed_value",
+                           {{"v", fig::num(closed, 8)}, {"diff", fig::num(std::abs(dot - closed), 2)}}),
+                 closed, std::abs(dot - closed) <= dot_tol});
+
+  // The same score for k and −k: the position–position term has no direction.
+  const double mirrored = core::sinusoidal_dot(n, m, d, base);
+  out.push_back({tr("sinusoidal.readout.mirror"), fig::num(mirrored, 8), mirrored, mirrored == dot});
+
+  // Every PE row has squared length d/2 (sin² + cos² = 1 per pair), so M(k) is a rotation.
+  const double norm2 = pe_row(m, d, base).squaredNorm();
+  out.push_back({tr("sinusoidal.readout.norm"), fig::num(norm2, 8), norm2,
+                 std::abs(norm2 - d / 2.0) <= summation_tolerance(d)});
+
+  // Second hand and hour hand, and how many pairs turn at least once in N positions.
+  const double shortest = core::sinusoidal_wavelength(0, d, base);
+  const double longest = core::sinusoidal_wavelength(d - 1, d, base);
+  int turning = 0;
+  for (int i = 0; i < d / 2; ++i) turning += core::sinusoidal_wavelength(2 * i, d, base) <= positions;
+  out.push_back({tr("sinusoidal.readout.shortest"), fig::num(shortest, 6), shortest, std::nullopt});
+  out.push_back({tr("sinusoidal.readout.longest"), fig::num(longest, 6), longest, std::nullopt});
+  out.push_back({tr("sinusoidal.readout.turning"),
+                 tr.format("sinusoidal.readout.turning_value", {{"n", std::to_string(turning)}, {"of", std::to_string(d / 2)}}),
+                 static_cast<double>(turning), std::nullopt});
+  return out;
+}
+
 }  // namespace
+
+// [SECTION] The view
 
 ViewDef sinusoidal_view() {
   return {.id = "sinusoidal",
           .group = "absolute",
-          .keys = {"d", "base", "positions"},
+          .keys = {"base", "d", "positions", "bases", "m", "n", "offset"},
           .defaults = {{"positions", "128"}},
-          .figures = {{"heatmap", heatmap}},
-          .tables = {"sinusoidal"}};
+          .figures = {{"heatmap", heatmap},
+                      {"sinusoids", sinusoids},
+                      {"wavelengths", wavelengths},
+                      {"dot", dot},
+                      {"shift_matrix", shift_matrix},
+                      {"shift", shift}},
+          .tables = {"sinusoidal", "sinusoidal-wavelengths", "sinusoidal-dot", "sinusoidal-shift"},
+          .readouts = readouts};
 }
 
 }  // namespace poslab::app

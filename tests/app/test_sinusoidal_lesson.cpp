@@ -1,0 +1,240 @@
+// The "sinusoidal" lesson: its readouts hold (defaults and many random
+// settings, extremes included), its figures show core's numbers, its tables
+// agree with independent reference values.
+//
+// Reference values were computed at development time in plain Python (math
+// module only, no poslab code), e.g.
+//   w = [1e4 ** (-2*i/4) for i in range(2)]; m, n = 2, 5
+//   sum(sin(m*x)*sin(n*x) + cos(m*x)*cos(n*x) for x in w)  -> 0.009557537148542017
+//   2*pi*b**(498/500) for b in (100, 1e3, 1e4, 1e5)        -> 616.85…, 6111.95…, 60559.16…, 600039.54…
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <numbers>
+#include <random>
+
+#include "app/common/presets.hpp"
+#include "app/export/figure_export.hpp"
+#include "app/figures/views.hpp"
+#include "app/tables/table.hpp"
+#include "app_test_support.hpp"
+#include "poslab/core/sinusoidal.hpp"
+
+using namespace poslab;
+namespace fig = poslab::app::fig;
+
+namespace {
+
+const app::ViewDef& view() {
+  const app::ViewDef* v = app::find_view("sinusoidal");
+  REQUIRE(v != nullptr);
+  return *v;
+}
+
+fig::Figure build(std::string_view id, const core::Params& p, double width = 900) {
+  const app::FigureDef* f = app::find_figure(view(), id);
+  REQUIRE(f != nullptr);
+  return app::build_figure(view(), *f, p, test::english(), width, 560);
+}
+
+core::Params params(std::initializer_list<std::pair<const char*, const char*>> sets) {
+  core::Params p;
+  for (const auto& [k, v] : sets) p.set_text(k, v);
+  return p;
+}
+
+double cell(const app::Table& t, std::size_t row, std::string_view column) {
+  for (std::size_t c = 0; c < t.columns.size(); ++c)
+    if (t.columns[c] == column) {
+      const app::Cell& v = t.rows.at(row).at(c);
+      if (const double* x = std::get_if<double>(&v)) return *x;
+      if (const long long* i = std::get_if<long long>(&v)) return static_cast<double>(*i);
+    }
+  FAIL("no numeric column " << column);
+  return 0;
+}
+
+void check_readouts(const core::Params& p) {
+  const auto r = app::view_readouts(view(), p, test::english());
+  REQUIRE(r.size() >= 5);
+  int checked = 0;
+  for (const app::Readout& x : r) {
+    CAPTURE(x.label);
+    CAPTURE(x.value);
+    CHECK(std::isfinite(x.number));
+    if (x.holds) {
+      CHECK(*x.holds);
+      ++checked;
+    }
+  }
+  CHECK(checked == 4);  // shift, closed form, mirror, norm
+}
+
+}  // namespace
+
+TEST_CASE("sinusoidal lesson: readouts hold at the defaults, with the notes' small example") {
+  check_readouts(core::Params{});
+  // d = 4, m = 2, n = 5: PE_m·PE_n = cos(3) + cos(0.03) (Python reference above).
+  const auto r = app::view_readouts(view(), params({{"d", "4"}, {"m", "2"}, {"n", "5"}}), test::english());
+  CHECK(r[1].number == doctest::Approx(0.009557537148542017).epsilon(1e-13));
+  CHECK(r[2].number == doctest::Approx(0.009557537148542128).epsilon(1e-13));
+  CHECK(r[4].number == doctest::Approx(2.0).epsilon(1e-15));  // ‖PE‖² = d/2
+}
+
+TEST_CASE("sinusoidal lesson: readouts hold over random settings, extremes included") {
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> u(0, 1);
+  for (int trial = 0; trial < 300; ++trial) {
+    core::Params p;
+    p.set("d", 2.0 * std::floor(1 + u(rng) * (trial % 10 == 0 ? 4095 : 511)));
+    p.set("base", std::pow(10.0, 0.01 + u(rng) * 11.99));
+    const double scale = std::pow(10.0, u(rng) * (trial % 7 == 0 ? 12 : 6));
+    p.set("m", std::floor(u(rng) * scale));
+    p.set("n", u(rng) * scale);
+    p.set("offset", (u(rng) - 0.5) * std::min(2e9, 2 * scale));
+    CAPTURE(core::format_param_value(core::param_spec("d"), p.value("d")));
+    CAPTURE(p.real("base"));
+    CAPTURE(p.real("m"));
+    CAPTURE(p.real("n"));
+    CAPTURE(p.real("offset"));
+    check_readouts(p);
+  }
+  // The largest d (past core's 4096 shift-matrix limit) and the far end of positions.
+  check_readouts(params({{"d", "8192"}, {"m", "1e12"}, {"offset", "1e9"}, {"n", "0"}}));
+  check_readouts(params({{"d", "2"}, {"m", "0"}, {"offset", "-5"}}));
+}
+
+TEST_CASE("sinusoidal lesson: figures show core's numbers") {
+  const core::Params p = params({{"d", "128"}, {"base", "10000"}, {"positions", "128"}});
+  SUBCASE("heatmap sampler") {
+    const fig::Figure f = build("heatmap", p);
+    for (double pos : {0.0, 7.0, 127.0})
+      for (double dim : {0.0, 1.0, 64.0, 127.0}) {
+        const auto v = f.heatmaps.at(0).value_at(dim + 0.5, pos + 0.5);
+        REQUIRE(v.has_value());
+        CHECK(*v == doctest::Approx(core::sinusoidal_value(pos, static_cast<int>(dim), 128, 1e4)).epsilon(1e-6));
+      }
+  }
+  SUBCASE("sinusoids: rows at integer positions, legend wavelengths as in Python") {
+    const fig::Figure f = build("sinusoids", p);
+    REQUIRE(f.series.size() == 4);  // dims 0, 16, 64, 120
+    const double lambdas[] = {6.283185307179586, 19.869176531592203, 628.3185307179587, 35332.94752055899};
+    const int dims[] = {0, 16, 64, 120};
+    for (std::size_t k = 0; k < 4; ++k) {
+      const fig::Series& s = f.series[k];
+      REQUIRE(s.x.size() == 128);  // every position: 128 <= 4 · 900 columns
+      REQUIRE(s.extra.size() == 2);
+      CHECK(s.extra[1].values[0] == doctest::Approx(lambdas[k]).epsilon(1e-12));
+      for (std::size_t i = 0; i < s.x.size(); i += 17) {
+        CHECK(s.x[i] == static_cast<double>(i));
+        CHECK(s.extra[0].values[i] == doctest::Approx(core::sinusoidal_value(s.x[i], dims[k], 128, 1e4)).epsilon(1e-6));
+        CHECK(s.y[i] - s.extra[0].values[i] == doctest::Approx(-2.8 * static_cast<double>(k)));
+      }
+    }
+  }
+  SUBCASE("sinusoids at 1,048,576 positions: exact envelope, bounded size") {
+    const fig::Figure f = build("sinusoids", params({{"positions", "1048576"}}), 900);
+    const int dims[] = {0, 16, 64, 120};
+    for (std::size_t k = 0; k < f.series.size(); ++k) {
+      const fig::Series& s = f.series[k];
+      CHECK(s.x.size() <= 4 * 4 * 900);  // at most 4 points per pixel column
+      CHECK(s.x.back() == 1048575.0);
+      for (std::size_t i = 0; i < s.x.size(); i += 97) {
+        CHECK(s.x[i] == std::floor(s.x[i]));
+        CHECK(s.extra[0].values[i] == doctest::Approx(core::sinusoidal_value(s.x[i], dims[k], 128, 1e4)).epsilon(1e-6));
+      }
+    }
+    // dim 0 turns every 2π tokens: each column's envelope reaches ±1.
+    const auto& y0 = f.series[0].extra[0].values;
+    CHECK(*std::max_element(y0.begin(), y0.end()) > 0.99999);
+    CHECK(*std::min_element(y0.begin(), y0.end()) < -0.99999);
+  }
+  SUBCASE("wavelengths and the notes' d = 500 preset") {
+    const auto presets = app::load_presets(app::assets_dir());
+    core::Params q;
+    app::find_preset(presets, "notes-sinusoidal-d500").apply(q);
+    const fig::Figure f = build("wavelengths", q);
+    REQUIRE(f.series.size() == 4);  // base 10000 (the slider) + 100, 1000, 100000
+    const double base[] = {10000, 100, 1000, 100000};
+    const double longest[] = {60559.16359867378, 616.8504250936948, 6111.95106403516, 600039.5384955322};
+    for (std::size_t b = 0; b < 4; ++b) {
+      REQUIRE(f.series[b].y.size() == 500);
+      CHECK(f.series[b].y.front() == doctest::Approx(2 * std::numbers::pi).epsilon(1e-14));
+      CHECK(f.series[b].y.back() == doctest::Approx(longest[b]).epsilon(1e-12));
+      CHECK(f.series[b].y[37] == doctest::Approx(2 * std::numbers::pi * std::pow(base[b], 36.0 / 500)).epsilon(1e-12));
+    }
+  }
+  SUBCASE("dot: the closed form line, and real dot products on it") {
+    const fig::Figure f = build("dot", p);
+    const fig::Series& line = f.series.at(0);
+    REQUIRE(line.x.size() == 2 * 127 + 1);
+    for (std::size_t i = 0; i < line.x.size(); i += 11)
+      CHECK(line.y[i] == doctest::Approx(core::sinusoidal_dot_closed_form(line.x[i], 128, 1e4)).epsilon(1e-12));
+    for (std::size_t a = 1; a <= 3; ++a)
+      for (std::size_t i = 0; i < f.series[a].x.size(); ++i)
+        CHECK(f.series[a].y[i] ==
+              doctest::Approx(core::sinusoidal_dot_closed_form(f.series[a].x[i], 128, 1e4)).epsilon(1e-10).scale(64));
+    // your (m, n) = (2, 5) and its mirror, both at the same height
+    const fig::Series& now = f.series.at(4);
+    REQUIRE(now.x.size() == 2);
+    CHECK(now.x[0] == -3.0);
+    CHECK(now.y[0] == now.y[1]);
+  }
+  SUBCASE("shift matrix corner and the shift check") {
+    const fig::Figure m = build("shift_matrix", params({{"offset", "3"}}));
+    const Eigen::MatrixXd ref = core::sinusoidal_shift_matrix(3, 128, 1e4);
+    const fig::Heatmap& h = m.heatmaps.at(0);
+    REQUIRE(h.cols == 16);
+    for (int r = 0; r < 16; ++r)
+      for (int c = 0; c < 16; ++c) CHECK(h.values[static_cast<std::size_t>(r * 16 + c)] == doctest::Approx(ref(r, c)).epsilon(1e-7));
+    const fig::Figure s = build("shift", params({{"m", "7"}, {"offset", "-11"}}));  // m + k < 0
+    REQUIRE(s.series.size() == 3);
+    for (std::size_t j = 0; j < 128; ++j) CHECK(s.series[2].y[j] == doctest::Approx(s.series[1].y[j]).epsilon(1e-12).scale(1));
+    CHECK(s.series[1].y[0] == doctest::Approx(std::sin(-4.0)).epsilon(1e-15));
+  }
+  SUBCASE("d above core's 4096 shift-matrix limit") {
+    const core::Params big = params({{"d", "8192"}, {"positions", "16"}});
+    const fig::Figure m = build("shift_matrix", big);
+    const Eigen::MatrixXd small = core::sinusoidal_shift_matrix(3, 4096, 1e4);
+    // Block 0 turns by ω_0·k = k for every d.
+    CHECK(m.heatmaps[0].values[0] == doctest::Approx(small(0, 0)).epsilon(1e-7));
+    CHECK(m.heatmaps[0].values[1] == doctest::Approx(small(0, 1)).epsilon(1e-7));
+    CHECK(fig::all_finite(build("shift", big)));
+  }
+}
+
+TEST_CASE("sinusoidal lesson: CSV of the dot figure carries the closed form") {
+  const std::string csv = app::figure_csv(build("dot", params({{"positions", "4"}, {"d", "4"}})));
+  // k = 0 gives d/2 = 2; k = 3 gives cos(3) + cos(0.03) = 0.009557537148542128.
+  CHECK(csv.find(",0,2") != std::string::npos);
+  CHECK(csv.find("0.00955753714854") != std::string::npos);
+}
+
+TEST_CASE("sinusoidal lesson tables") {
+  SUBCASE("wavelengths: seed 003's d = 8 example, T_3 = 2π·1000") {
+    core::Params p = params({{"d", "8"}});
+    const app::Table t = app::build_table(*app::find_table("sinusoidal-wavelengths"), p);
+    REQUIRE(t.rows.size() == 4);
+    CHECK(cell(t, 0, "wavelength") == doctest::Approx(6.283185307179586).epsilon(1e-15));
+    CHECK(cell(t, 3, "wavelength") == doctest::Approx(6283.185307179586).epsilon(1e-14));
+    CHECK(cell(t, 3, "omega") == doctest::Approx(1e-3).epsilon(1e-14));
+    CHECK(cell(t, 3, "dim_cos") == 7);
+  }
+  SUBCASE("dot: rows equal the closed form, whatever the anchor") {
+    const app::Table t = app::build_table(*app::find_table("sinusoidal-dot"), params({{"n", "123456.5"}}));
+    REQUIRE(t.rows.size() == 17);
+    for (std::size_t r = 0; r < t.rows.size(); ++r) CHECK(std::abs(cell(t, r, "difference")) < 1e-9);
+    CHECK(cell(t, 0, "dot_product") == doctest::Approx(64));
+  }
+  SUBCASE("shift: M(k)·PE(m) = PE(m + k)") {
+    const app::Table t = app::build_table(*app::find_table("sinusoidal-shift"), params({{"m", "5"}, {"offset", "2.5"}}));
+    REQUIRE(t.rows.size() == 128);
+    CHECK(cell(t, 0, "pe_m_plus_k") == doctest::Approx(std::sin(7.5)).epsilon(1e-15));
+    for (std::size_t r = 0; r < t.rows.size(); ++r) CHECK(std::abs(cell(t, r, "difference")) < 1e-14);
+  }
+  SUBCASE("dot refuses offsets past core's range, naming the key") {
+    CHECK_THROWS_AS(app::build_table(*app::find_table("sinusoidal-dot"), params({{"distance", "2e9"}})),
+                    core::InvalidParameter);
+  }
+}
