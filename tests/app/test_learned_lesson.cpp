@@ -1,0 +1,172 @@
+// The "learned" lesson: its readouts hold (defaults and random settings), its
+// figures show core's learned table (and stop at L), the comparison table has
+// honest, computed cells.
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <random>
+
+#include "app/figures/views.hpp"
+#include "app/tables/table.hpp"
+#include "app_test_support.hpp"
+#include "poslab/core/learned.hpp"
+#include "poslab/core/sinusoidal.hpp"
+
+using namespace poslab;
+namespace fig = poslab::app::fig;
+
+namespace {
+
+const app::ViewDef& view() {
+  const app::ViewDef* v = app::find_view("learned");
+  REQUIRE(v != nullptr);
+  return *v;
+}
+
+fig::Figure build(std::string_view id, const core::Params& p) {
+  const app::FigureDef* f = app::find_figure(view(), id);
+  REQUIRE(f != nullptr);
+  return app::build_figure(view(), *f, p, test::english(), 900, 560);
+}
+
+core::Params params(std::initializer_list<std::pair<const char*, const char*>> sets) {
+  core::Params p;
+  for (const auto& [k, v] : sets) p.set_text(k, v);
+  return p;
+}
+
+const app::Cell& at(const app::Table& t, std::size_t row, std::string_view column) {
+  for (std::size_t c = 0; c < t.columns.size(); ++c)
+    if (t.columns[c] == column) return t.rows.at(row).at(c);
+  FAIL("no column " << column);
+  return t.rows.at(0).at(0);
+}
+
+void check_readouts(const core::Params& p) {
+  int checked = 0;
+  for (const app::Readout& r : app::view_readouts(view(), p, test::english())) {
+    CAPTURE(r.label);
+    CAPTURE(r.value);
+    CHECK(std::isfinite(r.number));
+    if (r.holds) {
+      CHECK(*r.holds);
+      ++checked;
+    }
+  }
+  CHECK(checked == 3);  // last row exists, no row past L, init stddev
+}
+
+}  // namespace
+
+TEST_CASE("learned lesson: readouts at the defaults") {
+  const auto r = app::view_readouts(view(), core::Params{}, test::english());
+  check_readouts(core::Params{});
+  CHECK(r[0].number == 512.0 * 128.0);    // parameters L·d
+  CHECK(r[1].number == 1.0);              // row 511 exists
+  CHECK(r[2].number == 0.0);              // row 512 does not
+  CHECK(r[3].number == 768.0 - 512.0);    // positions shown without a row
+  CHECK(r[4].number == doctest::Approx(0.02).epsilon(0.01));
+  // Neighbouring rows: unrelated for the random table, strongly alike for sinusoidal.
+  CHECK(r[5].number < 0.2);
+  CHECK(r[6].number > 0.5);
+}
+
+TEST_CASE("learned lesson: readouts hold over random settings") {
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> u(0, 1);
+  for (int trial = 0; trial < 120; ++trial) {
+    core::Params p;
+    p.set("d", 2.0 * std::floor(1 + u(rng) * 511));
+    p.set("max_length", std::floor(1 + std::pow(u(rng), 3) * 8191));
+    p.set("positions", std::floor(1 + u(rng) * 10000));
+    p.set("seed", std::floor(u(rng) * 1e6));
+    p.set("m", std::floor(u(rng) * 64));
+    CAPTURE(p.integer("d"));
+    CAPTURE(p.integer("max_length"));
+    CAPTURE(p.integer("seed"));
+    check_readouts(p);
+  }
+  check_readouts(params({{"max_length", "1"}, {"d", "2"}}));
+  check_readouts(params({{"max_length", "1048576"}, {"d", "8192"}, {"positions", "1048576"}}));
+}
+
+TEST_CASE("learned lesson: figures") {
+  const core::Params p = params({{"max_length", "512"}, {"d", "64"}, {"positions", "768"}, {"seed", "3"}, {"m", "5"}});
+  SUBCASE("the table shows core's entries and ends at L") {
+    const fig::Figure f = build("table", p);
+    const fig::Heatmap& h = f.heatmaps.at(0);
+    CHECK(h.y1 == 512.0);
+    for (long long pos : {0LL, 100LL, 511LL})
+      for (int dim : {0, 31, 63}) {
+        const auto v = h.value_at(dim + 0.5, static_cast<double>(pos) + 0.5);
+        REQUIRE(v.has_value());
+        CHECK(*v == doctest::Approx(*core::learned_value(pos, dim, 512, 64, 3)).epsilon(1e-6));
+      }
+    REQUIRE(f.bands.size() == 1);
+    CHECK(f.bands[0].from == 512.0);
+    CHECK(f.bands[0].to == 768.0);
+    CHECK(*f.y.max == 768.0);
+  }
+  SUBCASE("the sinusoidal table goes on past L") {
+    const fig::Figure f = build("sinusoidal", p);
+    const auto v = f.heatmaps.at(0).value_at(2.5, 700.5);
+    REQUIRE(v.has_value());
+    CHECK(*v == doctest::Approx(core::sinusoidal_value(700, 2, 64, 1e4)).epsilon(1e-6));
+  }
+  SUBCASE("similarity: 1 at the anchor, learned stops at L − 1, sinusoidal goes on") {
+    const fig::Figure f = build("similarity", p);
+    const fig::Series& learned = f.series.at(0);
+    const fig::Series& sinus = f.series.at(1);
+    CHECK(learned.x.back() == 511.0);
+    CHECK(sinus.x.back() == 767.0);
+    CHECK(learned.y[5] == doctest::Approx(1.0));
+    CHECK(sinus.y[5] == doctest::Approx(1.0));
+    const Eigen::VectorXd a = *core::learned_row(5, 512, 64, 3), b = *core::learned_row(200, 512, 64, 3);
+    CHECK(learned.y[200] == doctest::Approx(a.dot(b) / (a.norm() * b.norm())).epsilon(1e-12));
+  }
+  SUBCASE("an anchor past the table has nothing to compare") {
+    const fig::Figure f = build("similarity", params({{"max_length", "4"}, {"m", "10"}}));
+    CHECK(f.series.at(0).x.empty());
+    CHECK(!f.notes.empty());
+  }
+}
+
+TEST_CASE("learned lesson tables") {
+  SUBCASE("learned-rows: positions past L have no row") {
+    const app::Table t = app::build_table(*app::find_table("learned-rows"), params({{"d", "4"}}));
+    // pos 0, 1, 510, 511 have rows (4 entries each); 512 and 513 do not.
+    CHECK(t.rows.size() == 16);
+    bool counted = false;
+    for (const auto& [k, v] : t.meta)
+      if (k == "positions_without_row") counted = std::get<long long>(v) == 2;
+    CHECK(counted);
+    CHECK(std::get<double>(t.rows[0][2]) == *core::learned_value(0, 0, 512, 4, 0));
+  }
+  SUBCASE("encoding-comparison: counts computed at the settings, BERT-base for learned") {
+    const app::Table t = app::build_table(*app::find_table("encoding-comparison"),
+                                          params({{"d", "768"}, {"max_length", "512"}, {"clip", "16"},
+                                                  {"buckets", "32"}, {"heads", "12"}}));
+    REQUIRE(t.rows.size() == 6);
+    CHECK(std::get<std::string>(at(t, 0, "method")) == "sinusoidal");
+    CHECK(std::get<double>(at(t, 0, "parameters_at_settings")) == 0);
+    CHECK(std::get<double>(at(t, 1, "parameters_at_settings")) == 393216);  // 512 × 768
+    CHECK(std::get<bool>(at(t, 1, "row_past_max_length")) == false);
+    CHECK(std::get<double>(at(t, 2, "parameters_at_settings")) == 2 * 33 * 768);  // w^K, w^V: 2k + 1 each
+    CHECK(std::get<double>(at(t, 3, "parameters_at_settings")) == 32 * 12);       // T5-base bias table
+    CHECK(std::get<double>(at(t, 4, "parameters_at_settings")) == 0);
+    CHECK(std::get<double>(at(t, 5, "parameters_at_settings")) == 0);
+    // The notes' cells sit next to ours: absolute encodings "O(d)" against 0 and L·d.
+    CHECK(std::get<std::string>(at(t, 0, "notes_parameters")) == "O(d)");
+    CHECK(std::get<std::string>(at(t, 0, "parameters")) == "0");
+    // Every category id is explained in the lesson's translations.
+    for (const char* column : {"injected_into", "parameters_scope", "relative_position", "extra_cost_scope",
+                               "extrapolation", "notes_row", "notes_extrapolation", "notes_relative"})
+      for (std::size_t r = 0; r < t.rows.size(); ++r) {
+        const std::string id = std::get<std::string>(at(t, r, column));
+        if (id.empty()) continue;
+        CAPTURE(id);
+        CHECK(test::english().has("learned.cell." + id));
+      }
+  }
+}
