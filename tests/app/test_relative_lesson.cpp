@@ -1,0 +1,160 @@
+// The "relative" lesson: Shaw's index figure equals core's matrix, the four
+// term figures equal core's decomposition, and every readout that checks an
+// invariant holds for every variant over random settings.
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <random>
+
+#include "app/figures/views.hpp"
+#include "app/tables/table.hpp"
+#include "app_test_support.hpp"
+#include "poslab/core/relative.hpp"
+
+using namespace poslab;
+namespace fig = poslab::app::fig;
+
+namespace {
+
+const app::ViewDef& view() {
+  const app::ViewDef* v = app::find_view("relative");
+  REQUIRE(v != nullptr);
+  return *v;
+}
+
+fig::Figure build(std::string_view id, const core::Params& p) {
+  const app::FigureDef* f = app::find_figure(view(), id);
+  REQUIRE(f != nullptr);
+  return app::build_figure(view(), *f, p, test::english(), 700, 560);
+}
+
+core::Params params(std::initializer_list<std::pair<const char*, const char*>> sets) {
+  core::Params p;
+  for (const auto& [k, v] : sets) p.set_text(k, v);
+  return p;
+}
+
+core::TermVariant variant(std::string_view v) {
+  if (v == "transformer-xl") return core::TermVariant::transformer_xl;
+  if (v == "t5") return core::TermVariant::t5;
+  if (v == "deberta") return core::TermVariant::deberta;
+  return core::TermVariant::all;
+}
+
+/// Every readout with `holds` holds; returns how many there were.
+int check_readouts(const core::Params& p) {
+  int checked = 0;
+  for (const app::Readout& r : app::view_readouts(view(), p, test::english())) {
+    CAPTURE(r.label);
+    CAPTURE(r.value);
+    CHECK(std::isfinite(r.number));
+    if (r.holds) {
+      CHECK(*r.holds);
+      ++checked;
+    }
+  }
+  return checked;
+}
+
+}  // namespace
+
+TEST_CASE("relative lesson: Shaw's index figure is core's matrix") {
+  for (const char* k : {"0", "1", "3", "40"}) {
+    const fig::Figure f = build("index", params({{"positions", "20"}, {"clip", k}}));
+    const Eigen::MatrixXi ref = core::shaw_index_matrix(20, std::stoi(k));
+    const fig::Heatmap& h = f.heatmaps.at(0);
+    for (int i = 0; i < 20; ++i)
+      for (int j = 0; j < 20; ++j) {
+        const auto v = h.value_at(j + 0.5, i + 0.5);
+        REQUIRE(v.has_value());
+        CAPTURE(i);
+        CAPTURE(j);
+        CHECK(*v == static_cast<float>(ref(i, j)));
+      }
+  }
+  // A million tokens: sampled, never built; the far corner is clipped to k.
+  const fig::Figure big = build("index", params({{"positions", "1048576"}, {"clip", "4"}}));
+  CHECK(*big.heatmaps[0].value_at(1048575.5, 0.5) == 4.0f);
+  CHECK(*big.heatmaps[0].value_at(0.5, 1048575.5) == -4.0f);
+}
+
+TEST_CASE("relative lesson: term figures equal core's decomposition, every variant") {
+  for (const char* v : {"all", "transformer-xl", "t5", "deberta"}) {
+    CAPTURE(v);
+    const core::Params p = params({{"positions", "12"}, {"d", "16"}, {"seed", "5"}, {"terms", v}});
+    const core::ToyAttention toy = core::toy_attention(12, 16, 16, 1e4, 5);
+    const core::FourTerms t = core::four_term_decomposition(toy, variant(v));
+    const std::pair<const char*, Eigen::MatrixXd> expected[] = {
+        {"content_content", t.content_content},     {"content_position", t.content_position},
+        {"position_content", t.position_content},   {"position_position", t.position_position},
+        {"score", t.sum()}};
+    for (const auto& [id, m] : expected) {
+      CAPTURE(id);
+      const fig::Figure f = build(id, p);
+      const fig::Heatmap& h = f.heatmaps.at(0);
+      REQUIRE(h.cols == 12);
+      for (int i = 0; i < 12; ++i)
+        for (int j = 0; j < 12; ++j)
+          CHECK(h.values[static_cast<std::size_t>(i * 12 + j)] == doctest::Approx(m(i, j)).epsilon(1e-6));
+      CHECK(h.vmax == -h.vmin);
+      CHECK(f.title.find("relative.") == std::string::npos);  // translated, not a raw key
+    }
+  }
+  // Dropped terms say so.
+  CHECK(!build("content_position", params({{"terms", "t5"}})).notes.empty());
+  CHECK(!build("position_position", params({{"terms", "deberta"}})).notes.empty());
+}
+
+TEST_CASE("relative lesson: readouts hold for every variant over random settings") {
+  std::mt19937_64 rng(3);
+  std::uniform_real_distribution<double> u(0, 1);
+  const char* variants[] = {"all", "transformer-xl", "t5", "deberta"};
+  for (int trial = 0; trial < 80; ++trial) {
+    core::Params p;
+    p.set_text("terms", variants[trial % 4]);
+    p.set("positions", std::floor(1 + u(rng) * (trial % 9 == 0 ? 400 : 40)));
+    p.set("d", 2.0 * std::floor(1 + u(rng) * (trial % 5 == 0 ? 300 : 40)));
+    p.set("clip", std::floor(u(rng) * 40));
+    p.set("seed", std::floor(u(rng) * 1e9));
+    p.set("base", std::pow(10.0, 0.1 + u(rng) * 6));
+    CAPTURE(p.choice("terms"));
+    CAPTURE(p.integer("positions"));
+    CAPTURE(p.integer("d"));
+    const int n = check_readouts(p);
+    // Shaw count + sum (all) or variant checks: at least two claims are checked.
+    CHECK(n >= 2);
+  }
+}
+
+TEST_CASE("relative lesson: readout values") {
+  const auto r = app::view_readouts(view(), params({{"positions", "16"}, {"clip", "4"}}), test::english());
+  CHECK(r.at(0).number == 9);  // w_{−4} … w_4
+  // Absolute position–position is not a function of i − j: measured, not claimed.
+  CHECK(!r.at(2).holds.has_value());
+  CHECK(r.at(2).number > 1e-3);
+  const auto t5 = app::view_readouts(view(), params({{"terms", "t5"}}), test::english());
+  CHECK(t5.at(1).number == 0);  // T5's bias depends only on j − i
+}
+
+TEST_CASE("relative lesson tables") {
+  const app::Table shaw = app::build_table(*app::find_table("shaw-clip"), params({{"clip", "4"}}));
+  REQUIRE(shaw.rows.size() == 25);  // −12 … 12
+  CHECK(std::get<long long>(shaw.rows[0][1]) == -4);
+  CHECK(std::get<long long>(shaw.rows[10][1]) == -2);
+  CHECK(std::get<long long>(shaw.rows[24][1]) == 4);
+
+  const app::Table terms = app::build_table(*app::find_table("four-terms"), params({{"terms", "all"}, {"d", "8"}}));
+  REQUIRE(terms.rows.size() == 64);
+  const core::ToyAttention toy = core::toy_attention(8, 8, 8, 1e4, 0);
+  const Eigen::MatrixXd full = core::absolute_attention_scores(toy);
+  for (const auto& row : terms.rows) {
+    const auto i = std::get<long long>(row[0]), j = std::get<long long>(row[1]);
+    double sum = 0;
+    for (int c = 2; c <= 5; ++c) sum += std::get<double>(row[static_cast<std::size_t>(c)]);
+    CHECK(std::get<double>(row[6]) == doctest::Approx(sum).epsilon(1e-12));
+    CHECK(std::get<double>(row[6]) == doctest::Approx(full(i, j)).epsilon(1e-10));
+  }
+  CHECK_THROWS_AS(app::build_table(*app::find_table("four-terms"), params({{"positions", "1001"}})),
+                  core::InvalidParameter);
+}
