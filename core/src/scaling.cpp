@@ -6,14 +6,13 @@
 // - rope_scaling_table
 // - Position maps (PI and the notes' γ map)
 //
-// Reference code followed (read in 2025; HF's file changes often, so the
-// version is named per function):
-// - HF transformers `src/transformers/modeling_rope_utils.py`, the v4.5x
-//   layout with `_compute_yarn_parameters` reading `mscale`, `mscale_all_dim`,
-//   `truncate` and `original_max_position_embeddings` from `rope_scaling`
-//   (earlier versions, e.g. v4.45, lack mscale/truncate and use
-//   attention_factor = 0.1·ln(factor) + 1 unconditionally; for factor >= 1 and
-//   mscale unset both give the same numbers).
+// Reference code followed (HF's file changes often, so both versions read are named):
+// - HF transformers `src/transformers/modeling_rope_utils.py`, the 2025 layout
+//   whose `_compute_yarn_parameters` reads `mscale`, `mscale_all_dim`,
+//   `truncate` (default True) and `original_max_position_embeddings` from
+//   `rope_scaling`; checked against the 2024 file at commit ef46806 (v4.45 era:
+//   no mscale/truncate, attention_factor = 0.1·ln(factor) + 1 always). The two
+//   give the same numbers when mscale is unset and truncate is True.
 // - YaRN authors' repository jquesnelle/yarn, `scaled_rope/LlamaYaRNScaledRotaryEmbedding.py`
 //   (`find_correction_dim`, `find_correction_range`, `linear_ramp_mask`,
 //   `get_mscale`): the same formulas as HF with truncate = True.

@@ -4,7 +4,7 @@
 //
 // How the expected values were produced (development time, not in the repo):
 // a throwaway python3 script transcribing HF transformers
-// `src/transformers/modeling_rope_utils.py` (v4.5x layout, with mscale /
+// `src/transformers/modeling_rope_utils.py` (the 2025 layout, with mscale /
 // mscale_all_dim / truncate in `_compute_yarn_parameters`):
 // `_compute_linear_scaling_rope_parameters`, `_compute_ntk_parameters`,
 // `_compute_dynamic_ntk_parameters`, `_compute_yarn_parameters` and
