@@ -133,6 +133,9 @@ Table rope_scaling(const Params& p) {
   if (s.correction_high) t.meta.emplace_back("correction_high", *s.correction_high);
   if (c.method == core::ScalingMethod::ntk || c.method == core::ScalingMethod::dynamic)
     t.meta.emplace_back("effective_base", s.effective_base);
+  // The divisor the ramp interpolates towards (= factor unless a method divides
+  // some θ by more, e.g. dynamic NTK at seq_len ≫ L): θ' = ramp·θ + (1 − ramp)·θ/effective_factor.
+  t.meta.emplace_back("effective_factor", s.effective_factor);
   return t;
 }
 
@@ -146,7 +149,7 @@ Table position_map(const Params& p) {
   for (double m : pos) t.add_row({m, core::position_map_linear(m, factor), core::position_map_gamma(m, factor, gamma)});
   // m·s^(−γ) > L exactly when m > L·s^γ: such positions leave the trained range.
   t.meta.emplace_back("trained_range", L);
-  t.meta.emplace_back("gamma_leaves_trained_range_above", L * std::pow(factor, gamma));
+  t.meta.emplace_back("gamma_leaves_trained_range_above", core::position_map_gamma_limit(L, factor, gamma));
   return t;
 }
 
