@@ -29,7 +29,9 @@ namespace {
 using fig::Figure;
 
 constexpr double kEps = std::numeric_limits<double>::epsilon();
-constexpr int kMaxCoreShiftSide = 4096;  // core::sinusoidal_shift_matrix builds d × d up to this
+/// Up to this d, M(k) comes from core::sinusoidal_shift_matrix (a d × d matrix,
+/// 2 MiB at 512); above, the same 2 × 2 blocks are applied pair by pair.
+constexpr int kMaxCoreShiftSide = 512;
 constexpr long long kMaxDotOffset = 16384;  // the dot figure spans |k| <= min(N − 1, this)
 constexpr int kShiftMatrixShown = 16;      // the top-left corner of M(k) drawn as a matrix
 constexpr double kMaxCorePosition = 1e12;  // core checks positions against `pos` (0..1e12)
@@ -70,7 +72,7 @@ double closed_form(double k, int d, double base) {
   return s;
 }
 
-/// M(k)·v. For d <= 4096 through core's d × d matrix; above, block by block
+/// M(k)·v. For d <= 512 through core's d × d matrix; above, block by block
 /// with core's ω_i (the same blocks, without building a d × d matrix).
 Eigen::VectorXd apply_shift(double k, const Eigen::VectorXd& v, int d, double base) {
   if (d <= kMaxCoreShiftSide) return core::sinusoidal_shift_matrix(k, d, base) * v;

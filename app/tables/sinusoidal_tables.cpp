@@ -16,7 +16,7 @@ namespace {
 using core::InvalidParameter;
 using core::Params;
 
-constexpr int kMaxCoreShiftSide = 4096;   // core::sinusoidal_shift_matrix builds d × d up to this
+constexpr int kMaxCoreShiftSide = 512;    // d × d through core up to this (as the lesson's figure)
 constexpr double kMaxCoreOffset = 1e9;    // core checks offsets against `offset`
 constexpr double kMaxCorePosition = 1e12; // and positions against `pos`
 constexpr double kMaxWork = 2e8;          // sin/cos evaluations one table may take
@@ -38,7 +38,7 @@ Eigen::VectorXd pe_row(double pos, int d, double base) {
   return row;
 }
 
-/// M(k)·v: core's d × d matrix up to d = 4096, the same 2 × 2 blocks applied
+/// M(k)·v: core's d × d matrix up to d = 512, the same 2 × 2 blocks applied
 /// pair by pair above.
 Eigen::VectorXd apply_shift(double k, const Eigen::VectorXd& v, int d, double base) {
   if (d <= kMaxCoreShiftSide) return core::sinusoidal_shift_matrix(k, d, base) * v;

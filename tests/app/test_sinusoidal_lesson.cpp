@@ -193,6 +193,15 @@ TEST_CASE("sinusoidal lesson: figures show core's numbers") {
     for (std::size_t j = 0; j < 128; ++j) CHECK(s.series[2].y[j] == doctest::Approx(s.series[1].y[j]).epsilon(1e-12).scale(1));
     CHECK(s.series[1].y[0] == doctest::Approx(std::sin(-4.0)).epsilon(1e-15));
   }
+  SUBCASE("the pair-by-pair shift (d > 512) equals core's matrix") {
+    const fig::Figure s = build("shift", params({{"d", "1024"}, {"m", "3.5"}, {"offset", "17"}}));
+    const Eigen::VectorXd ref = core::sinusoidal_shift_matrix(17, 1024, 1e4) * core::sinusoidal_row<double>(3.5, 1024, 1e4);
+    for (Eigen::Index j = 0; j < 1024; ++j) CHECK(s.series[2].y[static_cast<std::size_t>(j)] == doctest::Approx(ref[j]).epsilon(1e-14).scale(1));
+    const fig::Figure m = build("shift_matrix", params({{"d", "1024"}, {"offset", "17"}}));
+    const Eigen::MatrixXd full = core::sinusoidal_shift_matrix(17, 1024, 1e4);
+    for (int r = 0; r < 16; ++r)
+      for (int c = 0; c < 16; ++c) CHECK(m.heatmaps[0].values[static_cast<std::size_t>(r * 16 + c)] == doctest::Approx(full(r, c)).epsilon(1e-7));
+  }
   SUBCASE("d above core's 4096 shift-matrix limit") {
     const core::Params big = params({{"d", "8192"}, {"positions", "16"}});
     const fig::Figure m = build("shift_matrix", big);
