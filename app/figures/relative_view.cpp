@@ -117,8 +117,8 @@ Figure index(const FigureContext& ctx) {
   const long long reach = std::min(n - 1, k + 1);
   Figure f;
   f.title = tr("relative.index.title");
-  f.subtitle = tr.format("relative.index.subtitle", {{"k", std::to_string(k)}, {"n", fig::num(static_cast<double>(n))},
-                                                     {"v", std::to_string(2 * std::min(k, n - 1) + 1)}});
+  f.subtitle = tr.format("relative.index.subtitle", {{"k", fig::num(static_cast<double>(k))}, {"n", fig::num(static_cast<double>(n))},
+                                                     {"v", fig::num(static_cast<double>(2 * std::min(k, n - 1) + 1))}});
   f.x = {.label = tr("relative.axis.key"), .format = fig::TickFormat::integer, .tight = true};
   f.y = {.label = tr("relative.axis.query"), .format = fig::TickFormat::integer, .tight = true};
   f.legend = fig::LegendPlace::none;
@@ -234,7 +234,7 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
     counted = static_cast<double>(distinct.size());
     counted_ok = counted == expected;
   }
-  out.push_back({tr.format("relative.readout.vectors", {{"n", fig::num(static_cast<double>(n))}, {"k", std::to_string(k)}}),
+  out.push_back({tr.format("relative.readout.vectors", {{"n", fig::num(static_cast<double>(n))}, {"k", fig::num(static_cast<double>(k))}}),
                  tr.format("relative.readout.vectors_value", {{"v", fig::num(counted)}, {"all", fig::num(2.0 * static_cast<double>(n) - 1)}}),
                  counted, counted_ok});
 
