@@ -236,8 +236,8 @@ Figure sinusoids(const FigureContext& ctx) {
     // One wavelength marked on the row when it fits: an arrow from 0 to λ.
     if (dims.size() <= 6 && lambda < static_cast<double>(n)) {
       f.arrows.push_back({.x0 = 0, .y0 = row + 1.4, .x1 = lambda, .y1 = row + 1.4, .color = s.color});
-      f.notes.push_back({.x = lambda, .y = row + 1.4,
-                         .text = " " + tr.format("sinusoidal.sinusoids.lambda", {{"lambda", tokens_text(lambda)}}),
+      f.notes.push_back({.x = lambda + 0.006 * static_cast<double>(n), .y = row + 1.4,
+                         .text = tr.format("sinusoidal.sinusoids.lambda", {{"lambda", tokens_text(lambda)}}),
                          .color = s.color});
     } else if (dims.size() <= 6) {
       f.notes.push_back({.x = 0, .y = row + 1.4,
@@ -355,8 +355,8 @@ Figure dot(const FigureContext& ctx) {
   f.series.push_back(std::move(now));
   f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = d / 2.0});
   const double lowest = *std::min_element(half.begin(), half.end());
-  f.notes.push_back({.x = 0, .y = d / 2.0 - 0.035 * (d / 2.0 - lowest),  // just under the line
-                     .text = "  " + tr.format("sinusoidal.dot.max", {{"v", fig::num(d / 2.0)}})});
+  f.notes.push_back({.x = 0.012 * static_cast<double>(kmax), .y = d / 2.0 - 0.035 * (d / 2.0 - lowest),  // just under the line
+                     .text = tr.format("sinusoidal.dot.max", {{"v", fig::num(d / 2.0)}})});
   f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = 0, .style = fig::LineStyle::solid});
   return f;
 }
