@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "app/cli/commands.hpp"
+#include "app/common/fonts.hpp"
 
 namespace poslab::app {
 
@@ -15,7 +16,19 @@ const char* kDescription =
 
 }  // namespace
 
+namespace {
+int dispatch(int argc, char** argv, const GuiEntryPoints& gui);
+}  // namespace
+
 int run_cli(int argc, char** argv, const GuiEntryPoints& gui) {
+  const int code = dispatch(argc, argv, gui);
+  release_font_caches();
+  return code;
+}
+
+namespace {
+
+int dispatch(int argc, char** argv, const GuiEntryPoints& gui) {
   CLI::App app{kDescription, "poslab"};
   app.set_version_flag("--version", std::string("poslab ") + POSLAB_VERSION);
   app.require_subcommand(0, 1);
@@ -104,5 +117,7 @@ int run_cli(int argc, char** argv, const GuiEntryPoints& gui) {
                      "this poslab was built without the GUI; use the headless commands (table, export, list)");
   return gui.run_window(window);
 }
+
+}  // namespace
 
 }  // namespace poslab::app

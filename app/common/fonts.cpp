@@ -1,5 +1,6 @@
 #include "app/common/fonts.hpp"
 
+#include <cairo.h>
 #include <fontconfig/fontconfig.h>
 
 #include "app/common/atomic_file.hpp"
@@ -69,6 +70,11 @@ FontChoice find_font(const std::string& lang) {
       return f;
     }
   throw IoError("no sans font with Greek letters found (install fonts-dejavu-core)");
+}
+
+void release_font_caches() {
+  cairo_debug_reset_static_data();
+  FcFini();
 }
 
 }  // namespace poslab::app

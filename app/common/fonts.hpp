@@ -18,4 +18,9 @@ struct FontChoice {
 /// also 位置编码 for Chinese).
 FontChoice find_font(const std::string& lang);
 
+/// Releases cairo's and fontconfig's process-wide caches. Called once before
+/// exit so LeakSanitizer sees only poslab's own allocations; nothing may use
+/// cairo or fontconfig afterwards.
+void release_font_caches();
+
 }  // namespace poslab::app

@@ -26,7 +26,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const poslab::core::InvalidParameter&) {
     return 0;
   }
-  if (!poslab::app::fig::all_finite(f)) std::abort();
+  const std::string where = std::string(view.id) + "/" + std::string(figure.id);
+  if (!poslab::app::fig::all_finite(f)) poslab::fuzz::fail("a NaN or infinity", where, params);
   for (const auto& h : f.heatmaps) {
     if (h.is_matrix()) continue;
     std::vector<double> xs, ys;
@@ -35,10 +36,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::vector<float> out(xs.size() * ys.size());
     h.sampler(xs, ys, out);
     for (float v : out)
-      if (!std::isfinite(v)) std::abort();
+      if (!std::isfinite(v)) poslab::fuzz::fail("a non-finite heatmap sample", where, params);
   }
   for (const auto& r : poslab::app::view_readouts(view, params, tr))
-    if (!std::isfinite(r.number) || (r.holds && !*r.holds)) std::abort();
+    if (!std::isfinite(r.number) || (r.holds && !*r.holds)) poslab::fuzz::fail("a failing readout: " + r.label, where, params);
   if (render) {
     poslab::app::ExportOptions o;
     o.width = 320;

@@ -3,6 +3,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -47,6 +49,15 @@ inline core::Params fuzzed_params(Input& in, const std::vector<std::string_view>
     }
   }
   return p;
+}
+
+/// Prints what was being tested, then aborts (the fuzzer saves the input).
+[[noreturn]] inline void fail(std::string_view what, std::string_view where, const core::Params& p) {
+  std::string set;
+  for (const auto& k : p.set_keys()) set += " " + k + "=" + core::format_param_value(core::param_spec(k), p.value(k));
+  std::fprintf(stderr, "poslab fuzz: %.*s in %.*s with%s\n", static_cast<int>(what.size()), what.data(),
+               static_cast<int>(where.size()), where.data(), set.c_str());
+  std::abort();
 }
 
 }  // namespace poslab::fuzz

@@ -24,9 +24,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   if (t.rows.size() > 20000) return 0;  // valid and large: formatting is tested on smaller ones
   for (const auto& row : t.rows) {
-    if (row.size() != t.columns.size()) std::abort();
+    if (row.size() != t.columns.size()) poslab::fuzz::fail("a row of the wrong width", def.id, params);
     for (const auto& c : row)
-      if (const double* x = std::get_if<double>(&c); x && !std::isfinite(*x)) std::abort();
+      if (const double* x = std::get_if<double>(&c); x && !std::isfinite(*x))
+        poslab::fuzz::fail("a non-finite cell", def.id, params);
   }
   for (auto f : {poslab::app::TableFormat::csv, poslab::app::TableFormat::md, poslab::app::TableFormat::tex})
     if (poslab::app::write_table(t, f).empty()) std::abort();
