@@ -1,14 +1,24 @@
 # The two commands (see README.md):
 #   make run    install what is missing, build Release, open the app
-#   make test   install what is missing, build (warnings are errors), run every test
+#   make test   install what is missing, build (warnings are errors), run every
+#               test; then the same suites under ASan + UBSan (clang), short
+#               fuzz runs and a short GUI soak
 #
-# Other targets: make build, make deps, make clean, make install PREFIX=...
+# Other targets:
+#   make build        Release build only
+#   make test-release the Release suites only (quick iteration)
+#   make test-sanitize the clang ASan + UBSan build, its suites and the short fuzz runs
+#   make fuzz         longer fuzz runs (FUZZ_SECONDS per target, default 600)
+#   make bench        poslab bench --json and tests/bench/compare.py (numpy, torch)
+#   make install PREFIX=...   make clean
 
 BUILD_DIR ?= build
+ASAN_DIR ?= build-asan
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
+FUZZ_SECONDS ?= 600
 
-.PHONY: run test build deps clean install
+.PHONY: run test build deps clean install test-release test-sanitize fuzz bench
 
 deps:
 	@scripts/install-deps.sh
@@ -18,13 +28,34 @@ build: deps
 	@cmake --build $(BUILD_DIR) -j $(JOBS)
 
 run: build
-	./$(BUILD_DIR)/poslab
+	./$(BUILD_DIR)/app/poslab
 
-test: build
+test: test-release test-sanitize
+
+test-release: build
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
+
+test-sanitize: deps
+	@CC=clang CXX=clang++ cmake -S . -B $(ASAN_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPOSLAB_WERROR=ON \
+	  -DPOSLAB_FUZZ=ON $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(ASAN_DIR) -j $(JOBS)
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  ctest --test-dir $(ASAN_DIR) --output-on-failure -j $(JOBS)
+
+fuzz: deps
+	@CC=clang CXX=clang++ cmake -S . -B $(ASAN_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPOSLAB_FUZZ=ON \
+	  -DPOSLAB_FUZZ_SECONDS=$(FUZZ_SECONDS) $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(ASAN_DIR) -j $(JOBS)
+	ctest --test-dir $(ASAN_DIR) --output-on-failure -R '^fuzz_'
+	@cmake -S . -B $(ASAN_DIR) -DPOSLAB_FUZZ_SECONDS=20 >/dev/null
+
+bench: build
+	@scripts/install-deps.sh --bench
+	./$(BUILD_DIR)/app/poslab bench --json
+	/usr/bin/python3 tests/bench/compare.py --poslab ./$(BUILD_DIR)/app/poslab
 
 install: build
 	cmake --install $(BUILD_DIR) $(if $(PREFIX),--prefix $(PREFIX),)
 
 clean:
-	rm -rf $(BUILD_DIR)
+	rm -rf $(BUILD_DIR) $(ASAN_DIR)
