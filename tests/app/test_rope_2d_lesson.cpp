@@ -1,0 +1,126 @@
+// The "rope-2d" lesson: its readouts prove what they claim, at the defaults
+// and over many random settings, and its figures and table carry core's numbers.
+//
+// Reference values: RoFormer eq. 13 written out by hand for one pair,
+//   R(α)(x, y) = (x cos α − y sin α, x sin α + y cos α),
+// evaluated with std::cos/std::sin here (independent of core::rope_rotate).
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <numbers>
+#include <random>
+
+#include "app/figures/views.hpp"
+#include "app/tables/table.hpp"
+#include "app_test_support.hpp"
+#include "poslab/core/params.hpp"
+
+using namespace poslab;
+
+namespace {
+
+const app::ViewDef& view() {
+  const app::ViewDef* v = app::find_view("rope-2d");
+  REQUIRE(v != nullptr);
+  return *v;
+}
+
+std::pair<double, double> rot(double x, double y, double a) {
+  return {x * std::cos(a) - y * std::sin(a), x * std::sin(a) + y * std::cos(a)};
+}
+
+double by_hand_score(double q0, double q1, double k0, double k1, double m, double n, double theta) {
+  const auto [a, b] = rot(q0, q1, m * theta);
+  const auto [c, d] = rot(k0, k1, n * theta);
+  return a * c + b * d;
+}
+
+const app::Readout* find(const std::vector<app::Readout>& rs, std::string_view key) {
+  const std::string label = test::english()(key);
+  for (const auto& r : rs)
+    if (r.label.rfind(label.substr(0, label.find('{')), 0) == 0) return &r;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("rope-2d: readouts at the defaults hold and match a hand rotation") {
+  const auto rs = app::view_readouts(view(), core::Params{}, test::english());
+  REQUIRE(rs.size() >= 5);
+  for (const auto& r : rs)
+    if (r.holds) CHECK(*r.holds);
+  // Defaults: q = (1, 0.5), k = (0.8, −0.4), m = 2, n = 5, θ = 0.5 (lesson default).
+  const double expected = by_hand_score(1, 0.5, 0.8, -0.4, 2, 5, 0.5);
+  const app::Readout* score = find(rs, "rope-2d.readout.score");
+  REQUIRE(score != nullptr);
+  CHECK(score->number == doctest::Approx(expected).epsilon(1e-14));
+  // 0.84044… as the figure note shows: |q||k| cos(φ_k − φ_q + 1.5).
+  CHECK(expected == doctest::Approx(std::hypot(1, 0.5) * std::hypot(0.8, -0.4) *
+                                    std::cos(std::atan2(-0.4, 0.8) - std::atan2(0.5, 1) + 1.5)).epsilon(1e-14));
+}
+
+TEST_CASE("rope-2d: shifting both positions keeps the score, moving one changes it (random settings)") {
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> u(-3, 3), pos(0, 200), th(0.01, 3), sh(-50, 50);
+  for (int trial = 0; trial < 300; ++trial) {
+    core::Params p;
+    const double q0 = u(rng), q1 = u(rng), k0 = u(rng), k1 = u(rng);
+    const double m = pos(rng), n = pos(rng), theta = th(rng), s = sh(rng);
+    p.set("q", std::vector<double>{q0, q1});
+    p.set("k", std::vector<double>{k0, k1});
+    p.set("m", m), p.set("n", n), p.set("theta", theta), p.set("shift", s);
+    const auto rs = app::view_readouts(view(), p, test::english());
+    for (const auto& r : rs) {
+      CAPTURE(r.label);
+      CHECK(std::isfinite(r.number));
+      if (r.holds) CHECK(*r.holds);
+    }
+    const double applied = std::max(s, -std::min(m, n));  // the lesson keeps positions >= 0
+    const app::Readout* shifted = find(rs, "rope-2d.readout.shifted");
+    REQUIRE(shifted != nullptr);
+    CHECK(shifted->number == doctest::Approx(by_hand_score(q0, q1, k0, k1, m + applied, n + applied, theta)).epsilon(1e-9));
+    CHECK(shifted->number == doctest::Approx(by_hand_score(q0, q1, k0, k1, m, n, theta)).epsilon(1e-9).scale(std::hypot(q0, q1) * std::hypot(k0, k1)));
+  }
+}
+
+TEST_CASE("rope-2d: figures carry core's numbers") {
+  const app::ViewDef& v = view();
+  const auto* plane = app::find_figure(v, "plane");
+  REQUIRE(plane != nullptr);
+  core::Params p;
+  p.set_text("m", "3"), p.set_text("n", "7"), p.set_text("shift", "2"), p.set_text("theta", "0.3");
+  const auto f = app::build_figure(v, *plane, p, test::english());
+  // The rotated q is the shaft series named after q′, ending at R((m+s)θ)q.
+  const auto [x, y] = rot(1, 0.5, (3 + 2) * 0.3);
+  bool found = false;
+  for (const auto& s : f.series)
+    if (s.x.size() == 2 && s.x[0] == 0 && std::abs(s.x[1] - x) < 1e-12 && std::abs(s.y[1] - y) < 1e-12) found = true;
+  CHECK(found);
+
+  const auto* shift = app::find_figure(v, "score-shift");
+  REQUIRE(shift != nullptr);
+  const auto g = app::build_figure(v, *shift, p, test::english());
+  REQUIRE(g.series.size() >= 2);
+  for (const auto& s : g.series) {
+    if (s.x.size() < 10) continue;
+    for (std::size_t i = 0; i < s.x.size(); i += 97) {
+      const double both = by_hand_score(1, 0.5, 0.8, -0.4, 3 + s.x[i], 7 + s.x[i], 0.3);
+      const double key = by_hand_score(1, 0.5, 0.8, -0.4, 3, 7 + s.x[i], 0.3);
+      CHECK((std::abs(s.y[i] - both) < 1e-12 || std::abs(s.y[i] - key) < 1e-12));
+    }
+  }
+}
+
+TEST_CASE("rope-2d-shift table: one row per shift, the score column constant") {
+  const app::TableDef* def = app::find_table("rope-2d-shift");
+  REQUIRE(def != nullptr);
+  const app::Table t = app::build_table(*def, core::Params{});
+  REQUIRE(t.rows.size() == 9);  // pos = 0:8
+  const double first = std::get<double>(t.rows[0].back());
+  CHECK(first == doctest::Approx(by_hand_score(1, 0.5, 0.8, -0.4, 2, 5, 1)).epsilon(1e-14));
+  for (const auto& row : t.rows) CHECK(std::get<double>(row.back()) == doctest::Approx(first).epsilon(1e-12));
+  core::Params far;
+  far.set_text("pos", "1e12");
+  CHECK_THROWS_AS(app::build_table(*def, far), core::InvalidParameter);
+}
