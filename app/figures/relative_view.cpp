@@ -162,8 +162,8 @@ Figure index(const FigureContext& ctx) {
     if (i1 - i0 < 1 || k == 0) continue;
     s.x = {i0 + off + 0.5, i1 + off - 0.5};
     s.y = {i0 + 0.5, i1 - 0.5};
-    s.color = fig::Color::rgb(0x1d1d1f);
-    s.width = 1.4f;
+    s.color = fig::palette_color(4);  // reddish purple: visible on the dark blue and the light yellow ends
+    s.width = 2.0f;
     s.x_name = tr("relative.readout.key");
     s.y_name = tr("relative.readout.query");
     f.series.push_back(std::move(s));
