@@ -1,0 +1,339 @@
+// The "scaling" lesson: its readouts hold (defaults, presets and many random
+// settings, extremes included), its figures and tables show core's numbers,
+// and the notes' wrong numbers are shown next to the right ones.
+//
+// Reference values were computed at development time in plain Python (math
+// and cmath only, no poslab code), with d = 128, base = 1e4, s = 8, L = 4096:
+//   th = [1e4 ** (-2*i/128) for i in range(64)]
+//   bound(r, th): S = 0; acc = 0; for t in th: S += cmath.exp(1j*r*t); acc += abs(S); return acc/len(th)
+//   bound(4096, th) -> 4.882792191194106;  bound(32768, [t/8 for t in th]) -> the same
+//   bound(1, th)/bound(0, th) -> 0.9704051120817871
+//   sum(L*t < 2*pi for t in th) -> 18 (pairs 46..63)
+//   HF yarn: low, high = floor(dim(32)), ceil(dim(1)) = 20, 46 with
+//     dim(r) = 128*log(4096/(r*2*pi))/(2*log(1e4)); ramp = 1 - clamp((i-20)/26, 0, 1)
+//     -> 21 pairs kept, 25 blended, 18 divided; pair 32: 0.01*(7/13 + (6/13)/8) = 0.005961538461538462
+//   beta_slow = 0.25: high = ceil(dim(0.25)) = 55 -> pairs 46..54 keep part of θ: 9 meet unseen angles
+//   1e4*(8*32768/4096 - 7)**(128/126) -> 607779.2727297307 (dynamic NTK base)
+//   0.1*log(8) + 1 -> 1.2079441541679836
+//   0.125**0.8 -> 0.18946457081379975; 100*, 30000*, 32768* that -> 18.946457081379975,
+//     5683.937124413992, 6208.37505642659; 4096*8**0.8 -> 21618.817610103102
+//   0.01/8**(0.25/64) -> 0.009919100824251096; 8**(0.25/64) -> 1.0081558981184175
+//   q = 1..128, m = 1: out[j] = q[j]*cos(th[j%64]) + q[j-1]*sin(th[j%64]) -> |out|/|q| = 1.0508542472692388
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <numbers>
+#include <random>
+#include <string>
+
+#include "app/common/presets.hpp"
+#include "app/export/figure_export.hpp"
+#include "app/figures/views.hpp"
+#include "app/tables/table.hpp"
+#include "app_test_support.hpp"
+#include "poslab/core/scaling.hpp"
+
+using namespace poslab;
+namespace fig = poslab::app::fig;
+
+namespace {
+
+const app::ViewDef& view() {
+  const app::ViewDef* v = app::find_view("scaling");
+  REQUIRE(v != nullptr);
+  return *v;
+}
+
+fig::Figure build(std::string_view id, const core::Params& p, double width = 900) {
+  const app::FigureDef* f = app::find_figure(view(), id);
+  REQUIRE(f != nullptr);
+  return app::build_figure(view(), *f, p, test::english(), width, 560);
+}
+
+core::Params params(std::initializer_list<std::pair<const char*, const char*>> sets) {
+  core::Params p;
+  for (const auto& [k, v] : sets) p.set_text(k, v);
+  return p;
+}
+
+std::string tr(std::string_view key) { return test::english()(key); }
+std::string method(std::string_view name) { return tr("scaling.method." + std::string(name)); }
+std::string with_method(std::string_view key, std::string_view name) {
+  return test::english().format(key, {{"method", method(name)}});
+}
+
+const app::Readout& readout(const std::vector<app::Readout>& all, const std::string& label) {
+  for (const app::Readout& r : all)
+    if (r.label == label) return r;
+  FAIL("no readout " << label);
+  return all.front();
+}
+
+const fig::Series& series(const fig::Figure& f, const std::string& name) {
+  for (const fig::Series& s : f.series)
+    if (s.name == name) return s;
+  FAIL("no series " << name);
+  return f.series.front();
+}
+
+bool has_series(const fig::Figure& f, const std::string& name) {
+  for (const fig::Series& s : f.series)
+    if (s.name == name) return true;
+  return false;
+}
+
+std::size_t column(const app::Table& t, std::string_view name) {
+  for (std::size_t c = 0; c < t.columns.size(); ++c)
+    if (t.columns[c] == name) return c;
+  FAIL("no column " << name);
+  return 0;
+}
+
+double number(const app::Table& t, std::size_t row, std::string_view name) {
+  const app::Cell& v = t.rows.at(row).at(column(t, name));
+  if (const double* x = std::get_if<double>(&v)) return *x;
+  if (const long long* i = std::get_if<long long>(&v)) return static_cast<double>(*i);
+  FAIL("not a number: " << name);
+  return 0;
+}
+
+double meta(const app::Table& t, std::string_view key) {
+  for (const auto& [k, v] : t.meta)
+    if (k == key) return std::get<double>(v);
+  FAIL("no meta " << key);
+  return 0;
+}
+
+app::Table table(std::string_view id, const core::Params& p = {}) {
+  const app::TableDef* def = app::find_table(id);
+  REQUIRE(def != nullptr);
+  return app::build_table(*def, p);
+}
+
+/// Every readout finite; every claimed invariant holds. Returns how many claim one.
+int check_readouts(const core::Params& p) {
+  const auto all = app::view_readouts(view(), p, test::english());
+  int claims = 0;
+  for (const app::Readout& r : all) {
+    CAPTURE(r.label);
+    CAPTURE(r.value);
+    CHECK(std::isfinite(r.number));
+    CHECK(!r.value.empty());
+    if (r.holds) {
+      CHECK(*r.holds);
+      ++claims;
+    }
+  }
+  return claims;
+}
+
+}  // namespace
+
+TEST_CASE("scaling lesson: readouts at the defaults, against Python references") {
+  CHECK(check_readouts({}) == 5);  // unseen (yarn), by-parts, PI stretch, γ limit, rotate_half
+  const auto r = app::view_readouts(view(), {}, test::english());
+  CHECK(readout(r, tr("scaling.readout.yarn_regimes")).number == 21);
+  CHECK(readout(r, tr("scaling.readout.yarn_regimes")).value ==
+        test::english().format("scaling.readout.yarn_regimes_value", {{"kept", "21"}, {"blended", "25"}, {"divided", "18"}}));
+  CHECK(readout(r, tr("scaling.readout.unseen_none")).number == 18);
+  const app::Readout& unseen = readout(r, with_method("scaling.readout.unseen_method", "yarn"));
+  CHECK(unseen.number == 0);
+  REQUIRE(unseen.holds.has_value());
+  CHECK(readout(r, with_method("scaling.readout.fastest", "yarn")).number == 1.0);  // the fastest pair is kept
+  CHECK(readout(r, with_method("scaling.readout.attention", "yarn")).number ==
+        doctest::Approx(1.2079441541679836).epsilon(1e-15));
+  CHECK(readout(r, tr("scaling.readout.dynamic")).number == doctest::Approx(607779.2727297307).epsilon(1e-12));
+  CHECK(std::abs(readout(r, tr("scaling.readout.pi_stretch")).number) < 1e-10);
+  CHECK(readout(r, tr("scaling.readout.gamma_slope")).number == doctest::Approx(0.18946457081379975).epsilon(1e-14));
+  CHECK(readout(r, tr("scaling.readout.gamma_100")).number == doctest::Approx(18.946457081379975).epsilon(1e-14));
+  CHECK(readout(r, tr("scaling.readout.gamma_limit")).number == doctest::Approx(21618.817610103102).epsilon(1e-14));
+  const app::Readout& last = readout(r, test::english().format("scaling.readout.gamma_target", {{"L", "32,768"}}));
+  CHECK(last.number == doctest::Approx(6208.37505642659).epsilon(1e-14));
+  CHECK(last.number > 4096);  // the notes' map leaves the trained range
+  CHECK(readout(r, test::english().format("scaling.readout.seed_theta", {{"i", "32"}})).number ==
+        doctest::Approx(0.009919100824251096).epsilon(1e-13));
+  CHECK(readout(r, tr("scaling.readout.seed_divisor")).number == doctest::Approx(1.0081558981184175).epsilon(1e-13));
+  CHECK(readout(r, tr("scaling.readout.roll")).number == doctest::Approx(1.0508542472692388).epsilon(1e-12));
+  CHECK(readout(r, tr("scaling.readout.rotate_half")).number == doctest::Approx(1.0).epsilon(1e-14));
+}
+
+TEST_CASE("scaling lesson: the unseen-angle claim can fail, and is only claimed where the code guarantees it") {
+  // β_slow = 0.25 < 1: YaRN's ramp reaches pairs that never turn once within L (Python above: 9).
+  const auto r = app::view_readouts(view(), params({{"beta_slow", "0.25"}}), test::english());
+  const app::Readout& yarn = readout(r, with_method("scaling.readout.unseen_method", "yarn"));
+  CHECK(yarn.number == 9);
+  CHECK(!yarn.holds.has_value());
+  // no scaling at all: every slow pair meets unseen angles, and nothing is claimed
+  const auto none = app::view_readouts(view(), params({{"method", "none"}}), test::english());
+  const app::Readout& n = readout(none, with_method("scaling.readout.unseen_method", "none"));
+  CHECK(n.number == 18);
+  CHECK(!n.holds.has_value());
+  // PI, YaRN (paper) and Llama 3 at their defaults claim and keep 0
+  for (const char* m : {"linear", "yarn-paper", "llama3"}) {
+    CAPTURE(m);
+    const auto rm = app::view_readouts(view(), params({{"method", m}}), test::english());
+    const app::Readout& u = readout(rm, with_method("scaling.readout.unseen_method", m));
+    CHECK(u.number == 0);
+    REQUIRE(u.holds.has_value());
+    CHECK(*u.holds);
+  }
+}
+
+TEST_CASE("scaling lesson: readouts hold over random settings, extremes and the presets") {
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> u(0, 1);
+  const char* methods[] = {"none", "linear", "ntk", "dynamic", "yarn", "yarn-paper", "llama3", "seed"};
+  auto log_uniform = [&](double lo, double hi) { return lo * std::pow(hi / lo, u(rng)); };
+  for (int trial = 0; trial < 300; ++trial) {
+    core::Params p;
+    p.set("method", std::string(methods[trial % 8]));
+    p.set("d", std::ldexp(1.0, 1 + static_cast<int>(u(rng) * 10)));  // 2 .. 1024
+    p.set("base", log_uniform(2, 1e9));
+    p.set("factor", trial % 17 == 0 ? 1.0 : log_uniform(1, 1024));
+    p.set("original_context", std::round(log_uniform(1, 1e9)));
+    p.set("seq_len", std::round(log_uniform(1, 1e9)));
+    const double slow = log_uniform(0.01, 64);
+    p.set("beta_slow", slow);
+    p.set("beta_fast", slow * log_uniform(1.01, 100));
+    const double low = log_uniform(0.1, 16);
+    p.set("low_freq_factor", low);
+    p.set("high_freq_factor", low * log_uniform(1.01, 64));
+    p.set("mscale", u(rng) < 0.5 ? 0.0 : u(rng) * 4);
+    p.set("mscale_all_dim", u(rng) < 0.5 ? 0.0 : u(rng) * 4);
+    p.set("gamma", u(rng) * 2);
+    p.set("temperature", u(rng) < 0.1 ? 1000.0 : u(rng) * 4);
+    p.set("log_x", u(rng) < 0.5);
+    std::string where;
+    for (const auto& k : p.set_keys()) where += " " + k + "=" + core::format_param_value(core::param_spec(k), p.value(k));
+    CAPTURE(where);
+    check_readouts(p);
+    if (trial % 10 == 0)
+      for (const auto& f : view().figures) CHECK(fig::all_finite(build(f.id, p, 640)));
+  }
+  const std::vector<app::Preset> presets = app::load_presets(app::assets_dir());
+  for (const char* preset : {"llama3.1-8b", "qwen2.5-7b", "notes-yarn-example"}) {
+    CAPTURE(preset);
+    core::Params p;
+    app::find_preset(presets, preset).apply(p);
+    CHECK(check_readouts(p) >= 4);
+  }
+}
+
+TEST_CASE("scaling lesson: figures show core's numbers") {
+  const core::Params defaults;
+  SUBCASE("ratio: every method, YaRN (code) on top, values θ′/θ from core") {
+    const fig::Figure f = build("ratio", defaults);
+    CHECK(f.series.size() == 8);
+    CHECK(f.series.back().name == method("yarn"));
+    CHECK(series(f, method("yarn")).y[32] == doctest::Approx(0.5961538461538462).epsilon(1e-13));
+    CHECK(series(f, method("linear")).y[5] == doctest::Approx(0.125).epsilon(1e-15));
+    REQUIRE(f.bands.size() == 1);
+    CHECK(f.bands[0].from == 20);
+    CHECK(f.bands[0].to == 46);
+  }
+  SUBCASE("wavelength: λ′ of the chosen method, the markers of unseen angles") {
+    const fig::Figure f = build("wavelength", params({{"method", "none"}}));
+    const fig::Series& unseen = series(f, tr("scaling.wavelength.unseen"));
+    CHECK(unseen.x.size() == 18);
+    CHECK(unseen.x.front() == 46);
+    const fig::Figure y = build("wavelength", defaults);
+    CHECK(!has_series(y, tr("scaling.wavelength.unseen")));
+    const double lambda63 = 2 * std::numbers::pi / std::pow(1e4, -126.0 / 128);
+    CHECK(series(y, test::english().format("scaling.wavelength.scaled", {{"method", method("yarn")}})).y[63] ==
+          doctest::Approx(8 * lambda63).epsilon(1e-13));
+  }
+  SUBCASE("score: the first bin on the log axis is distance 1") {
+    const fig::Figure f = build("score", defaults);
+    const fig::Series& orig = series(f, tr("scaling.score.original"));
+    CHECK(orig.x.front() == 1);
+    CHECK(orig.y.front() == doctest::Approx(0.9704051120817871).epsilon(1e-12));
+    // YaRN keeps the fastest pairs: at distance 1 it is within 3% of the original, PI is not
+    CHECK(series(f, method("yarn")).y.front() == doctest::Approx(orig.y.front()).epsilon(0.03));
+    CHECK(series(f, test::english().format("scaling.score.stretched", {{"s", "8"}})).y.front() > 0.99);
+  }
+  SUBCASE("attention: the marked point is core's factor") {
+    const fig::Figure f = build("attention", defaults);
+    bool found = false;
+    for (const fig::Series& s : f.series)
+      if (s.kind == fig::SeriesKind::scatter) {
+        CHECK(s.x.front() == 8);
+        CHECK(s.y.front() == doctest::Approx(1.2079441541679836).epsilon(1e-15));
+        found = true;
+      }
+    CHECK(found);
+  }
+  SUBCASE("positions: γ-mapped markers, the notes' wrong values only at their own s and γ") {
+    const fig::Figure f = build("positions", defaults);
+    const fig::Series& marks = series(f, tr("scaling.positions.marks"));
+    REQUIRE(marks.x.size() == 7);
+    CHECK(marks.x[5] == 30000);
+    CHECK(marks.y[5] == doctest::Approx(5683.937124413992).epsilon(1e-14));
+    CHECK(series(f, tr("scaling.positions.notes")).y.back() == 6270);
+    CHECK(!has_series(build("positions", params({{"gamma", "0.7"}})), tr("scaling.positions.notes")));
+    REQUIRE(!f.ref_lines.empty());
+    bool limit = false;
+    for (const fig::RefLine& l : f.ref_lines) limit = limit || l.value == doctest::Approx(21618.817610103102).epsilon(1e-14);
+    CHECK(limit);
+  }
+  SUBCASE("d = 2: NTK and dynamic NTK are undefined, the figures say so instead of failing") {
+    const fig::Figure f = build("ratio", params({{"d", "2"}, {"method", "ntk"}}));
+    CHECK(f.series.size() == 6);
+    CHECK(f.notes.size() == 2);
+    CHECK_NOTHROW(build("wavelength", params({{"d", "2"}, {"method", "dynamic"}})));
+    CHECK(check_readouts(params({{"d", "2"}, {"method", "ntk"}})) >= 3);
+  }
+}
+
+TEST_CASE("scaling lesson: tables") {
+  SUBCASE("yarn-interpolation: pair 32 and the correction range") {
+    const app::Table t = table("yarn-interpolation");
+    REQUIRE(t.rows.size() == 64);
+    CHECK(number(t, 32, "theta") == doctest::Approx(0.01).epsilon(1e-15));
+    CHECK(number(t, 32, "wavelength") == doctest::Approx(628.3185307179587).epsilon(1e-14));
+    CHECK(number(t, 32, "rotations_in_l") == doctest::Approx(4096 / 628.3185307179587).epsilon(1e-14));
+    CHECK(std::get<std::string>(t.rows[32][column(t, "yarn_regime")]) == "blend");
+    CHECK(std::get<std::string>(t.rows[0][column(t, "yarn_regime")]) == "extrapolate");
+    CHECK(std::get<std::string>(t.rows[63][column(t, "yarn_regime")]) == "interpolate");
+    CHECK(number(t, 32, "ramp_yarn") == doctest::Approx(7.0 / 13).epsilon(1e-14));
+    CHECK(number(t, 32, "scaled_theta_yarn") == doctest::Approx(0.005961538461538462).epsilon(1e-13));
+    CHECK(number(t, 32, "scaled_theta_linear") == doctest::Approx(0.00125).epsilon(1e-15));
+    CHECK(number(t, 32, "scaled_theta_seed") == doctest::Approx(0.009919100824251096).epsilon(1e-13));
+    CHECK(meta(t, "correction_low") == 20);
+    CHECK(meta(t, "correction_high") == 46);
+    CHECK(meta(t, "effective_base_dynamic") == doctest::Approx(607779.2727297307).epsilon(1e-12));
+    CHECK(meta(t, "seed_divisor") == doctest::Approx(1.0081558981184175).epsilon(1e-13));
+    CHECK_THROWS_AS(table("yarn-interpolation", params({{"d", "2"}})), core::InvalidParameter);
+  }
+  SUBCASE("position-mapping: what leaves the trained range") {
+    const app::Table t = table("position-mapping");
+    REQUIRE(t.rows.size() == 7);
+    CHECK(number(t, 5, "pos") == 30000);
+    CHECK(number(t, 5, "gamma_mapped") == doctest::Approx(5683.937124413992).epsilon(1e-14));
+    CHECK(number(t, 5, "linear") == 3750);
+    CHECK(std::get<bool>(t.rows[5][column(t, "gamma_in_trained_range")]) == false);
+    CHECK(std::get<bool>(t.rows[5][column(t, "linear_in_trained_range")]) == true);
+    CHECK(std::get<bool>(t.rows[4][column(t, "gamma_in_trained_range")]) == true);  // 16384 → 3104
+    CHECK(meta(t, "gamma_leaves_trained_range_above") == doctest::Approx(21618.817610103102).epsilon(1e-14));
+  }
+  SUBCASE("notes-yarn-check: only PI's 3750 is right") {
+    const app::Table t = table("notes-yarn-check");
+    REQUIRE(t.rows.size() == 7);
+    for (std::size_t r = 0; r < t.rows.size(); ++r) {
+      const std::string id = std::get<std::string>(t.rows[r][0]);
+      CAPTURE(id);
+      CHECK(std::get<bool>(t.rows[r][column(t, "notes_correct")]) == (id == "linear_map_30000"));
+      CHECK(test::english().has("scaling.cell." + id));
+    }
+    CHECK(number(t, 0, "true_value") == doctest::Approx(0.18946457081379975).epsilon(1e-14));
+    CHECK(number(t, 1, "true_value") == doctest::Approx(18.946457081379975).epsilon(1e-14));
+    CHECK(number(t, 6, "true_value") == doctest::Approx(0.009919100824251096).epsilon(1e-13));
+  }
+  SUBCASE("every table the view lists exists and has a caption") {
+    for (std::string_view id : view().tables) {
+      CAPTURE(std::string(id));
+      CHECK(app::find_table(id) != nullptr);
+      CHECK(test::english().has("scaling.tables." + std::string(id)));
+    }
+  }
+}
