@@ -19,7 +19,7 @@ using core::Params;
 constexpr int kMaxCoreShiftSide = 512;    // d × d through core up to this (as the lesson's figure)
 constexpr double kMaxCoreOffset = 1e9;    // core checks offsets against `offset`
 constexpr double kMaxCorePosition = 1e12; // and positions against `pos`
-constexpr double kMaxWork = 2e8;          // sin/cos evaluations one table may take
+constexpr double kMaxWork = 33554432;     // sin/cos evaluations one table may take (2^25)
 
 /// PE(pos) for any finite pos: core's row at |pos| with the sin entries
 /// negated for pos < 0 (sin is odd, cos even); past 1e12 the same formula with
