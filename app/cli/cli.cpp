@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 
+#include "app/bench/bench.hpp"
 #include "app/cli/commands.hpp"
 #include "app/common/fonts.hpp"
 
@@ -79,9 +80,10 @@ int dispatch(int argc, char** argv, const GuiEntryPoints& gui) {
   list_cmd->add_option("what", list.what, "views | figures | tables | presets | params")->required();
   list_cmd->add_option("--format", list.format, "text (default) or json");
 
-  bool bench_json = false;
+  bench::BenchOptions bench_options;
   CLI::App* bench_cmd = app.add_subcommand("bench", "measure frame, export and kernel times");
-  bench_cmd->add_flag("--json", bench_json, "print JSON");
+  bench_cmd->add_flag("--json", bench_options.json, "print JSON");
+  bench_cmd->add_flag("--kernels", bench_options.kernels_only, "only the core kernels (tests/bench/compare.py)");
 
   try {
     app.parse(argc, argv);
@@ -101,8 +103,16 @@ int dispatch(int argc, char** argv, const GuiEntryPoints& gui) {
   if (export_cmd->parsed()) return cli::run_export(exp);
   if (list_cmd->parsed()) return cli::run_list(list);
   if (bench_cmd->parsed()) {
-    if (!gui.run_bench) return cli::fail(kExitFailure, "this poslab was built without the GUI; bench needs it");
-    return gui.run_bench(bench_json);
+    try {
+      nlohmann::ordered_json report = nlohmann::ordered_json::object();
+      int code = kExitOk;
+      if (!bench_options.kernels_only && gui.bench_frames) code = gui.bench_frames(&report);
+      bench::run_headless_bench(bench_options, report);
+      bench::print_report(report, bench_options.json);
+      return code;
+    } catch (const std::exception& e) {
+      return cli::fail(kExitFailure, std::string("bench failed: ") + e.what());
+    }
   }
   if (shot->parsed() && !shot_size.empty()) {
     int w = 0, h = 0;

@@ -29,7 +29,10 @@ struct WindowRequest {
 /// Entry points the GUI library provides (nullptr when built without it).
 struct GuiEntryPoints {
   int (*run_window)(const WindowRequest& request) = nullptr;
-  int (*run_bench)(bool json) = nullptr;
+  /// Adds the GUI's measurements to a `poslab bench` report: "frame_ms"
+  /// (per view, defaults and maxima, p50/p95) and "startup_ms". Returns an
+  /// exit code (non-zero: the report is still printed, with what was measured).
+  int (*bench_frames)(void* ordered_json_report) = nullptr;
 };
 
 int run_cli(int argc, char** argv, const GuiEntryPoints& gui = {});

@@ -1,0 +1,101 @@
+#include "app/bench/kernel_bench.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <vector>
+
+#include "poslab/core/decay.hpp"
+#include "poslab/core/rope.hpp"
+#include "poslab/core/scaling.hpp"
+#include "poslab/core/sinusoidal.hpp"
+#include "poslab/core/t5.hpp"
+
+namespace poslab::app::bench {
+
+namespace {
+
+/// Best wall time in ms of `repeats` calls; `sink` keeps results observable.
+template <class F>
+double best_ms(int repeats, F&& f) {
+  double best = 1e300;
+  for (int r = 0; r < repeats; ++r) {
+    const auto t0 = std::chrono::steady_clock::now();
+    f();
+    const auto t1 = std::chrono::steady_clock::now();
+    best = std::min(best, std::chrono::duration<double, std::milli>(t1 - t0).count());
+  }
+  return best;
+}
+
+volatile double g_sink = 0;
+
+}  // namespace
+
+std::vector<KernelResult> run_kernel_benchmarks(int repeats) {
+  std::vector<KernelResult> out;
+
+  {  // the sinusoid table
+    const std::int64_t positions = 32768;
+    const int d = 1024;
+    std::vector<float> table(static_cast<std::size_t>(positions) * d);
+    const double ms = best_ms(repeats, [&] { core::sinusoidal_table(table, positions, d, 10000); });
+    g_sink = g_sink + table[12345];
+    out.push_back({"sinusoidal_table", ms, static_cast<double>(table.size()), 0});
+  }
+
+  {  // RoPE on [4096 tokens, 32 heads, 128 dims], both layouts, against a copy
+    const std::int64_t tokens = 4096;
+    const int heads = 32, d = 128;
+    const Eigen::VectorXd theta = core::rope_inverse_frequencies(d, 10000);
+    const std::span<const double> th(theta.data(), static_cast<std::size_t>(theta.size()));
+    std::vector<float> data(static_cast<std::size_t>(tokens) * heads * d), copy(data.size());
+    for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<float>((i * 2654435761u) % 1000) / 1000.0f - 0.5f;
+    std::vector<float> c(static_cast<std::size_t>(tokens) * d / 2), s(c.size());
+    const double bytes = 2.0 * static_cast<double>(data.size()) * sizeof(float);
+    double ms = best_ms(repeats, [&] { core::rope_cos_sin_table(c, s, tokens, th); });
+    out.push_back({"rope_cos_sin_table", ms, static_cast<double>(c.size()), 0});
+    ms = best_ms(repeats, [&] { core::rope_apply(data, tokens, heads, d, c, s, core::PairLayout::interleaved); });
+    out.push_back({"rope_apply_interleaved", ms, static_cast<double>(data.size()), bytes});
+    ms = best_ms(repeats, [&] { core::rope_apply(data, tokens, heads, d, c, s, core::PairLayout::half); });
+    out.push_back({"rope_apply_half", ms, static_cast<double>(data.size()), bytes});
+    ms = best_ms(repeats, [&] { std::memcpy(copy.data(), data.data(), data.size() * sizeof(float)); });
+    g_sink = g_sink + copy[777] + data[999];
+    out.push_back({"memcpy_rope_tensor", ms, static_cast<double>(data.size()), bytes});
+  }
+
+  {  // RoFormer's decay bound
+    const Eigen::VectorXd theta = core::rope_inverse_frequencies(128, 10000);
+    const std::span<const double> th(theta.data(), static_cast<std::size_t>(theta.size()));
+    std::vector<double> distances(65536), bound(distances.size());
+    for (std::size_t r = 0; r < distances.size(); ++r) distances[r] = static_cast<double>(r);
+    const double ms = best_ms(repeats, [&] { core::rope_decay_bound_curve(distances, th, bound); });
+    g_sink = g_sink + bound[4000];
+    out.push_back({"decay_bound_curve", ms, static_cast<double>(distances.size()), 0});
+  }
+
+  {  // T5 buckets for a 4096-token sequence
+    Eigen::MatrixXi m;
+    const double ms = best_ms(repeats, [&] { m = core::t5_bucket_matrix(4096, 4096, true, 32, 128); });
+    g_sink = g_sink + m(100, 3000);
+    out.push_back({"t5_bucket_matrix", ms, 4096.0 * 4096.0, 0});
+  }
+
+  for (auto method : {core::ScalingMethod::none, core::ScalingMethod::linear, core::ScalingMethod::ntk,
+                      core::ScalingMethod::dynamic, core::ScalingMethod::yarn, core::ScalingMethod::yarn_paper,
+                      core::ScalingMethod::llama3, core::ScalingMethod::seed}) {
+    core::ScalingConfig c;
+    c.method = method;
+    c.d = 128;
+    double ms = best_ms(repeats, [&] {
+      for (int k = 0; k < 100; ++k) g_sink = g_sink + core::rope_scaling_table(c).scaled_theta[63];
+    });
+    ms /= 100;
+    std::string name = std::string("scaling_") + core::scaling_method_name(method);
+    std::replace(name.begin(), name.end(), '-', '_');
+    out.push_back({name, ms, 64, 0});
+  }
+  return out;
+}
+
+}  // namespace poslab::app::bench
