@@ -245,9 +245,17 @@ void parse_list_item(const ParamSpec& spec, std::string_view whole, std::string_
 std::span<const ParamSpec> param_specs() { return kSpecs; }
 
 const ParamSpec* find_param(std::string_view key) {
-  for (const auto& s : kSpecs)
-    if (s.key == key) return &s;
-  return nullptr;
+  // Core functions check their arguments on every call, so the lookup is a
+  // binary search over the keys sorted once (not a scan of ~50 strings).
+  static const auto sorted = [] {
+    std::array<const ParamSpec*, kSpecs.size()> v{};
+    for (std::size_t i = 0; i < kSpecs.size(); ++i) v[i] = &kSpecs[i];
+    std::sort(v.begin(), v.end(), [](const ParamSpec* a, const ParamSpec* b) { return a->key < b->key; });
+    return v;
+  }();
+  const auto it = std::lower_bound(sorted.begin(), sorted.end(), key,
+                                   [](const ParamSpec* s, std::string_view k) { return s->key < k; });
+  return it != sorted.end() && (*it)->key == key ? *it : nullptr;
 }
 
 const ParamSpec& param_spec(std::string_view key) {
@@ -359,8 +367,11 @@ ParamValue parse_param_value(const ParamSpec& spec, std::string_view raw) {
 
 // [SECTION] Checking values
 
-void check_param_value(const ParamSpec& spec, const ParamValue& value) {
-  const std::string shown = std::visit(
+namespace {
+
+/// The value as the error message shows it (computed only on failure).
+std::string shown_value(const ParamValue& value) {
+  return std::visit(
       [&](const auto& v) -> std::string {
         using V = std::decay_t<decltype(v)>;
         if constexpr (std::is_same_v<V, double>)
@@ -373,30 +384,41 @@ void check_param_value(const ParamSpec& spec, const ParamValue& value) {
           return "[" + std::to_string(v.size()) + " items]";
       },
       value);
+}
+
+/// Checks one number against a numeric spec (the hot path of core's argument checks).
+bool number_ok(const ParamSpec& spec, double x, bool integer) {
+  if (!in_bounds(spec, x)) return false;
+  if (integer && (!is_whole(x) || std::fabs(x) > kMaxInteger)) return false;
+  if (spec.even && std::fmod(x, 2.0) != 0) return false;
+  return true;
+}
+
+}  // namespace
+
+void check_param_value(const ParamSpec& spec, const ParamValue& value) {
   switch (spec.type) {
     case T::integer:
     case T::real: {
       const double* x = std::get_if<double>(&value);
-      if (!x || !in_bounds(spec, *x)) fail_spec(spec, shown);
-      if (spec.type == T::integer && (!is_whole(*x) || std::fabs(*x) > kMaxInteger)) fail_spec(spec, shown);
-      if (spec.even && std::fmod(*x, 2.0) != 0) fail_spec(spec, shown);
+      if (!x || !number_ok(spec, *x, spec.type == T::integer)) fail_spec(spec, shown_value(value));
       return;
     }
     case T::boolean:
-      if (!std::holds_alternative<bool>(value)) fail_spec(spec, shown);
+      if (!std::holds_alternative<bool>(value)) fail_spec(spec, shown_value(value));
       return;
     case T::choice: {
       const std::string* s = std::get_if<std::string>(&value);
-      if (!s) fail_spec(spec, shown);
-      for (auto c : param_choices(spec))
-        if (c == *s) return;
-      fail_spec(spec, shown);
+      if (s)
+        for (auto c : param_choices(spec))
+          if (c == *s) return;
+      fail_spec(spec, shown_value(value));
     }
     case T::list:
     case T::vector: {
       const auto* items = std::get_if<std::vector<double>>(&value);
-      if (!items || items->size() < spec.min_items || items->size() > spec.max_items) fail_spec(spec, shown);
-      if (spec.even && items->size() % 2 != 0) fail_spec(spec, shown);
+      if (!items || items->size() < spec.min_items || items->size() > spec.max_items) fail_spec(spec, shown_value(value));
+      if (spec.even && items->size() % 2 != 0) fail_spec(spec, shown_value(value));
       for (double x : *items) {
         if (!in_bounds(spec, x)) fail_spec(spec, format_number(x));
         if (spec.integral_items && !is_whole(x)) fail_spec(spec, format_number(x));
@@ -408,16 +430,18 @@ void check_param_value(const ParamSpec& spec, const ParamValue& value) {
 
 void check_integer(std::string_view key, double value) {
   const ParamSpec& spec = param_spec(key);
+  if (number_ok(spec, value, true)) return;
   ParamSpec as_integer = spec;
   as_integer.type = T::integer;
-  check_param_value(as_integer, ParamValue(value));
+  fail_spec(as_integer, shown_value(ParamValue(value)));
 }
 
 void check_real(std::string_view key, double value) {
   const ParamSpec& spec = param_spec(key);
+  if (number_ok(spec, value, false)) return;
   ParamSpec as_real = spec;
   as_real.type = T::real;
-  check_param_value(as_real, ParamValue(value));
+  fail_spec(as_real, shown_value(ParamValue(value)));
 }
 
 // [SECTION] Formatting
