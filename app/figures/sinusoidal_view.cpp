@@ -138,14 +138,16 @@ Curves integer_curves(long long n, int curves, double columns, Fill fill, Exact 
   return out;
 }
 
-/// The dimensions the sinusoids figure draws, from the fastest to the slowest:
-/// every dimension when d <= 8, else 0 and the sin dimensions of the pairs
-/// d/16, d/4 and 15d/32 (of d/2 pairs; for d = 128: dims 0, 16, 64, 120, the
-/// contract's `dims` default). Chosen from d rather than read from `dims`: the relation
-/// "every dims item < d" would otherwise refuse every d below the largest item
-/// (docs/CONTRACT.md §2), and this lesson is about dragging d.
-std::vector<int> shown_dims(int d) {
+/// The dimensions the sinusoids figure draws: the user's `dims` when set
+/// (each < d, checked by core), else chosen from d so dragging d never
+/// invalidates them — every dimension when d <= 8, else 0 and the sin
+/// dimensions of the pairs d/16, d/4 and 15d/32 (d = 128: 0, 16, 64, 120).
+std::vector<int> shown_dims(const core::Params& p, int d) {
   std::vector<int> out;
+  if (p.is_set("dims")) {
+    for (double x : p.list("dims")) out.push_back(static_cast<int>(x));
+    return out;
+  }
   if (d <= 8) {
     for (int i = 0; i < d; ++i) out.push_back(i);
     return out;
@@ -199,7 +201,7 @@ Figure sinusoids(const FigureContext& ctx) {
   const int d = d_of(p);
   const double base = p.real("base");
   const long long n = p.integer("positions");
-  const std::vector<int> dims = shown_dims(d);
+  const std::vector<int> dims = shown_dims(p, d);
   constexpr double kRowGap = 2.8;
   Figure f;
   f.title = tr("sinusoidal.sinusoids.title");
@@ -510,7 +512,7 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
 ViewDef sinusoidal_view() {
   return {.id = "sinusoidal",
           .group = "absolute",
-          .keys = {"base", "d", "positions", "bases", "m", "n", "offset"},
+          .keys = {"base", "d", "positions", "dims", "bases", "m", "n", "offset"},
           .defaults = {{"positions", "128"}},
           .figures = {{"heatmap", heatmap},
                       {"sinusoids", sinusoids},

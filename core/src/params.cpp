@@ -116,7 +116,7 @@ const std::array kSpecs = {
     // ---- keys the lessons add (docs/CONTRACT.md §2, "extensions")
     ParamSpec{.key = "offset", .type = T::real, .default_text = "3", .min = -1e9, .max = 1e9,
               .ui_min = -64, .ui_max = 64, .unit = "tokens"},
-    ParamSpec{.key = "dims", .type = T::list, .default_text = "0,16,64,120", .min = 0,
+    ParamSpec{.key = "dims", .type = T::list, .default_text = "", .min = 0,
               .max = 8191, .integral_items = true, .min_items = 1, .max_items = 16,
               .ui_min = 0, .ui_max = 1023},
     ParamSpec{.key = "shift", .type = T::real, .default_text = "0", .min = -1e9, .max = 1e9,
@@ -595,7 +595,7 @@ void check_param_relations(const Params& p, std::span<const std::string_view> ke
       !(p.real("high_freq_factor") > p.real("low_freq_factor")))
     throw InvalidParameter("high_freq_factor", number(p.real("high_freq_factor")),
                            "must be > low_freq_factor = " + number(p.real("low_freq_factor")));
-  if (reads("dims") && reads("d")) {
+  if (reads("dims") && reads("d") && p.is_set("dims")) {  // unset: the lesson picks dims from d
     const long long d = p.integer("d");
     for (double x : p.list("dims"))
       if (x >= static_cast<double>(d))

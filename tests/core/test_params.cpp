@@ -200,6 +200,7 @@ TEST_CASE("relations between parameters") {
   CHECK_THROWS_AS(check_param_relations(p), InvalidParameter);
   p.reset("high_freq_factor");
   p.set_assignment("d=64");
+  CHECK_NOTHROW(check_param_relations(p));  // dims unset: the lesson picks them from d
   p.set_assignment("dims=0,63");
   CHECK_NOTHROW(check_param_relations(p));
   p.set_assignment("dims=0,64");

@@ -146,7 +146,7 @@ class Params {
 /// Checks the rules that tie parameters together (CONTRACT.md §2): buckets
 /// even and >= 4 when bidirectional; bucket_max_distance above the exact
 /// range; beta_fast > beta_slow; high_freq_factor > low_freq_factor; every
-/// `dims` item below d; head <= heads; vector length even. Only the keys in
+/// `dims` item below d (when dims is set); head <= heads; vector length even. Only the keys in
 /// `keys` are considered (the keys a table or view reads); an empty span means
 /// all. Raises InvalidParameter naming the first offending key.
 void check_param_relations(const Params& params, std::span<const std::string_view> keys = {});
