@@ -1,0 +1,287 @@
+#include "app/common/session.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "app/common/assets.hpp"
+#include "app/common/atomic_file.hpp"
+
+namespace poslab::app {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr int kMaxDepth = 8;                    // the format needs 3
+constexpr std::size_t kMaxStateBytes = 1u << 20;  // a state string is one line
+
+[[noreturn]] void bad(std::string_view what, std::string_view source, const std::string& why) {
+  throw core::InvalidParameter(std::string(what), std::string(source), why);
+}
+
+/// The deepest nesting of [ and { outside strings, counted without parsing,
+/// so hostile input ("[[[[…") never reaches a recursive parser or destructor.
+int nesting_depth(std::string_view text) {
+  int depth = 0, deepest = 0;
+  bool in_string = false, escaped = false;
+  for (char c : text) {
+    if (in_string) {
+      if (escaped) escaped = false;
+      else if (c == '\\') escaped = true;
+      else if (c == '"') in_string = false;
+      continue;
+    }
+    if (c == '"') in_string = true;
+    else if (c == '[' || c == '{') deepest = std::max(deepest, ++depth);
+    else if (c == ']' || c == '}') --depth;
+  }
+  return deepest;
+}
+
+/// A parameter value as typed: strings as they are, numbers and booleans
+/// (hand-written files) in their shortest form; anything else is refused.
+std::string typed_value(const json& v, const std::string& key, std::string_view source) {
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
+  if (v.is_number()) {
+    const double x = v.get<double>();
+    if (!std::isfinite(x)) bad("session", source, "parameter \"" + key + "\" is not a finite number");
+    return core::format_number(x);
+  }
+  bad("session", source, "parameter \"" + key + "\" must be text as typed (e.g. \"0:9\"), a number or true/false");
+}
+
+double finite_number(const json& j, const char* field, std::string_view source) {
+  if (!j.contains(field)) bad("session", source, std::string("animation needs \"") + field + "\"");
+  const json& v = j.at(field);
+  if (!v.is_number() || !std::isfinite(v.get<double>()))
+    bad("session", source, std::string("animation \"") + field + "\" must be a finite number");
+  return v.get<double>();
+}
+
+std::string optional_text(const json& j, const char* field, std::string_view source) {
+  if (!j.contains(field) || j.at(field).is_null()) return {};
+  if (!j.at(field).is_string()) bad("session", source, std::string("\"") + field + "\" must be text");
+  return j.at(field).get<std::string>();
+}
+
+/// A value as a user types it: whole numbers in plain digits ("500000", not
+/// core's shortest "5e+05"), everything else in core's form.
+std::string typed_text(const core::ParamSpec& spec, const core::ParamValue& value) {
+  if (const double* x = std::get_if<double>(&value); x && std::floor(*x) == *x && std::abs(*x) < 1e15) {
+    const auto whole = static_cast<long long>(*x);
+    return std::to_string(whole);
+  }
+  return core::format_param_value(spec, value);
+}
+
+/// Checks one parameter (known key, valid value) and returns it normalised.
+std::pair<std::string, std::string> checked_param(std::string_view what, std::string_view source,
+                                                  const std::string& key, const std::string& text) {
+  const core::ParamSpec* spec = core::find_param(key);
+  if (!spec) bad(what, source, "unknown parameter \"" + key.substr(0, 40) + "\"");
+  try {
+    return {key, typed_text(*spec, core::parse_param_value(*spec, text))};
+  } catch (const core::InvalidParameter& e) {
+    bad(what, source, std::string("invalid parameter: ") + e.what());
+  }
+}
+
+void check_theme(std::string_view what, std::string_view source, const std::string& theme) {
+  if (!theme.empty() && theme != "light" && theme != "dark" && theme != "projector")
+    bad(what, source, "theme must be light, dark or projector");
+}
+
+void sort_params(Session& s) {
+  std::sort(s.params.begin(), s.params.end());
+  for (std::size_t i = 1; i < s.params.size(); ++i)
+    if (s.params[i].first == s.params[i - 1].first)
+      throw core::InvalidParameter("session", s.params[i].first, "parameter given twice");
+}
+
+}  // namespace
+
+PlayMode parse_play_mode(std::string_view word) {
+  if (word == "loop") return PlayMode::loop;
+  if (word == "bounce") return PlayMode::bounce;
+  if (word == "once") return PlayMode::once;
+  throw core::InvalidParameter("mode", std::string(word), "must be one of loop, bounce, once");
+}
+
+const char* play_mode_name(PlayMode mode) {
+  switch (mode) {
+    case PlayMode::loop: return "loop";
+    case PlayMode::bounce: return "bounce";
+    case PlayMode::once: return "once";
+  }
+  return "loop";
+}
+
+core::Params Session::to_params() const {
+  core::Params p;
+  for (const auto& [key, text] : params) p.set_text(key, text);
+  return p;
+}
+
+void Session::set_params(const core::Params& p) {
+  params.clear();
+  for (const std::string& key : p.set_keys()) {
+    const core::ParamSpec& spec = core::param_spec(key);
+    params.emplace_back(key, typed_text(spec, p.value(key)));
+  }
+}
+
+std::string write_session(const Session& s) {
+  json j = json::object();
+  j["format"] = "poslab-session";
+  j["version"] = kSessionVersion;
+  j["lesson"] = s.lesson;
+  if (!s.preset.empty()) j["preset"] = s.preset;
+  if (!s.theme.empty()) j["theme"] = s.theme;
+  json params = json::object();
+  for (const auto& [key, text] : s.params) params[key] = text;
+  j["params"] = std::move(params);
+  if (s.animation) {
+    const SessionAnimation& a = *s.animation;
+    j["animation"] = {{"key", a.key}, {"from", a.from}, {"to", a.to}, {"speed", a.speed},
+                      {"mode", play_mode_name(a.mode)}, {"playing", a.playing}};
+  }
+  return j.dump(2) + "\n";
+}
+
+Session parse_session(std::string_view text, std::string_view source) {
+  if (text.size() > kMaxSessionBytes) bad("session", source, "is too large to be a poslab session");
+  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) bad("session", source, "is empty");
+  if (nesting_depth(text) > kMaxDepth) bad("session", source, "is nested too deeply to be a poslab session");
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::exception&) {
+    bad("session", source, "is not valid JSON (corrupt or truncated)");
+  }
+  if (!j.is_object() || !j.contains("format") || j["format"] != "poslab-session")
+    bad("session", source, "is not a poslab session file");
+  if (!j.contains("version") || !j["version"].is_number_integer())
+    bad("session", source, "has no version number");
+  const auto version = j["version"].get<long long>();
+  if (version > kSessionVersion)
+    bad("session", source, "was written by a newer poslab (session version " + std::to_string(version) +
+                               "); this one reads version " + std::to_string(kSessionVersion));
+  if (version < 1) bad("session", source, "has an invalid version number");
+
+  Session s;
+  if (!j.contains("lesson") || !j["lesson"].is_string() || j["lesson"].get<std::string>().empty())
+    bad("session", source, "needs a \"lesson\"");
+  s.lesson = j["lesson"].get<std::string>();
+  if (s.lesson.size() > 64) bad("session", source, "has an invalid lesson id");
+  s.preset = optional_text(j, "preset", source);
+  s.theme = optional_text(j, "theme", source);
+  check_theme("session", source, s.theme);
+
+  if (j.contains("params")) {
+    const json& params = j["params"];
+    if (!params.is_object()) bad("session", source, "\"params\" must be an object of key: value");
+    if (params.size() > core::param_specs().size())
+      bad("session", source, "has more parameters than poslab knows");
+    for (const auto& [key, value] : params.items())
+      s.params.push_back(checked_param("session", source, key, typed_value(value, key, source)));
+  }
+  sort_params(s);
+
+  if (j.contains("animation") && !j["animation"].is_null()) {
+    const json& a = j["animation"];
+    if (!a.is_object()) bad("session", source, "\"animation\" must be an object");
+    SessionAnimation anim;
+    anim.key = optional_text(a, "key", source);
+    const core::ParamSpec* spec = core::find_param(anim.key);
+    if (!spec || (spec->type != core::ParamType::integer && spec->type != core::ParamType::real))
+      bad("session", source, "animation \"key\" must name a numeric parameter");
+    anim.from = finite_number(a, "from", source);
+    anim.to = finite_number(a, "to", source);
+    anim.speed = a.contains("speed") ? finite_number(a, "speed", source) : 1.0;
+    if (!(anim.speed >= 0.05 && anim.speed <= 20)) bad("session", source, "animation \"speed\" must be in 0.05..20");
+    try {
+      anim.mode = parse_play_mode(optional_text(a, "mode", source).empty() ? "loop" : optional_text(a, "mode", source));
+    } catch (const core::InvalidParameter& e) {
+      bad("session", source, std::string("animation ") + e.what());
+    }
+    if (a.contains("playing")) {
+      if (!a["playing"].is_boolean()) bad("session", source, "animation \"playing\" must be true or false");
+      anim.playing = a["playing"].get<bool>();
+    }
+    s.animation = anim;
+  }
+  // Every parameter valid on its own; together they must be a valid Params too.
+  try {
+    (void)s.to_params();
+  } catch (const core::InvalidParameter& e) {
+    bad("session", source, std::string("invalid parameter: ") + e.what());
+  }
+  return s;
+}
+
+Session load_session_file(const std::filesystem::path& path) {
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  if (ec) throw IoError("cannot read " + path.string() + ": " + ec.message());
+  if (size > kMaxSessionBytes) bad("session", path.filename().string(), "is too large to be a poslab session");
+  return parse_session(read_text_file(path), path.filename().string());
+}
+
+void save_session_file(const std::filesystem::path& path, const Session& session) {
+  write_file_atomically(path, write_session(session));
+}
+
+std::string session_state_string(const Session& s) {
+  std::string out = "poslab:" + std::to_string(kSessionVersion) + " lesson=" + s.lesson;
+  if (!s.preset.empty()) out += " preset=" + s.preset;
+  for (const auto& [key, text] : s.params) out += " " + key + "=" + text;
+  return out;
+}
+
+Session parse_state_string(std::string_view text) {
+  constexpr std::string_view kWhat = "state";
+  if (text.size() > kMaxStateBytes) bad(kWhat, "(clipboard)", "is too long to be a poslab state");
+  std::vector<std::string_view> tokens;
+  std::size_t i = 0;
+  auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+  while (i < text.size()) {
+    while (i < text.size() && blank(text[i])) ++i;
+    const std::size_t start = i;
+    while (i < text.size() && !blank(text[i])) ++i;
+    if (i > start) tokens.push_back(text.substr(start, i - start));
+  }
+  const std::string shown = tokens.empty() ? std::string("\"\"") : std::string(tokens[0].substr(0, 24));
+  if (tokens.empty() || tokens[0].substr(0, 7) != "poslab:")
+    bad(kWhat, shown, "is not a poslab state (it starts with poslab:1)");
+  const std::string_view ver = tokens[0].substr(7);
+  if (ver != std::to_string(kSessionVersion)) {
+    if (!ver.empty() && std::all_of(ver.begin(), ver.end(), [](char c) { return c >= '0' && c <= '9'; }) &&
+        ver.size() < 6 && std::stoi(std::string(ver)) > kSessionVersion)
+      bad(kWhat, shown, "comes from a newer poslab; this one reads poslab:" + std::to_string(kSessionVersion));
+    bad(kWhat, shown, "has an unknown version");
+  }
+  Session s;
+  for (std::size_t t = 1; t < tokens.size(); ++t) {
+    const std::string_view tok = tokens[t];
+    const std::size_t eq = tok.find('=');
+    if (eq == std::string_view::npos || eq == 0)
+      bad(kWhat, std::string(tok.substr(0, 40)), "expected KEY=VALUE");
+    const std::string key(tok.substr(0, eq));
+    const std::string value(tok.substr(eq + 1));
+    if (key == "lesson") s.lesson = value;
+    else if (key == "preset") s.preset = value;
+    else s.params.push_back(checked_param(kWhat, "(clipboard)", key, value));
+  }
+  if (s.lesson.empty()) bad(kWhat, shown, "names no lesson (lesson=ID)");
+  try {
+    sort_params(s);
+    (void)s.to_params();
+  } catch (const core::InvalidParameter& e) {
+    bad(kWhat, "(clipboard)", e.what());
+  }
+  return s;
+}
+
+}  // namespace poslab::app
