@@ -1,0 +1,222 @@
+#include "app/ui/app_state.hpp"
+
+#include <algorithm>
+
+
+namespace poslab::app::ui {
+
+namespace {
+
+/// "" when `params` is fine for `view`, else core's reason.
+std::string check_for_view(const ViewDef& view, const core::Params& params) {
+  try {
+    (void)resolve_view_params(view, params);
+    return {};
+  } catch (const core::InvalidParameter& e) {
+    return e.what();
+  }
+}
+
+bool reads(const ViewDef& view, std::string_view key) {
+  return std::find(view.keys.begin(), view.keys.end(), key) != view.keys.end();
+}
+
+}  // namespace
+
+AppState::AppState(std::vector<Preset> presets) : presets_(std::move(presets)) {}
+
+std::span<const ViewDef> AppState::views() const { return view_defs(); }
+
+const ViewDef& AppState::view() const {
+  const auto v = views();
+  return v[static_cast<std::size_t>(std::clamp(view_index_, 0, static_cast<int>(v.size()) - 1))];
+}
+
+bool AppState::select_view(std::string_view id) {
+  const auto v = views();
+  for (std::size_t i = 0; i < v.size(); ++i)
+    if (v[i].id == id) {
+      select_view_index(static_cast<int>(i));
+      return true;
+    }
+  return false;
+}
+
+void AppState::select_view_index(int index) {
+  const int n = static_cast<int>(views().size());
+  index = std::clamp(index, 0, std::max(0, n - 1));
+  if (index == view_index_) return;
+  view_index_ = index;
+  // An animation of a key the new lesson does not read stops.
+  if (animation_.active() && !reads(view(), animation_.config().key)) animation_.clear();
+  invalidate();
+}
+
+void AppState::step_view(int delta) { select_view_index(view_index_ + delta); }
+
+void AppState::invalidate() { ++revision_; }
+
+void AppState::refresh_resolved() const {
+  if (resolved_revision_ == revision_ && resolved_view_ == view_index_) return;
+  resolved_revision_ = revision_;
+  resolved_view_ = view_index_;
+  resolve_error_.clear();
+  resolve_error_key_.clear();
+  try {
+    resolved_ = resolve_view_params(view(), params_);
+  } catch (const core::InvalidParameter& e) {
+    resolved_.reset();
+    resolve_error_ = e.what();
+    resolve_error_key_ = e.key();
+  }
+}
+
+const core::Params* AppState::resolved() const {
+  refresh_resolved();
+  return resolved_ ? &*resolved_ : nullptr;
+}
+
+const std::string& AppState::resolve_error() const {
+  refresh_resolved();
+  return resolve_error_;
+}
+
+const std::string& AppState::resolve_error_key() const {
+  refresh_resolved();
+  return resolve_error_key_;
+}
+
+std::string AppState::set_param(std::string_view key, const core::ParamValue& value) {
+  core::Params next = params_;
+  try {
+    next.set(key, value);
+  } catch (const core::InvalidParameter& e) {
+    return e.what();
+  }
+  if (next == params_) return {};
+  // A change must not break a rule of the lesson; when the lesson is already
+  // broken (a shared key changed elsewhere), any valid value may help fix it.
+  if (resolved()) {
+    if (std::string why = check_for_view(view(), next); !why.empty()) return why;
+  }
+  params_ = std::move(next);
+  invalidate();
+  return {};
+}
+
+std::string AppState::set_param_text(std::string_view key, std::string_view text) {
+  try {
+    const core::ParamSpec& spec = core::param_spec(key);
+    return set_param(spec.key, core::parse_param_value(spec, text));
+  } catch (const core::InvalidParameter& e) {
+    return e.what();
+  }
+}
+
+std::string AppState::set_assignments(const std::vector<std::string>& assignments) {
+  core::Params next = params_;
+  try {
+    for (const std::string& a : assignments) next.set_assignment(a);
+  } catch (const core::InvalidParameter& e) {
+    return e.what();
+  }
+  if (std::string why = check_for_view(view(), next); !why.empty()) return why;
+  if (next != params_) {
+    params_ = std::move(next);
+    invalidate();
+  }
+  return {};
+}
+
+void AppState::reset_param(std::string_view key) {
+  if (!core::find_param(key) || !params_.is_set(key)) return;
+  params_.reset(key);
+  invalidate();
+}
+
+void AppState::reset_view() {
+  bool changed = false;
+  for (std::string_view key : view().keys)
+    if (params_.is_set(key)) params_.reset(key), changed = true;
+  if (changed) invalidate();
+}
+
+std::string AppState::apply_preset(std::string_view id) {
+  const Preset* preset = nullptr;
+  for (const Preset& p : presets_)
+    if (p.id == id) preset = &p;
+  if (!preset) return core::InvalidParameter("preset", std::string(id), "unknown preset").what();
+  core::Params next;
+  try {
+    preset->apply(next);
+  } catch (const core::InvalidParameter& e) {
+    return e.what();
+  }
+  int index = view_index_;
+  const auto v = views();
+  for (std::size_t i = 0; i < v.size(); ++i)
+    if (!preset->view.empty() && v[i].id == preset->view) index = static_cast<int>(i);
+  if (std::string why = check_for_view(v[static_cast<std::size_t>(index)], next); !why.empty()) return why;
+  params_ = std::move(next);
+  preset_id_ = preset->id;
+  select_view_index(index);
+  invalidate();
+  return {};
+}
+
+void AppState::set_theme(std::string_view theme) {
+  if (theme == "light" || theme == "dark" || theme == "projector") theme_ = std::string(theme);
+}
+
+bool AppState::tick_animation(double dt) {
+  const auto v = animation_.advance(dt);
+  if (!v) return false;
+  // A value the lesson refuses (e.g. beta_fast sweeping below beta_slow) is skipped.
+  return set_param(animation_.config().key, *v).empty();
+}
+
+Session AppState::session() const {
+  Session s;
+  s.lesson = std::string(view().id);
+  s.preset = preset_id_;
+  s.theme = theme_;
+  s.set_params(params_);
+  if (animation_.active()) s.animation = animation_.config();
+  return s;
+}
+
+std::string AppState::apply_session(const Session& s) {
+  const auto v = views();
+  int index = -1;
+  for (std::size_t i = 0; i < v.size(); ++i)
+    if (v[i].id == s.lesson) index = static_cast<int>(i);
+  if (index < 0) return "lesson '" + s.lesson.substr(0, 64) + "' does not exist in this poslab";
+  core::Params next;
+  try {
+    next = s.to_params();
+  } catch (const core::InvalidParameter& e) {
+    return e.what();
+  }
+  const ViewDef& target = v[static_cast<std::size_t>(index)];
+  if (std::string why = check_for_view(target, next); !why.empty()) return why;
+  Animation anim;
+  if (s.animation) {
+    if (!reads(target, s.animation->key))
+      return "the animation's key '" + s.animation->key + "' is not a parameter of lesson '" + s.lesson + "'";
+    try {
+      anim.restore(*s.animation);
+    } catch (const core::InvalidParameter& e) {
+      return e.what();
+    }
+  }
+  // Everything checked: commit.
+  params_ = std::move(next);
+  preset_id_ = s.preset;
+  if (!s.theme.empty()) set_theme(s.theme);
+  view_index_ = index;
+  animation_ = anim;
+  invalidate();
+  return {};
+}
+
+}  // namespace poslab::app::ui

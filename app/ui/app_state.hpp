@@ -1,0 +1,104 @@
+#pragma once
+// [SECTION] The app's state, without a window: which lesson is open, the one
+// core::Params of the session, the preset it came from, the theme, the
+// animation. Every change goes through here and is checked the way
+// `poslab --set` checks it (core::Params::set, then the lesson's relations),
+// so an invalid value is refused with core's message and the old value stays.
+// A revision number tells caches (figures, tables, readouts) when to rebuild.
+// No ImGui here: tests drive it directly.
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "app/common/presets.hpp"
+#include "app/common/session.hpp"
+#include "app/figures/views.hpp"
+#include "app/ui/animation.hpp"
+#include "poslab/core/params.hpp"
+
+namespace poslab::app::ui {
+
+class AppState {
+ public:
+  explicit AppState(std::vector<Preset> presets = {});
+
+  // ---- lessons
+  std::span<const ViewDef> views() const;
+  const ViewDef& view() const;
+  int view_index() const { return view_index_; }
+  /// Opens lesson `id`; false (and nothing changes) if there is no such lesson.
+  bool select_view(std::string_view id);
+  void select_view_index(int index);  ///< clamped to the lessons that exist
+  void step_view(int delta);          ///< previous/next lesson, stops at the ends
+
+  // ---- parameters
+  /// The session's parameters (explicitly set keys; the rest at their defaults).
+  const core::Params& params() const { return params_; }
+  /// The current lesson's parameters with its defaults applied, or nullptr
+  /// when the combination breaks one of its rules (resolve_error() says which).
+  const core::Params* resolved() const;
+  const std::string& resolve_error() const;
+  const std::string& resolve_error_key() const;
+  /// Bumps on every change that can change what a lesson shows.
+  std::uint64_t revision() const { return revision_; }
+  void touch() { ++revision_; }  ///< e.g. the language changed
+
+  /// Sets `key` after checking it alone and against the lesson's rules.
+  /// Returns "" on success, else core's one-line reason (the old value stays).
+  std::string set_param(std::string_view key, const core::ParamValue& value);
+  std::string set_param_text(std::string_view key, std::string_view text);
+  /// Sets several "KEY=VALUE" assignments all-or-nothing, checking the
+  /// lesson's rules once at the end (so their order does not matter).
+  std::string set_assignments(const std::vector<std::string>& assignments);
+  void reset_param(std::string_view key);
+  /// Every key of the current lesson back to its default.
+  void reset_view();
+
+  // ---- presets
+  const std::vector<Preset>& presets() const { return presets_; }
+  const std::string& preset_id() const { return preset_id_; }
+  /// Starts from the defaults, applies preset `id` and opens its lesson when
+  /// that lesson exists. Returns "" or the reason nothing changed.
+  std::string apply_preset(std::string_view id);
+
+  // ---- theme
+  const std::string& theme() const { return theme_; }
+  void set_theme(std::string_view theme);  ///< light | dark | projector (others ignored)
+
+  // ---- animation
+  Animation& animation() { return animation_; }
+  const Animation& animation() const { return animation_; }
+  /// Advances a playing animation and sets its value. Returns true when a
+  /// value changed (the frame must be redrawn).
+  bool tick_animation(double dt);
+
+  // ---- sessions
+  Session session() const;
+  /// Applies a session all-or-nothing: returns "" or why it was refused
+  /// (unknown lesson, invalid parameter, a rule of the lesson broken).
+  std::string apply_session(const Session& session);
+
+ private:
+  void invalidate();
+  void refresh_resolved() const;
+
+  std::vector<Preset> presets_;
+  int view_index_ = 0;
+  core::Params params_;
+  std::string preset_id_;
+  std::string theme_ = "dark";
+  Animation animation_;
+  std::uint64_t revision_ = 1;
+
+  // cache of resolved(), keyed by revision and lesson
+  mutable std::uint64_t resolved_revision_ = 0;
+  mutable int resolved_view_ = -1;
+  mutable std::optional<core::Params> resolved_;
+  mutable std::string resolve_error_, resolve_error_key_;
+};
+
+}  // namespace poslab::app::ui

@@ -1,0 +1,21 @@
+#pragma once
+// `poslab gui|screenshot --view --preset --session --set --theme` applied to
+// an AppState: checked before any window opens, so bad input exits with
+// code 2 and one clear line even without a display.
+
+#include <string>
+
+#include "app/cli/cli.hpp"
+#include "app/ui/app_state.hpp"
+
+namespace poslab::app::ui {
+
+/// Applies, in this order: the session file, the preset, the view, the
+/// --set assignments (all-or-nothing), the theme. Returns "" or one line
+/// naming what is wrong and what is allowed.
+std::string apply_window_request(AppState& state, const WindowRequest& request);
+
+/// "sinusoidal, learned, …": the lessons that exist.
+std::string known_views();
+
+}  // namespace poslab::app::ui

@@ -1,0 +1,62 @@
+#include "app/ui/slider_math.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace poslab::app::ui {
+
+using core::ParamSpec;
+using core::ParamType;
+using core::SliderScale;
+
+bool is_numeric(const ParamSpec& spec) { return spec.type == ParamType::integer || spec.type == ParamType::real; }
+
+namespace {
+bool geometric(const ParamSpec& spec, double lo, double hi) {
+  return spec.scale != SliderScale::linear && lo > 0 && hi > 0;
+}
+}  // namespace
+
+double interpolate(const ParamSpec& spec, double lo, double hi, double t) {
+  t = std::clamp(t, 0.0, 1.0);
+  if (geometric(spec, lo, hi)) return lo * std::pow(hi / lo, t);
+  return lo + (hi - lo) * t;
+}
+
+double position_of(const ParamSpec& spec, double lo, double hi, double value) {
+  if (hi == lo) return 0;
+  double t = 0;
+  if (geometric(spec, lo, hi)) t = value > 0 ? std::log(value / lo) / std::log(hi / lo) : 0;
+  else t = (value - lo) / (hi - lo);
+  return std::isfinite(t) ? std::clamp(t, 0.0, 1.0) : 0.0;
+}
+
+int pow2_min_exponent(const ParamSpec& spec) {
+  return static_cast<int>(std::ceil(std::log2(std::max(1.0, spec.ui_min)) - 1e-9));
+}
+int pow2_max_exponent(const ParamSpec& spec) {
+  return std::max(pow2_min_exponent(spec), static_cast<int>(std::floor(std::log2(std::max(1.0, spec.ui_max)) + 1e-9)));
+}
+
+double snap(const ParamSpec& spec, double v, bool pow2_steps) {
+  if (!std::isfinite(v)) v = spec.ui_min;
+  if (spec.type == ParamType::integer) {
+    if (pow2_steps && spec.scale == SliderScale::pow2 && v > 0) v = std::exp2(std::round(std::log2(v)));
+    v = std::round(v);
+    if (spec.even && std::fmod(v, 2.0) != 0) v += (v + 1 <= spec.max) ? 1 : -1;
+  }
+  const double step = spec.type == ParamType::integer ? (spec.even ? 2.0 : 1.0) : 0.0;
+  if (std::isfinite(spec.min)) {
+    const double lo = spec.min_exclusive ? (step > 0 ? spec.min + step : std::nextafter(spec.min, spec.max) +
+                                                                             std::abs(spec.min) * 1e-12 + 1e-12)
+                                         : spec.min;
+    v = std::max(v, lo);
+  }
+  if (std::isfinite(spec.max)) {
+    const double hi = spec.max_exclusive ? (step > 0 ? spec.max - step : std::nextafter(spec.max, spec.min)) : spec.max;
+    v = std::min(v, hi);
+  }
+  return v;
+}
+
+}  // namespace poslab::app::ui
