@@ -1,0 +1,54 @@
+#include "app/ui/figure_cache.hpp"
+
+#include <cmath>
+
+namespace poslab::app::ui {
+
+namespace {
+std::string key_of(std::string_view view, std::string_view figure) {
+  return std::string(view) + "/" + std::string(figure);
+}
+}  // namespace
+
+FigureCache::Entry& FigureCache::get(const ViewDef& view, const FigureDef& def, const AppState& state,
+                                     const Translator& tr, ImVec2 size) {
+  const std::string key = key_of(view.id, def.id);
+  auto it = entries_.find(key);
+  if (it == entries_.end()) it = entries_.emplace(key, std::make_unique<Entry>()).first;
+  Entry& e = *it->second;
+  e.last_frame = frame_;
+  const int w = std::max(1, static_cast<int>(std::lround(size.x)));
+  const int h = std::max(1, static_cast<int>(std::lround(size.y)));
+  if (e.version != 0 && e.revision == state.revision() && e.width == w && e.height == h) return e;
+  e.revision = state.revision();
+  e.width = w, e.height = h;
+  e.version = next_version_++;
+  e.error.clear();
+  e.error_key.clear();
+  ++builds_;
+  try {
+    e.figure = build_figure(view, def, state.params(), tr, w, h);
+  } catch (const core::InvalidParameter& ex) {
+    e.figure = {};
+    e.error = ex.what();
+    e.error_key = ex.key();
+  } catch (const std::exception& ex) {
+    e.figure = {};
+    e.error = ex.what();
+  }
+  return e;
+}
+
+void FigureCache::begin_frame() {
+  for (auto it = entries_.begin(); it != entries_.end();)
+    if (it->second->last_frame < frame_) it = entries_.erase(it);  // not drawn last frame
+    else ++it;
+  ++frame_;
+}
+
+FigureCache::Entry* FigureCache::find(std::string_view view, std::string_view figure) {
+  auto it = entries_.find(key_of(view, figure));
+  return it == entries_.end() ? nullptr : it->second.get();
+}
+
+}  // namespace poslab::app::ui

@@ -1,0 +1,121 @@
+#include "app/ui/font_atlas.hpp"
+
+#include <imgui_internal.h>
+
+#include <cmath>
+
+#include "app/common/fonts.hpp"
+#include "app/common/i18n.hpp"
+
+namespace poslab::app::ui {
+
+namespace {
+
+// Ranges baked for every language (pairs, inclusive, 0-terminated).
+constexpr ImWchar kBaseRanges[] = {
+    0x0020, 0x00FF,  // Basic Latin, Latin-1 (· ² ³ ¹ ×)
+    0x0100, 0x017F,  // Latin Extended-A (names)
+    0x0370, 0x03FF,  // Greek (θ λ γ σ α β π Σ)
+    0x1D62, 0x1D6A,  // subscript letters (ᵢ ⱼ-like)
+    0x2000, 0x206F,  // general punctuation (— … ‖ thin spaces)
+    0x2070, 0x209F,  // super- and subscripts (⁻¹ ₀ ₁)
+    0x2100, 0x214F,  // letterlike (ℓ ℝ)
+    0x2190, 0x21FF,  // arrows (→ ↺ ⇒)
+    0x2200, 0x22FF,  // mathematical operators (− ≤ ≥ ≈ ∑ √ ∞)
+    0x2300, 0x23FF,  // technical (⌘ ⏵ ⏸)
+    0x25A0, 0x25FF,  // geometric shapes (▶ ◀ ■ ●)
+    0x2713, 0x2718,  // ✓ ✔ ✕ ✖ ✗ ✘
+    0,
+};
+
+bool is_cjk(unsigned c) { return (c >= 0x2E80 && c <= 0x9FFF) || (c >= 0xF900 && c <= 0xFAFF) || (c >= 0xFF00 && c <= 0xFFEF) || (c >= 0x3000 && c <= 0x303F); }
+
+}  // namespace
+
+ImFont* UiFonts::closest(float pixels, bool want_bold) const {
+  if (want_bold) return (pixels > size * 1.15f && title) ? title : (bold ? bold : regular);
+  return (pixels < size * 0.93f && small) ? small : regular;
+}
+
+UiFonts FontAtlasBuilder::build(ImFontAtlas& atlas, const std::filesystem::path& assets, const std::string& lang,
+                                float pixels, std::string* warning) {
+  atlas.Clear();
+  UiFonts fonts;
+  fonts.size = std::round(pixels);
+  fonts.generation = ++generation_;
+
+  // Every character of the active translations (English underneath).
+  ImFontGlyphRangesBuilder glyphs;
+  glyphs.AddRanges(kBaseRanges);
+  ImFontGlyphRangesBuilder cjk;
+  bool has_cjk = false;
+  try {
+    for (const std::string& l : {std::string("en"), lang}) {
+      if (l != "en" && l != "zh") continue;
+      for (const auto& [key, text] : Translator::read_language(assets, l)) {
+        glyphs.AddText(text.c_str());
+        for (const char* p = text.c_str(); *p;) {
+          unsigned int c = 0;
+          const int n = ImTextCharFromUtf8(&c, p, nullptr);
+          if (n <= 0) break;
+          p += n;
+          if (is_cjk(c) && c <= 0xFFFF) cjk.AddChar(static_cast<ImWchar>(c)), has_cjk = true;
+        }
+      }
+    }
+  } catch (const std::exception& e) {
+    if (warning) *warning = e.what();
+  }
+  ranges_.clear();
+  glyphs.BuildRanges(&ranges_);
+  cjk_ranges_.clear();
+  if (has_cjk) cjk.BuildRanges(&cjk_ranges_);
+
+  FontChoice latin;
+  FontChoice cjk_font;
+  try {
+    latin = find_font("en");
+    if (has_cjk) cjk_font = find_font("zh");
+  } catch (const std::exception& e) {
+    if (warning) *warning = e.what();
+  }
+
+  auto add = [&](const std::filesystem::path& file, float px) -> ImFont* {
+    ImFontConfig cfg;
+    cfg.OversampleH = 2;
+    cfg.OversampleV = 1;
+    cfg.PixelSnapH = false;
+    ImFont* font = nullptr;
+    if (!file.empty()) font = atlas.AddFontFromFileTTF(file.c_str(), px, &cfg, ranges_.Data);
+    if (!font) {
+      ImFontConfig def;
+      def.SizePixels = px;
+      font = atlas.AddFontDefault(&def);
+    }
+    if (!cjk_font.file.empty() && !cjk_ranges_.empty()) {
+      ImFontConfig merge;
+      merge.MergeMode = true;
+      merge.OversampleH = 1;
+      atlas.AddFontFromFileTTF(cjk_font.file.c_str(), px, &merge, cjk_ranges_.Data);
+    }
+    return font;
+  };
+  const std::filesystem::path bold_file = latin.bold_file.empty() ? latin.file : latin.bold_file;
+  fonts.regular = add(latin.file, fonts.size);
+  fonts.small = add(latin.file, std::round(fonts.size * 0.86f));
+  fonts.bold = add(bold_file, fonts.size);
+  fonts.title = add(bold_file, std::round(fonts.size * 1.3f));
+  atlas.Flags |= ImFontAtlasFlags_NoPowerOfTwoHeight;
+  if (!atlas.Build()) {
+    // A font file that stb_truetype cannot read: ImGui's own font still works.
+    if (warning) *warning = "cannot bake " + latin.file.string() + "; using ImGui's built-in font";
+    atlas.Clear();
+    ImFontConfig def;
+    def.SizePixels = fonts.size;
+    fonts.regular = fonts.small = fonts.bold = fonts.title = atlas.AddFontDefault(&def);
+    atlas.Build();
+  }
+  return fonts;
+}
+
+}  // namespace poslab::app::ui

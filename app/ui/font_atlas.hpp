@@ -1,0 +1,53 @@
+#pragma once
+// The ImGui font atlas: DejaVu Sans (app/common/fonts.hpp finds it through
+// fontconfig) baked at the UI's pixel size — never a scaled bitmap — in four
+// faces: regular (UI and plot labels), small (tick labels, captions), bold
+// (headings) and title (lesson titles). Baked glyphs: Latin, Greek, general
+// punctuation, super- and subscripts, arrows, mathematical operators,
+// geometric shapes and ✓ ✗ — plus every character that occurs in the active
+// translation files (ImFontGlyphRangesBuilder), so a Chinese translation
+// bakes exactly the CJK glyphs it uses, merged from the language's own font.
+
+#include <imgui.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
+namespace poslab::app::ui {
+
+struct UiFonts {
+  ImFont* regular = nullptr;
+  ImFont* small = nullptr;  ///< 0.86 × regular
+  ImFont* bold = nullptr;
+  ImFont* title = nullptr;  ///< bold, 1.3 × regular
+  float size = 15;          ///< regular size in pixels
+  /// Bumps on every rebuild: text measured with an older atlas is stale.
+  std::uint64_t generation = 0;
+
+  /// The baked face closest to `pixels` (and weight): what the plot painter
+  /// draws and measures with, so layout and drawing agree exactly.
+  ImFont* closest(float pixels, bool want_bold) const;
+};
+
+inline constexpr float kBaseFontPixels = 15.0f;
+
+class FontAtlasBuilder {
+ public:
+  /// Clears `atlas` and bakes the faces at `pixels` for language `lang`,
+  /// adding the characters of every string in <assets>/i18n/<lang>. When a
+  /// font is missing, falls back to ImGui's built-in font and says why in
+  /// `warning` (the app still runs).
+  UiFonts build(ImFontAtlas& atlas, const std::filesystem::path& assets, const std::string& lang, float pixels,
+                std::string* warning);
+
+  /// Number of glyph ranges of the last build (for tests).
+  int range_count() const { return ranges_.Size / 2; }
+
+ private:
+  ImVector<ImWchar> ranges_;      // must outlive the atlas build
+  ImVector<ImWchar> cjk_ranges_;
+  std::uint64_t generation_ = 0;
+};
+
+}  // namespace poslab::app::ui

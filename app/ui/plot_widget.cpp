@@ -1,0 +1,161 @@
+#include "app/ui/plot_widget.hpp"
+
+#include <imgui_internal.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace poslab::app::ui {
+
+namespace {
+
+/// Axis value → the space zoom and pan work in (log10 for log axes).
+double fwd(double v, bool log) { return log ? std::log10(v) : v; }
+double inv(double v, bool log) { return log ? std::pow(10.0, v) : v; }
+
+}  // namespace
+
+PlotWidget::~PlotWidget() { release_slots(); }
+
+void PlotWidget::release_slots() {
+  if (sink_)
+    for (std::uint32_t s : slots_) sink_->release(s);
+  slots_.clear();
+}
+
+void PlotWidget::record(const fig::Figure& figure, ImVec2 size, const PlotEnv& env) {
+  if (sink_ != env.sink) {
+    release_slots();
+    sink_ = env.sink;
+  }
+  recording_.clear();
+  fig::RenderStyle style;
+  style.theme = env.theme;
+  style.font_size = env.fonts->size;
+  style.show_title = false;  // the title is in the widget's header (LessonView)
+  const double density = ImGui::GetIO().DisplayFramebufferScale.x > 0 ? ImGui::GetIO().DisplayFramebufferScale.x : 1.0;
+  ImGuiPainter painter(recording_, *env.fonts, *env.sink, slots_, density);
+  layout_ = fig::render_figure(figure, painter, fig::Rect{0, 0, size.x, size.y}, style, view_);
+  ++layouts_;
+  recorded_ = true;
+}
+
+void PlotWidget::zoom_at(ImVec2 local, double factor, bool zx, bool zy) {
+  if (!recorded_ || !(factor > 0)) return;
+  fig::ViewRange r = layout_.range;
+  auto zoom = [&](double& lo, double& hi, double px_frac, bool log) {
+    const double a = fwd(lo, log), b = fwd(hi, log);
+    const double c = a + (b - a) * px_frac;
+    double na = c + (a - c) * factor, nb = c + (b - c) * factor;
+    if (!(std::abs(nb - na) > 1e-12 * std::max(1.0, std::abs(c))) || !std::isfinite(na) || !std::isfinite(nb)) return;
+    if (log && (nb - na > 300 || na < -300 || nb > 300)) return;  // beyond doubles
+    lo = inv(na, log), hi = inv(nb, log);
+  };
+  const fig::Rect& p = layout_.plot;
+  if (zx) zoom(r.x_min, r.x_max, std::clamp((local.x - p.x) / p.w, 0.0, 1.0), layout_.x_log);
+  if (zy) zoom(r.y_min, r.y_max, std::clamp((p.bottom() - local.y) / p.h, 0.0, 1.0), layout_.y_log);
+  view_ = r;
+}
+
+void PlotWidget::pan(ImVec2 delta) {
+  if (!recorded_ || (delta.x == 0 && delta.y == 0)) return;
+  fig::ViewRange r = view_ ? *view_ : layout_.range;
+  const fig::Rect& p = layout_.plot;
+  auto shift = [](double& lo, double& hi, double frac, bool log) {
+    const double a = fwd(lo, log), b = fwd(hi, log), d = (b - a) * frac;
+    lo = inv(a + d, log), hi = inv(b + d, log);
+  };
+  shift(r.x_min, r.x_max, -delta.x / p.w, layout_.x_log);
+  shift(r.y_min, r.y_max, delta.y / p.h, layout_.y_log);
+  view_ = r;
+}
+
+std::string PlotWidget::readout_at(const fig::Figure& figure, ImVec2 local) const {
+  if (!recorded_) return {};
+  return fig::hover_readout(figure, layout_, {local.x, local.y});
+}
+
+PlotAction PlotWidget::draw(const char* id, const fig::Figure& figure, std::uint64_t version, ImVec2 size,
+                            const PlotEnv& env) {
+  PlotAction action = PlotAction::none;
+  size.x = std::max(size.x, 120.0f);
+  size.y = std::max(size.y, 90.0f);
+  size = {std::floor(size.x), std::floor(size.y)};
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  ImGui::PushID(id);
+  ImGui::InvisibleButton("##plot", size, ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonRight);
+  const bool hovered = ImGui::IsItemHovered();
+  const bool active = ImGui::IsItemActive();
+  const ImGuiIO& io = ImGui::GetIO();
+  const ImVec2 local(io.MousePos.x - origin.x, io.MousePos.y - origin.y);
+
+  if (hovered) {
+    ImGui::SetItemUsingMouseWheel();  // the wheel zooms here instead of scrolling the lesson
+    if (io.MouseWheel != 0) {
+      const bool only_x = io.KeyShift, only_y = io.KeyCtrl;
+      zoom_at(local, std::pow(1.18, -io.MouseWheel), !only_y || only_x, !only_x || only_y);
+    }
+    if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) reset_view();
+  }
+  if (active && ImGui::IsMouseDragging(ImGuiMouseButton_Left, 1.0f)) {
+    pan(io.MouseDelta);
+    ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeAll);
+  }
+
+  const bool stale = !recorded_ || version != rec_version_ || env.style_key != rec_style_ || size.x != rec_size_.x ||
+                     size.y != rec_size_.y || view_ != rec_view_;
+  if (stale) {
+    record(figure, size, env);
+    rec_version_ = version, rec_style_ = env.style_key, rec_size_ = size, rec_view_ = view_;
+    last_mouse_ = {-1e9f, -1e9f};
+  }
+  ImDrawList* list = ImGui::GetWindowDrawList();
+  list->PushClipRect(origin, {origin.x + size.x, origin.y + size.y}, true);
+  replay(recording_, list, origin, *env.sink);
+
+  // Hover: crosshair and the exact readout.
+  const bool in_plot = hovered && layout_.plot.contains({local.x, local.y});
+  if (in_plot) {
+    if (local.x != last_mouse_.x || local.y != last_mouse_.y) {
+      readout_ = readout_at(figure, local);
+      last_mouse_ = local;
+    }
+    const ImU32 hair = to_imgui(env.theme.muted.with_alpha(0.55f));
+    const auto& p = layout_.plot;
+    list->AddLine({origin.x + static_cast<float>(p.x), io.MousePos.y},
+                  {origin.x + static_cast<float>(p.right()), io.MousePos.y}, hair, 1.0f);
+    list->AddLine({io.MousePos.x, origin.y + static_cast<float>(p.y)},
+                  {io.MousePos.x, origin.y + static_cast<float>(p.bottom())}, hair, 1.0f);
+    if (!readout_.empty() && !active) {
+      ImGui::BeginTooltip();
+      ImGui::TextUnformatted(readout_.c_str());
+      ImGui::EndTooltip();
+    }
+  } else if (!hovered) {
+    readout_.clear();
+    last_mouse_ = {-1e9f, -1e9f};
+  }
+  list->PopClipRect();
+
+  // Right-click menu.
+  if (ImGui::IsItemClicked(ImGuiMouseButton_Right)) menu_readout_ = readout_;
+  if (ImGui::BeginPopupContextItem("##plot-menu")) {
+    const Translator& tr = *env.tr;
+    if (ImGui::BeginMenu(tr("ui.plot.export").c_str())) {
+      if (ImGui::MenuItem("PNG")) action = PlotAction::export_png;
+      if (ImGui::MenuItem("SVG")) action = PlotAction::export_svg;
+      if (ImGui::MenuItem("PDF")) action = PlotAction::export_pdf;
+      if (ImGui::MenuItem("CSV")) action = PlotAction::export_csv;
+      ImGui::EndMenu();
+    }
+    if (ImGui::MenuItem(tr("ui.plot.copy_readout").c_str(), nullptr, false, !menu_readout_.empty()))
+      ImGui::SetClipboardText(menu_readout_.c_str());
+    if (ImGui::MenuItem(tr("ui.plot.reset_view").c_str(), tr("ui.plot.double_click").c_str(), false, zoomed()))
+      reset_view();
+    ImGui::EndPopup();
+  }
+  ImGui::PopID();
+  return action;
+}
+
+}  // namespace poslab::app::ui

@@ -1,0 +1,87 @@
+#pragma once
+// [SECTION] The plot widget: one fig::Figure on screen (ImPlot-style
+// immediate-mode call, retained figure). Hover shows a crosshair and the
+// exact readout of fig::hover_readout; the mouse wheel zooms around the
+// cursor (Shift: x only, Ctrl: y only), dragging pans, a double-click resets;
+// the right-click menu exports the figure, copies the readout, resets the view.
+//
+// The widget re-lays the figure out (render_figure) only when the figure, its
+// size, the zoom, the theme or the fonts change; other frames replay the
+// recording. The figure itself is built by the caller (FigureCache).
+
+#include <imgui.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "app/common/i18n.hpp"
+#include "app/figures/render.hpp"
+#include "app/ui/font_atlas.hpp"
+#include "app/ui/heatmap_sink.hpp"
+#include "app/ui/imgui_painter.hpp"
+
+namespace poslab::app::ui {
+
+/// What every plot shares in a frame: fonts, theme, heatmap sink, texts.
+struct PlotEnv {
+  const UiFonts* fonts = nullptr;
+  HeatmapSink* sink = nullptr;
+  const Translator* tr = nullptr;
+  fig::Theme theme = fig::Theme::dark();
+  /// Changes whenever fonts or theme change (the recording is then stale).
+  std::uint64_t style_key = 0;
+};
+
+/// What the user chose in the widget's menu this frame.
+enum class PlotAction { none, export_png, export_svg, export_pdf, export_csv };
+
+class PlotWidget {
+ public:
+  PlotWidget() = default;
+  ~PlotWidget();
+  PlotWidget(const PlotWidget&) = delete;
+  PlotWidget& operator=(const PlotWidget&) = delete;
+
+  /// Draws `figure` at the cursor in a `size` box (points). `version` must
+  /// change whenever the figure's content does. Returns the menu's choice.
+  PlotAction draw(const char* id, const fig::Figure& figure, std::uint64_t version, ImVec2 size, const PlotEnv& env);
+
+  /// The readout under the cursor this frame ("" when not hovering a point).
+  const std::string& readout() const { return readout_; }
+  const fig::PlotLayout& layout() const { return layout_; }
+  bool zoomed() const { return view_.has_value(); }
+  const std::optional<fig::ViewRange>& view() const { return view_; }
+  void reset_view() { view_.reset(); }
+  /// Zooms by `factor` (< 1 zooms in) around a point given relative to the
+  /// widget's top-left corner; `x`/`y` choose the axes.
+  void zoom_at(ImVec2 local, double factor, bool x = true, bool y = true);
+  /// Pans by a mouse movement in pixels.
+  void pan(ImVec2 delta);
+  /// The readout at a point relative to the widget's top-left corner.
+  std::string readout_at(const fig::Figure& figure, ImVec2 local) const;
+  /// How many times the figure was laid out and recorded (cache tests).
+  int layouts() const { return layouts_; }
+  const FigureRecording& recording() const { return recording_; }
+
+ private:
+  void record(const fig::Figure& figure, ImVec2 size, const PlotEnv& env);
+  void release_slots();
+
+  FigureRecording recording_;
+  std::vector<std::uint32_t> slots_;
+  HeatmapSink* sink_ = nullptr;
+  fig::PlotLayout layout_;
+  std::optional<fig::ViewRange> view_;
+  // what the recording was made from
+  std::uint64_t rec_version_ = 0, rec_style_ = 0;
+  ImVec2 rec_size_{0, 0};
+  std::optional<fig::ViewRange> rec_view_;
+  bool recorded_ = false;
+  int layouts_ = 0;
+  // hover
+  ImVec2 last_mouse_{-1e9f, -1e9f};
+  std::string readout_, menu_readout_;
+};
+
+}  // namespace poslab::app::ui
