@@ -9,6 +9,7 @@
 // clock dials) registers a draw function in ui/lessons/<view>_lesson.cpp and
 // composes the same pieces through LessonUi plus plain ImGui calls.
 
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
@@ -39,6 +40,13 @@ class LessonUi {
   /// right-click export). size.x <= 0: the available width; size.y <= 0: a
   /// height proportional to the width.
   virtual void figure(std::string_view id, ImVec2 size = {0, 0}) = 0;
+  /// A figure the lesson builds itself (e.g. from a dragged vector), in the
+  /// same plot widget. `widget_id` names the widget (unique in the lesson);
+  /// `version` must change whenever the figure's content changes — the widget
+  /// lays the figure out again only then (e.g. pass params_revision() mixed
+  /// with your own state). size as for figure().
+  virtual void plot(std::string_view widget_id, const fig::Figure& figure, std::uint64_t version,
+                    ImVec2 size = {0, 0}) = 0;
   /// Table `id` at the current parameters, scrollable, with "Copy as
   /// Markdown / LaTeX / CSV" buttons. height <= 0: fit up to a few rows.
   virtual void table(std::string_view id, float height = 0) = 0;
@@ -49,6 +57,10 @@ class LessonUi {
   /// The default layout for this view (text, readouts, figures, tables), for
   /// lessons that add something above or below it.
   virtual void default_layout() = 0;
+
+  /// Changes whenever a parameter (or the language) changes: a key for the
+  /// lesson's own caches.
+  virtual std::uint64_t params_revision() const = 0;
 
   virtual float ui_scale() const = 0;
   virtual bool lecture_mode() const = 0;

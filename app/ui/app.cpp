@@ -1,0 +1,382 @@
+// [SECTION] Index
+// - Construction: texts, presets, settings, autosave
+// - Frames
+// - Actions (menus, shortcuts, tests)
+// - Sessions and state strings
+// - Exports and screenshots
+
+#include "app/ui/app.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <iostream>
+#include <limits>
+
+#include "app/common/atomic_file.hpp"
+#include "app/common/fonts.hpp"
+#include "app/common/presets.hpp"
+#include "app/ui/animation_panel.hpp"
+#include "app/ui/request.hpp"
+#include "app/ui/slider_math.hpp"
+#include "app/ui/style.hpp"
+
+namespace poslab::app::ui {
+
+namespace fs = std::filesystem;
+
+namespace {
+constexpr float kScaleStep = 0.25f;
+}
+
+// [SECTION] Construction
+
+App::App(Platform& platform, AppOptions options) : platform_(platform), options_(std::move(options)) {
+  IMGUI_CHECKVERSION();
+  imgui_ = ImGui::CreateContext();
+  ImGui::SetCurrentContext(imgui_);
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;  // the layout lives in settings.json
+  io.LogFilename = nullptr;
+  io.ConfigInputTextCursorBlink = false;  // a blinking cursor would keep the window awake
+  io.ConfigWindowsMoveFromTitleBarOnly = true;
+
+  if (options_.config_dir.empty()) options_.config_dir = config_dir();
+  tr_ = Translator::load(options_.assets, options_.lang);
+  state_ = AppState(load_presets(options_.assets));
+  if (options_.persist) {
+    std::string warning;
+    settings_ = load_settings(options_.config_dir / "settings.json", &warning);
+    if (!warning.empty()) toasts_.push(tr_.format("ui.settings.broken", {{"message", warning}}), ToastKind::error);
+  }
+  ui_scale_ = std::clamp(settings_.ui_scale, kMinUiScale, kMaxUiScale);
+  state_.set_theme(settings_.theme);
+  if (!settings_.lesson.empty()) state_.select_view(settings_.lesson);
+  export_choice_.dir = settings_.export_dir.empty() ? default_export_dir() : fs::path(settings_.export_dir);
+  try {
+    export_choice_.options.font_family = find_font(options_.lang).family;
+  } catch (const std::exception&) {
+    // cairo falls back to its default face
+  }
+  if (options_.persist) {
+    const fs::path autosave = options_.config_dir / "autosave.json";
+    std::error_code ec;
+    if (fs::exists(autosave, ec)) {
+      try {
+        if (std::string why = state_.apply_session(load_session_file(autosave)); !why.empty())
+          toasts_.push(tr_.format("ui.session.autosave_skipped", {{"message", why}}), ToastKind::error);
+      } catch (const std::exception& e) {
+        toasts_.push(tr_.format("ui.session.autosave_skipped", {{"message", e.what()}}), ToastKind::error);
+      }
+    }
+  }
+}
+
+App::~App() {
+  ImGui::DestroyContext(imgui_);
+}
+
+std::string App::apply_request(const WindowRequest& request) { return apply_window_request(state_, request); }
+
+float App::content_scale() const {
+  const float s = platform_.content_scale();
+  return std::isfinite(s) && s > 0.5f ? std::min(s, 4.0f) : 1.0f;
+}
+
+UiContext App::context() {
+  UiContext ctx{state_, tr_, settings_, figures_, toasts_, export_choice_, fonts_};
+  ctx.plot = {&fonts_, &platform_.heatmaps(), &tr_, fig::Theme::by_name(state_.theme()), style_key_};
+  ctx.pal = palette(state_.theme());
+  ctx.scale = ui_scale() * content_scale();
+  ctx.lecture = lecture_;
+  ctx.now = now_;
+  return ctx;
+}
+
+// [SECTION] Frames
+
+void App::before_frame() {
+  ImGui::SetCurrentContext(imgui_);
+  const float scale = ui_scale(), cs = content_scale();
+  if (fonts_dirty_ || scale != applied_scale_ || cs != applied_content_scale_) {
+    std::string warning;
+    fonts_ = atlas_builder_.build(*ImGui::GetIO().Fonts, options_.assets, tr_.lang(), kBaseFontPixels * scale * cs,
+                                  &warning);
+    ImGui::GetIO().FontDefault = fonts_.regular;
+    platform_.fonts_rebuilt();
+    if (!warning.empty()) toasts_.push(warning, ToastKind::error);
+    applied_scale_ = scale, applied_content_scale_ = cs;
+    fonts_dirty_ = false;
+    applied_theme_.clear();  // sizes follow the scale
+  }
+  if (applied_theme_ != state_.theme()) {
+    apply_style(state_.theme(), scale * cs);
+    applied_theme_ = state_.theme();
+    ++style_key_;
+  }
+}
+
+void App::draw(double dt) {
+  ImGui::SetCurrentContext(imgui_);
+  now_ += std::max(0.0, dt);
+  ++frames_;
+  platform_.heatmaps().begin_frame();
+  figures_.begin_frame();
+  UiContext ctx = context();
+
+  for (const Pressed& p : pressed_shortcuts()) run(p.action, p.arg);
+  state_.tick_animation(dt);
+  export_ui_.tick(ctx, recorder_);
+
+  if (lecture_) draw_lecture(ctx);
+  else draw_shell(ctx);
+  export_ui_.draw(ctx, recorder_);
+  session_ui_.draw(ctx, [this](SessionUi::Prompt p, const std::string& text) -> std::string {
+    if (p == SessionUi::Prompt::open) return open_session(text);
+    if (p == SessionUi::Prompt::save) return save_session(text);
+    return paste_state(text.c_str());
+  });
+  draw_shortcut_overlay(&help_open_, tr_, ctx.scale);
+  toasts_.draw(now_, ctx.scale);
+
+  redraw_ = ctx.redraw || state_.animation().playing() || recorder_.active();
+  settings_.lesson = std::string(state_.view().id);
+  settings_.theme = lecture_ ? before_lecture_.theme : state_.theme();
+  settings_.ui_scale = ui_scale_;
+  settings_.lang = tr_.lang();
+  settings_.export_dir = export_choice_.dir.string();
+  update_title();
+}
+
+void App::blind_frame(double dt, ImVec2 display) {
+  before_frame();
+  ImGuiIO& io = ImGui::GetIO();
+  io.BackendFlags |= ImGuiBackendFlags_RendererHasVtxOffset;  // as the OpenGL3 backend: > 64k vertices per list
+  io.DisplaySize = display;
+  io.DeltaTime = static_cast<float>(dt > 0 ? dt : 1.0 / 60);
+  ImGui::NewFrame();
+  draw(dt);
+  ImGui::Render();
+}
+
+bool App::wants_redraw() const { return redraw_ || fonts_dirty_ || seconds_until_wake() <= 0; }
+
+double App::seconds_until_wake() const { return toasts_.seconds_to_next_change(now_); }
+
+void App::update_title() {
+  const std::string t = tr_.format("ui.window.title", {{"lesson", lesson_title(tr_, state_.view().id)}});
+  if (t != title_) {
+    title_ = t;
+    platform_.set_title(t);
+  }
+}
+
+// [SECTION] Actions
+
+void App::run(Action action, int arg) {
+  UiContext ctx = context();
+  switch (action) {
+    case Action::open_session: session_ui_.show(SessionUi::Prompt::open, suggested_session_path(ctx)); break;
+    case Action::save_session: session_ui_.show(SessionUi::Prompt::save, suggested_session_path(ctx)); break;
+    case Action::copy_state: copy_state(); break;
+    case Action::paste_state: {
+      const char* clip = ImGui::GetClipboardText();
+      if (clip && *clip) paste_state(clip);
+      else session_ui_.show(SessionUi::Prompt::paste, {});
+      break;
+    }
+    case Action::export_dialog: export_ui_.open = !export_ui_.open; break;
+    case Action::screenshot: screenshot(); break;
+    case Action::lecture: set_lecture(!lecture_); break;
+    case Action::exit_lecture:
+      if (lecture_ && !help_open_) set_lecture(false);
+      break;
+    case Action::fullscreen: platform_.set_fullscreen(!platform_.fullscreen()); break;
+    case Action::scale_up: set_ui_scale(ui_scale() + kScaleStep); break;
+    case Action::scale_down: set_ui_scale(ui_scale() - kScaleStep); break;
+    case Action::scale_reset: set_ui_scale(lecture_ ? 2.0f : 1.0f); break;
+    case Action::play: {
+      Animation& a = state_.animation();
+      if (!a.active())
+        for (std::string_view key : state_.view().keys)
+          if (const core::ParamSpec* s = core::find_param(key); s && is_numeric(*s)) {
+            a.choose(key);
+            break;
+          }
+      a.toggle();
+      break;
+    }
+    case Action::step_back: step_animation(ctx, -1); break;
+    case Action::step_forward: step_animation(ctx, +1); break;
+    case Action::prev_lesson: state_.step_view(-1); break;
+    case Action::next_lesson: state_.step_view(+1); break;
+    case Action::lesson_n:
+      if (arg >= 0 && arg < static_cast<int>(state_.views().size())) state_.select_view_index(arg);
+      break;
+    case Action::help: help_open_ = true; break;
+    case Action::quit: platform_.request_close(); break;
+  }
+  redraw_ = true;
+}
+
+void App::set_theme(std::string_view theme) { state_.set_theme(theme); }
+
+std::string App::set_lang(std::string_view lang) {
+  if (lang == tr_.lang()) return {};
+  try {
+    tr_ = Translator::load(options_.assets, lang);
+  } catch (const std::exception& e) {
+    toasts_.push(e.what(), ToastKind::error);
+    return e.what();
+  }
+  try {
+    export_choice_.options.font_family = find_font(std::string(lang)).family;
+  } catch (const std::exception& e) {
+    toasts_.push(e.what(), ToastKind::error);
+  }
+  fonts_dirty_ = true;
+  state_.touch();  // figures carry translated texts
+  return {};
+}
+
+void App::set_ui_scale(float scale) {
+  if (!std::isfinite(scale)) return;
+  scale = std::clamp(std::round(scale * 20.0f) / 20.0f, kMinUiScale, kMaxUiScale);
+  (lecture_ ? lecture_scale_ : ui_scale_) = scale;
+}
+
+void App::set_lecture(bool on) {
+  if (on == lecture_) return;
+  if (on) {
+    before_lecture_ = {state_.theme(), platform_.fullscreen()};
+    lecture_ = true;
+    lecture_scale_ = std::max(2.0f, ui_scale_);
+    state_.set_theme("projector");
+    platform_.set_fullscreen(true);
+  } else {
+    lecture_ = false;
+    state_.set_theme(before_lecture_.theme);
+    if (!before_lecture_.fullscreen) platform_.set_fullscreen(false);
+  }
+}
+
+void App::reset_layout() {
+  settings_.left_width = settings_.right_width = 0;
+  ui_scale_ = 1.0f;
+  if (platform_.fullscreen() && !lecture_) platform_.set_fullscreen(false);
+}
+
+std::string App::apply_preset(std::string_view id) {
+  const std::string why = state_.apply_preset(id);
+  if (!why.empty()) toasts_.push(tr_.format("ui.preset.failed", {{"message", why}}), ToastKind::error);
+  return why;
+}
+
+std::string App::type_param(std::string_view key, std::string_view text) {
+  UiContext ctx = context();
+  return params_panel_.type_value(ctx, key, text);
+}
+
+// [SECTION] Sessions and state strings
+
+std::string App::save_session(const fs::path& path) {
+  try {
+    Session s = state_.session();
+    if (lecture_) s.theme = before_lecture_.theme;
+    std::error_code ec;
+    if (!path.parent_path().empty()) fs::create_directories(path.parent_path(), ec);
+    save_session_file(path, s);
+    toasts_.push(tr_.format("ui.session.saved", {{"path", path.string()}}), ToastKind::success);
+    return {};
+  } catch (const std::exception& e) {
+    const std::string msg = tr_.format("ui.session.save_failed", {{"message", e.what()}});
+    toasts_.push(msg, ToastKind::error);
+    return msg;
+  }
+}
+
+std::string App::open_session(const fs::path& path) {
+  std::string why;
+  try {
+    const Session s = load_session_file(path);
+    why = state_.apply_session(s);
+  } catch (const std::exception& e) {
+    why = e.what();
+  }
+  if (!why.empty()) {
+    const std::string msg = tr_.format("ui.session.open_failed", {{"message", why}});
+    toasts_.push(msg, ToastKind::error);
+    return msg;
+  }
+  toasts_.push(tr_.format("ui.session.opened", {{"path", path.string()}}), ToastKind::success);
+  return {};
+}
+
+std::string App::copy_state() {
+  const std::string s = session_state_string(state_.session());
+  ImGui::SetClipboardText(s.c_str());
+  toasts_.push(tr_.format("ui.state.copied", {{"state", s}}), ToastKind::success);
+  return s;
+}
+
+std::string App::paste_state(const char* text) {
+  const char* src = text ? text : ImGui::GetClipboardText();
+  std::string why;
+  if (!src || !*src) why = tr_("ui.state.empty");
+  else {
+    try {
+      why = state_.apply_session(parse_state_string(src));
+    } catch (const std::exception& e) {
+      why = e.what();
+    }
+  }
+  if (!why.empty()) {
+    const std::string msg = tr_.format("ui.state.paste_failed", {{"message", why}});
+    toasts_.push(msg, ToastKind::error);
+    return msg;
+  }
+  toasts_.push(tr_("ui.state.pasted"), ToastKind::success);
+  return {};
+}
+
+void App::save_on_exit() {
+  if (!options_.persist) return;
+  try {
+    save_settings(options_.config_dir / "settings.json", settings_);
+    Session s = state_.session();
+    if (lecture_) s.theme = before_lecture_.theme;
+    save_session_file(options_.config_dir / "autosave.json", s);
+  } catch (const std::exception& e) {
+    std::cerr << "poslab: " << e.what() << "\n";
+  }
+}
+
+// [SECTION] Exports and screenshots
+
+std::vector<fs::path> App::export_lesson() {
+  UiContext ctx = context();
+  return export_ui_.export_all(ctx);
+}
+
+std::string App::export_figure(std::string_view figure, ExportFormat format) {
+  UiContext ctx = context();
+  return lesson_view_.export_figure(ctx, figure, format);
+}
+
+std::string App::screenshot() {
+  const std::time_t t = std::time(nullptr);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&t));
+  std::error_code ec;
+  fs::create_directories(export_choice_.dir, ec);
+  const fs::path path = export_choice_.dir / ("poslab-" + std::string(state_.view().id) + "-" + stamp + ".png");
+  if (!platform_.request_screenshot(path)) {
+    toasts_.push(tr_("ui.screenshot.no_window"), ToastKind::error);
+    return {};
+  }
+  return path.string();
+}
+
+}  // namespace poslab::app::ui

@@ -1,0 +1,155 @@
+#pragma once
+// [SECTION] The App: owns the state, the panels and the ImGui context, and
+// composes one frame. It runs the same way in a window (ui/window.*) and
+// blind (tests), and every feature is reachable through its C++ API — the
+// menus, the shortcuts and the GUI tests call the same functions.
+//
+// Frame protocol (window and blind mode alike):
+//   before_frame()   outside NewFrame/Render: rebuild fonts and style if asked
+//   ImGui::NewFrame()
+//   draw(dt)         the whole UI
+//   ImGui::Render()
+
+#include <imgui.h>
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/cli/cli.hpp"
+#include "app/ui/app_state.hpp"
+#include "app/ui/export_ui.hpp"
+#include "app/ui/lesson_view.hpp"
+#include "app/ui/params_panel.hpp"
+#include "app/ui/platform.hpp"
+#include "app/ui/session_ui.hpp"
+#include "app/ui/shortcuts.hpp"
+#include "app/ui/sweep_recorder.hpp"
+#include "app/ui/ui_context.hpp"
+
+namespace poslab::app::ui {
+
+struct AppOptions {
+  std::filesystem::path assets;      ///< the assets folder (assets_dir())
+  std::string lang = "en";
+  /// Read settings and the autosave at start, write them at exit.
+  bool persist = true;
+  std::filesystem::path config_dir;  ///< default: ui::config_dir()
+};
+
+class App {
+ public:
+  App(Platform& platform, AppOptions options);
+  ~App();
+  App(const App&) = delete;
+  App& operator=(const App&) = delete;
+
+  /// Applies a `poslab gui|screenshot` request on top of the restored state.
+  /// Returns "" or the one-line reason (exit code 2).
+  std::string apply_request(const WindowRequest& request);
+
+  // ---- frames
+  void before_frame();
+  void draw(double dt);
+  /// A whole frame without a window (blind mode): before_frame, NewFrame,
+  /// draw, Render, with the display size given.
+  void blind_frame(double dt = 1.0 / 60, ImVec2 display = {1600, 1000});
+  /// True while something moves (animation, recording, toasts fading in,
+  /// a lesson asked for frames): the window must not sleep.
+  bool wants_redraw() const;
+  /// Seconds until something changes by itself (a toast expires); infinity if nothing will.
+  double seconds_until_wake() const;
+
+  // ---- everything the menus and shortcuts do
+  void run(Action action, int arg = 0);
+  void set_theme(std::string_view theme);
+  const std::string& theme() const { return state_.theme(); }
+  /// "en" or "zh": reloads texts and re-bakes the fonts. Returns "" or why not.
+  std::string set_lang(std::string_view lang);
+  const std::string& lang() const { return tr_.lang(); }
+  /// The UI scale (0.75–3), applied next frame by re-baking the fonts.
+  void set_ui_scale(float scale);
+  float ui_scale() const { return lecture_ ? lecture_scale_ : ui_scale_; }
+  void set_lecture(bool on);
+  bool lecture() const { return lecture_; }
+  void reset_layout();
+  std::string apply_preset(std::string_view id);
+
+  // ---- sessions and state strings (each returns "" or a message, also toasted)
+  std::string save_session(const std::filesystem::path& path);
+  std::string open_session(const std::filesystem::path& path);
+  /// Puts the state string on the clipboard and returns it.
+  std::string copy_state();
+  /// Applies a state string (the clipboard's when `text` is null).
+  std::string paste_state(const char* text = nullptr);
+  /// Settings and the autosave session, written atomically (on exit).
+  void save_on_exit();
+
+  // ---- exports
+  std::vector<std::filesystem::path> export_lesson();
+  std::string export_figure(std::string_view figure, ExportFormat format);
+  /// Requests a PNG of the whole window after this frame; returns its path ("" in blind mode).
+  std::string screenshot();
+
+  // ---- parts, for the window and for tests
+  AppState& state() { return state_; }
+  const AppState& state() const { return state_; }
+  Settings& settings() { return settings_; }
+  const Translator& tr() const { return tr_; }
+  Toasts& toasts() { return toasts_; }
+  FigureCache& figures() { return figures_; }
+  ParamsPanel& params_panel() { return params_panel_; }
+  LessonView& lesson_view() { return lesson_view_; }
+  ExportChoice& export_choice() { return export_choice_; }
+  SweepRecorder& recorder() { return recorder_; }
+  ExportUi& export_ui() { return export_ui_; }
+  const UiFonts& fonts() const { return fonts_; }
+  bool help_open() const { return help_open_; }
+  /// A UiContext for this frame (tests use it to drive panels directly).
+  UiContext context();
+  /// Typed entry into a parameter, as Ctrl+click + Enter: "" or the message.
+  std::string type_param(std::string_view key, std::string_view text);
+  int frames() const { return frames_; }
+
+ private:
+  void draw_shell(UiContext& ctx);
+  void draw_lecture(UiContext& ctx);
+  void draw_menu_bar(UiContext& ctx);
+  void update_title();
+  float content_scale() const;
+
+  Platform& platform_;
+  AppOptions options_;
+  ImGuiContext* imgui_ = nullptr;
+  Translator tr_;
+  AppState state_;
+  Settings settings_;
+  FontAtlasBuilder atlas_builder_;
+  UiFonts fonts_;
+  FigureCache figures_;
+  Toasts toasts_;
+  ExportChoice export_choice_;
+  LessonView lesson_view_;
+  ParamsPanel params_panel_;
+  ExportUi export_ui_;
+  SweepRecorder recorder_;
+  SessionUi session_ui_;
+
+  float ui_scale_ = 1.0f, lecture_scale_ = 2.0f, applied_scale_ = 0, applied_content_scale_ = 0;
+  std::string applied_theme_;
+  bool fonts_dirty_ = true;
+  bool lecture_ = false;
+  struct Saved {
+    std::string theme;
+    bool fullscreen = false;
+  } before_lecture_;
+  bool help_open_ = false;
+  bool redraw_ = false;
+  std::uint64_t style_key_ = 1;
+  double now_ = 0;
+  int frames_ = 0;
+  std::string title_;
+};
+
+}  // namespace poslab::app::ui

@@ -1,0 +1,99 @@
+#include "app/ui/export_service.hpp"
+
+#include <cairo.h>
+
+#include <cstring>
+
+#include "app/common/atomic_file.hpp"
+#include "app/export/cairo_painter.hpp"
+
+namespace poslab::app::ui {
+
+namespace fs = std::filesystem;
+
+std::vector<ExportFormat> ExportChoice::formats() const {
+  std::vector<ExportFormat> out;
+  if (png) out.push_back(ExportFormat::png);
+  if (svg) out.push_back(ExportFormat::svg);
+  if (pdf) out.push_back(ExportFormat::pdf);
+  if (csv) out.push_back(ExportFormat::csv);
+  return out;
+}
+
+namespace {
+
+void ensure_dir(const fs::path& dir) {
+  if (dir.empty()) throw IoError("no export folder chosen");
+  std::error_code ec;
+  if (fs::is_directory(dir, ec)) return;
+  if (fs::exists(dir, ec)) throw IoError("cannot export into " + dir.string() + ": it is not a folder");
+  fs::create_directories(dir, ec);
+  if (ec) throw IoError("cannot create folder " + dir.string() + ": " + ec.message());
+}
+
+fs::path file_for(const ViewDef& view, const FigureDef& def, const ExportChoice& c, ExportFormat f) {
+  return c.dir / (std::string(view.id) + "-" + std::string(def.id) + "." + export_extension(f));
+}
+
+}  // namespace
+
+fs::path export_figure_file(const ViewDef& view, const FigureDef& def, const core::Params& params,
+                            const Translator& tr, ExportFormat format, const ExportChoice& choice) {
+  choice.options.check();
+  const fig::Figure figure = build_figure(view, def, params, tr, choice.options.width, choice.options.height);
+  ensure_dir(choice.dir);
+  const fs::path out = file_for(view, def, choice, format);
+  export_figure(figure, format, out, choice.options);
+  return out;
+}
+
+std::vector<fs::path> export_lesson_files(const ViewDef& view, const core::Params& params, const Translator& tr,
+                                          const ExportChoice& choice) {
+  choice.options.check();
+  const auto formats = choice.formats();
+  if (formats.empty()) throw core::InvalidParameter("format", "(none)", "choose at least one of PNG, SVG, PDF, CSV");
+  std::vector<fig::Figure> built;
+  for (const FigureDef& def : view.figures)
+    built.push_back(build_figure(view, def, params, tr, choice.options.width, choice.options.height));
+  ensure_dir(choice.dir);
+  std::vector<fs::path> written;
+  for (std::size_t i = 0; i < built.size(); ++i)
+    for (ExportFormat f : formats) {
+      const fs::path out = file_for(view, view.figures[i], choice, f);
+      export_figure(built[i], f, out, choice.options);
+      written.push_back(out);
+    }
+  return written;
+}
+
+Image render_figure_image(const fig::Figure& figure, int width, int height, const std::string& theme,
+                          const std::string& font_family) {
+  cairo_surface_t* surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height);
+  if (cairo_surface_status(surface) != CAIRO_STATUS_SUCCESS) {
+    cairo_surface_destroy(surface);
+    throw IoError("cannot allocate a " + std::to_string(width) + "×" + std::to_string(height) + " image");
+  }
+  cairo_t* cr = cairo_create(surface);
+  {
+    CairoPainter painter(cr, 1.0, font_family);
+    fig::RenderStyle style;
+    style.theme = fig::Theme::by_name(theme);
+    style.font_size = export_font_size(width, height);
+    fig::render_figure(figure, painter, fig::Rect{0, 0, static_cast<double>(width), static_cast<double>(height)}, style);
+  }
+  cairo_destroy(cr);
+  cairo_surface_flush(surface);
+  Image img;
+  img.width = width, img.height = height;
+  img.pixels.resize(static_cast<std::size_t>(width) * static_cast<std::size_t>(height));
+  const int stride = cairo_image_surface_get_stride(surface);
+  const unsigned char* data = cairo_image_surface_get_data(surface);
+  for (int y = 0; y < height; ++y)
+    std::memcpy(img.pixels.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(width),
+                data + static_cast<std::ptrdiff_t>(y) * stride, static_cast<std::size_t>(width) * 4);
+  cairo_surface_destroy(surface);
+  for (std::uint32_t& p : img.pixels) p |= 0xff000000u;
+  return img;
+}
+
+}  // namespace poslab::app::ui

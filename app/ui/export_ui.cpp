@@ -1,0 +1,161 @@
+#include "app/ui/export_ui.hpp"
+
+#include <imgui.h>
+#include <imgui_internal.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+
+#include "app/common/fonts.hpp"
+
+namespace poslab::app::ui {
+
+namespace {
+const char* const kThemes[] = {"light", "dark", "projector"};
+}
+
+std::vector<std::filesystem::path> ExportUi::export_all(UiContext& ctx) {
+  try {
+    const auto files = export_lesson_files(ctx.state.view(), ctx.state.params(), ctx.tr, ctx.export_choice);
+    ctx.toasts.push(ctx.tr.format("ui.export.wrote_many", {{"n", std::to_string(files.size())},
+                                                           {"dir", ctx.export_choice.dir.string()}}),
+                    ToastKind::success);
+    return files;
+  } catch (const std::exception& e) {
+    ctx.toasts.push(ctx.tr.format("ui.export.failed", {{"message", e.what()}}), ToastKind::error);
+    return {};
+  }
+}
+
+std::string ExportUi::start_sweep(UiContext& ctx, SweepRecorder& recorder, int figure, SweepFormat format, int steps) {
+  const ViewDef& v = ctx.state.view();
+  std::string why;
+  if (!ctx.state.animation().active()) why = ctx.tr("ui.sweep.no_animation");
+  else if (figure < 0 || figure >= static_cast<int>(v.figures.size())) why = ctx.tr("ui.sweep.no_figure");
+  if (why.empty()) {
+    SweepRequest r;
+    r.view = &v;
+    r.figure = &v.figures[static_cast<std::size_t>(figure)];
+    r.params = ctx.state.params();
+    r.animation = ctx.state.animation().config();
+    r.steps = steps;
+    r.format = format;
+    r.dir = ctx.export_choice.dir;
+    r.theme = ctx.export_choice.options.theme;
+    r.font_family = ctx.export_choice.options.font_family;
+    why = recorder.start(std::move(r), ctx.tr);
+  }
+  if (!why.empty()) ctx.toasts.push(ctx.tr.format("ui.sweep.failed", {{"message", why}}), ToastKind::error);
+  return why;
+}
+
+void ExportUi::tick(UiContext& ctx, SweepRecorder& recorder) {
+  if (!recorder.active()) return;
+  ctx.redraw = true;
+  if (recorder.step()) return;
+  if (!recorder.error().empty())
+    ctx.toasts.push(ctx.tr.format("ui.sweep.failed", {{"message", recorder.error()}}), ToastKind::error);
+  else
+    ctx.toasts.push(ctx.tr.format("ui.sweep.done", {{"n", std::to_string(recorder.frames_written())},
+                                                    {"path", recorder.output().string()}}),
+                    ToastKind::success);
+}
+
+void ExportUi::draw(UiContext& ctx, SweepRecorder& recorder) {
+  if (!open) return;
+  const float s = ctx.scale;
+  ImGui::SetNextWindowSize({560 * s, 0}, ImGuiCond_Appearing);
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  ImGui::SetNextWindowPos({vp->WorkPos.x + vp->WorkSize.x * 0.5f, vp->WorkPos.y + vp->WorkSize.y * 0.35f},
+                          ImGuiCond_Appearing, {0.5f, 0.5f});
+  const std::string title = ctx.tr("ui.export.title") + "###export";
+  if (!ImGui::Begin(title.c_str(), &open, ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings)) {
+    ImGui::End();
+    return;
+  }
+  ExportChoice& c = ctx.export_choice;
+  ImGui::TextUnformatted(ctx.tr("ui.export.folder").c_str());
+  if (ImGui::GetActiveID() != ImGui::GetID("##dir")) dir_text_ = c.dir.string();  // not being typed in
+  ImGui::SetNextItemWidth(-FLT_MIN);
+  if (ImGui::InputText("##dir", &dir_text_)) {
+    c.dir = dir_text_;
+    ctx.settings.export_dir = dir_text_;
+  }
+  ImGui::TextUnformatted(ctx.tr("ui.export.formats").c_str());
+  ImGui::Checkbox("PNG", &c.png);
+  ImGui::SameLine();
+  ImGui::Checkbox("SVG", &c.svg);
+  ImGui::SameLine();
+  ImGui::Checkbox("PDF", &c.pdf);
+  ImGui::SameLine();
+  ImGui::Checkbox("CSV", &c.csv);
+  ImGui::SetNextItemWidth(110 * s);
+  ImGui::InputInt(ctx.tr("ui.export.width").c_str(), &c.options.width, 100, 400);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(110 * s);
+  ImGui::InputInt(ctx.tr("ui.export.height").c_str(), &c.options.height, 100, 400);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(90 * s);
+  ImGui::InputDouble(ctx.tr("ui.export.scale").c_str(), &c.options.scale, 0.5, 1.0, "%.2g");
+  c.options.width = std::clamp(c.options.width, 200, 8192);
+  c.options.height = std::clamp(c.options.height, 200, 8192);
+  c.options.scale = std::clamp(c.options.scale, 0.5, 4.0);
+  theme_ = c.options.theme == "dark" ? 1 : c.options.theme == "projector" ? 2 : 0;
+  ImGui::TextUnformatted(ctx.tr("ui.export.theme").c_str());
+  for (int i = 0; i < 3; ++i) {
+    ImGui::SameLine();
+    if (ImGui::RadioButton(ctx.tr(std::string("ui.theme.") + kThemes[i]).c_str(), theme_ == i)) c.options.theme = kThemes[i];
+  }
+  ImGui::SameLine();
+  ImGui::Checkbox(ctx.tr("ui.export.transparent").c_str(), &c.options.transparent);
+  ImGui::Spacing();
+  if (ImGui::Button(ctx.tr("ui.export.all").c_str())) export_all(ctx);
+  ImGui::SameLine();
+  ImGui::TextDisabled("%s", ctx.tr.format("ui.export.names", {{"view", std::string(ctx.state.view().id)}}).c_str());
+
+  // Recording a sweep.
+  ImGui::Separator();
+  ImGui::PushFont(ctx.fonts.bold);
+  ImGui::TextUnformatted(ctx.tr("ui.sweep.title").c_str());
+  ImGui::PopFont();
+  const ViewDef& v = ctx.state.view();
+  const Animation& anim = ctx.state.animation();
+  if (!anim.active()) {
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextDisabled("%s", ctx.tr("ui.sweep.no_animation").c_str());
+    ImGui::PopTextWrapPos();
+  } else {
+    ImGui::TextUnformatted(ctx.tr.format("ui.sweep.what", {{"key", anim.config().key},
+                                                           {"from", fig::format_readout(anim.config().from)},
+                                                           {"to", fig::format_readout(anim.config().to)}})
+                               .c_str());
+  }
+  figure_ = std::clamp(figure_, 0, std::max(0, static_cast<int>(v.figures.size()) - 1));
+  const std::string current = v.figures.empty() ? std::string() : std::string(v.figures[static_cast<std::size_t>(figure_)].id);
+  ImGui::SetNextItemWidth(200 * s);
+  if (ImGui::BeginCombo(ctx.tr("ui.sweep.figure").c_str(), current.c_str())) {
+    for (int i = 0; i < static_cast<int>(v.figures.size()); ++i)
+      if (ImGui::Selectable(std::string(v.figures[static_cast<std::size_t>(i)].id).c_str(), i == figure_)) figure_ = i;
+    ImGui::EndCombo();
+  }
+  ImGui::RadioButton(ctx.tr("ui.sweep.gif").c_str(), &sweep_format_, 0);
+  ImGui::SameLine();
+  ImGui::RadioButton(ctx.tr("ui.sweep.pngs").c_str(), &sweep_format_, 1);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(100 * s);
+  ImGui::InputInt(ctx.tr("ui.sweep.steps").c_str(), &steps_, 10, 50);
+  steps_ = std::clamp(steps_, 1, 600);
+  if (recorder.active()) {
+    ImGui::ProgressBar(recorder.progress(), {-FLT_MIN - 100 * s, 0});
+    ImGui::SameLine();
+    if (ImGui::Button(ctx.tr("ui.common.cancel").c_str())) recorder.cancel();
+  } else {
+    ImGui::BeginDisabled(!anim.active() || v.figures.empty());
+    if (ImGui::Button(ctx.tr("ui.sweep.record").c_str()))
+      start_sweep(ctx, recorder, figure_, sweep_format_ == 0 ? SweepFormat::gif : SweepFormat::png_sequence, steps_);
+    ImGui::EndDisabled();
+  }
+  ImGui::End();
+}
+
+}  // namespace poslab::app::ui

@@ -1,0 +1,284 @@
+// [SECTION] Index
+// - Drawing a lesson (custom screen or default layout)
+// - LessonUi: parameters
+// - LessonUi: figures and plots
+// - LessonUi: text, readouts, tables
+// - The default layout
+
+#include "app/ui/lesson_view.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace poslab::app::ui {
+
+// [SECTION] Drawing a lesson
+
+void LessonView::conflict_banner() {
+  UiContext& c = *ctx_;
+  const std::string& key = c.state.resolve_error_key();
+  ImGui::PushStyleColor(ImGuiCol_ChildBg, ImVec4(c.pal.error.x, c.pal.error.y, c.pal.error.z, 0.10f));
+  ImGui::BeginChild("##conflict", {0, ImGui::GetTextLineHeightWithSpacing() * 4.5f}, true);
+  wrapped_colored(c.pal.error, c.tr.format("ui.lesson.conflict", {{"message", c.state.resolve_error()}}));
+  if (core::find_param(key) && c.state.params().is_set(key)) {
+    if (ImGui::Button(c.tr.format("ui.lesson.reset_key", {{"key", key}}).c_str())) c.state.reset_param(key);
+    ImGui::SameLine();
+  }
+  if (ImGui::Button(c.tr("ui.params.reset_lesson").c_str())) c.state.reset_view();
+  ImGui::EndChild();
+  ImGui::PopStyleColor();
+}
+
+void LessonView::draw(UiContext& ctx) {
+  ctx_ = &ctx;
+  if (!ctx.state.resolved()) {
+    conflict_banner();
+    return;
+  }
+  for (const LessonScreen& screen : lesson_screens())
+    if (screen.view_id == ctx.state.view().id && screen.draw) {
+      screen.draw(*this);
+      return;
+    }
+  default_layout();
+}
+
+// [SECTION] LessonUi: parameters
+
+const core::Params& LessonView::params() const {
+  const core::Params* resolved = ctx_->state.resolved();
+  return resolved ? *resolved : ctx_->state.params();
+}
+
+bool LessonView::set_param(std::string_view key, const core::ParamValue& value) {
+  const std::string why = ctx_->state.set_param(key, value);
+  if (why.empty()) return true;
+  ctx_->toasts.push(ctx_->tr.format("ui.params.refused", {{"message", why}}), ToastKind::error);
+  return false;
+}
+
+// [SECTION] LessonUi: figures and plots
+
+ImVec2 LessonView::figure_header(const fig::Figure& f, const std::string& menu_id, ImVec2 size, bool* export_clicked) {
+  UiContext& c = *ctx_;
+  const float avail = ImGui::GetContentRegionAvail().x;
+  const float w = size.x > 0 ? size.x : avail;
+  const float start_y = ImGui::GetCursorPosY();
+  const float x0 = ImGui::GetCursorPosX();
+  ImGui::PushTextWrapPos(x0 + w - ImGui::CalcTextSize(c.tr("ui.plot.export_button").c_str()).x - 30 * c.scale);
+  if (!f.title.empty()) {
+    ImGui::PushFont(c.lecture ? c.fonts.title : c.fonts.bold);
+    ImGui::TextUnformatted(f.title.c_str());
+    ImGui::PopFont();
+  }
+  ImGui::PopTextWrapPos();
+  if (export_clicked) {
+    ImGui::SameLine(x0 + w - ImGui::CalcTextSize(c.tr("ui.plot.export_button").c_str()).x -
+                    ImGui::GetStyle().FramePadding.x * 2);
+    *export_clicked = ImGui::SmallButton((c.tr("ui.plot.export_button") + "##" + menu_id).c_str());
+  }
+  if (!f.subtitle.empty()) {
+    ImGui::PushTextWrapPos(x0 + w);
+    ImGui::PushStyleColor(ImGuiCol_Text, c.pal.muted);
+    ImGui::TextUnformatted(f.subtitle.c_str());
+    ImGui::PopStyleColor();
+    ImGui::PopTextWrapPos();
+  }
+  const float header = ImGui::GetCursorPosY() - start_y;
+  float h = size.y > 0 ? size.y - header : w * 0.58f;
+  return {w, std::max(h, 120.0f * c.scale)};
+}
+
+void LessonView::handle(PlotAction action, std::string_view figure_id) {
+  switch (action) {
+    case PlotAction::none: return;
+    case PlotAction::export_png: export_figure(*ctx_, figure_id, ExportFormat::png); return;
+    case PlotAction::export_svg: export_figure(*ctx_, figure_id, ExportFormat::svg); return;
+    case PlotAction::export_pdf: export_figure(*ctx_, figure_id, ExportFormat::pdf); return;
+    case PlotAction::export_csv: export_figure(*ctx_, figure_id, ExportFormat::csv); return;
+  }
+}
+
+std::string LessonView::export_figure(UiContext& c, std::string_view id, ExportFormat format) {
+  const ViewDef& v = c.state.view();
+  const FigureDef* def = find_figure(v, id);
+  if (!def) return {};
+  try {
+    const auto path = export_figure_file(v, *def, c.state.params(), c.tr, format, c.export_choice);
+    c.toasts.push(c.tr.format("ui.export.wrote_one", {{"path", path.string()}}), ToastKind::success);
+    return path.string();
+  } catch (const std::exception& e) {
+    c.toasts.push(c.tr.format("ui.export.failed", {{"message", e.what()}}), ToastKind::error);
+    return {};
+  }
+}
+
+void LessonView::figure(std::string_view id, ImVec2 size) {
+  UiContext& c = *ctx_;
+  const ViewDef& v = c.state.view();
+  const FigureDef* def = find_figure(v, id);
+  if (!def) {
+    wrapped_colored(c.pal.error, c.tr.format("ui.lesson.no_figure", {{"id", std::string(id)}}));
+    return;
+  }
+  ImGui::PushID(id.data(), id.data() + id.size());
+  ImGui::BeginGroup();
+  // The header depends on the figure's title, the figure on the plot size:
+  // lay the header out with the previous build's texts.
+  const FigureCache::Entry* previous = c.figures.find(v.id, id);
+  const std::string menu_id = "##export-menu";
+  bool export_clicked = false;
+  const fig::Figure empty;
+  const ImVec2 plot_size = figure_header(previous ? previous->figure : empty, menu_id, size, &export_clicked);
+  if (export_clicked) ImGui::OpenPopup(menu_id.c_str());
+  if (ImGui::BeginPopup(menu_id.c_str())) {
+    for (ExportFormat f : {ExportFormat::png, ExportFormat::svg, ExportFormat::pdf, ExportFormat::csv}) {
+      std::string label = export_extension(f);
+      std::transform(label.begin(), label.end(), label.begin(), [](unsigned char ch) { return static_cast<char>(std::toupper(ch)); });
+      if (ImGui::MenuItem(label.c_str())) export_figure(c, id, f);
+    }
+    ImGui::TextDisabled("%s", c.export_choice.dir.string().c_str());
+    ImGui::EndPopup();
+  }
+  FigureCache::Entry& e = c.figures.get(v, *def, c.state, c.tr, plot_size);
+  if (!e.error.empty()) {
+    ImGui::BeginChild("##figure-error", plot_size, true);
+    wrapped_colored(c.pal.error, e.error);
+    if (core::find_param(e.error_key) && c.state.params().is_set(e.error_key) &&
+        ImGui::Button(c.tr.format("ui.lesson.reset_key", {{"key", e.error_key}}).c_str()))
+      c.state.reset_param(e.error_key);
+    ImGui::EndChild();
+  } else {
+    handle(e.widget.draw("##plot", e.figure, e.version, plot_size, c.plot), id);
+  }
+  ImGui::EndGroup();
+  ImGui::PopID();
+}
+
+void LessonView::plot(std::string_view widget_id, const fig::Figure& figure, std::uint64_t version, ImVec2 size) {
+  UiContext& c = *ctx_;
+  auto it = custom_plots_.find(widget_id);
+  if (it == custom_plots_.end()) it = custom_plots_.emplace(std::string(widget_id), std::make_unique<PlotWidget>()).first;
+  ImGui::PushID(widget_id.data(), widget_id.data() + widget_id.size());
+  ImGui::BeginGroup();
+  const ImVec2 plot_size = figure_header(figure, {}, size, nullptr);
+  const PlotAction action = it->second->draw("##plot", figure, version, plot_size, c.plot);
+  if (action != PlotAction::none) {
+    // A lesson-built figure is exported as it is on screen.
+    const ExportFormat f = action == PlotAction::export_png   ? ExportFormat::png
+                           : action == PlotAction::export_svg ? ExportFormat::svg
+                           : action == PlotAction::export_pdf ? ExportFormat::pdf
+                                                              : ExportFormat::csv;
+    try {
+      std::error_code ec;
+      std::filesystem::create_directories(c.export_choice.dir, ec);
+      const auto path = c.export_choice.dir / (std::string(c.state.view().id) + "-" + std::string(widget_id) + "." +
+                                               export_extension(f));
+      app::export_figure(figure, f, path, c.export_choice.options);
+      c.toasts.push(c.tr.format("ui.export.wrote_one", {{"path", path.string()}}), ToastKind::success);
+    } catch (const std::exception& e) {
+      c.toasts.push(c.tr.format("ui.export.failed", {{"message", e.what()}}), ToastKind::error);
+    }
+  }
+  ImGui::EndGroup();
+  ImGui::PopID();
+}
+
+// [SECTION] LessonUi: text, readouts, tables
+
+void LessonView::paragraph(std::string_view key) {
+  const std::string& text = ctx_->tr(key);
+  if (text == key) return;  // the lesson has no text yet
+  ImGui::PushTextWrapPos(0.0f);
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find("\n\n", start);
+    if (end == std::string::npos) end = text.size();
+    ImGui::TextUnformatted(text.data() + start, text.data() + end);
+    if (end < text.size()) ImGui::Spacing();
+    start = end + 2;
+  }
+  ImGui::PopTextWrapPos();
+}
+
+void LessonView::readouts() {
+  UiContext& c = *ctx_;
+  if (!c.state.view().readouts) return;
+  if (readouts_revision_ != c.state.revision() || readouts_view_ != c.state.view_index()) {
+    readouts_revision_ = c.state.revision();
+    readouts_view_ = c.state.view_index();
+    readouts_error_.clear();
+    try {
+      readouts_ = view_readouts(c.state.view(), c.state.params(), c.tr);
+    } catch (const std::exception& e) {
+      readouts_.clear();
+      readouts_error_ = e.what();
+    }
+  }
+  if (!readouts_error_.empty()) wrapped_colored(c.pal.error, readouts_error_);
+  if (readouts_.empty()) return;
+  if (ImGui::BeginTable("##readouts", 3, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) {
+    ImGui::TableSetupColumn("mark", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn("label", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
+    for (const Readout& r : readouts_) {
+      ImGui::TableNextRow();
+      ImGui::TableSetColumnIndex(0);
+      if (r.holds) {
+        ImGui::PushStyleColor(ImGuiCol_Text, *r.holds ? c.pal.ok : c.pal.error);
+        ImGui::TextUnformatted(*r.holds ? "✓" : "✗");
+        ImGui::PopStyleColor();
+        if (ImGui::IsItemHovered())
+          ImGui::SetTooltip("%s", c.tr(*r.holds ? "ui.readout.holds" : "ui.readout.fails").c_str());
+      }
+      ImGui::TableSetColumnIndex(1);
+      ImGui::TextUnformatted(r.label.c_str());
+      ImGui::TableSetColumnIndex(2);
+      ImGui::TextUnformatted(r.value.c_str());
+    }
+    ImGui::EndTable();
+  }
+}
+
+void LessonView::table(std::string_view id, float height) { tables_.draw(*ctx_, id, height); }
+
+// [SECTION] The default layout
+
+void LessonView::default_layout() {
+  UiContext& c = *ctx_;
+  const ViewDef& v = c.state.view();
+  if (!c.lecture) {
+    paragraph(std::string(v.id) + ".text");
+    ImGui::Spacing();
+  }
+  readouts();
+  const int n = static_cast<int>(v.figures.size());
+  if (n > 0) {
+    const float spacing = ImGui::GetStyle().ItemSpacing.x;
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const int cols = (n > 1 && avail.x >= 980 * c.scale) ? 2 : 1;
+    const int rows = (n + cols - 1) / cols;
+    const float w = std::floor((avail.x - spacing * static_cast<float>(cols - 1)) / static_cast<float>(cols));
+    float h = w * 0.6f;
+    if (c.lecture) {
+      h = std::max(220.0f * c.scale, (avail.y - ImGui::GetStyle().ItemSpacing.y * static_cast<float>(rows)) / static_cast<float>(rows));
+    } else if (rows == 1) {
+      // One row: use the height there is, within a readable aspect.
+      h = std::clamp(avail.y - ImGui::GetStyle().ItemSpacing.y, std::max(300.0f * c.scale, w * 0.42f), std::max(300.0f * c.scale, w * 0.7f));
+    }
+    for (int i = 0; i < n; ++i) {
+      if (i % cols != 0) ImGui::SameLine();
+      figure(v.figures[static_cast<std::size_t>(i)].id, {w, h});
+    }
+  }
+  if (c.lecture) return;
+  for (std::string_view id : v.tables) {
+    ImGui::Spacing();
+    const std::string header = c.tr.format("ui.table.header", {{"id", std::string(id)}}) + "##" + std::string(id);
+    if (ImGui::CollapsingHeader(header.c_str())) table(id);
+  }
+}
+
+}  // namespace poslab::app::ui

@@ -1,0 +1,61 @@
+#pragma once
+// The centre of the window: the LessonUi that lesson screens draw with, and
+// the default layout (text, readouts, figures in a grid, tables) for lessons
+// without a screen of their own (ui/lessons/screens.cpp).
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/ui/lesson.hpp"
+#include "app/ui/table_view.hpp"
+#include "app/ui/ui_context.hpp"
+
+namespace poslab::app::ui {
+
+class LessonView final : public LessonUi {
+ public:
+  /// Draws the current lesson into the current ImGui window (custom screen
+  /// or default layout), after a banner when its parameters conflict.
+  void draw(UiContext& ctx);
+
+  /// Exports figure `id` of the current lesson in `format` into the export
+  /// folder, with a toast. Returns the path written ("" on failure).
+  std::string export_figure(UiContext& ctx, std::string_view id, ExportFormat format);
+
+  // ---- LessonUi
+  const core::Params& params() const override;
+  bool set_param(std::string_view key, const core::ParamValue& value) override;
+  const Translator& tr() const override { return ctx_->tr; }
+  const ViewDef& view() const override { return ctx_->state.view(); }
+  void figure(std::string_view id, ImVec2 size = {0, 0}) override;
+  void plot(std::string_view widget_id, const fig::Figure& figure, std::uint64_t version,
+            ImVec2 size = {0, 0}) override;
+  void table(std::string_view id, float height = 0) override;
+  void paragraph(std::string_view key) override;
+  void readouts() override;
+  void default_layout() override;
+  std::uint64_t params_revision() const override { return ctx_->state.revision(); }
+  float ui_scale() const override { return ctx_->scale; }
+  bool lecture_mode() const override { return ctx_->lecture; }
+  void request_redraw() override { ctx_->redraw = true; }
+
+  TableView& tables() { return tables_; }
+
+ private:
+  /// Title, subtitle and export button above a plot; returns the plot's size.
+  ImVec2 figure_header(const fig::Figure& figure, const std::string& menu_id, ImVec2 size, bool* export_clicked);
+  void handle(PlotAction action, std::string_view figure_id);
+  void conflict_banner();
+
+  UiContext* ctx_ = nullptr;
+  TableView tables_;
+  std::map<std::string, std::unique_ptr<PlotWidget>, std::less<>> custom_plots_;
+  std::vector<Readout> readouts_;
+  std::string readouts_error_;
+  std::uint64_t readouts_revision_ = 0;
+  int readouts_view_ = -1;
+};
+
+}  // namespace poslab::app::ui

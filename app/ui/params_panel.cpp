@@ -1,0 +1,337 @@
+// [SECTION] Index
+// - Names, units, help
+// - The panel
+// - One parameter: name line, numeric slider, typed entry, text entry
+// - Context menu (reset, animate, lecture)
+
+#include "app/ui/params_panel.hpp"
+
+#include <imgui.h>
+#include <imgui_internal.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+
+#include "app/ui/slider_math.hpp"
+
+namespace poslab::app::ui {
+
+// [SECTION] Names, units, help
+
+std::string unit_text(const Translator& tr, std::string_view unit) {
+  std::string key = "ui.unit.";
+  for (char c : unit) key += c == '/' ? std::string("_per_") : std::string(1, c);
+  const std::string& t = tr(key);
+  return t == key ? std::string(unit) : t;
+}
+
+std::string param_name(const Translator& tr, std::string_view key) {
+  const std::string k = "param." + std::string(key) + ".name";
+  const std::string& t = tr(k);
+  return t == k ? std::string(key) : t;
+}
+
+namespace {
+
+std::string number(double v) { return fig::format_readout(v, 6); }
+
+std::string bound_text(const core::ParamSpec& s, bool low) {
+  const double b = low ? s.min : s.max;
+  if (!std::isfinite(b)) return low ? "−∞" : "∞";
+  const bool exclusive = low ? s.min_exclusive : s.max_exclusive;
+  return (exclusive ? (low ? "> " : "< ") : "") + number(b);
+}
+
+std::string help_text(const Translator& tr, const core::ParamSpec& s) {
+  const std::string key = "param." + std::string(s.key) + ".help";
+  std::string out = tr(key) == key ? std::string() : tr(key);
+  if (is_numeric(s)) {
+    if (!out.empty()) out += "\n\n";
+    out += tr.format("ui.params.range", {{"min", number(s.ui_min)}, {"max", number(s.ui_max)}});
+    out += "\n" + tr.format("ui.params.typed_range", {{"min", bound_text(s, true)}, {"max", bound_text(s, false)}});
+    if (s.type == core::ParamType::integer) out += "\n" + tr(s.even ? "ui.params.even_integer" : "ui.params.integer");
+    if (s.scale == core::SliderScale::log) out += "\n" + tr("ui.params.log_slider");
+    if (s.scale == core::SliderScale::pow2) out += "\n" + tr("ui.params.pow2_slider");
+    out += "\n" + tr("ui.params.ctrl_click");
+  } else if (s.type == core::ParamType::list || s.type == core::ParamType::vector) {
+    if (!out.empty()) out += "\n\n";
+    out += tr(s.type == core::ParamType::list ? "ui.params.list_syntax" : "ui.params.vector_syntax");
+  }
+  return out;
+}
+
+}  // namespace
+
+// [SECTION] The panel
+
+const std::string& ParamsPanel::message(std::string_view key) const {
+  static const std::string none;
+  auto it = messages_.find(key);
+  return it == messages_.end() ? none : it->second;
+}
+
+const std::string& ParamsPanel::shown_text(UiContext& ctx, const core::ParamSpec& spec) {
+  if (shown_revision_ != ctx.state.revision() || shown_view_ != ctx.state.view_index()) {
+    shown_.clear();
+    shown_revision_ = ctx.state.revision();
+    shown_view_ = ctx.state.view_index();
+  }
+  auto it = shown_.find(spec.key);
+  if (it != shown_.end()) return it->second;
+  const core::Params* resolved = ctx.state.resolved();
+  const core::Params& p = resolved ? *resolved : ctx.state.params();
+  std::string text;
+  try {
+    text = core::format_param_value(spec, p.value(spec.key));
+  } catch (const core::InvalidParameter&) {
+    text.clear();  // no default here: the box starts empty
+  }
+  return shown_.emplace(std::string(spec.key), std::move(text)).first->second;
+}
+
+void ParamsPanel::set(UiContext& ctx, std::string_view key, const core::ParamValue& value) {
+  const std::string why = ctx.state.set_param(key, value);
+  if (why.empty()) messages_.erase(std::string(key));
+  else messages_[std::string(key)] = ctx.tr.format("ui.params.refused", {{"message", why}});
+}
+
+std::string ParamsPanel::type_value(UiContext& ctx, std::string_view key, std::string_view text) {
+  const core::ParamSpec* spec = core::find_param(key);
+  const std::string old = spec ? shown_text(ctx, *spec) : std::string();
+  const std::string why = ctx.state.set_param_text(key, text);
+  if (why.empty()) {
+    messages_.erase(std::string(key));
+    return {};
+  }
+  std::string msg = ctx.tr.format("ui.params.refused_kept", {{"message", why}, {"old", old}});
+  messages_[std::string(key)] = msg;
+  return msg;
+}
+
+void ParamsPanel::draw(UiContext& ctx) {
+  const ViewDef& v = ctx.state.view();
+  ImGui::PushFont(ctx.fonts.bold);
+  ImGui::TextUnformatted(ctx.tr("ui.params.title").c_str());
+  ImGui::PopFont();
+  const std::string reset = ctx.tr("ui.params.reset_lesson");
+  ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - ImGui::CalcTextSize(reset.c_str()).x -
+                  ImGui::GetStyle().FramePadding.x * 2);
+  if (ImGui::SmallButton(reset.c_str())) {
+    ctx.state.reset_view();
+    messages_.clear();
+  }
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.tr("ui.params.reset_lesson_help").c_str());
+  ImGui::Separator();
+  if (!ctx.state.resolve_error().empty()) wrapped_colored(ctx.pal.error, ctx.state.resolve_error());
+  for (std::string_view key : v.keys)
+    if (const core::ParamSpec* spec = core::find_param(key)) {
+      draw_param(ctx, *spec, false);
+      ImGui::Spacing();
+    }
+}
+
+void ParamsPanel::draw_compact(UiContext& ctx, std::span<const std::string> keys) {
+  const int n = static_cast<int>(keys.size());
+  if (n == 0) return;
+  const int cols = std::min(n, 3);
+  if (ImGui::BeginTable("##lecture-params", cols, ImGuiTableFlags_SizingStretchSame)) {
+    for (const std::string& key : keys) {
+      const core::ParamSpec* spec = core::find_param(key);
+      if (!spec) continue;
+      ImGui::TableNextColumn();
+      draw_param(ctx, *spec, true);
+    }
+    ImGui::EndTable();
+  }
+}
+
+// [SECTION] One parameter
+
+void ParamsPanel::name_line(UiContext& ctx, const core::ParamSpec& spec, bool compact) {
+  const std::string name = param_name(ctx.tr, spec.key);
+  ImGui::TextUnformatted(name.c_str());
+  context_menu(ctx, spec);
+  if (!spec.unit.empty()) {
+    ImGui::SameLine(0, 4 * ctx.scale);
+    ImGui::TextDisabled("(%s)", unit_text(ctx.tr, spec.unit).c_str());
+  }
+  const std::string help = help_text(ctx.tr, spec);
+  if (!help.empty()) {
+    ImGui::SameLine();
+    help_marker(help.c_str());
+  }
+  if (compact) return;
+  // Right side: reset, play.
+  const bool numeric_spec = is_numeric(spec);
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const char* play_label = (ctx.state.animation().config().key == spec.key && ctx.state.animation().playing()) ? "■" : "▶";
+  const float button_w = ImGui::CalcTextSize("↺").x + st.FramePadding.x * 2;
+  const float play_w = numeric_spec ? ImGui::CalcTextSize(play_label).x + st.FramePadding.x * 2 + st.ItemSpacing.x : 0;
+  const float x = ImGui::GetWindowContentRegionMax().x - button_w - play_w;
+  ImGui::SameLine(std::max(x, ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + st.ItemSpacing.x));
+  ImGui::BeginDisabled(!ctx.state.params().is_set(spec.key));
+  if (ImGui::SmallButton("↺")) {
+    ctx.state.reset_param(spec.key);
+    messages_.erase(std::string(spec.key));
+  }
+  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip("%s", ctx.tr("ui.params.reset_one").c_str());
+  if (numeric_spec) {
+    ImGui::SameLine();
+    if (ImGui::SmallButton(play_label)) {
+      Animation& a = ctx.state.animation();
+      if (a.config().key == spec.key) a.toggle();
+      else a.choose(spec.key), a.play();
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.tr("ui.params.play_one").c_str());
+  }
+}
+
+void ParamsPanel::draw_param(UiContext& ctx, const core::ParamSpec& spec, bool compact) {
+  ImGui::PushID(spec.key.data(), spec.key.data() + spec.key.size());
+  const core::Params* resolved = ctx.state.resolved();
+  const core::Params& p = resolved ? *resolved : ctx.state.params();
+  switch (spec.type) {
+    case core::ParamType::boolean: {
+      bool b = false;
+      try {
+        b = p.boolean(spec.key);
+      } catch (const core::InvalidParameter&) {
+      }
+      if (ImGui::Checkbox("##v", &b)) set(ctx, spec.key, b);
+      ImGui::SameLine();
+      name_line(ctx, spec, compact);
+      break;
+    }
+    case core::ParamType::choice: {
+      name_line(ctx, spec, compact);
+      const std::string& current = shown_text(ctx, spec);
+      ImGui::SetNextItemWidth(-FLT_MIN);
+      if (ImGui::BeginCombo("##v", current.c_str())) {
+        for (std::string_view c : core::param_choices(spec)) {
+          const std::string word(c);
+          if (ImGui::Selectable(word.c_str(), word == current)) set(ctx, spec.key, word);
+        }
+        ImGui::EndCombo();
+      }
+      break;
+    }
+    case core::ParamType::integer:
+    case core::ParamType::real: {
+      name_line(ctx, spec, compact);
+      double value = spec.ui_min;
+      try {
+        value = p.real(spec.key);
+      } catch (const core::InvalidParameter&) {
+      }
+      numeric(ctx, spec, value, compact);
+      break;
+    }
+    case core::ParamType::list:
+    case core::ParamType::vector:
+      name_line(ctx, spec, compact);
+      text_entry(ctx, spec, shown_text(ctx, spec));
+      break;
+  }
+  if (const std::string& m = message(spec.key); !m.empty()) wrapped_colored(ctx.pal.error, m);
+  ImGui::PopID();
+}
+
+void ParamsPanel::numeric(UiContext& ctx, const core::ParamSpec& spec, double value, bool compact) {
+  ImGuiIO& io = ImGui::GetIO();
+  const ImVec2 pos = ImGui::GetCursorScreenPos();
+  const float w = ImGui::GetContentRegionAvail().x;
+  const ImVec2 max(pos.x + w, pos.y + ImGui::GetFrameHeight());
+  // Ctrl+click: type an exact value instead of dragging.
+  if (typing_key_ != spec.key && io.KeyCtrl && ImGui::IsMouseClicked(ImGuiMouseButton_Left) &&
+      ImGui::IsMouseHoveringRect(pos, max) && ImGui::IsWindowHovered()) {
+    typing_key_ = std::string(spec.key);
+    typing_buf_ = core::format_number(value);
+    typing_focus_ = true;
+  }
+  if (typing_key_ == spec.key) {
+    if (typing_focus_) ImGui::SetKeyboardFocusHere();
+    ImGui::SetNextItemWidth(-FLT_MIN);
+    const bool enter = ImGui::InputText("##typed", &typing_buf_,
+                                        ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll);
+    const bool focused_now = typing_focus_;
+    typing_focus_ = false;
+    if (enter) {
+      if (type_value(ctx, spec.key, typing_buf_).empty()) typing_key_.clear();
+      else typing_focus_ = true;  // stay in the box to correct it
+    } else if (!focused_now && ImGui::IsItemDeactivated()) {
+      typing_key_.clear();  // Esc or a click elsewhere: the old value stays
+    }
+    ImGui::TextDisabled("%s", ctx.tr("ui.params.typing_hint").c_str());
+    return;
+  }
+  char display[64];
+  std::snprintf(display, sizeof display, "%s", number(value).c_str());
+  ImGui::SetNextItemWidth(-FLT_MIN);
+  const ImGuiSliderFlags flags = ImGuiSliderFlags_NoInput | ImGuiSliderFlags_NoRoundToFormat;
+  if (spec.scale == core::SliderScale::pow2) {
+    const int kmin = pow2_min_exponent(spec), kmax = pow2_max_exponent(spec);
+    int k = std::clamp(static_cast<int>(std::lround(std::log2(std::max(1.0, value)))), kmin, kmax);
+    if (ImGui::SliderInt("##v", &k, kmin, kmax, display, flags)) set(ctx, spec.key, snap(spec, std::exp2(k), true));
+  } else {
+    double v = value, lo = spec.ui_min, hi = spec.ui_max;
+    const bool log = spec.scale == core::SliderScale::log && lo > 0;
+    if (ImGui::SliderScalar("##v", ImGuiDataType_Double, &v, &lo, &hi, display,
+                            flags | (log ? ImGuiSliderFlags_Logarithmic : 0)) &&
+        v != value)
+      set(ctx, spec.key, snap(spec, v, false));
+  }
+  if (ImGui::IsItemHovered() && !ImGui::IsItemActive()) ImGui::SetTooltip("%s", ctx.tr("ui.params.ctrl_click").c_str());
+  if (compact) return;
+  // The slider's range under its two ends, small and muted.
+  const std::string lo = number(spec.ui_min), hi = number(spec.ui_max);
+  ImGui::PushFont(ctx.fonts.small);
+  ImGui::PushStyleColor(ImGuiCol_Text, ctx.pal.muted);
+  const float x0 = ImGui::GetCursorPosX();
+  ImGui::TextUnformatted(lo.c_str());
+  ImGui::SameLine(x0 + w - ImGui::CalcTextSize(hi.c_str()).x);
+  ImGui::TextUnformatted(hi.c_str());
+  ImGui::PopStyleColor();
+  ImGui::PopFont();
+}
+
+void ParamsPanel::text_entry(UiContext& ctx, const core::ParamSpec& spec, const std::string& shown) {
+  auto it = list_bufs_.find(spec.key);
+  if (it == list_bufs_.end()) it = list_bufs_.emplace(std::string(spec.key), shown).first;
+  std::string& buf = it->second;
+  const ImGuiID id = ImGui::GetID("##v");
+  if (ImGui::GetActiveID() != id && buf != shown) buf = shown;  // not being edited: show the value
+  ImGui::SetNextItemWidth(-FLT_MIN);
+  const bool enter = ImGui::InputText("##v", &buf, ImGuiInputTextFlags_EnterReturnsTrue);
+  if (enter || ImGui::IsItemDeactivatedAfterEdit()) {
+    if (buf != shown) type_value(ctx, spec.key, buf);
+  }
+}
+
+// [SECTION] Context menu
+
+void ParamsPanel::context_menu(UiContext& ctx, const core::ParamSpec& spec) {
+  if (!ImGui::BeginPopupContextItem("##param-menu")) return;
+  if (ImGui::MenuItem(ctx.tr("ui.params.reset_one").c_str(), nullptr, false, ctx.state.params().is_set(spec.key)))
+    ctx.state.reset_param(spec.key), messages_.erase(std::string(spec.key));
+  if (is_numeric(spec) && ImGui::MenuItem(ctx.tr("ui.params.play_one").c_str())) {
+    ctx.state.animation().choose(spec.key);
+    ctx.state.animation().play();
+  }
+  const std::string view(ctx.state.view().id);
+  std::vector<std::string>& chosen = ctx.settings.lecture_keys[view];
+  const bool shown = chosen.empty() || std::find(chosen.begin(), chosen.end(), spec.key) != chosen.end();
+  if (ImGui::MenuItem(ctx.tr("ui.params.in_lecture").c_str(), nullptr, shown)) {
+    if (chosen.empty())
+      for (std::string_view k : ctx.state.view().keys) chosen.emplace_back(k);
+    if (shown) chosen.erase(std::remove(chosen.begin(), chosen.end(), spec.key), chosen.end());
+    else chosen.emplace_back(spec.key);
+    if (chosen.empty()) chosen.emplace_back("-");  // none: a placeholder no parameter is called
+  }
+  ImGui::EndPopup();
+}
+
+}  // namespace poslab::app::ui

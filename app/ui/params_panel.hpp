@@ -1,0 +1,57 @@
+#pragma once
+// The parameters of the current lesson (ViewDef::keys), one control each:
+// its name, unit, "(?)" help (param.<key>.help), its slider range; log
+// sliders for SliderScale::log, powers of two for pow2; Ctrl+click types an
+// exact value (checked by core, refused inline with core's message, the old
+// value kept); lists and vectors as text; booleans as checkboxes; choices as
+// combos. Reset per parameter and per lesson; ▶ plays a numeric parameter.
+
+#include <map>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "app/ui/ui_context.hpp"
+
+namespace poslab::app::ui {
+
+class ParamsPanel {
+ public:
+  /// The full panel for the current lesson.
+  void draw(UiContext& ctx);
+  /// Only `keys` (lecture mode: the chosen sliders), laid out in columns.
+  void draw_compact(UiContext& ctx, std::span<const std::string> keys);
+
+  /// Typed entry, as Ctrl+click then Enter does it: returns "" when applied,
+  /// else the message shown under the control (the old value stays).
+  std::string type_value(UiContext& ctx, std::string_view key, std::string_view text);
+  /// The message under `key`'s control ("" when none).
+  const std::string& message(std::string_view key) const;
+  void clear_messages() { messages_.clear(); }
+
+ private:
+  void draw_param(UiContext& ctx, const core::ParamSpec& spec, bool compact);
+  void name_line(UiContext& ctx, const core::ParamSpec& spec, bool compact);
+  void numeric(UiContext& ctx, const core::ParamSpec& spec, double value, bool compact);
+  void text_entry(UiContext& ctx, const core::ParamSpec& spec, const std::string& shown);
+  void context_menu(UiContext& ctx, const core::ParamSpec& spec);
+  void set(UiContext& ctx, std::string_view key, const core::ParamValue& value);
+  const std::string& shown_text(UiContext& ctx, const core::ParamSpec& spec);
+
+  std::map<std::string, std::string, std::less<>> messages_;
+  std::string typing_key_;   ///< the key in Ctrl+click typed entry ("" = none)
+  std::string typing_buf_;
+  bool typing_focus_ = false;
+  std::map<std::string, std::string, std::less<>> list_bufs_;
+  // formatted values, rebuilt when the state changes (never per idle frame)
+  std::map<std::string, std::string, std::less<>> shown_;
+  std::uint64_t shown_revision_ = 0;
+  int shown_view_ = -1;
+};
+
+/// "unit" translated (ui.unit.*), or as core spells it.
+std::string unit_text(const Translator& tr, std::string_view unit);
+/// "param.<key>.name", or the key itself.
+std::string param_name(const Translator& tr, std::string_view key);
+
+}  // namespace poslab::app::ui

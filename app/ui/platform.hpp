@@ -1,0 +1,50 @@
+#pragma once
+// What the App needs from the window system, so the same App runs in a GLFW
+// window (ui/window.*) or blind, without any window (tests, STYLE.md "a blind
+// mode for tests"): the heatmap sink, the font texture, fullscreen, the
+// title, a screenshot after the frame is drawn, quitting.
+
+#include <filesystem>
+#include <string>
+
+#include "app/ui/heatmap_sink.hpp"
+
+namespace poslab::app::ui {
+
+class Platform {
+ public:
+  virtual ~Platform() = default;
+  virtual HeatmapSink& heatmaps() = 0;
+  /// The font atlas was rebuilt: upload its texture.
+  virtual void fonts_rebuilt() = 0;
+  virtual void set_fullscreen(bool on) = 0;
+  virtual bool fullscreen() const = 0;
+  virtual void set_title(const std::string& title) = 0;
+  /// Monitor content scale (HiDPI), 1 on a classic screen.
+  virtual float content_scale() const = 0;
+  /// Saves the whole window as a PNG once this frame is drawn. Returns false
+  /// when there is no window to capture (blind mode).
+  virtual bool request_screenshot(const std::filesystem::path& path) = 0;
+  virtual void request_close() = 0;
+};
+
+/// No window: nothing is drawn, everything else behaves.
+class BlindPlatform final : public Platform {
+ public:
+  HeatmapSink& heatmaps() override { return sink; }
+  void fonts_rebuilt() override { ++font_uploads; }
+  void set_fullscreen(bool on) override { full = on; }
+  bool fullscreen() const override { return full; }
+  void set_title(const std::string& t) override { title = t; }
+  float content_scale() const override { return scale; }
+  bool request_screenshot(const std::filesystem::path&) override { return false; }
+  void request_close() override { close_requested = true; }
+
+  NullHeatmapSink sink;
+  bool full = false, close_requested = false;
+  std::string title;
+  float scale = 1.0f;
+  int font_uploads = 0;
+};
+
+}  // namespace poslab::app::ui

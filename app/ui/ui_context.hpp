@@ -1,0 +1,44 @@
+#pragma once
+// What the panels of one frame share: the state they edit, the texts, the
+// caches, the look. Built by the App each frame from what it owns; panels
+// take it by reference instead of reaching into a god object.
+
+#include "app/common/i18n.hpp"
+#include "app/ui/app_state.hpp"
+#include "app/ui/export_service.hpp"
+#include "app/ui/figure_cache.hpp"
+#include "app/ui/font_atlas.hpp"
+#include "app/ui/plot_widget.hpp"
+#include "app/ui/settings.hpp"
+#include "app/ui/style.hpp"
+#include "app/ui/toasts.hpp"
+
+namespace poslab::app::ui {
+
+struct UiContext {
+  AppState& state;
+  const Translator& tr;
+  Settings& settings;
+  FigureCache& figures;
+  Toasts& toasts;
+  ExportChoice& export_choice;
+  const UiFonts& fonts;
+  PlotEnv plot;
+  Palette pal;
+  float scale = 1;  ///< UI scale × content scale: multiply sizes in points by it
+  bool lecture = false;
+  double now = 0;   ///< seconds since start
+  bool redraw = false;  ///< set by anyone who needs another frame soon
+};
+
+/// The translated lesson title ("<view>.title"), or the view id when the
+/// lesson has no title yet.
+std::string lesson_title(const Translator& tr, std::string_view view_id);
+
+/// A "(?)" marker that shows `text` in a wrapped tooltip when hovered.
+void help_marker(const char* text);
+
+/// Text in a colour, wrapped at the window's edge.
+void wrapped_colored(const ImVec4& color, const std::string& text);
+
+}  // namespace poslab::app::ui

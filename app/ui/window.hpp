@@ -1,0 +1,65 @@
+#pragma once
+// The real window: GLFW + OpenGL 3.3 core (functions through libepoxy), the
+// ImGui GLFW/OpenGL3 backends, heatmaps on the GPU. It runs the App's frames
+// — waiting for events while nothing moves — and captures screenshots.
+
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "app/ui/platform.hpp"
+#include "app/ui/settings.hpp"
+
+struct GLFWwindow;
+
+namespace poslab::app::gl {
+class HeatmapRenderer;
+}
+
+namespace poslab::app::ui {
+
+class App;
+
+class Window final : public Platform {
+ public:
+  /// Opens a (hidden) window with a GL 3.3 core context. Returns null and a
+  /// one-line reason when there is no display or no such context.
+  static std::unique_ptr<Window> create(int width, int height, bool for_screenshot, std::string& error);
+  ~Window() override;
+
+  /// Hooks ImGui's backends to the App's context (after the App exists).
+  void attach(App& app);
+  /// Unhooks the backends (before the App's ImGui context goes away).
+  void detach();
+  /// Restores the remembered geometry and shows the window.
+  void show(const Settings& settings);
+  /// Runs until the window closes; keeps `settings` up to date with the geometry.
+  void run(App& app, Settings& settings);
+  /// Renders a few frames into an offscreen target of exactly width × height
+  /// and writes the PNG. Returns "" or the reason.
+  std::string screenshot(App& app, const std::filesystem::path& out, int width, int height);
+
+  // Platform
+  HeatmapSink& heatmaps() override;
+  void fonts_rebuilt() override;
+  void set_fullscreen(bool on) override;
+  bool fullscreen() const override;
+  void set_title(const std::string& title) override;
+  float content_scale() const override;
+  bool request_screenshot(const std::filesystem::path& path) override;
+  void request_close() override;
+
+ private:
+  Window() = default;
+  void frame(App& app, double dt);
+  void capture_if_requested(App& app);
+
+  GLFWwindow* window_ = nullptr;
+  std::unique_ptr<gl::HeatmapRenderer> heatmaps_;
+  bool attached_ = false;
+  bool for_screenshot_ = false;
+  std::filesystem::path pending_screenshot_;
+  int windowed_x_ = 100, windowed_y_ = 100, windowed_w_ = 1440, windowed_h_ = 900;
+};
+
+}  // namespace poslab::app::ui
