@@ -1,0 +1,64 @@
+#pragma once
+// The App in blind mode (no window, no GL) for the GUI tests, with its own
+// temporary folder for exports and sessions.
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "app/common/assets.hpp"
+#include "app/ui/app.hpp"
+
+namespace poslab::test {
+
+struct BlindApp {
+  app::ui::BlindPlatform platform;
+  std::unique_ptr<app::ui::App> app;
+  std::filesystem::path dir;
+
+  BlindApp() {
+    static int counter = 0;
+    dir = std::filesystem::temp_directory_path() /
+          ("poslab-gui-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    app::ui::AppOptions o;
+    o.assets = app::assets_dir();
+    o.lang = "en";
+    o.persist = false;
+    o.config_dir = dir / "config";
+    app = std::make_unique<app::ui::App>(platform, o);
+    app->export_choice().dir = dir / "exports";
+    frames(3);
+  }
+  ~BlindApp() {
+    app.reset();
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+  }
+  BlindApp(const BlindApp&) = delete;
+  BlindApp& operator=(const BlindApp&) = delete;
+
+  void frames(int n, double dt = 1.0 / 60) {
+    for (int i = 0; i < n; ++i) app->blind_frame(dt);
+  }
+  app::ui::AppState& state() { return app->state(); }
+};
+
+/// The first lesson that reads a numeric parameter, and that parameter
+/// (preferring `preferred` when a lesson reads it).
+inline std::pair<std::string, std::string> lesson_with_numeric(std::string_view preferred = "m") {
+  std::pair<std::string, std::string> fallback;
+  for (const app::ViewDef& v : app::view_defs())
+    for (std::string_view k : v.keys) {
+      const core::ParamSpec* s = core::find_param(k);
+      if (!s || (s->type != core::ParamType::integer && s->type != core::ParamType::real)) continue;
+      if (k == preferred) return {std::string(v.id), std::string(k)};
+      if (fallback.first.empty()) fallback = {std::string(v.id), std::string(k)};
+    }
+  return fallback;
+}
+
+}  // namespace poslab::test

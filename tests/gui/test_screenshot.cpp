@@ -1,0 +1,133 @@
+// `poslab screenshot` renders the real window (under Xvfb here) for every
+// view and writes a PNG of the requested size that is not blank; bad input
+// exits with 2 and one line, no display with 1 and a pointer to the headless
+// commands.
+
+#include <doctest/doctest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "app/figures/views.hpp"
+#include "app/ui/image.hpp"
+
+using namespace poslab;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Run {
+  int code = -1;
+  std::string err;
+};
+
+Run run(const std::string& args, const std::string& env = {}) {
+  const fs::path err = fs::temp_directory_path() / ("poslab-shot-err-" + std::to_string(::getpid()));
+  const std::string cmd = env + " " + POSLAB_BINARY + " " + args + " 2>" + err.string();
+  const int status = std::system(cmd.c_str());
+  Run r;
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream in(err);
+  r.err.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  fs::remove(err);
+  return r;
+}
+
+std::string read(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+int distinct_colours(const app::ui::Image& img) {
+  std::set<std::uint32_t> seen;
+  for (int y = 0; y < img.height; y += 7)
+    for (int x = 0; x < img.width; x += 7) seen.insert(img.pixels[static_cast<std::size_t>(y) * img.width + x]);
+  return static_cast<int>(seen.size());
+}
+
+bool have_display() { return std::getenv("DISPLAY") && *std::getenv("DISPLAY"); }
+
+fs::path out_dir() {
+  const fs::path d = fs::temp_directory_path() / ("poslab-shots-" + std::to_string(::getpid()));
+  fs::create_directories(d);
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("poslab screenshot of every view: a PNG of the requested size, not blank") {
+  if (!have_display()) {
+    MESSAGE("no display (run under xvfb-run): skipped");
+    return;
+  }
+  const fs::path dir = out_dir();
+  for (const app::ViewDef& v : app::view_defs()) {
+    CAPTURE(v.id);
+    const fs::path png = dir / (std::string(v.id) + ".png");
+    const Run r = run("screenshot --view " + std::string(v.id) + " --out " + png.string() + " --size 1280x800");
+    CHECK_MESSAGE(r.code == 0, r.err);
+    REQUIRE(fs::exists(png));
+    const app::ui::Image img = app::ui::decode_png(read(png));
+    CHECK(img.width == 1280);
+    CHECK(img.height == 800);
+    CHECK(distinct_colours(img) > 30);
+  }
+  // Other sizes, themes and settings.
+  const fs::path small = dir / "small.png";
+  CHECK(run("screenshot --view " + std::string(app::view_defs().front().id) + " --out " + small.string() +
+            " --size 800x600 --theme projector --lang en")
+            .code == 0);
+  const app::ui::Image img = app::ui::decode_png(read(small));
+  CHECK(img.width == 800);
+  CHECK(img.height == 600);
+  CHECK(img.pixels[static_cast<std::size_t>(img.width) * 300 + 5] == 0xffffffffu);  // projector: white
+  fs::remove_all(dir);
+}
+
+TEST_CASE("poslab screenshot: bad input exits 2 with one line, nothing written") {
+  const fs::path dir = out_dir();
+  const fs::path png = dir / "x.png";
+  const std::string view = std::string(app::view_defs().front().id);
+  struct Case {
+    std::string args, says;
+  };
+  const Case cases[] = {
+      {"screenshot --view nowhere --out " + png.string(), "unknown view 'nowhere'"},
+      {"screenshot --view " + view + " --out " + png.string() + " --set bogus=1", "unknown parameter"},
+      {"screenshot --view " + view + " --out " + png.string() + " --set d=7", "d = 7"},
+      {"screenshot --view " + view + " --out " + png.string() + " --size 10x10", "size = 10x10"},
+      {"screenshot --view " + view + " --out " + png.string() + " --theme neon", "theme = neon"},
+      {"screenshot --view " + view + " --out " + png.string() + " --lang fr", "lang = fr"},
+      {"screenshot --view " + view + " --out " + png.string() + " --preset nothing", "preset = nothing"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.args);
+    const Run r = run(c.args);
+    CHECK(r.code == 2);
+    CHECK(r.err.find(c.says) != std::string::npos);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    CHECK_FALSE(fs::exists(png));
+  }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("poslab screenshot without a display or with an unwritable path exits 1") {
+  const fs::path dir = out_dir();
+  const std::string view = std::string(app::view_defs().front().id);
+  const Run no_display = run("screenshot --view " + view + " --out " + (dir / "x.png").string(), "env -u DISPLAY -u WAYLAND_DISPLAY");
+  CHECK(no_display.code == 1);
+  CHECK(no_display.err.find("poslab export") != std::string::npos);  // points to the headless commands
+  CHECK_FALSE(fs::exists(dir / "x.png"));
+  if (have_display()) {
+    const Run unwritable = run("screenshot --view " + view + " --out /nonexistent-dir/x.png");
+    CHECK(unwritable.code == 1);
+    CHECK(unwritable.err.find("/nonexistent-dir") != std::string::npos);
+  }
+  fs::remove_all(dir);
+}

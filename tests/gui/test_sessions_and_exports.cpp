@@ -1,0 +1,220 @@
+// Sessions from the GUI (save, reload, refuse bad files without touching the
+// state), the state string through the clipboard, exports (figures, the whole
+// lesson, tables, a recorded sweep), and the `gui` request.
+
+#include <doctest/doctest.h>
+
+#include <fstream>
+
+#include "app/common/session.hpp"
+#include "app/ui/image.hpp"
+#include "app/ui/request.hpp"
+#include "gui_test_support.hpp"
+
+using namespace poslab;
+namespace ui = poslab::app::ui;
+namespace fs = std::filesystem;
+
+namespace {
+
+void write(const fs::path& p, const std::string& text) {
+  std::ofstream out(p, std::ios::binary);
+  out << text;
+}
+
+std::string read(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+}  // namespace
+
+TEST_CASE("save a session, change everything, open it again") {
+  test::BlindApp b;
+  auto& st = b.state();
+  const auto [view, key] = test::lesson_with_numeric("m");
+  REQUIRE(st.select_view(view));
+  const core::ParamSpec& spec = core::param_spec(key);
+  REQUIRE(st.set_param(key, spec.ui_max).empty());
+  st.animation().choose(key);
+  b.app->set_theme("light");
+  const fs::path file = b.dir / "sessions" / "lesson.poslab.json";
+  CHECK(b.app->save_session(file).empty());
+  REQUIRE(fs::exists(file));
+  const app::Session saved = st.session();
+
+  st.reset_view();
+  st.animation().clear();
+  b.app->set_theme("dark");
+  st.select_view_index(static_cast<int>(st.views().size()) - 1);
+  b.frames(1);
+  CHECK(b.app->open_session(file).empty());
+  b.frames(1);
+  CHECK(st.view().id == view);
+  CHECK(st.params().real(key) == spec.ui_max);
+  CHECK(st.animation().config().key == key);
+  CHECK(b.app->theme() == "light");
+  CHECK(st.session() == saved);
+}
+
+TEST_CASE("corrupt, truncated, newer, hostile or unknown session files leave the state untouched") {
+  test::BlindApp b;
+  auto& st = b.state();
+  const auto [view, key] = test::lesson_with_numeric();
+  REQUIRE(st.select_view(view));
+  REQUIRE(st.set_param(key, core::param_spec(key).ui_max).empty());
+  const app::Session before = st.session();
+  const std::string theme = b.app->theme();
+  const std::pair<const char*, std::string> files[] = {
+      {"corrupt", "{\"format\": \"poslab-session\", \"version\": 1, \"lesson\": \"ro"},
+      {"newer", R"({"format": "poslab-session", "version": 99, "lesson": "rope"})"},
+      {"foreign", R"({"hello": "world"})"},
+      {"deep", std::string(50000, '[') + std::string(50000, ']')},
+      {"wrong types", R"({"format": "poslab-session", "version": 1, "lesson": ["rope"]})"},
+      {"unknown lesson", R"({"format": "poslab-session", "version": 1, "lesson": "no-such-lesson"})"},
+      {"bad value", R"({"format": "poslab-session", "version": 1, "lesson": "rope", "params": {"d": "7"}})"},
+      {"binary", std::string("\x89PNG\r\n\x1a\n\0\0\0", 12)},
+  };
+  for (const auto& [name, text] : files) {
+    CAPTURE(name);
+    const fs::path p = b.dir / (std::string(name) + ".json");
+    write(p, text);
+    const std::string msg = b.app->open_session(p);
+    CHECK_FALSE(msg.empty());
+    CHECK(b.app->toasts().last() == msg);
+    CHECK(st.session() == before);
+    CHECK(b.app->theme() == theme);
+    b.frames(1);
+  }
+  CHECK_FALSE(b.app->open_session(b.dir / "missing.json").empty());
+  CHECK(st.session() == before);
+}
+
+TEST_CASE("copy state, change it, paste it back; a bad state changes nothing") {
+  test::BlindApp b;
+  auto& st = b.state();
+  const auto [view, key] = test::lesson_with_numeric("base");
+  REQUIRE(st.select_view(view));
+  const core::ParamSpec& spec = core::param_spec(key);
+  REQUIRE(st.set_param(key, spec.ui_max).empty());
+  const std::string state = b.app->copy_state();
+  CHECK(state.rfind("poslab:1 lesson=" + view, 0) == 0);
+  CHECK(std::string(ImGui::GetClipboardText()) == state);
+
+  st.reset_view();
+  st.select_view_index(0);
+  b.frames(1);
+  CHECK(b.app->paste_state().empty());  // from the clipboard
+  CHECK(st.view().id == view);
+  CHECK(st.params().real(key) == spec.ui_max);
+
+  const app::Session before = st.session();
+  for (const char* bad : {"hello", "poslab:1 lesson=nowhere", "poslab:1 lesson=rope d=7", "poslab:2 lesson=rope", ""}) {
+    CAPTURE(bad);
+    CHECK_FALSE(b.app->paste_state(bad).empty());
+    CHECK(st.session() == before);
+  }
+  ImGui::SetClipboardText("not a state");
+  b.app->run(ui::Action::paste_state);
+  CHECK(st.session() == before);
+}
+
+TEST_CASE("export from the GUI: one figure, every figure of the lesson, tables") {
+  test::BlindApp b;
+  auto& st = b.state();
+  const app::ViewDef& v = st.view();
+  REQUIRE(!v.figures.empty());
+  ui::ExportChoice& c = b.app->export_choice();
+  c.png = c.svg = c.pdf = c.csv = true;
+  c.options.width = 800;
+  c.options.height = 500;
+  const auto files = b.app->export_lesson();
+  CHECK(files.size() == v.figures.size() * 4);
+  for (const fs::path& f : files) {
+    CAPTURE(f);
+    CHECK(fs::file_size(f) > 100);
+    if (f.extension() == ".png") {
+      const ui::Image img = ui::decode_png(read(f));
+      CHECK(img.width == 800);
+      CHECK(img.height == 500);
+    }
+  }
+  CHECK(b.app->toasts().last().find(c.dir.string()) != std::string::npos);  // says where
+
+  const std::string one = b.app->export_figure(v.figures.front().id, app::ExportFormat::svg);
+  CHECK(one == (c.dir / (std::string(v.id) + "-" + std::string(v.figures.front().id) + ".svg")).string());
+  CHECK(read(one).find("<svg") != std::string::npos);
+
+  // An export folder that cannot be created: a message, no crash.
+  write(b.dir / "a-file", "x");
+  c.dir = b.dir / "a-file" / "sub";
+  CHECK(b.app->export_lesson().empty());
+  CHECK(b.app->toasts().last_kind() == ui::ToastKind::error);
+
+  // Every table of every lesson can be copied as Markdown, LaTeX and CSV.
+  ui::UiContext ctx = b.app->context();
+  for (const app::ViewDef& view : st.views()) {
+    REQUIRE(st.select_view(view.id));
+    for (std::string_view t : view.tables) {
+      CAPTURE(t);
+      std::string error;
+      for (auto f : {app::TableFormat::md, app::TableFormat::tex, app::TableFormat::csv})
+        CHECK_MESSAGE(!b.app->lesson_view().tables().text(ctx, t, f, &error).empty(), error);
+    }
+  }
+}
+
+TEST_CASE("a played sweep saved as an animated GIF and as numbered PNGs") {
+  test::BlindApp b;
+  auto& st = b.state();
+  const auto [view, key] = test::lesson_with_numeric("m");
+  REQUIRE(st.select_view(view));
+  REQUIRE(!st.view().figures.empty());
+  st.animation().choose(key);
+  ui::UiContext ctx = b.app->context();
+  CHECK(b.app->export_ui().start_sweep(ctx, b.app->recorder(), 0, ui::SweepFormat::gif, 4).empty());
+  for (int i = 0; i < 20 && b.app->recorder().active(); ++i) b.frames(1);
+  CHECK_FALSE(b.app->recorder().active());
+  CHECK(b.app->recorder().error().empty());
+  CHECK(b.app->recorder().frames_written() >= 1);
+  const fs::path gif = b.app->recorder().output();
+  REQUIRE(fs::exists(gif));
+  CHECK(read(gif).substr(0, 6) == "GIF89a");
+  CHECK(b.app->toasts().last().find(gif.string()) != std::string::npos);
+
+  ui::UiContext ctx2 = b.app->context();
+  CHECK(b.app->export_ui().start_sweep(ctx2, b.app->recorder(), 0, ui::SweepFormat::png_sequence, 3).empty());
+  for (int i = 0; i < 20 && b.app->recorder().active(); ++i) b.frames(1);
+  int pngs = 0;
+  for (const auto& e : fs::directory_iterator(b.app->export_choice().dir))
+    pngs += e.path().extension() == ".png" && e.path().filename().string().find("-000") != std::string::npos;
+  CHECK(pngs == b.app->recorder().frames_written());
+  CHECK(pngs >= 1);
+
+  st.animation().clear();
+  ui::UiContext ctx3 = b.app->context();
+  CHECK_FALSE(b.app->export_ui().start_sweep(ctx3, b.app->recorder(), 0, ui::SweepFormat::gif, 4).empty());
+}
+
+TEST_CASE("the gui/screenshot request: view, preset, sets, theme; bad input named in one line") {
+  ui::AppState st(app::load_presets(app::assets_dir()));
+  app::WindowRequest r;
+  const auto [view, key] = test::lesson_with_numeric("base");
+  r.view = view;
+  r.sets = {key + "=" + core::format_number(core::param_spec(key).ui_max)};
+  r.theme = "projector";
+  CHECK(ui::apply_window_request(st, r).empty());
+  CHECK(st.view().id == view);
+  CHECK(st.theme() == "projector");
+
+  auto refused = [](app::WindowRequest bad) {
+    ui::AppState s(app::load_presets(app::assets_dir()));
+    return ui::apply_window_request(s, bad);
+  };
+  CHECK(refused({.view = "nowhere"}).find("unknown view 'nowhere'") != std::string::npos);
+  CHECK(refused({.preset = "nothing"}).find("preset = nothing") != std::string::npos);
+  CHECK(refused({.sets = {"bogus=1"}}).find("unknown parameter") != std::string::npos);
+  CHECK(refused({.sets = {"d=7"}}).find("d = 7") != std::string::npos);
+  CHECK(refused({.theme = "neon"}).find("theme = neon") != std::string::npos);
+  CHECK(refused({.session = "/nonexistent/s.json"}).find("/nonexistent/s.json") != std::string::npos);
+}
