@@ -447,8 +447,8 @@ DistanceBins distance_bins(double L_target, int pairs, double width, bool log_x)
   const double end = std::floor(std::min(L_target, kMaxCoreDistance));
   const double start = log_x ? 1.0 : 0.0;
   const int bins = static_cast<int>(std::clamp(width / 2, 64.0, 2048.0));
-  // at most ~2^22 pair evaluations per curve, and at least 4 samples per bin
-  const int per_bin = static_cast<int>(std::clamp(4'194'304.0 / (bins * static_cast<double>(pairs)), 4.0, 32.0));
+  // at most ~2^21 pair evaluations per curve, and 4 to 16 samples per bin
+  const int per_bin = static_cast<int>(std::clamp(2'097'152.0 / (bins * static_cast<double>(pairs)), 4.0, 16.0));
   std::vector<double> edges;  // integer edges, strictly increasing; bin k = [edges[k], edges[k + 1])
   for (int k = 0; k <= bins; ++k) {
     const double u = k / static_cast<double>(bins);
