@@ -343,7 +343,7 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
     exact = exact && bucket(-n) == n;
     if (s.bidirectional && n > 0) exact = exact && bucket(n) == s.side() + n;
   }
-  out.push_back({tr("t5.readout.exact_label"), tr.format("t5.readout.exact_value", {{"n", fig::num(s.max_exact())}}),
+  out.push_back({tr("t5.readout.exact_label"), tr.format("t5.readout.exact_value", {{"last", fig::num(s.max_exact() - 1)}, {"n", fig::num(s.max_exact())}}),
                  static_cast<double>(s.max_exact()), exact});
 
   // The last bucket begins before max_distance.
