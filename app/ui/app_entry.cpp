@@ -81,7 +81,7 @@ int run_window(const WindowRequest& request) {
         return cli::fail(kExitFailure, why);
       return kExitOk;
     }
-    window->show(app.settings());
+    window->show(app.settings(), assets / "icons" / "poslab-256.png");
     window->run(app, app.settings());
     app.save_on_exit();
   } catch (const core::InvalidParameter& e) {

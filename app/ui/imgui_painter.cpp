@@ -267,7 +267,7 @@ void replay(const FigureRecording& rec, ImDrawList* list, ImVec2 o, HeatmapSink&
           // rectangle it only fits once rotated: add it unclipped, then give
           // its draw command the real clip rectangle back.
           const ImVec4 clip = list->_ClipRectStack.back();
-          list->PushClipRectFullScreen();
+          list->PushClipRect({-1e6f, -1e6f}, {1e6f, 1e6f}, false);  // not "full screen": that starts at 0, 0
           list->AddText(op.font, op.width, at(op.a), op.color, begin, begin + op.count);
           list->CmdBuffer.back().ClipRect = clip;
           list->PopClipRect();

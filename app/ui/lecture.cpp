@@ -43,16 +43,23 @@ void App::draw_lecture(UiContext& ctx) {
   } else {
     for (std::string_view k : state_.view().keys) keys.emplace_back(k);
   }
+  // The sliders take at most a third of the screen (scrolling beyond), the
+  // figures the rest.
   const int rows = static_cast<int>((keys.size() + 2) / 3);
   const float row_h = ImGui::GetFrameHeightWithSpacing() + ImGui::GetTextLineHeightWithSpacing() + 4 * s;
   const bool anim = state_.animation().active();
-  const float bottom = static_cast<float>(rows) * row_h + (anim ? ImGui::GetFrameHeightWithSpacing() : 0) +
-                       (keys.empty() && !anim ? 0 : ImGui::GetStyle().ItemSpacing.y * 2);
+  const float avail = ImGui::GetContentRegionAvail().y;
+  const float anim_h = anim ? ImGui::GetFrameHeightWithSpacing() : 0;
+  const float params_h = std::min(static_cast<float>(rows) * row_h + ImGui::GetStyle().ItemSpacing.y, avail / 3);
 
-  ImGui::BeginChild("##lecture-lesson", {0, std::max(100.0f * s, ImGui::GetContentRegionAvail().y - bottom)}, false);
+  ImGui::BeginChild("##lecture-lesson", {0, std::max(100.0f * s, avail - params_h - anim_h)}, false);
   lesson_view_.draw(ctx);
   ImGui::EndChild();
-  if (!keys.empty()) params_panel_.draw_compact(ctx, keys);
+  if (!keys.empty()) {
+    ImGui::BeginChild("##lecture-params", {0, params_h}, false);
+    params_panel_.draw_compact(ctx, keys);
+    ImGui::EndChild();
+  }
   if (anim) {
     Animation& a = state_.animation();
     if (ImGui::Button(tr_(a.playing() ? "ui.anim.pause" : "ui.anim.play").c_str(), {120 * s, 0})) a.toggle();

@@ -131,7 +131,8 @@ void LessonView::figure(std::string_view id, ImVec2 size) {
   const std::string menu_id = "##export-menu";
   bool export_clicked = false;
   const fig::Figure empty;
-  const ImVec2 plot_size = figure_header(previous ? previous->figure : empty, menu_id, size, &export_clicked);
+  const ImVec2 plot_size =
+      figure_header(previous ? previous->figure : empty, menu_id, size, c.lecture ? nullptr : &export_clicked);
   if (export_clicked) ImGui::OpenPopup(menu_id.c_str());
   if (ImGui::BeginPopup(menu_id.c_str())) {
     for (ExportFormat f : {ExportFormat::png, ExportFormat::svg, ExportFormat::pdf, ExportFormat::csv}) {
@@ -252,10 +253,25 @@ void LessonView::default_layout() {
   if (!c.lecture) {
     paragraph(std::string(v.id) + ".text");
     ImGui::Spacing();
+    readouts();
   }
-  readouts();
   const int n = static_cast<int>(v.figures.size());
-  if (n > 0) {
+  if (c.lecture && n > 1) {
+    // On slides one figure at a time fills the screen; tabs switch between them.
+    if (ImGui::BeginTabBar("##lecture-figures", ImGuiTabBarFlags_FittingPolicyResizeDown)) {
+      for (const FigureDef& f : v.figures) {
+        const FigureCache::Entry* e = c.figures.find(v.id, f.id);
+        const std::string title = (e && !e->figure.title.empty()) ? e->figure.title : std::string(f.id);
+        if (ImGui::BeginTabItem((title + "###" + std::string(f.id)).c_str())) {
+          const float below = v.readouts ? ImGui::GetFrameHeightWithSpacing() : 0;
+          const ImVec2 avail = ImGui::GetContentRegionAvail();
+          figure(f.id, {avail.x, std::max(200.0f * c.scale, avail.y - below)});
+          ImGui::EndTabItem();
+        }
+      }
+      ImGui::EndTabBar();
+    }
+  } else if (n > 0) {
     const float spacing = ImGui::GetStyle().ItemSpacing.x;
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const int cols = (n > 1 && avail.x >= 980 * c.scale) ? 2 : 1;
@@ -263,7 +279,9 @@ void LessonView::default_layout() {
     const float w = std::floor((avail.x - spacing * static_cast<float>(cols - 1)) / static_cast<float>(cols));
     float h = w * 0.6f;
     if (c.lecture) {
-      h = std::max(220.0f * c.scale, (avail.y - ImGui::GetStyle().ItemSpacing.y * static_cast<float>(rows)) / static_cast<float>(rows));
+      const float below = v.readouts ? ImGui::GetFrameHeightWithSpacing() : 0;  // the checks' header
+      h = std::max(220.0f * c.scale,
+                   (avail.y - below - ImGui::GetStyle().ItemSpacing.y * static_cast<float>(rows)) / static_cast<float>(rows));
     } else if (rows == 1) {
       // One row: use the height there is, within a readable aspect.
       h = std::clamp(avail.y - ImGui::GetStyle().ItemSpacing.y, std::max(300.0f * c.scale, w * 0.42f), std::max(300.0f * c.scale, w * 0.7f));
@@ -273,7 +291,11 @@ void LessonView::default_layout() {
       figure(v.figures[static_cast<std::size_t>(i)].id, {w, h});
     }
   }
-  if (c.lecture) return;
+  if (c.lecture) {
+    // On slides the figures come first; the checks are one click away.
+    if (v.readouts && ImGui::CollapsingHeader(c.tr("ui.lesson.readouts").c_str())) readouts();
+    return;
+  }
   for (std::string_view id : v.tables) {
     ImGui::Spacing();
     const std::string header = c.tr.format("ui.table.header", {{"id", std::string(id)}}) + "##" + std::string(id);

@@ -305,7 +305,9 @@ void ParamsPanel::text_entry(UiContext& ctx, const core::ParamSpec& spec, const 
   const ImGuiID id = ImGui::GetID("##v");
   if (ImGui::GetActiveID() != id && buf != shown) buf = shown;  // not being edited: show the value
   ImGui::SetNextItemWidth(-FLT_MIN);
-  const bool enter = ImGui::InputText("##v", &buf, ImGuiInputTextFlags_EnterReturnsTrue);
+  // No value of its own (the lesson picks one, e.g. dims from d): say so in the empty box.
+  const bool enter = ImGui::InputTextWithHint("##v", ctx.tr("ui.params.automatic").c_str(), &buf,
+                                              ImGuiInputTextFlags_EnterReturnsTrue);
   if (enter || ImGui::IsItemDeactivatedAfterEdit()) {
     if (buf != shown) type_value(ctx, spec.key, buf);
   }

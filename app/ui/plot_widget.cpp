@@ -120,7 +120,7 @@ PlotAction PlotWidget::draw(const char* id, const fig::Figure& figure, std::uint
       readout_ = readout_at(figure, local);
       last_mouse_ = local;
     }
-    const ImU32 hair = to_imgui(env.theme.muted.with_alpha(0.55f));
+    const ImU32 hair = to_imgui(env.theme.text.with_alpha(0.6f));  // visible over heatmaps too
     const auto& p = layout_.plot;
     list->AddLine({origin.x + static_cast<float>(p.x), io.MousePos.y},
                   {origin.x + static_cast<float>(p.right()), io.MousePos.y}, hair, 1.0f);

@@ -16,7 +16,9 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <vector>
 
+#include "app/common/assets.hpp"
 #include "app/gl/capture.hpp"
 #include "app/gl/heatmap_renderer.hpp"
 #include "app/ui/app.hpp"
@@ -89,7 +91,25 @@ void Window::detach() {
   attached_ = false;
 }
 
-void Window::show(const Settings& s) {
+void Window::show(const Settings& s, const std::filesystem::path& icon_png) {
+  try {
+    const Image icon = decode_png(read_text_file(icon_png));
+    std::vector<unsigned char> rgba(icon.pixels.size() * 4);
+    for (std::size_t i = 0; i < icon.pixels.size(); ++i) {
+      const std::uint32_t p = icon.pixels[i];  // premultiplied 0xAARRGGBB
+      const unsigned a = p >> 24;
+      auto un = [a](unsigned c) { return static_cast<unsigned char>(a ? std::min(255u, c * 255u / a) : 0u); };
+      rgba[4 * i + 0] = un((p >> 16) & 0xff);
+      rgba[4 * i + 1] = un((p >> 8) & 0xff);
+      rgba[4 * i + 2] = un(p & 0xff);
+      rgba[4 * i + 3] = static_cast<unsigned char>(a);
+    }
+    GLFWimage image{icon.width, icon.height, rgba.data()};
+    glfwSetWindowIcon(window_, 1, &image);
+  } catch (const std::exception&) {
+    // no icon: the window works the same
+  }
+
   // A remembered position is used only when it is on a monitor now.
   int count = 0;
   GLFWmonitor** monitors = glfwGetMonitors(&count);

@@ -31,8 +31,9 @@ class Window final : public Platform {
   void attach(App& app);
   /// Unhooks the backends (before the App's ImGui context goes away).
   void detach();
-  /// Restores the remembered geometry and shows the window.
-  void show(const Settings& settings);
+  /// Restores the remembered geometry, sets the icon (a PNG; none if
+  /// unreadable) and shows the window.
+  void show(const Settings& settings, const std::filesystem::path& icon_png);
   /// Runs until the window closes; keeps `settings` up to date with the geometry.
   void run(App& app, Settings& settings);
   /// Renders a few frames into an offscreen target of exactly width × height

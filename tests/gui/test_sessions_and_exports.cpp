@@ -218,3 +218,45 @@ TEST_CASE("the gui/screenshot request: view, preset, sets, theme; bad input name
   CHECK(refused({.theme = "neon"}).find("theme = neon") != std::string::npos);
   CHECK(refused({.session = "/nonexistent/s.json"}).find("/nonexistent/s.json") != std::string::npos);
 }
+
+TEST_CASE("settings and the autosave carry the lesson, theme, scale and parameters to the next start") {
+  const fs::path config = fs::temp_directory_path() / ("poslab-persist-" + std::to_string(::getpid()));
+  fs::remove_all(config);
+  const auto [view, key] = test::lesson_with_numeric("base");
+  const double value = core::param_spec(key).ui_max;
+  {
+    ui::BlindPlatform platform;
+    ui::AppOptions o{.assets = app::assets_dir(), .lang = "en", .persist = true, .config_dir = config};
+    ui::App first(platform, o);
+    REQUIRE(first.state().select_view(view));
+    REQUIRE(first.state().set_param(key, value).empty());
+    first.set_theme("light");
+    first.set_ui_scale(1.5f);
+    first.blind_frame();
+    first.save_on_exit();
+  }
+  CHECK(fs::exists(config / "settings.json"));
+  CHECK(fs::exists(config / "autosave.json"));
+  {
+    ui::BlindPlatform platform;
+    ui::AppOptions o{.assets = app::assets_dir(), .lang = "en", .persist = true, .config_dir = config};
+    ui::App second(platform, o);
+    second.blind_frame();
+    CHECK(second.state().view().id == view);
+    CHECK(second.state().params().real(key) == value);
+    CHECK(second.theme() == "light");
+    CHECK(second.ui_scale() == doctest::Approx(1.5));
+  }
+  // A broken settings file or autosave: defaults, a message, and the app still starts.
+  {
+    std::ofstream(config / "settings.json") << "{ nope";
+    std::ofstream(config / "autosave.json") << "[[[[";
+    ui::BlindPlatform platform;
+    ui::AppOptions o{.assets = app::assets_dir(), .lang = "en", .persist = true, .config_dir = config};
+    ui::App third(platform, o);
+    third.blind_frame();
+    CHECK(third.toasts().history().size() >= 2);
+    CHECK(third.ui_scale() == doctest::Approx(1.0));
+  }
+  fs::remove_all(config);
+}
