@@ -52,7 +52,8 @@ void App::draw_lecture(UiContext& ctx) {
   const float anim_h = anim ? ImGui::GetFrameHeightWithSpacing() : 0;
   const float params_h = std::min(static_cast<float>(rows) * row_h + ImGui::GetStyle().ItemSpacing.y, avail / 3);
 
-  ImGui::BeginChild("##lecture-lesson", {0, std::max(100.0f * s, avail - params_h - anim_h)}, false);
+  ImGui::BeginChild("##lecture-lesson", {0, std::max(100.0f * s, avail - params_h - anim_h)}, false,
+                    ImGuiWindowFlags_AlwaysVerticalScrollbar);
   lesson_view_.draw(ctx);
   ImGui::EndChild();
   if (!keys.empty()) {

@@ -125,14 +125,14 @@ void LessonView::figure(std::string_view id, ImVec2 size) {
   }
   ImGui::PushID(id.data(), id.data() + id.size());
   ImGui::BeginGroup();
-  // The header depends on the figure's title, the figure on the plot size:
-  // lay the header out with the previous build's texts.
-  const FigureCache::Entry* previous = c.figures.find(v.id, id);
+  // The figure is built for the whole block (so its title's height never
+  // feeds back into its size); the plot gets what the header leaves.
+  const float block_w = size.x > 0 ? size.x : ImGui::GetContentRegionAvail().x;
+  const float block_h = size.y > 0 ? size.y : block_w * 0.62f;
+  FigureCache::Entry& e = c.figures.get(v, *def, c.state, c.tr, {block_w, block_h});
   const std::string menu_id = "##export-menu";
   bool export_clicked = false;
-  const fig::Figure empty;
-  const ImVec2 plot_size =
-      figure_header(previous ? previous->figure : empty, menu_id, size, c.lecture ? nullptr : &export_clicked);
+  const ImVec2 plot_size = figure_header(e.figure, menu_id, {block_w, block_h}, c.lecture ? nullptr : &export_clicked);
   if (export_clicked) ImGui::OpenPopup(menu_id.c_str());
   if (ImGui::BeginPopup(menu_id.c_str())) {
     for (ExportFormat f : {ExportFormat::png, ExportFormat::svg, ExportFormat::pdf, ExportFormat::csv}) {
@@ -143,7 +143,6 @@ void LessonView::figure(std::string_view id, ImVec2 size) {
     ImGui::TextDisabled("%s", c.export_choice.dir.string().c_str());
     ImGui::EndPopup();
   }
-  FigureCache::Entry& e = c.figures.get(v, *def, c.state, c.tr, plot_size);
   if (!e.error.empty()) {
     ImGui::BeginChild("##figure-error", plot_size, true);
     wrapped_colored(c.pal.error, e.error);
@@ -220,7 +219,12 @@ void LessonView::readouts() {
   }
   if (!readouts_error_.empty()) wrapped_colored(c.pal.error, readouts_error_);
   if (readouts_.empty()) return;
-  if (ImGui::BeginTable("##readouts", 3, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) {
+  // Many readouts scroll within eight rows, so the figures stay in sight.
+  const float row_h = ImGui::GetTextLineHeightWithSpacing() + ImGui::GetStyle().CellPadding.y * 2;
+  const bool scroll = readouts_.size() > 8;
+  const ImGuiTableFlags flags =
+      ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg | (scroll ? ImGuiTableFlags_ScrollY : 0);
+  if (ImGui::BeginTable("##readouts", 3, flags, {0, scroll ? row_h * 8.5f : 0.0f})) {
     ImGui::TableSetupColumn("mark", ImGuiTableColumnFlags_WidthFixed);
     ImGui::TableSetupColumn("label", ImGuiTableColumnFlags_WidthFixed);
     ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);

@@ -105,7 +105,8 @@ void App::draw_shell(UiContext& ctx) {
   ImGui::TextUnformatted(lesson_title(tr_, state_.view().id).c_str());
   ImGui::PopFont();
   ImGui::Separator();
-  ImGui::BeginChild("##lesson", {0, 0}, false);
+  // Always room for the scrollbar: its appearing would resize (and rebuild) every figure.
+  ImGui::BeginChild("##lesson", {0, 0}, false, ImGuiWindowFlags_AlwaysVerticalScrollbar);
   lesson_view_.draw(ctx);
   ImGui::EndChild();
   ImGui::EndChild();
