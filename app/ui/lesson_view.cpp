@@ -221,13 +221,14 @@ void LessonView::readouts() {
   if (readouts_.empty()) return;
   // Many readouts scroll within eight rows, so the figures stay in sight.
   const float row_h = ImGui::GetTextLineHeightWithSpacing() + ImGui::GetStyle().CellPadding.y * 2;
-  const bool scroll = readouts_.size() > 8;
+  const bool scroll = readouts_.size() > 8;  // (rows may wrap: then fewer than eight show)
   const ImGuiTableFlags flags =
-      ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg | (scroll ? ImGuiTableFlags_ScrollY : 0);
+      ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg | (scroll ? ImGuiTableFlags_ScrollY : 0);
   if (ImGui::BeginTable("##readouts", 3, flags, {0, scroll ? row_h * 8.5f : 0.0f})) {
     ImGui::TableSetupColumn("mark", ImGuiTableColumnFlags_WidthFixed);
-    ImGui::TableSetupColumn("label", ImGuiTableColumnFlags_WidthFixed);
-    ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
+    // Both texts wrap in their columns, so a long claim never hides its value.
+    ImGui::TableSetupColumn("label", ImGuiTableColumnFlags_WidthStretch, 3.0f);
+    ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch, 2.0f);
     for (const Readout& r : readouts_) {
       ImGui::TableNextRow();
       ImGui::TableSetColumnIndex(0);
@@ -238,10 +239,12 @@ void LessonView::readouts() {
         if (ImGui::IsItemHovered())
           ImGui::SetTooltip("%s", c.tr(*r.holds ? "ui.readout.holds" : "ui.readout.fails").c_str());
       }
+      ImGui::PushTextWrapPos(0.0f);
       ImGui::TableSetColumnIndex(1);
       ImGui::TextUnformatted(r.label.c_str());
       ImGui::TableSetColumnIndex(2);
       ImGui::TextUnformatted(r.value.c_str());
+      ImGui::PopTextWrapPos();
     }
     ImGui::EndTable();
   }

@@ -85,7 +85,7 @@ void App::draw_shell(UiContext& ctx) {
   float left = settings_.left_width > 0 ? settings_.left_width * s : kLeftWidth * s;
   float right = settings_.right_width > 0 ? settings_.right_width * s : kRightWidth * s;
   // Keep the centre usable on small windows: shrink the side panels first.
-  const float room = avail_w - kMinCenter * s - 2 * kSplitter;
+  const float room = avail_w - std::max(kMinCenter * s, avail_w * 0.5f) - 2 * kSplitter;  // the lesson gets half at least
   if (left + right > room) {
     const float k = std::max(0.0f, room) / std::max(1.0f, left + right);
     left *= k, right *= k;
