@@ -38,7 +38,9 @@ class LessonUi {
 
   /// The view's figure `id` in the plot widget (hover readout, zoom, pan,
   /// right-click export). size.x <= 0: the available width; size.y <= 0: a
-  /// height proportional to the width.
+  /// height proportional to the width. The size is the whole block: the
+  /// figure's title and subtitle lines above the plot are inside it. The
+  /// figure is rebuilt only when a parameter or this size changes.
   virtual void figure(std::string_view id, ImVec2 size = {0, 0}) = 0;
   /// A figure the lesson builds itself (e.g. from a dragged vector), in the
   /// same plot widget. `widget_id` names the widget (unique in the lesson);
@@ -62,6 +64,7 @@ class LessonUi {
   /// lesson's own caches.
   virtual std::uint64_t params_revision() const = 0;
 
+  /// UI scale × the monitor's content scale: multiply sizes in points by it.
   virtual float ui_scale() const = 0;
   virtual bool lecture_mode() const = 0;
   /// Asks for another frame soon (a lesson animating on its own).
