@@ -99,6 +99,13 @@ Eigen::VectorXd attention_row(double m, long long query, long long n, bool causa
   return core::softmax_rows(row).row(0).transpose();
 }
 
+/// Curve colours: the Okabe–Ito palette without its black (unreadable on the
+/// dark theme), then a neutral grey for a ninth curve.
+fig::Color curve_colour(int k) {
+  static constexpr int kOrder[] = {0, 1, 2, 3, 4, 5, 7};
+  return k < 7 ? fig::palette_color(kOrder[k]) : fig::Color::rgb(0x9aa0a6);
+}
+
 /// Up to kMaxWeightCurves heads spread over 1..H, always with the chosen one.
 std::vector<int> shown_heads(const Setting& s) {
   std::vector<int> out;
@@ -151,7 +158,7 @@ Figure slopes(const FigureContext& ctx) {
   chosen.x = {static_cast<double>(s.head)};
   chosen.y = {s.slope()};
   chosen.marker = 7;
-  chosen.color = fig::palette_color(6);
+  chosen.color = fig::palette_color(4);
   chosen.x_name = tr("alibi.readout.head");
   chosen.y_name = "m";
   f.series = {std::move(first)};
@@ -326,7 +333,7 @@ Figure weights(const FigureContext& ctx) {
     ser.x_name = tr("alibi.readout.key");
     ser.y_name = tr("alibi.readout.weight");
     ser.extra = {{tr("alibi.readout.distance"), tr("unit.tokens"), distance}};
-    ser.color = fig::palette_color(index++);
+    ser.color = curve_colour(index++);
     if (h == s.head) ser.width = 3.2f;
     f.series.push_back(std::move(ser));
   }

@@ -164,7 +164,7 @@ void add_random_phase_level(Figure& f, const Setting& s, const Translator& tr) {
   line.y = {level, level};
   line.style = fig::LineStyle::dotted;
   line.width = 1.6f;
-  line.color = fig::palette_color(6);
+  line.color = fig::Color::rgb(0x8a8f96);  // neutral: readable on light and dark themes
   f.series.push_back(std::move(line));
 }
 
@@ -176,6 +176,13 @@ void make_legend_room(Figure& f) {
   f.y.min = lo - 0.03 * (hi - lo);
   f.y.max = hi + 0.4 * (hi - lo);
   f.legend = fig::LegendPlace::top_right;
+}
+
+/// Curve colours for the bases: the Okabe–Ito palette without its black
+/// (unreadable on the dark theme), then a neutral grey.
+fig::Color curve_colour(std::size_t k) {
+  static constexpr int kOrder[] = {0, 1, 2, 3, 4, 5, 7};
+  return k < 7 ? fig::palette_color(kOrder[k]) : fig::Color::rgb(0x9aa0a6);
 }
 
 /// A curve of one point is drawn as a marker (a single distance asked for).
@@ -251,7 +258,7 @@ Figure curves(const FigureContext& ctx) {
   fig::Series lowest{.name = tr.format("decay.curves.minimum", {{"r", fig::num(st.x[at])}}), .kind = fig::SeriesKind::scatter};
   lowest.x = {st.x[at]}, lowest.y = {st.y[at]};
   lowest.marker = 6;
-  lowest.color = fig::palette_color(6);
+  lowest.color = fig::palette_color(3);
   lowest.x_name = st.x_name, lowest.y_name = st.y_name;
   f.series = {std::move(so), std::move(sr), std::move(sb), std::move(st), std::move(lowest)};
   f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = 0, .style = fig::LineStyle::solid});
@@ -276,7 +283,7 @@ Figure bases(const FigureContext& ctx) {
   f.y = {.label = tr("decay.axis.bound_relative")};
   fig::Series minima{.name = tr("decay.bases.minima"), .kind = fig::SeriesKind::scatter};
   minima.marker = 6;
-  minima.color = fig::palette_color(6);
+  minima.color = fig::Color::rgb(0x8a8f96);
   std::vector<double> minima_base;
   std::vector<fig::Series> raw, trends;
   for (std::size_t b = 0; b < s.bases.size(); ++b) {
@@ -284,12 +291,12 @@ Figure bases(const FigureContext& ctx) {
     fig::Series ser;
     for (std::size_t i = 0; i < full.size(); ++i) ser.x.push_back(full[i]), ser.y.push_back(bound[i] / bound0);
     ser.extra = {{tr("decay.readout.bound"), "", bound}};
-    ser.color = fig::palette_color(static_cast<int>(b)).with_alpha(0.3f);
+    ser.color = curve_colour(b).with_alpha(0.3f);
     ser.width = 1.0f;
     const Trend trend = local_mean(full, bound, s.log_x);
     fig::Series mean{.name = tr.format("decay.bases.series", {{"base", fig::num(s.bases[b])}})};
     for (std::size_t i = 0; i < trend.x.size(); ++i) mean.x.push_back(trend.x[i]), mean.y.push_back(trend.y[i] / bound0);
-    mean.color = fig::palette_color(static_cast<int>(b));
+    mean.color = curve_colour(b);
     mean.width = 2.8f;
     for (fig::Series* x : {&ser, &mean}) {
       x->x_name = tr("decay.readout.distance");
@@ -362,7 +369,7 @@ Figure compare(const FigureContext& ctx) {
   fig::Series alibi = series("decay.compare.alibi", {{"h", fig::num(head)}, {"m", fig::num(slope, 3)}}, 1);
   fig::Series gauss = series(kernel_normalised ? "decay.compare.gaussian" : "decay.compare.gaussian_raw",
                              {{"s1", fig::num(kernel.sigma1)}, {"s2", fig::num(kernel.sigma2)}}, 4);
-  fig::Series t5 = series("decay.compare.t5", {{"nb", fig::num(buckets)}, {"maxd", fig::num(max_distance)}}, 6);
+  fig::Series t5 = series("decay.compare.t5", {{"nb", fig::num(buckets)}, {"maxd", fig::num(max_distance)}}, 3);
   t5.kind = fig::SeriesKind::step;
   t5.style = fig::LineStyle::dashed;
   std::vector<double> bias, kernel_raw, bucket_raw;
