@@ -224,7 +224,10 @@ Figure bias(const FigureContext& ctx) {
   const Setting s = setting(ctx.params);
   const double m = s.slope();
   const auto n = static_cast<double>(s.positions);
-  const int cells = static_cast<int>(std::min<long long>(s.positions, kMaxBiasCells));
+  // One cell per position while the cells are no finer than the pixels (at
+  // density 2) and at most kMaxBiasCells per side; else blocks of positions.
+  const auto pixels = static_cast<long long>(std::ceil(2 * std::max(ctx.width, ctx.height)));
+  const int cells = static_cast<int>(std::min({s.positions, static_cast<long long>(kMaxBiasCells), std::max(pixels, 64LL)}));
   const double block = n / cells;
   Figure f;
   f.title = tr.format(s.causal ? "alibi.bias.title" : "alibi.bias.title_symmetric", {{"h", fig::num(s.head)}});
