@@ -59,9 +59,10 @@ std::array<std::uint32_t, 256> colormap_lut(Colormap map) {
 }
 
 Color palette_color(int index) {
-  // Okabe & Ito (2008), "Color Universal Design"; yellow last (weak on white).
+  // Okabe & Ito (2008), "Color Universal Design"; their black replaced by a
+  // mid grey that reads on light and dark themes; yellow last (weak on white).
   static constexpr std::uint32_t kPalette[] = {0x0072B2, 0xE69F00, 0x009E73, 0xD55E00,
-                                               0xCC79A7, 0x56B4E9, 0x000000, 0xF0E442};
+                                               0xCC79A7, 0x56B4E9, 0x8C8C8C, 0xF0E442};
   constexpr int n = static_cast<int>(std::size(kPalette));
   return Color::rgb(kPalette[((index % n) + n) % n]);
 }

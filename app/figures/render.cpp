@@ -444,10 +444,13 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
   const Heatmap* hm = f.heatmaps.empty() ? nullptr : &f.heatmaps.front();
   const int y_target = std::max(3, static_cast<int>((bottom - top) / (fs * 3.2)));
   auto y_ticks = make_ticks(L.range.y_min, L.range.y_max, f.y.scale, f.y.format, y_target);
-  if (!f.y.ticks.empty()) {
-    y_ticks.clear();
-    for (const auto& [v, s] : f.y.ticks) y_ticks.push_back({v, s});
-  }
+  auto explicit_ticks = [](const Axis& axis) {
+    std::vector<Tick> t;
+    for (const auto& [v, s] : axis.ticks) t.push_back({v, s});
+    std::sort(t.begin(), t.end(), [](const Tick& a, const Tick& b) { return a.value < b.value; });
+    return t;  // in order, so the overlap guard below sees neighbours
+  };
+  if (!f.y.ticks.empty()) y_ticks = explicit_ticks(f.y);
   double ytick_w = 0;
   for (const Tick& t : y_ticks) ytick_w = std::max(ytick_w, text_width(painter, t.label, tick_st));
   const double left = bounds.x + pad + (f.y.label.empty() ? 0 : label_st.size * 1.4) + ytick_w + fs * 0.6;
@@ -466,11 +469,7 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
 
   const int x_target = std::max(2, static_cast<int>(L.plot.w / (fs * 6.5)));
   auto x_ticks = make_ticks(L.range.x_min, L.range.x_max, f.x.scale, f.x.format, x_target);
-  if (!f.x.ticks.empty()) {
-    x_ticks.clear();
-    for (const auto& [v, s] : f.x.ticks) x_ticks.push_back({v, s});
-  }
-  if (!view && !f.y.ticks.empty()) {}  // explicit ticks are used as given
+  if (!f.x.ticks.empty()) x_ticks = explicit_ticks(f.x);
 
   painter.fill_rect(L.plot, th.plot_background);
 

@@ -14,8 +14,9 @@ namespace poslab::app::tables {
 
 namespace {
 
-/// One row per bucket a relative position can reach. Open ends are ±inf
-/// (json: null); `kind` is exact (a single distance below max_exact),
+/// One row per bucket a relative position can reach. An open end has no
+/// number: it is written as the word "-inf" / "inf" (and its size as "inf"),
+/// so no non-finite number reaches a file; `kind` is exact (a single distance below max_exact),
 /// logarithmic, or open_ended (no farthest member: the clamp at the last
 /// bucket of a side, or, causal, bucket 0 holding the present and the future).
 Table t5_bucket_ranges(const core::Params& p) {
@@ -24,16 +25,15 @@ Table t5_bucket_ranges(const core::Params& p) {
   const int max_distance = static_cast<int>(p.integer("bucket_max_distance"));
   const int side = bidirectional ? buckets / 2 : buckets;
   const int max_exact = side / 2;
-  constexpr double inf = std::numeric_limits<double>::infinity();
   Table t;
   t.columns = {"bucket", "first", "last", "size", "kind"};
   long long last_from = 0;
   const auto ranges = core::t5_bucket_ranges(bidirectional, buckets, max_distance);
   for (const core::T5BucketRange& r : ranges) {
     const bool open = r.first == LLONG_MIN || r.last == LLONG_MAX;
-    const Cell first = r.first == LLONG_MIN ? Cell(-inf) : Cell(r.first);
-    const Cell last = r.last == LLONG_MAX ? Cell(inf) : Cell(r.last);
-    const Cell size = open ? Cell(inf) : Cell(r.last - r.first + 1);
+    const Cell first = r.first == LLONG_MIN ? Cell(std::string("-inf")) : Cell(r.first);
+    const Cell last = r.last == LLONG_MAX ? Cell(std::string("inf")) : Cell(r.last);
+    const Cell size = open ? Cell(std::string("inf")) : Cell(r.last - r.first + 1);
     const int within_side = r.bucket % side;
     const char* kind = open ? "open_ended" : (within_side < max_exact ? "exact" : "logarithmic");
     t.add_row({static_cast<long long>(r.bucket), first, last, size, std::string(kind)});
