@@ -543,7 +543,15 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
   }
   painter.pop_clip();
 
-  // Labels of reference lines and bands, inside the top of the plot.
+  // Labels of reference lines and bands, inside the top of the plot. Their
+  // boxes are remembered so the legend can keep clear of them.
+  std::vector<Rect> labels;
+  auto remember = [&](Point at, std::string_view text, const TextStyle& st, Anchor h, VAnchor v) {
+    const double w = text_width(painter, text, st), hgt = st.size * 1.25;
+    const double x = h == Anchor::left ? at.x : h == Anchor::center ? at.x - w / 2 : at.x - w;
+    const double y = v == VAnchor::top ? at.y : v == VAnchor::bottom ? at.y - hgt : at.y - hgt / 2;
+    labels.push_back({x, y, w, hgt});
+  };
   for (const RefLine& l : f.ref_lines) {
     if (l.label.empty()) continue;
     const TextStyle st{fs * 0.85, false, l.color ? *l.color : th.muted};
@@ -551,12 +559,15 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
       const double x = L.to_px_x(l.value);
       if (!std::isfinite(x) || x < L.plot.x || x > L.plot.right()) continue;
       const bool room_right = x + text_width(painter, l.label, st) + fs * 0.4 < L.plot.right();
-      painter.text({room_right ? x + fs * 0.3 : x - fs * 0.3, L.plot.y + fs * 0.3}, l.label, st,
-                   room_right ? Anchor::left : Anchor::right, VAnchor::top);
+      const Point at{room_right ? x + fs * 0.3 : x - fs * 0.3, L.plot.y + fs * 0.3};
+      const Anchor h = room_right ? Anchor::left : Anchor::right;
+      painter.text(at, l.label, st, h, VAnchor::top);
+      remember(at, l.label, st, h, VAnchor::top);
     } else {
       const double y = L.to_px_y(l.value);
       if (!std::isfinite(y) || y < L.plot.y || y > L.plot.bottom()) continue;
       painter.text({L.plot.right() - fs * 0.3, y - fs * 0.2}, l.label, st, Anchor::right, VAnchor::bottom);
+      remember({L.plot.right() - fs * 0.3, y - fs * 0.2}, l.label, st, Anchor::right, VAnchor::bottom);
     }
   }
   for (const Band& b : f.bands) {
@@ -564,13 +575,16 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
     const double a = L.to_px_x(b.from), z = L.to_px_x(b.to);
     if (!std::isfinite(a) || !std::isfinite(z)) continue;
     const double cx = std::clamp((a + z) / 2, L.plot.x + fs, L.plot.right() - fs);
-    painter.text({cx, L.plot.bottom() - fs * 0.3}, b.label, TextStyle{fs * 0.85, false, th.muted}, Anchor::center,
-                 VAnchor::bottom);
+    const TextStyle st{fs * 0.85, false, th.muted};
+    painter.text({cx, L.plot.bottom() - fs * 0.3}, b.label, st, Anchor::center, VAnchor::bottom);
+    remember({cx, L.plot.bottom() - fs * 0.3}, b.label, st, Anchor::center, VAnchor::bottom);
   }
   for (const TextNote& n : f.notes) {
     const Point p{L.to_px_x(n.x), L.to_px_y(n.y)};
     if (!std::isfinite(p.x) || !std::isfinite(p.y) || !L.plot.contains(p)) continue;
-    painter.text(p, n.text, TextStyle{fs * 0.9, false, n.color ? *n.color : th.text}, n.anchor, VAnchor::middle);
+    const TextStyle st{fs * 0.9, false, n.color ? *n.color : th.text};
+    painter.text(p, n.text, st, n.anchor, VAnchor::middle);
+    remember(p, n.text, st, n.anchor, VAnchor::middle);
   }
 
   // Frame, ticks, tick labels, axis titles.
@@ -643,34 +657,35 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
     const double swatch = fs * 1.6, row = legend_st.size * 1.45;
     const double box_w = w + swatch + fs * 1.2, box_h = row * static_cast<double>(entries.size()) + fs * 0.5;
     LegendPlace place = f.legend;
+    auto corner_box = [&](LegendPlace p) {
+      const bool r = p == LegendPlace::top_right || p == LegendPlace::bottom_right;
+      const bool t = p == LegendPlace::top_right || p == LegendPlace::top_left;
+      return Rect{r ? L.plot.right() - box_w - fs * 0.5 : L.plot.x + fs * 0.5,
+                  t ? L.plot.y + fs * 0.5 : L.plot.bottom() - box_h - fs * 0.5, box_w, box_h};
+    };
     if (place == LegendPlace::automatic) {
-      // The corner whose quarter of the plot holds the fewest series points.
-      int counts[4] = {0, 0, 0, 0};
-      for (const Series& s : f.series)
-        for (std::size_t k = 0; k < std::min(s.x.size(), s.y.size()); k += std::max<std::size_t>(1, s.x.size() / 400)) {
-          const double px = L.to_px_x(s.x[k]), py = L.to_px_y(s.y[k]);
-          if (!std::isfinite(px) || !std::isfinite(py)) continue;
-          if (px < L.plot.x || px > L.plot.right() || py < L.plot.y || py > L.plot.bottom()) continue;
-          const bool is_right = px > L.plot.right() - box_w - fs;
-          const bool is_left = px < L.plot.x + box_w + fs;
-          const bool is_top = py < L.plot.y + box_h + fs;
-          const bool is_bottom = py > L.plot.bottom() - box_h - fs;
-          counts[0] += is_top && is_right;
-          counts[1] += is_top && is_left;
-          counts[2] += is_bottom && is_right;
-          counts[3] += is_bottom && is_left;
-        }
+      // The corner whose box covers the fewest series points, and never a
+      // label of a reference line, band or note if any corner avoids them.
       const LegendPlace order[] = {LegendPlace::top_right, LegendPlace::top_left, LegendPlace::bottom_right,
                                    LegendPlace::bottom_left};
-      int best = 0;
-      for (int k = 1; k < 4; ++k)
-        if (counts[k] < counts[best]) best = k;
-      place = order[best];
+      double best_score = 1e300;
+      for (LegendPlace candidate : order) {
+        const Rect b = corner_box(candidate);
+        const Rect near{b.x - fs * 0.5, b.y - fs * 0.5, b.w + fs, b.h + fs};
+        double score = 0;
+        for (const Series& s : f.series) {
+          const std::size_t n = std::min(s.x.size(), s.y.size());
+          for (std::size_t k = 0; k < n; k += std::max<std::size_t>(1, n / 2000)) {
+            const Point q{L.to_px_x(s.x[k]), L.to_px_y(s.y[k])};
+            if (std::isfinite(q.x) && std::isfinite(q.y) && near.contains(q)) score += 1;
+          }
+        }
+        for (const Rect& r : labels)
+          if (r.x < b.right() && r.right() > b.x && r.y < b.bottom() && r.bottom() > b.y) score += 1e6;
+        if (score < best_score) best_score = score, place = candidate;
+      }
     }
-    const bool at_right = place == LegendPlace::top_right || place == LegendPlace::bottom_right;
-    const bool at_top = place == LegendPlace::top_right || place == LegendPlace::top_left;
-    const Rect box{at_right ? L.plot.right() - box_w - fs * 0.5 : L.plot.x + fs * 0.5,
-                   at_top ? L.plot.y + fs * 0.5 : L.plot.bottom() - box_h - fs * 0.5, box_w, box_h};
+    const Rect box = corner_box(place);
     painter.fill_rect(box, th.plot_background.with_alpha(0.9f));
     const Point outline[] = {{box.x, box.y}, {box.right(), box.y}, {box.right(), box.bottom()}, {box.x, box.bottom()}, {box.x, box.y}};
     painter.stroke_polyline(outline, th.grid, 1.0, LineStyle::solid);

@@ -170,8 +170,7 @@ Figure buckets(const FigureContext& ctx) {
   open_above.extra = {{tr("t5.readout.open_above"), "", above_from}};
   if (open_below.x.empty()) std::swap(open_below.name, open_above.name);  // one legend entry, on a drawn series
   if (open_below.x.empty()) open_below.name.clear();
-  f.series = {std::move(closed), std::move(open_below), std::move(open_above)};
-  f.legend = fig::LegendPlace::top_left;
+  f.series = {std::move(closed), std::move(open_below), std::move(open_above)};  // legend: the free corner
   // Exact region: |key − query| < max_exact, one bucket per distance.
   const double me = s.max_exact();
   f.bands.push_back({.from = -(me - 0.5), .to = s.bidirectional ? me - 0.5 : 0.5,
