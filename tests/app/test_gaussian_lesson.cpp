@@ -1,0 +1,139 @@
+// The "gaussian" lesson: the notes' absolute kernel breaks shift invariance,
+// the relative kernel keeps it, the 1 % cutoff, and the score maps carry core's
+// numbers.
+//
+// Reference values were computed at development time in plain Python (math
+// module only): K(x) = 0.7·exp(−x²/50) + 0.3·exp(−x²/800); the 1 % cutoff by
+// bisection (52.16280193135454); ⟨R_m 1, R_n 1⟩ = Σ_i 2cos((n − m)θ_i),
+// θ_i = 10000^(−2i/64); and the notes' seed-000 code transcribed (emb =
+// cat(freqs, freqs), rotate_half = stack(−x[1::2], x[0::2]).flatten()):
+//   (m, n) = (2, 5):   K(m)K(n)·mixed = 33.33512619357296, K(m)K(n)·rope = 34.58201814602765,
+//                      K(m−n)·rope = 45.10138840202291
+//   (m, n) = (12, 15): K(m)K(n)·mixed = 3.266062036022863, K(m)K(n)·rope = 3.474564249992481
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <random>
+
+#include "app/figures/views.hpp"
+#include "app/tables/table.hpp"
+#include "app_test_support.hpp"
+#include "poslab/core/gaussian.hpp"
+
+using namespace poslab;
+
+namespace {
+
+const app::ViewDef& view() {
+  const app::ViewDef* v = app::find_view("gaussian");
+  REQUIRE(v != nullptr);
+  return *v;
+}
+
+const app::Readout* find(const std::vector<app::Readout>& rs, std::string_view key) {
+  const std::string label = test::english()(key);
+  const std::string prefix = label.substr(0, label.find('{'));
+  for (const auto& r : rs)
+    if (r.label.rfind(prefix, 0) == 0) return &r;
+  return nullptr;
+}
+
+double num(const app::Cell& c) {
+  if (const double* d = std::get_if<double>(&c)) return *d;
+  return static_cast<double>(std::get<long long>(c));
+}
+
+}  // namespace
+
+TEST_CASE("gaussian: the notes' defaults erase positions from x ≈ 52.16 and break shift invariance") {
+  const auto rs = app::view_readouts(view(), {}, test::english());
+  for (const auto& r : rs)
+    if (r.holds) CHECK(*r.holds);
+  const app::Readout* cut = find(rs, "gaussian.readout.cutoff");
+  REQUIRE(cut != nullptr);
+  CHECK(cut->number == doctest::Approx(52.16280193135454).epsilon(1e-9));
+  const app::Readout* scores = find(rs, "gaussian.readout.scores");
+  REQUIRE(scores != nullptr);
+  CHECK(scores->number == doctest::Approx(34.58201814602765).epsilon(1e-12));  // K(2)K(5)·rope at d = 64
+  // Absolute form: at s = 10 (m = 12, n = 15) the score has fallen from 34.58 to 3.47.
+  const app::Readout* abs = find(rs, "gaussian.readout.shift_absolute");
+  REQUIRE(abs != nullptr);
+  CHECK(abs->number > 34.58201814602765 - 3.474564249992481 - 1e-9);
+  const app::Readout* rel = find(rs, "gaussian.readout.shift_relative");
+  REQUIRE(rel != nullptr);
+  REQUIRE(rel->holds.has_value());
+  CHECK(rel->number < 1e-10);
+  const app::Readout* code = find(rs, "gaussian.readout.code");
+  REQUIRE(code != nullptr);
+  CHECK(code->number > 0.5);  // the mixed layouts: no rotation, scores drift (49.33 → 48.10 at s = 10)
+}
+
+TEST_CASE("gaussian readouts over random kernels, positions and dimensions") {
+  std::mt19937_64 rng(3);
+  std::uniform_real_distribution<double> alpha(-1, 2), lsig(-1, 3), pos(0, 300), lbase(0.5, 7);
+  std::uniform_int_distribution<int> half(1, 64), win(1, 200);
+  for (int trial = 0; trial < 80; ++trial) {
+    core::Params p;
+    p.set("alpha1", alpha(rng)), p.set("alpha2", alpha(rng));
+    p.set("sigma1", std::pow(10.0, lsig(rng))), p.set("sigma2", std::pow(10.0, lsig(rng)));
+    p.set("m", pos(rng)), p.set("n", pos(rng));
+    p.set("d", 2.0 * half(rng)), p.set("window", static_cast<double>(win(rng)));
+    p.set("base", std::pow(10.0, lbase(rng)));
+    const auto rs = app::view_readouts(view(), p, test::english());
+    bool relative_checked = false;
+    for (const auto& r : rs) {
+      CAPTURE(r.label);
+      CAPTURE(r.value);
+      CHECK(std::isfinite(r.number));
+      if (r.holds) {
+        CHECK(*r.holds);
+        relative_checked = true;
+      }
+    }
+    CHECK(relative_checked);
+  }
+}
+
+TEST_CASE("gaussian score maps: every sampled cell is core's score") {
+  const app::ViewDef& v = view();
+  core::Params p;
+  p.set_text("positions", "300");
+  const Eigen::VectorXd ones = Eigen::VectorXd::Ones(64);
+  const core::GaussianKernel k{};
+  for (auto [id, mode] : {std::pair{"scores-absolute", core::KernelMode::absolute},
+                          std::pair{"scores-relative", core::KernelMode::relative}}) {
+    const auto f = app::build_figure(v, *app::find_figure(v, id), p, test::english());
+    REQUIRE(f.heatmaps.size() == 1);
+    const auto& h = f.heatmaps[0];
+    CHECK(h.cols == 300);
+    CHECK(h.vmin == -h.vmax);
+    for (auto [m, n] : {std::pair{0, 0}, std::pair{2, 5}, std::pair{40, 7}, std::pair{299, 150}, std::pair{60, 61}}) {
+      const std::vector<double> xs{n + 0.5}, ys{m + 0.5};
+      std::vector<float> out(1);
+      h.sampler(xs, ys, out);
+      const double expected = core::gaussian_rope_score(ones, ones, m, n, 10000, core::PairLayout::interleaved, k, mode);
+      CHECK(out[0] == doctest::Approx(expected).epsilon(1e-6).scale(1e-30));
+    }
+  }
+  // Above 4096 positions the maps show the first 4096.
+  p.set_text("positions", "100000");
+  const auto big = app::build_figure(v, *app::find_figure(v, "scores-relative"), p, test::english());
+  CHECK(big.heatmaps[0].cols == 4096);
+}
+
+TEST_CASE("gaussian-shift table: absolute form fades, relative stays, the notes' code as transcribed") {
+  const app::TableDef* def = app::find_table("gaussian-shift");
+  REQUIRE(def != nullptr);
+  core::Params p;
+  p.set_text("window", "10");
+  const app::Table t = app::build_table(*def, p);  // m = 2, n = 5, d = 64
+  REQUIRE(t.rows.size() == 11);
+  CHECK(num(t.rows[0][6]) == doctest::Approx(34.58201814602765).epsilon(1e-12));
+  CHECK(num(t.rows[10][6]) == doctest::Approx(3.474564249992481).epsilon(1e-12));
+  CHECK(num(t.rows[0][8]) == doctest::Approx(33.33512619357296).epsilon(1e-12));
+  CHECK(num(t.rows[10][8]) == doctest::Approx(3.266062036022863).epsilon(1e-12));
+  for (const auto& row : t.rows) CHECK(num(row[7]) == doctest::Approx(45.10138840202291).epsilon(1e-12));
+  p.set_text("window", "1000000"), p.set_text("d", "8192");
+  CHECK_THROWS_AS(app::build_table(*def, p), core::InvalidParameter);
+}
