@@ -89,7 +89,10 @@ TEST_CASE("relative lesson: term figures equal core's decomposition, every varia
         {"content_content", t.content_content},     {"content_position", t.content_position},
         {"position_content", t.position_content},   {"position_position", t.position_position},
         {"score", t.sum()}};
-    for (const auto& [id, m] : expected) {
+    for (const auto& entry : expected) {
+      // Not a structured binding: clang < 16 cannot capture one in CAPTURE's lambda.
+      const char* const id = entry.first;
+      const Eigen::MatrixXd& m = entry.second;
       CAPTURE(id);
       const fig::Figure f = build(id, p);
       const fig::Heatmap& h = f.heatmaps.at(0);

@@ -44,7 +44,10 @@ TEST_CASE("every contract table exists with its contract columns") {
       {"position-map", {"pos", "linear", "gamma_mapped"}},
       {"gaussian-kernel", {"pos", "kernel"}},
   };
-  for (const auto& [id, columns] : contract) {
+  for (const auto& entry : contract) {
+    // Not a structured binding: clang < 16 cannot capture one in CAPTURE's lambda.
+    const char* const id = entry.first;
+    const std::vector<std::string>& columns = entry.second;
     CAPTURE(std::string(id));
     const app::Table t = build(id);
     CHECK(t.id == id);

@@ -75,7 +75,10 @@ TEST_CASE("corrupt, truncated, newer, hostile or unknown session files leave the
       {"bad value", R"({"format": "poslab-session", "version": 1, "lesson": "rope", "params": {"d": "7"}})"},
       {"binary", std::string("\x89PNG\r\n\x1a\n\0\0\0", 12)},
   };
-  for (const auto& [name, text] : files) {
+  for (const auto& file : files) {
+    // Not a structured binding: clang < 16 cannot capture one in CAPTURE's lambda.
+    const char* const name = file.first;
+    const std::string& text = file.second;
     CAPTURE(name);
     const fs::path p = b.dir / (std::string(name) + ".json");
     write(p, text);
