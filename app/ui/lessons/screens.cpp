@@ -12,10 +12,14 @@ namespace poslab::app::ui {
 
 // Declarations of the lesson screens (one line per lesson file), e.g.
 // void draw_rope_2d_lesson(LessonUi& ui);
+void draw_rope_2d_lesson(LessonUi& ui);
+void draw_rope_lesson(LessonUi& ui);
 
 std::span<const LessonScreen> lesson_screens() {
   static const std::vector<LessonScreen> screens = {
       // {"rope-2d", draw_rope_2d_lesson},
+      {"rope-2d", draw_rope_2d_lesson},
+      {"rope", draw_rope_lesson},
   };
   return screens;
 }
