@@ -82,7 +82,8 @@ TEST_CASE("rope-five-vectors and the audit of the notes' printed numbers (seed 0
   CHECK(wrong[0] == -2.234);
   CHECK(wrong[1] == 0.9999);
   CHECK(wrong[2] == 1.0296);
-  const app::Readout* notes = find(app::view_readouts(view(), {}, test::english()), "rope.readout.notes");
+  const auto rs = app::view_readouts(view(), {}, test::english());  // kept alive: `notes` points into it
+  const app::Readout* notes = find(rs, "rope.readout.notes");
   REQUIRE(notes != nullptr);
   CHECK(notes->number == 3);
 }
