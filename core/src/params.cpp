@@ -428,16 +428,18 @@ void check_param_value(const ParamSpec& spec, const ParamValue& value) {
   }
 }
 
-void check_integer(std::string_view key, double value) {
-  const ParamSpec& spec = param_spec(key);
+void check_integer(std::string_view key, double value) { check_integer(param_spec(key), value); }
+
+void check_real(std::string_view key, double value) { check_real(param_spec(key), value); }
+
+void check_integer(const ParamSpec& spec, double value) {
   if (number_ok(spec, value, true)) return;
   ParamSpec as_integer = spec;
   as_integer.type = T::integer;
   fail_spec(as_integer, shown_value(ParamValue(value)));
 }
 
-void check_real(std::string_view key, double value) {
-  const ParamSpec& spec = param_spec(key);
+void check_real(const ParamSpec& spec, double value) {
   if (number_ok(spec, value, false)) return;
   ParamSpec as_real = spec;
   as_real.type = T::real;

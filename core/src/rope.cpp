@@ -86,15 +86,44 @@ const char* pair_layout_name(PairLayout layout) {
   return layout == PairLayout::interleaved ? "interleaved" : "half";
 }
 
-// θ_i = base^(−2i/d), computed as 1 / base^(2i/d) like HF
-// `_compute_default_rope_parameters` (`1.0 / (base ** (arange(0, dim, 2) / dim))`),
-// here in double (HF rounds to float32).
+// θ_i = base^(−2i/d) = base^(−i/h), h = d/2 — HF `_compute_default_rope_parameters`
+// (`1.0 / (base ** (arange(0, dim, 2) / dim))`), here in double (HF rounds to
+// float32). Not one std::pow per pair: with K = ceil(√h) and i = q·K + r,
+//   θ_i = A_q·B_r,  A_q = base^(−qK/h) (giant steps), B_r = base^(−r/h) (baby steps),
+// 2√h powers instead of h (d = 128: 16 instead of 64; d = 1024: 46 instead of 512).
+//
+// Error bound (relative, u = 2^−53): std::pow is within 1 ulp (glibc: < 1 ULP),
+// so A_q and B_r are each within 2u, and their product adds one rounding, u:
+//   |θ̂_i/θ_i − 1| <= 5u ≈ 5.6e-16   (+ ln(base)·u·i/h when h is not a power
+// of two: the exponents qK/h and r/h are rounded, as 2i/d was in one pow).
+// Compared with 1/pow(base, 2i/d) (<= 3u) the values may differ in the last
+// one or two bits; θ_0 = 1 exactly. The tests check the bound against long
+// double powl over many seeded d and bases.
+void rope_inverse_frequencies(int d, double base, std::span<double> out) {
+  static const ParamSpec& kD = param_spec("d");  // looked up once: this runs on every slider move
+  check_integer(kD, d);
+  if (!(std::isfinite(base) && base > 1))
+    throw InvalidParameter("base", format_number(base), "must be a finite number > 1");
+  const int h = d / 2;
+  if (out.size() != static_cast<std::size_t>(h))
+    throw InvalidParameter("d", std::to_string(d),
+                           "the output must hold d/2 = " + std::to_string(h) + " frequencies (it holds " +
+                               std::to_string(out.size()) + ")");
+  const int k = static_cast<int>(std::ceil(std::sqrt(static_cast<double>(h))));
+  std::array<double, 64> baby{};  // K <= ceil(√4096) = 64
+  for (int r = 0; r < k; ++r) baby[static_cast<std::size_t>(r)] = std::pow(base, -static_cast<double>(r) / h);
+  for (int q = 0; q * k < h; ++q) {
+    const double giant = std::pow(base, -static_cast<double>(q * k) / h);
+    const int end = std::min(k, h - q * k);
+    for (int r = 0; r < end; ++r) out[static_cast<std::size_t>(q * k + r)] = giant * baby[static_cast<std::size_t>(r)];
+  }
+}
+
 Eigen::VectorXd rope_inverse_frequencies(int d, double base) {
   check_integer("d", d);
   check_real("base", base);
-  const int half = d / 2;
-  Eigen::VectorXd theta(half);
-  for (int i = 0; i < half; ++i) theta[i] = 1.0 / std::pow(base, (2.0 * i) / d);
+  Eigen::VectorXd theta(d / 2);
+  rope_inverse_frequencies(d, base, std::span<double>(theta.data(), static_cast<std::size_t>(theta.size())));
   return theta;
 }
 

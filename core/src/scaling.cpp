@@ -89,20 +89,33 @@ const char* scaling_method_name(ScalingMethod method) {
   return "none";
 }
 
+// Every field against its spec, through specs looked up once (this runs on
+// every table, i.e. on every frame of a dragged slider); the relations are
+// compared directly and, only when one is broken, raised through
+// check_relations so the message is the one `--set` gives.
 void ScalingConfig::check() const {
-  check_integer("d", d);
-  check_real("base", base);
-  check_real("factor", factor);
-  check_integer("original_context", static_cast<double>(original_context));
-  check_integer("seq_len", static_cast<double>(seq_len));
-  check_real("beta_fast", beta_fast);
-  check_real("beta_slow", beta_slow);
-  check_real("mscale", mscale);
-  check_real("mscale_all_dim", mscale_all_dim);
-  check_real("low_freq_factor", low_freq_factor);
-  check_real("high_freq_factor", high_freq_factor);
-  check_real("temperature", temperature);
-  check_relations(beta_fast, beta_slow, low_freq_factor, high_freq_factor);
+  struct Specs {
+    const ParamSpec &d, &base, &factor, &original_context, &seq_len, &beta_fast, &beta_slow, &mscale, &mscale_all_dim,
+        &low_freq_factor, &high_freq_factor, &temperature;
+  };
+  static const Specs k{param_spec("d"),         param_spec("base"),           param_spec("factor"),
+                       param_spec("original_context"), param_spec("seq_len"), param_spec("beta_fast"),
+                       param_spec("beta_slow"), param_spec("mscale"),         param_spec("mscale_all_dim"),
+                       param_spec("low_freq_factor"), param_spec("high_freq_factor"), param_spec("temperature")};
+  check_integer(k.d, d);
+  check_real(k.base, base);
+  check_real(k.factor, factor);
+  check_integer(k.original_context, static_cast<double>(original_context));
+  check_integer(k.seq_len, static_cast<double>(seq_len));
+  check_real(k.beta_fast, beta_fast);
+  check_real(k.beta_slow, beta_slow);
+  check_real(k.mscale, mscale);
+  check_real(k.mscale_all_dim, mscale_all_dim);
+  check_real(k.low_freq_factor, low_freq_factor);
+  check_real(k.high_freq_factor, high_freq_factor);
+  check_real(k.temperature, temperature);
+  if (!(beta_fast > beta_slow) || !(high_freq_factor > low_freq_factor))
+    check_relations(beta_fast, beta_slow, low_freq_factor, high_freq_factor);
   if ((method == ScalingMethod::ntk || method == ScalingMethod::dynamic) && d < 4)
     throw InvalidParameter("d", std::to_string(d),
                            "must be >= 4 for method=ntk and method=dynamic (base' = base·s^(d/(d−2)) is "
@@ -110,14 +123,15 @@ void ScalingConfig::check() const {
 }
 
 // [SECTION] YaRN helpers
+//
+// Each public helper checks its arguments and calls the unchecked formula,
+// which rope_scaling_table uses directly on a config it has checked once.
+
+namespace {
 
 // HF `find_correction_dim` / YaRN `find_correction_dim`:
 //   (dim·ln(L/(num_rotations·2π))) / (2·ln base)
-double yarn_find_correction_dim(double num_rotations, int d, double base, double original_context) {
-  check_real("beta_fast", num_rotations);
-  check_integer("d", d);
-  check_real("base", base);
-  check_integer("original_context", original_context);
+double correction_dim(double num_rotations, int d, double base, double original_context) {
   return (d * std::log(original_context / (num_rotations * 2 * std::numbers::pi))) / (2 * std::log(base));
 }
 
@@ -126,12 +140,10 @@ double yarn_find_correction_dim(double num_rotations, int d, double base, double
 //   return max(low, 0), min(high, dim − 1).
 // The upper clamp uses the full dim − 1, not the pair count d/2 − 1 (a quirk of
 // the reference, kept): high is a pair index, so it is effectively unclamped.
-std::pair<double, double> yarn_correction_range(double beta_fast, double beta_slow, int d, double base,
-                                                double original_context, bool truncate) {
-  check_real("beta_slow", beta_slow);
-  check_beta_relation(beta_fast, beta_slow);
-  double low = yarn_find_correction_dim(beta_fast, d, base, original_context);
-  double high = yarn_find_correction_dim(beta_slow, d, base, original_context);
+std::pair<double, double> correction_range(double beta_fast, double beta_slow, int d, double base,
+                                           double original_context, bool truncate) {
+  double low = correction_dim(beta_fast, d, base, original_context);
+  double high = correction_dim(beta_slow, d, base, original_context);
   if (truncate) {
     low = std::floor(low);
     high = std::ceil(high);
@@ -141,22 +153,46 @@ std::pair<double, double> yarn_correction_range(double beta_fast, double beta_sl
 
 // YaRN `get_mscale` / HF's nested `get_mscale(scale, mscale=1)`:
 //   1 if scale <= 1, else 0.1·mscale·ln(scale) + 1.
+double get_mscale(double scale, double mscale) {
+  if (scale <= 1) return 1.0;
+  return 0.1 * mscale * std::log(scale) + 1.0;
+}
+
+}  // namespace
+
+double yarn_find_correction_dim(double num_rotations, int d, double base, double original_context) {
+  check_real("beta_fast", num_rotations);
+  check_integer("d", d);
+  check_real("base", base);
+  check_integer("original_context", original_context);
+  return correction_dim(num_rotations, d, base, original_context);
+}
+
+std::pair<double, double> yarn_correction_range(double beta_fast, double beta_slow, int d, double base,
+                                                double original_context, bool truncate) {
+  check_real("beta_slow", beta_slow);
+  check_beta_relation(beta_fast, beta_slow);
+  check_real("beta_fast", beta_fast);
+  check_integer("d", d);
+  check_real("base", base);
+  check_integer("original_context", original_context);
+  return correction_range(beta_fast, beta_slow, d, base, original_context, truncate);
+}
+
 double yarn_get_mscale(double scale, double mscale) {
   check_real("factor", scale);
   check_real("mscale", mscale);
-  if (scale <= 1) return 1.0;
-  return 0.1 * mscale * std::log(scale) + 1.0;
+  return get_mscale(scale, mscale);
 }
 
 // [SECTION] The methods
 
 namespace {
 
-/// θ_i = 1/base^(2i/d) for a derived base (base' may exceed the `base` spec).
-Eigen::VectorXd frequencies_for_base(int d, double base) {
-  Eigen::VectorXd theta(d / 2);
-  for (int i = 0; i < d / 2; ++i) theta[i] = 1.0 / std::pow(base, (2.0 * i) / d);
-  return theta;
+/// θ_i = base^(−2i/d) into `out` for a derived base (base' may exceed the
+/// `base` spec), through the same computation as rope_inverse_frequencies.
+void frequencies_for_base(int d, double base, Eigen::VectorXd& out) {
+  rope_inverse_frequencies(d, base, std::span<double>(out.data(), static_cast<std::size_t>(out.size())));
 }
 
 /// HF `_compute_ntk_parameters` (static NTK-aware, bloc97):
@@ -186,7 +222,7 @@ double dynamic_base(const ScalingConfig& c) {
 /// HF computes the ramp in float32; here in double.
 void yarn_hf(const ScalingConfig& c, ScalingTable& t) {
   const auto [low, high_raw] =
-      yarn_correction_range(c.beta_fast, c.beta_slow, c.d, c.base, static_cast<double>(c.original_context), true);
+      correction_range(c.beta_fast, c.beta_slow, c.d, c.base, static_cast<double>(c.original_context), true);
   t.correction_low = low;
   t.correction_high = high_raw;
   double high = high_raw;
@@ -199,8 +235,8 @@ void yarn_hf(const ScalingConfig& c, ScalingTable& t) {
     t.scaled_theta[i] = (t.theta[i] / c.factor) * (1.0 - extrapolation) + t.theta[i] * extrapolation;
   }
   t.attention_factor = (c.mscale != 0 && c.mscale_all_dim != 0)
-                           ? yarn_get_mscale(c.factor, c.mscale) / yarn_get_mscale(c.factor, c.mscale_all_dim)
-                           : yarn_get_mscale(c.factor);
+                           ? get_mscale(c.factor, c.mscale) / get_mscale(c.factor, c.mscale_all_dim)
+                           : get_mscale(c.factor, 1.0);
 }
 
 /// The paper's NTK-by-parts (YaRN §3.2): r_i = L/λ_i (turns within L tokens),
@@ -269,7 +305,8 @@ ScalingTable rope_scaling_table(const ScalingConfig& config) {
   config.check();
   const ScalingConfig& c = config;
   ScalingTable t;
-  t.theta = rope_inverse_frequencies(c.d, c.base);
+  t.theta.resize(c.d / 2);
+  frequencies_for_base(c.d, c.base, t.theta);
   t.wavelength = (2.0 * std::numbers::pi) * t.theta.cwiseInverse();
   t.scaled_theta = t.theta;
   t.ramp = Eigen::VectorXd::Ones(t.theta.size());
@@ -286,12 +323,12 @@ ScalingTable rope_scaling_table(const ScalingConfig& config) {
       break;
     case ScalingMethod::ntk:
       t.effective_base = ntk_base(c);
-      t.scaled_theta = frequencies_for_base(c.d, t.effective_base);
+      frequencies_for_base(c.d, t.effective_base, t.scaled_theta);
       solve_ramp(t, c.factor);
       break;
     case ScalingMethod::dynamic:
       t.effective_base = dynamic_base(c);
-      t.scaled_theta = frequencies_for_base(c.d, t.effective_base);
+      frequencies_for_base(c.d, t.effective_base, t.scaled_theta);
       solve_ramp(t, c.factor);
       break;
     case ScalingMethod::yarn:

@@ -103,6 +103,11 @@ std::string format_number(double x);
 /// spec of `key`. They raise the same InvalidParameter as the parser.
 void check_integer(std::string_view key, double value);
 void check_real(std::string_view key, double value);
+/// The same against a spec already looked up (param_spec(key) once, e.g. in a
+/// function-local static): no key lookup on the way, for checks made on every
+/// call of a cheap kernel.
+void check_integer(const ParamSpec& spec, double value);
+void check_real(const ParamSpec& spec, double value);
 
 /// A full set of parameter values: every key has its default until `set`.
 class Params {

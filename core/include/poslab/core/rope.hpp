@@ -25,8 +25,12 @@ enum class PairLayout { interleaved, half };
 PairLayout parse_pair_layout(std::string_view word);
 const char* pair_layout_name(PairLayout layout);
 
-/// θ_i = base^(−2i/d), i = 0 .. d/2 − 1. Checks d and base.
+/// θ_i = base^(−2i/d), i = 0 .. d/2 − 1. Checks d and base. Relative error
+/// <= 5·2^−53 (+ ln(base)·2^−53 when d/2 is not a power of two; see rope.cpp).
 Eigen::VectorXd rope_inverse_frequencies(int d, double base);
+/// The same into `out` (d/2 values, no allocation) for any finite base > 1 —
+/// also a derived base beyond the `base` range, e.g. NTK's base·s^(d/(d−2)).
+void rope_inverse_frequencies(int d, double base, std::span<double> out);
 
 /// Wavelength of pair i in tokens: λ_i = 2π/θ_i.
 Eigen::VectorXd rope_wavelengths(int d, double base);
