@@ -55,6 +55,6 @@ void sinusoidal_grid(std::span<const double> positions, std::span<const int> dim
 /// kSinusoidalReanchor rows; absolute error ≤ 1e-6 against std::sin/std::cos
 /// in double.
 void sinusoidal_table(std::span<float> out, std::int64_t positions, int d, double base);
-inline constexpr int kSinusoidalReanchor = 64;
+inline constexpr int kSinusoidalReanchor = 512;
 
 }  // namespace poslab::core
