@@ -74,7 +74,7 @@ void print_report(const nlohmann::ordered_json& report, bool json) {
   }
   std::printf("kernels\n");
   for (const auto& [name, k] : report["kernels"].items()) {
-    std::printf("  %-24s %9.3f ms", name.c_str(), k["ms"].get<double>());
+    std::printf("  %-24s %10.4g ms", name.c_str(), k["ms"].get<double>());
     if (k.contains("gbps")) std::printf("  %7.2f GB/s", k["gbps"].get<double>());
     if (k.contains("gitems_per_s")) std::printf("  %7.3f Gitems/s", k["gitems_per_s"].get<double>());
     std::printf("\n");

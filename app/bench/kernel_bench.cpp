@@ -59,6 +59,11 @@ std::vector<KernelResult> run_kernel_benchmarks(int repeats) {
     out.push_back({"rope_apply_interleaved", ms, static_cast<double>(data.size()), bytes});
     ms = best_ms(repeats, [&] { core::rope_apply(data, tokens, heads, d, c, s, core::PairLayout::half); });
     out.push_back({"rope_apply_half", ms, static_cast<double>(data.size()), bytes});
+    ms = best_ms(repeats, [&] {
+      core::rope_cos_sin_table(c, s, tokens, th);
+      core::rope_apply(data, tokens, heads, d, c, s, core::PairLayout::interleaved);
+    });
+    out.push_back({"rope_table_and_apply", ms, static_cast<double>(data.size()), bytes});
     ms = best_ms(repeats, [&] { std::memcpy(copy.data(), data.data(), data.size() * sizeof(float)); });
     g_sink = g_sink + copy[777] + data[999];
     out.push_back({"memcpy_rope_tensor", ms, static_cast<double>(data.size()), bytes});
@@ -69,9 +74,16 @@ std::vector<KernelResult> run_kernel_benchmarks(int repeats) {
     const std::span<const double> th(theta.data(), static_cast<std::size_t>(theta.size()));
     std::vector<double> distances(65536), bound(distances.size());
     for (std::size_t r = 0; r < distances.size(); ++r) distances[r] = static_cast<double>(r);
-    const double ms = best_ms(repeats, [&] { core::rope_decay_bound_curve(distances, th, bound); });
+    double ms = best_ms(repeats, [&] { core::rope_decay_bound_curve(distances, th, bound); });
     g_sink = g_sink + bound[4000];
     out.push_back({"decay_bound_curve", ms, static_cast<double>(distances.size()), 0});
+    // The same bound one distance at a time (d/2 sin/cos each): what the
+    // blocked kernel saves.
+    ms = best_ms(std::max(1, repeats / 3), [&] {
+      for (std::size_t r = 0; r < distances.size(); ++r) bound[r] = core::rope_decay_bound(distances[r], th);
+    });
+    g_sink = g_sink + bound[4000];
+    out.push_back({"decay_bound_direct", ms, static_cast<double>(distances.size()), 0});
   }
 
   {  // T5 buckets for a 4096-token sequence

@@ -22,8 +22,10 @@ struct KernelResult {
 ///   rope_cos_sin_table      cos/sin for 4096 positions × 64 pairs
 ///   rope_apply_interleaved  RoPE on a [4096, 32, 128] float32 tensor in place
 ///   rope_apply_half         the same, half-split layout
+///   rope_table_and_apply    both: the tables, then the interleaved rotation
 ///   memcpy_rope_tensor      a plain copy of that tensor (the bandwidth bound)
 ///   decay_bound_curve       RoFormer's bound for d = 128 at 65,536 distances
+///   decay_bound_direct      the same, rope_decay_bound once per distance
 ///   t5_bucket_matrix        4096 × 4096 buckets (32 buckets, max distance 128)
 ///   scaling_<method>        the per-pair table of every context-extension method, d = 128
 std::vector<KernelResult> run_kernel_benchmarks(int repeats = 7);

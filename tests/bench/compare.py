@@ -85,7 +85,7 @@ def numpy_kernels(np, repeats):
         n = np.abs(rp)
         max_exact = nb // 2
         small = n < max_exact
-        with np.errstate(divide="ignore"):
+        with np.errstate(divide="ignore", invalid="ignore"):  # log(0) on the diagonal; np.where drops it
             large = max_exact + (np.log(n.astype(np.float32) / max_exact) / math.log(maxd / max_exact)
                                  * (nb - max_exact)).astype(np.int64)
         large = np.minimum(large, nb - 1)
@@ -253,7 +253,7 @@ def main():
     for name, e in result["kernels"].items():
         def fmt(key, width, spec):
             return format(e[key], spec).rjust(width) if key in e else "—".rjust(width)
-        print(f"{name:26} {fmt('poslab_ms', 10, '.3f')} {fmt('numpy_ms', 10, '.3f')} {fmt('torch_ms', 10, '.3f')}"
+        print(f"{name:26} {fmt('poslab_ms', 10, '.4g')} {fmt('numpy_ms', 10, '.4g')} {fmt('torch_ms', 10, '.4g')}"
               f" {fmt('numpy_over_poslab', 10, '.1f')} {fmt('torch_over_poslab', 12, '.1f')}")
     for layout in ("interleaved", "half"):
         key = f"rope_apply_{layout}_over_memcpy"

@@ -6,7 +6,6 @@
 // bound = mean(abs(cumsum(exp(1j*r*θ)))), ones = sum(2*cos(r*θ)).
 #include <doctest/doctest.h>
 
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -185,23 +184,4 @@ TEST_CASE("every invalid decay parameter is rejected with its key") {
   const std::vector<double> negative = {0, -1};
   rejects([&] { rope_decay_bound_curve(negative, as_span(theta), out); }, "distance");
   rejects([&] { rope_decay_bound_curve(two, bad, out); }, "theta");
-}
-
-// Not run by default (`-ts="*bench*" --no-skip` or `-tc="bench*" --no-skip`).
-TEST_CASE("bench: decay curve, d = 128, 65,536 distances" * doctest::skip()) {
-  const Eigen::VectorXd theta = rope_inverse_frequencies(128, 10000);
-  std::vector<double> distances(65536), out(65536);
-  for (std::size_t j = 0; j < distances.size(); ++j) distances[j] = static_cast<double>(j);
-  double best = 1e9, direct = 1e9;
-  for (int rep = 0; rep < 5; ++rep) {
-    auto t0 = std::chrono::steady_clock::now();
-    rope_decay_bound_curve(distances, as_span(theta), out);
-    best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    t0 = std::chrono::steady_clock::now();
-    double sink = 0;
-    for (double r : distances) sink += rope_decay_bound(r, as_span(theta));
-    direct = std::min(direct, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    CHECK(sink > 0);
-  }
-  std::printf("decay curve: %.2f ms (direct per distance: %.2f ms)\n", best * 1e3, direct * 1e3);
 }
