@@ -7,6 +7,7 @@
 #include "app/common/atomic_file.hpp"
 #include "app/common/presets.hpp"
 #include "app/ui/app.hpp"
+#include "app/ui/bench_frames.hpp"
 #include "app/ui/request.hpp"
 #include "app/ui/window.hpp"
 
@@ -15,7 +16,7 @@ namespace poslab::app {
 GuiEntryPoints gui_entry_points() {
   GuiEntryPoints e;
   e.run_window = &ui::run_window;
-  e.bench_frames = nullptr;  // frame timings: a later issue (poslab bench still reports kernels and exports)
+  e.bench_frames = &ui::bench_frames;
   return e;
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // The GUI's entry points for the command line (app/main.cpp): `poslab`,
-// `poslab gui …` and `poslab screenshot …`. `bench` is not provided yet.
+// `poslab gui …`, `poslab screenshot …` and the frame timings of `poslab bench`.
 
 #include "app/cli/cli.hpp"
 
