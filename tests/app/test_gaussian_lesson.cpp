@@ -16,6 +16,7 @@
 #include <cmath>
 #include <random>
 
+#include "app/export/figure_export.hpp"
 #include "app/figures/views.hpp"
 #include "app/tables/table.hpp"
 #include "app_test_support.hpp"
@@ -115,6 +116,22 @@ TEST_CASE("gaussian score maps: every sampled cell is core's score") {
       const double expected = core::gaussian_rope_score(ones, ones, m, n, 10000, core::PairLayout::interleaved, k, mode);
       CHECK(out[0] == doctest::Approx(expected).epsilon(1e-6).scale(1e-30));
     }
+  }
+  // The CSV export carries the same numbers: cell (m, n) = (0, 0) of the notes'
+  // form is K(0)²·Σ 2cos(0) = 1·64, and (m, n) = (5, 2) is core's score.
+  {
+    const auto f = app::build_figure(v, *app::find_figure(v, "scores-absolute"), p, test::english());
+    const std::string csv = app::figure_csv(f);
+    auto cell = [&](int n, int m) {
+      const std::string prefix = "\n" + test::english()("gaussian.scores.value") + "," + std::to_string(n) + "," +
+                                 std::to_string(m) + ",";
+      const auto at = csv.find(prefix);
+      REQUIRE(at != std::string::npos);
+      return std::stod(csv.substr(at + prefix.size(), csv.find('\n', at + 1) - at - prefix.size()));
+    };
+    CHECK(cell(0, 0) == doctest::Approx(64).epsilon(1e-6));
+    CHECK(cell(2, 5) == doctest::Approx(core::gaussian_rope_score(ones, ones, 5, 2, 10000, core::PairLayout::interleaved, k,
+                                                                  core::KernelMode::absolute)).epsilon(1e-6));
   }
   // Above 4096 positions the maps show the first 4096.
   p.set_text("positions", "100000");
