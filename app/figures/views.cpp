@@ -43,15 +43,18 @@ core::Params resolve_view_params(const ViewDef& view, const core::Params& params
   return resolved;
 }
 
-std::vector<Readout> view_readouts(const ViewDef& view, const core::Params& params, const Translator& tr) {
+std::vector<Readout> view_readouts(const ViewDef& view, const core::Params& params, const Translator& tr,
+                                   std::vector<std::string>* reads) {
   if (!view.readouts) return {};
   const core::Params resolved = resolve_view_params(view, params);
+  resolved.track_reads(reads);
   return view.readouts(FigureContext{resolved, tr});
 }
 
 fig::Figure build_figure(const ViewDef& view, const FigureDef& figure, const core::Params& params,
-                         const Translator& tr, double width, double height) {
+                         const Translator& tr, double width, double height, std::vector<std::string>* reads) {
   const core::Params resolved = resolve_view_params(view, params);
+  resolved.track_reads(reads);
   fig::Figure f = figure.build(FigureContext{resolved, tr, width, height});
   f.id = std::string(figure.id);
   if (!fig::all_finite(f))

@@ -74,12 +74,18 @@ const FigureDef* find_figure(const ViewDef& view, std::string_view id);
 core::Params resolve_view_params(const ViewDef& view, const core::Params& params);
 
 /// The readouts of `view` at `params` (resolved first); empty if it has none.
-std::vector<Readout> view_readouts(const ViewDef& view, const core::Params& params, const Translator& tr);
+/// With `reads`, the keys the readouts read are appended to it (see
+/// core::Params::track_reads): they change only when one of those changes.
+std::vector<Readout> view_readouts(const ViewDef& view, const core::Params& params, const Translator& tr,
+                                   std::vector<std::string>* reads = nullptr);
 
 /// Resolves the parameters, builds the figure and stamps its id. Raises
-/// core::InvalidParameter. The result satisfies fig::all_finite.
+/// core::InvalidParameter. The result satisfies fig::all_finite. With
+/// `reads`, the keys the builder read are appended to it: the figure depends
+/// on those (and on the translations and the size) only.
 fig::Figure build_figure(const ViewDef& view, const FigureDef& figure, const core::Params& params,
-                         const Translator& tr, double width = 900, double height = 560);
+                         const Translator& tr, double width = 900, double height = 560,
+                         std::vector<std::string>* reads = nullptr);
 
 // One ViewDef per lesson file (figures/<view>_view.cpp).
 ViewDef sinusoidal_view();

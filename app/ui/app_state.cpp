@@ -54,7 +54,22 @@ void AppState::select_view_index(int index) {
 
 void AppState::step_view(int delta) { select_view_index(view_index_ + delta); }
 
-void AppState::invalidate() { ++revision_; }
+void AppState::invalidate() {
+  ++revision_;
+  all_changed_at_ = revision_;
+  key_changed_at_.clear();  // all older than all_changed_at_ now
+}
+
+void AppState::invalidate_key(std::string_view key) {
+  ++revision_;
+  if (auto it = key_changed_at_.find(key); it != key_changed_at_.end()) it->second = revision_;
+  else key_changed_at_.emplace(std::string(key), revision_);
+}
+
+std::uint64_t AppState::changed_at(std::string_view key) const {
+  const auto it = key_changed_at_.find(key);
+  return it == key_changed_at_.end() ? all_changed_at_ : std::max(all_changed_at_, it->second);
+}
 
 void AppState::refresh_resolved() const {
   if (resolved_revision_ == revision_ && resolved_view_ == view_index_) return;
@@ -100,7 +115,7 @@ std::string AppState::set_param(std::string_view key, const core::ParamValue& va
     if (std::string why = check_for_view(view(), next); !why.empty()) return why;
   }
   params_ = std::move(next);
-  invalidate();
+  invalidate_key(key);
   return {};
 }
 
@@ -131,7 +146,7 @@ std::string AppState::set_assignments(const std::vector<std::string>& assignment
 void AppState::reset_param(std::string_view key) {
   if (!core::find_param(key) || !params_.is_set(key)) return;
   params_.reset(key);
-  invalidate();
+  invalidate_key(key);
 }
 
 void AppState::reset_view() {

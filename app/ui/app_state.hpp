@@ -8,6 +8,7 @@
 // No ImGui here: tests drive it directly.
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -45,7 +46,13 @@ class AppState {
   const std::string& resolve_error_key() const;
   /// Bumps on every change that can change what a lesson shows.
   std::uint64_t revision() const { return revision_; }
-  void touch() { ++revision_; }  ///< e.g. the language changed
+  void touch() { invalidate(); }  ///< e.g. the language changed
+  /// The revision at which `key`'s value last changed — or at which
+  /// everything may have changed (another lesson, preset, session, language),
+  /// whichever is later. A cache built at revision r from keys K is still
+  /// valid when changed_at(k) <= r for every k in K.
+  std::uint64_t changed_at(std::string_view key) const;
+  std::uint64_t everything_changed_at() const { return all_changed_at_; }
 
   /// Sets `key` after checking it alone and against the lesson's rules.
   /// Returns "" on success, else core's one-line reason (the old value stays).
@@ -83,7 +90,8 @@ class AppState {
   std::string apply_session(const Session& session);
 
  private:
-  void invalidate();
+  void invalidate();                        ///< everything may have changed
+  void invalidate_key(std::string_view key);  ///< only `key` changed
   void refresh_resolved() const;
 
   std::vector<Preset> presets_;
@@ -93,6 +101,8 @@ class AppState {
   std::string theme_ = "dark";
   Animation animation_;
   std::uint64_t revision_ = 1;
+  std::uint64_t all_changed_at_ = 1;
+  std::map<std::string, std::uint64_t, std::less<>> key_changed_at_;
 
   // cache of resolved(), keyed by revision and lesson
   mutable std::uint64_t resolved_revision_ = 0;

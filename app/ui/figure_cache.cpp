@@ -1,5 +1,6 @@
 #include "app/ui/figure_cache.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace poslab::app::ui {
@@ -19,15 +20,26 @@ FigureCache::Entry& FigureCache::get(const ViewDef& view, const FigureDef& def, 
   e.last_frame = frame_;
   const int w = std::max(1, static_cast<int>(std::lround(size.x)));
   const int h = std::max(1, static_cast<int>(std::lround(size.y)));
-  if (e.version != 0 && e.revision == state.revision() && e.width == w && e.height == h) return e;
+  if (e.version != 0 && e.width == w && e.height == h) {
+    if (e.revision == state.revision()) return e;
+    if (e.reads_known && still_current(e.reads, e.revision, state)) {
+      e.revision = state.revision();  // what changed is nothing this figure reads
+      return e;
+    }
+  }
   e.revision = state.revision();
   e.width = w, e.height = h;
   e.version = next_version_++;
   e.error.clear();
   e.error_key.clear();
+  e.reads.clear();
+  e.reads_known = false;
   ++builds_;
   try {
-    e.figure = build_figure(view, def, state.params(), tr, w, h);
+    e.figure = build_figure(view, def, state.params(), tr, w, h, &e.reads);
+    std::sort(e.reads.begin(), e.reads.end());
+    e.reads.erase(std::unique(e.reads.begin(), e.reads.end()), e.reads.end());
+    e.reads_known = true;
   } catch (const core::InvalidParameter& ex) {
     e.figure = {};
     e.error = ex.what();
@@ -37,6 +49,13 @@ FigureCache::Entry& FigureCache::get(const ViewDef& view, const FigureDef& def, 
     e.error = ex.what();
   }
   return e;
+}
+
+bool FigureCache::still_current(const std::vector<std::string>& reads, std::uint64_t revision, const AppState& state) {
+  if (state.everything_changed_at() > revision) return false;  // everything changed since (lesson, preset, language, …)
+  for (const std::string& key : reads)
+    if (state.changed_at(key) > revision) return false;
+  return true;
 }
 
 void FigureCache::begin_frame() {

@@ -1,7 +1,10 @@
 #pragma once
-// Figures of the lessons, built once per parameter change (or widget size
-// change) and kept with their plot widget (zoom, hover, GL textures) while
-// they are on screen. Nothing is rebuilt while the app is idle.
+// Figures of the lessons, built when a parameter they read changes (or the
+// widget's size) and kept with their plot widget (zoom, hover, GL textures)
+// while they are on screen. Each build records the keys the builder read
+// (core::Params::track_reads), so dragging `m` rebuilds the figures that
+// read m and leaves the heatmap that does not alone. Nothing is rebuilt
+// while the app is idle.
 
 #include <imgui.h>
 
@@ -9,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "app/common/i18n.hpp"
 #include "app/figures/views.hpp"
@@ -26,13 +30,15 @@ class FigureCache {
     std::uint64_t version = 0;  ///< unique per build
     PlotWidget widget;
     // what it was built from
-    std::uint64_t revision = 0;
+    std::uint64_t revision = 0;   ///< the state's revision it is current for
+    std::vector<std::string> reads;  ///< the keys the builder read (sorted, unique)
+    bool reads_known = false;     ///< false after a failed build: any change rebuilds
     int width = 0, height = 0;
     std::uint64_t last_frame = 0;
   };
 
   /// The figure `def` of `view` at the state's parameters and this size
-  /// (points), rebuilt only when the state's revision or the size changed.
+  /// (points), rebuilt only when a key it read or the size changed.
   Entry& get(const ViewDef& view, const FigureDef& def, const AppState& state, const Translator& tr, ImVec2 size);
 
   /// Starts a frame: entries not drawn during the previous frame are dropped
@@ -41,6 +47,8 @@ class FigureCache {
   void clear() { entries_.clear(); }
 
   int builds() const { return builds_; }
+  /// True when no key in `reads` (nor everything) changed after `revision`.
+  static bool still_current(const std::vector<std::string>& reads, std::uint64_t revision, const AppState& state);
   std::size_t size() const { return entries_.size(); }
   /// The entry of view/figure if it exists (tests).
   Entry* find(std::string_view view, std::string_view figure);

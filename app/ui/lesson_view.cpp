@@ -206,12 +206,22 @@ void LessonView::paragraph(std::string_view key) {
 void LessonView::readouts() {
   UiContext& c = *ctx_;
   if (!c.state.view().readouts) return;
-  if (readouts_revision_ != c.state.revision() || readouts_view_ != c.state.view_index()) {
+  const bool current = readouts_view_ == c.state.view_index() &&
+                       (readouts_revision_ == c.state.revision() ||
+                        (readouts_reads_known_ && FigureCache::still_current(readouts_reads_, readouts_revision_, c.state)));
+  if (current) {
+    readouts_revision_ = c.state.revision();  // nothing they read changed
+  } else {
     readouts_revision_ = c.state.revision();
     readouts_view_ = c.state.view_index();
     readouts_error_.clear();
+    readouts_reads_.clear();
+    readouts_reads_known_ = false;
     try {
-      readouts_ = view_readouts(c.state.view(), c.state.params(), c.tr);
+      readouts_ = view_readouts(c.state.view(), c.state.params(), c.tr, &readouts_reads_);
+      std::sort(readouts_reads_.begin(), readouts_reads_.end());
+      readouts_reads_.erase(std::unique(readouts_reads_.begin(), readouts_reads_.end()), readouts_reads_.end());
+      readouts_reads_known_ = true;
     } catch (const std::exception& e) {
       readouts_.clear();
       readouts_error_ = e.what();

@@ -56,6 +56,8 @@ class LessonView final : public LessonUi {
   std::string readouts_error_;
   std::uint64_t readouts_revision_ = 0;
   int readouts_view_ = -1;
+  std::vector<std::string> readouts_reads_;  ///< the keys they read (FigureCache::still_current)
+  bool readouts_reads_known_ = false;
 };
 
 }  // namespace poslab::app::ui

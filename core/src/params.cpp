@@ -537,7 +537,10 @@ void Params::reset(std::string_view key) {
   if (auto it = values_.find(spec.key); it != values_.end()) values_.erase(it);
 }
 
-bool Params::is_set(std::string_view key) const { return values_.find(key) != values_.end(); }
+bool Params::is_set(std::string_view key) const {
+  note_read(key);
+  return values_.find(key) != values_.end();
+}
 
 std::vector<std::string> Params::set_keys() const {
   std::vector<std::string> out;
@@ -546,6 +549,7 @@ std::vector<std::string> Params::set_keys() const {
 }
 
 ParamValue Params::value(std::string_view key) const {
+  note_read(key);
   const ParamSpec& spec = param_spec(key);
   if (auto it = values_.find(key); it != values_.end()) return it->second;
   if (spec.default_text.empty())

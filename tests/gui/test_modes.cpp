@@ -6,6 +6,7 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "app/ui/slider_math.hpp"
@@ -217,11 +218,31 @@ TEST_CASE("idle is idle: nothing is rebuilt or re-laid out while nothing changes
   CHECK(layouts_after == layouts);
   CHECK_FALSE(b.app->wants_redraw());
   CHECK(std::isinf(b.app->seconds_until_wake()));
-  // A parameter change rebuilds each figure of the lesson once.
+  // A parameter change rebuilds, once, exactly the figures whose builder read
+  // that key (FigureCache keeps the keys each build read); the rest stay.
+  auto readers_of = [&](const std::string& k) {
+    int n = 0;
+    for (const app::FigureDef& f : b.state().view().figures)
+      if (auto* e = b.app->figures().find(view, f.id))
+        n += std::binary_search(e->reads.begin(), e->reads.end(), k) ? 1 : 0;
+    return n;
+  };
+  const int readers = readers_of(key);
+  CHECK(readers > 0);
   const core::ParamSpec& spec = core::param_spec(key);
   REQUIRE(b.state().set_param(key, ui::snap(spec, ui::interpolate(spec, spec.ui_min, spec.ui_max, 0.7), true)).empty());
   b.frames(3);
-  CHECK(b.app->figures().builds() == builds + static_cast<int>(b.state().view().figures.size()));
+  CHECK(b.app->figures().builds() == builds + readers);
+  // A key every figure reads (here d or base) rebuilds each figure once.
+  for (const std::string k : {"d", "base"})
+    if (readers_of(k) == static_cast<int>(b.state().view().figures.size())) {
+      const int before = b.app->figures().builds();
+      const core::ParamSpec& s2 = core::param_spec(k);
+      REQUIRE(b.state().set_param(k, ui::snap(s2, ui::interpolate(s2, s2.ui_min, s2.ui_max, 0.3), true)).empty());
+      b.frames(3);
+      CHECK(b.app->figures().builds() == before + static_cast<int>(b.state().view().figures.size()));
+      break;
+    }
 }
 
 TEST_CASE("toasts wake the window until they expire") {

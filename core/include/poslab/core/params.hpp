@@ -113,6 +113,18 @@ void check_real(const ParamSpec& spec, double value);
 class Params {
  public:
   Params() = default;
+  // Copies carry the values only (not an attached read log, see track_reads).
+  Params(const Params& other) : values_(other.values_) {}
+  Params(Params&& other) noexcept : values_(std::move(other.values_)) {}
+  Params& operator=(const Params& other) {
+    values_ = other.values_;
+    return *this;
+  }
+  Params& operator=(Params&& other) noexcept {
+    values_ = std::move(other.values_);
+    return *this;
+  }
+  ~Params() = default;
 
   /// Sets `key` after checking the value against its spec. Raises
   /// InvalidParameter and leaves the set unchanged when invalid.
@@ -142,10 +154,24 @@ class Params {
   /// The value as stored (explicit or default).
   ParamValue value(std::string_view key) const;
 
-  bool operator==(const Params&) const = default;
+  /// Equal when every key has the same value (set explicitly or not).
+  bool operator==(const Params& other) const { return values_ == other.values_; }
+
+  /// Read tracking, for caches that rebuild only what a changed key reaches
+  /// (the GUI's figures and readouts): while `log` is attached (nullptr
+  /// detaches), the key of every read through this object — value() and so
+  /// every typed getter, list_or(), is_set() — is appended to it. The log
+  /// belongs to this object only: a copy starts without one, so a reader that
+  /// must be tracked reads the tracked object (or a reference to it).
+  void track_reads(std::vector<std::string>* log) const { reads_ = log; }
 
  private:
+  void note_read(std::string_view key) const {
+    if (reads_) reads_->emplace_back(key);
+  }
+
   std::map<std::string, ParamValue, std::less<>> values_;
+  mutable std::vector<std::string>* reads_ = nullptr;
 };
 
 /// Checks the rules that tie parameters together (CONTRACT.md §2): buckets
