@@ -124,7 +124,8 @@ Figure scores(const FigureContext& ctx, core::KernelMode mode) {
 
   Figure f;
   f.title = tr(absolute ? "gaussian.scores_absolute.title" : "gaussian.scores_relative.title");
-  f.subtitle = fig::join_dot({kernel_subtitle(ctx, k), "d = " + fig::num(d), "base = " + fig::num(base),
+  f.subtitle = fig::join_dot({kernel_subtitle(ctx, k),
+                              tr.format("gaussian.subtitle.rope", {{"d", fig::num(d)}, {"base", fig::num(base)}}),
                               n < n_all ? tr.format("gaussian.scores.first", {{"n", fig::num(static_cast<double>(n))}})
                                         : ""});
   f.x = {.label = tr("gaussian.axis.key"), .format = fig::TickFormat::integer, .tight = true};
@@ -250,7 +251,7 @@ Figure shift(const FigureContext& ctx) {
   Figure f;
   f.title = tr("gaussian.shift.title");
   f.subtitle = fig::join_dot({kernel_subtitle(ctx, k), tr.format("gaussian.shift.positions", {{"m", fig::num(m)}, {"n", fig::num(n)}}),
-                              "d = " + fig::num(d)});
+                              tr.format("gaussian.subtitle.rope", {{"d", fig::num(d)}, {"base", fig::num(base)}})});
   f.x = {.label = tr("gaussian.shift.axis.x"), .unit = tr("unit.tokens")};
   f.y = {.label = tr("gaussian.shift.axis.y")};
   fig::Series rel{.name = tr("gaussian.shift.relative")}, abs{.name = tr("gaussian.shift.absolute")},

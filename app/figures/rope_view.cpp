@@ -136,7 +136,7 @@ Figure frequencies(const FigureContext& ctx) {
   const Eigen::VectorXd theta = core::rope_inverse_frequencies(d, base);
   Figure f;
   f.title = tr("rope.frequencies.title");
-  f.subtitle = fig::join_dot({"d = " + fig::num(d), "base = " + fig::num(base), "θᵢ = base^(−2i/d)"});
+  f.subtitle = tr.format("rope.frequencies.subtitle", {{"d", fig::num(d)}, {"base", fig::num(base)}});
   f.x = {.label = tr("rope.axis.pair"), .format = fig::TickFormat::integer};
   f.y = {.label = tr("rope.frequencies.axis.y"), .scale = fig::AxisScale::log};
   fig::Series lambda{.name = tr("rope.frequencies.wavelength"), .kind = fig::SeriesKind::line};
