@@ -166,15 +166,65 @@ void rope_random_mean_abs_score_curve(std::span<const double> distances, int d, 
 
 // [SECTION] The bound for many distances
 
-// Blocks of kBlock consecutive distances that form an arithmetic progression
-// r_b = r_0 + b·Δ use e^{i r_b θ_k} = e^{i r_0 θ_k}·e^{i b Δ θ_k}: the second
-// factor is a table computed once per Δ (kBlock × d/2 sin/cos), the first one
-// sin/cos per pair per block. Each term is then one complex product of two
-// values accurate to ~u, so the error does not grow along the block:
-// |term − e^{i r_b θ_k}| <= ~5u + u·(|r_0 θ_k| + |bΔ θ_k|) (angle roundings).
-// The inner loop runs over the block's distances (independent running sums),
-// vectorised by Eigen (packet sqrt). Blocks that are not progressions (any
-// list is accepted) fall back to rope_decay_bound's direct sum.
+namespace {
+
+constexpr int kBlock = 64;         // distances per block (SIMD lanes of the running sums)
+constexpr int kTableAnchor = 16;   // step-table entries between exact sin/cos
+
+using Block = Eigen::Array<double, kBlock, 1>;
+using StepTable = Eigen::Array<double, kBlock, Eigen::Dynamic>;
+
+/// Column k of (re, im) = e^{i b Δ θ_k}, b = 0..kBlock−1: exact sin/cos at
+/// every kTableAnchor-th b, complex products by e^{iΔθ_k} in between.
+void fill_step_table(double step, std::span<const double> thetas, StepTable& re, StepTable& im) {
+  for (std::size_t k = 0; k < thetas.size(); ++k) {
+    const auto col = static_cast<Eigen::Index>(k);
+    const double wr = std::cos(step * thetas[k]), wi = std::sin(step * thetas[k]);
+    for (int b = 0; b < kBlock; ++b) {
+      if (b % kTableAnchor == 0) {
+        const double angle = (static_cast<double>(b) * step) * thetas[k];
+        re(b, col) = std::cos(angle);
+        im(b, col) = std::sin(angle);
+      } else {
+        re(b, col) = re(b - 1, col) * wr - im(b - 1, col) * wi;
+        im(b, col) = re(b - 1, col) * wi + im(b - 1, col) * wr;
+      }
+    }
+  }
+}
+
+/// How many of distances[j..] (at most kBlock) form the progression
+/// distances[j] + b·step, step = distances[j+1] − distances[j].
+std::size_t progression_length(std::span<const double> distances, std::size_t j) {
+  const std::size_t n = std::min<std::size_t>(kBlock, distances.size() - j);
+  if (n < 2) return n;
+  const double r0 = distances[j], step = distances[j + 1] - r0;
+  std::size_t len = 2;
+  while (len < n) {
+    const double expected = r0 + static_cast<double>(len) * step;
+    if (!(std::fabs(distances[j + len] - expected) <= 1e-12 * std::max(1.0, std::fabs(expected)))) break;
+    ++len;
+  }
+  return len;
+}
+
+}  // namespace
+
+// Runs of consecutive distances that form an arithmetic progression
+// r_b = r_0 + b·Δ (up to kBlock of them) use e^{i r_b θ_k} = e^{i r_0 θ_k}·e^{i b Δ θ_k}:
+// the second factor is a table built once per Δ (exact sin/cos every
+// kTableAnchor entries, complex products by e^{iΔθ_k} in between), the first
+// one sin/cos per pair per run. The inner loop runs over the run's distances
+// (independent running sums, Eigen packets, packet sqrt). A distance that
+// starts no progression (any list is accepted) uses rope_decay_bound's direct
+// sum.
+//
+// Error of each term (u = 2^−53): the table entry is within
+// (3·(kTableAnchor − 1) + 2)·√2·u ≈ 67u of e^{i b Δ θ_k} (anchor and w within
+// √2·u, each complex product adds <= 2√2·u, Higham Lemma 3.5) plus the angle
+// rounding u·|bΔθ_k|; the product with e^{i r_0 θ_k} (within √2·u + u·|r_0 θ_k|)
+// adds 2√2·u. So |term − e^{i r_b θ_k}| <= 75u + u·(|r_0 θ_k| + |bΔθ_k|): no
+// growth along the list. The sums then add the usual summation error.
 void rope_decay_bound_curve(std::span<const double> distances, std::span<const double> thetas,
                             std::span<double> out) {
   check_thetas(thetas);
@@ -182,34 +232,21 @@ void rope_decay_bound_curve(std::span<const double> distances, std::span<const d
   if (out.size() != distances.size())
     throw InvalidParameter("distance", std::to_string(distances.size()) + " items",
                            "the output must hold one value per distance (" + std::to_string(out.size()) + ")");
-  constexpr int kBlock = 64;
-  using Block = Eigen::Array<double, kBlock, 1>;
   const std::size_t half = thetas.size();
   const std::size_t n = distances.size();
-  // step table, column k = e^{i b Δ θ_k}, b = 0..kBlock−1
-  Eigen::Array<double, kBlock, Eigen::Dynamic> step_re(kBlock, static_cast<Eigen::Index>(half));
-  Eigen::Array<double, kBlock, Eigen::Dynamic> step_im(kBlock, static_cast<Eigen::Index>(half));
+  StepTable step_re(kBlock, static_cast<Eigen::Index>(half)), step_im(kBlock, static_cast<Eigen::Index>(half));
   double table_step = std::numeric_limits<double>::quiet_NaN();
-  for (std::size_t j0 = 0; j0 < n; j0 += kBlock) {
-    const std::size_t count = std::min<std::size_t>(kBlock, n - j0);
-    const double r0 = distances[j0];
-    const double step = count > 1 ? distances[j0 + 1] - r0 : 0.0;
-    bool progression = count > 1;
-    for (std::size_t b = 2; progression && b < count; ++b) {
-      const double expected = r0 + static_cast<double>(b) * step;
-      progression = std::fabs(distances[j0 + b] - expected) <= 1e-12 * std::max(1.0, std::fabs(expected));
-    }
-    if (!progression) {
-      for (std::size_t b = 0; b < count; ++b) out[j0 + b] = rope_decay_bound(distances[j0 + b], thetas);
+  for (std::size_t j0 = 0; j0 < n;) {
+    const std::size_t count = progression_length(distances, j0);
+    if (count < 2) {
+      out[j0] = rope_decay_bound(distances[j0], thetas);
+      ++j0;
       continue;
     }
+    const double r0 = distances[j0];
+    const double step = distances[j0 + 1] - r0;
     if (!(step == table_step)) {
-      for (std::size_t k = 0; k < half; ++k)
-        for (int b = 0; b < kBlock; ++b) {
-          const double angle = (static_cast<double>(b) * step) * thetas[k];
-          step_re(b, static_cast<Eigen::Index>(k)) = std::cos(angle);
-          step_im(b, static_cast<Eigen::Index>(k)) = std::sin(angle);
-        }
+      fill_step_table(step, thetas, step_re, step_im);
       table_step = step;
     }
     Block sr = Block::Zero(), si = Block::Zero(), acc = Block::Zero();
@@ -223,6 +260,7 @@ void rope_decay_bound_curve(std::span<const double> distances, std::span<const d
       acc += (sr.square() + si.square()).sqrt();
     }
     for (std::size_t b = 0; b < count; ++b) out[j0 + b] = acc[static_cast<Eigen::Index>(b)] / static_cast<double>(half);
+    j0 += count;
   }
 }
 

@@ -16,6 +16,7 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "poslab/core/errors.hpp"
 #include "poslab/core/params.hpp"
@@ -59,17 +60,36 @@ double xpos_decay(int pair, double distance, int d, double gamma, double scale_b
 /// Σ_{i=0}^{d/2−1} 2·cos(r θ_i)·ζ_i^(r/B): the score of q = k = (1, …, 1) at
 /// distance r under xPos (RoPE's rope_ones_score times the per-pair decay).
 double xpos_ones_score(double distance, int d, double base, double gamma, double scale_base) {
+  double out = 0;
+  xpos_ones_score_curve(std::span<const double>(&distance, 1), d, base, gamma, scale_base, std::span<double>(&out, 1));
+  return out;
+}
+
+/// The same sum for every distance; θ_i and ζ_i are computed once, each term
+/// as in the one-distance form, so the values are bit-identical to it.
+void xpos_ones_score_curve(std::span<const double> distances, int d, double base, double gamma, double scale_base,
+                           std::span<double> out) {
   check_integer("d", d);
   check_real("base", base);
   check_real("xpos_gamma", gamma);
   check_real("xpos_scale_base", scale_base);
-  check_real("distance", distance);
-  double sum = 0;
-  for (int i = 0; i < d / 2; ++i) {
-    const double theta = std::pow(base, -2.0 * i / d);
-    sum += 2.0 * std::cos(distance * theta) * std::pow(zeta(i, d, gamma), distance / scale_base);
+  const ParamSpec& distance_spec = param_spec("distance");
+  for (double r : distances) check_real(distance_spec, r);
+  if (out.size() != distances.size())
+    throw InvalidParameter("distance", std::to_string(distances.size()) + " items",
+                           "the output must hold one value per distance (" + std::to_string(out.size()) + ")");
+  const auto half = static_cast<std::size_t>(d / 2);
+  std::vector<double> theta(half), z(half);
+  for (std::size_t i = 0; i < half; ++i) {
+    theta[i] = std::pow(base, -2.0 * static_cast<double>(i) / d);
+    z[i] = zeta(static_cast<int>(i), d, gamma);
   }
-  return sum;
+  for (std::size_t j = 0; j < distances.size(); ++j) {
+    const double r = distances[j];
+    double sum = 0;
+    for (std::size_t i = 0; i < half; ++i) sum += 2.0 * std::cos(r * theta[i]) * std::pow(z[i], r / scale_base);
+    out[j] = sum;
+  }
 }
 
 }  // namespace poslab::core

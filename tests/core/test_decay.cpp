@@ -143,6 +143,20 @@ TEST_CASE("the curve kernel agrees with the one-distance bound (progressions and
   for (const DecayRef& r : kRef)
     CHECK(out[static_cast<std::size_t>(r.distance)] == doctest::Approx(r.bound).epsilon(1e-10));
 
+  // Runs of different lengths and steps back to back (how a log axis is
+  // sampled: power-of-two strides per octave), each run shorter or longer
+  // than a block, starting anywhere in one.
+  std::vector<double> runs;
+  for (int j = 0; j < 100; ++j) runs.push_back(j);
+  for (double stride = 2, r = 100; r < 60000; stride *= 2)
+    for (int j = 0; j < 37 + static_cast<int>(stride) % 50; ++j, r += stride) runs.push_back(r);
+  std::vector<double> got_runs(runs.size());
+  rope_decay_bound_curve(runs, as_span(theta), got_runs);
+  for (std::size_t j = 0; j < runs.size(); ++j) {
+    CAPTURE(runs[j]);
+    CHECK(got_runs[j] == doctest::Approx(rope_decay_bound(runs[j], as_span(theta))).epsilon(1e-10));
+  }
+
   // a fractional step, a list that is no progression, a constant run, a short tail
   std::vector<double> mixed;
   for (int j = 0; j < 70; ++j) mixed.push_back(0.5 * j);

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "poslab/core/errors.hpp"
 #include "poslab/core/random.hpp"
@@ -97,6 +98,14 @@ TEST_CASE("xpos_ones_score against exact values (and torchscale)") {
     for (int i = 0; i < d / 2; ++i) envelope += 2 * xpos_decay(i, r, d, 0.4, 512);
     CHECK(std::fabs(xpos_ones_score(r, d, 1e4, 0.4, 512)) <= envelope + 1e-12);
   }
+  // The curve form: the exact values above, at every distance of a list.
+  const std::vector<double> rs = {0, 1, 100, 1000, 2047};
+  std::vector<double> curve(rs.size());
+  xpos_ones_score_curve(rs, 128, 1e4, 0.4, 512, curve);
+  const double expected[] = {128.0, 124.06880336522828, 58.1149549357958, 20.825910971441584, 12.584772945095665};
+  for (std::size_t j = 0; j < rs.size(); ++j) CHECK(curve[j] == doctest::Approx(expected[j]).epsilon(1e-13));
+  CHECK(key_of([&] { xpos_ones_score_curve(rs, 128, 1e4, 0.4, 512, std::span<double>(curve.data(), 2)); }) ==
+        "distance");
 }
 
 TEST_CASE("invalid xPos parameters are rejected with the right key") {

@@ -5,6 +5,8 @@
 //   q at position n is scaled by ζ^(n/B), k at position m by ζ^(−m/B), so the
 //   pair-i part of the score carries ζ_i^((n − m)/B), B = scale_base.
 
+#include <span>
+
 namespace poslab::core {
 
 /// ζ_i for pair i. Checks d and xpos_gamma.
@@ -15,5 +17,9 @@ double xpos_decay(int pair, double distance, int d, double gamma, double scale_b
 
 /// The all-ones score with xPos: Σ_i 2·cos(r θ_i)·ζ_i^(r/B), θ_i = base^(−2i/d).
 double xpos_ones_score(double distance, int d, double base, double gamma, double scale_base);
+/// The same at every distance into `out` (one value each; θ_i and ζ_i computed
+/// once, the values bit-identical to xpos_ones_score's).
+void xpos_ones_score_curve(std::span<const double> distances, int d, double base, double gamma, double scale_base,
+                           std::span<double> out);
 
 }  // namespace poslab::core
