@@ -65,7 +65,8 @@ void check_side(int n) {
   check_integer("positions", n);
   if (n > kMaxMatrixSide)
     throw InvalidParameter("positions", std::to_string(n),
-                           "must be <= " + std::to_string(kMaxMatrixSide) + " for a bias matrix");
+                           "must be <= " + std::to_string(kMaxMatrixSide) + " for a bias matrix",
+                           Reason{"max_bias_matrix", {{"max", std::to_string(kMaxMatrixSide)}}, {}});
 }
 
 }  // namespace

@@ -64,7 +64,8 @@ KernelMode parse_kernel_mode(std::string_view word) {
   if (word == "absolute") return KernelMode::absolute;
   if (word == "relative") return KernelMode::relative;
   check_param_value(param_spec("kernel_mode"), std::string(word));  // raises the uniform message
-  throw InvalidParameter("kernel_mode", std::string(word), describe_allowed(param_spec("kernel_mode")));
+  throw InvalidParameter("kernel_mode", std::string(word), describe_allowed(param_spec("kernel_mode")),
+                         allowed_reason(param_spec("kernel_mode")));
 }
 
 // [SECTION] Scores
@@ -89,7 +90,8 @@ Eigen::MatrixXd gaussian_score_matrix(const Eigen::VectorXd& q, const Eigen::Vec
   check_integer("positions", positions);
   if (positions > kMaxMatrixPositions)
     throw InvalidParameter("positions", std::to_string(positions),
-                           "must be <= " + std::to_string(kMaxMatrixPositions) + " for an N × N score matrix");
+                           "must be <= " + std::to_string(kMaxMatrixPositions) + " for an N × N score matrix",
+                           Reason{"max_score_matrix", {{"max", std::to_string(kMaxMatrixPositions)}}, {}});
   check_pair(q, k);
   rope_score(q, k, 0, 0, base, layout);  // checks q, k (the `vector` spec) and base
   const int d = static_cast<int>(q.size());

@@ -31,7 +31,8 @@ void check_table(int max_length, int d, std::uint64_t seed) {
   check_integer("d", d);
   // Compare as an integer first: the cast to double rounds seeds above 2^53.
   if (seed > (std::uint64_t{1} << 53))
-    throw InvalidParameter("seed", std::to_string(seed), describe_allowed(param_spec("seed")));
+    throw InvalidParameter("seed", std::to_string(seed), describe_allowed(param_spec("seed")),
+                           allowed_reason(param_spec("seed")));
   check_integer("seed", static_cast<double>(seed));
 }
 
@@ -45,7 +46,8 @@ double entry(long long pos, int dim, std::uint64_t seed) {
 std::optional<double> learned_value(long long pos, int dim, int max_length, int d, std::uint64_t seed) {
   check_table(max_length, d, seed);
   if (dim < 0 || dim >= d)
-    throw InvalidParameter("dims", std::to_string(dim), "must be a dimension in 0..d-1 = 0.." + std::to_string(d - 1));
+    throw InvalidParameter("dims", std::to_string(dim), "must be a dimension in 0..d-1 = 0.." + std::to_string(d - 1),
+                           Reason{"dims_in_range", {{"last", std::to_string(d - 1)}}, {}});
   if (pos < 0 || pos >= max_length) return std::nullopt;
   return entry(pos, dim, seed);
 }

@@ -176,12 +176,24 @@ std::string bound_phrase(const ParamSpec& s) {
   return out;
 }
 
-[[noreturn]] void fail(const ParamSpec& spec, std::string_view text, std::string allowed) {
-  throw InvalidParameter(std::string(spec.key), quote_value(text), std::move(allowed));
+[[noreturn]] void fail(const ParamSpec& spec, std::string_view text, std::string allowed, Reason reason) {
+  throw InvalidParameter(std::string(spec.key), quote_value(text), std::move(allowed), std::move(reason));
+}
+
+const char* type_name(T type) {
+  switch (type) {
+    case T::integer: return "integer";
+    case T::real: return "real";
+    case T::boolean: return "boolean";
+    case T::choice: return "choice";
+    case T::list: return "list";
+    case T::vector: return "vector";
+  }
+  return "real";
 }
 
 [[noreturn]] void fail_spec(const ParamSpec& spec, std::string_view text) {
-  fail(spec, text, describe_allowed(spec));
+  fail(spec, text, describe_allowed(spec), allowed_reason(spec));
 }
 
 bool in_bounds(const ParamSpec& s, double x) {
@@ -219,7 +231,8 @@ void parse_list_item(const ParamSpec& spec, std::string_view whole, std::string_
     const std::string_view part =
         item.substr(start, colon == std::string_view::npos ? std::string_view::npos : colon - start);
     if (count == 3 || !parse_number(part, parts[count]))
-      fail(spec, whole, "must be numbers or ranges like 0:9 or 0:100:10 (" + describe_allowed(spec) + ")");
+      fail(spec, whole, "must be numbers or ranges like 0:9 or 0:100:10 (" + describe_allowed(spec) + ")",
+           Reason{"list_syntax", {}, {}});
     ++count;
     if (colon == std::string_view::npos) break;
     start = colon + 1;
@@ -232,10 +245,11 @@ void parse_list_item(const ParamSpec& spec, std::string_view whole, std::string_
   const double b = parts[1];
   double step = count == 3 ? parts[2] : (b >= a ? 1.0 : -1.0);
   if (step == 0 || (b - a) * step < 0)
-    fail(spec, whole, "a range a:b:step needs a step that goes from a towards b");
+    fail(spec, whole, "a range a:b:step needs a step that goes from a towards b", Reason{"range_step", {}, {}});
   const double steps = std::floor((b - a) / step + 1e-9);
   if (!(steps + 1 <= static_cast<double>(spec.max_items) - static_cast<double>(out.size())))
-    fail(spec, whole, "at most " + std::to_string(spec.max_items) + " items");
+    fail(spec, whole, "at most " + std::to_string(spec.max_items) + " items",
+         Reason{"max_items", {{"n", std::to_string(spec.max_items)}}, {}});
   const auto n = static_cast<std::size_t>(steps) + 1;
   for (std::size_t i = 0; i < n; ++i) out.push_back(a + static_cast<double>(i) * step);
 }
@@ -265,7 +279,8 @@ const ParamSpec& param_spec(std::string_view key) {
     if (!known.empty()) known += ", ";
     known += s.key;
   }
-  throw InvalidParameter(quote_value(key), "?", "unknown parameter; known parameters: " + known);
+  throw InvalidParameter(quote_value(key), "?", "unknown parameter; known parameters: " + known,
+                         Reason{"unknown_param", {{"known", known}}, {}});
 }
 
 std::vector<std::string_view> param_choices(const ParamSpec& spec) {
@@ -279,6 +294,8 @@ std::vector<std::string_view> param_choices(const ParamSpec& spec) {
   }
   return out;
 }
+
+Reason allowed_reason(const ParamSpec& spec) { return Reason{"spec", {{"type", type_name(spec.type)}}, {}}; }
 
 std::string describe_allowed(const ParamSpec& s) {
   switch (s.type) {
@@ -528,7 +545,8 @@ void Params::set_text(std::string_view key, std::string_view text) {
 void Params::set_assignment(std::string_view assignment) {
   const std::size_t eq = assignment.find('=');
   if (eq == std::string_view::npos)
-    throw InvalidParameter(quote_value(assignment), "?", "expected KEY=VALUE, e.g. base=1e4");
+    throw InvalidParameter(quote_value(assignment), "?", "expected KEY=VALUE, e.g. base=1e4",
+                           Reason{"expected_assignment", {}, {}});
   set_text(assignment.substr(0, eq), assignment.substr(eq + 1));
 }
 
@@ -553,8 +571,9 @@ ParamValue Params::value(std::string_view key) const {
   const ParamSpec& spec = param_spec(key);
   if (auto it = values_.find(key); it != values_.end()) return it->second;
   if (spec.default_text.empty())
-    throw InvalidParameter(std::string(spec.key), "(unset)", "has no default here; set it, e.g. --set " +
-                                                                 std::string(spec.key) + "=0:9");
+    throw InvalidParameter(std::string(spec.key), "(unset)",
+                           "has no default here; set it, e.g. --set " + std::string(spec.key) + "=0:9",
+                           Reason{"no_default", {}, "unset"});
   return parse_param_value(spec, spec.default_text);
 }
 
@@ -596,7 +615,8 @@ void check_param_relations(const Params& p, std::span<const std::string_view> ke
     if (b % 2 != 0 || b < 4)
       throw InvalidParameter("buckets", std::to_string(b),
                              "must be even and >= 4 when bidirectional=true (half the buckets "
-                             "for each direction, half of those exact)");
+                             "for each direction, half of those exact)",
+                             Reason{"buckets_bidirectional", {}, {}});
   }
   if (reads("buckets") && reads("bucket_max_distance")) {
     const long long b = p.integer("buckets");
@@ -607,24 +627,30 @@ void check_param_relations(const Params& p, std::span<const std::string_view> ke
       throw InvalidParameter("bucket_max_distance", std::to_string(dist),
                              "must be > " + std::to_string(max_exact) +
                                  " (the exact range: buckets/" + (bidir ? "4" : "2") +
-                                 ") so the logarithmic buckets have room");
+                                 ") so the logarithmic buckets have room",
+                             Reason{"bucket_room", {{"max_exact", std::to_string(max_exact)}, {"div", bidir ? "4" : "2"}}, {}});
   }
   if (reads("beta_fast") && reads("beta_slow") && !(p.real("beta_fast") > p.real("beta_slow")))
     throw InvalidParameter("beta_fast", number(p.real("beta_fast")),
-                           "must be > beta_slow = " + number(p.real("beta_slow")));
+                           "must be > beta_slow = " + number(p.real("beta_slow")),
+                           Reason{"greater_than", {{"other", "beta_slow"}, {"other_value", number(p.real("beta_slow"))}}, {}});
   if (reads("high_freq_factor") && reads("low_freq_factor") &&
       !(p.real("high_freq_factor") > p.real("low_freq_factor")))
     throw InvalidParameter("high_freq_factor", number(p.real("high_freq_factor")),
-                           "must be > low_freq_factor = " + number(p.real("low_freq_factor")));
+                           "must be > low_freq_factor = " + number(p.real("low_freq_factor")),
+                           Reason{"greater_than",
+                                  {{"other", "low_freq_factor"}, {"other_value", number(p.real("low_freq_factor"))}}, {}});
   if (reads("dims") && reads("d") && p.is_set("dims")) {  // unset: the lesson picks dims from d
     const long long d = p.integer("d");
     for (double x : p.list("dims"))
       if (x >= static_cast<double>(d))
-        throw InvalidParameter("dims", number(x), "every dimension must be < d = " + std::to_string(d));
+        throw InvalidParameter("dims", number(x), "every dimension must be < d = " + std::to_string(d),
+                               Reason{"dims_below_d", {{"d", std::to_string(d)}}, {}});
   }
   if (reads("head") && reads("heads") && p.integer("head") > p.integer("heads"))
     throw InvalidParameter("head", std::to_string(p.integer("head")),
-                           "must be <= heads = " + std::to_string(p.integer("heads")));
+                           "must be <= heads = " + std::to_string(p.integer("heads")),
+                           Reason{"at_most", {{"other", "heads"}, {"other_value", std::to_string(p.integer("heads"))}}, {}});
 }
 
 }  // namespace poslab::core

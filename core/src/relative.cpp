@@ -37,13 +37,15 @@ void check_side(long long n) {
   check_integer("positions", static_cast<double>(n));
   if (n > kMaxMatrixSide)
     throw InvalidParameter("positions", std::to_string(n),
-                           "must be <= " + std::to_string(kMaxMatrixSide) + " for a tokens x tokens matrix");
+                           "must be <= " + std::to_string(kMaxMatrixSide) + " for a tokens x tokens matrix",
+                           Reason{"max_tokens_matrix", {{"max", std::to_string(kMaxMatrixSide)}}, {}});
 }
 
 void check_seed(std::uint64_t seed) {
   // Compare as an integer first: the cast to double rounds seeds above 2^53.
   if (seed > (std::uint64_t{1} << 53))
-    throw InvalidParameter("seed", std::to_string(seed), describe_allowed(param_spec("seed")));
+    throw InvalidParameter("seed", std::to_string(seed), describe_allowed(param_spec("seed")),
+                           allowed_reason(param_spec("seed")));
   check_integer("seed", static_cast<double>(seed));
 }
 

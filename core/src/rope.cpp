@@ -79,7 +79,8 @@ PairLayout parse_pair_layout(std::string_view word) {
   if (word == "interleaved") return PairLayout::interleaved;
   if (word == "half") return PairLayout::half;
   check_param_value(param_spec("layout"), std::string(word));  // raises the uniform message
-  throw InvalidParameter("layout", std::string(word), describe_allowed(param_spec("layout")));
+  throw InvalidParameter("layout", std::string(word), describe_allowed(param_spec("layout")),
+                         allowed_reason(param_spec("layout")));
 }
 
 const char* pair_layout_name(PairLayout layout) {

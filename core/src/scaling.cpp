@@ -80,7 +80,8 @@ ScalingMethod parse_scaling_method(std::string_view word) {
   for (const auto& m : kMethodNames)
     if (word == m.name) return m.method;
   check_param_value(param_spec("method"), std::string(word));  // raises the uniform message
-  throw InvalidParameter("method", std::string(word), describe_allowed(param_spec("method")));
+  throw InvalidParameter("method", std::string(word), describe_allowed(param_spec("method")),
+                         allowed_reason(param_spec("method")));
 }
 
 const char* scaling_method_name(ScalingMethod method) {
@@ -119,7 +120,8 @@ void ScalingConfig::check() const {
   if ((method == ScalingMethod::ntk || method == ScalingMethod::dynamic) && d < 4)
     throw InvalidParameter("d", std::to_string(d),
                            "must be >= 4 for method=ntk and method=dynamic (base' = base·s^(d/(d−2)) is "
-                           "undefined at d = 2)");
+                           "undefined at d = 2)",
+                           Reason{"ntk_needs_d4", {}, {}});
 }
 
 // [SECTION] YaRN helpers
@@ -348,7 +350,12 @@ ScalingTable rope_scaling_table(const ScalingConfig& config) {
         throw InvalidParameter("temperature", format_number(c.temperature),
                                "is too large for factor = " + format_number(c.factor) + " and d = " +
                                    std::to_string(c.d) + ": s^(t/(d/2)) = " + format_number(divisor) +
-                                   " (must stay <= 1e200)");
+                                   " (must stay <= 1e200)",
+                               Reason{"temperature_overflow",
+                                      {{"factor", format_number(c.factor)},
+                                       {"d", std::to_string(c.d)},
+                                       {"divisor", format_number(divisor)}},
+                                      {}});
       t.scaled_theta = t.theta / divisor;
       solve_ramp(t, c.factor);
       break;

@@ -31,7 +31,8 @@ void check_d_base(int d, double base) {
 
 void check_dim(int dim, int d) {
   if (dim < 0 || dim >= d)
-    throw InvalidParameter("dims", std::to_string(dim), "must be a dimension in 0..d-1 = 0.." + std::to_string(d - 1));
+    throw InvalidParameter("dims", std::to_string(dim), "must be a dimension in 0..d-1 = 0.." + std::to_string(d - 1),
+                           Reason{"dims_in_range", {{"last", std::to_string(d - 1)}}, {}});
 }
 
 void check_pair(int pair, int d) {
@@ -96,7 +97,12 @@ Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic> sinusoidal_matrix(std::spa
   if (static_cast<double>(positions.size()) * d > kMaxMatrixEntries)
     throw InvalidParameter("pos", std::to_string(positions.size()) + " positions",
                            "at most " + format_number(std::floor(kMaxMatrixEntries / d)) + " positions at d = " +
-                               std::to_string(d) + " (2^25 entries)");
+                               std::to_string(d) + " (2^25 entries)",
+                           Reason{"max_positions_at_d",
+                                  {{"n", std::to_string(positions.size())},
+                                   {"max", format_number(std::floor(kMaxMatrixEntries / d))},
+                                   {"d", std::to_string(d)}},
+                                  "positions"});
   for (double p : positions) check_real("pos", p);
   const Eigen::VectorXd omegas = sinusoidal_frequencies(d, base);
   Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic> out(static_cast<Eigen::Index>(positions.size()), d);
@@ -160,7 +166,8 @@ Eigen::MatrixXd sinusoidal_shift_matrix(double k, int d, double base) {
   check_real("offset", k);
   if (d > kMaxShiftMatrixSide)
     throw InvalidParameter("d", std::to_string(d),
-                           "must be <= " + std::to_string(kMaxShiftMatrixSide) + " for the d x d shift matrix");
+                           "must be <= " + std::to_string(kMaxShiftMatrixSide) + " for the d x d shift matrix",
+                           Reason{"max_shift_matrix", {{"max", std::to_string(kMaxShiftMatrixSide)}}, {}});
   Eigen::MatrixXd out = Eigen::MatrixXd::Zero(d, d);
   for (int i = 0; i < d / 2; ++i) {
     const double angle = omega(i, d, base) * k;

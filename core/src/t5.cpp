@@ -66,7 +66,8 @@ T5Setup make_setup(bool bidirectional, int num_buckets, int max_distance) {
   if (bidirectional && (num_buckets % 2 != 0 || num_buckets < 4))
     throw InvalidParameter("buckets", std::to_string(num_buckets),
                            "must be even and >= 4 when bidirectional=true (half the buckets "
-                           "for each direction, half of those exact)");
+                           "for each direction, half of those exact)",
+                           Reason{"buckets_bidirectional", {}, {}});
   T5Setup s;
   s.bidirectional = bidirectional;
   s.side_buckets = bidirectional ? num_buckets / 2 : num_buckets;
@@ -74,7 +75,9 @@ T5Setup make_setup(bool bidirectional, int num_buckets, int max_distance) {
   if (max_distance <= s.max_exact)
     throw InvalidParameter("bucket_max_distance", std::to_string(max_distance),
                            "must be > " + std::to_string(s.max_exact) + " (the exact range: buckets/" +
-                               (bidirectional ? "4" : "2") + ") so the logarithmic buckets have room");
+                               (bidirectional ? "4" : "2") + ") so the logarithmic buckets have room",
+                           Reason{"bucket_room",
+                                  {{"max_exact", std::to_string(s.max_exact)}, {"div", bidirectional ? "4" : "2"}}, {}});
   // Python: max_distance / max_exact is a true division in double, math.log
   // is the C library's log in double; PyTorch rounds the scalar to float32.
   s.log_ratio = static_cast<float>(
@@ -149,7 +152,8 @@ void check_side(int length) {
   check_integer("positions", length);
   if (length > kMaxMatrixSide)
     throw InvalidParameter("positions", std::to_string(length),
-                           "must be <= " + std::to_string(kMaxMatrixSide) + " for a bucket matrix");
+                           "must be <= " + std::to_string(kMaxMatrixSide) + " for a bucket matrix",
+                           Reason{"max_bucket_matrix", {{"max", std::to_string(kMaxMatrixSide)}}, {}});
 }
 
 }  // namespace

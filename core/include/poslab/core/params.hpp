@@ -82,6 +82,10 @@ std::vector<std::string_view> param_choices(const ParamSpec& spec);
 /// "must be one of interleaved, half".
 std::string describe_allowed(const ParamSpec& spec);
 
+/// describe_allowed(spec) as a translatable Reason (id "spec", arg "type":
+/// the type the check used, which check_integer/check_real may override).
+Reason allowed_reason(const ParamSpec& spec);
+
 /// Parses `text` as a value of `spec` (the `--set` syntax of CONTRACT.md §1)
 /// and checks it. Raises InvalidParameter naming the key, the text and what is
 /// allowed. Never returns NaN or ±Inf.
