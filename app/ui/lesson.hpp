@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <vector>
 #include <string>
 #include <string_view>
 
@@ -75,7 +76,13 @@ class LessonUi {
 struct LessonScreen {
   std::string_view view_id;
   void (*draw)(LessonUi& ui);
+  /// Figures of the view this screen shows in another form (e.g. rope-2d's
+  /// "plane" as a draggable canvas); they are still exported from the builder.
+  std::vector<std::string_view> replaces = {};
 };
+
+/// The screen of a view, or nullptr for the default layout.
+const LessonScreen* lesson_screen(std::string_view view_id);
 
 /// Lessons that draw their own screen (the rest use LessonUi::default_layout).
 std::span<const LessonScreen> lesson_screens();

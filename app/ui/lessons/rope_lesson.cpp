@@ -109,9 +109,10 @@ void draw_rope_lesson(LessonUi& ui) {
   const float avail = ImGui::GetContentRegionAvail().x, spacing = ImGui::GetStyle().ItemSpacing.x;
   const bool two = avail >= 980 * ui.ui_scale();
   const float w = two ? std::floor((avail - spacing) / 2) : avail;
+  const LessonScreen* screen = lesson_screen(v.id);
   int shown = 0;
   for (const FigureDef& f : v.figures) {
-    if (f.id == "dials") continue;
+    if (screen && std::find(screen->replaces.begin(), screen->replaces.end(), f.id) != screen->replaces.end()) continue;
     if (two && shown % 2 == 1) ImGui::SameLine();
     ui.figure(f.id, {w, w * 0.62f});
     ++shown;

@@ -17,11 +17,16 @@ void draw_rope_lesson(LessonUi& ui);
 
 std::span<const LessonScreen> lesson_screens() {
   static const std::vector<LessonScreen> screens = {
-      // {"rope-2d", draw_rope_2d_lesson},
-      {"rope-2d", draw_rope_2d_lesson},
-      {"rope", draw_rope_lesson},
+      {"rope-2d", draw_rope_2d_lesson, {"plane"}},
+      {"rope", draw_rope_lesson, {"dials"}},
   };
   return screens;
+}
+
+const LessonScreen* lesson_screen(std::string_view view_id) {
+  for (const LessonScreen& s : lesson_screens())
+    if (s.view_id == view_id) return &s;
+  return nullptr;
 }
 
 }  // namespace poslab::app::ui
