@@ -18,8 +18,11 @@
 #include <climits>
 #include <cmath>
 #include <complex>
+#include <list>
+#include <memory>
+#include <mutex>
 #include <numbers>
-#include <set>
+#include <string>
 
 #include "app/figures/figure_text.hpp"
 #include "app/figures/views.hpp"
@@ -38,24 +41,30 @@ namespace {
 using fig::Figure;
 
 /// How many of the distances a curve is computed at: all of them up to a
-/// budget of work, otherwise that many chosen evenly along the axis
-/// (log-evenly with log_x); the renderer's per-pixel decimation keeps what a
-/// dense curve looks like. The bound (core's blocked kernel, d/2 complex
-/// steps per distance) gets up to kFull distances within kBoundWork; the ones
-/// and xPos scores (d/2 cos or pow each) up to kSampled within kScoreWork;
-/// the random curve (samples · d/2 per distance) within kRandomWork.
-constexpr std::size_t kFull = 1 << 18;
-constexpr std::size_t kSampled = 4096;
-constexpr double kBoundWork = 1 << 26, kScoreWork = 1 << 22, kRandomWork = 2e8;
+/// budget of work, otherwise a sample of them along the axis (sampled(): runs
+/// with power-of-two strides per octave, so each run stays an arithmetic
+/// progression for core's blocked bound kernel); the renderer's per-pixel
+/// decimation keeps what a dense curve looks like. The budgets are sized to
+/// what a 1600-pixel-wide export shows (a few samples per pixel column where
+/// d is small) and to a frame of the GUI while a slider moves: the bound
+/// (d/2 complex steps per distance) gets kBoundWork / (d/2) distances, the
+/// ones and xPos scores (d/2 cos and pow) kScoreWork / (d/2), the random
+/// curve (samples · d/2 per distance) kRandomWork / (samples · d/2), each
+/// within [lo, hi].
+constexpr double kBoundWork = 1 << 18, kScoreWork = 1 << 15, kRandomWork = 1 << 21;
 
 std::size_t budget(double work, double per_distance, std::size_t lo, std::size_t hi) {
   return std::clamp(static_cast<std::size_t>(work / per_distance), lo, hi);
 }
-std::size_t full_budget(int d) { return budget(kBoundWork, d / 2.0, 4096, kFull); }
-std::size_t score_budget(int d) { return budget(kScoreWork, d / 2.0, 256, kSampled); }
+std::size_t full_budget(int d) { return budget(kBoundWork, d / 2.0, 1024, 4096); }
+std::size_t score_budget(int d) { return budget(kScoreWork, d / 2.0, 128, 512); }
+/// At most as many as the scores (the curves figure draws them side by side).
+std::size_t random_budget(int d, int samples) {
+  return std::min(score_budget(d), budget(kRandomWork, samples * (d / 2.0), 16, 512));
+}
 /// Random q, k pairs and distances the RoFormer-inequality readout checks.
 constexpr int kInequalitySamples = 16;
-constexpr std::size_t kInequalityDistances = 256;
+std::size_t inequality_budget(int d) { return budget(kScoreWork, d / 2.0, 64, 256); }
 
 // [SECTION] Setting, distances drawn, the comparison curves
 
@@ -75,9 +84,9 @@ Setting setting(const core::Params& p) {
   s.bases.push_back(s.base);
   for (double b : p.list("bases"))
     if (std::find(s.bases.begin(), s.bases.end(), b) == s.bases.end()) s.bases.push_back(b);
-  const std::vector<double> listed = p.list("distance");
-  const std::set<double> u(listed.begin(), listed.end());
-  s.distances.assign(u.begin(), u.end());
+  s.distances = p.list("distance");
+  if (!std::is_sorted(s.distances.begin(), s.distances.end())) std::sort(s.distances.begin(), s.distances.end());
+  s.distances.erase(std::unique(s.distances.begin(), s.distances.end()), s.distances.end());
   return s;
 }
 
@@ -101,14 +110,121 @@ std::vector<double> spread(const std::vector<double>& all, std::size_t budget, b
   return out;
 }
 
+/// Distances a curve is computed at, each with the number of listed
+/// distances it stands for (its weight in local means).
+struct Sampled {
+  std::vector<double> r;
+  std::vector<double> weight;
+};
+
+/// Every distance when there are at most `budget`; otherwise every stride-th
+/// one (stride a power of two) per segment of the axis — per octave
+/// [2^k, 2^(k+1)) with log_x (and [0, 1) below), per sixteenth of the range
+/// without — the segments sharing the budget equally, as they share the
+/// axis; always with the last distance. Runs of consecutive listed distances
+/// (the default 0:65536) stay arithmetic progressions.
+Sampled sampled(const std::vector<double>& all, std::size_t budget, bool log_x) {
+  Sampled out;
+  if (all.size() <= budget) {
+    out.r = all;
+    out.weight.assign(all.size(), 1.0);
+    return out;
+  }
+  std::vector<std::size_t> cuts{0};  // segment starts (indices into all)
+  const double lo = all.front(), hi = all.back();
+  if (log_x) {
+    for (double edge = 1; edge <= hi; edge *= 2) {
+      const auto at = static_cast<std::size_t>(std::lower_bound(all.begin(), all.end(), edge) - all.begin());
+      if (at > cuts.back()) cuts.push_back(at);
+    }
+  } else {
+    for (int k = 1; k < 16; ++k) {
+      const auto at = static_cast<std::size_t>(std::lower_bound(all.begin(), all.end(), lo + (hi - lo) * k / 16) - all.begin());
+      if (at > cuts.back()) cuts.push_back(at);
+    }
+  }
+  cuts.push_back(all.size());
+  const std::size_t share = std::max<std::size_t>(1, budget / (cuts.size() - 1));
+  for (std::size_t c = 0; c + 1 < cuts.size(); ++c) {
+    const std::size_t n = cuts[c + 1] - cuts[c];
+    std::size_t stride = 1;
+    while (n / stride > share) stride *= 2;
+    for (std::size_t i = cuts[c]; i < cuts[c + 1]; i += stride) {
+      out.r.push_back(all[i]);
+      out.weight.push_back(static_cast<double>(std::min(stride, cuts[c + 1] - i)));
+    }
+  }
+  if (out.r.back() != hi) out.r.push_back(hi), out.weight.push_back(1.0);
+  return out;
+}
+
 std::span<const double> as_span(const Eigen::VectorXd& v) { return {v.data(), static_cast<std::size_t>(v.size())}; }
 
-/// The relative bound at each distance, through core's fast kernel.
-std::vector<double> bound_curve(const std::vector<double>& distances, int d, double base) {
-  const Eigen::VectorXd theta = core::rope_inverse_frequencies(d, base);
-  std::vector<double> out(distances.size());
-  core::rope_decay_bound_curve(distances, as_span(theta), out);
-  return out;
+/// Curves already computed, by what they were computed from (a description
+/// of the inputs and the distances themselves). Dragging one slider changes
+/// one curve; the three figures and the readouts share the rest (the bound
+/// at `base` is drawn in all three, the other bases do not move with it). A
+/// memo of pure functions: the same inputs give the same numbers, whether
+/// remembered or not. Thread-safe; the last kMemoEntries curves are kept.
+class CurveMemo {
+ public:
+  using Curve = std::shared_ptr<const std::vector<double>>;
+
+  template <class Compute>
+  Curve get(std::string what, const std::vector<double>& distances, Compute compute) {
+    {
+      const std::lock_guard lock(mutex_);
+      for (auto it = entries_.begin(); it != entries_.end(); ++it)
+        if (it->what == what && it->distances == distances) {
+          entries_.splice(entries_.begin(), entries_, it);  // most recently used first
+          return entries_.front().values;
+        }
+    }
+    Curve values = std::make_shared<const std::vector<double>>(compute());
+    const std::lock_guard lock(mutex_);
+    entries_.push_front({std::move(what), distances, values});
+    if (entries_.size() > kMemoEntries) entries_.pop_back();
+    return values;
+  }
+
+ private:
+  static constexpr std::size_t kMemoEntries = 24;
+  struct Entry {
+    std::string what;
+    std::vector<double> distances;
+    Curve values;
+  };
+  std::mutex mutex_;
+  std::list<Entry> entries_;
+};
+
+CurveMemo& memo() {
+  static CurveMemo m;
+  return m;
+}
+
+/// Full precision, for the memo's descriptions.
+std::string exact(double v) { return core::format_number(v); }
+
+/// The bound at each distance, through core's fast kernel.
+CurveMemo::Curve bound_curve(const std::vector<double>& distances, int d, double base) {
+  return memo().get("bound d=" + std::to_string(d) + " base=" + exact(base), distances, [&] {
+    const Eigen::VectorXd theta = core::rope_inverse_frequencies(d, base);
+    std::vector<double> out(distances.size());
+    core::rope_decay_bound_curve(distances, as_span(theta), out);
+    return out;
+  });
+}
+
+/// The all-ones score at each distance (core::rope_ones_score).
+CurveMemo::Curve ones_curve(const std::vector<double>& distances, int d, double base) {
+  return memo().get("ones d=" + std::to_string(d) + " base=" + exact(base), distances, [&] {
+    const Eigen::VectorXd theta = core::rope_inverse_frequencies(d, base);
+    std::vector<double> out;
+    out.reserve(distances.size());
+    for (double r : distances) out.push_back(core::rope_ones_score(r, as_span(theta)));
+    return out;
+  });
 }
 
 /// The index of the smallest value (the first one on ties).
@@ -127,14 +243,20 @@ struct Trend {
   std::vector<double> x, y;
 };
 
-Trend local_mean(const std::vector<double>& distances, const std::vector<double>& bound, bool log_x) {
-  std::vector<double> prefix(bound.size() + 1, 0.0);
-  for (std::size_t i = 0; i < bound.size(); ++i) prefix[i + 1] = prefix[i] + bound[i];
+/// The mean is over the sampled distances, each weighted by the number of
+/// listed distances it stands for (all 1 when every distance is computed).
+Trend local_mean(const Sampled& at, const std::vector<double>& bound, bool log_x) {
+  const std::vector<double>& distances = at.r;
+  std::vector<double> prefix(bound.size() + 1, 0.0), weights(bound.size() + 1, 0.0);
+  for (std::size_t i = 0; i < bound.size(); ++i) {
+    prefix[i + 1] = prefix[i] + at.weight[i] * bound[i];
+    weights[i + 1] = weights[i] + at.weight[i];
+  }
   Trend t;
   for (double r : spread(distances, kTrendPoints, log_x)) {
     const auto lo = static_cast<std::size_t>(std::lower_bound(distances.begin(), distances.end(), r / kWindow) - distances.begin());
     const auto hi = static_cast<std::size_t>(std::upper_bound(distances.begin(), distances.end(), r * kWindow) - distances.begin());
-    t.x.push_back(r), t.y.push_back((prefix[hi] - prefix[lo]) / static_cast<double>(hi - lo));  // r itself is inside: hi > lo
+    t.x.push_back(r), t.y.push_back((prefix[hi] - prefix[lo]) / (weights[hi] - weights[lo]));  // r itself is inside: hi > lo
   }
   return t;
 }
@@ -204,12 +326,20 @@ Figure curves(const FigureContext& ctx) {
   const auto& tr = ctx.tr;
   const Setting s = setting(ctx.params);
   const Eigen::VectorXd theta = core::rope_inverse_frequencies(s.d, s.base);
-  const std::vector<double> full = spread(s.distances, full_budget(s.d), s.log_x);
-  const std::vector<double> few = spread(s.distances, score_budget(s.d), s.log_x);
-  const std::vector<double> bound = bound_curve(full, s.d, s.base);
-  const std::vector<double> rare = spread(s.distances, budget(kRandomWork, s.samples * (s.d / 2.0), 16, kSampled), s.log_x);
-  std::vector<double> random(rare.size());
-  core::rope_random_mean_abs_score_curve(rare, s.d, s.base, s.seed, s.samples, random);
+  const Sampled sampled_full = sampled(s.distances, full_budget(s.d), s.log_x);
+  const std::vector<double>& full = sampled_full.r;
+  const std::vector<double> few = sampled(s.distances, score_budget(s.d), s.log_x).r;
+  const std::vector<double>& bound = *bound_curve(full, s.d, s.base);
+  const std::vector<double> rare = sampled(s.distances, random_budget(s.d, s.samples), s.log_x).r;
+  const std::vector<double>& random =
+      *memo().get("random d=" + std::to_string(s.d) + " base=" + exact(s.base) + " seed=" + std::to_string(s.seed) +
+                      " samples=" + std::to_string(s.samples),
+                  rare, [&] {
+                    std::vector<double> out(rare.size());
+                    core::rope_random_mean_abs_score_curve(rare, s.d, s.base, s.seed, s.samples, out);
+                    return out;
+                  });
+  const std::vector<double>& ones_all = *ones_curve(few, s.d, s.base);
   const double bound0 = core::rope_decay_bound(0, as_span(theta));
   const double ones0 = core::rope_ones_score(0, as_span(theta));
   // Random q, k ~ N(0, I_d): score(r) has variance d at every r (each pair
@@ -228,7 +358,7 @@ Figure curves(const FigureContext& ctx) {
   std::vector<double> raw_ones, raw_random;
   for (std::size_t i = 0; i < full.size(); ++i) sb.x.push_back(full[i]), sb.y.push_back(bound[i] / bound0);
   for (std::size_t i = 0; i < few.size(); ++i) {
-    const double ones = core::rope_ones_score(few[i], as_span(theta));
+    const double ones = ones_all[i];
     so.x.push_back(few[i]), so.y.push_back(ones / ones0), raw_ones.push_back(ones);
   }
   for (std::size_t i = 0; i < rare.size(); ++i)
@@ -247,7 +377,7 @@ Figure curves(const FigureContext& ctx) {
   sb.color = fig::palette_color(0).with_alpha(0.45f);
   sb.width = 1.2f;
   // The bound's trend and where it is lowest.
-  const Trend trend = local_mean(full, bound, s.log_x);
+  const Trend trend = local_mean(sampled_full, bound, s.log_x);
   fig::Series st{.name = tr("decay.series.trend")};
   for (std::size_t i = 0; i < trend.x.size(); ++i) st.x.push_back(trend.x[i]), st.y.push_back(trend.y[i] / bound0);
   st.color = fig::palette_color(0);
@@ -274,7 +404,8 @@ Figure curves(const FigureContext& ctx) {
 Figure bases(const FigureContext& ctx) {
   const auto& tr = ctx.tr;
   const Setting s = setting(ctx.params);
-  const std::vector<double> full = spread(s.distances, full_budget(s.d) / s.bases.size(), s.log_x);
+  const Sampled sampled_full = sampled(s.distances, full_budget(s.d), s.log_x);
+  const std::vector<double>& full = sampled_full.r;
   const double bound0 = (s.d / 2 + 1) / 2.0;
   Figure f;
   f.title = tr("decay.bases.title");
@@ -287,13 +418,13 @@ Figure bases(const FigureContext& ctx) {
   std::vector<double> minima_base;
   std::vector<fig::Series> raw, trends;
   for (std::size_t b = 0; b < s.bases.size(); ++b) {
-    const std::vector<double> bound = bound_curve(full, s.d, s.bases[b]);
+    const std::vector<double>& bound = *bound_curve(full, s.d, s.bases[b]);
     fig::Series ser;
     for (std::size_t i = 0; i < full.size(); ++i) ser.x.push_back(full[i]), ser.y.push_back(bound[i] / bound0);
     ser.extra = {{tr("decay.readout.bound"), "", bound}};
     ser.color = curve_colour(b).with_alpha(0.3f);
     ser.width = 1.0f;
-    const Trend trend = local_mean(full, bound, s.log_x);
+    const Trend trend = local_mean(sampled_full, bound, s.log_x);
     fig::Series mean{.name = tr.format("decay.bases.series", {{"base", fig::num(s.bases[b])}})};
     for (std::size_t i = 0; i < trend.x.size(); ++i) mean.x.push_back(trend.x[i]), mean.y.push_back(trend.y[i] / bound0);
     mean.color = curve_colour(b);
@@ -327,8 +458,9 @@ Figure compare(const FigureContext& ctx) {
   const auto& p = ctx.params;
   const auto& tr = ctx.tr;
   const Setting s = setting(p);
-  const std::vector<double> full = spread(s.distances, full_budget(s.d), s.log_x);
-  const std::vector<double> few = spread(s.distances, score_budget(s.d), s.log_x);
+  const Sampled sampled_full = sampled(s.distances, full_budget(s.d), s.log_x);
+  const std::vector<double>& full = sampled_full.r;
+  const std::vector<double> few = sampled(s.distances, score_budget(s.d), s.log_x).r;
   const Eigen::VectorXd theta = core::rope_inverse_frequencies(s.d, s.base);
   const double gamma = p.real("xpos_gamma"), scale_base = p.real("xpos_scale_base");
   const int heads = static_cast<int>(p.integer("heads")), head = static_cast<int>(p.integer("head"));
@@ -355,16 +487,25 @@ Figure compare(const FigureContext& ctx) {
   };
   // RoPE's bound as its local mean (the raw band is in the first figure).
   fig::Series bound = series("decay.compare.rope_bound", {{"base", fig::num(s.base)}}, 0);
-  const Trend trend = local_mean(full, bound_curve(full, s.d, s.base), s.log_x);
+  const Trend trend = local_mean(sampled_full, *bound_curve(full, s.d, s.base), s.log_x);
   const double bound0 = core::rope_decay_bound(0, as_span(theta));
   for (std::size_t i = 0; i < trend.x.size(); ++i) bound.x.push_back(trend.x[i]), bound.y.push_back(trend.y[i] / bound0);
   fig::Series ones = series("decay.compare.rope_ones", {}, 0);
   ones.color = fig::Color::rgb(0x9aa0a6);
   ones.width = 1.0f;
   fig::Series xpos = series("decay.compare.xpos", {{"gamma", fig::num(gamma)}, {"b", fig::num(scale_base)}}, 2);
-  for (double r : few) {
-    ones.x.push_back(r), ones.y.push_back(core::rope_ones_score(r, as_span(theta)) / s.d);
-    xpos.x.push_back(r), xpos.y.push_back(core::xpos_ones_score(r, s.d, s.base, gamma, scale_base) / s.d);
+  const std::vector<double>& ones_all = *ones_curve(few, s.d, s.base);
+  const std::vector<double>& xpos_all =
+      *memo().get("xpos d=" + std::to_string(s.d) + " base=" + exact(s.base) + " gamma=" + exact(gamma) +
+                      " B=" + exact(scale_base),
+                  few, [&] {
+                    std::vector<double> out(few.size());
+                    core::xpos_ones_score_curve(few, s.d, s.base, gamma, scale_base, out);
+                    return out;
+                  });
+  for (std::size_t i = 0; i < few.size(); ++i) {
+    ones.x.push_back(few[i]), ones.y.push_back(ones_all[i] / s.d);
+    xpos.x.push_back(few[i]), xpos.y.push_back(xpos_all[i] / s.d);
   }
   fig::Series alibi = series("decay.compare.alibi", {{"h", fig::num(head)}, {"m", fig::num(slope, 3)}}, 1);
   fig::Series gauss = series(kernel_normalised ? "decay.compare.gaussian" : "decay.compare.gaussian_raw",
@@ -372,15 +513,39 @@ Figure compare(const FigureContext& ctx) {
   fig::Series t5 = series("decay.compare.t5", {{"nb", fig::num(buckets)}, {"maxd", fig::num(max_distance)}}, 3);
   t5.kind = fig::SeriesKind::step;
   t5.style = fig::LineStyle::dashed;
-  std::vector<double> bias, kernel_raw, bucket_raw;
-  for (double r : full) {
-    const auto whole = static_cast<long long>(std::floor(r));
-    const double bias_r = core::alibi_bias(slope, whole, 0, true);  // −m·r (query r tokens after the key)
-    alibi.x.push_back(r), alibi.y.push_back(std::exp(bias_r)), bias.push_back(bias_r);
-    const double kr = kernel(r);
-    gauss.x.push_back(r), gauss.y.push_back(kernel_normalised ? kr / k0 : kr), kernel_raw.push_back(kr);
-    const int bucket = core::t5_relative_bucket(-whole, bidirectional, buckets, max_distance);
-    t5.x.push_back(r), t5.y.push_back(static_cast<double>(bucket) / last_bucket), bucket_raw.push_back(bucket);
+  // ALiBi's bias, the kernel and T5's bucket at each distance: they do not
+  // move with d or base, so a dragged RoPE slider finds them in the memo.
+  const std::vector<double>& bias =
+      *memo().get("alibi slope=" + exact(slope), full, [&] {
+        std::vector<double> out;
+        out.reserve(full.size());
+        for (double r : full) out.push_back(core::alibi_bias(slope, static_cast<long long>(std::floor(r)), 0, true));  // −m·r
+        return out;
+      });
+  const std::vector<double>& kernel_raw =
+      *memo().get("kernel " + exact(kernel.alpha1) + " " + exact(kernel.alpha2) + " " + exact(kernel.sigma1) + " " +
+                      exact(kernel.sigma2),
+                  full, [&] {
+                    std::vector<double> out;
+                    out.reserve(full.size());
+                    for (double r : full) out.push_back(kernel(r));
+                    return out;
+                  });
+  const std::vector<double>& bucket_raw =
+      *memo().get("t5 " + std::to_string(buckets) + " " + std::to_string(max_distance) + (bidirectional ? " bi" : " causal"),
+                  full, [&] {
+                    std::vector<double> out;
+                    out.reserve(full.size());
+                    for (double r : full)
+                      out.push_back(core::t5_relative_bucket(-static_cast<long long>(std::floor(r)), bidirectional, buckets,
+                                                             max_distance));
+                    return out;
+                  });
+  for (std::size_t i = 0; i < full.size(); ++i) {
+    const double r = full[i];
+    alibi.x.push_back(r), alibi.y.push_back(std::exp(bias[i]));  // the factor e^(−m·r) on a softmax weight
+    gauss.x.push_back(r), gauss.y.push_back(kernel_normalised ? kernel_raw[i] / k0 : kernel_raw[i]);
+    t5.x.push_back(r), t5.y.push_back(bucket_raw[i] / last_bucket);
   }
   alibi.extra = {{tr("decay.readout.bias"), "", bias}};
   gauss.extra = {{"K(r)", "", kernel_raw}};
@@ -413,9 +578,30 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
   // RoFormer's inequality on seeded random q, k (the same pairs as the curve):
   // |⟨R_0 q, R_r k⟩| <= max_i |h_{i+1} − h_i| · Σ_j |S_j(r)|, h_i = q_i·conj(k_i)
   // over complex pairs, h_{d/2} = 0. The readout is the largest ratio seen.
-  const std::vector<double> checked = spread(s.distances, kInequalityDistances, s.log_x);
-  double worst = 0;
+  // The distances checked are among those the bound curve is computed at (so
+  // Σ_j |S_j(r)| comes from it), and the score is written per pair as
+  // ⟨R_0 q, R_r k⟩ = Σ_i A_i cos(r θ_i) + B_i sin(r θ_i) with
+  // A_i = q_2i k_2i + q_2i+1 k_2i+1, B_i = q_2i+1 k_2i − q_2i k_2i+1 (RoPE's
+  // rotation of k expanded), so cos and sin are taken once per distance.
+  const Sampled sampled_full = sampled(s.distances, full_budget(s.d), s.log_x);
+  const std::vector<double>& full = sampled_full.r;
+  const std::vector<double>& full_bound = *bound_curve(full, s.d, s.base);
+  const std::vector<double> checked = spread(full, inequality_budget(s.d), s.log_x);
   const auto half = static_cast<std::size_t>(s.d / 2);
+  Eigen::MatrixXd cos_rt(static_cast<Eigen::Index>(half), static_cast<Eigen::Index>(checked.size()));
+  Eigen::MatrixXd sin_rt(cos_rt.rows(), cos_rt.cols());
+  std::vector<double> checked_bound(checked.size());
+  for (std::size_t c = 0; c < checked.size(); ++c) {
+    const auto col = static_cast<Eigen::Index>(c);
+    for (std::size_t i = 0; i < half; ++i) {
+      const double angle = checked[c] * theta[static_cast<Eigen::Index>(i)];
+      cos_rt(static_cast<Eigen::Index>(i), col) = std::cos(angle);
+      sin_rt(static_cast<Eigen::Index>(i), col) = std::sin(angle);
+    }
+    const auto at = std::lower_bound(full.begin(), full.end(), checked[c]) - full.begin();
+    checked_bound[c] = full_bound[static_cast<std::size_t>(at)];
+  }
+  double worst = 0;
   for (int smp = 0; smp < std::min(s.samples, kInequalitySamples); ++smp) {
     Eigen::VectorXd q(s.d), k(s.d);
     for (int j = 0; j < s.d; ++j) {
@@ -430,10 +616,16 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
         next = {q[2 * i + 2] * k[2 * i + 2] + q[2 * i + 3] * k[2 * i + 3], q[2 * i + 3] * k[2 * i + 2] - q[2 * i + 2] * k[2 * i + 3]};
       max_step = std::max(max_step, std::abs(next - h));
     }
-    for (double r : checked) {
-      const double score = core::rope_score(q, k, 0, r, s.base, core::PairLayout::interleaved);
-      const double limit = max_step * static_cast<double>(half) * core::rope_decay_bound(r, as_span(theta));
-      if (limit > 0) worst = std::max(worst, std::abs(score) / limit);
+    Eigen::VectorXd a(static_cast<Eigen::Index>(half)), b(static_cast<Eigen::Index>(half));
+    for (std::size_t i = 0; i < half; ++i) {
+      const auto e = static_cast<Eigen::Index>(i);
+      a[e] = q[2 * e] * k[2 * e] + q[2 * e + 1] * k[2 * e + 1];
+      b[e] = q[2 * e + 1] * k[2 * e] - q[2 * e] * k[2 * e + 1];
+    }
+    const Eigen::VectorXd scores = cos_rt.transpose() * a + sin_rt.transpose() * b;
+    for (std::size_t c = 0; c < checked.size(); ++c) {
+      const double limit = max_step * static_cast<double>(half) * checked_bound[c];
+      if (limit > 0) worst = std::max(worst, std::abs(scores[static_cast<Eigen::Index>(c)]) / limit);
     }
   }
   out.push_back({tr("decay.readout.inequality_label"),
@@ -443,8 +635,7 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
   // The bound's trend (local mean): where it is lowest, and where it settles
   // over the last decade of distances shown (r_max/10 .. r_max), next to the
   // random-phase level.
-  const std::vector<double> full = spread(s.distances, full_budget(s.d), s.log_x);
-  const Trend trend = local_mean(full, bound_curve(full, s.d, s.base), s.log_x);
+  const Trend trend = local_mean(sampled_full, full_bound, s.log_x);
   const std::size_t at = argmin(trend.y);
   out.push_back({tr("decay.readout.minimum_label"),
                  tr.format("decay.readout.minimum_value", {{"v", fig::num(trend.y[at] / bound0, 3)}, {"r", fig::num(trend.x[at])}}),
@@ -459,7 +650,7 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
                                                         {"hi", fig::num(trend.x.back())}, {"level", fig::num(random_phase_level(s.d), 3)}}),
                  tail, std::nullopt});
   for (std::size_t b = 1; b < s.bases.size(); ++b) {
-    const Trend other = local_mean(full, bound_curve(full, s.d, s.bases[b]), s.log_x);
+    const Trend other = local_mean(sampled_full, *bound_curve(full, s.d, s.bases[b]), s.log_x);
     const std::size_t j = argmin(other.y);
     out.push_back({tr.format("decay.readout.base_minimum_label", {{"base", fig::num(s.bases[b])}}),
                    tr.format("decay.readout.minimum_value", {{"v", fig::num(other.y[j] / bound0, 3)}, {"r", fig::num(other.x[j])}}),

@@ -78,6 +78,9 @@ core::Params resolve_view_params(const ViewDef& view, const core::Params& params
 /// core::Params::track_reads): they change only when one of those changes.
 std::vector<Readout> view_readouts(const ViewDef& view, const core::Params& params, const Translator& tr,
                                    std::vector<std::string>* reads = nullptr);
+/// The same on parameters already resolved for `view` (resolve_view_params).
+std::vector<Readout> view_readouts_resolved(const ViewDef& view, const core::Params& resolved, const Translator& tr,
+                                            std::vector<std::string>* reads = nullptr);
 
 /// Resolves the parameters, builds the figure and stamps its id. Raises
 /// core::InvalidParameter. The result satisfies fig::all_finite. With
@@ -86,6 +89,11 @@ std::vector<Readout> view_readouts(const ViewDef& view, const core::Params& para
 fig::Figure build_figure(const ViewDef& view, const FigureDef& figure, const core::Params& params,
                          const Translator& tr, double width = 900, double height = 560,
                          std::vector<std::string>* reads = nullptr);
+/// The same on parameters already resolved for `view` (the GUI resolves once
+/// per change, not once per figure).
+fig::Figure build_figure_resolved(const ViewDef& view, const FigureDef& figure, const core::Params& resolved,
+                                  const Translator& tr, double width = 900, double height = 560,
+                                  std::vector<std::string>* reads = nullptr);
 
 // One ViewDef per lesson file (figures/<view>_view.cpp).
 ViewDef sinusoidal_view();

@@ -111,11 +111,23 @@ std::string AppState::set_param(std::string_view key, const core::ParamValue& va
   if (next == params_) return {};
   // A change must not break a rule of the lesson; when the lesson is already
   // broken (a shared key changed elsewhere), any valid value may help fix it.
+  std::optional<core::Params> resolved_next;
   if (resolved()) {
-    if (std::string why = check_for_view(view(), next); !why.empty()) return why;
+    try {
+      resolved_next = resolve_view_params(view(), next);
+    } catch (const core::InvalidParameter& e) {
+      return e.what();
+    }
   }
   params_ = std::move(next);
   invalidate_key(key);
+  if (resolved_next) {  // resolved once: it is what resolved() returns for this revision
+    resolved_ = std::move(resolved_next);
+    resolved_revision_ = revision_;
+    resolved_view_ = view_index_;
+    resolve_error_.clear();
+    resolve_error_key_.clear();
+  }
   return {};
 }
 

@@ -36,7 +36,9 @@ FigureCache::Entry& FigureCache::get(const ViewDef& view, const FigureDef& def, 
   e.reads_known = false;
   ++builds_;
   try {
-    e.figure = build_figure(view, def, state.params(), tr, w, h, &e.reads);
+    const core::Params* resolved = state.resolved();
+    e.figure = resolved ? build_figure_resolved(view, def, *resolved, tr, w, h, &e.reads)
+                        : build_figure(view, def, state.params(), tr, w, h, &e.reads);  // raises the conflict
     std::sort(e.reads.begin(), e.reads.end());
     e.reads.erase(std::unique(e.reads.begin(), e.reads.end()), e.reads.end());
     e.reads_known = true;

@@ -218,7 +218,9 @@ void LessonView::readouts() {
     readouts_reads_.clear();
     readouts_reads_known_ = false;
     try {
-      readouts_ = view_readouts(c.state.view(), c.state.params(), c.tr, &readouts_reads_);
+      const core::Params* resolved = c.state.resolved();
+      readouts_ = resolved ? view_readouts_resolved(c.state.view(), *resolved, c.tr, &readouts_reads_)
+                           : view_readouts(c.state.view(), c.state.params(), c.tr, &readouts_reads_);
       std::sort(readouts_reads_.begin(), readouts_reads_.end());
       readouts_reads_.erase(std::unique(readouts_reads_.begin(), readouts_reads_.end()), readouts_reads_.end());
       readouts_reads_known_ = true;

@@ -143,24 +143,29 @@ void rope_random_mean_abs_score_curve(std::span<const double> distances, int d, 
     throw InvalidParameter("distance", std::to_string(distances.size()) + " items",
                            "the output must hold one value per distance (" + std::to_string(out.size()) + ")");
   const Eigen::VectorXd theta = rope_inverse_frequencies(d, base);
-  const auto half = static_cast<std::size_t>(theta.size());
+  const auto half = static_cast<Eigen::Index>(theta.size());
   std::vector<double> a, b;
   random_score_coefficients(d, seed, samples, a, b);
-  std::vector<double> c(half), s(half);
-  for (std::size_t j = 0; j < distances.size(); ++j) {
-    for (std::size_t i = 0; i < half; ++i) {
-      c[i] = std::cos(distances[j] * theta[static_cast<Eigen::Index>(i)]);
-      s[i] = std::sin(distances[j] * theta[static_cast<Eigen::Index>(i)]);
-    }
-    double sum_abs = 0;
-    for (int smp = 0; smp < samples; ++smp) {
-      const double* as = a.data() + static_cast<std::size_t>(smp) * half;
-      const double* bs = b.data() + static_cast<std::size_t>(smp) * half;
-      double score = 0;
-      for (std::size_t i = 0; i < half; ++i) score += as[i] * c[i] + bs[i] * s[i];
-      sum_abs += std::fabs(score);
-    }
-    out[j] = sum_abs / samples;
+  // Row s of A and B: sample s's coefficients (a[s·half + i]).
+  const Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> am(a.data(), samples, half);
+  const Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> bm(b.data(), samples, half);
+  // Blocks of distances: cos and sin of r·θ_i once per (distance, pair), then
+  // every sample's score at once, scores = A·C + B·S (Eigen's matrix
+  // product, vectorised), and the mean of |score| over the samples.
+  constexpr Eigen::Index kBlockDistances = 32;
+  Eigen::MatrixXd c(half, kBlockDistances), sn(half, kBlockDistances), scores(samples, kBlockDistances);
+  for (std::size_t j0 = 0; j0 < distances.size(); j0 += kBlockDistances) {
+    const auto n = static_cast<Eigen::Index>(std::min<std::size_t>(kBlockDistances, distances.size() - j0));
+    for (Eigen::Index j = 0; j < n; ++j)
+      for (Eigen::Index i = 0; i < half; ++i) {
+        const double angle = distances[j0 + static_cast<std::size_t>(j)] * theta[i];
+        c(i, j) = std::cos(angle);
+        sn(i, j) = std::sin(angle);
+      }
+    scores.leftCols(n).noalias() = am * c.leftCols(n);
+    scores.leftCols(n).noalias() += bm * sn.leftCols(n);
+    for (Eigen::Index j = 0; j < n; ++j)
+      out[j0 + static_cast<std::size_t>(j)] = scores.col(j).cwiseAbs().sum() / samples;
   }
 }
 
