@@ -75,7 +75,7 @@ int run_export(const ExportRequest& r) {
     if (lang != "en" && lang != "zh") return fail(kExitUsage, "lang = " + lang + ": must be en or zh");
     const core::Params params = params_from_request(r.preset, r.sets, view->keys, "view '" + r.view + "'");
     const Translator tr = Translator::load(assets_dir(), lang);
-    options.font_family = find_font(lang).family;
+    options.font_family = export_font_families(lang);
 
     // Build every figure before writing any file: invalid input writes nothing.
     std::vector<fig::Figure> built;

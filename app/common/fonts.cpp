@@ -35,10 +35,13 @@ bool match(const char* pattern_text, const char* sample, bool bold, FontChoice& 
     FcCharSet* have = nullptr;
     FcChar8* file = nullptr;
     FcChar8* family = nullptr;
+    int index = 0;
     if (FcPatternGetCharSet(font, FC_CHARSET, 0, &have) == FcResultMatch && FcCharSetIsSubset(cs, have) &&
         FcPatternGetString(font, FC_FILE, 0, &file) == FcResultMatch &&
         FcPatternGetString(font, FC_FAMILY, 0, &family) == FcResultMatch) {
+      if (FcPatternGetInteger(font, FC_INDEX, 0, &index) != FcResultMatch) index = 0;
       (bold ? out.bold_file : out.file) = reinterpret_cast<const char*>(file);
+      (bold ? out.bold_index : out.index) = index;
       if (!bold) out.family = reinterpret_cast<const char*>(family);
       ok = true;
     }
@@ -56,20 +59,66 @@ FontChoice find_font(const std::string& lang) {
   FontChoice f;
   const char* latin_sample = "Aa0θλγσαβ≤·²⁻¹−π";
   if (lang == "zh") {
-    const char* sample = "Aa0θλγσ位置编码旋转外推插值";
+    // CJK only: Latin, Greek and math come from the Latin face (see fonts.hpp).
+    const char* sample = "位置编码旋转外推插值，：（）";
     for (const char* name : {"Noto Sans CJK SC", "WenQuanYi Micro Hei", "Source Han Sans SC", "sans-serif:lang=zh-cn"})
       if (match(name, sample, false, f)) {
-        if (!match(name, sample, true, f)) f.bold_file = f.file;
+        if (!match(name, sample, true, f)) f.bold_file = f.file, f.bold_index = f.index;
         return f;
       }
     throw IoError("no font with Chinese glyphs found (install fonts-wqy-microhei or fonts-noto-cjk)");
   }
   for (const char* name : {"DejaVu Sans", "sans-serif"})
     if (match(name, latin_sample, false, f)) {
-      if (!match(name, latin_sample, true, f)) f.bold_file = f.file;
+      if (!match(name, latin_sample, true, f)) f.bold_file = f.file, f.bold_index = f.index;
       return f;
     }
   throw IoError("no sans font with Greek letters found (install fonts-dejavu-core)");
+}
+
+std::string export_font_families(const std::string& lang) {
+  const std::string latin = find_font("en").family;
+  if (lang != "zh") return latin;
+  return latin + ", " + find_font("zh").family;
+}
+
+std::vector<std::string> split_font_families(std::string_view families) {
+  std::vector<std::string> out;
+  while (!families.empty()) {
+    const std::size_t comma = families.find(',');
+    std::string_view f = families.substr(0, comma);
+    while (!f.empty() && f.front() == ' ') f.remove_prefix(1);
+    while (!f.empty() && f.back() == ' ') f.remove_suffix(1);
+    if (!f.empty()) out.emplace_back(f);
+    if (comma == std::string_view::npos) break;
+    families.remove_prefix(comma + 1);
+  }
+  return out;
+}
+
+bool is_cjk(char32_t c) {
+  return (c >= 0x2E80 && c <= 0x9FFF) || (c >= 0xF900 && c <= 0xFAFF) || (c >= 0xFF00 && c <= 0xFFEF);
+}
+
+std::vector<TextRun> split_cjk_runs(std::string_view s) {
+  std::vector<TextRun> runs;
+  std::size_t start = 0, i = 0;
+  bool run_cjk = false;
+  while (i < s.size()) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    const std::size_t n = b < 0x80 ? 1 : (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : (b >> 3) == 0x1E ? 4 : 1;
+    char32_t c = n == 1 ? b : b & (0x7F >> n);
+    for (std::size_t k = 1; k < n && i + k < s.size(); ++k) c = (c << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+    const bool cjk = n > 1 && is_cjk(c);
+    if (i > start && cjk != run_cjk) {
+      runs.push_back({s.substr(start, i - start), run_cjk});
+      start = i;
+    }
+    run_cjk = cjk;
+    i += n;
+  }
+  if (start < s.size()) runs.push_back({s.substr(start), run_cjk});
+  return runs;
 }
 
 void release_font_caches() {

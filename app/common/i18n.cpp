@@ -65,6 +65,12 @@ std::string Translator::format(std::string_view key, const std::vector<std::pair
 
 bool Translator::has(std::string_view key) const { return strings_.find(key) != strings_.end(); }
 
+const std::string* Translator::find(std::string_view key) const {
+  if (auto it = strings_.find(key); it != strings_.end()) return &it->second;
+  if (auto it = fallback_.find(key); it != fallback_.end()) return &it->second;
+  return nullptr;
+}
+
 std::string language_from_locale(std::string_view locale) {
   return locale.substr(0, 2) == "zh" ? "zh" : "en";
 }

@@ -31,6 +31,10 @@ class Translator {
   /// True if `key` exists in the chosen language itself (not via fallback).
   bool has(std::string_view key) const;
 
+  /// The text of `key` in the chosen language or English, or nullptr when
+  /// neither has it (for optional keys, e.g. a table's caption).
+  const std::string* find(std::string_view key) const;
+
   const std::string& lang() const { return lang_; }
 
   /// Every key → text of one language folder (for tests and tools).

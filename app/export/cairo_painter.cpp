@@ -4,6 +4,8 @@
 #include <cmath>
 #include <numbers>
 
+#include "app/common/fonts.hpp"
+
 namespace poslab::app {
 
 namespace {
@@ -32,7 +34,13 @@ std::vector<std::uint32_t> raster_to_argb(const fig::ScalarRaster& r) {
 }
 
 CairoPainter::CairoPainter(cairo_t* cr, double density, std::string font_family)
-    : cr_(cr), density_(density), family_(std::move(font_family)) {}
+    : cr_(cr), density_(density), family_(std::move(font_family)) {
+  const auto families = split_font_families(family_);
+  if (families.size() > 1) {  // "Latin, CJK": text is drawn in runs, see fonts.hpp
+    family_ = families.front();
+    cjk_family_ = families.back();
+  }
+}
 
 void CairoPainter::fill_rect(const fig::Rect& r, fig::Color c) {
   set_color(cr_, c);
@@ -77,33 +85,46 @@ void CairoPainter::fill_circle(fig::Point center, double radius, fig::Color c) {
   cairo_fill(cr_);
 }
 
-void CairoPainter::set_font(const fig::TextStyle& style) {
-  cairo_select_font_face(cr_, family_.c_str(), CAIRO_FONT_SLANT_NORMAL,
+void CairoPainter::set_font(const fig::TextStyle& style, bool cjk) {
+  cairo_select_font_face(cr_, (cjk ? cjk_family_ : family_).c_str(), CAIRO_FONT_SLANT_NORMAL,
                          style.bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
   cairo_set_font_size(cr_, style.size);
 }
 
+double text_advance(cairo_t* cr, std::string_view utf8, const std::string& family, const std::string& cjk_family,
+                    const fig::TextStyle& style) {
+  const cairo_font_weight_t weight = style.bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL;
+  double advance = 0;
+  const auto runs = cjk_family.empty() ? std::vector<TextRun>{{utf8, false}} : split_cjk_runs(utf8);
+  for (const TextRun& run : runs) {
+    cairo_select_font_face(cr, (run.cjk ? cjk_family : family).c_str(), CAIRO_FONT_SLANT_NORMAL, weight);
+    cairo_set_font_size(cr, style.size);
+    const std::string s(run.text);
+    cairo_text_extents_t ext;
+    cairo_text_extents(cr, s.c_str(), &ext);
+    advance += ext.x_advance;
+  }
+  if (!cjk_family.empty()) {  // leave the Latin face selected: its metrics place every line
+    cairo_select_font_face(cr, family.c_str(), CAIRO_FONT_SLANT_NORMAL, weight);
+    cairo_set_font_size(cr, style.size);
+  }
+  return advance;
+}
+
 fig::Size CairoPainter::measure(std::string_view utf8, const fig::TextStyle& style) {
   if (utf8.empty()) return {0, style.size};
-  set_font(style);
-  const std::string s(utf8);
-  cairo_text_extents_t ext;
-  cairo_text_extents(cr_, s.c_str(), &ext);
-  return {ext.x_advance, style.size};
+  return {text_advance(cr_, utf8, family_, cjk_family_, style), style.size};
 }
 
 void CairoPainter::text(fig::Point at, std::string_view utf8, const fig::TextStyle& style, fig::Anchor h,
                         fig::VAnchor v, bool rotated) {
   if (utf8.empty()) return;
-  set_font(style);
-  const std::string s(utf8);
-  cairo_text_extents_t ext;
-  cairo_text_extents(cr_, s.c_str(), &ext);
+  const double advance = text_advance(cr_, utf8, family_, cjk_family_, style);  // leaves the Latin face set
   cairo_font_extents_t fe;
   cairo_font_extents(cr_, &fe);
   double dx = 0;
-  if (h == fig::Anchor::center) dx = -ext.x_advance / 2;
-  if (h == fig::Anchor::right) dx = -ext.x_advance;
+  if (h == fig::Anchor::center) dx = -advance / 2;
+  if (h == fig::Anchor::right) dx = -advance;
   double dy = 0;  // from the baseline
   switch (v) {
     case fig::VAnchor::top: dy = fe.ascent; break;
@@ -116,7 +137,16 @@ void CairoPainter::text(fig::Point at, std::string_view utf8, const fig::TextSty
   cairo_translate(cr_, at.x, at.y);
   if (rotated) cairo_rotate(cr_, -std::numbers::pi / 2);
   cairo_move_to(cr_, dx, dy);
-  cairo_show_text(cr_, s.c_str());
+  if (cjk_family_.empty()) {
+    const std::string s(utf8);
+    cairo_show_text(cr_, s.c_str());
+  } else {
+    for (const TextRun& run : split_cjk_runs(utf8)) {  // each run moves the current point on
+      set_font(style, run.cjk);
+      const std::string s(run.text);
+      cairo_show_text(cr_, s.c_str());
+    }
+  }
   cairo_restore(cr_);
 }
 

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "app/common/fonts.hpp"
 #include "app/export/cairo_painter.hpp"
 
 namespace poslab::app {
@@ -76,6 +77,21 @@ std::string dash_attr(fig::LineStyle style, double width) {
 
 SvgPainter::SvgPainter(double width, double height, std::string font_family, double raster_density)
     : width_(width), height_(height), family_(std::move(font_family)), density_(raster_density) {
+  // A viewer picks each glyph from the first family that has it, as the PNG
+  // and PDF draw it: Latin, Greek and math from the Latin face, CJK from the
+  // CJK one — or, on a machine without it, from another common CJK face of
+  // the same em-square widths (so the layout measured here still fits).
+  const auto families = split_font_families(family_);
+  font_family_attr_ = family_ + ", sans-serif";
+  if (families.size() > 1) {
+    family_ = families.front();
+    cjk_family_ = families.back();
+    font_family_attr_ = family_ + ", " + cjk_family_;
+    for (const char* f : {"Noto Sans CJK SC", "Source Han Sans SC", "WenQuanYi Micro Hei", "Microsoft YaHei",
+                          "PingFang SC"})
+      if (cjk_family_ != f) font_family_attr_ += std::string(", ") + f;
+    font_family_attr_ += ", sans-serif";
+  }
   scratch_surface_ = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1);
   scratch_ = cairo_create(scratch_surface_);
 }
@@ -113,13 +129,7 @@ void SvgPainter::fill_circle(fig::Point center, double radius, fig::Color c) {
 
 fig::Size SvgPainter::measure(std::string_view utf8, const fig::TextStyle& style) {
   if (utf8.empty()) return {0, style.size};
-  cairo_select_font_face(scratch_, family_.c_str(), CAIRO_FONT_SLANT_NORMAL,
-                         style.bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
-  cairo_set_font_size(scratch_, style.size);
-  const std::string s(utf8);
-  cairo_text_extents_t ext;
-  cairo_text_extents(scratch_, s.c_str(), &ext);
-  return {ext.x_advance, style.size};
+  return {text_advance(scratch_, utf8, family_, cjk_family_, style), style.size};
 }
 
 void SvgPainter::text(fig::Point at, std::string_view utf8, const fig::TextStyle& style, fig::Anchor h,
@@ -143,7 +153,7 @@ void SvgPainter::text(fig::Point at, std::string_view utf8, const fig::TextStyle
     tag += " transform=\"translate(" + num(at.x) + "," + num(at.y) + ") rotate(-90)\" x=\"0\" y=\"" + num(dy) + "\"";
   else
     tag += " x=\"" + num(at.x) + "\" y=\"" + num(at.y + dy) + "\"";
-  tag += " font-family=\"" + xml_escape(family_) + ", sans-serif\" font-size=\"" + num(style.size) + "\"";
+  tag += " font-family=\"" + xml_escape(font_family_attr_) + "\" font-size=\"" + num(style.size) + "\"";
   if (style.bold) tag += " font-weight=\"bold\"";
   tag += " text-anchor=\"" + std::string(anchor) + "\"" + color_attr("fill", style.color) + ">";
   body_ += tag + xml_escape(utf8) + "</text>\n";

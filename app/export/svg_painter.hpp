@@ -39,6 +39,8 @@ class SvgPainter final : public fig::Painter {
   std::string defs_;
   double width_, height_;
   std::string family_;
+  std::string cjk_family_;        ///< empty: one face for everything
+  std::string font_family_attr_;  ///< the font-family every <text> names
   double density_;
   int clip_id_ = 0;
   int open_groups_ = 0;

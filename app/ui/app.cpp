@@ -56,7 +56,7 @@ App::App(Platform& platform, AppOptions options) : platform_(platform), options_
   if (!settings_.lesson.empty()) state_.select_view(settings_.lesson);
   export_choice_.dir = settings_.export_dir.empty() ? default_export_dir() : fs::path(settings_.export_dir);
   try {
-    export_choice_.options.font_family = find_font(options_.lang).family;
+    export_choice_.options.font_family = export_font_families(options_.lang);
   } catch (const std::exception&) {
     // cairo falls back to its default face
   }
@@ -232,7 +232,7 @@ std::string App::set_lang(std::string_view lang) {
     return e.what();
   }
   try {
-    export_choice_.options.font_family = find_font(std::string(lang)).family;
+    export_choice_.options.font_family = export_font_families(std::string(lang));
   } catch (const std::exception& e) {
     toasts_.push(e.what(), ToastKind::error);
   }
