@@ -9,6 +9,7 @@
 #include "app/ui/app.hpp"
 #include "app/ui/bench_frames.hpp"
 #include "app/ui/request.hpp"
+#include "app/ui/stop_signals.hpp"
 #include "app/ui/window.hpp"
 
 namespace poslab::app {
@@ -83,6 +84,9 @@ int run_window(const WindowRequest& request) {
       return kExitOk;
     }
     window->show(app.settings(), assets / "icons" / "poslab-256.png");
+    // SIGTERM/SIGINT/SIGHUP close the window like its close button, so the
+    // autosave below still runs (a second signal ends the process at once).
+    const StopSignals stop([w = window.get()](int) { w->close_from_any_thread(); });
     window->run(app, app.settings());
     app.save_on_exit();
   } catch (const core::InvalidParameter& e) {

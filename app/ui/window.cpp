@@ -167,6 +167,11 @@ bool Window::request_screenshot(const std::filesystem::path& path) {
 
 void Window::request_close() { glfwSetWindowShouldClose(window_, GLFW_TRUE); }
 
+void Window::close_from_any_thread() {
+  close_requested_ = true;
+  glfwPostEmptyEvent();  // wakes glfwWaitEvents (GLFW: callable from any thread)
+}
+
 void Window::capture_if_requested(App& app) {
   if (pending_screenshot_.empty()) return;
   int w = 0, h = 0;
@@ -205,7 +210,7 @@ void Window::frame(App& app, double dt) {
 void Window::run(App& app, Settings& settings) {
   int settle = kSettleFrames;
   double last = glfwGetTime();
-  while (!glfwWindowShouldClose(window_)) {
+  while (!glfwWindowShouldClose(window_) && !close_requested_) {
     if (settle <= 0 && !app.wants_redraw()) {
       // Idle: sleep until an event (or a toast expires). No busy redraw.
       const double wake = app.seconds_until_wake();
@@ -229,6 +234,12 @@ void Window::run(App& app, Settings& settings) {
       }
     }
   }
+}
+
+bool Window::run_frame(App& app, double dt) {
+  glfwPollEvents();
+  frame(app, dt);
+  return !glfwWindowShouldClose(window_) && !close_requested_;
 }
 
 // [SECTION] Offscreen screenshots

@@ -3,6 +3,7 @@
 // ImGui GLFW/OpenGL3 backends, heatmaps on the GPU. It runs the App's frames
 // — waiting for events while nothing moves — and captures screenshots.
 
+#include <atomic>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -36,6 +37,13 @@ class Window final : public Platform {
   void show(const Settings& settings, const std::filesystem::path& icon_png);
   /// Runs until the window closes; keeps `settings` up to date with the geometry.
   void run(App& app, Settings& settings);
+  /// Ends run() as closing the window does. Safe from any thread: the
+  /// SIGTERM/SIGINT watcher (ui/stop_signals.hpp) calls it.
+  void close_from_any_thread();
+  /// One frame as run() draws it (events, the App's frame, swap) without
+  /// waiting: for scripted runs of the real window (the soak test). Returns
+  /// false once the window was asked to close.
+  bool run_frame(App& app, double dt);
   /// Renders a few frames into an offscreen target of exactly width × height
   /// and writes the PNG. Returns "" or the reason.
   std::string screenshot(App& app, const std::filesystem::path& out, int width, int height);
@@ -60,6 +68,7 @@ class Window final : public Platform {
   bool attached_ = false;
   bool for_screenshot_ = false;
   std::filesystem::path pending_screenshot_;
+  std::atomic<bool> close_requested_{false};
   int windowed_x_ = 100, windowed_y_ = 100, windowed_w_ = 1440, windowed_h_ = 900;
 };
 
