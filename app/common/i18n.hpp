@@ -25,7 +25,8 @@ class Translator {
   const std::string& operator()(std::string_view key) const;
 
   /// The text of `key` with {name} placeholders replaced, e.g.
-  /// tr.format("t5.readout", {{"n", "12"}}).
+  /// tr.format("t5.readout", {{"n", "12"}}). One pass over the text: braces in
+  /// the values are never filled, and a {name} without an argument stays.
   std::string format(std::string_view key, const std::vector<std::pair<std::string, std::string>>& args) const;
 
   /// True if `key` exists in the chosen language itself (not via fallback).
@@ -36,6 +37,10 @@ class Translator {
   const std::string* find(std::string_view key) const;
 
   const std::string& lang() const { return lang_; }
+
+  /// The keys looked up so far that neither language has (shown as the key
+  /// itself), for tests.
+  std::vector<std::string> missing_keys() const;
 
   /// Every key → text of one language folder (for tests and tools).
   static std::map<std::string, std::string, std::less<>> read_language(const std::filesystem::path& assets,
