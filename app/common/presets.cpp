@@ -77,7 +77,8 @@ const Preset& find_preset(const std::vector<Preset>& presets, std::string_view i
     if (p.id == id) return p;
   std::string known;
   for (const Preset& p : presets) known += (known.empty() ? "" : ", ") + p.id;
-  throw core::InvalidParameter("preset", std::string(id), "must be one of " + known);
+  throw core::InvalidParameter("preset", std::string(id), "must be one of " + known,
+                               core::Reason{"one_of", {{"choices", known}}, {}});
 }
 
 }  // namespace poslab::app

@@ -106,7 +106,8 @@ PlayMode parse_play_mode(std::string_view word) {
   if (word == "loop") return PlayMode::loop;
   if (word == "bounce") return PlayMode::bounce;
   if (word == "once") return PlayMode::once;
-  throw core::InvalidParameter("mode", std::string(word), "must be one of loop, bounce, once");
+  throw core::InvalidParameter("mode", std::string(word), "must be one of loop, bounce, once",
+                               core::Reason{"one_of", {{"choices", "loop, bounce, once"}}, {}});
 }
 
 const char* play_mode_name(PlayMode mode) {

@@ -58,7 +58,8 @@ ExportFormat parse_export_format(std::string_view word) {
   if (word == "svg") return ExportFormat::svg;
   if (word == "pdf") return ExportFormat::pdf;
   if (word == "csv") return ExportFormat::csv;
-  throw core::InvalidParameter("format", std::string(word), "must be one of png, svg, pdf, csv");
+  throw core::InvalidParameter("format", std::string(word), "must be one of png, svg, pdf, csv",
+                               core::Reason{"one_of", {{"choices", "png, svg, pdf, csv"}}, {}});
 }
 
 const char* export_extension(ExportFormat f) {
@@ -72,11 +73,15 @@ const char* export_extension(ExportFormat f) {
 }
 
 void ExportOptions::check() const {
-  if (width < 200 || width > 8192) throw core::InvalidParameter("width", std::to_string(width), "must be an integer in 200..8192");
-  if (height < 200 || height > 8192) throw core::InvalidParameter("height", std::to_string(height), "must be an integer in 200..8192");
-  if (!(scale >= 0.5 && scale <= 4)) throw core::InvalidParameter("scale", n(scale), "must be a number in 0.5..4");
+  const core::Reason side{"integer_in", {{"min", "200"}, {"max", "8192"}}, {}};
+  if (width < 200 || width > 8192) throw core::InvalidParameter("width", std::to_string(width), "must be an integer in 200..8192", side);
+  if (height < 200 || height > 8192) throw core::InvalidParameter("height", std::to_string(height), "must be an integer in 200..8192", side);
+  if (!(scale >= 0.5 && scale <= 4))
+    throw core::InvalidParameter("scale", n(scale), "must be a number in 0.5..4",
+                                 core::Reason{"number_in", {{"min", "0.5"}, {"max", "4"}}, {}});
   if (static_cast<double>(width) * height * scale * scale > 64e6)
-    throw core::InvalidParameter("scale", n(scale), "width × height × scale² must stay under 64 megapixels");
+    throw core::InvalidParameter("scale", n(scale), "width × height × scale² must stay under 64 megapixels",
+                                 core::Reason{"max_megapixels", {{"max", "64"}}, {}});
   fig::Theme::by_name(theme);
 }
 

@@ -196,7 +196,8 @@ TableFormat parse_table_format(std::string_view word) {
   if (word == "json") return TableFormat::json;
   if (word == "md") return TableFormat::md;
   if (word == "tex") return TableFormat::tex;
-  throw core::InvalidParameter("format", std::string(word), "must be one of csv, json, md, tex");
+  throw core::InvalidParameter("format", std::string(word), "must be one of csv, json, md, tex",
+                               core::Reason{"one_of", {{"choices", "csv, json, md, tex"}}, {}});
 }
 
 std::string format_cell(const Cell& cell, int digits) {

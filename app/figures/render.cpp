@@ -42,7 +42,8 @@ Theme Theme::by_name(std::string_view name) {
   if (name == "light") return light();
   if (name == "dark") return dark();
   if (name == "projector") return projector();
-  throw core::InvalidParameter("theme", std::string(name), "must be one of light, dark, projector");
+  throw core::InvalidParameter("theme", std::string(name), "must be one of light, dark, projector",
+                               core::Reason{"one_of", {{"choices", "light, dark, projector"}}, {}});
 }
 
 // [SECTION] Numbers and ticks

@@ -25,7 +25,9 @@ void check_rows(std::string_view key, double rows) {
   if (rows > static_cast<double>(kMaxTableRows))
     throw InvalidParameter(std::string(key), "(" + core::format_number(rows) + " rows)",
                            "the table would have more than " + std::to_string(kMaxTableRows) +
-                               " rows; ask for fewer positions or a smaller d");
+                               " rows; ask for fewer positions or a smaller d",
+                           core::Reason{"max_rows_positions",
+                                        {{"max", std::to_string(kMaxTableRows)}, {"n", core::format_number(rows)}}, "rows"});
 }
 
 int int_param(const Params& p, std::string_view key) { return static_cast<int>(p.integer(key)); }

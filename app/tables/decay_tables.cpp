@@ -30,7 +30,10 @@ void check_rows(std::string_view key, double rows) {
   if (rows > static_cast<double>(kMaxTableRows))
     throw core::InvalidParameter(std::string(key), "(" + core::format_number(rows) + " rows)",
                                  "the table would have more than " + std::to_string(kMaxTableRows) +
-                                     " rows; ask for fewer distances or fewer bases");
+                                     " rows; ask for fewer distances or fewer bases",
+                                 core::Reason{"max_rows_distances",
+                                              {{"max", std::to_string(kMaxTableRows)}, {"n", core::format_number(rows)}},
+                                              "rows"});
 }
 
 /// rope_bound_rel = bound(r)/bound(0); rope_ones_rel and xpos_ones_rel =

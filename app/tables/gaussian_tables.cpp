@@ -26,9 +26,11 @@ Table gaussian_shift(const core::Params& p) {
   const long long window = p.integer("window");
   if (static_cast<double>(window + 1) * d > kMaxWork)
     throw core::InvalidParameter("window", std::to_string(window),
-                                 "window × d must stay <= 4e7 for this table (d = " + std::to_string(d) + ")");
+                                 "window × d must stay <= 4e7 for this table (d = " + std::to_string(d) + ")",
+                                 core::Reason{"window_work", {{"d", std::to_string(d)}}, {}});
   if (m + static_cast<double>(window) > 1e12 || n + static_cast<double>(window) > 1e12)
-    throw core::InvalidParameter("window", std::to_string(window), "m + window and n + window must stay <= 1e12");
+    throw core::InvalidParameter("window", std::to_string(window), "m + window and n + window must stay <= 1e12",
+                                 core::Reason{"window_max", {}, {}});
   const Eigen::VectorXd ones = Eigen::VectorXd::Ones(d);
   const auto layout = core::PairLayout::interleaved;
   Table t;

@@ -32,12 +32,17 @@ Table learned_rows(const Params& p) {
   if (static_cast<double>(pos.size()) * d > static_cast<double>(kMaxTableRows))
     throw InvalidParameter("pos", std::to_string(pos.size()) + " positions",
                            "the table would have more than " + std::to_string(kMaxTableRows) +
-                               " rows; ask for fewer positions or a smaller d");
+                               " rows; ask for fewer positions or a smaller d",
+                           core::Reason{"max_rows_positions",
+                                        {{"max", std::to_string(kMaxTableRows)}, {"n", std::to_string(pos.size())}},
+                                        "positions"});
   Table t;
   t.columns = {"pos", "i", "value"};
   long long missing = 0;
   for (double m : pos) {
-    if (m != std::floor(m)) throw InvalidParameter("pos", core::format_number(m), "rows exist at whole positions only");
+    if (m != std::floor(m))
+      throw InvalidParameter("pos", core::format_number(m), "rows exist at whole positions only",
+                             core::Reason{"whole_positions", {}, {}});
     const auto row = core::learned_row(static_cast<long long>(m), max_length, d, seed);
     if (!row) {
       ++missing;

@@ -44,8 +44,8 @@ core::TermVariant variant_of(const std::string& v) {
 Table four_terms(const Params& p) {
   const long long tokens = p.integer("positions");
   if (tokens * tokens > static_cast<long long>(kMaxTableRows))
-    throw InvalidParameter("positions", std::to_string(tokens),
-                           "the table has positions² rows; at most 1000 positions");
+    throw InvalidParameter("positions", std::to_string(tokens), "the table has positions² rows; at most 1000 positions",
+                           core::Reason{"max_positions_squared", {{"max", "1000"}}, {}});
   const int width = static_cast<int>(std::min<long long>(p.integer("d"), kToyMaxWidth));
   const auto seed = static_cast<std::uint64_t>(p.integer("seed"));
   const core::ToyAttention toy = core::toy_attention(static_cast<int>(tokens), width, width, p.real("base"), seed);

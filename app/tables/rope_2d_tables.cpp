@@ -24,7 +24,8 @@ Table rope_2d_shift(const core::Params& p) {
   t.columns = {"shift", "query_pos", "key_pos", "q_rot_x", "q_rot_y", "k_rot_x", "k_rot_y", "angle_between", "score"};
   for (double s : p.list("pos")) {
     if (m + s > 1e12 || n + s > 1e12)
-      throw core::InvalidParameter("pos", core::format_number(s), "m + s and n + s must stay <= 1e12");
+      throw core::InvalidParameter("pos", core::format_number(s), "m + s and n + s must stay <= 1e12",
+                                   core::Reason{"shift_max", {}, {}});
     const Eigen::VectorXd qr = core::rope_rotate<double>(q, m + s, thetas, core::PairLayout::interleaved);
     const Eigen::VectorXd kr = core::rope_rotate<double>(k, n + s, thetas, core::PairLayout::interleaved);
     // Angle from q′ to k′, wrapped into (−π, π].

@@ -130,7 +130,8 @@ Table rope_mixed_layouts(const core::Params& p) {
   t.columns = {"shift", "query_pos", "key_pos", "score", "score_mixed"};
   for (double s : p.list("pos")) {
     if (m + s > 1e12 || n + s > 1e12)
-      throw core::InvalidParameter("pos", core::format_number(s), "m + s and n + s must stay <= 1e12");
+      throw core::InvalidParameter("pos", core::format_number(s), "m + s and n + s must stay <= 1e12",
+                                   core::Reason{"shift_max", {}, {}});
     t.add_row({s, m + s, n + s, core::rope_score(x, x, m + s, n + s, base, layout),
                core::rope_rotate_mixed(x, m + s, base).dot(core::rope_rotate_mixed(x, n + s, base))});
   }

@@ -74,13 +74,19 @@ Table sinusoidal_dot_table(const Params& p) {
   if (static_cast<double>(distance.size()) * d > kMaxWork)
     throw InvalidParameter("distance", std::to_string(distance.size()) + " offsets",
                            "at d = " + std::to_string(d) + " at most " +
-                               core::format_number(std::floor(kMaxWork / d)) + " offsets; ask for fewer");
+                               core::format_number(std::floor(kMaxWork / d)) + " offsets; ask for fewer",
+                           core::Reason{"max_offsets_at_d",
+                                        {{"d", std::to_string(d)},
+                                         {"max", core::format_number(std::floor(kMaxWork / d))},
+                                         {"n", std::to_string(distance.size())}},
+                                        "offsets"});
   Table t;
   t.columns = {"offset", "dot_product", "closed_form", "difference"};
   for (double k : distance) {
     if (k > kMaxCoreOffset || n + k > kMaxCorePosition)
       throw InvalidParameter("distance", core::format_number(k),
-                             "offsets must be <= 1e9 and n + offset <= 1e12 in this table");
+                             "offsets must be <= 1e9 and n + offset <= 1e12 in this table",
+                             core::Reason{"offset_max", {}, {}});
     const double dot = core::sinusoidal_dot(n + k, n, d, base);
     const double closed = core::sinusoidal_dot_closed_form(k, d, base);
     t.add_row({k, dot, closed, dot - closed});
