@@ -6,6 +6,7 @@
 #include "app/bench/bench.hpp"
 #include "app/cli/commands.hpp"
 #include "app/common/fonts.hpp"
+#include "app/common/messages.hpp"
 
 namespace poslab::app {
 
@@ -20,6 +21,16 @@ const char* kDescription =
 namespace {
 int dispatch(int argc, char** argv, const GuiEntryPoints& gui);
 }  // namespace
+
+void parse_window_size(const std::string& text, WindowRequest& request) {
+  int w = 0, h = 0;
+  char extra = 0;
+  if (std::sscanf(text.c_str(), "%dx%d%c", &w, &h, &extra) != 2 || w < 200 || h < 200 || w > 8192 || h > 8192)
+    throw core::InvalidParameter("size", text, "must be WxH with each side in 200..8192, e.g. 1600x1000",
+                                 core::Reason{"window_size", {}, {}});
+  request.width = w;
+  request.height = h;
+}
 
 int run_cli(int argc, char** argv, const GuiEntryPoints& gui) {
   const int code = dispatch(argc, argv, gui);
@@ -59,6 +70,7 @@ int dispatch(int argc, char** argv, const GuiEntryPoints& gui) {
   table_cmd->add_option("--format", table.format, "csv (default), json, md or tex");
   table_cmd->add_option("--out", table.out, "write to this file instead of standard output");
   table_cmd->add_option("--digits", table.digits, "significant digits (md/tex default 6; 0 = full precision)");
+  table_cmd->add_option("--lang", table.lang, "language of error messages: en or zh (default: the system language)");
 
   cli::ExportRequest exp;
   CLI::App* export_cmd = app.add_subcommand("export", "write a lesson's figures to PNG, SVG, PDF or CSV (headless)");
@@ -115,12 +127,11 @@ int dispatch(int argc, char** argv, const GuiEntryPoints& gui) {
     }
   }
   if (shot->parsed() && !shot_size.empty()) {
-    int w = 0, h = 0;
-    char extra = 0;
-    if (std::sscanf(shot_size.c_str(), "%dx%d%c", &w, &h, &extra) != 2 || w < 200 || h < 200 || w > 8192 || h > 8192)
-      return cli::fail(kExitUsage, "size = " + shot_size + ": must be WxH with each side in 200..8192, e.g. 1600x1000");
-    window.width = w;
-    window.height = h;
+    try {
+      parse_window_size(shot_size, window);
+    } catch (const core::InvalidParameter& e) {
+      return cli::fail(kExitUsage, error_text(translator_for(window.lang), e));
+    }
   }
   if (!gui.run_window)
     return cli::fail(kExitFailure,

@@ -37,4 +37,8 @@ struct GuiEntryPoints {
 
 int run_cli(int argc, char** argv, const GuiEntryPoints& gui = {});
 
+/// `--size WxH` of `poslab screenshot` into `request` (each side 200..8192).
+/// Raises core::InvalidParameter("size", …).
+void parse_window_size(const std::string& text, WindowRequest& request);
+
 }  // namespace poslab::app

@@ -15,6 +15,7 @@ struct TableRequest {
   std::string format = "csv";
   std::string out;  ///< empty: stdout
   int digits = -1;  ///< -1: format default (full for csv/json, 6 for md/tex)
+  std::string lang;  ///< of the error messages; empty: the system language
 };
 int run_table(const TableRequest& request);
 
@@ -39,11 +40,11 @@ struct ExportRequest {
 };
 int run_export(const ExportRequest& request);
 
-/// Applies --preset then --set to a fresh Params. A --set key that the
-/// consumer does not read (`reads` non-empty and without it) is refused, so a
-/// typo never passes silently. Raises core::InvalidParameter.
+/// Applies --preset then --set to a fresh Params. A --set key that `view`
+/// does not read (`reads` non-empty and without it) is refused, so a typo
+/// never passes silently. Raises core::InvalidParameter.
 core::Params params_from_request(const std::string& preset, const std::vector<std::string>& sets,
-                                 const std::vector<std::string_view>& reads, const std::string& consumer);
+                                 const std::vector<std::string_view>& reads, const std::string& view);
 
 /// Prints "poslab: <message>" on stderr and returns `code`.
 int fail(int code, const std::string& message);

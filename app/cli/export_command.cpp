@@ -9,6 +9,7 @@
 #include "app/common/atomic_file.hpp"
 #include "app/common/fonts.hpp"
 #include "app/common/i18n.hpp"
+#include "app/common/messages.hpp"
 #include "app/common/presets.hpp"
 #include "app/export/figure_export.hpp"
 #include "app/figures/views.hpp"
@@ -34,7 +35,7 @@ std::string known_figures(const ViewDef& v) {
 }  // namespace
 
 core::Params params_from_request(const std::string& preset, const std::vector<std::string>& sets,
-                                 const std::vector<std::string_view>& reads, const std::string& consumer) {
+                                 const std::vector<std::string_view>& reads, const std::string& view) {
   core::Params params;
   if (!preset.empty()) find_preset(load_presets(assets_dir()), preset).apply(params);
   for (const std::string& s : sets) {
@@ -44,7 +45,8 @@ core::Params params_from_request(const std::string& preset, const std::vector<st
         std::find(reads.begin(), reads.end(), key) == reads.end()) {
       std::string list;
       for (auto k : reads) list += (list.empty() ? "" : ", ") + std::string(k);
-      throw core::InvalidParameter(key, s.substr(eq + 1), consumer + " does not read it (it reads " + list + ")");
+      throw core::InvalidParameter(key, s.substr(eq + 1), "view '" + view + "' does not read it (it reads " + list + ")",
+                                   core::Reason{"view_does_not_read", {{"view", view}, {"keys", list}}, {}});
     }
     params.set_assignment(s);
   }
@@ -52,13 +54,20 @@ core::Params params_from_request(const std::string& preset, const std::vector<st
 }
 
 int run_export(const ExportRequest& r) {
+  Translator tr;  // empty until loaded: error_text then says what()
   try {
+    // The language first: every message after this is in it.
+    const std::string lang = r.lang.empty() ? system_language() : r.lang;
+    if (lang != "en" && lang != "zh") return fail(kExitUsage, "lang = " + lang + ": must be en or zh");
+    tr = Translator::load(assets_dir(), lang);
     const ViewDef* view = find_view(r.view);
-    if (!view) return fail(kExitUsage, "unknown view '" + r.view + "'; views: " + known_views());
+    if (!view) return fail(kExitUsage, tr.format("cli.unknown_view", {{"view", r.view}, {"views", known_views()}}));
     std::vector<const FigureDef*> figures;
     if (!r.figure.empty()) {
       const FigureDef* f = find_figure(*view, r.figure);
-      if (!f) return fail(kExitUsage, "view '" + r.view + "' has no figure '" + r.figure + "'; its figures: " + known_figures(*view));
+      if (!f)
+        return fail(kExitUsage, tr.format("cli.unknown_figure",
+                                          {{"view", r.view}, {"figure", r.figure}, {"figures", known_figures(*view)}}));
       figures.push_back(f);
     } else {
       for (const FigureDef& f : view->figures) figures.push_back(&f);
@@ -71,10 +80,7 @@ int run_export(const ExportRequest& r) {
     options.transparent = r.transparent;
     options.theme = r.theme;
     options.check();
-    const std::string lang = r.lang.empty() ? system_language() : r.lang;
-    if (lang != "en" && lang != "zh") return fail(kExitUsage, "lang = " + lang + ": must be en or zh");
-    const core::Params params = params_from_request(r.preset, r.sets, view->keys, "view '" + r.view + "'");
-    const Translator tr = Translator::load(assets_dir(), lang);
+    const core::Params params = params_from_request(r.preset, r.sets, view->keys, r.view);
     options.font_family = export_font_families(lang);
 
     // Build every figure before writing any file: invalid input writes nothing.
@@ -85,13 +91,13 @@ int run_export(const ExportRequest& r) {
       return std::string(view->id) + "-" + std::string(f->id) + "." + export_extension(format);
     };
     fs::path out = r.out;
-    if (out.empty()) return fail(kExitUsage, "--out is required");
+    if (out.empty()) return fail(kExitUsage, tr("cli.out_required"));
     std::error_code ec;
     if (r.figure.empty()) {
       if (fs::exists(out, ec) && !fs::is_directory(out, ec))
-        return fail(kExitUsage, "--out " + out.string() + " must be a folder when exporting every figure (or give --figure)");
+        return fail(kExitUsage, tr.format("cli.out_not_folder", {{"path", out.string()}}));
       if (!fs::exists(out, ec) && !fs::create_directories(out, ec))
-        return fail(kExitFailure, "cannot create folder " + out.string() + ": " + ec.message());
+        return fail(kExitFailure, tr.format("cli.cannot_create_folder", {{"path", out.string()}, {"reason", ec.message()}}));
       for (std::size_t i = 0; i < figures.size(); ++i) export_figure(built[i], format, out / file_name(figures[i]), options);
     } else {
       if (fs::is_directory(out, ec)) out /= file_name(figures.front());
@@ -99,11 +105,11 @@ int run_export(const ExportRequest& r) {
     }
     return kExitOk;
   } catch (const core::InvalidParameter& e) {
-    return fail(kExitUsage, e.what());
+    return fail(kExitUsage, error_text(tr, e));
   } catch (const IoError& e) {
-    return fail(kExitFailure, e.what());
+    return fail(kExitFailure, error_text(tr, e));
   } catch (const std::bad_alloc&) {
-    return fail(kExitFailure, "out of memory exporting view '" + r.view + "'");
+    return fail(kExitFailure, tr.format("cli.out_of_memory_view", {{"view", r.view}}));
   }
 }
 

@@ -4,7 +4,10 @@
 
 #include "app/cli/cli.hpp"
 #include "app/cli/commands.hpp"
+#include "app/common/assets.hpp"
 #include "app/common/atomic_file.hpp"
+#include "app/common/i18n.hpp"
+#include "app/common/messages.hpp"
 #include "app/export/table_writer.hpp"
 
 namespace poslab::app::cli {
@@ -31,9 +34,15 @@ std::string joined(const std::vector<std::string_view>& keys) {
 }  // namespace
 
 int run_table(const TableRequest& r) {
+  Translator tr;  // empty until loaded: error_text then says what()
   try {
+    // Tables are numbers and contract names in every language; only the
+    // error line is translated.
+    const std::string lang = r.lang.empty() ? system_language() : r.lang;
+    if (lang != "en" && lang != "zh") return fail(kExitUsage, "lang = " + lang + ": must be en or zh");
+    tr = Translator::load(assets_dir(), lang);
     const TableDef* def = find_table(r.id);
-    if (!def) return fail(kExitUsage, "unknown table '" + r.id + "'; tables: " + known_tables());
+    if (!def) return fail(kExitUsage, tr.format("cli.unknown_table", {{"table", r.id}, {"tables", known_tables()}}));
     const TableFormat format = parse_table_format(r.format);
     core::Params params;
     for (const std::string& s : r.sets) {
@@ -41,7 +50,8 @@ int run_table(const TableRequest& r) {
       const std::string key = s.substr(0, eq);
       if (eq != std::string::npos && core::find_param(key) &&
           std::find(def->keys.begin(), def->keys.end(), key) == def->keys.end())
-        return fail(kExitUsage, "table '" + r.id + "' does not read '" + key + "' (it reads " + joined(def->keys) + ")");
+        return fail(kExitUsage,
+                    tr.format("cli.table_does_not_read", {{"table", r.id}, {"key", key}, {"keys", joined(def->keys)}}));
       params.set_assignment(s);
     }
     const Table table = build_table(*def, params);
@@ -50,17 +60,17 @@ int run_table(const TableRequest& r) {
     const std::string text = write_table(table, format, options);
     if (r.out.empty()) {
       std::fwrite(text.data(), 1, text.size(), stdout);
-      if (std::fflush(stdout) != 0) return fail(kExitFailure, "cannot write to standard output");
+      if (std::fflush(stdout) != 0) return fail(kExitFailure, tr("cli.stdout_failed"));
     } else {
       write_file_atomically(r.out, text);
     }
     return kExitOk;
   } catch (const core::InvalidParameter& e) {
-    return fail(kExitUsage, e.what());
+    return fail(kExitUsage, error_text(tr, e));
   } catch (const IoError& e) {
-    return fail(kExitFailure, e.what());
+    return fail(kExitFailure, error_text(tr, e));
   } catch (const std::bad_alloc&) {
-    return fail(kExitFailure, "out of memory building table '" + r.id + "'");
+    return fail(kExitFailure, tr.format("cli.out_of_memory_table", {{"table", r.id}}));
   }
 }
 
