@@ -14,7 +14,8 @@ void Animation::choose(std::string_view key) {
 
 void Animation::choose(std::string_view key, double from, double to) {
   const core::ParamSpec& spec = core::param_spec(key);
-  if (!is_numeric(spec)) throw core::InvalidParameter(std::string(key), "?", "only numbers can be animated");
+  if (!is_numeric(spec))
+    throw core::InvalidParameter(std::string(key), "?", "only numbers can be animated", core::Reason{"not_numeric", {}, {}});
   spec_ = &spec;
   const bool same = config_.key == key;
   config_.key = std::string(key);

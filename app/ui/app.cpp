@@ -17,6 +17,7 @@
 
 #include "app/common/atomic_file.hpp"
 #include "app/common/fonts.hpp"
+#include "app/common/messages.hpp"
 #include "app/common/presets.hpp"
 #include "app/ui/animation_panel.hpp"
 #include "app/ui/request.hpp"
@@ -46,6 +47,7 @@ App::App(Platform& platform, AppOptions options) : platform_(platform), options_
   if (options_.config_dir.empty()) options_.config_dir = config_dir();
   tr_ = Translator::load(options_.assets, options_.lang);
   state_ = AppState(load_presets(options_.assets));
+  state_.set_translator(&tr_);  // refusals in the user's language (tr_ stays at this address)
   if (options_.persist) {
     std::string warning;
     settings_ = load_settings(options_.config_dir / "settings.json", &warning);
@@ -68,7 +70,7 @@ App::App(Platform& platform, AppOptions options) : platform_(platform), options_
         if (std::string why = state_.apply_session(load_session_file(autosave)); !why.empty())
           toasts_.push(tr_.format("ui.session.autosave_skipped", {{"message", why}}), ToastKind::error);
       } catch (const std::exception& e) {
-        toasts_.push(tr_.format("ui.session.autosave_skipped", {{"message", e.what()}}), ToastKind::error);
+        toasts_.push(tr_.format("ui.session.autosave_skipped", {{"message", error_text(tr_, e)}}), ToastKind::error);
       }
     }
   }
@@ -145,7 +147,6 @@ void App::draw(double dt) {
   settings_.lesson = std::string(state_.view().id);
   settings_.theme = lecture_ ? before_lecture_.theme : state_.theme();
   settings_.ui_scale = ui_scale_;
-  settings_.lang = tr_.lang();
   settings_.export_dir = export_choice_.dir.string();
   update_title();
 }
@@ -224,19 +225,25 @@ void App::run(Action action, int arg) {
 void App::set_theme(std::string_view theme) { state_.set_theme(theme); }
 
 std::string App::set_lang(std::string_view lang) {
-  if (lang == tr_.lang()) return {};
+  if (lang == tr_.lang()) {
+    settings_.lang = tr_.lang();  // chosen, so remembered (even when the locale already gave it)
+    return {};
+  }
   try {
     tr_ = Translator::load(options_.assets, lang);
   } catch (const std::exception& e) {
-    toasts_.push(e.what(), ToastKind::error);
-    return e.what();
+    const std::string why = error_text(tr_, e);
+    toasts_.push(why, ToastKind::error);
+    return why;
   }
+  settings_.lang = tr_.lang();  // the user's choice outlives this run; --lang and the locale do not write it
   try {
     export_choice_.options.font_family = export_font_families(std::string(lang));
   } catch (const std::exception& e) {
-    toasts_.push(e.what(), ToastKind::error);
+    toasts_.push(error_text(tr_, e), ToastKind::error);
   }
   fonts_dirty_ = true;
+  params_panel_.clear_messages();  // refusals were worded in the old language
   state_.touch();  // figures carry translated texts
   return {};
 }
@@ -291,7 +298,7 @@ std::string App::save_session(const fs::path& path) {
     toasts_.push(tr_.format("ui.session.saved", {{"path", path.string()}}), ToastKind::success);
     return {};
   } catch (const std::exception& e) {
-    const std::string msg = tr_.format("ui.session.save_failed", {{"message", e.what()}});
+    const std::string msg = tr_.format("ui.session.save_failed", {{"message", error_text(tr_, e)}});
     toasts_.push(msg, ToastKind::error);
     return msg;
   }
@@ -303,7 +310,7 @@ std::string App::open_session(const fs::path& path) {
     const Session s = load_session_file(path);
     why = state_.apply_session(s);
   } catch (const std::exception& e) {
-    why = e.what();
+    why = error_text(tr_, e);
   }
   if (!why.empty()) {
     const std::string msg = tr_.format("ui.session.open_failed", {{"message", why}});
@@ -329,7 +336,7 @@ std::string App::paste_state(const char* text) {
     try {
       why = state_.apply_session(parse_state_string(src));
     } catch (const std::exception& e) {
-      why = e.what();
+      why = error_text(tr_, e);
     }
   }
   if (!why.empty()) {
@@ -349,7 +356,7 @@ void App::save_on_exit() {
     if (lecture_) s.theme = before_lecture_.theme;
     save_session_file(options_.config_dir / "autosave.json", s);
   } catch (const std::exception& e) {
-    std::cerr << "poslab: " << e.what() << "\n";
+    std::cerr << "poslab: " << error_text(tr_, e) << "\n";
   }
 }
 

@@ -5,6 +5,7 @@
 #include "app/cli/commands.hpp"
 #include "app/common/assets.hpp"
 #include "app/common/atomic_file.hpp"
+#include "app/common/messages.hpp"
 #include "app/common/presets.hpp"
 #include "app/ui/app.hpp"
 #include "app/ui/bench_frames.hpp"
@@ -43,18 +44,21 @@ int run_window(const WindowRequest& request) {
   const bool persist = !screenshot;
   std::filesystem::path assets;
   std::string lang;
+  Translator tr = english_translator();  // until the language is known
   try {
     assets = assets_dir();
     lang = choose_lang(request, persist);
     if (lang != "en" && lang != "zh") return cli::fail(kExitUsage, "lang = " + lang + ": must be en or zh");
+    tr = Translator::load(assets, lang);
     // Check the request before opening any window: bad input is exit code 2
     // with one line, display or not.
     AppState probe(load_presets(assets));
+    probe.set_translator(&tr);
     if (std::string why = apply_window_request(probe, request); !why.empty()) return cli::fail(kExitUsage, why);
   } catch (const core::InvalidParameter& e) {
-    return cli::fail(kExitUsage, e.what());
+    return cli::fail(kExitUsage, error_text(tr, e));
   } catch (const std::exception& e) {
-    return cli::fail(kExitFailure, e.what());
+    return cli::fail(kExitFailure, error_text(tr, e));
   }
 
   const int width = request.width > 0 ? request.width : kDefaultShotWidth;
@@ -62,10 +66,7 @@ int run_window(const WindowRequest& request) {
   std::string error;
   std::unique_ptr<Window> window = Window::create(screenshot ? width : 1440, screenshot ? height : 900, screenshot, error);
   if (!window)
-    return cli::fail(kExitFailure, error +
-                                       ". The desktop app needs a display with OpenGL 3.3; without one, use the "
-                                       "headless commands: poslab export --view ID --format png --out DIR, "
-                                       "poslab table ID");
+    return cli::fail(kExitFailure, tr.format("cli.needs_display", {{"error", error}}));
   try {
     AppOptions options;
     options.assets = assets;
@@ -90,9 +91,9 @@ int run_window(const WindowRequest& request) {
     window->run(app, app.settings());
     app.save_on_exit();
   } catch (const core::InvalidParameter& e) {
-    return cli::fail(kExitUsage, e.what());
+    return cli::fail(kExitUsage, error_text(tr, e));
   } catch (const std::exception& e) {
-    return cli::fail(kExitFailure, e.what());
+    return cli::fail(kExitFailure, error_text(tr, e));
   }
   return kExitOk;
 }

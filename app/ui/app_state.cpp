@@ -2,18 +2,19 @@
 
 #include <algorithm>
 
+#include "app/common/messages.hpp"
 
 namespace poslab::app::ui {
 
 namespace {
 
-/// "" when `params` is fine for `view`, else core's reason.
-std::string check_for_view(const ViewDef& view, const core::Params& params) {
+/// nullptr when `params` is fine for `view`, else core's exception.
+std::optional<core::InvalidParameter> check_for_view(const ViewDef& view, const core::Params& params) {
   try {
     (void)resolve_view_params(view, params);
-    return {};
+    return std::nullopt;
   } catch (const core::InvalidParameter& e) {
-    return e.what();
+    return e;
   }
 }
 
@@ -24,6 +25,15 @@ bool reads(const ViewDef& view, std::string_view key) {
 }  // namespace
 
 AppState::AppState(std::vector<Preset> presets) : presets_(std::move(presets)) {}
+
+void AppState::set_translator(const Translator* tr) {
+  tr_ = tr;
+  invalidate();  // resolve_error() is kept in the language it was made in
+}
+
+const Translator& AppState::texts() const { return tr_ ? *tr_ : english_translator(); }
+
+std::string AppState::refusal(const std::exception& e) const { return error_text(texts(), e); }
 
 std::span<const ViewDef> AppState::views() const { return view_defs(); }
 
@@ -81,7 +91,7 @@ void AppState::refresh_resolved() const {
     resolved_ = resolve_view_params(view(), params_);
   } catch (const core::InvalidParameter& e) {
     resolved_.reset();
-    resolve_error_ = e.what();
+    resolve_error_ = refusal(e);
     resolve_error_key_ = e.key();
   }
 }
@@ -106,7 +116,7 @@ std::string AppState::set_param(std::string_view key, const core::ParamValue& va
   try {
     next.set(key, value);
   } catch (const core::InvalidParameter& e) {
-    return e.what();
+    return refusal(e);
   }
   if (next == params_) return {};
   // A change must not break a rule of the lesson; when the lesson is already
@@ -116,7 +126,7 @@ std::string AppState::set_param(std::string_view key, const core::ParamValue& va
     try {
       resolved_next = resolve_view_params(view(), next);
     } catch (const core::InvalidParameter& e) {
-      return e.what();
+      return refusal(e);
     }
   }
   params_ = std::move(next);
@@ -136,7 +146,7 @@ std::string AppState::set_param_text(std::string_view key, std::string_view text
     const core::ParamSpec& spec = core::param_spec(key);
     return set_param(spec.key, core::parse_param_value(spec, text));
   } catch (const core::InvalidParameter& e) {
-    return e.what();
+    return refusal(e);
   }
 }
 
@@ -145,9 +155,9 @@ std::string AppState::set_assignments(const std::vector<std::string>& assignment
   try {
     for (const std::string& a : assignments) next.set_assignment(a);
   } catch (const core::InvalidParameter& e) {
-    return e.what();
+    return refusal(e);
   }
-  if (std::string why = check_for_view(view(), next); !why.empty()) return why;
+  if (const auto why = check_for_view(view(), next)) return refusal(*why);
   if (next != params_) {
     params_ = std::move(next);
     invalidate();
@@ -172,18 +182,19 @@ std::string AppState::apply_preset(std::string_view id) {
   const Preset* preset = nullptr;
   for (const Preset& p : presets_)
     if (p.id == id) preset = &p;
-  if (!preset) return core::InvalidParameter("preset", std::string(id), "unknown preset").what();
+  if (!preset)
+    return refusal(core::InvalidParameter("preset", std::string(id), "unknown preset", core::Reason{"unknown_preset", {}, {}}));
   core::Params next;
   try {
     preset->apply(next);
   } catch (const core::InvalidParameter& e) {
-    return e.what();
+    return refusal(e);
   }
   int index = view_index_;
   const auto v = views();
   for (std::size_t i = 0; i < v.size(); ++i)
     if (!preset->view.empty() && v[i].id == preset->view) index = static_cast<int>(i);
-  if (std::string why = check_for_view(v[static_cast<std::size_t>(index)], next); !why.empty()) return why;
+  if (const auto why = check_for_view(v[static_cast<std::size_t>(index)], next)) return refusal(*why);
   params_ = std::move(next);
   preset_id_ = preset->id;
   select_view_index(index);
@@ -217,23 +228,24 @@ std::string AppState::apply_session(const Session& s) {
   int index = -1;
   for (std::size_t i = 0; i < v.size(); ++i)
     if (v[i].id == s.lesson) index = static_cast<int>(i);
-  if (index < 0) return "lesson '" + s.lesson.substr(0, 64) + "' does not exist in this poslab";
+  const Translator& tr = texts();
+  if (index < 0) return tr.format("ui.session.no_lesson", {{"lesson", s.lesson.substr(0, 64)}});
   core::Params next;
   try {
     next = s.to_params();
   } catch (const core::InvalidParameter& e) {
-    return e.what();
+    return refusal(e);
   }
   const ViewDef& target = v[static_cast<std::size_t>(index)];
-  if (std::string why = check_for_view(target, next); !why.empty()) return why;
+  if (const auto why = check_for_view(target, next)) return refusal(*why);
   Animation anim;
   if (s.animation) {
     if (!reads(target, s.animation->key))
-      return "the animation's key '" + s.animation->key + "' is not a parameter of lesson '" + s.lesson + "'";
+      return tr.format("ui.session.animation_key", {{"key", s.animation->key}, {"lesson", s.lesson}});
     try {
       anim.restore(*s.animation);
     } catch (const core::InvalidParameter& e) {
-      return e.what();
+      return refusal(e);
     }
   }
   // Everything checked: commit.

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "app/common/i18n.hpp"
 #include "app/common/presets.hpp"
 #include "app/common/session.hpp"
 #include "app/figures/views.hpp"
@@ -26,6 +27,14 @@ namespace poslab::app::ui {
 class AppState {
  public:
   explicit AppState(std::vector<Preset> presets = {});
+
+  /// The language of the refusals below (error_text); English when none is
+  /// set. `tr` must outlive the state (the App's own translator).
+  void set_translator(const Translator* tr);
+  /// That translator (English when none is set).
+  const Translator& texts() const;
+  /// `e` as one line in that language (error_text, app/common/messages.hpp).
+  std::string refusal(const std::exception& e) const;
 
   // ---- lessons
   std::span<const ViewDef> views() const;
@@ -95,6 +104,7 @@ class AppState {
   void refresh_resolved() const;
 
   std::vector<Preset> presets_;
+  const Translator* tr_ = nullptr;
   int view_index_ = 0;
   core::Params params_;
   std::string preset_id_;

@@ -51,7 +51,9 @@ std::vector<fs::path> export_lesson_files(const ViewDef& view, const core::Param
                                           const ExportChoice& choice) {
   choice.options.check();
   const auto formats = choice.formats();
-  if (formats.empty()) throw core::InvalidParameter("format", "(none)", "choose at least one of PNG, SVG, PDF, CSV");
+  if (formats.empty())
+    throw core::InvalidParameter("format", "(none)", "choose at least one of PNG, SVG, PDF, CSV",
+                                 core::Reason{"no_format", {{"choices", "PNG, SVG, PDF, CSV"}}, "none"});
   std::vector<fig::Figure> built;
   for (const FigureDef& def : view.figures)
     built.push_back(build_figure(view, def, params, tr, choice.options.width, choice.options.height));

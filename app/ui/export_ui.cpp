@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "app/common/fonts.hpp"
+#include "app/common/messages.hpp"
 
 namespace poslab::app::ui {
 
@@ -22,7 +23,7 @@ std::vector<std::filesystem::path> ExportUi::export_all(UiContext& ctx) {
                     ToastKind::success);
     return files;
   } catch (const std::exception& e) {
-    ctx.toasts.push(ctx.tr.format("ui.export.failed", {{"message", e.what()}}), ToastKind::error);
+    ctx.toasts.push(ctx.tr.format("ui.export.failed", {{"message", error_text(ctx.tr, e)}}), ToastKind::error);
     return {};
   }
 }

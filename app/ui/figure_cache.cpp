@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "app/common/messages.hpp"
+
 namespace poslab::app::ui {
 
 namespace {
@@ -44,11 +46,11 @@ FigureCache::Entry& FigureCache::get(const ViewDef& view, const FigureDef& def, 
     e.reads_known = true;
   } catch (const core::InvalidParameter& ex) {
     e.figure = {};
-    e.error = ex.what();
+    e.error = error_text(tr, ex);
     e.error_key = ex.key();
   } catch (const std::exception& ex) {
     e.figure = {};
-    e.error = ex.what();
+    e.error = error_text(tr, ex);
   }
   return e;
 }

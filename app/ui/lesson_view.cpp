@@ -12,6 +12,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "app/common/messages.hpp"
+
 namespace poslab::app::ui {
 
 // [SECTION] Drawing a lesson
@@ -110,7 +112,7 @@ std::string LessonView::export_figure(UiContext& c, std::string_view id, ExportF
     c.toasts.push(c.tr.format("ui.export.wrote_one", {{"path", path.string()}}), ToastKind::success);
     return path.string();
   } catch (const std::exception& e) {
-    c.toasts.push(c.tr.format("ui.export.failed", {{"message", e.what()}}), ToastKind::error);
+    c.toasts.push(c.tr.format("ui.export.failed", {{"message", error_text(c.tr, e)}}), ToastKind::error);
     return {};
   }
 }
@@ -179,7 +181,7 @@ void LessonView::plot(std::string_view widget_id, const fig::Figure& figure, std
       app::export_figure(figure, f, path, c.export_choice.options);
       c.toasts.push(c.tr.format("ui.export.wrote_one", {{"path", path.string()}}), ToastKind::success);
     } catch (const std::exception& e) {
-      c.toasts.push(c.tr.format("ui.export.failed", {{"message", e.what()}}), ToastKind::error);
+      c.toasts.push(c.tr.format("ui.export.failed", {{"message", error_text(c.tr, e)}}), ToastKind::error);
     }
   }
   ImGui::EndGroup();
@@ -226,7 +228,7 @@ void LessonView::readouts() {
       readouts_reads_known_ = true;
     } catch (const std::exception& e) {
       readouts_.clear();
-      readouts_error_ = e.what();
+      readouts_error_ = error_text(c.tr, e);
     }
   }
   if (!readouts_error_.empty()) wrapped_colored(c.pal.error, readouts_error_);

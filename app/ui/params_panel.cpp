@@ -14,6 +14,7 @@
 #include <cfloat>
 #include <cmath>
 
+#include "app/common/messages.hpp"
 #include "app/ui/slider_math.hpp"
 
 namespace poslab::app::ui {
@@ -58,6 +59,7 @@ std::string help_text(const Translator& tr, const core::ParamSpec& s) {
   } else if (s.type == core::ParamType::list || s.type == core::ParamType::vector) {
     if (!out.empty()) out += "\n\n";
     out += tr(s.type == core::ParamType::list ? "ui.params.list_syntax" : "ui.params.vector_syntax");
+    out += "\n" + tr.format("ui.params.allowed", {{"allowed", allowed_text(tr, s)}});
   }
   return out;
 }

@@ -2,6 +2,7 @@
 
 #include "app/common/atomic_file.hpp"
 #include "app/common/session.hpp"
+#include "app/figures/render.hpp"
 
 namespace poslab::app::ui {
 
@@ -12,12 +13,14 @@ std::string known_views() {
 }
 
 std::string apply_window_request(AppState& state, const WindowRequest& r) {
+  const Translator& tr = state.texts();
   if (!r.session.empty()) {
     try {
       const Session s = load_session_file(r.session);
-      if (std::string why = state.apply_session(s); !why.empty()) return "session " + r.session + ": " + why;
+      if (std::string why = state.apply_session(s); !why.empty())
+        return tr.format("ui.request.session", {{"path", r.session}, {"message", why}});
     } catch (const std::exception& e) {
-      return e.what();
+      return state.refusal(e);
     }
   }
   if (!r.preset.empty()) {
@@ -27,16 +30,21 @@ std::string apply_window_request(AppState& state, const WindowRequest& r) {
       known = known || p.id == r.preset;
       ids += (ids.empty() ? "" : ", ") + p.id;
     }
-    if (!known) return "preset = " + r.preset + ": must be one of " + ids;
+    if (!known)
+      return state.refusal(core::InvalidParameter("preset", r.preset, "must be one of " + ids,
+                                                  core::Reason{"one_of", {{"choices", ids}}, {}}));
     if (std::string why = state.apply_preset(r.preset); !why.empty()) return why;
   }
   if (!r.view.empty() && !state.select_view(r.view))
-    return "unknown view '" + r.view + "'; views: " + known_views();
+    return tr.format("cli.unknown_view", {{"view", r.view}, {"views", known_views()}});
   if (!r.sets.empty())
     if (std::string why = state.set_assignments(r.sets); !why.empty()) return why;
   if (!r.theme.empty()) {
-    if (r.theme != "light" && r.theme != "dark" && r.theme != "projector")
-      return "theme = " + r.theme + ": must be one of light, dark, projector";
+    try {
+      (void)fig::Theme::by_name(r.theme);
+    } catch (const core::InvalidParameter& e) {
+      return state.refusal(e);
+    }
     state.set_theme(r.theme);
   }
   return {};

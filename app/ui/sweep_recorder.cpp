@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "app/common/atomic_file.hpp"
+#include "app/common/messages.hpp"
 #include "app/ui/animation.hpp"
 #include "app/ui/export_service.hpp"
 #include "app/ui/slider_math.hpp"
@@ -38,7 +39,7 @@ std::string SweepRecorder::start(SweepRequest request, const Translator& tr) {
       output_ = request.dir;
     }
   } catch (const IoError& e) {
-    return e.what();
+    return error_text(tr, e);
   }
   req_ = std::move(request);
   tr_ = &tr;
@@ -61,7 +62,7 @@ void SweepRecorder::finish() {
     try {
       gif_->commit();
     } catch (const IoError& e) {
-      error_ = e.what();
+      error_ = error_text(*tr_, e);
     }
     gif_.reset();
   }
@@ -92,7 +93,7 @@ bool SweepRecorder::step() {
   } catch (const core::InvalidParameter&) {
     // A value the lesson refuses (e.g. a rule between parameters): skip the frame.
   } catch (const std::exception& e) {
-    error_ = e.what();
+    error_ = error_text(*tr_, e);
     cancel();
     return false;
   }

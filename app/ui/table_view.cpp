@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "app/common/messages.hpp"
 #include "app/export/table_writer.hpp"
 
 namespace poslab::app::ui {
@@ -25,7 +26,7 @@ TableView::Entry& TableView::get(UiContext& ctx, std::string_view id) {
     try {
       e.table = build_table(*def, *params);
     } catch (const std::exception& ex) {
-      e.error = ex.what();
+      e.error = error_text(ctx.tr, ex);
     }
   }
   return e;
@@ -63,6 +64,13 @@ void TableView::draw(UiContext& ctx, std::string_view id, float height) {
     ImGui::SameLine();
   }
   ImGui::TextDisabled("%s", ctx.tr.format("ui.table.rows", {{"n", std::to_string(e.table.rows.size())}}).c_str());
+  // The lesson's caption of the table ("<view>.tables.<id>"), when it has one.
+  const std::string view(ctx.state.view().id);
+  if (const std::string* caption = ctx.tr.find(view + ".tables." + std::string(id))) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("%s", caption->c_str());
+    ImGui::PopTextWrapPos();
+  }
 
   const int cols = static_cast<int>(std::clamp<std::size_t>(e.table.columns.size(), 1, 64));
   const float row_h = ImGui::GetTextLineHeightWithSpacing() + ImGui::GetStyle().CellPadding.y;
@@ -83,7 +91,13 @@ void TableView::draw(UiContext& ctx, std::string_view id, float height) {
         for (int c = 0; c < cols && c < static_cast<int>(row.size()); ++c) {
           ImGui::TableSetColumnIndex(c);
           const std::string cell = format_cell(row[static_cast<std::size_t>(c)], 6);
-          ImGui::TextUnformatted(cell.c_str());
+          // A word cell reads in the user's language ("<view>.cell.<word>");
+          // the copies and exports keep the word, shown in the tooltip.
+          const std::string* words = std::holds_alternative<std::string>(row[static_cast<std::size_t>(c)])
+                                         ? ctx.tr.find(view + ".cell." + cell)
+                                         : nullptr;
+          ImGui::TextUnformatted(words ? words->c_str() : cell.c_str());
+          if (words && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", cell.c_str());
         }
       }
     ImGui::EndTable();

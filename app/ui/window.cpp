@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "app/common/assets.hpp"
+#include "app/common/messages.hpp"
 #include "app/gl/capture.hpp"
 #include "app/gl/heatmap_renderer.hpp"
 #include "app/ui/app.hpp"
@@ -182,7 +183,7 @@ void Window::capture_if_requested(App& app) {
     app.toasts().push(app.tr().format("ui.screenshot.saved", {{"path", pending_screenshot_.string()}}),
                       ToastKind::success);
   } catch (const std::exception& e) {
-    app.toasts().push(app.tr().format("ui.export.failed", {{"message", e.what()}}), ToastKind::error);
+    app.toasts().push(app.tr().format("ui.export.failed", {{"message", error_text(app.tr(), e)}}), ToastKind::error);
   }
   pending_screenshot_.clear();
 }
