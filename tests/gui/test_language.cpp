@@ -1,0 +1,161 @@
+// The language at runtime: View > Language switches every text (refusals,
+// conflicts, figures) and re-bakes the fonts with the glyphs the translation
+// uses; the choice is remembered, --lang and the locale are not; the GUI's own
+// error reasons read in both languages (tests/app/test_i18n.cpp does the rest).
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <functional>
+
+#include "app/common/fonts.hpp"
+#include "app/common/messages.hpp"
+#include "app/ui/export_service.hpp"
+#include "gui_test_support.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace poslab;
+namespace ui = app::ui;
+
+bool has_chinese_font() {
+  try {
+    (void)app::find_font("zh");
+    return true;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+/// The exception `f` raises (InvalidParameter), for its wording.
+core::InvalidParameter raised_by(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const core::InvalidParameter& e) {
+    return e;
+  }
+  FAIL("no InvalidParameter raised");
+  return core::InvalidParameter("", "", "");
+}
+
+TEST_CASE("View > Language: refusals, conflicts and figures follow the switch") {
+  test::BlindApp t;
+  REQUIRE(t.state().select_view("rope"));
+  const std::string english = t.app->type_param("d", "7");
+  CHECK(english.find("must be an even integer in 2..8192") != std::string::npos);
+
+  REQUIRE(t.app->set_lang("zh").empty());
+  t.frames(2);
+  CHECK(t.app->lang() == "zh");
+  const std::string chinese = t.app->type_param("d", "7");
+  CAPTURE(chinese);
+  CHECK(chinese.find("必须是偶数") != std::string::npos);
+  CHECK(chinese.find("{") == std::string::npos);
+
+  // A figure built after the switch carries the Chinese title.
+  const app::ViewDef& v = t.state().view();
+  const auto* entry = t.app->figures().find(v.id, v.figures.front().id);
+  REQUIRE(entry != nullptr);
+  const app::Translator zh = app::Translator::load(app::assets_dir(), "zh");
+  const app::fig::Figure fresh = app::build_figure(v, v.figures.front(), t.state().params(), zh);
+  CHECK(entry->figure.title == fresh.title);
+
+  // A broken rule of the lesson is reported in Chinese too.
+  REQUIRE(t.state().select_view("t5"));
+  REQUIRE(t.state().set_param("bidirectional", false).empty());
+  REQUIRE(t.state().set_param("buckets", 5.0).empty());
+  const std::string refusal = t.state().set_param("bidirectional", true);  // odd buckets both ways
+  CAPTURE(refusal);
+  CHECK(refusal.find("bidirectional=true 时") != std::string::npos);
+
+  REQUIRE(t.app->set_lang("en").empty());
+  CHECK(t.state().set_param("bidirectional", true).find("must be even and >= 4") != std::string::npos);
+}
+
+TEST_CASE("the font atlas bakes the Chinese glyphs the translation uses, not the whole CJK block") {
+  if (!has_chinese_font()) {
+    MESSAGE("no Chinese font installed: skipped");
+    return;
+  }
+  test::BlindApp t;
+  const ImFont* latin = t.app->fonts().regular;
+  REQUIRE(latin != nullptr);
+  CHECK(latin->FindGlyphNoFallback(static_cast<ImWchar>(U'θ')) != nullptr);
+  REQUIRE(t.app->set_lang("zh").empty());
+  t.frames(2);
+  const ImFont* font = t.app->fonts().regular;
+  REQUIRE(font != nullptr);
+  for (char32_t c : {U'位', U'置', U'编', U'码', U'，', U'θ', U'≤'}) {
+    CAPTURE(static_cast<unsigned>(c));
+    CHECK(font->FindGlyphNoFallback(static_cast<ImWchar>(c)) != nullptr);
+  }
+  // 龘 (U+9F98) is in the CJK block but in no translation: not baked.
+  CHECK(font->FindGlyphNoFallback(static_cast<ImWchar>(0x9F98)) == nullptr);
+  CHECK(ImGui::GetIO().Fonts->TexHeight <= 4096);
+}
+
+TEST_CASE("the language chosen in the menu is remembered; --lang and the locale are not written") {
+  const fs::path config = fs::temp_directory_path() / ("poslab-lang-" + std::to_string(::getpid()));
+  fs::remove_all(config);
+  auto saved_lang = [&] {
+    ui::BlindPlatform platform;
+    ui::AppOptions o{.assets = app::assets_dir(), .lang = "en", .persist = true, .config_dir = config};
+    ui::App probe(platform, o);
+    return probe.settings().lang;
+  };
+  {
+    // Started in English (--lang en or the locale) and left: nothing chosen.
+    ui::BlindPlatform platform;
+    ui::AppOptions o{.assets = app::assets_dir(), .lang = "en", .persist = true, .config_dir = config};
+    ui::App app(platform, o);
+    app.blind_frame();
+    app.save_on_exit();
+  }
+  CHECK(saved_lang().empty());
+  {
+    ui::BlindPlatform platform;
+    ui::AppOptions o{.assets = app::assets_dir(), .lang = "en", .persist = true, .config_dir = config};
+    ui::App app(platform, o);
+    REQUIRE(app.set_lang("zh").empty());
+    app.blind_frame();
+    app.save_on_exit();
+  }
+  CHECK(saved_lang() == "zh");
+  {
+    // A later run with --lang en shows English but keeps the remembered choice.
+    ui::BlindPlatform platform;
+    ui::AppOptions o{.assets = app::assets_dir(), .lang = "en", .persist = true, .config_dir = config};
+    ui::App app(platform, o);
+    app.blind_frame();
+    CHECK(app.lang() == "en");
+    app.save_on_exit();
+  }
+  CHECK(saved_lang() == "zh");
+  fs::remove_all(config);
+}
+
+TEST_CASE("the GUI's own error reasons read in English as what() and in Chinese in full") {
+  const app::Translator& en = app::english_translator();
+  const app::Translator zh = app::Translator::load(app::assets_dir(), "zh");
+  std::vector<core::InvalidParameter> errors;
+  errors.push_back(raised_by([] { ui::Animation().choose("layout"); }));
+  errors.push_back(raised_by([] {
+    ui::ExportChoice choice;
+    choice.png = choice.svg = choice.pdf = choice.csv = false;
+    (void)ui::export_lesson_files(*app::find_view("rope"), core::Params(), app::english_translator(), choice);
+  }));
+  for (const core::InvalidParameter& e : errors) {
+    CAPTURE(e.what());
+    CHECK_FALSE(e.reason().id.empty());
+    CHECK(app::error_text(en, e) == e.what());
+    CHECK(app::error_text(zh, e).find('{') == std::string::npos);
+    CHECK(app::error_text(zh, e) != e.what());
+  }
+  test::BlindApp t;
+  CHECK(t.state().apply_preset("gpt-9") == "preset = gpt-9: unknown preset");
+  REQUIRE(t.app->set_lang("zh").empty());
+  CHECK(t.state().apply_preset("gpt-9") == "preset = gpt-9：未知预设");
+}
+
+}  // namespace
