@@ -34,6 +34,11 @@ std::string param_name(const Translator& tr, std::string_view key) {
   return t == k ? std::string(key) : t;
 }
 
+std::string choice_text(const Translator& tr, std::string_view key, std::string_view word) {
+  const std::string* t = tr.find("param." + std::string(key) + ".choice." + std::string(word));
+  return t ? *t : std::string(word);
+}
+
 namespace {
 
 std::string number(double v) { return fig::format_readout(v, 6); }
@@ -212,10 +217,11 @@ void ParamsPanel::draw_param(UiContext& ctx, const core::ParamSpec& spec, bool c
       name_line(ctx, spec, compact);
       const std::string& current = shown_text(ctx, spec);
       ImGui::SetNextItemWidth(-FLT_MIN);
-      if (ImGui::BeginCombo("##v", current.c_str())) {
+      if (ImGui::BeginCombo("##v", choice_text(ctx.tr, spec.key, current).c_str())) {
         for (std::string_view c : core::param_choices(spec)) {
           const std::string word(c);
-          if (ImGui::Selectable(word.c_str(), word == current)) set(ctx, spec.key, word);
+          const std::string label = choice_text(ctx.tr, spec.key, word) + "##" + word;
+          if (ImGui::Selectable(label.c_str(), word == current)) set(ctx, spec.key, word);
         }
         ImGui::EndCombo();
       }

@@ -53,5 +53,8 @@ class ParamsPanel {
 std::string unit_text(const Translator& tr, std::string_view unit);
 /// "param.<key>.name", or the key itself.
 std::string param_name(const Translator& tr, std::string_view key);
+/// A choice as the menu shows it, "param.<key>.choice.<word>" (the word stays
+/// in files and on the command line), or the word itself.
+std::string choice_text(const Translator& tr, std::string_view key, std::string_view word);
 
 }  // namespace poslab::app::ui

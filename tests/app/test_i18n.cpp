@@ -227,11 +227,14 @@ std::vector<Family> families() {
   out.push_back(views);
   out.push_back(groups);
   // param_name, help_text, unit_text (params_panel.cpp)
-  Family params{"parameters", {"param.", ".name", ".help"}, {}, {}};
+  Family params{"parameters", {"param.", ".name", ".help", ".choice."}, {}, {}};
   Family units{"units", {"ui.unit."}, {}, {}};
   for (const core::ParamSpec& s : core::param_specs()) {
     params.required.insert("param." + std::string(s.key) + ".name");
     params.optional.insert("param." + std::string(s.key) + ".help");
+    if (s.type == core::ParamType::choice)  // choice_text: the combo's words
+      for (std::string_view c : core::param_choices(s))
+        params.required.insert("param." + std::string(s.key) + ".choice." + std::string(c));
     if (s.unit.empty()) continue;
     std::string key = "ui.unit.";
     for (char c : s.unit) key += c == '/' ? std::string("_per_") : std::string(1, c);
