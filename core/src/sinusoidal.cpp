@@ -156,6 +156,35 @@ double sinusoidal_dot_closed_form(double k, int d, double base) {
   return sum;
 }
 
+/// See the header for the rotation and its error bound. The rotation runs
+/// over contiguous arrays (vectorised); the sum is Eigen's (pairwise packets).
+void sinusoidal_dot_closed_form_curve(double first, double step, int d, double base, std::span<double> out) {
+  check_d_base(d, base);
+  if (out.empty()) return;
+  const double last = first + static_cast<double>(out.size() - 1) * step;
+  check_real("pos", std::abs(first));
+  check_real("pos", std::abs(last));
+  const Eigen::ArrayXd omegas = sinusoidal_frequencies(d, base).array();
+  const Eigen::ArrayXd step_cos = (omegas * step).cos();
+  const Eigen::ArrayXd step_sin = (omegas * step).sin();
+  Eigen::ArrayXd c(omegas.size()), s(omegas.size()), next_c(omegas.size());
+  for (std::size_t j = 0; j < out.size(); ++j) {
+    const double k = first + static_cast<double>(j) * step;
+    if (j % kSinusoidalDotReanchor == 0) {
+      for (Eigen::Index i = 0; i < omegas.size(); ++i) {
+        const double angle = omegas[i] * k;
+        c[i] = std::cos(angle);
+        s[i] = std::sin(angle);
+      }
+    } else {
+      next_c = c * step_cos - s * step_sin;
+      s = s * step_cos + c * step_sin;
+      c = next_c;
+    }
+    out[j] = c.sum();
+  }
+}
+
 /// Block i (rows and columns 2i, 2i+1) = [[cos ω_i k, sin ω_i k], [−sin ω_i k,
 /// cos ω_i k]], from sin(a + b) = sin a cos b + cos a sin b and
 /// cos(a + b) = cos a cos b − sin a sin b (seed 003 §2.3.1, per pair). M(k) is a

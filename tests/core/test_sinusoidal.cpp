@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <string>
 #include <vector>
@@ -206,6 +207,48 @@ TEST_CASE("PE_m · PE_n depends only on m − n: Σ_i cos(ω_i (m − n))") {
     CHECK(std::fabs(dot - sinusoidal_dot(m + 17, n + 17, c.d, c.base)) <= 1e-12 * c.d);  // shift invariant
     CHECK(dot == doctest::Approx(sinusoidal_dot(n, m, c.d, c.base)));                    // symmetric
   }
+}
+
+TEST_CASE("the closed form along a progression stays within its error bound of the closed form") {
+  // The bound of sinusoidal_dot_closed_form_curve (header), with the two sums' rounding.
+  auto bound = [](int d, double k, double step) {
+    const double eps = std::numeric_limits<double>::epsilon() / 2;
+    const double pairs = d / 2.0;
+    const double ulp = std::nextafter(std::abs(k), INFINITY) - std::abs(k);
+    return pairs * (ulp + kSinusoidalDotReanchor * (std::abs(step) + 4) * eps) + 2 * pairs * pairs * eps;
+  };
+  for (std::uint64_t t = 0; t < 60; ++t) {
+    const Config c = random_config(6, t);
+    const double scale = std::pow(10.0, random_uniform(6, 1, t) * 9);
+    const double first = std::floor((random_uniform(6, 2, t) - 0.5) * scale);
+    const double step = t % 3 == 0 ? 1.0 : std::floor((random_uniform(6, 3, t) - 0.5) * 40);
+    std::vector<double> out(1 + t * 7);
+    sinusoidal_dot_closed_form_curve(first, step, c.d, c.base, out);
+    CAPTURE(c.d);
+    CAPTURE(c.base);
+    CAPTURE(first);
+    CAPTURE(step);
+    for (std::size_t j = 0; j < out.size(); ++j) {
+      const double k = first + static_cast<double>(j) * step;
+      CAPTURE(k);
+      const double ref = sinusoidal_dot_closed_form(k, c.d, c.base);
+      CHECK(std::abs(out[j] - ref) <= bound(c.d, k, step));
+      // Anchors evaluate the same terms as the closed form (only the summation order differs).
+      if (j % kSinusoidalDotReanchor == 0) CHECK(std::abs(out[j] - ref) <= c.d * c.d * 0.25 * 2.3e-16);
+    }
+  }
+  // k = 0 is d/2 exactly, and the curve is even: the progression −3..3 reads the same both ways.
+  std::vector<double> sym(7);
+  sinusoidal_dot_closed_form_curve(-3, 1, 128, 1e4, sym);
+  CHECK(sym[3] == 64.0);
+  for (int j = 0; j < 3; ++j) CHECK(sym[static_cast<std::size_t>(j)] == doctest::Approx(sym[static_cast<std::size_t>(6 - j)]).epsilon(1e-14));
+  // Offsets are differences of positions, checked against `pos` (|k| <= 1e12).
+  std::vector<double> two(2);
+  CHECK(key_of([&] { sinusoidal_dot_closed_form_curve(1e12, 1, 8, 1e4, two); }) == "pos");
+  CHECK(key_of([&] { sinusoidal_dot_closed_form_curve(-1e12 - 1, 1, 8, 1e4, two); }) == "pos");
+  CHECK(key_of([&] { sinusoidal_dot_closed_form_curve(0, NAN, 8, 1e4, two); }) == "pos");
+  sinusoidal_dot_closed_form_curve(-1e12, 1, 8, 1e4, two);  // both ends in range
+  CHECK(std::isfinite(two[1]));
 }
 
 TEST_CASE("sinusoidal_grid samples the values into float") {

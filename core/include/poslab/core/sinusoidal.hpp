@@ -39,6 +39,23 @@ double sinusoidal_dot(double m, double n, int d, double base);
 ///   Σ_{i=0}^{d/2−1} [sin(mω_i) sin(nω_i) + cos(mω_i) cos(nω_i)] = Σ_i cos(ω_i k).
 double sinusoidal_dot_closed_form(double k, int d, double base);
 
+/// sinusoidal_dot_closed_form along a progression: out[j] = Σ_i cos(ω_i k_j) at
+/// the offsets k_j = first + j·step, j = 0 .. out.size() − 1 — a curve of
+/// PE_m·PE_n against m − n in O(d) per offset without a cos per term. Each
+/// pair's angle advances by one rotation per offset,
+///   cos(θ + ω·step) = cos θ·cos(ω·step) − sin θ·sin(ω·step),
+///   sin(θ + ω·step) = sin θ·cos(ω·step) + cos θ·sin(ω·step),
+/// re-anchored with std::cos/std::sin(ω_i·k_j) every kSinusoidalDotReanchor
+/// offsets. Offsets are differences of positions: |k_j| <= 1e12 (key `pos`).
+///
+/// Error bound against sinusoidal_dot_closed_form(k_j) (ω_i <= 1, ε = 2^-53):
+/// each term differs by at most ulp(|k_j|) (the two round the angle ω_i·k_j
+/// differently) plus (|step| + 4)·ε per rotation since the last anchor, so
+///   |out[j] − closed form| <= (d/2)·(ulp(|k_j|) + kSinusoidalDotReanchor·(|step| + 4)·ε)
+/// plus the rounding of the two sums ((d/2)²·ε each).
+void sinusoidal_dot_closed_form_curve(double first, double step, int d, double base, std::span<double> out);
+inline constexpr int kSinusoidalDotReanchor = 32;
+
 /// M(k) with PE(p + k) = M(k) · PE(p) for every p: block diagonal, block i
 ///   [ cos(ω_i k)   sin(ω_i k) ]
 ///   [ −sin(ω_i k)  cos(ω_i k) ]   acting on (sin, cos) = (PE[2i], PE[2i+1]).
