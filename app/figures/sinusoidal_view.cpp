@@ -13,10 +13,11 @@
 // - The view
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <numbers>
-#include <set>
+#include <tuple>
 
 #include "app/figures/figure_text.hpp"
 #include "app/figures/views.hpp"
@@ -33,6 +34,7 @@ constexpr double kEps = std::numeric_limits<double>::epsilon();
 /// 2 MiB at 512); above, the same 2 × 2 blocks are applied pair by pair.
 constexpr int kMaxCoreShiftSide = 512;
 constexpr long long kMaxDotOffset = 16384;  // the dot figure spans |k| <= min(N − 1, this)
+constexpr int kAnchorMarkers = 12;        // the dot figure checks 13 offsets per anchor row
 constexpr int kShiftMatrixShown = 16;      // the top-left corner of M(k) drawn as a matrix
 constexpr double kMaxCorePosition = 1e12;  // core checks positions against `pos` (0..1e12)
 constexpr double kMaxCoreOffset = 1e9;     // and offsets against `offset` (−1e9..1e9)
@@ -95,43 +97,90 @@ double identity_tolerance(double a, double b) { return 1e-12 + 8 * kEps * (std::
 /// (n − 1)·ε·Σ|terms|, plus the terms' own rounding).
 double summation_tolerance(int d) { return (d / 2.0 + 2) * (d / 2.0) * 2 * kEps; }
 
+/// frac(v) in [0, 1) (v − floor(v) can round up to 1 for tiny negative v).
+double fraction(double v) {
+  const double f = v - std::floor(v);
+  return f < 1 ? f : 0.0;
+}
+
+/// The x in [0, n) where frac(x·α + γ) is smallest (`lowest`) or largest, for
+/// α, γ in [0, 1), in O(log n): the Euclid-like recursion of the three-gap
+/// theorem. Between two wraps (x where ⌊x·α + γ⌋ steps up) the fraction only
+/// grows, so the smallest sits at x = 0 or right at a wrap, the largest at
+/// x = n − 1 or just before one. Wrap k (k = 1..K, K = ⌊(n − 1)α + γ⌋) is at
+/// x_k = ⌈(k − γ)/α⌉ with fraction α·frac(k·α′ + γ′), α′ = frac(−1/α),
+/// γ′ = frac(γ/α): the same question over k, with K <= n/2 when α <= 1/2
+/// (above 1/2, frac(xα + γ) = 1 − frac(x(1 − α) + 1 − γ) turns it into the
+/// opposite question for 1 − α).
+long long extreme_fraction(long long n, double alpha, double gamma, bool lowest) {
+  if (n <= 1 || alpha == 0) return 0;
+  if (alpha > 0.5) return extreme_fraction(n, 1 - alpha, fraction(1 - gamma), !lowest);
+  auto at = [&](long long x) { return fraction(static_cast<double>(x) * alpha + gamma); };
+  const long long best_end = lowest ? 0 : n - 1;
+  const auto wraps = static_cast<long long>(std::floor(static_cast<double>(n - 1) * alpha + gamma));
+  if (wraps <= 0) return best_end;
+  const double inv = 1 / alpha;
+  const double alpha2 = fraction(-inv);
+  const long long k = 1 + extreme_fraction(wraps, alpha2, fraction(alpha2 + fraction(gamma * inv)), lowest);
+  // x_k, corrected for rounding: the first x with x·α + γ >= k.
+  auto reached = [&](long long x) { return static_cast<double>(x) * alpha + gamma >= static_cast<double>(k); };
+  auto x = static_cast<long long>(std::ceil((static_cast<double>(k) - gamma) * inv));
+  while (x > 0 && reached(x - 1)) --x;
+  while (!reached(x)) ++x;
+  x = std::clamp(lowest ? x : x - 1, 0LL, n - 1);
+  return (lowest ? at(x) < at(best_end) : at(x) > at(best_end)) ? x : best_end;
+}
+
+/// The integer positions in [first, last] where PE[p, dim] is lowest and
+/// highest: where p·ω/2π comes nearest to the crest (sin: 1/4 turn, cos: 0)
+/// and the trough (sin: 3/4, cos: 1/2). For each, the nearest approach from
+/// either side (extreme_fraction); `value` decides between the two.
+template <class Value>
+std::pair<long long, long long> sinusoid_extremes(long long first, long long last, double omega, int dim, Value value) {
+  const double turns = omega / (2 * std::numbers::pi);
+  const double crest = dim % 2 == 0 ? 0.25 : 0.0;
+  const long long n = last - first + 1;
+  auto nearest = [&](double target, bool highest) {
+    const double gamma = fraction(static_cast<double>(first) * turns - target);
+    const long long a = first + extreme_fraction(n, turns, gamma, true);
+    const long long b = first + extreme_fraction(n, turns, gamma, false);
+    return (value(a) > value(b)) == highest ? a : b;
+  };
+  return {nearest(crest + 0.5, false), nearest(crest, true)};
+}
+
 /// A curve over the integer positions 0..n−1 for drawing at `columns` pixel
-/// columns: every position when n <= 4·columns; otherwise per column the
-/// first, lowest, highest and last position, all exact values at integer
-/// positions (so fast sinusoids show their true envelope, never an alias).
-/// `fill` samples a chunk of positions × curves (row-major, float) to find
-/// each column's extremes; `exact(curve, pos)` then gives the kept points in
-/// double. The result holds one (x, y) list per curve.
+/// columns: every position when n <= 4·columns; otherwise, per column of
+/// ⌈n / columns⌉ positions, the first, lowest, highest and last position, all
+/// exact values at integer positions (so fast sinusoids show their true
+/// envelope, never an alias). `extremes(curve, first, last)` gives the
+/// positions of the lowest and highest value in [first, last] (without
+/// visiting them all); `exact(curve, pos)` the values. The result holds one
+/// (x, y) list per curve.
 struct Curves {
   std::vector<std::vector<double>> x, y;
 };
 
-template <class Fill, class Exact>
-Curves integer_curves(long long n, int curves, double columns, Fill fill, Exact exact) {
+template <class Extremes, class Exact>
+Curves integer_curves(long long n, int curves, double columns, Extremes extremes, Exact exact) {
   Curves out;
   out.x.resize(static_cast<std::size_t>(curves));
   out.y.resize(static_cast<std::size_t>(curves));
-  const long long per_column =
-      n <= static_cast<long long>(4 * columns) ? 1 : static_cast<long long>(std::ceil(n / std::max(1.0, columns)));
-  const auto nc = static_cast<std::size_t>(curves);
-  std::vector<double> pos;
-  std::vector<float> vals;
-  for (long long start = 0; start < n; start += per_column) {
-    const long long end = std::min(n, start + per_column);
-    pos.resize(static_cast<std::size_t>(end - start));
-    for (long long p = start; p < end; ++p) pos[static_cast<std::size_t>(p - start)] = static_cast<double>(p);
-    vals.assign(pos.size() * nc, 0.0f);
-    fill(std::span<const double>(pos), std::span<float>(vals));
-    for (std::size_t c = 0; c < nc; ++c) {
-      std::size_t lo = 0, hi = 0;
-      for (std::size_t r = 1; r < pos.size(); ++r) {
-        if (vals[r * nc + c] < vals[lo * nc + c]) lo = r;
-        if (vals[r * nc + c] > vals[hi * nc + c]) hi = r;
-      }
-      std::set<std::size_t> keep{0, lo, hi, pos.size() - 1};
-      for (std::size_t r : keep) {
-        out.x[c].push_back(pos[r]);
-        out.y[c].push_back(exact(c, pos[r]));
+  const bool every = n <= static_cast<long long>(4 * columns);
+  const long long per_column = every ? 1 : static_cast<long long>(std::ceil(static_cast<double>(n) / std::max(1.0, columns)));
+  for (std::size_t c = 0; c < static_cast<std::size_t>(curves); ++c) {
+    const std::size_t reserve = static_cast<std::size_t>(every ? n : 4 * (n / per_column + 1));
+    out.x[c].reserve(reserve);
+    out.y[c].reserve(reserve);
+    for (long long start = 0; start < n; start += per_column) {
+      const long long end = std::min(n, start + per_column) - 1;
+      std::array<long long, 4> keep{start, start, start, end};
+      if (end > start) std::tie(keep[1], keep[2]) = extremes(c, start, end);
+      std::sort(keep.begin(), keep.end());
+      for (std::size_t k = 0; k < keep.size(); ++k) {
+        if (k > 0 && keep[k] == keep[k - 1]) continue;
+        out.x[c].push_back(static_cast<double>(keep[k]));
+        out.y[c].push_back(exact(c, static_cast<double>(keep[k])));
       }
     }
   }
@@ -211,10 +260,21 @@ Figure sinusoids(const FigureContext& ctx) {
   f.y = {.label = tr("sinusoidal.sinusoids.axis.y"), .min = -kRowGap * static_cast<double>(dims.size() - 1) - 1.3,
          .max = 1.75};
   f.legend = fig::LegendPlace::none;
+  // PE[pos, dim] as core::sinusoidal_value computes it (sin or cos of pos·ω_i
+  // with core's ω_i: the same double), without its per-call checks and pow.
+  std::vector<double> omega;
+  for (int dim : dims) omega.push_back(core::sinusoidal_frequency(dim / 2, d, base));
+  const auto exact = [&](std::size_t curve, double pos) {
+    const double angle = pos * omega[curve];
+    return dims[curve] % 2 == 0 ? std::sin(angle) : std::cos(angle);
+  };
   const Curves c = integer_curves(
       n, static_cast<int>(dims.size()), ctx.width,
-      [&](auto pos, auto out) { core::sinusoidal_grid(pos, dims, d, base, out); },
-      [&](std::size_t curve, double pos) { return core::sinusoidal_value(pos, dims[curve], d, base); });
+      [&](std::size_t curve, long long first, long long last) {
+        return sinusoid_extremes(first, last, omega[curve], dims[curve],
+                                 [&](long long pos) { return exact(curve, static_cast<double>(pos)); });
+      },
+      exact);
   for (std::size_t k = 0; k < dims.size(); ++k) {
     const int dim = dims[k];
     const double row = -kRowGap * static_cast<double>(k);
@@ -306,41 +366,54 @@ Figure dot(const FigureContext& ctx) {
   const double base = p.real("base");
   const double m = p.real("m"), n = p.real("n");
   const long long kmax = std::clamp(p.integer("positions") - 1, 1LL, kMaxDotOffset);
-  const Eigen::VectorXd omega = core::sinusoidal_frequencies(d, base);
   Figure f;
   f.title = tr("sinusoidal.dot.title");
   f.subtitle = tr.format("sinusoidal.dot.subtitle", {{"d", fig::num(d)}, {"base", fig::num(base)},
                                                      {"k", fig::num(static_cast<double>(kmax))}});
   f.x = {.label = tr("sinusoidal.dot.axis.x"), .unit = tr("unit.tokens"), .format = fig::TickFormat::integer};
   f.y = {.label = tr("sinusoidal.dot.axis.y")};
-  // Σ_i cos(ω_i k) at every integer k >= 0 (the same sum as
-  // core::sinusoidal_dot_closed_form, without re-checking per call); it is even
-  // in k, so the negative half mirrors it exactly.
-  std::vector<double> half(static_cast<std::size_t>(kmax) + 1);
-  for (long long k = 0; k <= kmax; ++k) {
-    double s = 0;
-    for (Eigen::Index i = 0; i < omega.size(); ++i) s += std::cos(omega[i] * static_cast<double>(k));
-    half[static_cast<std::size_t>(k)] = s;
-  }
+  // Σ_i cos(ω_i k) at k = 0, s, 2s, … up to kmax (and kmax itself), with the
+  // stride s = 1 when every integer offset fits in 4 per pixel column, else
+  // the smallest that does (core's rotation kernel: O(d) per offset). The
+  // sum is even in k, so the negative half mirrors it exactly.
+  const auto half_columns = static_cast<long long>(std::max(1.0, 2 * ctx.width));
+  const long long stride = std::max(1LL, (kmax + half_columns - 1) / half_columns);
+  std::vector<double> ks;
+  for (long long k = 0; k < kmax; k += stride) ks.push_back(static_cast<double>(k));
+  ks.push_back(static_cast<double>(kmax));
+  if (stride > 1) f.subtitle += " · " + tr.format("sinusoidal.dot.stride", {{"s", fig::num(static_cast<double>(stride))}});
+  std::vector<double> half(ks.size());
+  core::sinusoidal_dot_closed_form_curve(0, static_cast<double>(stride), d, base,
+                                         std::span<double>(half).first(half.size() - 1));
+  half.back() = core::sinusoidal_dot_closed_form(static_cast<double>(kmax), d, base);
   fig::Series closed{.name = tr("sinusoidal.dot.series_closed")};
-  for (long long k = -kmax; k <= kmax; ++k) {
-    closed.x.push_back(static_cast<double>(k));
-    closed.y.push_back(half[static_cast<std::size_t>(std::llabs(k))]);
+  for (std::size_t j = ks.size(); j-- > 1;) {
+    closed.x.push_back(-ks[j]);
+    closed.y.push_back(half[j]);
   }
+  closed.x.insert(closed.x.end(), ks.begin(), ks.end());
+  closed.y.insert(closed.y.end(), half.begin(), half.end());
   closed.width = 1.4f;
   closed.x_name = "k";
   closed.y_name = "Σᵢ cos(ωᵢ k)";
   f.series.push_back(std::move(closed));
+  // Real dot products of rows at three unrelated anchors p, at 13 offsets
+  // each (PE rows from core, one matrix per anchor).
   const double anchors[] = {static_cast<double>(kmax), static_cast<double>(kmax) + 997, static_cast<double>(kmax) + 65521};
   for (int a = 0; a < 3; ++a) {
     fig::Series s{.name = tr.format("sinusoidal.dot.series_anchor", {{"p", fig::num(anchors[a])}}),
                   .kind = fig::SeriesKind::scatter};
     s.marker = 3.2f - 0.6f * static_cast<float>(a);
-    for (int j = 0; j <= 24; ++j) {
-      const double k = std::round(-static_cast<double>(kmax) + 2.0 * static_cast<double>(kmax) * (j + 0.37 * a) / 24.0);
+    std::vector<double> positions{anchors[a]};
+    for (int j = 0; j <= kAnchorMarkers; ++j) {
+      const double k = std::round(-static_cast<double>(kmax) +
+                                  2.0 * static_cast<double>(kmax) * (j + 0.37 * a) / static_cast<double>(kAnchorMarkers));
       if (std::abs(k) > static_cast<double>(kmax)) continue;
-      s.x.push_back(k), s.y.push_back(core::sinusoidal_dot(anchors[a] + k, anchors[a], d, base));
+      s.x.push_back(k);
+      positions.push_back(anchors[a] + k);
     }
+    const Eigen::MatrixXd rows = core::sinusoidal_matrix<double>(positions, d, base);
+    for (Eigen::Index r = 1; r < rows.rows(); ++r) s.y.push_back(rows.row(r).dot(rows.row(0)));
     s.x_name = "k";
     s.y_name = "PE_{p+k}·PE_p";
     f.series.push_back(std::move(s));

@@ -10,9 +10,13 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <random>
+#include <string>
+#include <vector>
 
 #include "app/common/presets.hpp"
 #include "app/export/figure_export.hpp"
@@ -150,6 +154,50 @@ TEST_CASE("sinusoidal lesson: figures show core's numbers") {
     CHECK(*std::max_element(y0.begin(), y0.end()) > 0.99999);
     CHECK(*std::min_element(y0.begin(), y0.end()) < -0.99999);
   }
+  SUBCASE("sinusoids: each pixel column keeps the true lowest and highest integer position") {
+    // Brute force over every position of sampled columns (⌈n / width⌉ positions each).
+    struct Case {
+      const char *positions, *d, *base, *dims;
+      double width;
+    };
+    for (const Case& c : {Case{"1048576", "1024", "10000", "0,1,3,255,1023", 900},
+                          Case{"99999", "128", "500000", "0,1,2,5,64,127", 333},
+                          Case{"1048576", "8", "3", "0,1,2,3,4,5,6,7", 517}}) {
+      CAPTURE(c.dims);
+      const fig::Figure f = build("sinusoids", params({{"positions", c.positions}, {"d", c.d}, {"base", c.base}, {"dims", c.dims}}), c.width);
+      const long long n = std::stoll(c.positions);
+      const auto per_column = static_cast<long long>(std::ceil(static_cast<double>(n) / c.width));
+      const int d = std::stoi(c.d);
+      const double base = std::stod(c.base);
+      std::vector<int> dims;
+      for (double x : params({{"dims", c.dims}}).list("dims")) dims.push_back(static_cast<int>(x));
+      REQUIRE(f.series.size() == dims.size());
+      for (std::size_t k = 0; k < dims.size(); ++k) {
+        const fig::Series& s = f.series[k];
+        CAPTURE(dims[k]);
+        for (long long col : {0LL, 1LL, 7LL, 100LL, 101LL, 257LL, (n - 1) / per_column}) {
+          const long long first = col * per_column, last = std::min(n, first + per_column) - 1;
+          double lo = 2, hi = -2;
+          for (long long pos = first; pos <= last; ++pos) {
+            const double v = core::sinusoidal_value(static_cast<double>(pos), dims[k], d, base);
+            lo = std::min(lo, v), hi = std::max(hi, v);
+          }
+          double kept_lo = 2, kept_hi = -2;
+          int kept = 0;
+          for (std::size_t i = 0; i < s.x.size(); ++i)
+            if (s.x[i] >= static_cast<double>(first) && s.x[i] <= static_cast<double>(last)) {
+              ++kept;
+              CHECK(s.extra[0].values[i] == core::sinusoidal_value(s.x[i], dims[k], d, base));
+              kept_lo = std::min(kept_lo, s.extra[0].values[i]), kept_hi = std::max(kept_hi, s.extra[0].values[i]);
+            }
+          CAPTURE(col);
+          CHECK(kept <= 4);
+          CHECK(kept_lo == doctest::Approx(lo).epsilon(1e-11));
+          CHECK(kept_hi == doctest::Approx(hi).epsilon(1e-11));
+        }
+      }
+    }
+  }
   SUBCASE("wavelengths and the notes' d = 500 preset") {
     const auto presets = app::load_presets(app::assets_dir());
     core::Params q;
@@ -180,6 +228,32 @@ TEST_CASE("sinusoidal lesson: figures show core's numbers") {
     REQUIRE(now.x.size() == 2);
     CHECK(now.x[0] == -3.0);
     CHECK(now.y[0] == now.y[1]);
+  }
+  SUBCASE("dot at the largest sizes: offsets sampled per pixel column, on core's closed form") {
+    const fig::Figure f = build("dot", params({{"positions", "1048576"}, {"d", "1024"}}), 900);
+    const fig::Series& line = f.series.at(0);
+    CHECK(line.x.size() <= 4 * 900 + 1);
+    CHECK(line.x.front() == -16384.0);
+    CHECK(line.x.back() == 16384.0);
+    CHECK(std::is_sorted(line.x.begin(), line.x.end()));
+    const auto zero = std::find(line.x.begin(), line.x.end(), 0.0);
+    REQUIRE(zero != line.x.end());
+    const double stride = *(zero + 1);
+    CHECK(stride == 10.0);  // ⌈16384 / (2 · 900)⌉
+    CHECK(line.y[static_cast<std::size_t>(zero - line.x.begin())] == 512.0);
+    for (std::size_t i = 0; i < line.x.size(); ++i) {
+      CHECK(line.x[i] == std::floor(line.x[i]));
+      // core's rotation kernel against the closed form: its documented bound.
+      const double k = std::abs(line.x[i]);
+      const double ulp = std::nextafter(k, INFINITY) - k;
+      const double eps = std::numeric_limits<double>::epsilon() / 2;
+      const double bound = 512 * (ulp + core::kSinusoidalDotReanchor * (stride + 4) * eps) + 2 * 512 * 512 * eps;
+      CHECK(std::abs(line.y[i] - core::sinusoidal_dot_closed_form(line.x[i], 1024, 1e4)) <= bound);
+    }
+    for (std::size_t a = 1; a <= 3; ++a)
+      for (std::size_t i = 0; i < f.series[a].x.size(); ++i)
+        CHECK(f.series[a].y[i] ==
+              doctest::Approx(core::sinusoidal_dot_closed_form(f.series[a].x[i], 1024, 1e4)).epsilon(1e-10).scale(512));
   }
   SUBCASE("shift matrix corner and the shift check") {
     const fig::Figure m = build("shift_matrix", params({{"offset", "3"}}));
