@@ -193,16 +193,14 @@ void LessonView::plot(std::string_view widget_id, const fig::Figure& figure, std
 void LessonView::paragraph(std::string_view key) {
   const std::string& text = ctx_->tr(key);
   if (text == key) return;  // the lesson has no text yet
-  ImGui::PushTextWrapPos(0.0f);
   std::size_t start = 0;
   while (start < text.size()) {
     std::size_t end = text.find("\n\n", start);
     if (end == std::string::npos) end = text.size();
-    ImGui::TextUnformatted(text.data() + start, text.data() + end);
+    wrapped_text(std::string_view(text).substr(start, end - start));
     if (end < text.size()) ImGui::Spacing();
     start = end + 2;
   }
-  ImGui::PopTextWrapPos();
 }
 
 void LessonView::readouts() {

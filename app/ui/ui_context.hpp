@@ -38,6 +38,13 @@ std::string lesson_title(const Translator& tr, std::string_view view_id);
 /// A "(?)" marker that shows `text` in a wrapped tooltip when hovered.
 void help_marker(const char* text);
 
+/// `text` wrapped at `wrap_pos_x` (as ImGui::PushTextWrapPos: a local x,
+/// 0 = the window's edge). ImGui breaks
+/// lines only at spaces, and Chinese has none: text with CJK characters is
+/// broken here, at spaces and next to any CJK character (never before
+/// closing punctuation ，。） or after opening （“). Other text goes to ImGui as is.
+void wrapped_text(std::string_view text, float wrap_pos_x = 0);
+
 /// Text in a colour, wrapped at the window's edge.
 void wrapped_colored(const ImVec4& color, const std::string& text);
 
