@@ -56,7 +56,8 @@ std::optional<Eigen::VectorXd> learned_row(long long pos, int max_length, int d,
   check_table(max_length, d, seed);
   if (pos < 0 || pos >= max_length) return std::nullopt;
   Eigen::VectorXd row(d);
-  for (int dim = 0; dim < d; ++dim) row[dim] = entry(pos, dim, seed);
+  random_normals(seed, kLearnedStream, static_cast<std::uint64_t>(pos) * kMaxD, {row.data(), static_cast<std::size_t>(d)});
+  row *= kLearnedInitStddev;  // entry(pos, dim, seed) for every dim
   return row;
 }
 

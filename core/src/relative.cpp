@@ -66,11 +66,9 @@ enum ToyStream : std::uint64_t {
 /// rows × cols matrix with entries stddev · N(0, 1), entry (r, c) drawn at index r·cols + c.
 Eigen::MatrixXd normal_matrix(Eigen::Index rows, Eigen::Index cols, double stddev, std::uint64_t seed,
                               std::uint64_t stream) {
-  Eigen::MatrixXd m(rows, cols);
-  for (Eigen::Index r = 0; r < rows; ++r)
-    for (Eigen::Index c = 0; c < cols; ++c)
-      m(r, c) = stddev * random_normal(seed, stream, static_cast<std::uint64_t>(r * cols + c));
-  return m;
+  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> m(rows, cols);
+  random_normals(seed, stream, 0, {m.data(), static_cast<std::size_t>(rows * cols)});
+  return stddev * m;
 }
 
 /// The sinusoid of a relative distance, which may be negative:

@@ -7,6 +7,7 @@
 // figure can sample any entry of a "random table" without storing the table.
 
 #include <cstdint>
+#include <span>
 
 namespace poslab::core {
 
@@ -19,5 +20,10 @@ double random_uniform(std::uint64_t seed, std::uint64_t stream, std::uint64_t in
 /// Standard normal N(0, 1) from (seed, stream, index), by Box–Muller on two
 /// independent uniforms. Finite for every input.
 double random_normal(std::uint64_t seed, std::uint64_t stream, std::uint64_t index);
+
+/// out[j] = random_normal(seed, stream, first + j), bit for bit, with the
+/// (seed, stream) mixing done once instead of per value (a row of a random
+/// table in one call).
+void random_normals(std::uint64_t seed, std::uint64_t stream, std::uint64_t first, std::span<double> out);
 
 }  // namespace poslab::core
