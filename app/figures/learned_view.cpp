@@ -30,8 +30,12 @@ constexpr double kRange = 3 * core::kLearnedInitStddev;
 /// Entries one similarity curve may compute (rows × d): the figure spans
 /// min(N, max(L + L/2, 2048), kSimilarityBudget / d) positions.
 constexpr double kSimilarityBudget = 4194304;  // 2^22
-/// Entries the statistics readouts may draw (rows × d).
-constexpr double kReadoutBudget = 1048576;  // 2^20
+/// Entries of the learned table (random normals, O(d) per row) the similarity
+/// curve and the statistics readouts may draw: rows × d <= 2^16 (every row of
+/// the default 512 × 128 table; 64 rows at d = 1024).
+constexpr double kLearnedBudget = 65536;  // 2^16
+/// Points per pixel column of the similarity curves.
+constexpr double kPointsPerColumn = 4;
 
 struct Setting {
   int d;
@@ -58,6 +62,16 @@ long long similarity_span(const Setting& s) {
   const long long wanted = std::max(s.max_length + s.max_length / 2, 2048LL);
   const auto budget = static_cast<long long>(kSimilarityBudget / s.d);
   return std::max(1LL, std::min({s.positions, wanted, budget}));
+}
+
+/// 0, s, 2s, … below `end`, the last position end − 1 and `extra` when it is
+/// below `end`: sorted, without repeats.
+std::vector<long long> sampled_positions(long long end, long long stride, long long extra) {
+  std::vector<long long> out;
+  for (long long pos = 0; pos < end; pos += stride) out.push_back(pos);
+  if (out.back() != end - 1) out.push_back(end - 1);
+  if (extra >= 0 && extra < end - 1 && extra % stride != 0) out.insert(std::upper_bound(out.begin(), out.end(), extra), extra);
+  return out;
 }
 
 /// The anchor position of the similarity figure: the integer part of m (rows
@@ -168,17 +182,36 @@ Figure similarity(const FigureContext& ctx) {
   f.legend = fig::LegendPlace::bottom_right;
   fig::Series sin_s{.name = tr("learned.similarity.series_sinusoidal")};
   fig::Series learned_s{.name = tr("learned.similarity.series_learned")};
-  const Eigen::VectorXd sin_anchor = core::sinusoidal_row<double>(static_cast<double>(anchor), s.d, s.base);
-  const auto learned_anchor = core::learned_row(anchor, L, s.d, s.seed);
-  for (long long pos = 0; pos < span; ++pos) {
+  // Sinusoidal: every position when about 4 per pixel column fit, else every
+  // s-th (and the anchor and the last position). cos∠(PE_p₀, PE_p) =
+  // PE_p₀·PE_p / (d/2) (every row has squared length d/2) =
+  // Σ_i cos(ω_i (p − p₀)) / (d/2): core's closed form along the progression.
+  const auto per_pixels = static_cast<long long>(std::max(1.0, kPointsPerColumn * ctx.width));
+  const long long stride = std::max(1LL, (span + per_pixels - 1) / per_pixels);
+  std::vector<double> closed(static_cast<std::size_t>((span - 1) / stride + 1));
+  core::sinusoidal_dot_closed_form_curve(-static_cast<double>(anchor), static_cast<double>(stride), s.d, s.base, closed);
+  for (long long pos : sampled_positions(span, stride, anchor)) {
+    double dot = 0;
+    if (pos % stride == 0) dot = closed[static_cast<std::size_t>(pos / stride)];
+    else core::sinusoidal_dot_closed_form_curve(static_cast<double>(pos - anchor), 0, s.d, s.base, {&dot, 1});
     sin_s.x.push_back(static_cast<double>(pos));
-    sin_s.y.push_back(cosine(sin_anchor, core::sinusoidal_row<double>(static_cast<double>(pos), s.d, s.base)));
-    if (!learned_anchor) continue;
-    const auto row = core::learned_row(pos, L, s.d, s.seed);
-    if (!row) continue;  // past the table: no point, the curve ends at L − 1
-    learned_s.x.push_back(static_cast<double>(pos));
-    learned_s.y.push_back(cosine(*learned_anchor, *row));
+    sin_s.y.push_back(dot / (s.d / 2.0));
   }
+  // Learned: core's rows up to L − 1 (the curve ends there), at the same
+  // stride or coarser so rows × d stays within kLearnedBudget (the subtitle
+  // says so), and the anchor's row.
+  const auto learned_anchor = core::learned_row(anchor, L, s.d, s.seed);
+  const long long rows = std::min(span, s.max_length);
+  const auto budget_rows = std::max(1LL, static_cast<long long>(kLearnedBudget / s.d));
+  const long long learned_stride = std::max(stride, (rows + budget_rows - 1) / budget_rows);
+  if (learned_anchor) {
+    for (long long pos : sampled_positions(rows, learned_stride, anchor)) {
+      learned_s.x.push_back(static_cast<double>(pos));
+      learned_s.y.push_back(cosine(*learned_anchor, *core::learned_row(pos, L, s.d, s.seed)));
+    }
+  }
+  if (learned_stride > 1 && learned_anchor)
+    f.subtitle += " · " + tr.format("learned.similarity.sampled", {{"s", fig::num(static_cast<double>(learned_stride))}});
   if (span == 1) sin_s.kind = learned_s.kind = fig::SeriesKind::scatter;  // one position: a dot
   sin_s.width = 1.8f;
   learned_s.width = 1.0f;
@@ -223,30 +256,44 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
   const double without = static_cast<double>(std::max(0LL, s.positions - s.max_length));
   out.push_back({tr("learned.readout.without_row"), fig::num(without), without, std::nullopt});
 
-  // The initialisation: sample standard deviation over the first rows (up to
-  // 2^20 entries), against 0.02 within 6 standard errors (s.e. of a std ≈ σ/√(2n)).
-  const long long rows = std::clamp(static_cast<long long>(kReadoutBudget / s.d), 1LL, s.max_length);
+  // The statistics below read the first rows of each table, rows × d within
+  // kLearnedBudget (every row of the default table); the labels name the rows
+  // when they are not all of them.
+  const long long rows = std::clamp(static_cast<long long>(kLearnedBudget / s.d), 1LL, s.max_length);
+  const long long pairs = std::min({s.max_length - 1, 1024LL, rows});
+  std::vector<Eigen::VectorXd> learned;
+  for (long long pos = 0; pos < std::max(rows, pairs + 1); ++pos) learned.push_back(*core::learned_row(pos, L, s.d, s.seed));
+  auto sample = [&](std::string label, long long last_row) {
+    if (last_row < s.max_length - 1)
+      label += " · " + tr.format("learned.readout.sample", {{"last", fig::num(static_cast<double>(last_row))}});
+    return label;
+  };
+
+  // The initialisation: sample standard deviation against 0.02 within 6
+  // standard errors (s.e. of a std ≈ σ/√(2n)).
   double sum2 = 0;
-  for (long long pos = 0; pos < rows; ++pos) sum2 += core::learned_row(pos, L, s.d, s.seed)->squaredNorm();
+  for (long long pos = 0; pos < rows; ++pos) sum2 += learned[static_cast<std::size_t>(pos)].squaredNorm();
   const double count = static_cast<double>(rows) * s.d;
   const double stddev = std::sqrt(sum2 / count);
   const double allowed = 6 * core::kLearnedInitStddev / std::sqrt(2 * count);
-  out.push_back({tr("learned.readout.stddev"),
+  out.push_back({sample(tr("learned.readout.stddev"), rows - 1),
                  tr.format("learned.readout.stddev_value", {{"v", fig::num(stddev, 4)}, {"tol", fig::num(allowed, 2)}}),
                  stddev, std::abs(stddev - core::kLearnedInitStddev) <= allowed});
 
   // Neighbours: mean |cos∠(row p, row p+1)| over the first rows of each table.
-  const long long pairs = std::min({s.max_length - 1, 1024LL, std::max(1LL, static_cast<long long>(kReadoutBudget / 4 / s.d))});
-  double learned_sum = 0, sin_sum = 0;
-  for (long long pos = 0; pos < pairs; ++pos) {
-    learned_sum += std::abs(cosine(*core::learned_row(pos, L, s.d, s.seed), *core::learned_row(pos + 1, L, s.d, s.seed)));
-    sin_sum += std::abs(cosine(core::sinusoidal_row<double>(static_cast<double>(pos), s.d, s.base),
-                               core::sinusoidal_row<double>(static_cast<double>(pos + 1), s.d, s.base)));
-  }
   if (pairs > 0) {
-    out.push_back({tr("learned.readout.neighbours_learned"), fig::num(learned_sum / static_cast<double>(pairs), 3),
+    std::vector<double> positions;
+    for (long long pos = 0; pos <= pairs; ++pos) positions.push_back(static_cast<double>(pos));
+    const Eigen::MatrixXd sin_rows = core::sinusoidal_matrix<double>(positions, s.d, s.base);
+    double learned_sum = 0, sin_sum = 0;
+    for (long long pos = 0; pos < pairs; ++pos) {
+      const auto i = static_cast<std::size_t>(pos);
+      learned_sum += std::abs(cosine(learned[i], learned[i + 1]));
+      sin_sum += std::abs(cosine(sin_rows.row(pos).transpose(), sin_rows.row(pos + 1).transpose()));
+    }
+    out.push_back({sample(tr("learned.readout.neighbours_learned"), pairs), fig::num(learned_sum / static_cast<double>(pairs), 3),
                    learned_sum / static_cast<double>(pairs), std::nullopt});
-    out.push_back({tr("learned.readout.neighbours_sinusoidal"), fig::num(sin_sum / static_cast<double>(pairs), 3),
+    out.push_back({sample(tr("learned.readout.neighbours_sinusoidal"), pairs), fig::num(sin_sum / static_cast<double>(pairs), 3),
                    sin_sum / static_cast<double>(pairs), std::nullopt});
   }
   return out;

@@ -91,6 +91,21 @@ TEST_CASE("learned lesson: readouts hold over random settings") {
   check_readouts(params({{"max_length", "1048576"}, {"d", "8192"}, {"positions", "1048576"}}));
 }
 
+TEST_CASE("learned lesson: readouts at d = 1024 read 64 rows and say so") {
+  const auto r = app::view_readouts(view(), params({{"d", "1024"}, {"positions", "1048576"}}), test::english());
+  check_readouts(params({{"d", "1024"}, {"positions", "1048576"}}));
+  REQUIRE(r.size() == 7);
+  CHECK(r[4].label.find("rows 0 to 63") != std::string::npos);  // 2^16 entries
+  CHECK(r[5].label.find("rows 0 to 64") != std::string::npos);  // 64 neighbouring pairs
+  // The standard deviation of exactly those 65,536 entries.
+  double sum2 = 0;
+  for (long long pos = 0; pos < 64; ++pos) sum2 += core::learned_row(pos, 512, 1024, 0)->squaredNorm();
+  CHECK(r[4].number == doctest::Approx(std::sqrt(sum2 / 65536)).epsilon(1e-14));
+  // At the defaults every row is read: no sample named.
+  for (const app::Readout& x : app::view_readouts(view(), core::Params{}, test::english()))
+    CHECK(x.label.find("rows 0 to") == std::string::npos);
+}
+
 TEST_CASE("learned lesson: figures") {
   const core::Params p = params({{"max_length", "512"}, {"d", "64"}, {"positions", "768"}, {"seed", "3"}, {"m", "5"}});
   SUBCASE("the table shows core's entries and ends at L") {
@@ -124,6 +139,33 @@ TEST_CASE("learned lesson: figures") {
     CHECK(sinus.y[5] == doctest::Approx(1.0));
     const Eigen::VectorXd a = *core::learned_row(5, 512, 64, 3), b = *core::learned_row(200, 512, 64, 3);
     CHECK(learned.y[200] == doctest::Approx(a.dot(b) / (a.norm() * b.norm())).epsilon(1e-12));
+  }
+  SUBCASE("similarity at d = 1024: a bounded sample of learned rows, said in the subtitle") {
+    const fig::Figure f = build("similarity", params({{"d", "1024"}, {"positions", "1048576"}, {"m", "37"}, {"seed", "9"}}));
+    const fig::Series& learned = f.series.at(0);
+    const fig::Series& sinus = f.series.at(1);
+    // 2^16 entries of the table: 64 rows of 1024 (every 8th of 512), the anchor and the last row.
+    CHECK(learned.x.size() <= 64 + 2);
+    CHECK(learned.x.size() >= 64);
+    CHECK(learned.x.back() == 511.0);
+    CHECK(f.subtitle.find("one row in every 8") != std::string::npos);
+    const Eigen::VectorXd a = *core::learned_row(37, 512, 1024, 9);
+    bool anchor_seen = false;
+    for (std::size_t i = 0; i < learned.x.size(); ++i) {
+      const auto pos = static_cast<long long>(learned.x[i]);
+      const Eigen::VectorXd b = *core::learned_row(pos, 512, 1024, 9);
+      CHECK(learned.y[i] == doctest::Approx(a.dot(b) / (a.norm() * b.norm())).epsilon(1e-12));
+      anchor_seen = anchor_seen || pos == 37;
+    }
+    CHECK(anchor_seen);
+    // Sinusoidal: every position of the 2048 shown (4 per pixel column fit), cos∠ of core's rows.
+    REQUIRE(sinus.x.size() == 2048);
+    const Eigen::VectorXd pa = core::sinusoidal_row<double>(37, 1024, 1e4);
+    for (std::size_t i = 0; i < sinus.x.size(); i += 61) {
+      const Eigen::VectorXd pb = core::sinusoidal_row<double>(sinus.x[i], 1024, 1e4);
+      CHECK(sinus.y[i] == doctest::Approx(pa.dot(pb) / (pa.norm() * pb.norm())).epsilon(1e-12));
+    }
+    CHECK(sinus.y[37] == doctest::Approx(1.0).epsilon(1e-15));
   }
   SUBCASE("an anchor past the table has nothing to compare") {
     const fig::Figure f = build("similarity", params({{"max_length", "4"}, {"m", "10"}}));
