@@ -16,7 +16,9 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <set>
+#include <list>
+#include <memory>
+#include <mutex>
 
 #include "app/figures/figure_text.hpp"
 #include "app/figures/views.hpp"
@@ -28,10 +30,16 @@ namespace {
 
 using fig::Figure;
 
-/// The toy is tokens × width with width × width weights; these caps keep it
-/// instant at any slider setting (the subtitles say when they apply).
-constexpr int kToyMaxTokens = 256;
-constexpr int kToyMaxWidth = 256;
+/// The toy is tokens × width with width × width weights, O(tokens·width² +
+/// tokens²·width) to build and decompose. These caps keep it to a few
+/// milliseconds at any slider setting (the subtitles say when they apply):
+/// 128 tokens is a cell of 3+ pixels in a lesson panel, and width 128 is the
+/// default d, so the default toy is never capped.
+constexpr int kToyMaxTokens = 128;
+constexpr int kToyMaxWidth = 128;
+/// Toys remembered (the five term figures and the readouts of one setting
+/// share one; a few more keep an undo or a toggled menu instant).
+constexpr std::size_t kToyMemoEntries = 4;
 /// Shaw's index is written in every cell up to this many tokens.
 constexpr long long kIndexWrittenUpTo = 24;
 
@@ -50,22 +58,58 @@ struct Toy {
   std::uint64_t seed;
   core::ToyAttention inputs;
   core::FourTerms terms;
+  Eigen::MatrixXd score;   ///< terms.sum()
+  Eigen::MatrixXd direct;  ///< variant all: core::absolute_attention_scores, to check the sum against
 };
 
-Toy make_toy(const core::Params& p) {
-  const int tokens = static_cast<int>(std::min<long long>(p.integer("positions"), kToyMaxTokens));
-  const int width = static_cast<int>(std::min<long long>(p.integer("d"), kToyMaxWidth));
-  const auto seed = static_cast<std::uint64_t>(p.integer("seed"));
-  core::ToyAttention inputs = core::toy_attention(tokens, width, width, p.real("base"), seed);
-  core::FourTerms terms = core::four_term_decomposition(inputs, variant_of(p));
-  return {tokens, width, seed, std::move(inputs), std::move(terms)};
+/// What a toy is computed from.
+struct ToyKey {
+  int tokens, width;
+  std::uint64_t seed;
+  double base;
+  core::TermVariant variant;
+  bool operator==(const ToyKey&) const = default;
+};
+
+std::shared_ptr<const Toy> compute_toy(const ToyKey& key) {
+  auto toy = std::make_shared<Toy>();
+  toy->tokens = key.tokens, toy->width = key.width, toy->seed = key.seed;
+  toy->inputs = core::toy_attention(key.tokens, key.width, key.width, key.base, key.seed);
+  toy->terms = core::four_term_decomposition(toy->inputs, key.variant);
+  toy->score = toy->terms.sum();
+  if (key.variant == core::TermVariant::all) toy->direct = core::absolute_attention_scores(toy->inputs);
+  return toy;
+}
+
+/// The toy at the current parameters, computed once per setting: a memo of a
+/// pure function (the same key gives the same numbers, remembered or not),
+/// most recently used first. Thread-safe.
+std::shared_ptr<const Toy> make_toy(const core::Params& p) {
+  const ToyKey key{static_cast<int>(std::min<long long>(p.integer("positions"), kToyMaxTokens)),
+                   static_cast<int>(std::min<long long>(p.integer("d"), kToyMaxWidth)),
+                   static_cast<std::uint64_t>(p.integer("seed")), p.real("base"), variant_of(p)};
+  static std::mutex mutex;
+  static std::list<std::pair<ToyKey, std::shared_ptr<const Toy>>> memo;
+  {
+    const std::lock_guard lock(mutex);
+    for (auto it = memo.begin(); it != memo.end(); ++it)
+      if (it->first == key) {
+        memo.splice(memo.begin(), memo, it);
+        return memo.front().second;
+      }
+  }
+  std::shared_ptr<const Toy> toy = compute_toy(key);
+  const std::lock_guard lock(mutex);
+  memo.emplace_front(key, toy);
+  if (memo.size() > kToyMemoEntries) memo.pop_back();
+  return toy;
 }
 
 enum class Term { content_content, content_position, position_content, position_position, score };
 constexpr std::array kTermIds = {"content_content", "content_position", "position_content", "position_position",
                                  "score"};
 
-const Eigen::MatrixXd& term_matrix(const Toy& toy, Term t, Eigen::MatrixXd& scratch) {
+const Eigen::MatrixXd& term_matrix(const Toy& toy, Term t) {
   switch (t) {
     case Term::content_content: return toy.terms.content_content;
     case Term::content_position: return toy.terms.content_position;
@@ -73,8 +117,7 @@ const Eigen::MatrixXd& term_matrix(const Toy& toy, Term t, Eigen::MatrixXd& scra
     case Term::position_position: return toy.terms.position_position;
     case Term::score: break;
   }
-  scratch = toy.terms.sum();
-  return scratch;
+  return toy.score;
 }
 
 /// max over i, j of |M(i + 1, j + 1) − M(i, j)|: 0 exactly when M(i, j) is a
@@ -176,9 +219,9 @@ Figure index(const FigureContext& ctx) {
 Figure term_figure(const FigureContext& ctx, Term term) {
   const auto& tr = ctx.tr;
   const std::string variant = ctx.params.choice("terms");
-  const Toy toy = make_toy(ctx.params);
-  Eigen::MatrixXd scratch;
-  const Eigen::MatrixXd& m = term_matrix(toy, term, scratch);
+  const std::shared_ptr<const Toy> shared = make_toy(ctx.params);
+  const Toy& toy = *shared;
+  const Eigen::MatrixXd& m = term_matrix(toy, term);
   const double peak = m.cwiseAbs().maxCoeff();
   const bool dropped = peak == 0 && term != Term::score;
   const double range = peak > 0 ? peak : 1.0;
@@ -230,21 +273,23 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
   double counted = expected;
   if (side <= 1024) {
     const Eigen::MatrixXi idx = core::shaw_index_matrix(static_cast<int>(side), static_cast<int>(k));
-    const std::set<int> distinct(idx.data(), idx.data() + idx.size());
-    counted = static_cast<double>(distinct.size());
+    std::vector<char> seen(static_cast<std::size_t>(2 * side + 1), 0);  // indices lie in [−(side − 1), side − 1]
+    for (Eigen::Index e = 0; e < idx.size(); ++e) seen[static_cast<std::size_t>(idx.data()[e] + side)] = 1;
+    counted = static_cast<double>(std::count(seen.begin(), seen.end(), 1));
     counted_ok = counted == expected;
   }
   out.push_back({tr.format("relative.readout.vectors", {{"n", fig::num(static_cast<double>(n))}, {"k", fig::num(static_cast<double>(k))}}),
                  tr.format("relative.readout.vectors_value", {{"v", fig::num(counted)}, {"all", fig::num(2.0 * static_cast<double>(n) - 1)}}),
                  counted, counted_ok});
 
-  const Toy toy = make_toy(p);
+  const std::shared_ptr<const Toy> shared = make_toy(p);
+  const Toy& toy = *shared;
   const core::TermVariant variant = variant_of(p);
-  const double scale = 1 + toy.terms.sum().cwiseAbs().maxCoeff();
+  const double scale = 1 + toy.score.cwiseAbs().maxCoeff();
   const double tol = 1e-12 * scale * toy.width;
 
   if (variant == core::TermVariant::all) {
-    const double err = (toy.terms.sum() - core::absolute_attention_scores(toy.inputs)).cwiseAbs().maxCoeff();
+    const double err = (toy.score - toy.direct).cwiseAbs().maxCoeff();
     out.push_back({tr("relative.readout.sum"), tr.format("relative.readout.within", {{"v", fig::num(err, 2)}, {"tol", fig::num(tol, 2)}}),
                    err, err <= tol});
   }

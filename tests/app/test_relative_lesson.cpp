@@ -109,6 +109,39 @@ TEST_CASE("relative lesson: term figures equal core's decomposition, every varia
   CHECK(!build("position_position", params({{"terms", "deberta"}})).notes.empty());
 }
 
+TEST_CASE("relative lesson: the shared toy follows every key it is built from") {
+  // The five term figures and the readouts share one toy per setting; each
+  // change of a key it reads must give core's numbers for the new setting.
+  struct Setting {
+    const char *positions, *d, *seed, *base, *terms;
+  };
+  const Setting settings[] = {{"12", "16", "5", "10000", "all"}, {"13", "16", "5", "10000", "all"},
+                              {"13", "18", "5", "10000", "all"}, {"13", "18", "6", "10000", "all"},
+                              {"13", "18", "6", "500", "all"},   {"13", "18", "6", "500", "deberta"},
+                              {"12", "16", "5", "10000", "all"}};
+  for (const Setting& x : settings) {
+    CAPTURE(x.positions);
+    CAPTURE(x.d);
+    CAPTURE(x.seed);
+    CAPTURE(x.base);
+    CAPTURE(x.terms);
+    const int n = std::stoi(x.positions);
+    const core::ToyAttention toy = core::toy_attention(n, std::stoi(x.d), std::stoi(x.d), std::stod(x.base), std::stoull(x.seed));
+    const Eigen::MatrixXd ref = core::four_term_decomposition(toy, variant(x.terms)).sum();
+    const fig::Heatmap h =
+        build("score", params({{"positions", x.positions}, {"d", x.d}, {"seed", x.seed}, {"base", x.base}, {"terms", x.terms}}))
+            .heatmaps.at(0);
+    REQUIRE(h.cols == n);
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j)
+        CHECK(h.values[static_cast<std::size_t>(i * n + j)] == doctest::Approx(ref(i, j)).epsilon(1e-6));
+  }
+  // At a million positions and d = 1024 the toy is capped, and the subtitle says so.
+  const fig::Figure big = build("content_content", params({{"positions", "1048576"}, {"d", "1024"}}));
+  CHECK(big.heatmaps.at(0).cols == 128);
+  CHECK(big.subtitle.find("at most 128 tokens and width 128") != std::string::npos);
+}
+
 TEST_CASE("relative lesson: readouts hold for every variant over random settings") {
   std::mt19937_64 rng(3);
   std::uniform_real_distribution<double> u(0, 1);
