@@ -29,6 +29,11 @@ using fig::Figure;
 
 // [SECTION] Setting and the bucket lookup
 
+/// The readouts scan core's bucket function at every |key − query| up to this
+/// (the defaults' 160 tokens and 4·max_distance = 512 entirely); farther they
+/// check one witness per bucket range and every range edge.
+constexpr long long kScanned = 4096;
+
 struct Setting {
   int buckets, max_distance;
   bool bidirectional;
@@ -236,12 +241,14 @@ Figure usage(const FigureContext& ctx) {
   const auto& tr = ctx.tr;
   const Setting s = setting(ctx.params);
   const BucketLookup look(s);
-  // A bucket enters when N − 1 reaches its nearest |key − query|.
-  std::set<long long> steps{1};
-  for (const auto& r : look.ranges()) {
-    const long long nearest = r.last < 0 ? -r.last : (r.first > 0 ? r.first : 0);
-    steps.insert(nearest + 1);
-  }
+  // A bucket enters when N − 1 reaches its nearest |key − query|: the count at
+  // N is the number of core's ranges with nearest + 1 <= N (what
+  // core::t5_distinct_buckets counts, from the ranges computed once here
+  // instead of once per step).
+  std::vector<long long> enters{1};
+  for (const auto& r : look.ranges()) enters.push_back((r.last < 0 ? -r.last : (r.first > 0 ? r.first : 0)) + 1);
+  std::sort(enters.begin(), enters.end());
+  const std::set<long long> steps(enters.begin(), enters.end());
   const long long last_step = *steps.rbegin();
   const long long x_end = std::max({last_step * 4, s.positions, 16LL});
   Figure f;
@@ -254,7 +261,8 @@ Figure usage(const FigureContext& ctx) {
   fig::Series st{.name = tr("t5.usage.series"), .kind = fig::SeriesKind::step};
   for (long long n : steps) {
     st.x.push_back(static_cast<double>(n));
-    st.y.push_back(core::t5_distinct_buckets(n, s.bidirectional, s.buckets, s.max_distance));
+    // enters holds a sentinel 1 that is no range
+    st.y.push_back(static_cast<double>(std::upper_bound(enters.begin(), enters.end(), n) - enters.begin() - 1));
   }
   st.x.push_back(static_cast<double>(x_end));
   st.y.push_back(st.y.back());
@@ -321,20 +329,23 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
 
   // Distinct buckets of an N-token sequence: core's count (from the ranges)
   // against a direct scan of core's bucket function over every key − query in
-  // [−(N−1), N−1] (|key − query| <= 65,535 scanned one by one; farther, one
-  // witness per bucket range inside the interval).
+  // [−(N−1), N−1] (|key − query| <= kScanned one by one; farther, one witness
+  // per bucket range inside the interval, and the value says so).
   const long long reach = s.positions - 1;
   const int used = core::t5_distinct_buckets(s.positions, s.bidirectional, s.buckets, s.max_distance);
-  std::set<int> seen;
-  const long long scan = std::min(reach, 65535LL);
-  for (long long rp = -scan; rp <= scan; ++rp) seen.insert(bucket(rp));
+  std::vector<char> seen(static_cast<std::size_t>(s.buckets), 0);
+  const long long scan = std::min(reach, kScanned);
+  for (long long rp = -scan; rp <= scan; ++rp) seen[static_cast<std::size_t>(bucket(rp))] = 1;
   for (const auto& r : look.ranges()) {
     const long long witness = std::clamp(r.first, -reach, reach);
-    if (witness <= r.last && bucket(witness) == r.bucket) seen.insert(r.bucket);
+    if (witness <= r.last && bucket(witness) == r.bucket) seen[static_cast<std::size_t>(r.bucket)] = 1;
   }
+  const auto counted = std::count(seen.begin(), seen.end(), 1);
+  const std::vector<std::pair<std::string, std::string>> used_args{
+      {"used", fig::num(used)}, {"nb", fig::num(s.buckets)}, {"s", fig::num(static_cast<double>(scan))}};
   out.push_back({tr.format("t5.readout.used_label", {{"n", fig::num(static_cast<double>(s.positions))}}),
-                 tr.format("t5.readout.used_value", {{"used", fig::num(used)}, {"nb", fig::num(s.buckets)}}),
-                 static_cast<double>(used), static_cast<int>(seen.size()) == used});
+                 tr.format(reach > scan ? "t5.readout.used_value_scanned" : "t5.readout.used_value", used_args),
+                 static_cast<double>(used), counted == used});
 
   // Exact range: each |key − query| < max_exact has a bucket of its own.
   bool exact = true;
@@ -353,14 +364,27 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
                                                      {"maxd", fig::num(s.max_distance)}}),
                  static_cast<double>(from), edge});
 
-  // Monotone: farther never means a smaller bucket (each side).
-  bool monotone = true;
+  // Monotone: farther never means a smaller bucket (each side). Every
+  // distance up to kScanned; beyond, up to 4·max_distance, across every edge
+  // of core's ranges (the only places the bucket changes), and the value says so.
   const long long span = std::min<long long>(4LL * s.max_distance, 1 << 17);
-  for (long long n = 1; n <= span && monotone; ++n) {
-    monotone = bucket(-n) >= bucket(-(n - 1));
-    if (s.bidirectional && n > 1) monotone = monotone && bucket(n) >= bucket(n - 1);
-  }
-  out.push_back({tr("t5.readout.monotone_label"), tr.format("t5.readout.monotone_value", {{"n", fig::num(static_cast<double>(span))}}),
+  const long long dense = std::min(span, kScanned);
+  auto step_ok = [&](long long n) {  // distance n − 1 → n on both sides
+    bool ok = bucket(-n) >= bucket(-(n - 1));
+    if (s.bidirectional && n > 1) ok = ok && bucket(n) >= bucket(n - 1);
+    return ok;
+  };
+  bool monotone = true;
+  for (long long n = 1; n <= dense && monotone; ++n) monotone = step_ok(n);
+  for (const auto& r : look.ranges())
+    for (long long n : {r.first, r.last, r.first - 1, r.last + 1}) {
+      const long long distance = n == LLONG_MIN || n == LLONG_MAX ? 0 : (n < 0 ? -n : n);
+      if (distance > dense && distance <= span) monotone = monotone && step_ok(distance) && step_ok(distance + 1);
+    }
+  const std::vector<std::pair<std::string, std::string>> monotone_args{
+      {"n", fig::num(static_cast<double>(span))}, {"s", fig::num(static_cast<double>(dense))}};
+  out.push_back({tr("t5.readout.monotone_label"),
+                 tr.format(span > dense ? "t5.readout.monotone_value_edges" : "t5.readout.monotone_value", monotone_args),
                  static_cast<double>(span), monotone});
 
   if (s.bidirectional) {

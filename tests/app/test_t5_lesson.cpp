@@ -187,6 +187,47 @@ TEST_CASE("t5 usage figure: a staircase of core's distinct-bucket counts, checke
   CHECK(core::t5_distinct_buckets(92, true, 32, 128) == 31);
 }
 
+TEST_CASE("t5 usage figure: core's count at every step, over random settings and the largest sizes") {
+  std::mt19937_64 rng(77);
+  std::vector<core::Params> settings;
+  for (int trial = 0; trial < 25; ++trial) settings.push_back(random_setting(rng));
+  settings.push_back(params({{"buckets", "256"}, {"bucket_max_distance", "65536"}, {"positions", "1048576"}}));
+  settings.push_back(
+      params({{"buckets", "256"}, {"bidirectional", "false"}, {"bucket_max_distance", "1000"}, {"positions", "1048576"}}));
+  for (const core::Params& p : settings) {
+    const bool bidir = p.is_set("bidirectional") ? p.boolean("bidirectional") : true;
+    const int nb = static_cast<int>(p.integer("buckets"));
+    const int maxd = static_cast<int>(p.is_set("bucket_max_distance") ? p.integer("bucket_max_distance") : 128);
+    CAPTURE(bidir);
+    CAPTURE(nb);
+    CAPTURE(maxd);
+    const auto f = build("usage", p);
+    const auto& s = f.series.at(0);
+    for (std::size_t k = 0; k < s.x.size(); ++k) {
+      const auto n = static_cast<long long>(s.x[k]);
+      CHECK(s.y[k] == core::t5_distinct_buckets(n, bidir, nb, maxd));
+      if (k > 0 && k + 1 < s.x.size())  // a step (the last point only extends the line): N − 1 used fewer
+        CHECK(core::t5_distinct_buckets(n - 1, bidir, nb, maxd) < s.y[k]);
+    }
+  }
+}
+
+TEST_CASE("t5 readouts at the largest sizes scan a bounded range and say so") {
+  const core::Params p = params({{"buckets", "256"}, {"bucket_max_distance", "65536"}, {"positions", "1048576"}});
+  CHECK(check_readouts(p) == 5);
+  const auto rs = app::view_readouts(view(), p, test::english());
+  const app::Readout& used = readout_with(rs, "1,048,576 tokens");
+  CHECK(used.number == core::t5_distinct_buckets(1048576, true, 256, 65536));
+  CHECK(used.value.find("up to 4,096, then one per bucket range") != std::string::npos);
+  const app::Readout& monotone = readout_with(rs, "Farther never");
+  CHECK(monotone.number == 131072);
+  CHECK(monotone.value.find("every distance up to 4,096 and across each bucket edge up to 131,072") != std::string::npos);
+  // The defaults are scanned entirely.
+  const auto defaults = app::view_readouts(view(), core::Params{}, test::english());
+  CHECK(readout_with(defaults, "160 tokens").value == "31 of 32");
+  CHECK(readout_with(defaults, "Farther never").value == "checked for distances up to 512");
+}
+
 TEST_CASE("t5 notes figure: the reference causal buckets and the notes' code") {
   const auto f = build("notes", params({{"relative", "-40:40"}}));
   REQUIRE(f.series.size() == 2);
