@@ -16,6 +16,9 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <list>
+#include <memory>
+#include <mutex>
 #include <numbers>
 #include <tuple>
 
@@ -35,7 +38,9 @@ constexpr double kEps = std::numeric_limits<double>::epsilon();
 constexpr int kMaxCoreShiftSide = 512;
 constexpr long long kMaxDotOffset = 16384;  // the dot figure spans |k| <= min(N − 1, this)
 constexpr int kAnchorMarkers = 12;        // the dot figure checks 13 offsets per anchor row
-constexpr int kShiftMatrixShown = 16;      // the top-left corner of M(k) drawn as a matrix
+constexpr std::size_t kDotMemoEntries = 4;  // dot figures remembered (see dot_samples)
+constexpr int kShiftMatrixShown = 16;
+constexpr int kShiftMarkersUpTo = 256;     // the shift figure marks every dimension up to this d      // the top-left corner of M(k) drawn as a matrix
 constexpr double kMaxCorePosition = 1e12;  // core checks positions against `pos` (0..1e12)
 constexpr double kMaxCoreOffset = 1e9;     // and offsets against `offset` (−1e9..1e9)
 
@@ -151,9 +156,10 @@ std::pair<long long, long long> sinusoid_extremes(long long first, long long las
 
 /// A curve over the integer positions 0..n−1 for drawing at `columns` pixel
 /// columns: every position when n <= 4·columns; otherwise, per column of
-/// ⌈n / columns⌉ positions, the first, lowest, highest and last position, all
-/// exact values at integer positions (so fast sinusoids show their true
-/// envelope, never an alias). `extremes(curve, first, last)` gives the
+/// ⌈n / columns⌉ positions, its lowest and highest position (and the curve's
+/// first and last), all exact values at integer positions (so fast sinusoids
+/// show their true envelope, never an alias; a line through a column's two
+/// extremes covers what the column shows). `extremes(curve, first, last)` gives the
 /// positions of the lowest and highest value in [first, last] (without
 /// visiting them all); `exact(curve, pos)` the values. The result holds one
 /// (x, y) list per curve.
@@ -175,7 +181,11 @@ Curves integer_curves(long long n, int curves, double columns, Extremes extremes
     for (long long start = 0; start < n; start += per_column) {
       const long long end = std::min(n, start + per_column) - 1;
       std::array<long long, 4> keep{start, start, start, end};
-      if (end > start) std::tie(keep[1], keep[2]) = extremes(c, start, end);
+      if (end > start) {
+        std::tie(keep[1], keep[2]) = extremes(c, start, end);
+        if (start > 0) keep[0] = keep[1];  // inside the curve the extremes draw the column
+        if (end < n - 1) keep[3] = keep[2];
+      }
       std::sort(keep.begin(), keep.end());
       for (std::size_t k = 0; k < keep.size(); ++k) {
         if (k > 0 && keep[k] == keep[k - 1]) continue;
@@ -356,6 +366,81 @@ Figure wavelengths(const FigureContext& ctx) {
   return f;
 }
 
+/// What the dot figure draws apart from your (m, n): it moves with d, base,
+/// the offsets shown and their stride only, so dragging m or n finds it in a
+/// memo (the most recently used few; a pure function, remembered or not).
+struct DotKey {
+  int d;
+  double base;
+  long long kmax, stride;
+  bool operator==(const DotKey&) const = default;
+};
+
+struct DotSamples {
+  std::vector<double> ks, half;  ///< k = 0, s, 2s, … and kmax; Σ_i cos(ω_i k) there
+  std::array<double, 3> anchors{};
+  std::array<std::vector<double>, 3> anchor_k, anchor_dot;  ///< PE_{p+k}·PE_p at 13 offsets per anchor p
+};
+
+/// Inserts the offset k >= 0 and Σ_i cos(ω_i k) into the sorted samples (once).
+void add_offset(DotSamples& samples, double k, int d, double base) {
+  const auto at = std::lower_bound(samples.ks.begin(), samples.ks.end(), k);
+  if (at != samples.ks.end() && *at == k) return;
+  double value = 0;
+  core::sinusoidal_dot_closed_form_curve(k, 0, d, base, {&value, 1});
+  samples.half.insert(samples.half.begin() + (at - samples.ks.begin()), value);
+  samples.ks.insert(at, k);
+}
+
+std::shared_ptr<const DotSamples> compute_dot_samples(const DotKey& key) {
+  auto out = std::make_shared<DotSamples>();
+  const double kmax = static_cast<double>(key.kmax);
+  for (long long k = 0; k < key.kmax; k += key.stride) out->ks.push_back(static_cast<double>(k));
+  out->ks.push_back(kmax);
+  out->half.resize(out->ks.size());
+  core::sinusoidal_dot_closed_form_curve(0, static_cast<double>(key.stride), key.d, key.base,
+                                         std::span<double>(out->half).first(out->half.size() - 1));
+  out->half.back() = core::sinusoidal_dot_closed_form(kmax, key.d, key.base);
+  // Real dot products of rows at three unrelated anchors p (PE rows from core,
+  // one matrix per anchor).
+  out->anchors = {kmax, kmax + 997, kmax + 65521};
+  for (std::size_t a = 0; a < 3; ++a) {
+    std::vector<double> positions{out->anchors[a]};
+    for (int j = 0; j <= kAnchorMarkers; ++j) {
+      const double k = std::round(-kmax + 2.0 * kmax * (j + 0.37 * static_cast<double>(a)) / kAnchorMarkers);
+      if (std::abs(k) > kmax) continue;
+      out->anchor_k[a].push_back(k);
+      positions.push_back(out->anchors[a] + k);
+    }
+    const Eigen::MatrixXd rows = core::sinusoidal_matrix<double>(positions, key.d, key.base);
+    for (Eigen::Index r = 1; r < rows.rows(); ++r) out->anchor_dot[a].push_back(rows.row(r).dot(rows.row(0)));
+  }
+  // The line passes through every marker's offset (between two samples of a
+  // stride it would not): those offsets join the samples.
+  if (key.stride > 1)
+    for (const auto& ks : out->anchor_k)
+      for (double k : ks) add_offset(*out, std::abs(k), key.d, key.base);
+  return out;
+}
+
+std::shared_ptr<const DotSamples> dot_samples(const DotKey& key) {
+  static std::mutex mutex;
+  static std::list<std::pair<DotKey, std::shared_ptr<const DotSamples>>> memo;
+  {
+    const std::lock_guard lock(mutex);
+    for (auto it = memo.begin(); it != memo.end(); ++it)
+      if (it->first == key) {
+        memo.splice(memo.begin(), memo, it);
+        return memo.front().second;
+      }
+  }
+  std::shared_ptr<const DotSamples> samples = compute_dot_samples(key);
+  const std::lock_guard lock(mutex);
+  memo.emplace_front(key, samples);
+  if (memo.size() > kDotMemoEntries) memo.pop_back();
+  return samples;
+}
+
 /// PE_m·PE_n against the offset k = m − n: the closed form Σ_i cos(ω_i k) as a
 /// line, real dot products of rows at three unrelated anchors as markers (they
 /// fall on the line: only k matters), the current (m, n) and its mirror (n, m).
@@ -373,19 +458,21 @@ Figure dot(const FigureContext& ctx) {
   f.x = {.label = tr("sinusoidal.dot.axis.x"), .unit = tr("unit.tokens"), .format = fig::TickFormat::integer};
   f.y = {.label = tr("sinusoidal.dot.axis.y")};
   // Σ_i cos(ω_i k) at k = 0, s, 2s, … up to kmax (and kmax itself), with the
-  // stride s = 1 when every integer offset fits in 4 per pixel column, else
+  // stride s = 1 when every integer offset fits in 2 per pixel column, else
   // the smallest that does (core's rotation kernel: O(d) per offset). The
   // sum is even in k, so the negative half mirrors it exactly.
-  const auto half_columns = static_cast<long long>(std::max(1.0, 2 * ctx.width));
+  const auto half_columns = static_cast<long long>(std::max(1.0, ctx.width));
   const long long stride = std::max(1LL, (kmax + half_columns - 1) / half_columns);
-  std::vector<double> ks;
-  for (long long k = 0; k < kmax; k += stride) ks.push_back(static_cast<double>(k));
-  ks.push_back(static_cast<double>(kmax));
   if (stride > 1) f.subtitle += " · " + tr.format("sinusoidal.dot.stride", {{"s", fig::num(static_cast<double>(stride))}});
-  std::vector<double> half(ks.size());
-  core::sinusoidal_dot_closed_form_curve(0, static_cast<double>(stride), d, base,
-                                         std::span<double>(half).first(half.size() - 1));
-  half.back() = core::sinusoidal_dot_closed_form(static_cast<double>(kmax), d, base);
+  const std::shared_ptr<const DotSamples> samples = dot_samples({d, base, kmax, stride});
+  const bool now_shown = std::abs(m - n) <= static_cast<double>(kmax);  // off the shown range, the readouts still have it
+  DotSamples with_now;  // the samples and your offset |m − n|, so the line passes through your markers too
+  if (stride > 1 && now_shown) {
+    with_now = *samples;
+    add_offset(with_now, std::abs(m - n), d, base);
+  }
+  const std::vector<double>& ks = stride > 1 && now_shown ? with_now.ks : samples->ks;
+  const std::vector<double>& half = stride > 1 && now_shown ? with_now.half : samples->half;
   fig::Series closed{.name = tr("sinusoidal.dot.series_closed")};
   for (std::size_t j = ks.size(); j-- > 1;) {
     closed.x.push_back(-ks[j]);
@@ -397,23 +484,12 @@ Figure dot(const FigureContext& ctx) {
   closed.x_name = "k";
   closed.y_name = "Σᵢ cos(ωᵢ k)";
   f.series.push_back(std::move(closed));
-  // Real dot products of rows at three unrelated anchors p, at 13 offsets
-  // each (PE rows from core, one matrix per anchor).
-  const double anchors[] = {static_cast<double>(kmax), static_cast<double>(kmax) + 997, static_cast<double>(kmax) + 65521};
-  for (int a = 0; a < 3; ++a) {
-    fig::Series s{.name = tr.format("sinusoidal.dot.series_anchor", {{"p", fig::num(anchors[a])}}),
+  for (std::size_t a = 0; a < samples->anchors.size(); ++a) {
+    fig::Series s{.name = tr.format("sinusoidal.dot.series_anchor", {{"p", fig::num(samples->anchors[a])}}),
                   .kind = fig::SeriesKind::scatter};
     s.marker = 3.2f - 0.6f * static_cast<float>(a);
-    std::vector<double> positions{anchors[a]};
-    for (int j = 0; j <= kAnchorMarkers; ++j) {
-      const double k = std::round(-static_cast<double>(kmax) +
-                                  2.0 * static_cast<double>(kmax) * (j + 0.37 * a) / static_cast<double>(kAnchorMarkers));
-      if (std::abs(k) > static_cast<double>(kmax)) continue;
-      s.x.push_back(k);
-      positions.push_back(anchors[a] + k);
-    }
-    const Eigen::MatrixXd rows = core::sinusoidal_matrix<double>(positions, d, base);
-    for (Eigen::Index r = 1; r < rows.rows(); ++r) s.y.push_back(rows.row(r).dot(rows.row(0)));
+    s.x = samples->anchor_k[a];
+    s.y = samples->anchor_dot[a];
     s.x_name = "k";
     s.y_name = "PE_{p+k}·PE_p";
     f.series.push_back(std::move(s));
@@ -421,7 +497,7 @@ Figure dot(const FigureContext& ctx) {
   fig::Series now{.name = tr("sinusoidal.dot.series_now"), .kind = fig::SeriesKind::scatter};
   now.marker = 6;
   now.color = fig::palette_color(6);
-  if (std::abs(m - n) <= static_cast<double>(kmax)) {  // off the shown range, the readouts still have it
+  if (now_shown) {
     now.x = {m - n, n - m};
     now.y = {core::sinusoidal_dot(m, n, d, base), core::sinusoidal_dot(n, m, d, base)};
   }
@@ -497,15 +573,21 @@ Figure shift(const FigureContext& ctx) {
   const Eigen::VectorXd rotated = apply_shift(k, from, d, base);
   Figure f;
   f.title = tr("sinusoidal.shift.title");
-  f.subtitle = tr.format("sinusoidal.shift.subtitle", {{"m", fig::num(m)}, {"k", fig::num(k)}, {"d", fig::num(d)},
-                                                       {"base", fig::num(base)}});
+  f.subtitle = tr.format(d <= kShiftMarkersUpTo ? "sinusoidal.shift.subtitle" : "sinusoidal.shift.subtitle_lines",
+                         {{"m", fig::num(m)}, {"k", fig::num(k)}, {"d", fig::num(d)}, {"base", fig::num(base)}});
   f.x = {.label = tr("sinusoidal.axis.dim"), .format = fig::TickFormat::integer};
   f.y = {.label = tr("sinusoidal.readout.pe"), .min = -1.15, .max = 1.55};
   f.legend = fig::LegendPlace::top_right;
-  fig::Series before{.name = tr("sinusoidal.shift.series_from"), .kind = fig::SeriesKind::scatter};
-  fig::Series after{.name = tr("sinusoidal.shift.series_target"),
-                    .kind = d <= 128 ? fig::SeriesKind::stems : fig::SeriesKind::scatter};
-  fig::Series turned{.name = tr("sinusoidal.shift.series_rotated"), .kind = fig::SeriesKind::scatter};
+  // Markers while they fit (one per dimension); past kShiftMarkersUpTo they
+  // would overlap anyway and cost a circle each per frame, so lines: a thin
+  // M(k)·PE(m) inside a wider PE(m + k) (solid: a dash pattern over a
+  // thousand zigzags would cost more than the markers).
+  const bool markers = d <= kShiftMarkersUpTo;
+  const fig::SeriesKind dots = markers ? fig::SeriesKind::scatter : fig::SeriesKind::line;
+  fig::Series before{.name = tr("sinusoidal.shift.series_from"), .kind = dots};
+  fig::Series after{.name = tr("sinusoidal.shift.series_target"), .kind = d <= 128 ? fig::SeriesKind::stems : dots};
+  fig::Series turned{.name = tr("sinusoidal.shift.series_rotated"), .kind = dots};
+  if (!markers) before.width = 1.0f, turned.width = 0.8f;
   for (int j = 0; j < d; ++j) {
     before.x.push_back(j), before.y.push_back(from[j]);
     after.x.push_back(j), after.y.push_back(target[j]);
@@ -514,7 +596,7 @@ Figure shift(const FigureContext& ctx) {
   before.color = fig::Color::rgb(0x9aa0a6);
   before.marker = d <= 32 ? 3.5f : 1.6f;
   after.color = fig::palette_color(0);
-  after.width = 1.6f;
+  after.width = markers ? 1.6f : 2.4f;
   after.marker = d <= 32 ? 4.0f : d <= 128 ? 2.0f : 2.8f;
   turned.color = fig::palette_color(3);
   turned.marker = d <= 32 ? 3.0f : d <= 128 ? 1.6f : 1.3f;

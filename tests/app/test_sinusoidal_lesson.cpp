@@ -232,15 +232,18 @@ TEST_CASE("sinusoidal lesson: figures show core's numbers") {
   SUBCASE("dot at the largest sizes: offsets sampled per pixel column, on core's closed form") {
     const fig::Figure f = build("dot", params({{"positions", "1048576"}, {"d", "1024"}}), 900);
     const fig::Series& line = f.series.at(0);
-    CHECK(line.x.size() <= 4 * 900 + 1);
+    CHECK(line.x.size() <= 2 * 900 + 1);
     CHECK(line.x.front() == -16384.0);
     CHECK(line.x.back() == 16384.0);
     CHECK(std::is_sorted(line.x.begin(), line.x.end()));
-    const auto zero = std::find(line.x.begin(), line.x.end(), 0.0);
-    REQUIRE(zero != line.x.end());
-    const double stride = *(zero + 1);
-    CHECK(stride == 10.0);  // ⌈16384 / (2 · 900)⌉
-    CHECK(line.y[static_cast<std::size_t>(zero - line.x.begin())] == 512.0);
+    auto has = [&](double k) { return std::find(line.x.begin(), line.x.end(), k) != line.x.end(); };
+    const double stride = 19;  // ⌈16384 / 900⌉: two offsets per pixel column
+    for (double k : {0.0, stride, 2 * stride, -stride, 862 * stride}) CHECK(has(k));
+    CHECK(!has(stride + 1));
+    CHECK(line.y[static_cast<std::size_t>(std::find(line.x.begin(), line.x.end(), 0.0) - line.x.begin())] == 512.0);
+    // Between samples the line still passes through every marker: yours (m − n = −3) and the anchors'.
+    for (std::size_t a = 1; a <= 4; ++a)
+      for (double k : f.series[a].x) CHECK(has(k));
     for (std::size_t i = 0; i < line.x.size(); ++i) {
       CHECK(line.x[i] == std::floor(line.x[i]));
       // core's rotation kernel against the closed form: its documented bound.
@@ -271,6 +274,12 @@ TEST_CASE("sinusoidal lesson: figures show core's numbers") {
     const fig::Figure s = build("shift", params({{"d", "1024"}, {"m", "3.5"}, {"offset", "17"}}));
     const Eigen::VectorXd ref = core::sinusoidal_shift_matrix(17, 1024, 1e4) * core::sinusoidal_row<double>(3.5, 1024, 1e4);
     for (Eigen::Index j = 0; j < 1024; ++j) CHECK(s.series[2].y[static_cast<std::size_t>(j)] == doctest::Approx(ref[j]).epsilon(1e-14).scale(1));
+    // 1024 dimensions leave no room for a marker each: lines, and the subtitle says so.
+    for (const fig::Series& x : s.series) CHECK(x.kind == fig::SeriesKind::line);
+    CHECK(s.subtitle.find("runs inside") != std::string::npos);
+    const fig::Figure marked = build("shift", params({{"d", "256"}}));
+    CHECK(marked.series[2].kind == fig::SeriesKind::scatter);
+    CHECK(marked.subtitle.find("markers") != std::string::npos);
     const fig::Figure m = build("shift_matrix", params({{"d", "1024"}, {"offset", "17"}}));
     const Eigen::MatrixXd full = core::sinusoidal_shift_matrix(17, 1024, 1e4);
     for (int r = 0; r < 16; ++r)
