@@ -93,6 +93,25 @@ double alibi_bias(double slope, long long i, long long j, bool causal) {
   return slope * static_cast<double>(-distance);
 }
 
+void alibi_bias_grid(double slope, std::span<const long long> rows, std::span<const long long> cols, bool causal,
+                     std::span<double> out) {
+  check_slope(slope);
+  if (out.size() != rows.size() * cols.size())
+    throw InvalidParameter("pos", std::to_string(out.size()) + " outputs",
+                           "the output must hold rows × cols = " + std::to_string(rows.size() * cols.size()) + " values");
+  for (const std::span<const long long> positions : {rows, cols})
+    for (long long p : positions) check_real("pos", static_cast<double>(p));
+  constexpr double kMasked = -std::numeric_limits<double>::infinity();
+  std::size_t k = 0;
+  for (const long long i : rows)
+    for (const long long j : cols) {
+      if (causal)
+        out[k++] = j > i ? kMasked : slope * static_cast<double>(j - i);
+      else
+        out[k++] = slope * static_cast<double>(-(i > j ? i - j : j - i));
+    }
+}
+
 Eigen::MatrixXd alibi_bias_matrix(double slope, int n, bool causal) {
   check_slope(slope);
   check_side(n);

@@ -7,6 +7,9 @@
 
 #include <vector>
 
+#include <span>
+#include <vector>
+
 #include <Eigen/Dense>
 
 namespace poslab::core {
@@ -18,6 +21,12 @@ std::vector<double> alibi_slopes(int heads);
 ///   causal:    −slope·(i − j) for j ≤ i; the future (j > i) is masked: −∞
 ///   symmetric: −slope·|i − j|
 double alibi_bias(double slope, long long i, long long j, bool causal);
+
+/// alibi_bias at every (rows[r], cols[c]) into out[r·cols.size() + c] — the
+/// same numbers, the arguments checked once instead of per cell (a heatmap
+/// sampled at its pixels). Checks out.size() = rows.size()·cols.size().
+void alibi_bias_grid(double slope, std::span<const long long> rows, std::span<const long long> cols, bool causal,
+                     std::span<double> out);
 
 /// n × n bias matrix (masked entries −∞ in causal mode).
 Eigen::MatrixXd alibi_bias_matrix(double slope, int n, bool causal);
