@@ -117,9 +117,15 @@ Figure scores(const FigureContext& ctx, core::KernelMode mode) {
     const double factor = absolute ? (*kx)[static_cast<std::size_t>(m)] * (*kx)[static_cast<std::size_t>(nn)] : (*kx)[r];
     return factor * (*g)[r];
   };
+  // The largest |score| over the N × N cells, in O(N): |g(r)| ≤ g(0) = d
+  // (a sum of d/2 terms 2cos), so the absolute form's K(m)K(n)g(m − n) is
+  // largest on the diagonal where |K| peaks, K(m)²·g(0); the relative form's
+  // K(r)g(r) depends on r = |m − n| only.
   double vmax = 0;
-  for (long long m = 0; m < n; ++m)
-    for (long long nn = 0; nn < n; ++nn) vmax = std::max(vmax, std::abs(value(m, nn)));
+  for (long long r = 0; r < n; ++r) {
+    const auto i = static_cast<std::size_t>(r);
+    vmax = std::max(vmax, absolute ? (*kx)[i] * (*kx)[i] * std::abs((*g)[0]) : std::abs((*kx)[i] * (*g)[i]));
+  }
   if (!(vmax > 0) || !std::isfinite(vmax)) vmax = 1;
 
   Figure f;

@@ -116,6 +116,13 @@ TEST_CASE("gaussian score maps: every sampled cell is core's score") {
       const double expected = core::gaussian_rope_score(ones, ones, m, n, 10000, core::PairLayout::interleaved, k, mode);
       CHECK(out[0] == doctest::Approx(expected).epsilon(1e-6).scale(1e-30));
     }
+    // The colour range is the largest |score| of any cell (found in O(N) by
+    // the builder; here by visiting all 300 × 300 through core).
+    double brute = 0;
+    for (int m = 0; m < 300; ++m)
+      for (int n = 0; n < 300; ++n)
+        brute = std::max(brute, std::abs(core::gaussian_rope_score(ones, ones, m, n, 10000, core::PairLayout::interleaved, k, mode)));
+    CHECK(h.vmax == doctest::Approx(brute).epsilon(1e-9));
   }
   // The CSV export carries the same numbers: cell (m, n) = (0, 0) of the notes'
   // form is K(0)²·Σ 2cos(0) = 1·64, and (m, n) = (5, 2) is core's score.
