@@ -221,3 +221,29 @@ TEST_CASE("invalid ALiBi inputs are rejected with the right key") {
   bad << 0, kInf;
   CHECK(key_of([&] { softmax_rows(bad); }) == "scores");
 }
+
+TEST_CASE("alibi_bias_grid gives alibi_bias at every cell, masks included, and checks its arguments") {
+  for (int t = 0; t < 200; ++t) {
+    const double slope = random_uniform(11, 0, t);
+    const bool causal = t % 2 == 0;
+    std::vector<long long> rows, cols;
+    const int nr = 1 + t % 7, nc = 1 + t % 5;
+    for (int r = 0; r < nr; ++r) rows.push_back(static_cast<long long>(random_uniform(11, 1 + r, t) * 1e6));
+    for (int c = 0; c < nc; ++c) cols.push_back(static_cast<long long>(random_uniform(11, 20 + c, t) * 1e6));
+    std::vector<double> out(rows.size() * cols.size());
+    alibi_bias_grid(slope, rows, cols, causal, out);
+    for (std::size_t r = 0; r < rows.size(); ++r)
+      for (std::size_t c = 0; c < cols.size(); ++c) {
+        const double want = alibi_bias(slope, rows[r], cols[c], causal);
+        const double got = out[r * cols.size() + c];
+        CHECK((got == want || (std::isinf(got) && std::isinf(want) && got < 0 && want < 0)));
+        CHECK_FALSE(std::signbit(got) != std::signbit(want));  // +0 stays +0
+      }
+  }
+  std::vector<long long> rows{0, 1}, cols{0, 1, 2}, bad{-1};
+  std::vector<double> out(6), small(5), three(3);
+  CHECK(key_of([&] { alibi_bias_grid(0.5, rows, cols, true, small); }) == "pos");
+  CHECK(key_of([&] { alibi_bias_grid(0.5, bad, cols, true, three); }) == "pos");
+  CHECK(key_of([&] { alibi_bias_grid(0.5, rows, cols, true, out); }) == "(accepted)");
+  CHECK(key_of([&] { alibi_bias_grid(std::nan(""), rows, cols, true, out); }) == "slope");
+}
