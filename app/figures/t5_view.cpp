@@ -14,8 +14,13 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <list>
+#include <memory>
+#include <mutex>
 #include <set>
+#include <span>
 #include <string>
+#include <tuple>
 
 #include "app/figures/figure_text.hpp"
 #include "app/figures/views.hpp"
@@ -33,6 +38,8 @@ using fig::Figure;
 /// (the defaults' 160 tokens and 4·max_distance = 512 entirely); farther they
 /// check one witness per bucket range and every range edge.
 constexpr long long kScanned = 4096;
+/// Bucket lookups remembered (a setting and its causal twin, and a few more).
+constexpr std::size_t kLookupMemoEntries = 6;
 
 struct Setting {
   int buckets, max_distance;
@@ -65,10 +72,50 @@ class BucketLookup {
   }
   int bucket(long long rp) const { return range_of(rp).bucket; }
   const std::vector<core::T5BucketRange>& ranges() const { return ranges_; }
+  /// The buckets of rps[c] into out[c] for ascending rps: one walk along the
+  /// ranges instead of a search per value (a heatmap row).
+  void buckets_ascending(std::span<const long long> rps, std::span<float> out) const {
+    if (rps.empty()) return;
+    auto it = ranges_.begin() + (&range_of(rps[0]) - ranges_.data());
+    for (std::size_t c = 0; c < rps.size(); ++c) {
+      while (it + 1 != ranges_.end() && (it + 1)->first <= rps[c]) ++it;
+      out[c] = static_cast<float>(it->bucket);
+    }
+  }
+  /// Distinct buckets of an N-token sequence: the ranges meeting
+  /// [−(N − 1), N − 1] (core::t5_distinct_buckets, on ranges already at hand).
+  int used(long long positions) const {
+    const long long reach = positions - 1;
+    return static_cast<int>(std::count_if(ranges_.begin(), ranges_.end(),
+                                          [&](const auto& r) { return r.first <= reach && r.last >= -reach; }));
+  }
 
  private:
   std::vector<core::T5BucketRange> ranges_;
 };
+
+/// The lookup of a setting, computed once (core's bisection over every
+/// bucket) and shared by the figures and readouts that move with it: a memo
+/// of a pure function, the most recently used few. Thread-safe.
+std::shared_ptr<const BucketLookup> lookup_for(const Setting& s) {
+  using Key = std::tuple<bool, int, int>;
+  const Key key{s.bidirectional, s.buckets, s.max_distance};
+  static std::mutex mutex;
+  static std::list<std::pair<Key, std::shared_ptr<const BucketLookup>>> memo;
+  {
+    const std::lock_guard lock(mutex);
+    for (auto it = memo.begin(); it != memo.end(); ++it)
+      if (it->first == key) {
+        memo.splice(memo.begin(), memo, it);
+        return memo.front().second;
+      }
+  }
+  auto look = std::make_shared<const BucketLookup>(s);
+  const std::lock_guard lock(mutex);
+  memo.emplace_front(key, look);
+  if (memo.size() > kLookupMemoEntries) memo.pop_back();
+  return look;
+}
 
 /// The smallest |key − query| of the open-ended bucket on the side of
 /// key <= query (T5-base: 91, although max_distance is 128: the formula
@@ -133,7 +180,8 @@ std::string mode_text(const Setting& s, const Translator& tr) {
 Figure buckets(const FigureContext& ctx) {
   const auto& tr = ctx.tr;
   const Setting s = setting(ctx.params);
-  const BucketLookup look(s);
+  const std::shared_ptr<const BucketLookup> shared = lookup_for(s);
+  const BucketLookup& look = *shared;
   Figure f;
   f.title = tr("t5.buckets.title");
   f.subtitle = tr.format("t5.buckets.subtitle", {{"nb", fig::num(s.buckets)}, {"maxd", fig::num(s.max_distance)},
@@ -202,7 +250,8 @@ Figure buckets(const FigureContext& ctx) {
 Figure matrix(const FigureContext& ctx) {
   const auto& tr = ctx.tr;
   const Setting s = setting(ctx.params);
-  const int used = core::t5_distinct_buckets(s.positions, s.bidirectional, s.buckets, s.max_distance);
+  const std::shared_ptr<const BucketLookup> look = lookup_for(s);
+  const int used = look->used(s.positions);
   Figure f;
   f.title = tr("t5.matrix.title");
   f.subtitle = tr.format("t5.matrix.subtitle", {{"n", fig::num(static_cast<double>(s.positions))},
@@ -220,13 +269,19 @@ Figure matrix(const FigureContext& ctx) {
   h.value_name = tr("t5.readout.bucket");
   h.x_name = tr("t5.readout.key");
   h.y_name = tr("t5.readout.query");
-  h.sampler = [look = std::make_shared<const BucketLookup>(s), last = s.positions - 1](
-                  std::span<const double> xs, std::span<const double> ys, std::span<float> out) {
+  h.sampler = [look, last = s.positions - 1](std::span<const double> xs, std::span<const double> ys, std::span<float> out) {
+    std::vector<long long> keys(xs.size());
+    for (std::size_t c = 0; c < xs.size(); ++c) keys[c] = std::clamp(static_cast<long long>(std::floor(xs[c])), 0LL, last);
+    const bool ascending = std::is_sorted(keys.begin(), keys.end());
+    std::vector<long long> rps(xs.size());
     for (std::size_t r = 0; r < ys.size(); ++r) {
       const long long i = std::clamp(static_cast<long long>(std::floor(ys[r])), 0LL, last);
-      for (std::size_t c = 0; c < xs.size(); ++c) {
-        const long long j = std::clamp(static_cast<long long>(std::floor(xs[c])), 0LL, last);
-        out[r * xs.size() + c] = static_cast<float>(look->bucket(j - i));
+      const std::span<float> row = out.subspan(r * xs.size(), xs.size());
+      for (std::size_t c = 0; c < xs.size(); ++c) rps[c] = keys[c] - i;
+      if (ascending) {
+        look->buckets_ascending(rps, row);
+      } else {
+        for (std::size_t c = 0; c < xs.size(); ++c) row[c] = static_cast<float>(look->bucket(rps[c]));
       }
     }
   };
@@ -240,7 +295,8 @@ Figure matrix(const FigureContext& ctx) {
 Figure usage(const FigureContext& ctx) {
   const auto& tr = ctx.tr;
   const Setting s = setting(ctx.params);
-  const BucketLookup look(s);
+  const std::shared_ptr<const BucketLookup> shared = lookup_for(s);
+  const BucketLookup& look = *shared;
   // A bucket enters when N − 1 reaches its nearest |key − query|: the count at
   // N is the number of core's ranges with nearest + 1 <= N (what
   // core::t5_distinct_buckets counts, from the ranges computed once here
@@ -272,7 +328,7 @@ Figure usage(const FigureContext& ctx) {
   f.legend = fig::LegendPlace::bottom_right;
   f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = static_cast<double>(s.buckets),
                          .label = tr.format("t5.usage.total", {{"nb", fig::num(s.buckets)}})});
-  const int used = core::t5_distinct_buckets(s.positions, s.bidirectional, s.buckets, s.max_distance);
+  const int used = look.used(s.positions);
   f.ref_lines.push_back({.value = static_cast<double>(s.positions),
                          .label = tr.format("t5.usage.now", {{"n", fig::num(static_cast<double>(s.positions))},
                                                              {"used", fig::num(used)}}),
@@ -288,7 +344,8 @@ Figure notes(const FigureContext& ctx) {
   const Setting causal = causal_setting(s);
   std::set<long long> mags{0};
   for (long long rp : relative_positions(ctx.params)) mags.insert(rp < 0 ? -rp : rp);
-  const BucketLookup look(causal);
+  const std::shared_ptr<const BucketLookup> shared = lookup_for(causal);
+  const BucketLookup& look = *shared;
   Figure f;
   f.title = tr("t5.notes.title");
   f.subtitle = tr.format("t5.notes.subtitle", {{"nb", fig::num(causal.buckets)}, {"maxd", fig::num(causal.max_distance)}});
@@ -323,7 +380,8 @@ Figure notes(const FigureContext& ctx) {
 std::vector<Readout> readouts(const FigureContext& ctx) {
   const auto& tr = ctx.tr;
   const Setting s = setting(ctx.params);
-  const BucketLookup look(s);
+  const std::shared_ptr<const BucketLookup> shared = lookup_for(s);
+  const BucketLookup& look = *shared;
   auto bucket = [&](long long rp) { return core::t5_relative_bucket(rp, s.bidirectional, s.buckets, s.max_distance); };
   std::vector<Readout> out;
 
@@ -395,7 +453,8 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
   }
 
   // The notes' code against the causal reference, over the relative list.
-  const BucketLookup causal(causal_setting(s));
+  const std::shared_ptr<const BucketLookup> shared_causal = lookup_for(causal_setting(s));
+  const BucketLookup& causal = *shared_causal;
   const auto rel = relative_positions(ctx.params);
   long long differ = 0;
   for (long long rp : rel)

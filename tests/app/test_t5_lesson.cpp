@@ -14,6 +14,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <random>
@@ -156,14 +157,25 @@ TEST_CASE("t5 matrix figure samples bucket(key − query) at any pixel, also for
       std::vector<double> xs, ys;
       for (int k = 0; k < 41; ++k) xs.push_back(u(rng)), ys.push_back(u(rng));
       xs.push_back(0.5), ys.push_back(h.x1 - 0.5);  // the corners
-      std::vector<float> out(xs.size() * ys.size());
-      h.sampler(xs, ys, out);
-      for (std::size_t r = 0; r < ys.size(); ++r)
-        for (std::size_t c = 0; c < xs.size(); ++c) {
-          const auto rp = static_cast<long long>(std::floor(xs[c])) - static_cast<long long>(std::floor(ys[r]));
-          CHECK(out[r * xs.size() + c] ==
-                static_cast<float>(core::t5_relative_bucket(rp, std::string_view(mode) == "true", 32, 128)));
-        }
+      ys.push_back(std::floor(h.x1 / 2) + 0.5);       // a row crossing the diagonal of the dense samples below
+      // In any order (a hover), and ascending as the renderer samples a row,
+      // densely around the diagonal where the buckets change fastest.
+      std::vector<double> row = xs;
+      std::sort(row.begin(), row.end());
+      for (double j = 0; j < 300; ++j) row.push_back(std::clamp(h.x1 / 2 - 150 + j + 0.5, 0.5, h.x1 - 0.5));
+      std::sort(row.begin(), row.end());
+      for (const std::vector<double>* cols : {&xs, &row}) {
+        std::vector<float> out(cols->size() * ys.size());
+        h.sampler(*cols, ys, out);
+        for (std::size_t r = 0; r < ys.size(); ++r)
+          for (std::size_t c = 0; c < cols->size(); ++c) {
+            const auto rp = static_cast<long long>(std::floor((*cols)[c])) - static_cast<long long>(std::floor(ys[r]));
+            CHECK(out[r * cols->size() + c] ==
+                  static_cast<float>(core::t5_relative_bucket(rp, std::string_view(mode) == "true", 32, 128)));
+          }
+      }
+      const int used = core::t5_distinct_buckets(std::stoll(n), std::string_view(mode) == "true", 32, 128);
+      CHECK(f.subtitle.find(std::to_string(used) + " distinct buckets") != std::string::npos);
     }
   }
 }
