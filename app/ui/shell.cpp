@@ -49,7 +49,7 @@ void draw_lesson_list(UiContext& ctx) {
     ImGui::TextDisabled("%s", (ctx.tr(key) == key ? std::string(g) : ctx.tr(key)).c_str());
     for (std::size_t i = 0; i < views.size(); ++i) {
       if (views[i].group != g) continue;
-      // The shortcut number in front (1–9), the title after it; a long title
+      // The shortcut number in front (1–9, 0), the title after it; a long title
       // is clipped by the panel and shown whole in a tooltip.
       const std::string title = lesson_title(ctx.tr, views[i].id);
       const std::string id = "##lesson-" + std::string(views[i].id);
@@ -59,7 +59,7 @@ void draw_lesson_list(UiContext& ctx) {
       if (ImGui::IsItemHovered() && ImGui::CalcTextSize(title.c_str()).x > ImGui::GetContentRegionAvail().x - number_w)
         ImGui::SetTooltip("%s", title.c_str());
       ImGui::SameLine(x);
-      if (i < 9) ImGui::TextDisabled("%zu", i + 1);
+      if (i < 10) ImGui::TextDisabled("%zu", (i + 1) % 10);  // keys 1–9, then 0
       ImGui::SameLine(x + number_w);
       ImGui::TextUnformatted(title.c_str());
     }

@@ -32,7 +32,7 @@ std::span<const Shortcut> shortcuts() {
       {Action::next_lesson, GLFW_KEY_RIGHT, false, false, "→ / ↓", "ui.keys.next_lesson", 0, false},
       {Action::next_lesson, GLFW_KEY_DOWN, false, false, "↓", nullptr, 0, false},
       {Action::next_lesson, GLFW_KEY_PAGE_DOWN, false, false, "PgDn", nullptr, 0, false},
-      {Action::lesson_n, GLFW_KEY_1, false, false, "1 … 9", "ui.keys.lesson_n", 0, false},
+      {Action::lesson_n, GLFW_KEY_1, false, false, "1 … 9, 0", "ui.keys.lesson_n", 0, false},
       {Action::lesson_n, GLFW_KEY_2, false, false, "2", nullptr, 1, false},
       {Action::lesson_n, GLFW_KEY_3, false, false, "3", nullptr, 2, false},
       {Action::lesson_n, GLFW_KEY_4, false, false, "4", nullptr, 3, false},
@@ -41,6 +41,7 @@ std::span<const Shortcut> shortcuts() {
       {Action::lesson_n, GLFW_KEY_7, false, false, "7", nullptr, 6, false},
       {Action::lesson_n, GLFW_KEY_8, false, false, "8", nullptr, 7, false},
       {Action::lesson_n, GLFW_KEY_9, false, false, "9", nullptr, 8, false},
+      {Action::lesson_n, GLFW_KEY_0, false, false, "0", nullptr, 9, false},  // the tenth lesson
       {Action::quit, GLFW_KEY_Q, true, false, "Ctrl+Q", "ui.keys.quit", 0, true},
   };
   return table;

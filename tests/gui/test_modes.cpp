@@ -190,6 +190,10 @@ TEST_CASE("shortcuts: the ? overlay, lessons 1–9, F11, Ctrl+E, F12") {
     press(b, GLFW_KEY_3);
     CHECK(b.state().view_index() == 2);
   }
+  if (b.state().views().size() >= 10) {
+    press(b, GLFW_KEY_0);  // the tenth lesson (Ctrl+0 is the scale reset)
+    CHECK(b.state().view_index() == 9);
+  }
   press(b, GLFW_KEY_F11);
   CHECK(b.platform.fullscreen());
   press(b, GLFW_KEY_F11);
