@@ -35,7 +35,7 @@ constexpr double kSimilarityBudget = 4194304;  // 2^22
 /// the default 512 × 128 table; 64 rows at d = 1024).
 constexpr double kLearnedBudget = 65536;  // 2^16
 /// Points per pixel column of the similarity curves.
-constexpr double kPointsPerColumn = 4;
+constexpr double kPointsPerColumn = 2;
 
 struct Setting {
   int d;
@@ -182,7 +182,7 @@ Figure similarity(const FigureContext& ctx) {
   f.legend = fig::LegendPlace::bottom_right;
   fig::Series sin_s{.name = tr("learned.similarity.series_sinusoidal")};
   fig::Series learned_s{.name = tr("learned.similarity.series_learned")};
-  // Sinusoidal: every position when about 4 per pixel column fit, else every
+  // Sinusoidal: every position when about 2 per pixel column fit, else every
   // s-th (and the anchor and the last position). cos∠(PE_p₀, PE_p) =
   // PE_p₀·PE_p / (d/2) (every row has squared length d/2) =
   // Σ_i cos(ω_i (p − p₀)) / (d/2): core's closed form along the progression.
