@@ -88,6 +88,17 @@ std::pair<std::string, std::string> checked_param(std::string_view what, std::st
   }
 }
 
+/// Lesson and preset ids are short words of letters, digits, '.', '_' and '-'
+/// ("rope-2d", "llama3.1-8b"). Anything else (blanks, '=', control bytes,
+/// invalid UTF-8) could not be written back into a session file or a state
+/// string, so it is refused on the way in.
+void check_id(std::string_view what, std::string_view source, std::string_view field, std::string_view id) {
+  const bool ok = !id.empty() && id.size() <= 64 && std::all_of(id.begin(), id.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
+  });
+  if (!ok) bad(what, source, "has an invalid " + std::string(field) + " id (letters, digits, '.', '_', '-'; at most 64)");
+}
+
 void check_theme(std::string_view what, std::string_view source, const std::string& theme) {
   if (!theme.empty() && theme != "light" && theme != "dark" && theme != "projector")
     bad(what, source, "theme must be light, dark or projector");
@@ -175,8 +186,9 @@ Session parse_session(std::string_view text, std::string_view source) {
   if (!j.contains("lesson") || !j["lesson"].is_string() || j["lesson"].get<std::string>().empty())
     bad("session", source, "needs a \"lesson\"");
   s.lesson = j["lesson"].get<std::string>();
-  if (s.lesson.size() > 64) bad("session", source, "has an invalid lesson id");
+  check_id("session", source, "lesson", s.lesson);
   s.preset = optional_text(j, "preset", source);
+  if (!s.preset.empty()) check_id("session", source, "preset", s.preset);
   s.theme = optional_text(j, "theme", source);
   check_theme("session", source, s.theme);
 
@@ -271,9 +283,14 @@ Session parse_state_string(std::string_view text) {
       bad(kWhat, std::string(tok.substr(0, 40)), "expected KEY=VALUE");
     const std::string key(tok.substr(0, eq));
     const std::string value(tok.substr(eq + 1));
-    if (key == "lesson") s.lesson = value;
-    else if (key == "preset") s.preset = value;
-    else s.params.push_back(checked_param(kWhat, "(clipboard)", key, value));
+    if (key == "lesson" || key == "preset") {
+      std::string& id = key == "lesson" ? s.lesson : s.preset;
+      if (!id.empty()) bad(kWhat, "(clipboard)", key + " given twice");
+      check_id(kWhat, "(clipboard)", key, value);
+      id = value;
+    } else {
+      s.params.push_back(checked_param(kWhat, "(clipboard)", key, value));
+    }
   }
   if (s.lesson.empty()) bad(kWhat, shown, "names no lesson (lesson=ID)");
   try {

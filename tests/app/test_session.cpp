@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -159,6 +160,35 @@ TEST_CASE("hostile sessions: deep nesting, huge arrays, huge files") {
   CHECK(refusal([&] { app::load_session_file(dir / "big.json"); }).find("too large") != std::string::npos);
   CHECK_THROWS_AS(app::load_session_file(dir / "missing.json"), app::IoError);
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("lesson and preset ids must be words that can be written back") {
+  // Found by fuzz_session: a state string with control bytes and invalid UTF-8
+  // in its lesson id was accepted, and writing that session back (autosave,
+  // Ctrl+S) then threw from the JSON writer. Ids are now checked on the way in.
+  const std::string bad_ids[] = {"sca lin", std::string("scalin\0\x81", 8), "r\xff", "a=b", "x\"y", "\t", std::string(65, 'r')};
+  for (const std::string& id : bad_ids) {
+    CAPTURE(id);
+    CHECK(refusal([&] { app::parse_state_string("poslab:1 lesson=" + id); }) != "");
+    CHECK(refusal([&] { app::parse_state_string("poslab:1 lesson=rope preset=" + id); }) != "");
+    // In a file the id is a JSON string (escaped); the JSON parser itself refuses invalid UTF-8.
+    std::string quoted;
+    for (char c : id) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned char>(c));
+      quoted += (c == '"' || static_cast<unsigned char>(c) < 0x20) ? std::string(buf) : std::string(1, c);
+    }
+    const std::string file = R"({"format":"poslab-session","version":1,"lesson":")" + quoted + R"("})";
+    const std::string preset = R"({"format":"poslab-session","version":1,"lesson":"rope","preset":")" + quoted + R"("})";
+    const bool utf8 = id.find('\xff') == std::string::npos && id.find('\x81') == std::string::npos;
+    CHECK(refusal([&] { app::parse_session(file, "ids.json"); }).find(utf8 ? "invalid lesson id" : "not valid JSON") != std::string::npos);
+    CHECK(refusal([&] { app::parse_session(preset, "ids.json"); }).find(utf8 ? "invalid preset id" : "not valid JSON") != std::string::npos);
+  }
+  CHECK(refusal([] { app::parse_state_string("poslab:1 lesson=rope lesson=t5"); }).find("given twice") != std::string::npos);
+  // Every real lesson and preset id passes, and what passes writes back.
+  const Session s = app::parse_state_string("poslab:1 lesson=rope-2d preset=llama3.1-8b");
+  CHECK(app::parse_session(app::write_session(s), "back") == s);
+  CHECK(app::parse_state_string(app::session_state_string(s)) == s);
 }
 
 TEST_CASE("state strings: compact, readable, round trip") {
