@@ -32,7 +32,7 @@ using fig::Figure;
 
 constexpr double kEps = std::numeric_limits<double>::epsilon();
 constexpr long long kMaxMatrixPositions = 4096;  // the N × N score figures show at most this many positions
-constexpr double kShiftWork = 4e6;               // pair rotations the shift readouts may spend (window·d)
+constexpr double kShiftWork = 1e6;               // pair rotations the shift readouts may spend (window·d)
 constexpr double kCutoff = 0.01;                 // "erased": K below 1 % of K(0)
 
 // [SECTION] Helpers
@@ -253,7 +253,8 @@ Figure shift(const FigureContext& ctx) {
   const double base = p.real("base"), m = p.real("m"), n = p.real("n");
   const auto window = static_cast<double>(p.integer("window"));
   const double top = std::min(window, 1e12 - std::max(m, n));  // positions stay in core's range
-  const int samples = static_cast<int>(std::min(top + 1, std::clamp(2 * ctx.width, 100.0, 2000.0)));
+  // One shift per pixel column (the curves are smooth at that scale; all of them when fewer).
+  const int samples = static_cast<int>(std::min(top + 1, std::clamp(ctx.width, 100.0, 2000.0)));
   Figure f;
   f.title = tr("gaussian.shift.title");
   f.subtitle = fig::join_dot({kernel_subtitle(ctx, k), tr.format("gaussian.shift.positions", {{"m", fig::num(m)}, {"n", fig::num(n)}}),

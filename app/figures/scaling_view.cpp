@@ -435,7 +435,7 @@ Figure attention(const FigureContext& ctx) {
 }
 
 /// Bins of integer distances over [0, L′] (log-spaced from 1 when the axis is
-/// logarithmic, else even), about two pixels each, and about `per_bin`
+/// logarithmic, else even), about three pixels each, and about `per_bin`
 /// distances sampled inside each bin: the multiples of a power-of-two stride
 /// (the largest not above count / per_bin), so neighbouring bins with the
 /// same stride continue one arithmetic progression — what core's blocked
@@ -449,7 +449,7 @@ struct DistanceBins {
 DistanceBins distance_bins(double L_target, int pairs, double width, bool log_x) {
   const double end = std::floor(std::min(L_target, kMaxCoreDistance));
   const double start = log_x ? 1.0 : 0.0;
-  const int bins = static_cast<int>(std::clamp(width / 2, 64.0, 2048.0));
+  const int bins = static_cast<int>(std::clamp(width / 3, 64.0, 2048.0));
   // at most ~2^18 pair evaluations per curve (a frame of the GUI draws three
   // curves while the factor slider moves; the power-of-two strides may give
   // a bin up to twice as many), and 1 to 16 samples per bin
@@ -479,7 +479,7 @@ DistanceBins distance_bins(double L_target, int pairs, double width, bool log_x)
 /// over [0, L′] for the original frequencies, the original stretched by s
 /// (what PI gives exactly) and the selected method, each divided by its value
 /// at 0, (d/2 + 1)/2. The bound swings from token to token, so each point is
-/// its mean over the distances of one bin (about two pixels wide).
+/// its mean over the distances of one bin (about three pixels wide).
 Figure score(const FigureContext& ctx) {
   const auto& p = ctx.params;
   const auto& tr = ctx.tr;
