@@ -434,8 +434,10 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
   };
   bool monotone = true;
   for (long long n = 1; n <= dense && monotone; ++n) monotone = step_ok(n);
+  // The outermost ranges reach LLONG_MIN / LLONG_MAX: step past an edge without overflowing.
+  auto past = [](long long n, long long by) { return (by < 0 && n == LLONG_MIN) || (by > 0 && n == LLONG_MAX) ? n : n + by; };
   for (const auto& r : look.ranges())
-    for (long long n : {r.first, r.last, r.first - 1, r.last + 1}) {
+    for (long long n : {r.first, r.last, past(r.first, -1), past(r.last, 1)}) {
       const long long distance = n == LLONG_MIN || n == LLONG_MAX ? 0 : (n < 0 ? -n : n);
       if (distance > dense && distance <= span) monotone = monotone && step_ok(distance) && step_ok(distance + 1);
     }
