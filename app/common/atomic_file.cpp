@@ -34,6 +34,47 @@ void check_destination(const fs::path& path) {
     throw IoError("cannot write " + path.string() + ": it is a folder");
 }
 
+/// Where the bytes really go: a symbolic link's target (so the link stays a
+/// link and its target is replaced), else the path itself.
+fs::path resolved(const fs::path& path) {
+  std::error_code ec;
+  if (!fs::is_symlink(path, ec)) return path;
+  const fs::path target = fs::weakly_canonical(path, ec);
+  return ec ? path : target;
+}
+
+/// An existing destination that is not a regular file (a device such as
+/// /dev/stdout or /dev/null, a FIFO): written in place. Renaming a temporary
+/// file over it would replace the device node itself, and there is no file
+/// content there to keep intact.
+bool is_special(const fs::path& path) {
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);
+  return !ec && fs::exists(st) && !fs::is_regular_file(st) && !fs::is_directory(st);
+}
+
+/// Writes all of `bytes` to `fd`; returns 0 or the errno of the failure.
+int write_all(int fd, std::string_view bytes) {
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return errno;
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  return 0;
+}
+
+void write_in_place(const fs::path& path, std::string_view bytes) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+  if (fd < 0) throw IoError("cannot write " + path.string() + ": " + reason(errno));
+  int err = write_all(fd, bytes);
+  if (::close(fd) != 0 && err == 0) err = errno;
+  if (err != 0) throw IoError("cannot write " + path.string() + ": " + reason(err));
+}
+
 void rename_into_place(const fs::path& tmp, const fs::path& path) {
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
     const int err = errno;
@@ -44,33 +85,32 @@ void rename_into_place(const fs::path& tmp, const fs::path& path) {
 
 }  // namespace
 
-void write_file_atomically(const fs::path& path, std::string_view bytes) {
-  check_destination(path);
+void write_file_atomically(const fs::path& destination, std::string_view bytes) {
+  check_destination(destination);
+  const fs::path path = resolved(destination);
+  if (is_special(path)) return write_in_place(path, bytes);
   const fs::path tmp = temp_path_for(path);
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) throw IoError("cannot write " + path.string() + ": " + reason(errno));
-  std::size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      const int err = errno;
-      ::close(fd);
-      std::remove(tmp.c_str());
-      throw IoError("cannot write " + path.string() + ": " + reason(err));
-    }
-    done += static_cast<std::size_t>(n);
+  if (const int err = write_all(fd, bytes); err != 0) {
+    ::close(fd);
+    std::remove(tmp.c_str());
+    throw IoError("cannot write " + path.string() + ": " + reason(err));
   }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
-    const int err = errno;
+  // A full disk may only show at fsync (delayed allocation); the descriptor is closed either way.
+  int err = ::fsync(fd) != 0 ? errno : 0;
+  if (::close(fd) != 0 && err == 0) err = errno;
+  if (err != 0) {
     std::remove(tmp.c_str());
     throw IoError("cannot write " + path.string() + ": " + reason(err));
   }
   rename_into_place(tmp, path);
 }
 
-void write_path_atomically(const fs::path& path, const std::function<void(const fs::path& tmp)>& write) {
-  check_destination(path);
+void write_path_atomically(const fs::path& destination, const std::function<void(const fs::path& tmp)>& write) {
+  check_destination(destination);
+  const fs::path path = resolved(destination);
+  if (is_special(path)) return write(path);
   const fs::path tmp = temp_path_for(path);
   try {
     write(tmp);

@@ -3,6 +3,10 @@
 // through here: written to a temporary file in the destination folder, flushed,
 // then renamed into place. A failure at any step removes the temporary file and
 // leaves an existing destination untouched.
+//
+// A symbolic link is followed (its target is replaced, the link stays). An
+// existing destination that is not a regular file (/dev/stdout, /dev/null, a
+// FIFO) is written in place: renaming over it would replace the device node.
 
 #include <filesystem>
 #include <functional>
