@@ -10,7 +10,10 @@ import csv
 import io
 import json
 import os
+import resource
 import shutil
+import signal
+import stat
 import struct
 import subprocess
 import sys
@@ -29,12 +32,31 @@ def slurp(path, mode="r"):
         return f.read()
 
 
-def run(*args, check=None):
-    p = subprocess.run([POSLAB, *args], capture_output=True, env=ENV, timeout=300)
+# Reports of the sanitizer build (AddressSanitizer, LeakSanitizer at exit,
+# UndefinedBehaviorSanitizer): any of them fails the test, whatever the exit code.
+SANITIZER_REPORTS = (b"ERROR: AddressSanitizer", b"ERROR: LeakSanitizer", b"runtime error:",
+                     b"SUMMARY: UndefinedBehaviorSanitizer")
+
+
+def run(*args, check=None, preexec_fn=None):
+    p = subprocess.run([POSLAB, *args], capture_output=True, env=ENV, timeout=300, preexec_fn=preexec_fn)
+    for report in SANITIZER_REPORTS:
+        if report in p.stderr:
+            raise AssertionError(f"poslab {' '.join(args)}: sanitizer report\n{p.stderr.decode(errors='replace')}")
     if check is not None and p.returncode != check:
         raise AssertionError(f"poslab {' '.join(args)} exited {p.returncode}, expected {check}\n"
                              f"stderr: {p.stderr.decode(errors='replace')}")
     return p
+
+
+def full_disk(limit_bytes):
+    """A preexec_fn that makes the disk look full after limit_bytes per file:
+    RLIMIT_FSIZE makes further writes fail (EFBIG) like ENOSPC would, with
+    SIGXFSZ ignored so the process sees an error instead of being killed."""
+    def apply():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit_bytes, resource.getrlimit(resource.RLIMIT_FSIZE)[1]))
+    return apply
 
 
 def png_info(path):
@@ -264,6 +286,100 @@ class Exports(unittest.TestCase):
             if p["view"] and p["view"] in {v["id"] for v in self.views}:
                 run("export", "--view", p["view"], "--format", "png", "--preset", p["id"],
                     "--out", os.path.join(self.dir, "preset-" + p["id"]), check=0)
+
+
+class Files(unittest.TestCase):
+    """Every write lands whole or not at all (CONTRACT.md §1: exit 1 for I/O,
+    one line naming the path, no partial output, an existing file intact)."""
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+        self.original = b"original bytes\n"
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def existing(self, name):
+        path = os.path.join(self.dir, name)
+        with open(path, "wb") as f:
+            f.write(self.original)
+        return path
+
+    def assert_io_failure(self, p, path):
+        err = p.stderr.decode()
+        self.assertEqual(err.count("\n"), 1, err)
+        self.assertTrue(err.startswith("poslab: cannot write "), err)
+        self.assertIn(path, err)
+
+    def assert_only(self, folder, names):
+        self.assertEqual(sorted(os.listdir(folder)), sorted(names), "a temporary or partial file was left")
+
+    def test_full_disk_leaves_the_existing_file(self):
+        cases = (("table.csv", ["table", "sinusoidal", "--set", "pos=0:99"]),
+                 ("table.json", ["table", "rope-scaling", "--format", "json"]),
+                 ("figure.png", ["export", "--view", "rope", "--figure", "frequencies", "--format", "png"]),
+                 ("figure.svg", ["export", "--view", "sinusoidal", "--figure", "heatmap", "--format", "svg"]),
+                 ("figure.pdf", ["export", "--view", "t5", "--figure", "buckets", "--format", "pdf"]),
+                 ("figure.csv", ["export", "--view", "sinusoidal", "--figure", "heatmap", "--format", "csv"]))
+        for name, args in cases:
+            with self.subTest(out=name):
+                path = self.existing(name)
+                # The full output is far larger than 4 KB: without the limit it is written.
+                p = run(*args, "--out", path, check=1, preexec_fn=full_disk(4096))
+                self.assert_io_failure(p, path)
+                self.assertEqual(slurp(path, "rb"), self.original, "existing file changed")
+        self.assert_only(self.dir, [name for name, _ in cases])
+        for name, args in cases:  # the same commands do write when there is room
+            run(*args, "--out", os.path.join(self.dir, name), check=0)
+            self.assertGreater(os.path.getsize(os.path.join(self.dir, name)), 4096, name)
+
+    def test_a_full_device(self):
+        if not os.path.exists("/dev/full"):
+            self.fail("no /dev/full on this system")
+        before = os.stat("/dev/full")
+        for args in (["table", "alibi-slopes"], ["export", "--view", "rope", "--figure", "frequencies", "--format", "svg"]):
+            with self.subTest(args=args):
+                p = run(*args, "--out", "/dev/full", check=1)
+                self.assert_io_failure(p, "/dev/full")
+                self.assertIn("No space left on device", p.stderr.decode())
+        after = os.stat("/dev/full")  # still the device, not a file renamed over it
+        self.assertTrue(stat.S_ISCHR(after.st_mode))
+        self.assertEqual(before.st_rdev, after.st_rdev)
+
+    def test_devices_and_links_are_written_through(self):
+        p = run("table", "alibi-slopes", "--set", "heads=4", "--out", "/dev/stdout", check=0)
+        self.assertEqual(p.stdout.decode().splitlines()[0], "head,slope")
+        self.assertEqual(len(p.stdout.decode().splitlines()), 5)
+        target = self.existing("target.csv")
+        link = os.path.join(self.dir, "link.csv")
+        os.symlink("target.csv", link)
+        run("table", "alibi-slopes", "--out", link, check=0)
+        self.assertTrue(os.path.islink(link), "the link was replaced by a file")
+        self.assertTrue(slurp(target).startswith("head,slope\n"))
+        self.assert_only(self.dir, ["link.csv", "target.csv"])
+
+    def test_missing_and_unwritable_folders(self):
+        path = self.existing("t.csv")
+        # /proc/self accepts no new files, even for root (chmod does not stop root).
+        folders = [os.path.join(self.dir, "missing"), "/proc/self"]
+        if os.geteuid() != 0:
+            locked = os.path.join(self.dir, "locked")
+            os.mkdir(locked)
+            os.chmod(locked, 0o555)
+            folders.append(locked)
+        for folder in folders:
+            for args in (["table", "sinusoidal"], ["export", "--view", "rope", "--figure", "frequencies", "--format", "png"]):
+                with self.subTest(folder=folder, args=args[0]):
+                    out = os.path.join(folder, "out.file")
+                    p = run(*args, "--out", out, check=1)
+                    self.assert_io_failure(p, out)
+                    self.assertFalse(os.path.exists(out))
+        # A folder given where a file belongs (I/O), a file where the lesson's folder belongs (usage).
+        run("table", "sinusoidal", "--out", self.dir, check=1)
+        run("export", "--view", "rope", "--format", "png", "--out", path, check=2)
+        self.assertEqual(slurp(path, "rb"), self.original)
+        if os.geteuid() != 0:
+            os.chmod(os.path.join(self.dir, "locked"), 0o755)
 
 
 class Lists(unittest.TestCase):
