@@ -307,8 +307,13 @@ std::string App::save_session(const fs::path& path) {
 std::string App::open_session(const fs::path& path) {
   std::string why;
   try {
-    const Session s = load_session_file(path);
+    Session s = load_session_file(path);
+    // During a lecture the screen keeps the lecture's theme; the session's
+    // theme is the one the lecture returns to — what save_session writes then.
+    std::string theme_after_lecture;
+    if (lecture_) std::swap(theme_after_lecture, s.theme);
     why = state_.apply_session(s);
+    if (why.empty() && !theme_after_lecture.empty()) before_lecture_.theme = theme_after_lecture;
   } catch (const std::exception& e) {
     why = error_text(tr_, e);
   }

@@ -57,6 +57,38 @@ TEST_CASE("save a session, change everything, open it again") {
   CHECK(st.session() == saved);
 }
 
+TEST_CASE("during a lecture, a saved session opens as it was saved; the lecture ends in the session's theme") {
+  // Found by the soak (frame 7163 of seed 1): in lecture mode the session
+  // file records the theme the lecture returns to, but opening one put that
+  // theme on the screen, so save-then-open changed what was shown.
+  test::BlindApp b;
+  b.app->set_theme("dark");
+  b.app->set_lecture(true);
+  b.app->set_theme("light");  // a theme picked during the lecture
+  const fs::path file = b.dir / "lecture.poslab.json";
+  REQUIRE(b.app->save_session(file).empty());
+  CHECK(app::load_session_file(file).theme == "dark");  // what the lecture returns to
+  const app::Session shown = b.state().session();
+  b.app->set_theme("projector");
+  CHECK(b.app->open_session(file).empty());
+  CHECK(b.app->theme() == "projector");  // the screen keeps the lecture's theme
+  b.app->set_theme("light");
+  CHECK(b.state().session() == shown);
+  b.app->set_lecture(false);
+  CHECK(b.app->theme() == "dark");
+
+  // A session with another theme opened during a lecture: that theme after it.
+  app::Session other = app::load_session_file(file);
+  other.theme = "projector";
+  app::save_session_file(file, other);
+  b.app->set_lecture(true);
+  b.app->set_theme("light");
+  CHECK(b.app->open_session(file).empty());
+  CHECK(b.app->theme() == "light");
+  b.app->set_lecture(false);
+  CHECK(b.app->theme() == "projector");
+}
+
 TEST_CASE("corrupt, truncated, newer, hostile or unknown session files leave the state untouched") {
   test::BlindApp b;
   auto& st = b.state();
