@@ -9,6 +9,8 @@
 #   make test-release the Release suites only (quick iteration)
 #   make test-sanitize the clang ASan + UBSan build, its suites and the short fuzz runs
 #   make fuzz         longer fuzz runs (FUZZ_SECONDS per target, default 600)
+#   make soak         the GUI soak under ASan + UBSan: SOAK_FRAMES frames (default
+#                     10000), no time limit; prints what it did and resident memory
 #   make bench        poslab bench --json and tests/bench/compare.py (numpy, torch)
 #   make install PREFIX=...   make clean
 
@@ -17,8 +19,9 @@ ASAN_DIR ?= build-asan
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 FUZZ_SECONDS ?= 600
+SOAK_FRAMES ?= 10000
 
-.PHONY: run test build deps clean install test-release test-sanitize fuzz bench
+.PHONY: run test build deps clean install test-release test-sanitize sanitize-build fuzz soak bench
 
 deps:
 	@scripts/install-deps.sh
@@ -35,10 +38,12 @@ test: test-release test-sanitize
 test-release: build
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
 
-test-sanitize: deps
+sanitize-build: deps
 	@CC=clang CXX=clang++ cmake -S . -B $(ASAN_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPOSLAB_WERROR=ON \
 	  -DPOSLAB_FUZZ=ON $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(ASAN_DIR) -j $(JOBS)
+
+test-sanitize: sanitize-build
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --test-dir $(ASAN_DIR) --output-on-failure -j $(JOBS)
 
@@ -47,7 +52,10 @@ fuzz: deps
 	  -DPOSLAB_FUZZ_SECONDS=$(FUZZ_SECONDS) $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(ASAN_DIR) -j $(JOBS)
 	ctest --test-dir $(ASAN_DIR) --output-on-failure -R '^fuzz_'
-	@cmake -S . -B $(ASAN_DIR) -DPOSLAB_FUZZ_SECONDS=20 >/dev/null
+	@cmake -S . -B $(ASAN_DIR) -DPOSLAB_FUZZ_SECONDS=15 >/dev/null
+
+soak: sanitize-build
+	$(ASAN_DIR)/tests/soak/run_soak.sh --frames $(SOAK_FRAMES) --report $(ASAN_DIR)/soak-report.txt
 
 bench: build
 	@scripts/install-deps.sh --bench

@@ -28,6 +28,20 @@
 #include <string>
 #include <vector>
 
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define POSLAB_SOAK_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define POSLAB_SOAK_ASAN 1
+#endif
+#if POSLAB_SOAK_ASAN
+#include <sanitizer/allocator_interface.h>
+#else
+#include <malloc.h>
+#endif
+
 #include "app/common/assets.hpp"
 #include "app/common/session.hpp"
 #include "app/ui/app.hpp"
@@ -71,6 +85,18 @@ struct Rng {
   const T& pick(const std::vector<T>& v) { return v[below(v.size())]; }
 };
 
+/// Heap poslab holds right now: live allocations, without what the allocator
+/// keeps cached or quarantined (which resident memory includes).
+double heap_mb() {
+#if POSLAB_SOAK_ASAN
+  const double bytes = static_cast<double>(__sanitizer_get_current_allocated_bytes());
+#else
+  const struct mallinfo2 m = ::mallinfo2();
+  const double bytes = static_cast<double>(m.uordblks + m.hblkhd);
+#endif
+  return bytes / (1024.0 * 1024.0);
+}
+
 double resident_mb() {
   std::ifstream in("/proc/self/statm");
   long pages = 0, resident = 0;
@@ -80,6 +106,22 @@ double resident_mb() {
 
 std::string shown(const core::Params& p, std::string_view key) {
   return core::format_param_value(core::param_spec(key), p.value(key));
+}
+
+/// What differs between two sessions, for a failure message.
+std::string difference(const app::Session& a, const app::Session& b) {
+  std::string out;
+  if (a.lesson != b.lesson) out += " lesson " + a.lesson + " / " + b.lesson;
+  if (a.preset != b.preset) out += " preset '" + a.preset + "' / '" + b.preset + "'";
+  if (a.theme != b.theme) out += " theme " + a.theme + " / " + b.theme;
+  if (a.params != b.params) {
+    out += " params";
+    for (const auto& [k, v] : a.params) out += " " + k + "=" + v;
+    out += " /";
+    for (const auto& [k, v] : b.params) out += " " + k + "=" + v;
+  }
+  if (a.animation != b.animation) out += " animation";
+  return out;
 }
 
 // [SECTION] The script
@@ -296,7 +338,7 @@ class Soak {
         if (const std::string why = app_.save_session(file); !why.empty()) tally.fail(i_, "save session: " + why);
         const app::Session saved = st().session();
         if (const std::string why = app_.open_session(file); !why.empty()) tally.fail(i_, "open session: " + why);
-        if (!(st().session() == saved)) tally.fail(i_, "a saved session opened differently");
+        if (!(st().session() == saved)) tally.fail(i_, "a saved session opened differently:" + difference(saved, st().session()));
         break;
       }
       case 1: {
@@ -336,7 +378,8 @@ class Soak {
           msg = app_.paste_state(("poslab:1 lesson=rope d=7 " + text.substr(0, 64)).c_str());
         }
         if (msg.empty()) tally.fail(i_, "a hostile session or state was accepted");
-        if (!(st().session() == before) || app_.theme() != theme) tally.fail(i_, "a refused session changed the state");
+        if (!(st().session() == before) || app_.theme() != theme)
+          tally.fail(i_, "a refused session changed the state:" + difference(before, st().session()));
         break;
       }
     }
@@ -413,8 +456,13 @@ int main(int argc, char** argv) {
   }
   Tally tally;
   long frames = 0;
-  double rss_start = 0, rss_end = 0, rss_max = 0, seconds = 0;
+  double rss_first = 0, rss_start = 0, rss_end = 0, rss_max = 0, seconds = 0;
   long start_frame = 0;
+  struct Sample {
+    long frame;
+    double rss, heap;
+  };
+  std::vector<Sample> trace;  // every 1000 frames
   {
     ui::AppOptions o;
     o.assets = app::assets_dir();
@@ -432,8 +480,10 @@ int main(int argc, char** argv) {
     const auto t0 = std::chrono::steady_clock::now();
     for (; frames < opt.frames; ++frames) {
       soak.frame(frames);
+      if (frames == 0) rss_first = resident_mb();
       if (frames == start_frame) rss_start = resident_mb();
       if (frames % 100 == 0) rss_max = std::max(rss_max, resident_mb());
+      if (frames % 1000 == 0) trace.push_back({frames, resident_mb(), heap_mb()});
       seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       if (seconds > opt.max_seconds) {
         ++frames;
@@ -442,6 +492,7 @@ int main(int argc, char** argv) {
     }
     rss_end = resident_mb();
     rss_max = std::max(rss_max, rss_end);
+    trace.push_back({frames, rss_end, heap_mb()});
     app.save_on_exit();
     try {
       (void)app::load_session_file(dir / "config" / "autosave.json");
@@ -471,11 +522,19 @@ int main(int argc, char** argv) {
     text += line;
   }
   if (measured)
-    std::snprintf(line, sizeof line, "  resident memory: %.0f MB at frame %ld, %.0f MB at the end (max %.0f, allowed +%.0f)\n",
-                  rss_start, start_frame, rss_end, rss_max, allowed);
+    std::snprintf(line, sizeof line,
+                  "  resident memory: %.0f MB after frame 0, %.0f MB at frame %ld (warmed up), %.0f MB at the end (max %.0f, "
+                  "allowed +%.0f)\n",
+                  rss_first, rss_start, start_frame, rss_end, rss_max, allowed);
   else
     std::snprintf(line, sizeof line, "  resident memory: %.0f MB at the end (too few frames to compare)\n", rss_end);
   text += line;
+  text += "  frame / resident MB / heap in use MB:";
+  for (const Sample& t : trace) {
+    std::snprintf(line, sizeof line, " %ld/%.0f/%.0f", t.frame, t.rss, t.heap);
+    text += line;
+  }
+  text += "\n";
   std::snprintf(line, sizeof line, "  checks failed: %zu\n", tally.failures.size());
   text += line;
   std::fputs(text.c_str(), stdout);
