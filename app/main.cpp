@@ -2,7 +2,7 @@
 #include "app/cli/cli.hpp"
 
 #ifdef POSLAB_WITH_GUI
-#include "app/ui/app_entry.hpp"
+#include "app/platform/desktop/app_entry.hpp"
 #endif
 
 int main(int argc, char** argv) {

@@ -12,7 +12,7 @@
 #include "app/common/fonts.hpp"
 #include "app/common/i18n.hpp"
 #include "app/export/figure_export.hpp"
-#include "app/figures/views.hpp"
+#include "app/lessons/lesson.hpp"
 
 namespace poslab::app::bench {
 

@@ -12,7 +12,7 @@
 #include "app/common/messages.hpp"
 #include "app/common/presets.hpp"
 #include "app/export/figure_export.hpp"
-#include "app/figures/views.hpp"
+#include "app/lessons/lesson.hpp"
 
 namespace poslab::app::cli {
 

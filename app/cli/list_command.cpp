@@ -8,8 +8,8 @@
 #include "app/common/assets.hpp"
 #include "app/common/atomic_file.hpp"
 #include "app/common/presets.hpp"
-#include "app/figures/views.hpp"
-#include "app/tables/table.hpp"
+#include "app/lessons/lesson.hpp"
+#include "app/lessons/table.hpp"
 
 namespace poslab::app::cli {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "app/figures/render.hpp"
+#include "app/plot/render.hpp"
 
 namespace poslab::app {
 

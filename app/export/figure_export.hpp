@@ -6,8 +6,8 @@
 #include <string>
 #include <string_view>
 
-#include "app/figures/figure.hpp"
-#include "app/figures/render.hpp"
+#include "app/plot/figure.hpp"
+#include "app/plot/render.hpp"
 
 namespace poslab::app {
 

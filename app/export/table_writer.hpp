@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "app/tables/table.hpp"
+#include "app/lessons/table.hpp"
 
 namespace poslab::app {
 

@@ -18,7 +18,7 @@
 #include "app/common/i18n.hpp"
 #include "app/common/presets.hpp"
 #include "app/common/session.hpp"
-#include "app/figures/views.hpp"
+#include "app/lessons/lesson.hpp"
 #include "app/ui/animation.hpp"
 #include "poslab/core/params.hpp"
 

@@ -11,7 +11,7 @@
 
 #include "app/common/i18n.hpp"
 #include "app/export/figure_export.hpp"
-#include "app/figures/views.hpp"
+#include "app/lessons/lesson.hpp"
 #include "app/ui/image.hpp"
 
 namespace poslab::app::ui {

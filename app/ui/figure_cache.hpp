@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "app/common/i18n.hpp"
-#include "app/figures/views.hpp"
+#include "app/lessons/lesson.hpp"
 #include "app/ui/app_state.hpp"
 #include "app/ui/plot_widget.hpp"
 

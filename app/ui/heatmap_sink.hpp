@@ -8,7 +8,7 @@
 
 #include <cstdint>
 
-#include "app/figures/render.hpp"
+#include "app/plot/render.hpp"
 
 namespace poslab::app::ui {
 

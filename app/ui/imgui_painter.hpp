@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "app/figures/render.hpp"
+#include "app/plot/render.hpp"
 #include "app/ui/font_atlas.hpp"
 #include "app/ui/heatmap_sink.hpp"
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "app/ui/lesson.hpp"
+#include "app/ui/lesson_ui.hpp"
 #include "app/ui/table_view.hpp"
 #include "app/ui/ui_context.hpp"
 

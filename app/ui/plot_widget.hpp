@@ -16,7 +16,7 @@
 #include <string>
 
 #include "app/common/i18n.hpp"
-#include "app/figures/render.hpp"
+#include "app/plot/render.hpp"
 #include "app/ui/font_atlas.hpp"
 #include "app/ui/heatmap_sink.hpp"
 #include "app/ui/imgui_painter.hpp"

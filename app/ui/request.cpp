@@ -2,7 +2,7 @@
 
 #include "app/common/atomic_file.hpp"
 #include "app/common/session.hpp"
-#include "app/figures/render.hpp"
+#include "app/plot/render.hpp"
 
 namespace poslab::app::ui {
 

@@ -11,7 +11,7 @@
 
 #include "app/common/i18n.hpp"
 #include "app/common/session.hpp"
-#include "app/figures/views.hpp"
+#include "app/lessons/lesson.hpp"
 #include "app/ui/gif_writer.hpp"
 
 namespace poslab::app::ui {

@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "app/export/table_writer.hpp"
-#include "app/tables/table.hpp"
+#include "app/lessons/table.hpp"
 #include "app/ui/ui_context.hpp"
 
 namespace poslab::app::ui {

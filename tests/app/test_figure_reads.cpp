@@ -15,7 +15,7 @@
 #include <sstream>
 
 #include "app/export/figure_export.hpp"
-#include "app/figures/views.hpp"
+#include "app/lessons/lesson.hpp"
 #include "app_test_support.hpp"
 
 using namespace poslab;

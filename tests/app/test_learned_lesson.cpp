@@ -8,8 +8,8 @@
 #include <cmath>
 #include <random>
 
-#include "app/figures/views.hpp"
-#include "app/tables/table.hpp"
+#include "app/lessons/lesson.hpp"
+#include "app/lessons/table.hpp"
 #include "app_test_support.hpp"
 #include "poslab/core/learned.hpp"
 #include "poslab/core/sinusoidal.hpp"

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <random>
 
-#include "app/figures/render.hpp"
+#include "app/plot/render.hpp"
 
 using namespace poslab::app::fig;
 

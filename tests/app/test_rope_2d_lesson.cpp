@@ -11,8 +11,8 @@
 #include <numbers>
 #include <random>
 
-#include "app/figures/views.hpp"
-#include "app/tables/table.hpp"
+#include "app/lessons/lesson.hpp"
+#include "app/lessons/table.hpp"
 #include "app_test_support.hpp"
 #include "poslab/core/params.hpp"
 

@@ -29,8 +29,8 @@
 
 #include "app/common/presets.hpp"
 #include "app/export/figure_export.hpp"
-#include "app/figures/views.hpp"
-#include "app/tables/table.hpp"
+#include "app/lessons/lesson.hpp"
+#include "app/lessons/table.hpp"
 #include "app_test_support.hpp"
 #include "poslab/core/scaling.hpp"
 

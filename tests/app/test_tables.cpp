@@ -7,7 +7,7 @@
 #include <numbers>
 
 #include "app/export/table_writer.hpp"
-#include "app/tables/table.hpp"
+#include "app/lessons/table.hpp"
 #include "poslab/core/rope.hpp"
 #include "poslab/core/sinusoidal.hpp"
 

@@ -9,8 +9,8 @@
 #include <set>
 
 #include "app/export/figure_export.hpp"
-#include "app/figures/views.hpp"
-#include "app/tables/table.hpp"
+#include "app/lessons/lesson.hpp"
+#include "app/lessons/table.hpp"
 #include "app_test_support.hpp"
 
 using namespace poslab;

@@ -7,7 +7,7 @@
 
 #include "app/common/assets.hpp"
 #include "app/export/figure_export.hpp"
-#include "app/figures/views.hpp"
+#include "app/lessons/lesson.hpp"
 #include "fuzz_input.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

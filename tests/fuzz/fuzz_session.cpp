@@ -17,7 +17,7 @@
 #include <string>
 
 #include "app/common/session.hpp"
-#include "app/figures/views.hpp"
+#include "app/lessons/lesson.hpp"
 #include "fuzz_input.hpp"
 
 namespace {

@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/export/table_writer.hpp"
-#include "app/tables/table.hpp"
+#include "app/lessons/table.hpp"
 #include "fuzz_input.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

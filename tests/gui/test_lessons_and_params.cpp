@@ -11,7 +11,7 @@
 #include <cstdlib>
 #include <cmath>
 
-#include "app/ui/lesson.hpp"
+#include "app/ui/lesson_ui.hpp"
 #include "app/ui/slider_math.hpp"
 #include "gui_test_support.hpp"
 

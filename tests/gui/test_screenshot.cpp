@@ -14,7 +14,7 @@
 #include <fstream>
 #include <set>
 
-#include "app/figures/views.hpp"
+#include "app/lessons/lesson.hpp"
 #include "app/ui/image.hpp"
 
 using namespace poslab;

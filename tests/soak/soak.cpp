@@ -48,7 +48,7 @@
 #include "app/common/session.hpp"
 #include "app/ui/app.hpp"
 #include "app/ui/slider_math.hpp"
-#include "app/ui/window.hpp"
+#include "app/platform/desktop/window.hpp"
 #include "poslab/core/random.hpp"
 
 using namespace poslab;

@@ -1,0 +1,701 @@
+// Lesson "decay": how attention depends on distance, across methods.
+// RoPE's long-term decay (RoFormer §3.4.3, core/decay.hpp): the relative upper
+// bound (1/(d/2))·Σ_{j=1}^{d/2} |S_j(r)|, S_j(r) = Σ_{k<j} e^{i r θ_k}, falls
+// over the first hundreds of tokens, then stops falling, rises again and
+// levels off; the score of q = k = 1 and the mean |score| of random q, k.
+// On one distance axis with it: ALiBi's bias as the factor e^(−m·r) it puts
+// on softmax weights (core/alibi.hpp), T5's bucket of distance r
+// (core/t5.hpp), xPos's all-ones score (core/xpos.hpp) and the Gaussian
+// kernel K(r) (core/gaussian.hpp, relative form).
+//
+// [SECTION] Index
+// - Setting, distances drawn, the comparison curves
+// - Figures: curves, bases, compare
+// - Readouts
+// - The view
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <complex>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <numbers>
+#include <string>
+
+#include "app/plot/figure_text.hpp"
+#include "app/lessons/lesson.hpp"
+#include "poslab/core/alibi.hpp"
+#include "poslab/core/decay.hpp"
+#include "poslab/core/gaussian.hpp"
+#include "poslab/core/random.hpp"
+#include "poslab/core/rope.hpp"
+#include "poslab/core/t5.hpp"
+#include "poslab/core/xpos.hpp"
+
+namespace poslab::app {
+
+namespace {
+
+using fig::Figure;
+
+/// How many of the distances a curve is computed at: all of them up to a
+/// budget of work, otherwise a sample of them along the axis (sampled(): runs
+/// with power-of-two strides per octave, so each run stays an arithmetic
+/// progression for core's blocked bound kernel); the renderer's per-pixel
+/// decimation keeps what a dense curve looks like. The budgets are sized to
+/// what a 1600-pixel-wide export shows (a few samples per pixel column where
+/// d is small) and to a frame of the GUI while a slider moves: the bound
+/// (d/2 complex steps per distance) gets kBoundWork / (d/2) distances, the
+/// ones and xPos scores (d/2 cos and pow) kScoreWork / (d/2), the random
+/// curve (samples · d/2 per distance) kRandomWork / (samples · d/2), each
+/// within [lo, hi].
+constexpr double kBoundWork = 1 << 18, kScoreWork = 1 << 15, kRandomWork = 1 << 21;
+
+std::size_t budget(double work, double per_distance, std::size_t lo, std::size_t hi) {
+  return std::clamp(static_cast<std::size_t>(work / per_distance), lo, hi);
+}
+std::size_t full_budget(int d) { return budget(kBoundWork, d / 2.0, 1024, 4096); }
+std::size_t score_budget(int d) { return budget(kScoreWork, d / 2.0, 128, 512); }
+/// At most as many as the scores (the curves figure draws them side by side).
+std::size_t random_budget(int d, int samples) {
+  return std::min(score_budget(d), budget(kRandomWork, samples * (d / 2.0), 16, 512));
+}
+/// Random q, k pairs and distances the RoFormer-inequality readout checks.
+constexpr int kInequalitySamples = 16;
+std::size_t inequality_budget(int d) { return budget(kScoreWork, d / 2.0, 64, 256); }
+
+// [SECTION] Setting, distances drawn, the comparison curves
+
+struct Setting {
+  int d;
+  double base;
+  std::vector<double> bases;  ///< base first, then `bases` without repeats
+  std::vector<double> distances;  ///< sorted, without repeats
+  bool log_x;
+  std::uint64_t seed;
+  int samples;
+};
+
+Setting setting(const core::Params& p) {
+  Setting s{static_cast<int>(p.integer("d")), p.real("base"), {}, {}, p.boolean("log_x"),
+            static_cast<std::uint64_t>(p.integer("seed")), static_cast<int>(p.integer("samples"))};
+  s.bases.push_back(s.base);
+  for (double b : p.list("bases"))
+    if (std::find(s.bases.begin(), s.bases.end(), b) == s.bases.end()) s.bases.push_back(b);
+  s.distances = p.list("distance");
+  if (!std::is_sorted(s.distances.begin(), s.distances.end())) std::sort(s.distances.begin(), s.distances.end());
+  s.distances.erase(std::unique(s.distances.begin(), s.distances.end()), s.distances.end());
+  return s;
+}
+
+/// At most `budget` of the sorted distances, spread evenly along the axis
+/// (log-evenly with log_x; distance 0 kept), always with the first and last.
+std::vector<double> spread(const std::vector<double>& all, std::size_t budget, bool log_x) {
+  if (all.size() <= budget) return all;
+  std::vector<double> out;
+  const double lo = all.front(), hi = all.back();
+  const double first_positive = *std::upper_bound(all.begin(), all.end(), 0.0);
+  for (std::size_t k = 0; k < budget; ++k) {
+    const double t = static_cast<double>(k) / static_cast<double>(budget - 1);
+    const double target = log_x && first_positive < hi
+                              ? first_positive * std::pow(hi / first_positive, t)
+                              : lo + (hi - lo) * t;
+    const auto it = std::lower_bound(all.begin(), all.end(), target);
+    out.push_back(it == all.end() ? hi : *it);
+  }
+  if (log_x && lo == 0) out.insert(out.begin(), 0.0);
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+/// Distances a curve is computed at, each with the number of listed
+/// distances it stands for (its weight in local means).
+struct Sampled {
+  std::vector<double> r;
+  std::vector<double> weight;
+};
+
+/// Every distance when there are at most `budget`; otherwise every stride-th
+/// one (stride a power of two) per segment of the axis — per octave
+/// [2^k, 2^(k+1)) with log_x (and [0, 1) below), per sixteenth of the range
+/// without — the segments sharing the budget equally, as they share the
+/// axis; always with the last distance. Runs of consecutive listed distances
+/// (the default 0:65536) stay arithmetic progressions.
+Sampled sampled(const std::vector<double>& all, std::size_t budget, bool log_x) {
+  Sampled out;
+  if (all.size() <= budget) {
+    out.r = all;
+    out.weight.assign(all.size(), 1.0);
+    return out;
+  }
+  std::vector<std::size_t> cuts{0};  // segment starts (indices into all)
+  const double lo = all.front(), hi = all.back();
+  if (log_x) {
+    for (double edge = 1; edge <= hi; edge *= 2) {
+      const auto at = static_cast<std::size_t>(std::lower_bound(all.begin(), all.end(), edge) - all.begin());
+      if (at > cuts.back()) cuts.push_back(at);
+    }
+  } else {
+    for (int k = 1; k < 16; ++k) {
+      const auto at = static_cast<std::size_t>(std::lower_bound(all.begin(), all.end(), lo + (hi - lo) * k / 16) - all.begin());
+      if (at > cuts.back()) cuts.push_back(at);
+    }
+  }
+  cuts.push_back(all.size());
+  const std::size_t share = std::max<std::size_t>(1, budget / (cuts.size() - 1));
+  for (std::size_t c = 0; c + 1 < cuts.size(); ++c) {
+    const std::size_t n = cuts[c + 1] - cuts[c];
+    std::size_t stride = 1;
+    while (n / stride > share) stride *= 2;
+    for (std::size_t i = cuts[c]; i < cuts[c + 1]; i += stride) {
+      out.r.push_back(all[i]);
+      out.weight.push_back(static_cast<double>(std::min(stride, cuts[c + 1] - i)));
+    }
+  }
+  if (out.r.back() != hi) out.r.push_back(hi), out.weight.push_back(1.0);
+  return out;
+}
+
+std::span<const double> as_span(const Eigen::VectorXd& v) { return {v.data(), static_cast<std::size_t>(v.size())}; }
+
+/// Curves already computed, by what they were computed from (a description
+/// of the inputs and the distances themselves). Dragging one slider changes
+/// one curve; the three figures and the readouts share the rest (the bound
+/// at `base` is drawn in all three, the other bases do not move with it). A
+/// memo of pure functions: the same inputs give the same numbers, whether
+/// remembered or not. Thread-safe; the last kMemoEntries curves are kept.
+class CurveMemo {
+ public:
+  using Curve = std::shared_ptr<const std::vector<double>>;
+
+  template <class Compute>
+  Curve get(std::string what, const std::vector<double>& distances, Compute compute) {
+    {
+      const std::lock_guard lock(mutex_);
+      for (auto it = entries_.begin(); it != entries_.end(); ++it)
+        if (it->what == what && it->distances == distances) {
+          entries_.splice(entries_.begin(), entries_, it);  // most recently used first
+          return entries_.front().values;
+        }
+    }
+    Curve values = std::make_shared<const std::vector<double>>(compute());
+    const std::lock_guard lock(mutex_);
+    entries_.push_front({std::move(what), distances, values});
+    if (entries_.size() > kMemoEntries) entries_.pop_back();
+    return values;
+  }
+
+ private:
+  static constexpr std::size_t kMemoEntries = 24;
+  struct Entry {
+    std::string what;
+    std::vector<double> distances;
+    Curve values;
+  };
+  std::mutex mutex_;
+  std::list<Entry> entries_;
+};
+
+CurveMemo& memo() {
+  static CurveMemo m;
+  return m;
+}
+
+/// Full precision, for the memo's descriptions.
+std::string exact(double v) { return core::format_number(v); }
+
+/// The bound at each distance, through core's fast kernel.
+CurveMemo::Curve bound_curve(const std::vector<double>& distances, int d, double base) {
+  return memo().get("bound d=" + std::to_string(d) + " base=" + exact(base), distances, [&] {
+    const Eigen::VectorXd theta = core::rope_inverse_frequencies(d, base);
+    std::vector<double> out(distances.size());
+    core::rope_decay_bound_curve(distances, as_span(theta), out);
+    return out;
+  });
+}
+
+/// The all-ones score at each distance (core::rope_ones_score).
+CurveMemo::Curve ones_curve(const std::vector<double>& distances, int d, double base) {
+  return memo().get("ones d=" + std::to_string(d) + " base=" + exact(base), distances, [&] {
+    const Eigen::VectorXd theta = core::rope_inverse_frequencies(d, base);
+    std::vector<double> out;
+    out.reserve(distances.size());
+    for (double r : distances) out.push_back(core::rope_ones_score(r, as_span(theta)));
+    return out;
+  });
+}
+
+/// The index of the smallest value (the first one on ties).
+std::size_t argmin(const std::vector<double>& v) {
+  return static_cast<std::size_t>(std::min_element(v.begin(), v.end()) - v.begin());
+}
+
+/// Beyond a few hundred tokens the bound oscillates within a wide band, so
+/// its smallest raw value says little. Its trend is the local mean over a
+/// window of relative width: mean of bound(r') for r' in [r/kWindow, r·kWindow]
+/// (every distance in `distances` inside it), at up to kTrendPoints of them.
+constexpr double kWindow = 1.1;
+constexpr std::size_t kTrendPoints = 512;
+
+struct Trend {
+  std::vector<double> x, y;
+};
+
+/// The mean is over the sampled distances, each weighted by the number of
+/// listed distances it stands for (all 1 when every distance is computed).
+Trend local_mean(const Sampled& at, const std::vector<double>& bound, bool log_x) {
+  const std::vector<double>& distances = at.r;
+  std::vector<double> prefix(bound.size() + 1, 0.0), weights(bound.size() + 1, 0.0);
+  for (std::size_t i = 0; i < bound.size(); ++i) {
+    prefix[i + 1] = prefix[i] + at.weight[i] * bound[i];
+    weights[i + 1] = weights[i] + at.weight[i];
+  }
+  Trend t;
+  for (double r : spread(distances, kTrendPoints, log_x)) {
+    const auto lo = static_cast<std::size_t>(std::lower_bound(distances.begin(), distances.end(), r / kWindow) - distances.begin());
+    const auto hi = static_cast<std::size_t>(std::upper_bound(distances.begin(), distances.end(), r * kWindow) - distances.begin());
+    t.x.push_back(r), t.y.push_back((prefix[hi] - prefix[lo]) / (weights[hi] - weights[lo]));  // r itself is inside: hi > lo
+  }
+  return t;
+}
+
+/// Where the bound levels off: once the phases r·θ_k are effectively
+/// independent and uniform, S_j is a sum of j random unit phasors, with
+/// E|S_1| = 1, E|S_2| = E|2cos(φ/2)| = 4/π and E|S_j| ≈ √(πj)/2 beyond (the
+/// Rayleigh mean, exact as j grows), so the relative bound settles near
+/// (1/(d/2))·Σ_j E|S_j| divided by its value at 0, (d/2 + 1)/2 (d = 128:
+/// about 0.147). A reference, not a law: it needs distances far beyond the
+/// longest wavelength.
+double random_phase_level(int d) {
+  const int half = d / 2;
+  double sum = 0;
+  for (int j = 1; j <= half; ++j) sum += j == 1 ? 1.0 : j == 2 ? 4 / std::numbers::pi : std::sqrt(std::numbers::pi * j) / 2;
+  return sum / half / ((half + 1) / 2.0);
+}
+
+/// The random-phase level as a dotted line across the distances shown (a
+/// series, so the legend names it and no label collides with the curves).
+void add_random_phase_level(Figure& f, const Setting& s, const Translator& tr) {
+  const double level = random_phase_level(s.d);
+  const auto positive = std::upper_bound(s.distances.begin(), s.distances.end(), 0.0);
+  const double first = s.log_x && positive != s.distances.end() ? *positive : s.distances.front();
+  fig::Series line{.name = tr.format("decay.ref.random_phase", {{"v", fig::num(level, 3)}})};
+  line.x = {first, s.distances.back()};
+  line.y = {level, level};
+  line.style = fig::LineStyle::dotted;
+  line.width = 1.6f;
+  line.color = fig::Color::rgb(0x8a8f96);  // neutral: readable on light and dark themes
+  f.series.push_back(std::move(line));
+}
+
+/// Fixes the y range so the top fifth of the plot is free for the legend.
+void make_legend_room(Figure& f) {
+  double lo = 0, hi = 1;
+  for (const fig::Series& ser : f.series)
+    for (double y : ser.y) lo = std::min(lo, y), hi = std::max(hi, y);
+  f.y.min = lo - 0.03 * (hi - lo);
+  f.y.max = hi + 0.4 * (hi - lo);
+  f.legend = fig::LegendPlace::top_right;
+}
+
+/// Curve colours for the bases: the Okabe–Ito palette without its black
+/// (unreadable on the dark theme), then a neutral grey.
+fig::Color curve_colour(std::size_t k) {
+  static constexpr int kOrder[] = {0, 1, 2, 3, 4, 5, 7};
+  return k < 7 ? fig::palette_color(kOrder[k]) : fig::Color::rgb(0x9aa0a6);
+}
+
+/// A curve of one point is drawn as a marker (a single distance asked for).
+void mark_single_points(Figure& f) {
+  for (fig::Series& ser : f.series)
+    if (ser.x.size() == 1 && ser.kind != fig::SeriesKind::scatter) ser.kind = fig::SeriesKind::scatter, ser.marker = 5;
+}
+
+fig::Axis distance_axis(const Setting& s, const Translator& tr) {
+  return {.label = tr("decay.axis.distance"), .unit = tr("unit.tokens"),
+          .scale = s.log_x ? fig::AxisScale::log : fig::AxisScale::linear, .format = fig::TickFormat::integer};
+}
+
+// [SECTION] Figures
+
+/// RoPE at one base: bound, ones score and mean |score| of random q, k, each
+/// divided by its value at distance 0, with the bound's minimum marked.
+Figure curves(const FigureContext& ctx) {
+  const auto& tr = ctx.tr;
+  const Setting s = setting(ctx.params);
+  const Eigen::VectorXd theta = core::rope_inverse_frequencies(s.d, s.base);
+  const Sampled sampled_full = sampled(s.distances, full_budget(s.d), s.log_x);
+  const std::vector<double>& full = sampled_full.r;
+  const std::vector<double> few = sampled(s.distances, score_budget(s.d), s.log_x).r;
+  const std::vector<double>& bound = *bound_curve(full, s.d, s.base);
+  const std::vector<double> rare = sampled(s.distances, random_budget(s.d, s.samples), s.log_x).r;
+  const std::vector<double>& random =
+      *memo().get("random d=" + std::to_string(s.d) + " base=" + exact(s.base) + " seed=" + std::to_string(s.seed) +
+                      " samples=" + std::to_string(s.samples),
+                  rare, [&] {
+                    std::vector<double> out(rare.size());
+                    core::rope_random_mean_abs_score_curve(rare, s.d, s.base, s.seed, s.samples, out);
+                    return out;
+                  });
+  const std::vector<double>& ones_all = *ones_curve(few, s.d, s.base);
+  const double bound0 = core::rope_decay_bound(0, as_span(theta));
+  const double ones0 = core::rope_ones_score(0, as_span(theta));
+  // Random q, k ~ N(0, I_d): score(r) has variance d at every r (each pair
+  // contributes A_i cos + B_i sin with Var A_i = Var B_i = 2, uncorrelated),
+  // so E|score| ≈ √(2d/π) for large d, whatever r. The curve is divided by
+  // that, not by its own (noisy) value at 0.
+  const double random_scale = std::sqrt(2.0 * s.d / std::numbers::pi);
+  Figure f;
+  f.title = tr("decay.curves.title");
+  f.subtitle = tr.format("decay.curves.subtitle", {{"d", fig::num(s.d)}, {"base", fig::num(s.base)},
+                                                   {"samples", fig::num(s.samples)}});
+  f.x = distance_axis(s, tr);
+  f.y = {.label = tr("decay.axis.relative")};
+  fig::Series sb{.name = tr("decay.series.bound")}, so{.name = tr("decay.series.ones")},
+      sr{.name = tr.format("decay.series.random", {{"n", fig::num(s.samples)}})};
+  std::vector<double> raw_ones, raw_random;
+  for (std::size_t i = 0; i < full.size(); ++i) sb.x.push_back(full[i]), sb.y.push_back(bound[i] / bound0);
+  for (std::size_t i = 0; i < few.size(); ++i) {
+    const double ones = ones_all[i];
+    so.x.push_back(few[i]), so.y.push_back(ones / ones0), raw_ones.push_back(ones);
+  }
+  for (std::size_t i = 0; i < rare.size(); ++i)
+    sr.x.push_back(rare[i]), sr.y.push_back(random[i] / random_scale), raw_random.push_back(random[i]);
+  for (fig::Series* ser : {&sb, &so, &sr}) {
+    ser->x_name = tr("decay.readout.distance");
+    ser->y_name = tr("decay.readout.relative");
+  }
+  sb.extra = {{tr("decay.readout.bound"), "", bound}};
+  so.extra = {{tr("decay.readout.score"), "", raw_ones}};
+  sr.extra = {{tr("decay.readout.mean_abs"), "", raw_random}};
+  so.width = 1.0f;
+  so.color = fig::Color::rgb(0x9aa0a6);
+  sr.color = fig::palette_color(2);
+  sr.width = 1.4f;
+  sb.color = fig::palette_color(0).with_alpha(0.45f);
+  sb.width = 1.2f;
+  // The bound's trend and where it is lowest.
+  const Trend trend = local_mean(sampled_full, bound, s.log_x);
+  fig::Series st{.name = tr("decay.series.trend")};
+  for (std::size_t i = 0; i < trend.x.size(); ++i) st.x.push_back(trend.x[i]), st.y.push_back(trend.y[i] / bound0);
+  st.color = fig::palette_color(0);
+  st.width = 3.0f;
+  st.x_name = tr("decay.readout.distance");
+  st.y_name = tr("decay.readout.relative");
+  const std::size_t at = argmin(st.y);
+  fig::Series lowest{.name = tr.format("decay.curves.minimum", {{"r", fig::num(st.x[at])}}), .kind = fig::SeriesKind::scatter};
+  lowest.x = {st.x[at]}, lowest.y = {st.y[at]};
+  lowest.marker = 6;
+  lowest.color = fig::palette_color(3);
+  lowest.x_name = st.x_name, lowest.y_name = st.y_name;
+  f.series = {std::move(so), std::move(sr), std::move(sb), std::move(st), std::move(lowest)};
+  f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = 0, .style = fig::LineStyle::solid});
+  add_random_phase_level(f, s, tr);
+  make_legend_room(f);
+  mark_single_points(f);
+  return f;
+}
+
+/// The bound for every base, each divided by its value at 0 (the same for
+/// every base: (d/2 + 1)/2): the raw bound faint, its local mean bold, and
+/// where each local mean is lowest.
+Figure bases(const FigureContext& ctx) {
+  const auto& tr = ctx.tr;
+  const Setting s = setting(ctx.params);
+  const Sampled sampled_full = sampled(s.distances, full_budget(s.d), s.log_x);
+  const std::vector<double>& full = sampled_full.r;
+  const double bound0 = (s.d / 2 + 1) / 2.0;
+  Figure f;
+  f.title = tr("decay.bases.title");
+  f.subtitle = tr.format("decay.bases.subtitle", {{"d", fig::num(s.d)}});
+  f.x = distance_axis(s, tr);
+  f.y = {.label = tr("decay.axis.bound_relative")};
+  fig::Series minima{.name = tr("decay.bases.minima"), .kind = fig::SeriesKind::scatter};
+  minima.marker = 6;
+  minima.color = fig::Color::rgb(0x8a8f96);
+  std::vector<double> minima_base;
+  std::vector<fig::Series> raw, trends;
+  for (std::size_t b = 0; b < s.bases.size(); ++b) {
+    const std::vector<double>& bound = *bound_curve(full, s.d, s.bases[b]);
+    fig::Series ser;
+    for (std::size_t i = 0; i < full.size(); ++i) ser.x.push_back(full[i]), ser.y.push_back(bound[i] / bound0);
+    ser.extra = {{tr("decay.readout.bound"), "", bound}};
+    ser.color = curve_colour(b).with_alpha(0.3f);
+    ser.width = 1.0f;
+    const Trend trend = local_mean(sampled_full, bound, s.log_x);
+    fig::Series mean{.name = tr.format("decay.bases.series", {{"base", fig::num(s.bases[b])}})};
+    for (std::size_t i = 0; i < trend.x.size(); ++i) mean.x.push_back(trend.x[i]), mean.y.push_back(trend.y[i] / bound0);
+    mean.color = curve_colour(b);
+    mean.width = 2.8f;
+    for (fig::Series* x : {&ser, &mean}) {
+      x->x_name = tr("decay.readout.distance");
+      x->y_name = tr("decay.readout.relative");
+    }
+    const std::size_t at = argmin(mean.y);
+    minima.x.push_back(mean.x[at]), minima.y.push_back(mean.y[at]), minima_base.push_back(s.bases[b]);
+    raw.push_back(std::move(ser));
+    trends.push_back(std::move(mean));
+  }
+  minima.x_name = tr("decay.readout.distance");
+  minima.y_name = tr("decay.readout.relative");
+  minima.extra = {{tr("decay.readout.base"), "", minima_base}};
+  for (auto& x : raw) f.series.push_back(std::move(x));
+  for (auto& x : trends) f.series.push_back(std::move(x));
+  f.series.push_back(std::move(minima));
+  add_random_phase_level(f, s, tr);
+  make_legend_room(f);
+  mark_single_points(f);
+  return f;
+}
+
+/// Every method on one distance axis, each as what it does to attention
+/// relative to distance 0: RoPE's bound and ones score, xPos's ones score,
+/// ALiBi's factor e^(−m·r) on softmax weights, the Gaussian kernel K(r)/K(0),
+/// and T5's bucket of distance r over its last bucket (a resolution, rising).
+Figure compare(const FigureContext& ctx) {
+  const auto& p = ctx.params;
+  const auto& tr = ctx.tr;
+  const Setting s = setting(p);
+  const Sampled sampled_full = sampled(s.distances, full_budget(s.d), s.log_x);
+  const std::vector<double>& full = sampled_full.r;
+  const std::vector<double> few = sampled(s.distances, score_budget(s.d), s.log_x).r;
+  const Eigen::VectorXd theta = core::rope_inverse_frequencies(s.d, s.base);
+  const double gamma = p.real("xpos_gamma"), scale_base = p.real("xpos_scale_base");
+  const int heads = static_cast<int>(p.integer("heads")), head = static_cast<int>(p.integer("head"));
+  const double slope = core::alibi_slopes(heads)[static_cast<std::size_t>(head - 1)];
+  const core::GaussianKernel kernel{p.real("alpha1"), p.real("alpha2"), p.real("sigma1"), p.real("sigma2")};
+  kernel.check();
+  const double k0 = kernel(0);
+  const bool kernel_normalised = k0 > 1e-12 * (std::abs(kernel.alpha1) + std::abs(kernel.alpha2));
+  const int buckets = static_cast<int>(p.integer("buckets")), max_distance = static_cast<int>(p.integer("bucket_max_distance"));
+  const bool bidirectional = p.boolean("bidirectional");
+  const int last_bucket = (bidirectional ? buckets / 2 : buckets) - 1;
+
+  Figure f;
+  f.title = tr("decay.compare.title");
+  f.subtitle = tr.format("decay.compare.subtitle", {{"d", fig::num(s.d)}, {"base", fig::num(s.base)}});
+  f.x = distance_axis(s, tr);
+  f.y = {.label = tr("decay.axis.relative")};
+  auto series = [&](const char* name_key, std::vector<std::pair<std::string, std::string>> args, int colour) {
+    fig::Series ser{.name = tr.format(name_key, std::move(args))};
+    ser.color = fig::palette_color(colour);
+    ser.x_name = tr("decay.readout.distance");
+    ser.y_name = tr("decay.readout.relative");
+    return ser;
+  };
+  // RoPE's bound as its local mean (the raw band is in the first figure).
+  fig::Series bound = series("decay.compare.rope_bound", {{"base", fig::num(s.base)}}, 0);
+  const Trend trend = local_mean(sampled_full, *bound_curve(full, s.d, s.base), s.log_x);
+  const double bound0 = core::rope_decay_bound(0, as_span(theta));
+  for (std::size_t i = 0; i < trend.x.size(); ++i) bound.x.push_back(trend.x[i]), bound.y.push_back(trend.y[i] / bound0);
+  fig::Series ones = series("decay.compare.rope_ones", {}, 0);
+  ones.color = fig::Color::rgb(0x9aa0a6);
+  ones.width = 1.0f;
+  fig::Series xpos = series("decay.compare.xpos", {{"gamma", fig::num(gamma)}, {"b", fig::num(scale_base)}}, 2);
+  const std::vector<double>& ones_all = *ones_curve(few, s.d, s.base);
+  const std::vector<double>& xpos_all =
+      *memo().get("xpos d=" + std::to_string(s.d) + " base=" + exact(s.base) + " gamma=" + exact(gamma) +
+                      " B=" + exact(scale_base),
+                  few, [&] {
+                    std::vector<double> out(few.size());
+                    core::xpos_ones_score_curve(few, s.d, s.base, gamma, scale_base, out);
+                    return out;
+                  });
+  for (std::size_t i = 0; i < few.size(); ++i) {
+    ones.x.push_back(few[i]), ones.y.push_back(ones_all[i] / s.d);
+    xpos.x.push_back(few[i]), xpos.y.push_back(xpos_all[i] / s.d);
+  }
+  fig::Series alibi = series("decay.compare.alibi", {{"h", fig::num(head)}, {"m", fig::num(slope, 3)}}, 1);
+  fig::Series gauss = series(kernel_normalised ? "decay.compare.gaussian" : "decay.compare.gaussian_raw",
+                             {{"s1", fig::num(kernel.sigma1)}, {"s2", fig::num(kernel.sigma2)}}, 4);
+  fig::Series t5 = series("decay.compare.t5", {{"nb", fig::num(buckets)}, {"maxd", fig::num(max_distance)}}, 3);
+  t5.kind = fig::SeriesKind::step;
+  t5.style = fig::LineStyle::dashed;
+  // ALiBi's bias, the kernel and T5's bucket at each distance: they do not
+  // move with d or base, so a dragged RoPE slider finds them in the memo.
+  const std::vector<double>& bias =
+      *memo().get("alibi slope=" + exact(slope), full, [&] {
+        std::vector<double> out;
+        out.reserve(full.size());
+        for (double r : full) out.push_back(core::alibi_bias(slope, static_cast<long long>(std::floor(r)), 0, true));  // −m·r
+        return out;
+      });
+  const std::vector<double>& kernel_raw =
+      *memo().get("kernel " + exact(kernel.alpha1) + " " + exact(kernel.alpha2) + " " + exact(kernel.sigma1) + " " +
+                      exact(kernel.sigma2),
+                  full, [&] {
+                    std::vector<double> out;
+                    out.reserve(full.size());
+                    for (double r : full) out.push_back(kernel(r));
+                    return out;
+                  });
+  const std::vector<double>& bucket_raw =
+      *memo().get("t5 " + std::to_string(buckets) + " " + std::to_string(max_distance) + (bidirectional ? " bi" : " causal"),
+                  full, [&] {
+                    std::vector<double> out;
+                    out.reserve(full.size());
+                    for (double r : full)
+                      out.push_back(core::t5_relative_bucket(-static_cast<long long>(std::floor(r)), bidirectional, buckets,
+                                                             max_distance));
+                    return out;
+                  });
+  for (std::size_t i = 0; i < full.size(); ++i) {
+    const double r = full[i];
+    alibi.x.push_back(r), alibi.y.push_back(std::exp(bias[i]));  // the factor e^(−m·r) on a softmax weight
+    gauss.x.push_back(r), gauss.y.push_back(kernel_normalised ? kernel_raw[i] / k0 : kernel_raw[i]);
+    t5.x.push_back(r), t5.y.push_back(bucket_raw[i] / last_bucket);
+  }
+  alibi.extra = {{tr("decay.readout.bias"), "", bias}};
+  gauss.extra = {{"K(r)", "", kernel_raw}};
+  t5.extra = {{tr("decay.readout.bucket"), "", bucket_raw}};
+  bound.width = 2.6f;
+  f.series = {std::move(ones), std::move(bound), std::move(xpos), std::move(alibi), std::move(gauss), std::move(t5)};
+  f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = 0, .style = fig::LineStyle::solid});
+  f.y.max = 1.55;  // room for the legend above the curves, which all start at or below 1
+  f.legend = fig::LegendPlace::top_right;
+  mark_single_points(f);
+  return f;
+}
+
+// [SECTION] Readouts
+
+std::vector<Readout> readouts(const FigureContext& ctx) {
+  const auto& p = ctx.params;
+  const auto& tr = ctx.tr;
+  const Setting s = setting(p);
+  const Eigen::VectorXd theta = core::rope_inverse_frequencies(s.d, s.base);
+  std::vector<Readout> out;
+
+  // At distance 0 every S_j = j, so the bound is (1/(d/2))·Σ j = (d/2 + 1)/2;
+  // the ones score is Σ 2cos 0 = d.
+  const double bound0 = core::rope_decay_bound(0, as_span(theta)), expected0 = (s.d / 2 + 1) / 2.0;
+  out.push_back({tr("decay.readout.bound0_label"), fig::num(bound0, 8), bound0, std::abs(bound0 - expected0) <= 1e-12 * expected0});
+  const double ones0 = core::rope_ones_score(0, as_span(theta));
+  out.push_back({tr("decay.readout.ones0_label"), fig::num(ones0, 8), ones0, std::abs(ones0 - s.d) <= 1e-12 * s.d});
+
+  // RoFormer's inequality on seeded random q, k (the same pairs as the curve):
+  // |⟨R_0 q, R_r k⟩| <= max_i |h_{i+1} − h_i| · Σ_j |S_j(r)|, h_i = q_i·conj(k_i)
+  // over complex pairs, h_{d/2} = 0. The readout is the largest ratio seen.
+  // The distances checked are among those the bound curve is computed at (so
+  // Σ_j |S_j(r)| comes from it), and the score is written per pair as
+  // ⟨R_0 q, R_r k⟩ = Σ_i A_i cos(r θ_i) + B_i sin(r θ_i) with
+  // A_i = q_2i k_2i + q_2i+1 k_2i+1, B_i = q_2i+1 k_2i − q_2i k_2i+1 (RoPE's
+  // rotation of k expanded), so cos and sin are taken once per distance.
+  const Sampled sampled_full = sampled(s.distances, full_budget(s.d), s.log_x);
+  const std::vector<double>& full = sampled_full.r;
+  const std::vector<double>& full_bound = *bound_curve(full, s.d, s.base);
+  const std::vector<double> checked = spread(full, inequality_budget(s.d), s.log_x);
+  const auto half = static_cast<std::size_t>(s.d / 2);
+  Eigen::MatrixXd cos_rt(static_cast<Eigen::Index>(half), static_cast<Eigen::Index>(checked.size()));
+  Eigen::MatrixXd sin_rt(cos_rt.rows(), cos_rt.cols());
+  std::vector<double> checked_bound(checked.size());
+  for (std::size_t c = 0; c < checked.size(); ++c) {
+    const auto col = static_cast<Eigen::Index>(c);
+    for (std::size_t i = 0; i < half; ++i) {
+      const double angle = checked[c] * theta[static_cast<Eigen::Index>(i)];
+      cos_rt(static_cast<Eigen::Index>(i), col) = std::cos(angle);
+      sin_rt(static_cast<Eigen::Index>(i), col) = std::sin(angle);
+    }
+    const auto at = std::lower_bound(full.begin(), full.end(), checked[c]) - full.begin();
+    checked_bound[c] = full_bound[static_cast<std::size_t>(at)];
+  }
+  double worst = 0;
+  for (int smp = 0; smp < std::min(s.samples, kInequalitySamples); ++smp) {
+    Eigen::VectorXd q(s.d), k(s.d);
+    for (int j = 0; j < s.d; ++j) {
+      q[j] = core::random_normal(s.seed, static_cast<std::uint64_t>(2 * smp), static_cast<std::uint64_t>(j));
+      k[j] = core::random_normal(s.seed, static_cast<std::uint64_t>(2 * smp + 1), static_cast<std::uint64_t>(j));
+    }
+    double max_step = 0;
+    for (std::size_t i = 0; i < half; ++i) {
+      const std::complex<double> h(q[2 * i] * k[2 * i] + q[2 * i + 1] * k[2 * i + 1], q[2 * i + 1] * k[2 * i] - q[2 * i] * k[2 * i + 1]);
+      std::complex<double> next = 0;
+      if (i + 1 < half)
+        next = {q[2 * i + 2] * k[2 * i + 2] + q[2 * i + 3] * k[2 * i + 3], q[2 * i + 3] * k[2 * i + 2] - q[2 * i + 2] * k[2 * i + 3]};
+      max_step = std::max(max_step, std::abs(next - h));
+    }
+    Eigen::VectorXd a(static_cast<Eigen::Index>(half)), b(static_cast<Eigen::Index>(half));
+    for (std::size_t i = 0; i < half; ++i) {
+      const auto e = static_cast<Eigen::Index>(i);
+      a[e] = q[2 * e] * k[2 * e] + q[2 * e + 1] * k[2 * e + 1];
+      b[e] = q[2 * e + 1] * k[2 * e] - q[2 * e] * k[2 * e + 1];
+    }
+    const Eigen::VectorXd scores = cos_rt.transpose() * a + sin_rt.transpose() * b;
+    for (std::size_t c = 0; c < checked.size(); ++c) {
+      const double limit = max_step * static_cast<double>(half) * checked_bound[c];
+      if (limit > 0) worst = std::max(worst, std::abs(scores[static_cast<Eigen::Index>(c)]) / limit);
+    }
+  }
+  out.push_back({tr("decay.readout.inequality_label"),
+                 tr.format("decay.readout.inequality_value", {{"v", fig::num(worst, 3)}, {"n", fig::num(static_cast<double>(checked.size()))}}),
+                 worst, worst <= 1 + 1e-9});
+
+  // The bound's trend (local mean): where it is lowest, and where it settles
+  // over the last decade of distances shown (r_max/10 .. r_max), next to the
+  // random-phase level.
+  const Trend trend = local_mean(sampled_full, full_bound, s.log_x);
+  const std::size_t at = argmin(trend.y);
+  out.push_back({tr("decay.readout.minimum_label"),
+                 tr.format("decay.readout.minimum_value", {{"v", fig::num(trend.y[at] / bound0, 3)}, {"r", fig::num(trend.x[at])}}),
+                 trend.x[at], std::nullopt});
+  double tail = 0;
+  int count = 0;
+  for (std::size_t i = 0; i < trend.x.size(); ++i)
+    if (trend.x[i] >= trend.x.back() / 10) tail += trend.y[i] / bound0, ++count;
+  tail /= std::max(count, 1);
+  out.push_back({tr("decay.readout.tail_label"),
+                 tr.format("decay.readout.tail_value", {{"v", fig::num(tail, 3)}, {"lo", fig::num(std::round(trend.x.back() / 10))},
+                                                        {"hi", fig::num(trend.x.back())}, {"level", fig::num(random_phase_level(s.d), 3)}}),
+                 tail, std::nullopt});
+  for (std::size_t b = 1; b < s.bases.size(); ++b) {
+    const Trend other = local_mean(sampled_full, *bound_curve(full, s.d, s.bases[b]), s.log_x);
+    const std::size_t j = argmin(other.y);
+    out.push_back({tr.format("decay.readout.base_minimum_label", {{"base", fig::num(s.bases[b])}}),
+                   tr.format("decay.readout.minimum_value", {{"v", fig::num(other.y[j] / bound0, 3)}, {"r", fig::num(other.x[j])}}),
+                   other.x[j], std::nullopt});
+  }
+
+  // The other methods in one number each.
+  const int heads = static_cast<int>(p.integer("heads")), head = static_cast<int>(p.integer("head"));
+  const double slope = core::alibi_slopes(heads)[static_cast<std::size_t>(head - 1)];
+  out.push_back({tr.format("decay.readout.alibi_label", {{"h", fig::num(head)}}),
+                 tr.format("decay.readout.tokens", {{"n", fig::num(std::numbers::ln2 / slope, 4)}}),
+                 std::numbers::ln2 / slope, std::nullopt});
+  const int buckets = static_cast<int>(p.integer("buckets"));
+  long long from = 0;
+  for (const auto& r : core::t5_bucket_ranges(p.boolean("bidirectional"), buckets, static_cast<int>(p.integer("bucket_max_distance"))))
+    if (r.first == LLONG_MIN) from = -r.last;
+  out.push_back({tr("decay.readout.t5_label"), tr.format("decay.readout.tokens", {{"n", fig::num(static_cast<double>(from))}}),
+                 static_cast<double>(from), std::nullopt});
+  const double gamma = p.real("xpos_gamma"), scale_base = p.real("xpos_scale_base");
+  const double fast = scale_base * std::log(0.5) / std::log(core::xpos_zeta(0, s.d, gamma));
+  const double slow = scale_base * std::log(0.5) / std::log(core::xpos_zeta(s.d / 2 - 1, s.d, gamma));
+  out.push_back({tr("decay.readout.xpos_label"),
+                 tr.format("decay.readout.xpos_value", {{"fast", fig::num(std::round(fast))}, {"slow", fig::num(std::round(slow))}}), fast, std::nullopt});
+  const core::GaussianKernel kernel{p.real("alpha1"), p.real("alpha2"), p.real("sigma1"), p.real("sigma2")};
+  const double cutoff = core::gaussian_kernel_cutoff(kernel, 0.01);
+  out.push_back({tr("decay.readout.gaussian_label"),
+                 cutoff >= 0 ? tr.format("decay.readout.tokens", {{"n", fig::num(cutoff, 4)}}) : tr("decay.readout.no_peak"),
+                 cutoff, std::nullopt});
+  return out;
+}
+
+}  // namespace
+
+// [SECTION] The view
+
+ViewDef decay_view() {
+  return {.id = "decay",
+          .group = "rotary",
+          .keys = {"d", "base", "bases", "distance", "log_x", "seed", "samples", "heads", "head", "buckets",
+                   "bucket_max_distance", "bidirectional", "xpos_gamma", "xpos_scale_base", "alpha1", "alpha2", "sigma1",
+                   "sigma2"},
+          .defaults = {{"distance", "0:65536"}, {"log_x", "true"}, {"bases", "100,10000,500000"}},
+          .figures = {{"curves", curves}, {"bases", bases}, {"compare", compare}},
+          .tables = {"rope-decay", "decay-compare", "decay-bases"},
+          .readouts = readouts};
+}
+
+}  // namespace poslab::app

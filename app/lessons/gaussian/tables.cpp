@@ -1,0 +1,82 @@
+// The tables the "gaussian" lesson shows beyond docs/CONTRACT.md §3.
+//
+// gaussian-shift: scores of q = k = (1, …, 1) at (m + s, n + s) for s =
+// 0..window in the notes' absolute form K(m)K(n)·⟨R_m q, R_n k⟩, the
+// relative form K(m − n)·⟨R_m q, R_n k⟩ (core/gaussian.hpp), and what the
+// notes' sample code computes (the same absolute kernel on the mixed-layout
+// rotation, core::rope_rotate_mixed). Notes seed 000.
+
+#include <cmath>
+
+#include "app/lessons/table.hpp"
+#include "poslab/core/gaussian.hpp"
+#include "poslab/core/rope.hpp"
+
+namespace poslab::app::tables {
+
+namespace {
+
+using core::Params;
+
+constexpr double kMaxWork = 4e7;  // rows × d: keeps a table under a few seconds
+
+Table gaussian_shift(const core::Params& p) {
+  const core::GaussianKernel k{p.real("alpha1"), p.real("alpha2"), p.real("sigma1"), p.real("sigma2")};
+  k.check();
+  const int d = static_cast<int>(p.integer("d"));
+  const double base = p.real("base"), m = p.real("m"), n = p.real("n");
+  const long long window = p.integer("window");
+  if (static_cast<double>(window + 1) * d > kMaxWork)
+    throw core::InvalidParameter("window", std::to_string(window),
+                                 "window × d must stay <= 4e7 for this table (d = " + std::to_string(d) + ")",
+                                 core::Reason{"window_work", {{"d", std::to_string(d)}}, {}});
+  if (m + static_cast<double>(window) > 1e12 || n + static_cast<double>(window) > 1e12)
+    throw core::InvalidParameter("window", std::to_string(window), "m + window and n + window must stay <= 1e12",
+                                 core::Reason{"window_max", {}, {}});
+  const Eigen::VectorXd ones = Eigen::VectorXd::Ones(d);
+  const auto layout = core::PairLayout::interleaved;
+  Table t;
+  t.columns = {"shift", "query_pos", "key_pos", "kernel_absolute", "kernel_relative", "rope",
+               "score_absolute", "score_relative", "score_notes_code"};
+  for (long long s = 0; s <= window; ++s) {
+    const double a = m + static_cast<double>(s), b = n + static_cast<double>(s);
+    const double mixed = core::rope_rotate_mixed(ones, a, base).dot(core::rope_rotate_mixed(ones, b, base));
+    t.add_row({s, a, b, k(a) * k(b), k(a - b), core::rope_score(ones, ones, a, b, base, layout),
+               core::gaussian_rope_score(ones, ones, a, b, base, layout, k, core::KernelMode::absolute),
+               core::gaussian_rope_score(ones, ones, a, b, base, layout, k, core::KernelMode::relative),
+               k(a) * k(b) * mixed});
+  }
+  const double cutoff = core::gaussian_kernel_cutoff(k, 0.01);
+  if (cutoff >= 0) t.meta.emplace_back("below_1_percent_from", cutoff);
+  return t;
+}
+
+// docs/CONTRACT.md §3
+Table gaussian_kernel(const Params& p) {
+  core::GaussianKernel k{p.real("alpha1"), p.real("alpha2"), p.real("sigma1"), p.real("sigma2")};
+  k.check();
+  const auto pos = p.list("pos");
+  check_table_rows("pos", static_cast<double>(pos.size()));
+  Table t;
+  t.columns = {"pos", "kernel"};
+  for (double m : pos) t.add_row({m, k(m)});
+  const double cutoff = core::gaussian_kernel_cutoff(k, 0.01);
+  if (cutoff >= 0) t.meta.emplace_back("below_1_percent_from", cutoff);
+  return t;
+}
+
+}  // namespace
+
+std::vector<TableDef> gaussian_lesson_tables() {
+  return {
+      {"gaussian-kernel", "the notes' multi-scale Gaussian kernel K(pos)",
+       {"alpha1", "alpha2", "sigma1", "sigma2", "pos"}, {{"pos", "0:64"}}, gaussian_kernel},
+      {"gaussian-shift",
+           "scores of q = k = 1 at (m + s, n + s), s = 0..window: the notes' absolute kernel, the relative one, the "
+           "notes' code",
+           {"alpha1", "alpha2", "sigma1", "sigma2", "m", "n", "window", "d", "base"},
+           {{"d", "64"}},
+           gaussian_shift}};
+}
+
+}  // namespace poslab::app::tables

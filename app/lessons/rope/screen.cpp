@@ -1,0 +1,129 @@
+// The "rope" lesson screen: a live grid of clock dials, one per pair (up to
+// 64, evenly sampled), hand i at angle m·θ_i, θ_i = base^(−2i/d) from
+// core::rope_inverse_frequencies. A play button turns m continuously at a
+// chosen number of tokens per second, far past the slider's range, so the
+// fast hands blur while the slow ones creep. Below: the view's figures in a
+// grid (the exportable "dials" figure among them) and its tables.
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <string>
+
+#include "app/plot/figure.hpp"
+#include "app/plot/figure_text.hpp"
+#include "app/ui/lesson_ui.hpp"
+#include "poslab/core/rope.hpp"
+
+namespace poslab::app::ui {
+
+namespace {
+
+constexpr double kPi = std::numbers::pi;
+constexpr int kMaxDials = 64;  // as the "dials" figure: more pairs are sampled evenly
+
+ImU32 colour(fig::Color c, float alpha = 1.0f) { return ImGui::ColorConvertFloat4ToU32(ImVec4(c.r, c.g, c.b, c.a * alpha)); }
+
+struct Clock {
+  bool playing = false;
+  float rate = 20.0f;  ///< tokens per second
+};
+
+/// The dial grid at position m, in a region `width` wide.
+void dial_grid(LessonUi& ui, float width) {
+  const core::Params& p = ui.params();
+  const auto& tr = ui.tr();
+  const int d = static_cast<int>(p.integer("d"));
+  const double base = p.real("base"), m = p.real("m");
+  const auto L = static_cast<double>(p.integer("original_context"));
+  const Eigen::VectorXd theta = core::rope_inverse_frequencies(d, base);
+  const int half = d / 2, count = std::min(half, kMaxDials);
+  const float scale = ui.ui_scale();
+  const float cell = std::clamp(width / std::max(8, std::min(count, 16)), 44.0f * scale, 110.0f * scale);
+  const int cols = std::max(1, static_cast<int>(width / cell));
+  const int rows = (count + cols - 1) / cols;
+  const float label_h = ImGui::GetTextLineHeight();
+  const ImVec2 o = ImGui::GetCursorScreenPos();
+  ImGui::Dummy(ImVec2(width, rows * (cell + label_h)));
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImU32 rim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+  const fig::Color fast = fig::palette_color(0), slow = fig::palette_color(1);
+  for (int k = 0; k < count; ++k) {
+    const int i = count < half ? static_cast<int>(std::lround(static_cast<double>(k) * (half - 1) / (kMaxDials - 1))) : k;
+    const ImVec2 c(o.x + (k % cols + 0.5f) * cell, o.y + (k / cols) * (cell + label_h) + cell / 2);
+    const float r = cell * 0.42f;
+    const double a = std::fmod(m * theta[i], 2 * kPi);
+    const fig::Color col = 2 * kPi / theta[i] < L ? fast : slow;
+    dl->AddCircle(c, r, rim, 40, 1.0f);
+    dl->AddLine(ImVec2(c.x + r * 0.8f, c.y), ImVec2(c.x + r, c.y), rim, 1.0f);  // angle 0, 3 o'clock
+    if (a > 1e-3) {  // how far the hand turned this round
+      dl->PathArcTo(c, r * 0.45f, 0.0f, static_cast<float>(-a), 24);
+      dl->PathStroke(colour(col, 0.6f), false, 1.2f * scale);
+    }
+    const ImVec2 tip(c.x + r * 0.88f * static_cast<float>(std::cos(a)), c.y - r * 0.88f * static_cast<float>(std::sin(a)));
+    dl->AddLine(c, tip, colour(col), 2.2f * scale);
+    dl->AddCircleFilled(tip, 2.5f * scale, colour(col));
+    const std::string label = std::to_string(i);
+    const float tw = ImGui::CalcTextSize(label.c_str()).x;
+    dl->AddText(ImVec2(c.x - tw / 2, c.y + cell / 2 - 2 * scale), colour(col), label.c_str());
+  }
+  ImGui::TextColored(ImVec4(fast.r, fast.g, fast.b, 1), "%s", tr.format("rope.dials.key_fast", {{"L", fig::num(L)}}).c_str());
+  ImGui::TextColored(ImVec4(slow.r, slow.g, slow.b, 1), "%s", tr.format("rope.dials.key_slow", {{"L", fig::num(L)}}).c_str());
+}
+
+void draw(LessonUi& ui) {
+  static Clock clock;
+  const auto& tr = ui.tr();
+  if (!ui.lecture_mode()) {
+    ui.paragraph("rope.text");
+    ImGui::Spacing();
+    ui.readouts();
+    ImGui::Spacing();
+  }
+  // The live clock: play/pause, speed, the current position.
+  const double m = ui.params().real("m");
+  if (ImGui::Button((clock.playing ? tr("rope.clock.pause") : tr("rope.clock.play")).c_str())) clock.playing = !clock.playing;
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(220 * ui.ui_scale());
+  ImGui::SliderFloat("##rope-rate", &clock.rate, 0.1f, 100000.0f, tr("rope.clock.rate").c_str(),
+                     ImGuiSliderFlags_Logarithmic);
+  ImGui::SameLine();
+  if (ImGui::Button(tr("rope.clock.reset").c_str())) {
+    clock.playing = false;
+    ui.set_param("m", 0.0);
+  }
+  ImGui::SameLine();
+  ImGui::TextUnformatted(tr.format("rope.clock.position", {{"m", fig::num(m, 6)}}).c_str());
+  if (clock.playing) {
+    const double next = m + static_cast<double>(clock.rate) * ImGui::GetIO().DeltaTime;
+    if (next > 1e12 || !ui.set_param("m", next)) clock.playing = false;
+    ui.request_redraw();
+  }
+  dial_grid(ui, ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ScrollbarSize);
+  ImGui::Spacing();
+
+  // The figures two per row (the dials figure is the exportable twin of the grid above).
+  const ViewDef& v = ui.view();
+  const float avail = ImGui::GetContentRegionAvail().x, spacing = ImGui::GetStyle().ItemSpacing.x;
+  const bool two = avail >= 980 * ui.ui_scale();
+  const float w = two ? std::floor((avail - spacing) / 2) : avail;
+  const LessonScreen* screen = lesson_screen(v.id);
+  int shown = 0;
+  for (const FigureDef& f : v.figures) {
+    if (screen && std::find(screen->replaces.begin(), screen->replaces.end(), f.id) != screen->replaces.end()) continue;
+    if (two && shown % 2 == 1) ImGui::SameLine();
+    ui.figure(f.id, {w, w * 0.62f});
+    ++shown;
+  }
+  for (std::string_view id : v.tables) {
+    ImGui::Spacing();
+    const std::string header = tr.format("ui.table.header", {{"id", std::string(id)}}) + "##" + std::string(id);
+    if (ImGui::CollapsingHeader(header.c_str())) ui.table(id);
+  }
+}
+
+}  // namespace
+
+LessonScreen rope_screen() { return {"rope", draw, {"dials"}}; }
+
+}  // namespace poslab::app::ui

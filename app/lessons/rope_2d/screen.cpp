@@ -1,0 +1,172 @@
+// The "rope-2d" lesson screen: a 2-D canvas where the student drags the tips
+// of q and k; the rotated q′ = R((m+s)θ)q and k′ = R((n+s)θ)k, the angle
+// between them and q′·k′ follow live (RoFormer eq. 13–16). The m, n, shift
+// and θ sliders (and their ▶ animation) live in the parameter panel. Beside
+// the canvas: the view's readouts; below: the score-vs-shift and complex
+// figures and the rope-2d-shift table. Every number comes from
+// core::rope_rotate; the canvas only draws.
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <string>
+#include <vector>
+
+#include "app/plot/figure.hpp"
+#include "app/plot/figure_text.hpp"
+#include "app/ui/lesson_ui.hpp"
+#include "poslab/core/rope.hpp"
+
+namespace poslab::app::ui {
+
+namespace {
+
+constexpr double kPi = std::numbers::pi;
+constexpr double kMaxPosition = 1e12;  // core's position range
+constexpr double kMaxComponent = 1e6;  // the `q`/`k` spec bounds
+
+ImU32 colour(fig::Color c, float alpha = 1.0f) { return ImGui::ColorConvertFloat4ToU32(ImVec4(c.r, c.g, c.b, c.a * alpha)); }
+
+Eigen::VectorXd vec2(const core::Params& p, std::string_view key) {
+  const auto v = p.list(key);
+  return Eigen::Map<const Eigen::VectorXd>(v.data(), 2);
+}
+
+Eigen::VectorXd rotate(const Eigen::VectorXd& x, double pos, double theta) {
+  const double thetas[] = {theta};
+  return core::rope_rotate<double>(x, pos, thetas, core::PairLayout::interleaved);
+}
+
+/// Drag state of the canvas: which tip is held (0 none, 1 q, 2 k) and the
+/// scale frozen while dragging so the canvas does not zoom under the mouse.
+struct Drag {
+  int tip = 0;
+  double extent = 0;
+};
+
+void arrow(ImDrawList* dl, ImVec2 from, ImVec2 to, ImU32 col, float width) {
+  const float dx = to.x - from.x, dy = to.y - from.y, len = std::sqrt(dx * dx + dy * dy);
+  if (len < 1.0f) return;
+  const float ux = dx / len, uy = dy / len, head = std::min(12.0f * width / 2.5f, len * 0.4f);
+  dl->AddLine(from, ImVec2(to.x - ux * head * 0.8f, to.y - uy * head * 0.8f), col, width);
+  dl->AddTriangleFilled(to, ImVec2(to.x - ux * head - uy * head * 0.45f, to.y - uy * head + ux * head * 0.45f),
+                        ImVec2(to.x - ux * head + uy * head * 0.45f, to.y - uy * head - ux * head * 0.45f), col);
+}
+
+/// The canvas: a square of side `side` pixels.
+void canvas(LessonUi& ui, float side) {
+  static Drag drag;
+  const core::Params& p = ui.params();
+  const auto& tr = ui.tr();
+  const Eigen::VectorXd q = vec2(p, "q"), k = vec2(p, "k");
+  const double m = p.real("m"), n = p.real("n"), theta = p.real("theta");
+  const double s = std::clamp(p.real("shift"), -std::min(m, n), kMaxPosition - std::max(m, n));
+  const Eigen::VectorXd qr = rotate(q, m + s, theta), kr = rotate(k, n + s, theta);
+  const float scale = ui.ui_scale();
+
+  const ImVec2 origin_px = ImGui::GetCursorScreenPos();
+  ImGui::InvisibleButton("##rope2d-canvas", ImVec2(side, side));
+  const bool hovered = ImGui::IsItemHovered(), active = ImGui::IsItemActive();
+  if (drag.tip == 0 || drag.extent <= 0) drag.extent = std::max(1.2, 1.3 * std::max(q.norm(), k.norm()));
+  const double extent = drag.extent;
+  const ImVec2 c(origin_px.x + side / 2, origin_px.y + side / 2);
+  const double px = side / 2 / extent;  // pixels per unit
+  auto to_px = [&](double x, double y) { return ImVec2(c.x + static_cast<float>(x * px), c.y - static_cast<float>(y * px)); };
+  auto from_px = [&](ImVec2 v) { return std::pair{(v.x - c.x) / px, (c.y - v.y) / px}; };
+
+  // Picking and dragging a tip: q or k (the vectors before rotation).
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  auto near = [&](const Eigen::VectorXd& v) {
+    const ImVec2 t = to_px(v[0], v[1]);
+    return std::hypot(t.x - mouse.x, t.y - mouse.y) < 14.0f * scale;
+  };
+  if (ImGui::IsItemActivated()) drag.tip = near(q) ? 1 : near(k) ? 2 : 0;
+  if (!active) drag.tip = 0;
+  if (hovered && (near(q) || near(k) || drag.tip)) ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
+  if (active && drag.tip) {
+    auto [x, y] = from_px(mouse);
+    x = std::clamp(std::round(x * 100) / 100, -kMaxComponent, kMaxComponent);
+    y = std::clamp(std::round(y * 100) / 100, -kMaxComponent, kMaxComponent);
+    ui.set_param(drag.tip == 1 ? "q" : "k", std::vector<double>{x, y});
+  }
+
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImU32 bg = ImGui::GetColorU32(ImGuiCol_FrameBg), grid = ImGui::GetColorU32(ImGuiCol_Border);
+  const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text), muted = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+  dl->AddRectFilled(origin_px, ImVec2(origin_px.x + side, origin_px.y + side), bg, 4.0f * scale);
+  dl->PushClipRect(origin_px, ImVec2(origin_px.x + side, origin_px.y + side), true);
+  dl->AddLine(ImVec2(origin_px.x, c.y), ImVec2(origin_px.x + side, c.y), grid);
+  dl->AddLine(ImVec2(c.x, origin_px.y), ImVec2(c.x, origin_px.y + side), grid);
+  const fig::Color cq = fig::palette_color(0), ck = fig::palette_color(1);
+  // Rotation keeps length: q′ stays on the circle |q|, k′ on |k|.
+  dl->AddCircle(c, static_cast<float>(q.norm() * px), colour(cq, 0.35f), 96, 1.0f);
+  dl->AddCircle(c, static_cast<float>(k.norm() * px), colour(ck, 0.35f), 96, 1.0f);
+  // The angle from q′ to k′ as an arc.
+  if (qr.norm() > 0 && kr.norm() > 0) {
+    const double a0 = std::atan2(qr[1], qr[0]);
+    double between = std::remainder(std::atan2(kr[1], kr[0]) - a0, 2 * kPi);
+    const float r = static_cast<float>(0.45 * std::min(qr.norm(), kr.norm()) * px);
+    // Screen y points down: angles flip sign.
+    dl->PathArcTo(c, r, static_cast<float>(-a0), static_cast<float>(-(a0 + between)), 32);
+    dl->PathStroke(muted, false, 2.0f * scale);
+    const double mid = a0 + between / 2;
+    const std::string label = tr.format("rope-2d.plane.between", {{"a", fig::num(between, 3)}});
+    // Beyond the arc's middle, the text on the side away from the centre.
+    const float tx = c.x + static_cast<float>(std::cos(mid)) * (r + 10 * scale);
+    const float ty = c.y - static_cast<float>(std::sin(mid)) * (r + 10 * scale);
+    const ImVec2 size = ImGui::CalcTextSize(label.c_str());
+    dl->AddText(ImVec2(std::cos(mid) < 0 ? tx - size.x : tx, std::sin(mid) > 0 ? ty - size.y : ty), muted, label.c_str());
+  }
+  arrow(dl, c, to_px(q[0], q[1]), colour(cq, 0.5f), 1.6f * scale);
+  arrow(dl, c, to_px(k[0], k[1]), colour(ck, 0.5f), 1.6f * scale);
+  arrow(dl, c, to_px(qr[0], qr[1]), colour(cq), 3.0f * scale);
+  arrow(dl, c, to_px(kr[0], kr[1]), colour(ck), 3.0f * scale);
+  // Handles on the draggable tips, names next to every tip.
+  for (const auto& [v, col, name, handle] :
+       {std::tuple{q, cq, "q", true}, std::tuple{k, ck, "k", true}, std::tuple{qr, cq, "q′", false},
+        std::tuple{kr, ck, "k′", false}}) {
+    const ImVec2 t = to_px(v[0], v[1]);
+    if (handle) dl->AddCircle(t, 7.0f * scale, colour(col), 24, 2.0f * scale);
+    dl->AddText(ImVec2(t.x + 8 * scale, t.y - 8 * scale), colour(col, handle ? 0.7f : 1.0f), name);
+  }
+  const std::string score = tr.format("rope-2d.plane.score", {{"score", fig::num(qr.dot(kr), 5)}});
+  dl->AddText(ImVec2(origin_px.x + 8 * scale, origin_px.y + 6 * scale), text, score.c_str());
+  const std::string hint = tr("rope-2d.canvas.hint");
+  dl->AddText(ImVec2(origin_px.x + 8 * scale, origin_px.y + side - ImGui::GetTextLineHeight() - 6 * scale), muted,
+              hint.c_str());
+  dl->PopClipRect();
+}
+
+void draw(LessonUi& ui) {
+  if (!ui.lecture_mode()) {
+    ui.paragraph("rope-2d.text");
+    ImGui::Spacing();
+  }
+  const float avail = ImGui::GetContentRegionAvail().x;
+  const float side = std::clamp(avail * 0.48f, 240.0f * ui.ui_scale(), 560.0f * ui.ui_scale());
+  if (ImGui::BeginTable("##rope2d-top", 2, ImGuiTableFlags_SizingStretchProp)) {
+    ImGui::TableSetupColumn("canvas", ImGuiTableColumnFlags_WidthFixed, side);
+    ImGui::TableSetupColumn("numbers", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableNextColumn();
+    canvas(ui, side);
+    ImGui::TableNextColumn();
+    ui.readouts();
+    ImGui::EndTable();
+  }
+  ImGui::Spacing();
+  const float spacing = ImGui::GetStyle().ItemSpacing.x;
+  const bool two = avail >= 980 * ui.ui_scale();
+  const float w = two ? std::floor((avail - spacing) / 2) : avail;
+  ui.figure("score-shift", {w, w * 0.62f});
+  if (two) ImGui::SameLine();
+  ui.figure("complex", {w, w * 0.62f});
+  ImGui::Spacing();
+  const std::string header = ui.tr().format("ui.table.header", {{"id", "rope-2d-shift"}}) + "##rope-2d-shift";
+  if (ImGui::CollapsingHeader(header.c_str())) ui.table("rope-2d-shift");
+}
+
+}  // namespace
+
+LessonScreen rope_2d_screen() { return {"rope-2d", draw, {"plane"}}; }
+
+}  // namespace poslab::app::ui

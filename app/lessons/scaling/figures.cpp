@@ -1,0 +1,813 @@
+// Lesson "scaling": context extension of RoPE. A model trained on L tokens
+// must read L′ = s·L tokens (s = factor); each method rescales the frequencies
+// θ_i = base^(−2i/d) (all numbers from core/scaling.hpp, which follows HF
+// transformers `modeling_rope_utils.py`, the YaRN authors' code and the YaRN
+// paper, Peng et al. 2023, arXiv:2309.00071):
+//   every by-parts method:  θ′_i = ramp_i·θ_i + (1 − ramp_i)·θ_i/s
+//   (ramp 1 = keep the pair, "extrapolation"; ramp 0 = divide it by s, PI).
+// The lesson's argument (YaRN §3.2, "NTK-by-parts"): pair i turns r_i = L/λ_i
+// times within the trained context. Training saw the angles m·θ_i for
+// 0 ≤ m ≤ L, which cover the whole circle only when r_i ≥ 1. At L′ the pair
+// reaches L′·θ′_i; if that exceeds L·θ_i while r_i < 1, the model meets angles
+// it never saw. Fast pairs (r ≫ 1) have seen every angle many times, so YaRN
+// keeps them (and their fine local resolution); slow pairs are divided by s.
+//
+// [SECTION] Index
+// - Methods (order, colours, names, tables at the current parameters)
+// - Angles never seen in training
+// - Figures: ratio, wavelength, attention, score, positions
+// - Readouts
+// - The view
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <numbers>
+#include <optional>
+#include <string>
+
+#include "app/plot/figure_text.hpp"
+#include "app/lessons/lesson.hpp"
+#include "poslab/core/decay.hpp"
+#include "poslab/core/errors.hpp"
+#include "poslab/core/rope.hpp"
+#include "poslab/core/scaling.hpp"
+
+namespace poslab::app {
+
+namespace {
+
+using core::ScalingMethod;
+using fig::Figure;
+
+constexpr double kTwoPi = 2 * std::numbers::pi;
+constexpr double kEps = std::numeric_limits<double>::epsilon();
+constexpr double kMaxCoreDistance = 1e12;  // core checks distances and positions against 0..1e12
+constexpr double kMaxCoreFactor = 1024;    // and factors against the `factor` spec
+
+// [SECTION] Methods
+
+struct MethodInfo {
+  ScalingMethod method;
+  std::uint32_t colour;  // Okabe–Ito hues, readable on the light and the dark theme
+};
+
+constexpr std::array kMethods = {
+    MethodInfo{ScalingMethod::none, 0x7F7F7F},   MethodInfo{ScalingMethod::linear, 0xE69F00},
+    MethodInfo{ScalingMethod::ntk, 0x56B4E9},    MethodInfo{ScalingMethod::dynamic, 0x009E73},
+    MethodInfo{ScalingMethod::yarn, 0x0072B2},   MethodInfo{ScalingMethod::yarn_paper, 0xCC79A7},
+    MethodInfo{ScalingMethod::llama3, 0xD55E00}, MethodInfo{ScalingMethod::seed, 0xB8860B},
+};
+
+fig::Color method_colour(ScalingMethod m) {
+  for (const auto& info : kMethods)
+    if (info.method == m) return fig::Color::rgb(info.colour);
+  return fig::Color::rgb(0x7F7F7F);
+}
+
+std::string method_name(const Translator& tr, ScalingMethod m) {
+  return tr(std::string("scaling.method.") + core::scaling_method_name(m));
+}
+
+ScalingMethod selected_method(const core::Params& p) { return core::parse_scaling_method(p.choice("method")); }
+
+double trained_context(const core::Params& p) { return static_cast<double>(p.integer("original_context")); }
+
+/// L′ = s·L, the context the extension targets.
+double target_context(const core::Params& p) { return p.real("factor") * trained_context(p); }
+
+core::ScalingConfig scaling_config(const core::Params& p, ScalingMethod method) {
+  core::ScalingConfig c;
+  c.method = method;
+  c.d = static_cast<int>(p.integer("d"));
+  c.base = p.real("base");
+  c.factor = p.real("factor");
+  c.original_context = p.integer("original_context");
+  c.seq_len = p.integer("seq_len");
+  c.beta_fast = p.real("beta_fast");
+  c.beta_slow = p.real("beta_slow");
+  c.mscale = p.real("mscale");
+  c.mscale_all_dim = p.real("mscale_all_dim");
+  c.low_freq_factor = p.real("low_freq_factor");
+  c.high_freq_factor = p.real("high_freq_factor");
+  c.temperature = p.real("temperature");
+  return c;
+}
+
+/// core::rope_scaling_table, or nothing where the method is undefined at these
+/// parameters (NTK and dynamic NTK need d ≥ 4: base·s^(d/(d−2)); the notes'
+/// divisor s^(t/(d/2)) can overflow). Core raises InvalidParameter for both.
+std::optional<core::ScalingTable> try_table(const core::ScalingConfig& c) {
+  try {
+    return core::rope_scaling_table(c);
+  } catch (const core::InvalidParameter&) {
+    return std::nullopt;
+  }
+}
+
+std::optional<core::ScalingTable> try_table(const core::Params& p, ScalingMethod m) {
+  return try_table(scaling_config(p, m));
+}
+
+std::vector<double> to_vector(const Eigen::VectorXd& v) { return {v.data(), v.data() + v.size()}; }
+
+std::vector<double> pair_indices(Eigen::Index n) {
+  std::vector<double> x(static_cast<std::size_t>(n));
+  for (Eigen::Index i = 0; i < n; ++i) x[static_cast<std::size_t>(i)] = static_cast<double>(i);
+  return x;
+}
+
+/// The pairs (fractional indices) where a method blends θ_i and θ_i/s, as a
+/// band [from, to] clamped to the pair range; nothing for the other methods.
+///   yarn:       HF's (truncated) correction range [floor dim(β_fast), ceil dim(β_slow)]
+///   yarn-paper: r_i between α = β_slow and β = β_fast: [dim(β_fast), dim(β_slow)]
+///   llama3:     λ_i between L/high and L/low, i.e. r_i between low and high
+/// with dim(r) = core::yarn_find_correction_dim, the pair index turning r times in L.
+std::optional<std::pair<double, double>> blend_band(const core::Params& p, ScalingMethod m,
+                                                    const core::ScalingTable& yarn_table) {
+  const int d = static_cast<int>(p.integer("d"));
+  const double base = p.real("base");
+  const double L = trained_context(p);
+  double from = 0, to = 0;
+  if (m == ScalingMethod::yarn_paper) {
+    from = core::yarn_find_correction_dim(p.real("beta_fast"), d, base, L);
+    to = core::yarn_find_correction_dim(p.real("beta_slow"), d, base, L);
+  } else if (m == ScalingMethod::llama3) {
+    from = core::yarn_find_correction_dim(p.real("high_freq_factor"), d, base, L);
+    to = core::yarn_find_correction_dim(p.real("low_freq_factor"), d, base, L);
+  } else {
+    if (!yarn_table.correction_low || !yarn_table.correction_high) return std::nullopt;
+    from = *yarn_table.correction_low, to = *yarn_table.correction_high;
+  }
+  const double last = d / 2 - 1;
+  from = std::clamp(from, 0.0, last), to = std::clamp(to, 0.0, last);
+  if (!(to > from)) return std::nullopt;
+  return std::pair{from, to};
+}
+
+/// A one-point line draws nothing (d = 2 has one pair): show it as a marker.
+void visible(fig::Series& s) {
+  if (s.kind == fig::SeriesKind::line && s.x.size() == 1) s.kind = fig::SeriesKind::scatter, s.marker = 1.5f + s.width;
+}
+
+/// Why a method has no table here: NTK-aware and dynamic NTK divide by d − 2,
+/// the notes' divisor s^(t/(d/2)) overflows (core raises for both).
+std::string undefined_note(const Translator& tr, const core::Params& p, ScalingMethod m) {
+  if (m == ScalingMethod::seed)
+    return tr.format("scaling.note.undefined_seed", {{"method", method_name(tr, m)}, {"t", fig::num(p.real("temperature"))}});
+  return tr.format("scaling.note.undefined_ntk", {{"method", method_name(tr, m)}, {"d", fig::num(static_cast<double>(p.integer("d")))}});
+}
+
+// [SECTION] Angles never seen in training
+
+/// Pair (θ, θ′) meets angles at L′ that training on L tokens never produced:
+/// the trained angles m·θ, 0 ≤ m ≤ L, do not cover the circle (L·θ < 2π) and
+/// the extended ones reach further (L′·θ′ > L·θ). Relative margins of 1e-12
+/// absorb the rounding of s·L·(θ/s) against L·θ.
+bool meets_unseen_angles(double theta, double scaled, double L, double L_target) {
+  const double trained = L * theta;
+  return trained < kTwoPi * (1 - 1e-12) && L_target * scaled > trained * (1 + 1e-12);
+}
+
+int count_unseen(const core::ScalingTable& t, double L, double L_target) {
+  int n = 0;
+  for (Eigen::Index i = 0; i < t.theta.size(); ++i) n += meets_unseen_angles(t.theta[i], t.scaled_theta[i], L, L_target);
+  return n;
+}
+
+/// When the reference code guarantees that no pair meets unseen angles (every
+/// pair with r_i < 1 gets ramp 0, i.e. θ_i/s exactly):
+///   linear: always;  yarn-paper: α = β_slow ≥ 1 (γ(r) = 0 for r < α);
+///   yarn (code): β_slow ≥ 1 and a proper range high > low (pairs past
+///     dim(β_slow) ≥ ceil(…) = high get ramp 0; a degenerate range with
+///     dim(β_slow) ≤ 0 keeps every pair instead);
+///   llama3: low_freq_factor ≥ 1 (λ > L ≥ L/low is divided by s).
+bool guarantees_no_unseen(const core::Params& p, ScalingMethod m, const core::ScalingTable& t) {
+  switch (m) {
+    case ScalingMethod::linear:
+      return true;
+    case ScalingMethod::yarn_paper:
+      return p.real("beta_slow") >= 1;
+    case ScalingMethod::yarn:
+      return p.real("beta_slow") >= 1 && t.correction_low && t.correction_high &&
+             *t.correction_high > *t.correction_low;
+    case ScalingMethod::llama3:
+      return p.real("low_freq_factor") >= 1;
+    default:
+      return false;
+  }
+}
+
+std::string params_subtitle(const core::Params& p) {
+  return fig::join_dot({"d = " + fig::num(static_cast<double>(p.integer("d"))), "base = " + fig::num(p.real("base")),
+                        "s = " + fig::num(p.real("factor")), "L = " + fig::num(trained_context(p)),
+                        "L′ = " + fig::num(target_context(p))});
+}
+
+// [SECTION] Figures
+
+/// θ′_i/θ_i per pair for every method (the selected one drawn bold), log y:
+/// 1 = kept, 1/s = divided by s (PI). The YaRN (code) ramp is shaded.
+Figure ratio(const FigureContext& ctx) {
+  const auto& p = ctx.params;
+  const auto& tr = ctx.tr;
+  const ScalingMethod chosen = selected_method(p);
+  const double s = p.real("factor");
+  Figure f;
+  f.title = tr("scaling.ratio.title");
+  f.subtitle = fig::join_dot({params_subtitle(p), tr.format("scaling.ratio.seq_len", {{"n", fig::num(static_cast<double>(p.integer("seq_len")))}})});
+  f.x = {.label = tr("scaling.axis.pair"), .format = fig::TickFormat::integer, .tight = true};
+  f.y = {.label = tr("scaling.ratio.axis.y"), .scale = fig::AxisScale::log};
+  const std::optional<core::ScalingTable> yarn = try_table(p, ScalingMethod::yarn);
+  std::vector<fig::Series> thin;
+  std::optional<fig::Series> bold;
+  double y_note = 1;
+  for (const auto& info : kMethods) {
+    const std::optional<core::ScalingTable> t = try_table(p, info.method);
+    if (!t) {
+      const double mid = (static_cast<int>(p.integer("d")) / 2 - 1) / 2.0;
+      y_note /= 1.25;
+      f.notes.push_back({.x = mid, .y = y_note, .text = undefined_note(tr, p, info.method), .anchor = fig::Anchor::center,
+                         .color = method_colour(info.method)});
+      continue;
+    }
+    fig::Series sr{.name = method_name(tr, info.method), .kind = fig::SeriesKind::line, .color = method_colour(info.method)};
+    sr.x = pair_indices(t->theta.size());
+    sr.y = to_vector(t->scaled_theta.cwiseQuotient(t->theta));
+    sr.x_name = tr("scaling.readout.pair");
+    sr.y_name = "θ′/θ";
+    sr.extra = {{"θ", tr("unit.rad_per_token"), to_vector(t->theta)},
+                {"θ′", tr("unit.rad_per_token"), to_vector(t->scaled_theta)},
+                {tr("scaling.readout.ramp"), "", to_vector(t->ramp)}};
+    if (info.method == chosen) {
+      sr.width = 3.5f;
+      visible(sr);
+      bold = std::move(sr);
+    } else {
+      sr.width = 1.4f;
+      if (info.method == ScalingMethod::seed || info.method == ScalingMethod::none) sr.style = fig::LineStyle::dashed;
+      visible(sr);
+      thin.push_back(std::move(sr));
+    }
+  }
+  f.series = std::move(thin);
+  if (bold) f.series.push_back(std::move(*bold));  // drawn last, on top
+  f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = 1, .label = tr("scaling.ref.kept")});
+  if (s > 1)
+    f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = 1 / s,
+                           .label = tr.format("scaling.ref.divided", {{"s", fig::num(s)}})});
+  if (yarn)
+    if (const auto band = blend_band(p, ScalingMethod::yarn, *yarn))
+      f.bands.push_back({.from = band->first, .to = band->second,
+                         .label = tr.format("scaling.band.yarn", {{"from", fig::num(band->first)}, {"to", fig::num(band->second)}}),
+                         .color = method_colour(ScalingMethod::yarn).with_alpha(0.12f)});
+  // Ticks at 1, 1/2, 1/4, … down to the smallest ratio drawn.
+  double lowest = 1;
+  for (const fig::Series& sr : f.series)
+    for (double y : sr.y) lowest = std::min(lowest, y);
+  int deepest = 0;
+  while (deepest < 60 && std::ldexp(1.0, -(deepest + 1)) >= lowest / 2) ++deepest;
+  const int every = std::max(1, (deepest + 9) / 10);  // at most ~11 labels
+  for (int k = deepest - deepest % every; k >= 0; k -= every)  // ascending values, as the renderer lays labels out
+    f.y.ticks.emplace_back(std::ldexp(1.0, -k), k == 0 ? std::string("1") : "1/" + fig::num(std::ldexp(1.0, k)));
+  f.legend = fig::LegendPlace::bottom_left;
+  return f;
+}
+
+/// λ_i, s·λ_i and λ′_i of the selected method per pair (log y), with L, L′,
+/// L/β_fast, the method's blend band, and markers on pairs meeting angles that
+/// training never produced.
+Figure wavelength(const FigureContext& ctx) {
+  const auto& p = ctx.params;
+  const auto& tr = ctx.tr;
+  const ScalingMethod chosen = selected_method(p);
+  const double s = p.real("factor");
+  const double L = trained_context(p), Lt = target_context(p);
+  Figure f;
+  f.title = tr.format("scaling.wavelength.title", {{"method", method_name(tr, chosen)}});
+  f.subtitle = params_subtitle(p);
+  f.x = {.label = tr("scaling.axis.pair"), .format = fig::TickFormat::integer, .tight = true};
+  f.y = {.label = tr("scaling.wavelength.axis.y"), .unit = tr("unit.tokens"), .scale = fig::AxisScale::log};
+  const std::optional<core::ScalingTable> none = try_table(p, ScalingMethod::none);
+  const std::optional<core::ScalingTable> t = try_table(p, chosen);
+  if (!none) return f;  // none is defined wherever the parameters are valid
+  const std::vector<double> x = pair_indices(none->theta.size());
+  const std::vector<double> turns = to_vector(none->wavelength.cwiseInverse() * L);
+  fig::Series orig{.name = tr("scaling.wavelength.original"), .color = method_colour(ScalingMethod::none), .width = 1.6f};
+  orig.x = x, orig.y = to_vector(none->wavelength);
+  fig::Series stretched{.name = tr.format("scaling.wavelength.stretched", {{"s", fig::num(s)}}),
+                        .color = method_colour(ScalingMethod::linear), .width = 1.4f, .style = fig::LineStyle::dotted};
+  stretched.x = x, stretched.y = to_vector(none->wavelength * s);
+  for (fig::Series* sr : {&orig, &stretched}) {
+    sr->x_name = tr("scaling.readout.pair");
+    sr->y_name = "λ";
+    sr->extra = {{tr("scaling.readout.turns_in_l"), "", turns}};
+  }
+  visible(orig), visible(stretched);
+  f.series = {std::move(orig), std::move(stretched)};
+  if (t) {
+    fig::Series scaled{.name = tr.format("scaling.wavelength.scaled", {{"method", method_name(tr, chosen)}}),
+                       .color = method_colour(chosen), .width = 3.0f};
+    scaled.x = x, scaled.y = to_vector(t->scaled_wavelength);
+    scaled.x_name = tr("scaling.readout.pair");
+    scaled.y_name = "λ′";
+    scaled.extra = {{"λ", tr("unit.tokens"), to_vector(t->wavelength)},
+                    {tr("scaling.readout.ramp"), "", to_vector(t->ramp)},
+                    {tr("scaling.readout.turns_in_l"), "", turns}};
+    fig::Series unseen{.name = tr("scaling.wavelength.unseen"), .kind = fig::SeriesKind::scatter,
+                       .color = fig::Color::rgb(0xD55E00), .marker = 4.5f};
+    for (Eigen::Index i = 0; i < t->theta.size(); ++i)
+      if (meets_unseen_angles(t->theta[i], t->scaled_theta[i], L, Lt))
+        unseen.x.push_back(static_cast<double>(i)), unseen.y.push_back(t->scaled_wavelength[i]);
+    unseen.x_name = tr("scaling.readout.pair");
+    unseen.y_name = "λ′";
+    visible(scaled);
+    f.series.push_back(std::move(scaled));
+    if (!unseen.x.empty()) f.series.push_back(std::move(unseen));
+    if (const std::optional<core::ScalingTable> yarn = try_table(p, ScalingMethod::yarn))
+      if (const auto band = blend_band(p, chosen, *yarn)) {
+        const std::string key = chosen == ScalingMethod::yarn_paper ? "scaling.band.yarn_paper"
+                                : chosen == ScalingMethod::llama3   ? "scaling.band.llama3"
+                                                                    : "scaling.band.yarn";
+        f.bands.push_back({.from = band->first, .to = band->second,
+                           .label = tr.format(key, {{"from", fig::num(band->first)}, {"to", fig::num(band->second)}}),
+                           .color = method_colour(chosen == ScalingMethod::yarn_paper || chosen == ScalingMethod::llama3
+                                                      ? chosen
+                                                      : ScalingMethod::yarn)
+                                        .with_alpha(0.12f)});
+      }
+  } else {
+    f.notes.push_back({.x = (none->theta.size() - 1) / 2.0, .y = none->wavelength[0] * 2, .text = undefined_note(tr, p, chosen),
+                       .anchor = fig::Anchor::center, .color = method_colour(chosen)});
+  }
+  f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = L,
+                         .label = tr.format("scaling.ref.trained_turn", {{"L", fig::num(L)}})});
+  if (s > 1)
+    f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = Lt,
+                           .label = tr.format("scaling.ref.target", {{"L", fig::num(Lt)}})});
+  // Below this wavelength a pair is kept whole: L/β_fast for YaRN, L/high_freq_factor for Llama 3.
+  if (chosen == ScalingMethod::llama3)
+    f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = L / p.real("high_freq_factor"),
+                           .label = tr.format("scaling.ref.high_freq", {{"v", fig::num(p.real("high_freq_factor"))}}),
+                           .style = fig::LineStyle::dotted});
+  else
+    f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = L / p.real("beta_fast"),
+                           .label = tr.format("scaling.ref.beta_fast", {{"beta", fig::num(p.real("beta_fast"))}}),
+                           .style = fig::LineStyle::dotted});
+  f.legend = fig::LegendPlace::top_left;
+  return f;
+}
+
+/// The factor a on cos and sin versus s (log x) for every method: YaRN's
+/// 0.1·ln s + 1 (or HF's mscale ratio), 1 for the rest; scores scale by a².
+Figure attention(const FigureContext& ctx) {
+  const auto& p = ctx.params;
+  const auto& tr = ctx.tr;
+  const double s_now = p.real("factor");
+  Figure f;
+  f.title = tr("scaling.attention.title");
+  f.subtitle = fig::join_dot({tr.format("scaling.attention.subtitle", {{"mscale", fig::num(p.real("mscale"))},
+                                                                       {"all", fig::num(p.real("mscale_all_dim"))}}),
+                              "s = " + fig::num(s_now)});
+  f.x = {.label = tr("scaling.attention.axis.x"), .scale = fig::AxisScale::log};
+  f.y = {.label = tr("scaling.attention.axis.y")};
+  constexpr int kSamples = 97;
+  std::vector<double> factors;
+  for (int k = 0; k < kSamples; ++k) factors.push_back(std::pow(kMaxCoreFactor, k / double(kSamples - 1)));
+  // Methods whose curves coincide are drawn once, with their names joined.
+  struct Curve {
+    std::vector<ScalingMethod> methods;
+    std::vector<double> x, a;
+  };
+  std::vector<Curve> curves;
+  for (const auto& info : kMethods) {
+    Curve c{{info.method}, {}, {}};
+    core::ScalingConfig config = scaling_config(p, info.method);
+    for (double s : factors) {
+      config.factor = s;
+      if (const auto t = try_table(config)) c.x.push_back(s), c.a.push_back(t->attention_factor);
+    }
+    if (c.x.empty()) continue;
+    bool merged = false;
+    for (Curve& other : curves)
+      if (other.x == c.x && other.a == c.a) other.methods.push_back(info.method), merged = true;
+    if (!merged) curves.push_back(std::move(c));
+  }
+  for (const Curve& c : curves) {
+    std::vector<std::string> names;
+    for (ScalingMethod m : c.methods) names.push_back(method_name(tr, m));
+    const ScalingMethod lead = c.methods.front();
+    fig::Series sr{.name = fig::join_dot(names), .color = method_colour(lead), .width = 2.4f};
+    sr.x = c.x, sr.y = c.a;
+    sr.x_name = "s";
+    sr.y_name = "a";
+    std::vector<double> squared;
+    for (double a : c.a) squared.push_back(a * a);
+    sr.extra = {{"a²", "", squared}};
+    if (lead == ScalingMethod::yarn) {
+      fig::Series sq{.name = tr("scaling.attention.squared"), .color = method_colour(lead), .width = 1.4f,
+                     .style = fig::LineStyle::dashed};
+      sq.x = c.x, sq.y = squared;
+      sq.x_name = "s";
+      sq.y_name = "a²";
+      f.series.push_back(std::move(sq));
+    }
+    f.series.push_back(std::move(sr));
+  }
+  f.ref_lines.push_back({.orientation = fig::Orientation::vertical, .value = s_now});
+  // The selected method at the current s, marked and labelled.
+  if (const auto t = try_table(p, selected_method(p))) {
+    const double a = t->attention_factor;
+    fig::Series now{.name = "", .kind = fig::SeriesKind::scatter, .color = method_colour(selected_method(p)), .marker = 5.0f};
+    now.x = {s_now}, now.y = {a};
+    now.x_name = "s";
+    now.y_name = "a";
+    now.extra = {{"a²", "", {a * a}}};
+    f.series.push_back(std::move(now));
+    f.notes.push_back({.x = s_now * 1.15, .y = a,
+                       .text = tr.format("scaling.attention.now", {{"s", fig::num(s_now)}, {"a", fig::num(a, 5)}, {"a2", fig::num(a * a, 5)}}),
+                       .color = method_colour(selected_method(p))});
+  }
+  for (int k = 0; k <= 10; ++k) f.x.ticks.emplace_back(std::ldexp(1.0, k), fig::num(std::ldexp(1.0, k)));
+  f.legend = fig::LegendPlace::top_left;
+  return f;
+}
+
+/// Bins of integer distances over [0, L′] (log-spaced from 1 when the axis is
+/// logarithmic, else even), about three pixels each, and about `per_bin`
+/// distances sampled inside each bin: the multiples of a power-of-two stride
+/// (the largest not above count / per_bin), so neighbouring bins with the
+/// same stride continue one arithmetic progression — what core's blocked
+/// bound kernel computes fastest (it works in runs of 64 distances).
+struct DistanceBins {
+  std::vector<double> samples;     ///< every sampled distance, bin after bin
+  std::vector<std::size_t> first;  ///< bin k holds samples[first[k] .. first[k + 1])
+  std::vector<double> centre;      ///< the mean sampled distance of each bin (its x)
+};
+
+DistanceBins distance_bins(double L_target, int pairs, double width, bool log_x) {
+  const double end = std::floor(std::min(L_target, kMaxCoreDistance));
+  const double start = log_x ? 1.0 : 0.0;
+  const int bins = static_cast<int>(std::clamp(width / 3, 64.0, 2048.0));
+  // at most ~2^18 pair evaluations per curve (a frame of the GUI draws three
+  // curves while the factor slider moves; the power-of-two strides may give
+  // a bin up to twice as many), and 1 to 16 samples per bin
+  const int per_bin = static_cast<int>(std::clamp(262'144.0 / (bins * static_cast<double>(pairs)), 1.0, 16.0));
+  std::vector<double> edges;  // integer edges, strictly increasing; bin k = [edges[k], edges[k + 1])
+  for (int k = 0; k <= bins; ++k) {
+    const double u = k / static_cast<double>(bins);
+    const double e = std::floor(log_x ? std::pow(std::max(end, 1.0) + 1, u) : start + (end + 1 - start) * u);
+    if (edges.empty() || e > edges.back()) edges.push_back(e);
+  }
+  if (edges.size() < 2) edges = {start, start + 1};
+  DistanceBins b;
+  for (std::size_t k = 0; k + 1 < edges.size(); ++k) {
+    const double lo = edges[k], count = edges[k + 1] - edges[k];
+    const double stride = std::exp2(std::floor(std::log2(std::max(1.0, std::floor(count / per_bin)))));
+    b.first.push_back(b.samples.size());
+    double sum = 0;
+    int n = 0;
+    for (double r = std::ceil(lo / stride) * stride; r < edges[k + 1]; r += stride, ++n) b.samples.push_back(r), sum += r;
+    b.centre.push_back(sum / n);
+  }
+  b.first.push_back(b.samples.size());
+  return b;
+}
+
+/// RoFormer's relative bound (1/(d/2))·Σ_j |Σ_{k<j} e^{i r θ′_k}| (§3.4.3)
+/// over [0, L′] for the original frequencies, the original stretched by s
+/// (what PI gives exactly) and the selected method, each divided by its value
+/// at 0, (d/2 + 1)/2. The bound swings from token to token, so each point is
+/// its mean over the distances of one bin (about three pixels wide).
+Figure score(const FigureContext& ctx) {
+  const auto& p = ctx.params;
+  const auto& tr = ctx.tr;
+  const ScalingMethod chosen = selected_method(p);
+  const double s = p.real("factor");
+  const double L = trained_context(p), Lt = target_context(p);
+  const bool log_x = p.boolean("log_x");
+  Figure f;
+  f.title = tr("scaling.score.title");
+  f.subtitle = params_subtitle(p);
+  f.x = {.label = tr("scaling.axis.distance"), .unit = tr("unit.tokens"),
+         .scale = log_x ? fig::AxisScale::log : fig::AxisScale::linear};
+  f.y = {.label = tr("scaling.score.axis.y"), .min = 0.0, .max = 1.05};
+  const std::optional<core::ScalingTable> none = try_table(p, ScalingMethod::none);
+  if (!none) return f;
+  const DistanceBins bins = distance_bins(Lt, static_cast<int>(none->theta.size()), ctx.width, log_x);
+  const std::size_t nbins = bins.centre.size();
+  auto curve = [&](const Eigen::VectorXd& theta) {
+    const std::span<const double> th(theta.data(), static_cast<std::size_t>(theta.size()));
+    std::vector<double> values(bins.samples.size());
+    core::rope_decay_bound_curve(bins.samples, th, values);
+    const double at0 = core::rope_decay_bound(0, th);
+    std::vector<double> mean(nbins);
+    for (std::size_t k = 0; k < nbins; ++k) {
+      double sum = 0;
+      for (std::size_t j = bins.first[k]; j < bins.first[k + 1]; ++j) sum += values[j];
+      mean[k] = sum / static_cast<double>(bins.first[k + 1] - bins.first[k]) / at0;
+    }
+    return mean;
+  };
+  const std::vector<double> original = curve(none->theta);
+  fig::Series inside{.name = tr("scaling.score.original"), .color = method_colour(ScalingMethod::none), .width = 2.0f};
+  fig::Series beyond{.name = tr("scaling.score.beyond"), .color = method_colour(ScalingMethod::none), .width = 1.4f,
+                     .style = fig::LineStyle::dashed};
+  for (std::size_t k = 0; k < nbins; ++k) {
+    fig::Series& sr = bins.centre[k] <= L ? inside : beyond;
+    sr.x.push_back(bins.centre[k]), sr.y.push_back(original[k]);
+  }
+  fig::Series stretched{.name = tr.format("scaling.score.stretched", {{"s", fig::num(s)}}),
+                        .color = method_colour(ScalingMethod::linear), .width = 2.0f, .style = fig::LineStyle::dotted};
+  stretched.x = bins.centre, stretched.y = curve(none->theta / s);
+  f.series = {std::move(inside), std::move(beyond), std::move(stretched)};
+  if (chosen != ScalingMethod::none) {
+    if (const auto t = try_table(p, chosen)) {
+      fig::Series sr{.name = method_name(tr, chosen), .color = method_colour(chosen), .width = 2.6f};
+      sr.x = bins.centre, sr.y = curve(t->scaled_theta);
+      f.series.push_back(std::move(sr));
+    } else {
+      f.notes.push_back({.x = bins.centre.back(), .y = 0.9, .text = undefined_note(tr, p, chosen), .anchor = fig::Anchor::right,
+                         .color = method_colour(chosen)});
+    }
+  }
+  for (fig::Series& sr : f.series) {
+    sr.x_name = tr("scaling.readout.distance");
+    sr.y_name = tr("scaling.readout.relative");
+  }
+  // L and L′ labelled at the bottom (the curves stay above ~0.05), at two
+  // heights so they never collide when L′ is close to L on the axis.
+  const double x_end = std::min(Lt, kMaxCoreDistance);
+  f.ref_lines.push_back({.orientation = fig::Orientation::vertical, .value = L});
+  f.notes.push_back({.x = log_x ? L * 1.08 : L + x_end * 0.005, .y = 0.065, .text = "L = " + fig::num(L)});
+  if (s > 1) {
+    f.ref_lines.push_back({.orientation = fig::Orientation::vertical, .value = x_end});
+    f.notes.push_back({.x = log_x ? x_end / 1.08 : x_end * 0.995, .y = 0.025, .text = "L′ = " + fig::num(Lt),
+                       .anchor = fig::Anchor::right});
+  }
+  f.legend = fig::LegendPlace::top_right;
+  return f;
+}
+
+/// Target position m ↦ the position RoPE is evaluated at: unchanged, PI's m/s
+/// and the notes' m·(1/s)^γ, with the trained range [0, L] shaded and the
+/// point L·s^γ where the γ map leaves it. The notes' printed values (seed 002
+/// §4.4.2: 100 → ~42, 1000 → ~209, 30000 → ~6270) are marked at their own
+/// parameters s = 8, γ = 0.8.
+Figure positions(const FigureContext& ctx) {
+  const auto& p = ctx.params;
+  const auto& tr = ctx.tr;
+  const double s = p.real("factor"), gamma = p.real("gamma");
+  const double L = trained_context(p), Lt = target_context(p);
+  const bool log_axes = p.boolean("log_x");
+  const auto pos = p.list("pos");
+  double x_end = Lt;
+  for (double m : pos) x_end = std::max(x_end, m);
+  x_end = std::min(x_end, kMaxCoreDistance);
+  const double x_start = log_axes ? 1.0 : 0.0;
+  if (!(x_end > x_start)) x_end = x_start + 1;
+  const double limit = core::position_map_gamma_limit(L, s, gamma);
+  Figure f;
+  f.title = tr("scaling.positions.title");
+  f.subtitle = fig::join_dot({"s = " + fig::num(s), "γ = " + fig::num(gamma), "L = " + fig::num(L), "L′ = " + fig::num(Lt),
+                              tr.format("scaling.positions.slope", {{"v", fig::num(std::pow(1 / s, gamma), 5)}})});
+  const auto scale = log_axes ? fig::AxisScale::log : fig::AxisScale::linear;
+  f.x = {.label = tr("scaling.positions.axis.x"), .unit = tr("unit.tokens"), .scale = scale};
+  f.y = {.label = tr("scaling.positions.axis.y"), .unit = tr("unit.tokens"), .scale = scale};
+  // Straight lines through the origin: a few points suffice (more on log axes).
+  std::vector<double> xs;
+  const int n = log_axes ? 64 : 2;
+  for (int k = 0; k < n; ++k)
+    xs.push_back(log_axes ? x_start * std::pow(x_end / x_start, k / double(n - 1)) : x_start + (x_end - x_start) * k / (n - 1));
+  fig::Series same{.name = tr("scaling.positions.none"), .color = method_colour(ScalingMethod::none), .width = 1.4f,
+                   .style = fig::LineStyle::dashed};
+  fig::Series lin{.name = tr("scaling.positions.linear"), .color = method_colour(ScalingMethod::linear), .width = 2.2f};
+  fig::Series gam{.name = tr("scaling.positions.gamma"), .color = method_colour(ScalingMethod::seed), .width = 2.2f};
+  for (double m : xs) {
+    same.x.push_back(m), same.y.push_back(m);
+    lin.x.push_back(m), lin.y.push_back(core::position_map_linear(m, s));
+    gam.x.push_back(m), gam.y.push_back(core::position_map_gamma(m, s, gamma));
+  }
+  for (fig::Series* sr : {&same, &lin, &gam}) {
+    sr->x_name = "m";
+    sr->y_name = "m′";
+  }
+  f.series = {std::move(same), std::move(lin), std::move(gam)};
+  // The asked-for positions as markers on both maps (the lines already show
+  // long lists; markers for at most 512 of them).
+  if (pos.size() <= 512) {
+    fig::Series marks{.name = tr("scaling.positions.marks"), .kind = fig::SeriesKind::scatter,
+                      .color = method_colour(ScalingMethod::seed), .marker = 4.0f};
+    std::vector<double> linear_values, inside;
+    for (double m : pos) {
+      if (log_axes && m < 1) continue;
+      const double g = core::position_map_gamma(m, s, gamma);
+      marks.x.push_back(m), marks.y.push_back(g);
+      linear_values.push_back(core::position_map_linear(m, s));
+      inside.push_back(g <= L ? 1.0 : 0.0);
+    }
+    marks.x_name = "m";
+    marks.y_name = tr("scaling.readout.gamma_mapped");
+    marks.extra = {{tr("scaling.readout.linear_mapped"), "", linear_values}, {tr("scaling.readout.inside"), "", inside}};
+    if (!marks.x.empty()) f.series.push_back(std::move(marks));
+  }
+  if (s == 8 && gamma == 0.8) {
+    fig::Series notes{.name = tr("scaling.positions.notes"), .kind = fig::SeriesKind::scatter,
+                      .color = fig::Color::rgb(0xD55E00), .marker = 5.0f};
+    for (auto [m, claimed] : {std::pair{100.0, 42.0}, {1000.0, 209.0}, {30000.0, 6270.0}})
+      if (m <= x_end) notes.x.push_back(m), notes.y.push_back(claimed);
+    notes.x_name = "m";
+    notes.y_name = tr("scaling.readout.notes_value");
+    if (!notes.x.empty()) f.series.push_back(std::move(notes));
+  }
+  if (limit <= x_end && limit >= x_start)
+    f.ref_lines.push_back({.orientation = fig::Orientation::vertical, .value = limit,
+                           .label = tr.format("scaling.ref.gamma_limit", {{"m", fig::num(limit, 6)}}),
+                           .color = method_colour(ScalingMethod::seed)});
+  // y up to a little above the higher of L and the γ map's end: the identity
+  // line leaves the plot at the top (it is only there to show how fast).
+  const double y_top = std::max(L, core::position_map_gamma(x_end, s, gamma)) * (log_axes ? 2.0 : 1.25);
+  const double y_bottom = log_axes ? std::min(x_start, core::position_map_linear(x_start, s)) : 0.0;
+  f.y.min = y_bottom;
+  f.y.max = y_top;
+  // The trained range [0, L], labelled at the left just above its top.
+  f.bands.push_back({.orientation = fig::Orientation::horizontal, .from = y_bottom, .to = L,
+                     .color = method_colour(ScalingMethod::dynamic).with_alpha(0.12f)});
+  f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = L, .color = method_colour(ScalingMethod::dynamic)});
+  f.notes.push_back({.x = log_axes ? x_start * 1.2 : x_start + (x_end - x_start) * 0.01,
+                     .y = log_axes ? L * 1.25 : L + (y_top - y_bottom) * 0.025,
+                     .text = tr.format("scaling.ref.trained_top", {{"L", fig::num(L)}}),
+                     .color = method_colour(ScalingMethod::dynamic)});
+  f.legend = fig::LegendPlace::bottom_right;
+  return f;
+}
+
+// [SECTION] Readouts
+
+/// ‖q′‖/‖q‖ for the notes' "rotation" (seed 002 §4.5):
+///   q′ = q·cos(emb) + torch.roll(q, 1)·sin(emb),  emb = cat(m·θ, m·θ)
+/// torch.roll(q, 1)[j] = q[j − 1] (q[d − 1] for j = 0). HF's rotate_half would
+/// use cat(−q[d/2:], q[:d/2]) and keep the norm; roll does not pair anything.
+double notes_roll_norm_ratio(const Eigen::VectorXd& q, double m, const Eigen::VectorXd& theta) {
+  const Eigen::Index d = q.size(), half = d / 2;
+  Eigen::VectorXd out(d);
+  for (Eigen::Index j = 0; j < d; ++j) {
+    const double angle = m * theta[j % half];
+    out[j] = q[j] * std::cos(angle) + q[(j + d - 1) % d] * std::sin(angle);
+  }
+  return out.norm() / q.norm();
+}
+
+std::vector<Readout> readouts(const FigureContext& ctx) {
+  const auto& p = ctx.params;
+  const auto& tr = ctx.tr;
+  const ScalingMethod chosen = selected_method(p);
+  const std::string name = method_name(tr, chosen);
+  const int d = static_cast<int>(p.integer("d"));
+  const double s = p.real("factor"), gamma = p.real("gamma");
+  const double L = trained_context(p), Lt = target_context(p);
+  std::vector<Readout> out;
+  const std::optional<core::ScalingTable> none = try_table(p, ScalingMethod::none);
+  if (!none) return out;
+  const std::optional<core::ScalingTable> t = try_table(p, chosen);
+
+  // YaRN's three regimes (HF code): ramp 1 kept, 0 < ramp < 1 blended, 0 divided by s.
+  if (const auto yarn = try_table(p, ScalingMethod::yarn)) {
+    int kept = 0, blended = 0, divided = 0;
+    for (Eigen::Index i = 0; i < yarn->ramp.size(); ++i)
+      (yarn->ramp[i] == 1 ? kept : yarn->ramp[i] == 0 ? divided : blended) += 1;
+    out.push_back({tr("scaling.readout.yarn_regimes"),
+                   tr.format("scaling.readout.yarn_regimes_value",
+                             {{"kept", std::to_string(kept)}, {"blended", std::to_string(blended)}, {"divided", std::to_string(divided)}}),
+                   static_cast<double>(kept), std::nullopt});
+  }
+
+  // Angles never seen in training: without scaling, and under the chosen method.
+  const int unseen_none = count_unseen(*none, L, Lt);
+  out.push_back({tr("scaling.readout.unseen_none"),
+                 tr.format("scaling.readout.unseen_value", {{"n", std::to_string(unseen_none)}, {"of", std::to_string(d / 2)}}),
+                 static_cast<double>(unseen_none), std::nullopt});
+  if (t) {
+    const int unseen = count_unseen(*t, L, Lt);
+    std::optional<bool> holds;
+    if (guarantees_no_unseen(p, chosen, *t)) holds = unseen == 0;
+    out.push_back({tr.format("scaling.readout.unseen_method", {{"method", name}}),
+                   tr.format("scaling.readout.unseen_value", {{"n", std::to_string(unseen)}, {"of", std::to_string(d / 2)}}),
+                   static_cast<double>(unseen), holds});
+
+    // The fastest pair: the angle between neighbouring tokens.
+    const double ratio0 = t->scaled_theta[0] / t->theta[0];
+    out.push_back({tr.format("scaling.readout.fastest", {{"method", name}}),
+                   tr.format("scaling.readout.fastest_value", {{"theta", fig::num(t->scaled_theta[0], 6)}, {"ratio", fig::num(ratio0, 6)},
+                                                               {"pi", fig::num(1 / s, 6)}}),
+                   ratio0, std::nullopt});
+
+    // The by-parts identity, with core's effective divisor (s, or more for
+    // dynamic NTK past ~2L and the notes' formula with t > d/2).
+    double worst = 0;
+    for (Eigen::Index i = 0; i < t->theta.size(); ++i) {
+      const double mix = t->ramp[i] * t->theta[i] + (1 - t->ramp[i]) * t->theta[i] / t->effective_factor;
+      worst = std::max(worst, std::abs(t->scaled_theta[i] - mix) / t->scaled_theta[i]);
+    }
+    out.push_back({tr.format("scaling.readout.by_parts", {{"method", name}}),
+                   tr.format("scaling.readout.by_parts_value", {{"err", fig::num(worst, 2)}, {"s", fig::num(t->effective_factor, 6)}}),
+                   worst, worst <= 1e-12});
+
+    out.push_back({tr.format("scaling.readout.attention", {{"method", name}}),
+                   tr.format("scaling.readout.attention_value", {{"a", fig::num(t->attention_factor, 6)},
+                                                                 {"a2", fig::num(t->attention_factor * t->attention_factor, 6)}}),
+                   t->attention_factor, std::nullopt});
+  }
+
+  // Dynamic NTK: HF's scale s·seq_len/L − (s − 1) and the base it gives.
+  if (const auto dyn = try_table(p, ScalingMethod::dynamic)) {
+    const double seq = std::max(static_cast<double>(p.integer("seq_len")), L);
+    out.push_back({tr("scaling.readout.dynamic"),
+                   tr.format("scaling.readout.dynamic_value", {{"scale", fig::num(s * seq / L - (s - 1), 6)},
+                                                               {"base", fig::num(dyn->effective_base, 6)}}),
+                   dyn->effective_base, std::nullopt});
+  }
+
+  // PI stretches every score by s: bound_PI(s·r) = bound(r), shown at r = L
+  // (or the largest r with s·r inside core's distance range).
+  {
+    const double r = std::min(L, std::floor(kMaxCoreDistance / s));
+    const Eigen::VectorXd pi_theta = none->theta / s;
+    const std::span<const double> th(none->theta.data(), static_cast<std::size_t>(none->theta.size()));
+    const std::span<const double> th_pi(pi_theta.data(), static_cast<std::size_t>(pi_theta.size()));
+    const double before = core::rope_decay_bound(r, th);
+    const double after = core::rope_decay_bound(s * r, th_pi);
+    // angles s·r·(θ/s) differ from r·θ by a few ulps: |Δcos| ≤ 8·ε·r·θ per term
+    const double tol = 1e-12 + 8 * kEps * r * none->theta.sum();
+    out.push_back({tr("scaling.readout.pi_stretch"),
+                   tr.format("scaling.readout.pi_stretch_value", {{"r", fig::num(r)}, {"sr", fig::num(s * r)},
+                                                                  {"a", fig::num(before, 8)}, {"b", fig::num(after, 8)}}),
+                   after - before, std::abs(after - before) <= tol});
+  }
+
+  // The notes' γ map (seed 002 §4.2/§4.4.2): slope, position 100, the limit L·s^γ, L′.
+  const double slope = std::pow(1 / s, gamma);
+  out.push_back({tr("scaling.readout.gamma_slope"), fig::num(slope, 6), slope, std::nullopt});
+  const double m100 = core::position_map_gamma(100, s, gamma);
+  out.push_back({tr("scaling.readout.gamma_100"), fig::num(m100, 6), m100, std::nullopt});
+  const double limit = core::position_map_gamma_limit(L, s, gamma);
+  {
+    const double back = limit <= kMaxCoreDistance ? core::position_map_gamma(limit, s, gamma) : L;
+    out.push_back({tr("scaling.readout.gamma_limit"),
+                   tr.format("scaling.readout.gamma_limit_value", {{"m", fig::num(limit, 7)}, {"L", fig::num(L)}}), limit,
+                   std::abs(back - L) <= 1e-12 * L});
+  }
+  if (Lt <= kMaxCoreDistance) {
+    const double last = core::position_map_gamma(Lt, s, gamma);
+    out.push_back({tr.format("scaling.readout.gamma_target", {{"L", fig::num(Lt)}}),
+                   tr.format(last <= L ? "scaling.readout.gamma_inside" : "scaling.readout.gamma_outside",
+                             {{"m", fig::num(last, 6)}, {"L", fig::num(L)}}),
+                   last, std::nullopt});
+  }
+
+  // The notes' frequency formula (seed 002 §4.4.2 step 1, §4.5 code): θ′ = θ/s^(t/(d/2)).
+  if (const auto seed = try_table(p, ScalingMethod::seed)) {
+    const int pair = d / 4;
+    out.push_back({tr.format("scaling.readout.seed_theta", {{"i", std::to_string(pair)}}), fig::num(seed->scaled_theta[pair], 6),
+                   seed->scaled_theta[pair], std::nullopt});
+    const double divisor = seed->theta[0] / seed->scaled_theta[0];
+    out.push_back({tr("scaling.readout.seed_divisor"),
+                   tr.format("scaling.readout.seed_divisor_value", {{"v", fig::num(divisor, 6)}, {"s", fig::num(s)}}), divisor,
+                   std::nullopt});
+  }
+
+  // The notes' code rotates with torch.roll(q, 1); rotate_half (core, layout
+  // half) is a rotation. q = (1, 2, …, d), position m = 1, plain θ_i.
+  {
+    Eigen::VectorXd q(d);
+    for (int j = 0; j < d; ++j) q[j] = j + 1.0;
+    const std::span<const double> th(none->theta.data(), static_cast<std::size_t>(none->theta.size()));
+    const double roll = notes_roll_norm_ratio(q, 1, none->theta);
+    const double half = core::rope_rotate<double>(q, 1, th, core::PairLayout::half).norm() / q.norm();
+    out.push_back({tr("scaling.readout.roll"), fig::num(roll, 6), roll, std::nullopt});
+    out.push_back({tr("scaling.readout.rotate_half"), fig::num(half, 12), half, std::abs(half - 1) <= 64 * kEps * d});
+  }
+  return out;
+}
+
+}  // namespace
+
+// [SECTION] The view
+
+ViewDef scaling_view() {
+  return {.id = "scaling",
+          .group = "extension",
+          .keys = {"method", "d", "base", "factor", "original_context", "seq_len", "beta_fast", "beta_slow", "mscale",
+                   "mscale_all_dim", "low_freq_factor", "high_freq_factor", "gamma", "temperature", "pos", "log_x"},
+          .defaults = {{"pos", "100,1000,4096,8192,16384,30000,32768"}, {"log_x", "true"}},
+          .figures = {{"ratio", ratio},
+                      {"wavelength", wavelength},
+                      {"score", score},
+                      {"attention", attention},
+                      {"positions", positions}},
+          .tables = {"yarn-interpolation", "position-mapping", "notes-yarn-check", "rope-scaling", "position-map"},
+          .readouts = readouts};
+}
+
+}  // namespace poslab::app

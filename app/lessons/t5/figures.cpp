@@ -1,0 +1,486 @@
+// Lesson "t5": T5 relative-position buckets (Raffel et al. 2020 §2.1; HF
+// transformers T5Attention._relative_position_bucket, via core/t5.hpp).
+// A learned scalar bias per (bucket, head) is added to the attention logits;
+// the bucket of key − query is exact for small distances, logarithmic up to
+// max_distance, then one open-ended bucket per side.
+//
+// [SECTION] Index
+// - Setting and the bucket lookup (exact ranges from core)
+// - The notes' variant (seed 002 §2.4)
+// - Figures: buckets, matrix, usage, notes
+// - Readouts
+// - The view
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <span>
+#include <string>
+#include <tuple>
+
+#include "app/plot/figure_text.hpp"
+#include "app/lessons/lesson.hpp"
+#include "poslab/core/t5.hpp"
+
+namespace poslab::app {
+
+namespace {
+
+using fig::Figure;
+
+// [SECTION] Setting and the bucket lookup
+
+/// The readouts scan core's bucket function at every |key − query| up to this
+/// (the defaults' 160 tokens and 4·max_distance = 512 entirely); farther they
+/// check one witness per bucket range and every range edge.
+constexpr long long kScanned = 4096;
+/// Bucket lookups remembered (a setting and its causal twin, and a few more).
+constexpr std::size_t kLookupMemoEntries = 6;
+
+struct Setting {
+  int buckets, max_distance;
+  bool bidirectional;
+  long long positions;
+  int side() const { return bidirectional ? buckets / 2 : buckets; }  ///< buckets per direction
+  int max_exact() const { return side() / 2; }                        ///< distances with a bucket each
+};
+
+Setting setting(const core::Params& p) {
+  return {static_cast<int>(p.integer("buckets")), static_cast<int>(p.integer("bucket_max_distance")),
+          p.boolean("bidirectional"), p.integer("positions")};
+}
+
+/// key − query → its bucket range. The ranges are core::t5_bucket_ranges
+/// (found by bisection on core::t5_relative_bucket, so exact, float32 edges
+/// included); they partition the integers, so a binary search on `first`
+/// finds the bucket of any relative position without re-running the float32
+/// formula per pixel. test_t5_lesson checks it against core at random points.
+class BucketLookup {
+ public:
+  explicit BucketLookup(const Setting& s)
+      : ranges_(core::t5_bucket_ranges(s.bidirectional, s.buckets, s.max_distance)) {
+    std::sort(ranges_.begin(), ranges_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  }
+  const core::T5BucketRange& range_of(long long rp) const {
+    auto it = std::upper_bound(ranges_.begin(), ranges_.end(), rp,
+                               [](long long v, const core::T5BucketRange& r) { return v < r.first; });
+    return *(it == ranges_.begin() ? it : it - 1);
+  }
+  int bucket(long long rp) const { return range_of(rp).bucket; }
+  const std::vector<core::T5BucketRange>& ranges() const { return ranges_; }
+  /// The buckets of rps[c] into out[c] for ascending rps: one walk along the
+  /// ranges instead of a search per value (a heatmap row).
+  void buckets_ascending(std::span<const long long> rps, std::span<float> out) const {
+    if (rps.empty()) return;
+    auto it = ranges_.begin() + (&range_of(rps[0]) - ranges_.data());
+    for (std::size_t c = 0; c < rps.size(); ++c) {
+      while (it + 1 != ranges_.end() && (it + 1)->first <= rps[c]) ++it;
+      out[c] = static_cast<float>(it->bucket);
+    }
+  }
+  /// Distinct buckets of an N-token sequence: the ranges meeting
+  /// [−(N − 1), N − 1] (core::t5_distinct_buckets, on ranges already at hand).
+  int used(long long positions) const {
+    const long long reach = positions - 1;
+    return static_cast<int>(std::count_if(ranges_.begin(), ranges_.end(),
+                                          [&](const auto& r) { return r.first <= reach && r.last >= -reach; }));
+  }
+
+ private:
+  std::vector<core::T5BucketRange> ranges_;
+};
+
+/// The lookup of a setting, computed once (core's bisection over every
+/// bucket) and shared by the figures and readouts that move with it: a memo
+/// of a pure function, the most recently used few. Thread-safe.
+std::shared_ptr<const BucketLookup> lookup_for(const Setting& s) {
+  using Key = std::tuple<bool, int, int>;
+  const Key key{s.bidirectional, s.buckets, s.max_distance};
+  static std::mutex mutex;
+  static std::list<std::pair<Key, std::shared_ptr<const BucketLookup>>> memo;
+  {
+    const std::lock_guard lock(mutex);
+    for (auto it = memo.begin(); it != memo.end(); ++it)
+      if (it->first == key) {
+        memo.splice(memo.begin(), memo, it);
+        return memo.front().second;
+      }
+  }
+  auto look = std::make_shared<const BucketLookup>(s);
+  const std::lock_guard lock(mutex);
+  memo.emplace_front(key, look);
+  if (memo.size() > kLookupMemoEntries) memo.pop_back();
+  return look;
+}
+
+/// The smallest |key − query| of the open-ended bucket on the side of
+/// key <= query (T5-base: 91, although max_distance is 128: the formula
+/// reaches the last bucket before max_distance and the clamp keeps it there).
+long long last_bucket_from(const BucketLookup& look) {
+  return -look.range_of(LLONG_MIN).last;
+}
+
+/// The relative positions of the `relative` list, sorted, without repeats.
+std::vector<long long> relative_positions(const core::Params& p) {
+  std::set<long long> u;
+  for (double r : p.list("relative")) u.insert(static_cast<long long>(r));
+  return {u.begin(), u.end()};
+}
+
+// [SECTION] The notes' variant (seed 002 §2.4, T5RelativePositionBias)
+//
+//   n = max(−relative_position, 0)                      # no bidirectional branch
+//   max_exact = num_buckets // 2
+//   val_if_large = max_exact + (torch.log(n.float() / max_exact)
+//                  / torch.log(torch.tensor(num_buckets / max_exact))   # not max_distance
+//                  * (num_buckets − max_exact)).to(torch.long)
+//   min(val_if_large, num_buckets − 1); where(n < max_exact, n, val_if_large)
+//
+// Two departures from the reference: it is the causal (decoder) form only, and
+// it divides by log(num_buckets / max_exact) = log 2 instead of
+// log(max_distance / max_exact), so it saturates at n ≈ num_buckets − 1 and
+// max_distance plays no part. Float32 steps as torch runs them.
+int notes_bucket(long long relative_position, int num_buckets) {
+  const long long n = std::max(-relative_position, 0LL);
+  const int max_exact = num_buckets / 2;
+  if (n < max_exact) return static_cast<int>(n);
+  const float ratio = static_cast<float>(n) / static_cast<float>(max_exact);
+  const float denominator = std::log(static_cast<float>(static_cast<double>(num_buckets) / max_exact));
+  const float large = std::log(ratio) / denominator * static_cast<float>(num_buckets - max_exact);
+  return static_cast<int>(std::min<long long>(max_exact + static_cast<long long>(large), num_buckets - 1));
+}
+
+/// The smallest distance n the notes' code puts in its last bucket.
+long long notes_last_bucket_from(int num_buckets) {
+  long long n = 0;
+  while (notes_bucket(-n, num_buckets) < num_buckets - 1) ++n;  // n <= num_buckets: log2(n/me)·me >= me − 1
+  return n;
+}
+
+/// The causal (decoder) setting the notes' code is compared with: the same
+/// buckets, max_distance raised to buckets/2 + 1 if needed (the causal exact
+/// range is buckets/2, twice the bidirectional one).
+Setting causal_setting(const Setting& s) {
+  return {s.buckets, std::max(s.max_distance, s.buckets / 2 + 1), false, s.positions};
+}
+
+std::string mode_text(const Setting& s, const Translator& tr) {
+  return s.bidirectional ? tr("t5.bidirectional") : tr("t5.causal");
+}
+
+// [SECTION] Figures
+
+/// Bucket of every relative position key − query as a staircase; hover shows
+/// the exact range of relative positions sharing the bucket. The open-ended
+/// buckets (everything beyond the last edge) are a series of their own.
+Figure buckets(const FigureContext& ctx) {
+  const auto& tr = ctx.tr;
+  const Setting s = setting(ctx.params);
+  const std::shared_ptr<const BucketLookup> shared = lookup_for(s);
+  const BucketLookup& look = *shared;
+  Figure f;
+  f.title = tr("t5.buckets.title");
+  f.subtitle = tr.format("t5.buckets.subtitle", {{"nb", fig::num(s.buckets)}, {"maxd", fig::num(s.max_distance)},
+                                                 {"mode", mode_text(s, tr)}});
+  f.x = {.label = tr("t5.axis.relative"), .format = fig::TickFormat::integer};
+  f.y = {.label = tr("t5.axis.bucket"), .min = -0.5, .max = s.buckets + 1.5, .format = fig::TickFormat::integer};
+  const long long from = last_bucket_from(look);
+  fig::Series closed{.name = tr("t5.buckets.series"), .kind = fig::SeriesKind::step};
+  // The open-ended buckets, one polyline per side so no step joins them.
+  fig::Series open_below{.name = tr.format(s.bidirectional ? "t5.buckets.series_open" : "t5.buckets.series_open_causal",
+                                           {{"n", fig::num(static_cast<double>(from))}}),
+                         .kind = fig::SeriesKind::step};
+  fig::Series open_above{.kind = fig::SeriesKind::step};
+  open_below.color = open_above.color = fig::palette_color(3);
+  std::vector<double> first, last, size, below_from, above_from;
+  const auto rel = relative_positions(ctx.params);
+  const auto rel_lo = static_cast<double>(rel.front()), rel_hi = static_cast<double>(rel.back());
+  for (long long rp : rel) {
+    const core::T5BucketRange& r = look.range_of(rp);
+    if (r.first == LLONG_MIN) {
+      open_below.x.push_back(static_cast<double>(rp)), open_below.y.push_back(r.bucket);
+      below_from.push_back(static_cast<double>(r.last));
+    } else if (r.last == LLONG_MAX) {
+      open_above.x.push_back(static_cast<double>(rp)), open_above.y.push_back(r.bucket);
+      above_from.push_back(static_cast<double>(r.first));
+    } else {
+      closed.x.push_back(static_cast<double>(rp)), closed.y.push_back(r.bucket);
+      first.push_back(static_cast<double>(r.first)), last.push_back(static_cast<double>(r.last));
+      size.push_back(static_cast<double>(r.last - r.first + 1));
+    }
+  }
+  for (fig::Series* ser : {&closed, &open_below, &open_above}) {
+    ser->x_name = tr("t5.readout.relative");
+    ser->y_name = tr("t5.readout.bucket");
+  }
+  closed.extra = {{tr("t5.readout.first"), "", first}, {tr("t5.readout.last"), "", last},
+                  {tr("t5.readout.size"), "", size}};
+  open_below.extra = {{tr("t5.readout.open_below"), "", below_from}};
+  open_above.extra = {{tr("t5.readout.open_above"), "", above_from}};
+  if (open_below.x.empty()) std::swap(open_below.name, open_above.name);  // one legend entry, on a drawn series
+  if (open_below.x.empty()) open_below.name.clear();
+  f.series = {std::move(closed), std::move(open_below), std::move(open_above)};  // legend: the free corner
+  // Exact region: |key − query| < max_exact, one bucket per distance.
+  const double me = s.max_exact();
+  f.bands.push_back({.from = -(me - 0.5), .to = s.bidirectional ? me - 0.5 : 0.5,
+                     .label = tr.format("t5.buckets.exact", {{"n", fig::num(me)}})});
+  // Max distance (labelled) and the true start of the last bucket (dotted,
+  // named in the legend entry of the open-ended series), where the relative
+  // positions shown reach them.
+  const double maxd = s.max_distance, edge = static_cast<double>(from);
+  const auto reaches = [&](double v) { return rel_lo <= v && v <= rel_hi; };
+  const auto add_edges = [&](double sign) {
+    if (reaches(sign * maxd)) f.ref_lines.push_back({.value = sign * maxd, .label = tr.format("t5.ref.max", {{"n", fig::num(sign * maxd)}})});
+    if (reaches(sign * edge)) f.ref_lines.push_back({.value = sign * edge, .color = fig::palette_color(3), .style = fig::LineStyle::dotted});
+  };
+  add_edges(-1);
+  if (s.bidirectional) {
+    add_edges(1);
+    f.notes.push_back({.x = 1.5, .y = static_cast<double>(s.side()), .text = tr.format("t5.buckets.unused", {{"b", fig::num(s.side())}})});
+  }
+  return f;
+}
+
+/// The bucket of every (query i, key j) pair of an N-token sequence, sampled
+/// at the pixels that show it: bucket(j − i), constant along diagonals.
+Figure matrix(const FigureContext& ctx) {
+  const auto& tr = ctx.tr;
+  const Setting s = setting(ctx.params);
+  const std::shared_ptr<const BucketLookup> look = lookup_for(s);
+  const int used = look->used(s.positions);
+  Figure f;
+  f.title = tr("t5.matrix.title");
+  f.subtitle = tr.format("t5.matrix.subtitle", {{"n", fig::num(static_cast<double>(s.positions))},
+                                                {"nb", fig::num(s.buckets)}, {"maxd", fig::num(s.max_distance)},
+                                                {"mode", mode_text(s, tr)}, {"used", fig::num(used)}});
+  f.x = {.label = tr("t5.axis.key"), .format = fig::TickFormat::integer, .tight = true};
+  f.y = {.label = tr("t5.axis.query"), .format = fig::TickFormat::integer, .tight = true};
+  f.equal_aspect = true;
+  fig::Heatmap h;
+  const auto n = static_cast<double>(s.positions);
+  h.x0 = 0, h.x1 = n, h.y0 = 0, h.y1 = n;
+  h.cols = h.rows = static_cast<int>(s.positions);
+  h.x_cells = h.y_cells = true;
+  h.vmin = 0, h.vmax = s.buckets - 1;
+  h.value_name = tr("t5.readout.bucket");
+  h.x_name = tr("t5.readout.key");
+  h.y_name = tr("t5.readout.query");
+  h.sampler = [look, last = s.positions - 1](std::span<const double> xs, std::span<const double> ys, std::span<float> out) {
+    std::vector<long long> keys(xs.size());
+    for (std::size_t c = 0; c < xs.size(); ++c) keys[c] = std::clamp(static_cast<long long>(std::floor(xs[c])), 0LL, last);
+    const bool ascending = std::is_sorted(keys.begin(), keys.end());
+    std::vector<long long> rps(xs.size());
+    for (std::size_t r = 0; r < ys.size(); ++r) {
+      const long long i = std::clamp(static_cast<long long>(std::floor(ys[r])), 0LL, last);
+      const std::span<float> row = out.subspan(r * xs.size(), xs.size());
+      for (std::size_t c = 0; c < xs.size(); ++c) rps[c] = keys[c] - i;
+      if (ascending) {
+        look->buckets_ascending(rps, row);
+      } else {
+        for (std::size_t c = 0; c < xs.size(); ++c) row[c] = static_cast<float>(look->bucket(rps[c]));
+      }
+    }
+  };
+  f.heatmaps.push_back(std::move(h));
+  return f;
+}
+
+/// Distinct buckets a sequence of N tokens uses, against N (log axis): a
+/// staircase that climbs with every bucket edge and stops below the number of
+/// buckets (bidirectional: bucket buckets/2 is never reached).
+Figure usage(const FigureContext& ctx) {
+  const auto& tr = ctx.tr;
+  const Setting s = setting(ctx.params);
+  const std::shared_ptr<const BucketLookup> shared = lookup_for(s);
+  const BucketLookup& look = *shared;
+  // A bucket enters when N − 1 reaches its nearest |key − query|: the count at
+  // N is the number of core's ranges with nearest + 1 <= N (what
+  // core::t5_distinct_buckets counts, from the ranges computed once here
+  // instead of once per step).
+  std::vector<long long> enters{1};
+  for (const auto& r : look.ranges()) enters.push_back((r.last < 0 ? -r.last : (r.first > 0 ? r.first : 0)) + 1);
+  std::sort(enters.begin(), enters.end());
+  const std::set<long long> steps(enters.begin(), enters.end());
+  const long long last_step = *steps.rbegin();
+  const long long x_end = std::max({last_step * 4, s.positions, 16LL});
+  Figure f;
+  f.title = tr("t5.usage.title");
+  f.subtitle = tr.format("t5.usage.subtitle", {{"nb", fig::num(s.buckets)}, {"maxd", fig::num(s.max_distance)},
+                                               {"mode", mode_text(s, tr)}});
+  f.x = {.label = tr("t5.usage.axis.x"), .unit = tr("unit.tokens"), .scale = fig::AxisScale::log,
+         .format = fig::TickFormat::integer};
+  f.y = {.label = tr("t5.usage.axis.y"), .min = 0.0, .max = s.buckets * 1.15 + 1, .format = fig::TickFormat::integer};
+  fig::Series st{.name = tr("t5.usage.series"), .kind = fig::SeriesKind::step};
+  for (long long n : steps) {
+    st.x.push_back(static_cast<double>(n));
+    // enters holds a sentinel 1 that is no range
+    st.y.push_back(static_cast<double>(std::upper_bound(enters.begin(), enters.end(), n) - enters.begin() - 1));
+  }
+  st.x.push_back(static_cast<double>(x_end));
+  st.y.push_back(st.y.back());
+  st.x_name = "N";
+  st.y_name = tr("t5.readout.used");
+  f.series.push_back(std::move(st));
+  f.legend = fig::LegendPlace::bottom_right;
+  f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = static_cast<double>(s.buckets),
+                         .label = tr.format("t5.usage.total", {{"nb", fig::num(s.buckets)}})});
+  const int used = look.used(s.positions);
+  f.ref_lines.push_back({.value = static_cast<double>(s.positions),
+                         .label = tr.format("t5.usage.now", {{"n", fig::num(static_cast<double>(s.positions))},
+                                                             {"used", fig::num(used)}}),
+                         .color = fig::palette_color(3)});
+  return f;
+}
+
+/// The reference's causal (decoder) buckets against the notes' code, versus
+/// the distance n = query − key: the notes' code ignores max_distance.
+Figure notes(const FigureContext& ctx) {
+  const auto& tr = ctx.tr;
+  const Setting s = setting(ctx.params);
+  const Setting causal = causal_setting(s);
+  std::set<long long> mags{0};
+  for (long long rp : relative_positions(ctx.params)) mags.insert(rp < 0 ? -rp : rp);
+  const std::shared_ptr<const BucketLookup> shared = lookup_for(causal);
+  const BucketLookup& look = *shared;
+  Figure f;
+  f.title = tr("t5.notes.title");
+  f.subtitle = tr.format("t5.notes.subtitle", {{"nb", fig::num(causal.buckets)}, {"maxd", fig::num(causal.max_distance)}});
+  f.x = {.label = tr("t5.notes.axis.x"), .unit = tr("unit.tokens"), .format = fig::TickFormat::integer};
+  f.y = {.label = tr("t5.axis.bucket"), .min = -0.5, .max = causal.buckets + 1.5, .format = fig::TickFormat::integer};
+  fig::Series ref{.name = tr("t5.notes.series_reference"), .kind = fig::SeriesKind::step};
+  fig::Series ours{.name = tr("t5.notes.series_notes"), .kind = fig::SeriesKind::step};
+  ours.style = fig::LineStyle::dashed;
+  ours.color = fig::palette_color(3);
+  for (long long n : mags) {
+    ref.x.push_back(static_cast<double>(n)), ref.y.push_back(look.bucket(-n));
+    ours.x.push_back(static_cast<double>(n)), ours.y.push_back(notes_bucket(-n, causal.buckets));
+  }
+  ref.x_name = ours.x_name = tr("t5.readout.distance");
+  ref.y_name = ours.y_name = tr("t5.readout.bucket");
+  f.series = {std::move(ref), std::move(ours)};
+  f.legend = fig::LegendPlace::bottom_right;
+  const double ref_from = static_cast<double>(last_bucket_from(look));
+  const double notes_from = static_cast<double>(notes_last_bucket_from(causal.buckets));
+  const auto farthest = static_cast<double>(*mags.rbegin());
+  if (ref_from <= farthest)
+    f.ref_lines.push_back({.value = ref_from, .label = tr.format("t5.notes.ref_last", {{"n", fig::num(ref_from)}}),
+                           .color = fig::palette_color(0), .style = fig::LineStyle::dotted});
+  if (notes_from <= farthest)
+    f.ref_lines.push_back({.value = notes_from, .label = tr.format("t5.notes.notes_last", {{"n", fig::num(notes_from)}}),
+                           .color = fig::palette_color(3), .style = fig::LineStyle::dotted});
+  return f;
+}
+
+// [SECTION] Readouts
+
+std::vector<Readout> readouts(const FigureContext& ctx) {
+  const auto& tr = ctx.tr;
+  const Setting s = setting(ctx.params);
+  const std::shared_ptr<const BucketLookup> shared = lookup_for(s);
+  const BucketLookup& look = *shared;
+  auto bucket = [&](long long rp) { return core::t5_relative_bucket(rp, s.bidirectional, s.buckets, s.max_distance); };
+  std::vector<Readout> out;
+
+  // Distinct buckets of an N-token sequence: core's count (from the ranges)
+  // against a direct scan of core's bucket function over every key − query in
+  // [−(N−1), N−1] (|key − query| <= kScanned one by one; farther, one witness
+  // per bucket range inside the interval, and the value says so).
+  const long long reach = s.positions - 1;
+  const int used = core::t5_distinct_buckets(s.positions, s.bidirectional, s.buckets, s.max_distance);
+  std::vector<char> seen(static_cast<std::size_t>(s.buckets), 0);
+  const long long scan = std::min(reach, kScanned);
+  for (long long rp = -scan; rp <= scan; ++rp) seen[static_cast<std::size_t>(bucket(rp))] = 1;
+  for (const auto& r : look.ranges()) {
+    const long long witness = std::clamp(r.first, -reach, reach);
+    if (witness <= r.last && bucket(witness) == r.bucket) seen[static_cast<std::size_t>(r.bucket)] = 1;
+  }
+  const auto counted = std::count(seen.begin(), seen.end(), 1);
+  const std::vector<std::pair<std::string, std::string>> used_args{
+      {"used", fig::num(used)}, {"nb", fig::num(s.buckets)}, {"s", fig::num(static_cast<double>(scan))}};
+  out.push_back({tr.format("t5.readout.used_label", {{"n", fig::num(static_cast<double>(s.positions))}}),
+                 tr.format(reach > scan ? "t5.readout.used_value_scanned" : "t5.readout.used_value", used_args),
+                 static_cast<double>(used), counted == used});
+
+  // Exact range: each |key − query| < max_exact has a bucket of its own.
+  bool exact = true;
+  for (long long n = 0; n < s.max_exact(); ++n) {
+    exact = exact && bucket(-n) == n;
+    if (s.bidirectional && n > 0) exact = exact && bucket(n) == s.side() + n;
+  }
+  out.push_back({tr("t5.readout.exact_label"), tr.format("t5.readout.exact_value", {{"last", fig::num(s.max_exact() - 1)}, {"n", fig::num(s.max_exact())}}),
+                 static_cast<double>(s.max_exact()), exact});
+
+  // The last bucket begins before max_distance.
+  const long long from = last_bucket_from(look);
+  const bool edge = bucket(-from) == s.side() - 1 && (from == 0 || bucket(-(from - 1)) < s.side() - 1);
+  out.push_back({tr("t5.readout.last_label"),
+                 tr.format("t5.readout.last_value", {{"n", fig::num(static_cast<double>(from))},
+                                                     {"maxd", fig::num(s.max_distance)}}),
+                 static_cast<double>(from), edge});
+
+  // Monotone: farther never means a smaller bucket (each side). Every
+  // distance up to kScanned; beyond, up to 4·max_distance, across every edge
+  // of core's ranges (the only places the bucket changes), and the value says so.
+  const long long span = std::min<long long>(4LL * s.max_distance, 1 << 17);
+  const long long dense = std::min(span, kScanned);
+  auto step_ok = [&](long long n) {  // distance n − 1 → n on both sides
+    bool ok = bucket(-n) >= bucket(-(n - 1));
+    if (s.bidirectional && n > 1) ok = ok && bucket(n) >= bucket(n - 1);
+    return ok;
+  };
+  bool monotone = true;
+  for (long long n = 1; n <= dense && monotone; ++n) monotone = step_ok(n);
+  // The outermost ranges reach LLONG_MIN / LLONG_MAX: step past an edge without overflowing.
+  auto past = [](long long n, long long by) { return (by < 0 && n == LLONG_MIN) || (by > 0 && n == LLONG_MAX) ? n : n + by; };
+  for (const auto& r : look.ranges())
+    for (long long n : {r.first, r.last, past(r.first, -1), past(r.last, 1)}) {
+      const long long distance = n == LLONG_MIN || n == LLONG_MAX ? 0 : (n < 0 ? -n : n);
+      if (distance > dense && distance <= span) monotone = monotone && step_ok(distance) && step_ok(distance + 1);
+    }
+  const std::vector<std::pair<std::string, std::string>> monotone_args{
+      {"n", fig::num(static_cast<double>(span))}, {"s", fig::num(static_cast<double>(dense))}};
+  out.push_back({tr("t5.readout.monotone_label"),
+                 tr.format(span > dense ? "t5.readout.monotone_value_edges" : "t5.readout.monotone_value", monotone_args),
+                 static_cast<double>(span), monotone});
+
+  if (s.bidirectional) {
+    bool unused = true;
+    for (const auto& r : look.ranges()) unused = unused && r.bucket != s.side();
+    out.push_back({tr.format("t5.readout.unused_label", {{"b", fig::num(s.side())}}), tr("t5.readout.unused_value"),
+                   static_cast<double>(s.side()), unused});
+  }
+
+  // The notes' code against the causal reference, over the relative list.
+  const std::shared_ptr<const BucketLookup> shared_causal = lookup_for(causal_setting(s));
+  const BucketLookup& causal = *shared_causal;
+  const auto rel = relative_positions(ctx.params);
+  long long differ = 0;
+  for (long long rp : rel)
+    if (notes_bucket(rp, s.buckets) != causal.bucket(rp)) ++differ;
+  out.push_back({tr("t5.readout.notes_label"),
+                 tr.format("t5.readout.notes_value", {{"k", fig::num(static_cast<double>(differ))},
+                                                      {"m", fig::num(static_cast<double>(rel.size()))},
+                                                      {"n", fig::num(static_cast<double>(notes_last_bucket_from(s.buckets)))}}),
+                 static_cast<double>(differ), std::nullopt});
+  return out;
+}
+
+}  // namespace
+
+// [SECTION] The view
+
+ViewDef t5_view() {
+  return {.id = "t5",
+          .group = "relative",
+          .keys = {"buckets", "bucket_max_distance", "bidirectional", "positions", "relative"},
+          .defaults = {{"positions", "160"}},
+          .figures = {{"buckets", buckets}, {"matrix", matrix}, {"usage", usage}, {"notes", notes}},
+          .tables = {"t5-buckets", "t5-bucket-ranges"},
+          .readouts = readouts};
+}
+
+}  // namespace poslab::app

@@ -1,0 +1,103 @@
+#include "app/platform/desktop/app_entry.hpp"
+
+#include <iostream>
+
+#include "app/cli/commands.hpp"
+#include "app/common/assets.hpp"
+#include "app/common/atomic_file.hpp"
+#include "app/common/messages.hpp"
+#include "app/common/presets.hpp"
+#include "app/ui/app.hpp"
+#include "app/ui/bench_frames.hpp"
+#include "app/ui/request.hpp"
+#include "app/ui/stop_signals.hpp"
+#include "app/platform/desktop/window.hpp"
+
+namespace poslab::app {
+
+GuiEntryPoints gui_entry_points() {
+  GuiEntryPoints e;
+  e.run_window = &ui::run_window;
+  e.bench_frames = &ui::bench_frames;
+  return e;
+}
+
+namespace ui {
+
+namespace {
+
+constexpr int kDefaultShotWidth = 1600, kDefaultShotHeight = 1000;
+
+std::string choose_lang(const WindowRequest& r, bool persist) {
+  if (!r.lang.empty()) return r.lang;
+  if (persist) {
+    const Settings s = load_settings(config_dir() / "settings.json");
+    if (!s.lang.empty()) return s.lang;
+  }
+  return system_language();
+}
+
+}  // namespace
+
+int run_window(const WindowRequest& request) {
+  const bool screenshot = !request.screenshot_out.empty();
+  const bool persist = !screenshot;
+  std::filesystem::path assets;
+  std::string lang;
+  Translator tr = english_translator();  // until the language is known
+  try {
+    assets = assets_dir();
+    lang = choose_lang(request, persist);
+    if (lang != "en" && lang != "zh") return cli::fail(kExitUsage, "lang = " + lang + ": must be en or zh");
+    tr = Translator::load(assets, lang);
+    // Check the request before opening any window: bad input is exit code 2
+    // with one line, display or not.
+    AppState probe(load_presets(assets));
+    probe.set_translator(&tr);
+    if (std::string why = apply_window_request(probe, request); !why.empty()) return cli::fail(kExitUsage, why);
+  } catch (const core::InvalidParameter& e) {
+    return cli::fail(kExitUsage, error_text(tr, e));
+  } catch (const std::exception& e) {
+    return cli::fail(kExitFailure, error_text(tr, e));
+  }
+
+  const int width = request.width > 0 ? request.width : kDefaultShotWidth;
+  const int height = request.height > 0 ? request.height : kDefaultShotHeight;
+  std::string error;
+  std::unique_ptr<Window> window = Window::create(screenshot ? width : 1440, screenshot ? height : 900, screenshot, error);
+  if (!window)
+    return cli::fail(kExitFailure, tr.format("cli.needs_display", {{"error", error}}));
+  try {
+    AppOptions options;
+    options.assets = assets;
+    options.lang = lang;
+    options.persist = persist;
+    App app(*window, options);
+    if (std::string why = app.apply_request(request); !why.empty()) return cli::fail(kExitUsage, why);
+    window->attach(app);
+    struct Detach {
+      Window& w;
+      ~Detach() { w.detach(); }
+    } detach{*window};  // backends off before the App's ImGui context goes
+    if (screenshot) {
+      if (std::string why = window->screenshot(app, request.screenshot_out, width, height); !why.empty())
+        return cli::fail(kExitFailure, why);
+      return kExitOk;
+    }
+    window->show(app.settings(), assets / "icons" / "poslab-256.png");
+    // SIGTERM/SIGINT/SIGHUP close the window like its close button, so the
+    // autosave below still runs (a second signal ends the process at once).
+    const StopSignals stop([w = window.get()](int) { w->close_from_any_thread(); });
+    window->run(app, app.settings());
+    app.save_on_exit();
+  } catch (const core::InvalidParameter& e) {
+    return cli::fail(kExitUsage, error_text(tr, e));
+  } catch (const std::exception& e) {
+    return cli::fail(kExitFailure, error_text(tr, e));
+  }
+  return kExitOk;
+}
+
+}  // namespace ui
+
+}  // namespace poslab::app

@@ -1,0 +1,282 @@
+// [SECTION] Index
+// - Creating the window and the GL context
+// - Platform (fullscreen, title, fonts, screenshots)
+// - The event loop: idle is idle
+// - Offscreen screenshots
+
+#include "app/platform/desktop/window.hpp"
+
+#include <epoxy/gl.h>
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <vector>
+
+#include "app/common/assets.hpp"
+#include "app/common/messages.hpp"
+#include "app/platform/desktop/gl/capture.hpp"
+#include "app/platform/desktop/gl/heatmap_renderer.hpp"
+#include "app/ui/app.hpp"
+
+namespace poslab::app::ui {
+
+namespace {
+
+std::string g_glfw_error;  // the last GLFW error, for the one-line message
+
+void on_glfw_error(int, const char* description) { g_glfw_error = description ? description : "unknown error"; }
+
+/// Frames drawn after any input so ImGui settles (hover states, popups).
+constexpr int kSettleFrames = 3;
+
+}  // namespace
+
+// [SECTION] Creating the window
+
+std::unique_ptr<Window> Window::create(int width, int height, bool for_screenshot, std::string& error) {
+  glfwSetErrorCallback(on_glfw_error);
+  if (!glfwInit()) {
+    error = "cannot open a window (" + (g_glfw_error.empty() ? std::string("no display") : g_glfw_error) + ")";
+    return nullptr;
+  }
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
+  glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
+  std::unique_ptr<Window> w(new Window());
+  w->for_screenshot_ = for_screenshot;
+  w->window_ = glfwCreateWindow(width, height, "poslab", nullptr, nullptr);
+  if (!w->window_) {
+    error = "cannot create an OpenGL 3.3 core context (" + g_glfw_error + ")";
+    glfwTerminate();
+    return nullptr;
+  }
+  glfwMakeContextCurrent(w->window_);
+  if (epoxy_gl_version() < 33) {
+    error = "the OpenGL driver offers version " + std::to_string(epoxy_gl_version() / 10) + "." +
+            std::to_string(epoxy_gl_version() % 10) + ", poslab needs 3.3";
+    return nullptr;
+  }
+  glfwSwapInterval(1);
+  glfwSetWindowUserPointer(w->window_, w.get());
+  w->heatmaps_ = std::make_unique<gl::HeatmapRenderer>();
+  return w;
+}
+
+Window::~Window() {
+  if (window_) glfwMakeContextCurrent(window_);
+  heatmaps_.reset();
+  if (window_) glfwDestroyWindow(window_);
+  glfwTerminate();
+}
+
+void Window::attach(App& app) {
+  (void)app;  // the App made its ImGui context current
+  ImGui_ImplGlfw_InitForOpenGL(window_, true);
+  ImGui_ImplOpenGL3_Init("#version 330 core");
+  attached_ = true;
+}
+
+void Window::detach() {
+  if (!attached_) return;
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  attached_ = false;
+}
+
+void Window::show(const Settings& s, const std::filesystem::path& icon_png) {
+  try {
+    const Image icon = decode_png(read_text_file(icon_png));
+    std::vector<unsigned char> rgba(icon.pixels.size() * 4);
+    for (std::size_t i = 0; i < icon.pixels.size(); ++i) {
+      const std::uint32_t p = icon.pixels[i];  // premultiplied 0xAARRGGBB
+      const unsigned a = p >> 24;
+      auto un = [a](unsigned c) { return static_cast<unsigned char>(a ? std::min(255u, c * 255u / a) : 0u); };
+      rgba[4 * i + 0] = un((p >> 16) & 0xff);
+      rgba[4 * i + 1] = un((p >> 8) & 0xff);
+      rgba[4 * i + 2] = un(p & 0xff);
+      rgba[4 * i + 3] = static_cast<unsigned char>(a);
+    }
+    GLFWimage image{icon.width, icon.height, rgba.data()};
+    glfwSetWindowIcon(window_, 1, &image);
+  } catch (const std::exception&) {
+    // no icon: the window works the same
+  }
+
+  // A remembered position is used only when it is on a monitor now.
+  int count = 0;
+  GLFWmonitor** monitors = glfwGetMonitors(&count);
+  bool on_screen = false;
+  for (int i = 0; i < count && s.has_position; ++i) {
+    int mx = 0, my = 0, mw = 0, mh = 0;
+    glfwGetMonitorWorkarea(monitors[i], &mx, &my, &mw, &mh);
+    on_screen = on_screen || (s.x + 40 >= mx && s.y >= my && s.x + 40 < mx + mw && s.y + 40 < my + mh);
+  }
+  glfwSetWindowSize(window_, s.width, s.height);
+  if (on_screen) glfwSetWindowPos(window_, s.x, s.y);
+  glfwShowWindow(window_);
+  if (s.maximized) glfwMaximizeWindow(window_);
+}
+
+// [SECTION] Platform
+
+HeatmapSink& Window::heatmaps() { return *heatmaps_; }
+
+void Window::fonts_rebuilt() {
+  if (!attached_) return;  // the backend uploads the atlas on its first frame
+  ImGui_ImplOpenGL3_DestroyFontsTexture();
+  ImGui_ImplOpenGL3_CreateFontsTexture();
+}
+
+bool Window::fullscreen() const { return glfwGetWindowMonitor(window_) != nullptr; }
+
+void Window::set_fullscreen(bool on) {
+  if (for_screenshot_ || on == fullscreen()) return;
+  if (on) {
+    glfwGetWindowPos(window_, &windowed_x_, &windowed_y_);
+    glfwGetWindowSize(window_, &windowed_w_, &windowed_h_);
+    GLFWmonitor* monitor = glfwGetPrimaryMonitor();
+    if (!monitor) return;
+    const GLFWvidmode* mode = glfwGetVideoMode(monitor);
+    glfwSetWindowMonitor(window_, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
+  } else {
+    glfwSetWindowMonitor(window_, nullptr, windowed_x_, windowed_y_, windowed_w_, windowed_h_, 0);
+  }
+}
+
+void Window::set_title(const std::string& title) { glfwSetWindowTitle(window_, title.c_str()); }
+
+float Window::content_scale() const {
+  if (for_screenshot_) return 1.0f;  // screenshots are the same on every screen
+  float x = 1, y = 1;
+  glfwGetWindowContentScale(window_, &x, &y);
+  return std::max(x, y);
+}
+
+bool Window::request_screenshot(const std::filesystem::path& path) {
+  pending_screenshot_ = path;
+  return true;
+}
+
+void Window::request_close() { glfwSetWindowShouldClose(window_, GLFW_TRUE); }
+
+void Window::close_from_any_thread() {
+  close_requested_ = true;
+  glfwPostEmptyEvent();  // wakes glfwWaitEvents (GLFW: callable from any thread)
+}
+
+void Window::capture_if_requested(App& app) {
+  if (pending_screenshot_.empty()) return;
+  int w = 0, h = 0;
+  glfwGetFramebufferSize(window_, &w, &h);
+  glReadBuffer(GL_BACK);
+  try {
+    write_png(pending_screenshot_, gl::read_pixels(w, h));
+    app.toasts().push(app.tr().format("ui.screenshot.saved", {{"path", pending_screenshot_.string()}}),
+                      ToastKind::success);
+  } catch (const std::exception& e) {
+    app.toasts().push(app.tr().format("ui.export.failed", {{"message", error_text(app.tr(), e)}}), ToastKind::error);
+  }
+  pending_screenshot_.clear();
+}
+
+// [SECTION] The event loop
+
+void Window::frame(App& app, double dt) {
+  app.before_frame();
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+  ImGui::NewFrame();
+  app.draw(dt);
+  ImGui::Render();
+  int w = 0, h = 0;
+  glfwGetFramebufferSize(window_, &w, &h);
+  glViewport(0, 0, w, h);
+  const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+  glClearColor(bg.x, bg.y, bg.z, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  capture_if_requested(app);
+  glfwSwapBuffers(window_);
+}
+
+void Window::run(App& app, Settings& settings) {
+  int settle = kSettleFrames;
+  double last = glfwGetTime();
+  while (!glfwWindowShouldClose(window_) && !close_requested_) {
+    if (settle <= 0 && !app.wants_redraw()) {
+      // Idle: sleep until an event (or a toast expires). No busy redraw.
+      const double wake = app.seconds_until_wake();
+      if (std::isinf(wake)) glfwWaitEvents();
+      else glfwWaitEventsTimeout(std::max(0.01, wake));
+      settle = kSettleFrames;
+      last = glfwGetTime() - 1.0 / 60;  // time asleep does not move animations
+    } else {
+      glfwPollEvents();
+    }
+    const double now = glfwGetTime();
+    frame(app, now - last);
+    last = now;
+    --settle;
+    if (!fullscreen()) {
+      settings.maximized = glfwGetWindowAttrib(window_, GLFW_MAXIMIZED) == GLFW_TRUE;
+      if (!settings.maximized) {
+        glfwGetWindowPos(window_, &settings.x, &settings.y);
+        glfwGetWindowSize(window_, &settings.width, &settings.height);
+        settings.has_position = true;
+      }
+    }
+  }
+}
+
+bool Window::run_frame(App& app, double dt) {
+  glfwPollEvents();
+  frame(app, dt);
+  return !glfwWindowShouldClose(window_) && !close_requested_;
+}
+
+// [SECTION] Offscreen screenshots
+
+std::string Window::screenshot(App& app, const std::filesystem::path& out, int width, int height) {
+  gl::OffscreenTarget target(width, height);
+  if (!target.complete()) return "cannot create a " + std::to_string(width) + "×" + std::to_string(height) + " framebuffer";
+  constexpr int kFrames = 6;  // layout, figures, fonts and popups settle within a few frames
+  for (int i = 0; i < kFrames; ++i) {
+    app.before_frame();
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    ImGuiIO& io = ImGui::GetIO();
+    io.DisplaySize = {static_cast<float>(width), static_cast<float>(height)};
+    io.DisplayFramebufferScale = {1, 1};
+    io.MousePos = {-FLT_MAX, -FLT_MAX};  // no hover from wherever the pointer is
+    ImGui::NewFrame();
+    app.draw(1.0 / 60);
+    ImGui::Render();
+    target.bind();
+    glViewport(0, 0, width, height);
+    const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+    glClearColor(bg.x, bg.y, bg.z, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  }
+  glFinish();
+  glReadBuffer(GL_COLOR_ATTACHMENT0);
+  ui::Image img = gl::read_pixels(width, height);
+  gl::OffscreenTarget::unbind();
+  try {
+    write_png(out, img);
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return {};
+}
+
+}  // namespace poslab::app::ui

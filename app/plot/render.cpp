@@ -1,0 +1,774 @@
+// [SECTION] Index
+// - Themes
+// - Numbers and ticks
+// - Layout and transforms
+// - Decimation
+// - Drawing: heatmaps, series, annotations, axes, legend, colorbar, title
+// - Hover readouts
+
+#include "app/plot/render.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <numbers>
+
+#include "poslab/core/errors.hpp"
+
+namespace poslab::app::fig {
+
+namespace {
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr int kMaxRasterSide = 4096;  // heatmap rasters never exceed this per side
+}  // namespace
+
+// [SECTION] Themes
+
+Theme Theme::light() {
+  return {Color::rgb(0xffffff), Color::rgb(0xffffff), Color::rgb(0x1d1d1f), Color::rgb(0x5f6368),
+          Color::rgb(0xe3e5e8), Color::rgb(0x3c4043), Color::rgb(0xd0d0d0), false};
+}
+Theme Theme::dark() {
+  return {Color::rgb(0x1e1f22), Color::rgb(0x25262a), Color::rgb(0xe8eaed), Color::rgb(0xa8adb4),
+          Color::rgb(0x3a3d42), Color::rgb(0xbdc1c6), Color::rgb(0x4a4d52), false};
+}
+Theme Theme::projector() {
+  // High contrast for washed-out projectors: pure white, black text, darker grid.
+  return {Color::rgb(0xffffff), Color::rgb(0xffffff), Color::rgb(0x000000), Color::rgb(0x202124),
+          Color::rgb(0xc4c7cc), Color::rgb(0x000000), Color::rgb(0xbdbdbd), false};
+}
+Theme Theme::by_name(std::string_view name) {
+  if (name == "light") return light();
+  if (name == "dark") return dark();
+  if (name == "projector") return projector();
+  throw core::InvalidParameter("theme", std::string(name), "must be one of light, dark, projector",
+                               core::Reason{"one_of", {{"choices", "light, dark, projector"}}, {}});
+}
+
+// [SECTION] Numbers and ticks
+
+namespace {
+
+/// printf with one precision and one double; `conv` is 'f', 'e' or 'g'.
+std::string printf_string(char conv, double v, int prec) {
+  char buf[64];
+  switch (conv) {
+    case 'f': std::snprintf(buf, sizeof buf, "%.*f", prec, v); break;
+    case 'e': std::snprintf(buf, sizeof buf, "%.*e", prec, v); break;
+    default: std::snprintf(buf, sizeof buf, "%.*g", prec, v); break;
+  }
+  return buf;
+}
+
+std::string with_thousands(long long v) {
+  std::string digits = std::to_string(v < 0 ? -v : v);
+  std::string out;
+  const int n = static_cast<int>(digits.size());
+  for (int i = 0; i < n; ++i) {
+    out += digits[static_cast<std::size_t>(i)];
+    if ((n - 1 - i) % 3 == 0 && i != n - 1) out += ',';
+  }
+  return v < 0 ? "−" + out : out;
+}
+
+/// "1e-04" → "1e-4"; "-" → "−" (a real minus sign reads better on slides).
+std::string tidy_number(std::string s) {
+  const auto e = s.find('e');
+  if (e != std::string::npos) {
+    std::string mant = s.substr(0, e), exp = s.substr(e + 1);
+    bool neg = !exp.empty() && exp[0] == '-';
+    if (!exp.empty() && (exp[0] == '-' || exp[0] == '+')) exp.erase(0, 1);
+    while (exp.size() > 1 && exp[0] == '0') exp.erase(0, 1);
+    s = mant + "e" + (neg ? "-" : "") + exp;
+  }
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '-' && (i == 0)) out += "−";
+    else out += s[i];
+  }
+  return out;
+}
+
+std::string superscript(int k) {
+  static const char* digits[] = {"⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"};
+  std::string out = k < 0 ? "⁻" : "";
+  const std::string d = std::to_string(k < 0 ? -k : k);
+  for (char c : d) out += digits[c - '0'];
+  return out;
+}
+
+std::string format_tick(double v, double step, TickFormat format) {
+  if (v == 0) return "0";
+  switch (format) {
+    case TickFormat::integer:
+      return with_thousands(std::llround(v));
+    case TickFormat::scientific:
+      return tidy_number(printf_string('e', v, 1));
+    case TickFormat::pi: {
+      const double q = v / std::numbers::pi;
+      if (std::abs(q - std::round(q)) < 1e-9) {
+        const long long k = std::llround(q);
+        return k == 1 ? "π" : k == -1 ? "−π" : tidy_number(std::to_string(k)) + "π";
+      }
+      return tidy_number(printf_string('g', q, 3)) + "π";
+    }
+    case TickFormat::automatic:
+      break;
+  }
+  const double a = std::abs(v);
+  if (a >= 1e6 || a < 1e-4) return tidy_number(printf_string('g', v, 3));
+  if (std::abs(step) >= 1 && std::abs(v - std::round(v)) < 1e-9 * std::max(1.0, a))
+    return with_thousands(std::llround(v));
+  const int decimals = std::clamp(static_cast<int>(std::ceil(-std::log10(std::abs(step)) - 1e-9)), 0, 10);
+  return tidy_number(printf_string('f', v, decimals));
+}
+
+double nice_step(double span, int target) {
+  const double raw = span / std::max(1, target);
+  const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+  const double norm = raw / mag;
+  const double nice = norm < 1.5 ? 1 : norm < 3 ? 2 : norm < 7 ? 5 : 10;
+  return nice * mag;
+}
+
+}  // namespace
+
+std::vector<Tick> make_ticks(double lo, double hi, AxisScale scale, TickFormat format, int target) {
+  std::vector<Tick> out;
+  if (!(std::isfinite(lo) && std::isfinite(hi)) || !(hi > lo)) return out;
+  if (scale == AxisScale::log && lo > 0) {
+    const double a = std::log10(lo), b = std::log10(hi);
+    const int k0 = static_cast<int>(std::floor(a)), k1 = static_cast<int>(std::ceil(b));
+    const int decades = std::max(1, k1 - k0);
+    const int every = std::max(1, static_cast<int>(std::ceil(decades / static_cast<double>(std::max(2, target)))));
+    for (int k = k0; k <= k1; ++k) {
+      const double v = std::pow(10.0, k);
+      if (v >= lo * (1 - 1e-12) && v <= hi * (1 + 1e-12)) {
+        const bool major = (k - k0) % every == 0;
+        std::string label;
+        if (major) label = (format == TickFormat::integer && k >= 0 && k < 7) ? with_thousands(std::llround(v))
+                                                                              : "10" + superscript(k);
+        out.push_back({v, label});
+      }
+      if (decades <= 2) {  // few decades: label 2 and 5 as well
+        for (double m : {2.0, 5.0}) {
+          const double w = m * v;
+          if (w >= lo && w <= hi) out.push_back({w, format_tick(w, w, format == TickFormat::pi ? TickFormat::automatic : format)});
+        }
+      } else if (decades <= 6 && every == 1) {
+        for (int m = 2; m <= 9; ++m) {
+          const double w = m * v;
+          if (w >= lo && w <= hi) out.push_back({w, ""});  // minor
+        }
+      }
+    }
+    std::sort(out.begin(), out.end(), [](const Tick& x, const Tick& y) { return x.value < y.value; });
+    return out;
+  }
+  double step = nice_step(hi - lo, target);
+  if (format == TickFormat::integer) step = std::max(1.0, std::round(step));
+  if (format == TickFormat::pi) {
+    const double q = nice_step((hi - lo) / std::numbers::pi, target);
+    step = (q >= 0.5 ? std::max(0.5, std::round(q * 2) / 2) : q) * std::numbers::pi;
+  }
+  const double first = std::ceil(lo / step - 1e-9) * step;
+  for (int i = 0; i < 1000; ++i) {
+    double v = first + i * step;
+    if (v > hi + step * 1e-9) break;
+    if (std::abs(v) < step * 1e-9) v = 0;
+    out.push_back({v, format_tick(v, step, format)});
+  }
+  return out;
+}
+
+std::string format_readout(double value, int significant) {
+  if (!std::isfinite(value)) return "—";
+  const double a = std::abs(value);
+  if (value == std::round(value) && a < 1e15) return with_thousands(std::llround(value));
+  if (a >= 1e5 && a < 1e15) return with_thousands(std::llround(value));
+  if (a != 0 && (a < 1e-3 || a >= 1e15)) return tidy_number(printf_string('e', value, significant - 1));
+  std::string s = printf_string('g', value, significant);
+  return tidy_number(s);
+}
+
+// [SECTION] Layout and transforms
+
+double PlotLayout::to_px_x(double x) const {
+  const double a = x_log ? std::log10(range.x_min) : range.x_min;
+  const double b = x_log ? std::log10(range.x_max) : range.x_max;
+  const double v = x_log ? (x > 0 ? std::log10(x) : kNaN) : x;
+  return plot.x + (v - a) / (b - a) * plot.w;
+}
+double PlotLayout::to_px_y(double y) const {
+  const double a = y_log ? std::log10(range.y_min) : range.y_min;
+  const double b = y_log ? std::log10(range.y_max) : range.y_max;
+  const double v = y_log ? (y > 0 ? std::log10(y) : kNaN) : y;
+  return plot.y + plot.h - (v - a) / (b - a) * plot.h;
+}
+double PlotLayout::from_px_x(double px) const {
+  const double a = x_log ? std::log10(range.x_min) : range.x_min;
+  const double b = x_log ? std::log10(range.x_max) : range.x_max;
+  const double v = a + (px - plot.x) / plot.w * (b - a);
+  return x_log ? std::pow(10.0, v) : v;
+}
+double PlotLayout::from_px_y(double py) const {
+  const double a = y_log ? std::log10(range.y_min) : range.y_min;
+  const double b = y_log ? std::log10(range.y_max) : range.y_max;
+  const double v = a + (plot.y + plot.h - py) / plot.h * (b - a);
+  return y_log ? std::pow(10.0, v) : v;
+}
+
+ViewRange default_view(const Figure& f) {
+  const DataRange r = data_range(f);
+  ViewRange v{r.x_min, r.x_max, r.y_min, r.y_max};
+  auto pad = [](double& lo, double& hi, bool log, bool tight, bool fixed_lo, bool fixed_hi) {
+    if (tight) return;
+    if (log) {
+      const double ratio = std::pow(hi / lo, 0.03);
+      if (!fixed_lo) lo /= ratio;
+      if (!fixed_hi) hi *= ratio;
+    } else {
+      const double p = (hi - lo) * 0.04;
+      if (!fixed_lo) lo -= p;
+      if (!fixed_hi) hi += p;
+    }
+  };
+  pad(v.x_min, v.x_max, f.x.scale == AxisScale::log, f.x.tight, f.x.min.has_value(), f.x.max.has_value());
+  pad(v.y_min, v.y_max, f.y.scale == AxisScale::log, f.y.tight, f.y.min.has_value(), f.y.max.has_value());
+  return v;
+}
+
+namespace {
+
+std::string axis_title(const Axis& a) { return a.unit.empty() ? a.label : a.label + " (" + a.unit + ")"; }
+
+void fix_aspect(ViewRange& v, const Rect& plot) {
+  // Expand the shorter range so one data unit has the same length on both axes.
+  const double sx = (v.x_max - v.x_min) / plot.w, sy = (v.y_max - v.y_min) / plot.h;
+  if (sx > sy) {
+    const double c = (v.y_min + v.y_max) / 2, half = sx * plot.h / 2;
+    v.y_min = c - half, v.y_max = c + half;
+  } else {
+    const double c = (v.x_min + v.x_max) / 2, half = sy * plot.w / 2;
+    v.x_min = c - half, v.x_max = c + half;
+  }
+}
+
+Color series_color(const Series& s, int index) { return s.color ? *s.color : palette_color(index); }
+
+// [SECTION] Decimation (declared in the header)
+}  // namespace
+
+std::vector<Point> decimate_columns(std::span<const Point> pts) {
+  std::vector<Point> out;
+  if (pts.size() <= 4) return {pts.begin(), pts.end()};
+  out.reserve(std::min<std::size_t>(pts.size(), 4096));
+  std::size_t i = 0;
+  while (i < pts.size()) {
+    const double column = std::floor(pts[i].x);
+    std::size_t j = i;
+    std::size_t lo = i, hi = i;
+    while (j + 1 < pts.size() && std::floor(pts[j + 1].x) == column) {
+      ++j;
+      if (pts[j].y < pts[lo].y) lo = j;
+      if (pts[j].y > pts[hi].y) hi = j;
+    }
+    out.push_back(pts[i]);
+    const std::size_t a = std::min(lo, hi), b = std::max(lo, hi);
+    if (a != i && a != j) out.push_back(pts[a]);
+    if (b != i && b != j && b != a) out.push_back(pts[b]);
+    if (j != i) out.push_back(pts[j]);
+    i = j + 1;
+  }
+  return out;
+}
+
+namespace {
+
+// [SECTION] Drawing
+
+/// Samples heatmap `h` over the part of the plot it covers, at pixel density.
+void draw_heatmap(const Heatmap& h, Painter& painter, const PlotLayout& L, const Theme& theme) {
+  const double px0 = std::max(L.plot.x, std::min(L.to_px_x(h.x0), L.to_px_x(h.x1)));
+  const double px1 = std::min(L.plot.right(), std::max(L.to_px_x(h.x0), L.to_px_x(h.x1)));
+  const double py0 = std::max(L.plot.y, std::min(L.to_px_y(h.y0), L.to_px_y(h.y1)));
+  const double py1 = std::min(L.plot.bottom(), std::max(L.to_px_y(h.y0), L.to_px_y(h.y1)));
+  if (!(px1 > px0 && py1 > py0)) return;
+  const Rect dst{px0, py0, px1 - px0, py1 - py0};
+  const double density = painter.pixel_density();
+  const int w = std::clamp(static_cast<int>(std::ceil(dst.w * density)), 1, kMaxRasterSide);
+  const int rows = std::clamp(static_cast<int>(std::ceil(dst.h * density)), 1, kMaxRasterSide);
+  std::vector<double> xs(static_cast<std::size_t>(w)), ys(static_cast<std::size_t>(rows));
+  for (int c = 0; c < w; ++c) xs[static_cast<std::size_t>(c)] = L.from_px_x(dst.x + (c + 0.5) * dst.w / w);
+  for (int r = 0; r < rows; ++r) ys[static_cast<std::size_t>(r)] = L.from_px_y(dst.y + (r + 0.5) * dst.h / rows);
+  std::vector<float> values(static_cast<std::size_t>(w) * static_cast<std::size_t>(rows));
+  std::vector<std::uint8_t> mask;
+  if (h.is_matrix()) {
+    std::vector<int> ci(static_cast<std::size_t>(w)), ri(static_cast<std::size_t>(rows));
+    for (int c = 0; c < w; ++c)
+      ci[static_cast<std::size_t>(c)] = std::clamp(static_cast<int>(std::floor((xs[static_cast<std::size_t>(c)] - h.x0) / (h.x1 - h.x0) * h.cols)), 0, h.cols - 1);
+    for (int r = 0; r < rows; ++r)
+      ri[static_cast<std::size_t>(r)] = std::clamp(static_cast<int>(std::floor((ys[static_cast<std::size_t>(r)] - h.y0) / (h.y1 - h.y0) * h.rows)), 0, h.rows - 1);
+    if (!h.mask.empty()) mask.resize(values.size());
+    for (int r = 0; r < rows; ++r)
+      for (int c = 0; c < w; ++c) {
+        const std::size_t src = static_cast<std::size_t>(ri[static_cast<std::size_t>(r)]) * static_cast<std::size_t>(h.cols) +
+                                static_cast<std::size_t>(ci[static_cast<std::size_t>(c)]);
+        const std::size_t dst_i = static_cast<std::size_t>(r) * static_cast<std::size_t>(w) + static_cast<std::size_t>(c);
+        values[dst_i] = h.values[src];
+        if (!mask.empty()) mask[dst_i] = h.mask[src];
+      }
+  } else if (h.sampler) {
+    auto snap = [](std::vector<double>& v, double lo, double hi, int n) {
+      if (n <= 0) return;
+      const double cw = (hi - lo) / n;
+      for (double& x : v) x = lo + (std::clamp(std::floor((x - lo) / cw), 0.0, n - 1.0) + 0.5) * cw;
+    };
+    if (h.x_cells) snap(xs, h.x0, h.x1, h.cols);
+    if (h.y_cells) snap(ys, h.y0, h.y1, h.rows);
+    h.sampler(xs, ys, values);
+  } else {
+    return;
+  }
+  // Anything non-finite that slipped through is shown as masked, never as a colour.
+  for (std::size_t i = 0; i < values.size(); ++i)
+    if (!std::isfinite(values[i])) {
+      if (mask.empty()) mask.assign(values.size(), 0);
+      mask[i] = 1;
+      values[i] = 0;
+    }
+  painter.heatmap(dst, ScalarRaster{w, rows, values, mask, h.colormap, h.vmin, h.vmax, theme.masked});
+}
+
+void draw_series(const Series& s, int index, Painter& painter, const PlotLayout& L, double fs) {
+  const Color color = series_color(s, index);
+  const std::size_t n = std::min(s.x.size(), s.y.size());
+  if (n == 0) return;
+  const double base_y = L.y_log ? L.plot.bottom() : std::clamp(L.to_px_y(0.0), L.plot.y, L.plot.bottom());
+  const double scale = fs / 14.0;
+  switch (s.kind) {
+    case SeriesKind::line:
+    case SeriesKind::step: {
+      std::vector<Point> pts;
+      pts.reserve(s.kind == SeriesKind::step ? 2 * n : n);
+      auto flush = [&] {
+        if (pts.size() >= 2) {
+          const bool sorted = std::is_sorted(pts.begin(), pts.end(), [](const Point& a, const Point& b) { return a.x < b.x; });
+          if (sorted && pts.size() > static_cast<std::size_t>(4 * L.plot.w)) {
+            const auto d = decimate_columns(pts);
+            painter.stroke_polyline(d, color, s.width * scale, s.style);
+          } else {
+            painter.stroke_polyline(pts, color, s.width * scale, s.style);
+          }
+        }
+        pts.clear();
+      };
+      for (std::size_t i = 0; i < n; ++i) {
+        const double x = L.to_px_x(s.x[i]), y = L.to_px_y(s.y[i]);
+        if (!std::isfinite(x) || !std::isfinite(y)) {  // e.g. ≤ 0 on a log axis: break the line
+          flush();
+          continue;
+        }
+        if (s.kind == SeriesKind::step && !pts.empty()) pts.push_back({x, pts.back().y});
+        pts.push_back({x, y});
+      }
+      flush();
+      break;
+    }
+    case SeriesKind::scatter:
+      for (std::size_t i = 0; i < n; ++i) {
+        const Point p{L.to_px_x(s.x[i]), L.to_px_y(s.y[i])};
+        if (std::isfinite(p.x) && std::isfinite(p.y)) painter.fill_circle(p, s.marker * scale, color);
+      }
+      break;
+    case SeriesKind::bars: {
+      double spacing = L.plot.w;
+      for (std::size_t i = 1; i < n; ++i)
+        spacing = std::min(spacing, std::abs(L.to_px_x(s.x[i]) - L.to_px_x(s.x[i - 1])));
+      const double bw = std::max(1.0, spacing * 0.8);
+      for (std::size_t i = 0; i < n; ++i) {
+        const double x = L.to_px_x(s.x[i]), y = L.to_px_y(s.y[i]);
+        if (!std::isfinite(x) || !std::isfinite(y)) continue;
+        painter.fill_rect({x - bw / 2, std::min(y, base_y), bw, std::abs(base_y - y)}, color);
+      }
+      break;
+    }
+    case SeriesKind::stems:
+      for (std::size_t i = 0; i < n; ++i) {
+        const double x = L.to_px_x(s.x[i]), y = L.to_px_y(s.y[i]);
+        if (!std::isfinite(x) || !std::isfinite(y)) continue;
+        const Point line[] = {{x, base_y}, {x, y}};
+        painter.stroke_polyline(line, color, std::max(1.0, s.width * scale * 0.75), LineStyle::solid);
+        painter.fill_circle({x, y}, s.marker * scale, color);
+      }
+      break;
+  }
+}
+
+double text_width(Painter& p, std::string_view s, const TextStyle& st) { return p.measure(s, st).w; }
+
+}  // namespace
+
+PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, const RenderStyle& style,
+                         const std::optional<ViewRange>& view) {
+  const Theme& th = style.theme;
+  const double fs = style.font_size;
+  const double pad = fs * 0.9;
+  const TextStyle title_st{fs * 1.3, true, th.text};
+  const TextStyle sub_st{fs * 0.95, false, th.muted};
+  const TextStyle label_st{fs, false, th.text};
+  const TextStyle tick_st{fs * 0.86, false, th.muted};
+  const TextStyle legend_st{fs * 0.9, false, th.text};
+
+  PlotLayout L;
+  L.outer = bounds;
+  L.x_log = f.x.scale == AxisScale::log;
+  L.y_log = f.y.scale == AxisScale::log;
+  L.range = view ? *view : default_view(f);
+  if (L.x_log && L.range.x_min <= 0) L.range.x_min = L.range.x_max > 0 ? L.range.x_max * 1e-6 : 1e-6;
+  if (L.y_log && L.range.y_min <= 0) L.range.y_min = L.range.y_max > 0 ? L.range.y_max * 1e-6 : 1e-6;
+  if (L.range.x_max <= L.range.x_min) L.range.x_max = L.range.x_min + 1;
+  if (L.range.y_max <= L.range.y_min) L.range.y_max = L.range.y_min + 1;
+
+  if (!th.transparent) painter.fill_rect(bounds, th.background);
+
+  // Vertical budget: title, subtitle, plot, ticks, x label.
+  double top = bounds.y + pad;
+  const bool has_title = style.show_title && !f.title.empty();
+  if (has_title) top += title_st.size * 1.25;
+  if (style.show_title && !f.subtitle.empty()) top += sub_st.size * 1.35;
+  if (has_title || (style.show_title && !f.subtitle.empty())) top += fs * 0.5;
+  const double bottom = bounds.bottom() - pad - (f.x.label.empty() ? 0 : label_st.size * 1.3) - tick_st.size * 1.5 - fs * 0.35;
+
+  // Horizontal budget: y label, y tick labels; colorbar on the right.
+  const Heatmap* hm = f.heatmaps.empty() ? nullptr : &f.heatmaps.front();
+  const int y_target = std::max(3, static_cast<int>((bottom - top) / (fs * 3.2)));
+  auto y_ticks = make_ticks(L.range.y_min, L.range.y_max, f.y.scale, f.y.format, y_target);
+  auto explicit_ticks = [](const Axis& axis) {
+    std::vector<Tick> t;
+    for (const auto& [v, s] : axis.ticks) t.push_back({v, s});
+    std::sort(t.begin(), t.end(), [](const Tick& a, const Tick& b) { return a.value < b.value; });
+    return t;  // in order, so the overlap guard below sees neighbours
+  };
+  if (!f.y.ticks.empty()) y_ticks = explicit_ticks(f.y);
+  double ytick_w = 0;
+  for (const Tick& t : y_ticks) ytick_w = std::max(ytick_w, text_width(painter, t.label, tick_st));
+  const double left = bounds.x + pad + (f.y.label.empty() ? 0 : label_st.size * 1.4) + ytick_w + fs * 0.6;
+  double right = bounds.right() - pad;
+  std::vector<Tick> cb_ticks;
+  double cb_w = 0;
+  if (hm) {
+    cb_ticks = make_ticks(hm->vmin, hm->vmax, AxisScale::linear, TickFormat::automatic, 5);
+    double w = 0;
+    for (const Tick& t : cb_ticks) w = std::max(w, text_width(painter, t.label, tick_st));
+    cb_w = fs * 1.0;
+    right -= cb_w + fs * 0.5 + w + (hm->value_name.empty() ? 0 : label_st.size * 1.4) + fs * 0.8;
+  }
+  L.plot = {left, top, std::max(10.0, right - left), std::max(10.0, bottom - top)};
+  if (f.equal_aspect && !view) fix_aspect(L.range, L.plot);
+
+  const int x_target = std::max(2, static_cast<int>(L.plot.w / (fs * 6.5)));
+  auto x_ticks = make_ticks(L.range.x_min, L.range.x_max, f.x.scale, f.x.format, x_target);
+  if (!f.x.ticks.empty()) x_ticks = explicit_ticks(f.x);
+
+  painter.fill_rect(L.plot, th.plot_background);
+
+  // Grid (major ticks only).
+  painter.push_clip(L.plot);
+  for (const Tick& t : x_ticks) {
+    const double x = L.to_px_x(t.value);
+    if (t.label.empty() || !std::isfinite(x)) continue;
+    const Point g[] = {{x, L.plot.y}, {x, L.plot.bottom()}};
+    painter.stroke_polyline(g, th.grid, 1.0, LineStyle::solid);
+  }
+  for (const Tick& t : y_ticks) {
+    const double y = L.to_px_y(t.value);
+    if (t.label.empty() || !std::isfinite(y)) continue;
+    const Point g[] = {{L.plot.x, y}, {L.plot.right(), y}};
+    painter.stroke_polyline(g, th.grid, 1.0, LineStyle::solid);
+  }
+
+  // Bands.
+  for (const Band& b : f.bands) {
+    const Color c = b.color ? *b.color : palette_color(1).with_alpha(0.16f);
+    Rect r;
+    if (b.orientation == Orientation::vertical) {
+      const double a = L.to_px_x(b.from), z = L.to_px_x(b.to);
+      if (!std::isfinite(a) || !std::isfinite(z)) continue;
+      r = {std::min(a, z), L.plot.y, std::abs(z - a), L.plot.h};
+    } else {
+      const double a = L.to_px_y(b.from), z = L.to_px_y(b.to);
+      if (!std::isfinite(a) || !std::isfinite(z)) continue;
+      r = {L.plot.x, std::min(a, z), L.plot.w, std::abs(z - a)};
+    }
+    painter.fill_rect(r, c);
+  }
+
+  for (const Heatmap& h : f.heatmaps) draw_heatmap(h, painter, L, th);
+
+  // Reference lines.
+  for (const RefLine& l : f.ref_lines) {
+    const Color c = l.color ? *l.color : th.muted;
+    if (l.orientation == Orientation::vertical) {
+      const double x = L.to_px_x(l.value);
+      if (!std::isfinite(x)) continue;
+      const Point g[] = {{x, L.plot.y}, {x, L.plot.bottom()}};
+      painter.stroke_polyline(g, c, 1.5, l.style);
+    } else {
+      const double y = L.to_px_y(l.value);
+      if (!std::isfinite(y)) continue;
+      const Point g[] = {{L.plot.x, y}, {L.plot.right(), y}};
+      painter.stroke_polyline(g, c, 1.5, l.style);
+    }
+  }
+
+  for (std::size_t i = 0; i < f.series.size(); ++i) draw_series(f.series[i], static_cast<int>(i), painter, L, fs);
+
+  // Arrows.
+  for (const Arrow& a : f.arrows) {
+    const Color c = a.color ? *a.color : th.text;
+    const Point p0{L.to_px_x(a.x0), L.to_px_y(a.y0)}, p1{L.to_px_x(a.x1), L.to_px_y(a.y1)};
+    if (!std::isfinite(p0.x) || !std::isfinite(p0.y) || !std::isfinite(p1.x) || !std::isfinite(p1.y)) continue;
+    const double dx = p1.x - p0.x, dy = p1.y - p0.y, len = std::hypot(dx, dy);
+    if (len < 1e-6) continue;
+    const double ux = dx / len, uy = dy / len, head = std::min(fs * 0.8, len * 0.4);
+    const Point shaft[] = {p0, {p1.x - ux * head * 0.8, p1.y - uy * head * 0.8}};
+    painter.stroke_polyline(shaft, c, fs * 0.16, LineStyle::solid);
+    const Point tip[] = {p1, {p1.x - ux * head - uy * head * 0.45, p1.y - uy * head + ux * head * 0.45},
+                         {p1.x - ux * head + uy * head * 0.45, p1.y - uy * head - ux * head * 0.45}};
+    painter.fill_polygon(tip, c);
+    if (!a.label.empty())
+      painter.text({p0.x - ux * fs * 0.4, p0.y - uy * fs * 0.4}, a.label, TextStyle{fs * 0.9, false, c},
+                   ux > 0 ? Anchor::right : Anchor::left, VAnchor::middle);
+  }
+  painter.pop_clip();
+
+  // Labels of reference lines and bands, inside the top of the plot. Their
+  // boxes are remembered so the legend can keep clear of them.
+  std::vector<Rect> labels;
+  auto remember = [&](Point at, std::string_view text, const TextStyle& st, Anchor h, VAnchor v) {
+    const double w = text_width(painter, text, st), hgt = st.size * 1.25;
+    const double x = h == Anchor::left ? at.x : h == Anchor::center ? at.x - w / 2 : at.x - w;
+    const double y = v == VAnchor::top ? at.y : v == VAnchor::bottom ? at.y - hgt : at.y - hgt / 2;
+    labels.push_back({x, y, w, hgt});
+  };
+  for (const RefLine& l : f.ref_lines) {
+    if (l.label.empty()) continue;
+    const TextStyle st{fs * 0.85, false, l.color ? *l.color : th.muted};
+    if (l.orientation == Orientation::vertical) {
+      const double x = L.to_px_x(l.value);
+      if (!std::isfinite(x) || x < L.plot.x || x > L.plot.right()) continue;
+      const bool room_right = x + text_width(painter, l.label, st) + fs * 0.4 < L.plot.right();
+      const Point at{room_right ? x + fs * 0.3 : x - fs * 0.3, L.plot.y + fs * 0.3};
+      const Anchor h = room_right ? Anchor::left : Anchor::right;
+      painter.text(at, l.label, st, h, VAnchor::top);
+      remember(at, l.label, st, h, VAnchor::top);
+    } else {
+      const double y = L.to_px_y(l.value);
+      if (!std::isfinite(y) || y < L.plot.y || y > L.plot.bottom()) continue;
+      painter.text({L.plot.right() - fs * 0.3, y - fs * 0.2}, l.label, st, Anchor::right, VAnchor::bottom);
+      remember({L.plot.right() - fs * 0.3, y - fs * 0.2}, l.label, st, Anchor::right, VAnchor::bottom);
+    }
+  }
+  for (const Band& b : f.bands) {
+    if (b.label.empty() || b.orientation != Orientation::vertical) continue;
+    const double a = L.to_px_x(b.from), z = L.to_px_x(b.to);
+    if (!std::isfinite(a) || !std::isfinite(z)) continue;
+    const double cx = std::clamp((a + z) / 2, L.plot.x + fs, L.plot.right() - fs);
+    const TextStyle st{fs * 0.85, false, th.muted};
+    painter.text({cx, L.plot.bottom() - fs * 0.3}, b.label, st, Anchor::center, VAnchor::bottom);
+    remember({cx, L.plot.bottom() - fs * 0.3}, b.label, st, Anchor::center, VAnchor::bottom);
+  }
+  for (const TextNote& n : f.notes) {
+    const Point p{L.to_px_x(n.x), L.to_px_y(n.y)};
+    if (!std::isfinite(p.x) || !std::isfinite(p.y) || !L.plot.contains(p)) continue;
+    const TextStyle st{fs * 0.9, false, n.color ? *n.color : th.text};
+    painter.text(p, n.text, st, n.anchor, VAnchor::middle);
+    remember(p, n.text, st, n.anchor, VAnchor::middle);
+  }
+
+  // Frame, ticks, tick labels, axis titles.
+  const Point frame[] = {{L.plot.x, L.plot.y}, {L.plot.right(), L.plot.y}, {L.plot.right(), L.plot.bottom()},
+                         {L.plot.x, L.plot.bottom()}, {L.plot.x, L.plot.y}};
+  painter.stroke_polyline(frame, th.axis, 1.0, LineStyle::solid);
+  const double tick_len = fs * 0.35;
+  double last_label_right = -1e300;
+  for (const Tick& t : x_ticks) {
+    const double x = L.to_px_x(t.value);
+    if (!std::isfinite(x) || x < L.plot.x - 0.5 || x > L.plot.right() + 0.5) continue;
+    const double len = t.label.empty() ? tick_len * 0.55 : tick_len;
+    const Point g[] = {{x, L.plot.bottom()}, {x, L.plot.bottom() + len}};
+    painter.stroke_polyline(g, th.axis, 1.0, LineStyle::solid);
+    if (t.label.empty()) continue;
+    const double w = text_width(painter, t.label, tick_st);
+    if (x - w / 2 < last_label_right + fs * 0.5) continue;  // never overlap labels
+    painter.text({x, L.plot.bottom() + tick_len + fs * 0.15}, t.label, tick_st, Anchor::center, VAnchor::top);
+    last_label_right = x + w / 2;
+  }
+  double last_label_top = 1e300;
+  for (const Tick& t : y_ticks) {
+    const double y = L.to_px_y(t.value);
+    if (!std::isfinite(y) || y < L.plot.y - 0.5 || y > L.plot.bottom() + 0.5) continue;
+    const double len = t.label.empty() ? tick_len * 0.55 : tick_len;
+    const Point g[] = {{L.plot.x - len, y}, {L.plot.x, y}};
+    painter.stroke_polyline(g, th.axis, 1.0, LineStyle::solid);
+    if (t.label.empty()) continue;
+    if (y + tick_st.size * 0.6 > last_label_top) continue;
+    painter.text({L.plot.x - tick_len - fs * 0.25, y}, t.label, tick_st, Anchor::right, VAnchor::middle);
+    last_label_top = y - tick_st.size * 0.6;
+  }
+  if (!f.x.label.empty())
+    painter.text({L.plot.x + L.plot.w / 2, bounds.bottom() - pad}, axis_title(f.x), label_st, Anchor::center,
+                 VAnchor::bottom);
+  if (!f.y.label.empty())
+    painter.text({bounds.x + pad, L.plot.y + L.plot.h / 2}, axis_title(f.y), label_st, Anchor::center, VAnchor::top,
+                 true);
+
+  // Colorbar.
+  if (hm) {
+    const Rect bar{L.plot.right() + fs * 0.8, L.plot.y, cb_w, L.plot.h};
+    const int n = std::clamp(static_cast<int>(bar.h * painter.pixel_density()), 2, kMaxRasterSide);
+    std::vector<float> ramp(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) ramp[static_cast<std::size_t>(i)] = static_cast<float>(hm->vmax - (hm->vmax - hm->vmin) * (i + 0.5) / n);
+    painter.heatmap(bar, ScalarRaster{1, n, ramp, {}, hm->colormap, hm->vmin, hm->vmax});
+    const Point box[] = {{bar.x, bar.y}, {bar.right(), bar.y}, {bar.right(), bar.bottom()}, {bar.x, bar.bottom()}, {bar.x, bar.y}};
+    painter.stroke_polyline(box, th.axis, 1.0, LineStyle::solid);
+    double widest = 0;
+    for (const Tick& t : cb_ticks) {
+      const double y = bar.bottom() - (t.value - hm->vmin) / (hm->vmax - hm->vmin) * bar.h;
+      if (y < bar.y - 0.5 || y > bar.bottom() + 0.5) continue;
+      const Point g[] = {{bar.right(), y}, {bar.right() + tick_len, y}};
+      painter.stroke_polyline(g, th.axis, 1.0, LineStyle::solid);
+      painter.text({bar.right() + tick_len + fs * 0.25, y}, t.label, tick_st, Anchor::left, VAnchor::middle);
+      widest = std::max(widest, text_width(painter, t.label, tick_st));
+    }
+    if (!hm->value_name.empty())
+      painter.text({bar.right() + tick_len + fs * 0.6 + widest, bar.y + bar.h / 2}, hm->value_name, label_st,
+                   Anchor::center, VAnchor::top, true);
+  }
+
+  // Legend.
+  std::vector<std::pair<std::string, int>> entries;
+  for (std::size_t i = 0; i < f.series.size(); ++i)
+    if (!f.series[i].name.empty()) entries.emplace_back(f.series[i].name, static_cast<int>(i));
+  if (style.show_legend && f.legend != LegendPlace::none && !entries.empty()) {
+    double w = 0;
+    for (const auto& [name, i] : entries) w = std::max(w, text_width(painter, name, legend_st));
+    const double swatch = fs * 1.6, row = legend_st.size * 1.45;
+    const double box_w = w + swatch + fs * 1.2, box_h = row * static_cast<double>(entries.size()) + fs * 0.5;
+    LegendPlace place = f.legend;
+    auto corner_box = [&](LegendPlace p) {
+      const bool r = p == LegendPlace::top_right || p == LegendPlace::bottom_right;
+      const bool t = p == LegendPlace::top_right || p == LegendPlace::top_left;
+      return Rect{r ? L.plot.right() - box_w - fs * 0.5 : L.plot.x + fs * 0.5,
+                  t ? L.plot.y + fs * 0.5 : L.plot.bottom() - box_h - fs * 0.5, box_w, box_h};
+    };
+    if (place == LegendPlace::automatic) {
+      // The corner whose box covers the fewest series points, and never a
+      // label of a reference line, band or note if any corner avoids them.
+      const LegendPlace order[] = {LegendPlace::top_right, LegendPlace::top_left, LegendPlace::bottom_right,
+                                   LegendPlace::bottom_left};
+      double best_score = 1e300;
+      for (LegendPlace candidate : order) {
+        const Rect b = corner_box(candidate);
+        const Rect near{b.x - fs * 0.5, b.y - fs * 0.5, b.w + fs, b.h + fs};
+        double score = 0;
+        for (const Series& s : f.series) {
+          const std::size_t n = std::min(s.x.size(), s.y.size());
+          for (std::size_t k = 0; k < n; k += std::max<std::size_t>(1, n / 2000)) {
+            const Point q{L.to_px_x(s.x[k]), L.to_px_y(s.y[k])};
+            if (std::isfinite(q.x) && std::isfinite(q.y) && near.contains(q)) score += 1;
+          }
+        }
+        for (const Rect& r : labels)
+          if (r.x < b.right() && r.right() > b.x && r.y < b.bottom() && r.bottom() > b.y) score += 1e6;
+        if (score < best_score) best_score = score, place = candidate;
+      }
+    }
+    const Rect box = corner_box(place);
+    painter.fill_rect(box, th.plot_background.with_alpha(0.9f));
+    const Point outline[] = {{box.x, box.y}, {box.right(), box.y}, {box.right(), box.bottom()}, {box.x, box.bottom()}, {box.x, box.y}};
+    painter.stroke_polyline(outline, th.grid, 1.0, LineStyle::solid);
+    double y = box.y + fs * 0.25 + row / 2;
+    for (const auto& [name, i] : entries) {
+      const Series& s = f.series[static_cast<std::size_t>(i)];
+      const Color c = series_color(s, i);
+      const double sx = box.x + fs * 0.4;
+      if (s.kind == SeriesKind::scatter) {
+        painter.fill_circle({sx + swatch / 2, y}, s.marker * fs / 14.0, c);
+      } else if (s.kind == SeriesKind::bars) {
+        painter.fill_rect({sx + swatch * 0.2, y - row * 0.3, swatch * 0.6, row * 0.6}, c);
+      } else {
+        const Point seg[] = {{sx, y}, {sx + swatch, y}};
+        painter.stroke_polyline(seg, c, s.width * fs / 14.0, s.style);
+        if (s.kind == SeriesKind::stems) painter.fill_circle({sx + swatch / 2, y}, s.marker * fs / 14.0, c);
+      }
+      painter.text({sx + swatch + fs * 0.4, y}, name, legend_st, Anchor::left, VAnchor::middle);
+      y += row;
+    }
+  }
+
+  // Title and subtitle.
+  double ty = bounds.y + pad;
+  if (has_title) {
+    painter.text({bounds.x + pad, ty}, f.title, title_st, Anchor::left, VAnchor::top);
+    ty += title_st.size * 1.25;
+  }
+  if (style.show_title && !f.subtitle.empty())
+    painter.text({bounds.x + pad, ty}, f.subtitle, sub_st, Anchor::left, VAnchor::top);
+  return L;
+}
+
+// [SECTION] Hover readouts
+
+std::string hover_readout(const Figure& f, const PlotLayout& L, Point px, double radius) {
+  if (!L.plot.contains(px)) return {};
+  const Series* best = nullptr;
+  std::size_t best_i = 0;
+  double best_d = radius;
+  for (const Series& s : f.series) {
+    const std::size_t n = std::min(s.x.size(), s.y.size());
+    if (n == 0) continue;
+    std::size_t lo = 0, hi = n;
+    if (std::is_sorted(s.x.begin(), s.x.begin() + static_cast<std::ptrdiff_t>(n))) {
+      // only points within `radius` pixels in x can win
+      const double xa = L.from_px_x(px.x - radius), xb = L.from_px_x(px.x + radius);
+      lo = static_cast<std::size_t>(std::lower_bound(s.x.begin(), s.x.begin() + static_cast<std::ptrdiff_t>(n), std::min(xa, xb)) - s.x.begin());
+      hi = static_cast<std::size_t>(std::upper_bound(s.x.begin(), s.x.begin() + static_cast<std::ptrdiff_t>(n), std::max(xa, xb)) - s.x.begin());
+      if (hi - lo > 20000) {  // a dense curve: check a strided subset plus the nearest in x
+        const std::size_t mid = static_cast<std::size_t>(std::lower_bound(s.x.begin(), s.x.begin() + static_cast<std::ptrdiff_t>(n), L.from_px_x(px.x)) - s.x.begin());
+        lo = mid > 10000 ? mid - 10000 : 0;
+        hi = std::min(n, mid + 10000);
+      }
+    }
+    for (std::size_t i = lo; i < hi; ++i) {
+      const double dx = L.to_px_x(s.x[i]) - px.x, dy = L.to_px_y(s.y[i]) - px.y;
+      const double dist = std::hypot(dx, dy);
+      if (dist < best_d) best_d = dist, best = &s, best_i = i;
+    }
+  }
+  auto name_or = [](const std::string& a, const Axis& ax) { return !a.empty() ? a : ax.label; };
+  if (best) {
+    std::string out = name_or(best->x_name, f.x) + " " + format_readout(best->x[best_i]) + " · " +
+                      name_or(best->y_name, f.y) + " = " + format_readout(best->y[best_i]);
+    for (const ExtraColumn& e : best->extra)
+      if (best_i < e.values.size())
+        out += " · " + e.name + " = " + format_readout(e.values[best_i]) + (e.unit.empty() ? "" : " " + e.unit);
+    if (!best->name.empty()) out = best->name + ": " + out;
+    return out;
+  }
+  const double x = L.from_px_x(px.x), y = L.from_px_y(px.y);
+  for (const Heatmap& h : f.heatmaps) {
+    const auto v = h.value_at(x, y);
+    if (!v) continue;
+    auto coord = [](double c, bool cells) { return format_readout(cells ? std::floor(c) : c); };
+    const bool xc = h.is_matrix() || h.x_cells, yc = h.is_matrix() || h.y_cells;
+    return (h.x_name.empty() ? f.x.label : h.x_name) + " " + coord(x, xc) + " · " +
+           (h.y_name.empty() ? f.y.label : h.y_name) + " " + coord(y, yc) + " · " +
+           (h.value_name.empty() ? "value" : h.value_name) + " = " + format_readout(*v);
+  }
+  return {};
+}
+
+}  // namespace poslab::app::fig

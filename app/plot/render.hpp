@@ -1,0 +1,147 @@
+#pragma once
+// [SECTION] Drawing a Figure: one renderer, several painters.
+//
+// render_figure() lays a Figure out (title, axes, nice ticks, legend,
+// colorbar), decimates long curves per pixel column, samples heatmaps at the
+// output resolution, and issues drawing calls on a Painter. Painters:
+//   export/cairo_painter  — PNG and PDF through cairo
+//   export/svg_painter    — SVG with real <text> elements
+//   ui/imgui_painter      — the screen: ImDrawList, heatmaps via GL textures + shaders
+// so every surface shows the same layout from the same code.
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "app/plot/figure.hpp"
+
+namespace poslab::app::fig {
+
+struct Point {
+  double x = 0, y = 0;
+};
+
+struct Rect {
+  double x = 0, y = 0, w = 0, h = 0;
+  double right() const { return x + w; }
+  double bottom() const { return y + h; }
+  bool contains(Point p) const { return p.x >= x && p.x <= x + w && p.y >= y && p.y <= y + h; }
+};
+
+struct Size {
+  double w = 0, h = 0;
+};
+
+enum class VAnchor { top, middle, baseline, bottom };
+
+struct TextStyle {
+  double size = 13;  ///< font size in painter units (pixels at scale 1)
+  bool bold = false;
+  Color color;
+};
+
+/// A heatmap sampled at the destination's pixel resolution: w × h values,
+/// row 0 at the *top* of `dst`, with its colormap and range. Painters turn it
+/// into pixels (a LUT on the CPU, or a GL texture + colormap shader).
+struct ScalarRaster {
+  int w = 0, h = 0;
+  std::span<const float> values;        ///< w·h
+  std::span<const std::uint8_t> mask;   ///< empty or w·h (1 = masked)
+  Colormap colormap = Colormap::magnitude;
+  double vmin = 0, vmax = 1;
+  Color masked = Color::rgb(0xc8c8c8);  ///< the theme's colour for masked cells
+};
+
+class Painter {
+ public:
+  virtual ~Painter() = default;
+  virtual void fill_rect(const Rect& r, Color c) = 0;
+  virtual void stroke_polyline(std::span<const Point> pts, Color c, double width, LineStyle style) = 0;
+  virtual void fill_polygon(std::span<const Point> pts, Color c) = 0;
+  virtual void fill_circle(Point center, double radius, Color c) = 0;
+  /// Text anchored at `at`; `rotated` = read bottom-to-top (a y-axis label).
+  virtual void text(Point at, std::string_view utf8, const TextStyle& style, Anchor h, VAnchor v,
+                    bool rotated = false) = 0;
+  virtual Size measure(std::string_view utf8, const TextStyle& style) = 0;
+  virtual void heatmap(const Rect& dst, const ScalarRaster& raster) = 0;
+  virtual void push_clip(const Rect& r) = 0;
+  virtual void pop_clip() = 0;
+  /// Device pixels per painter unit (2 for a PNG at --scale 2, the framebuffer
+  /// scale on screen); heatmaps are sampled at this density.
+  virtual double pixel_density() const { return 1.0; }
+};
+
+/// Colours and sizes of a theme (docs: light for print, dark for screens,
+/// projector = high contrast light for lecture halls).
+struct Theme {
+  Color background, plot_background, text, muted, grid, axis, masked;
+  bool transparent = false;  ///< exports: no background fill
+  static Theme light();
+  static Theme dark();
+  static Theme projector();
+  static Theme by_name(std::string_view name);  ///< light | dark | projector; raises InvalidParameter("theme", …)
+};
+
+struct RenderStyle {
+  Theme theme = Theme::light();
+  double font_size = 14;       ///< base font size in painter units
+  bool show_title = true;      ///< the GUI shows titles in its own chrome
+  bool show_legend = true;
+};
+
+/// The visible data range (zoom and pan in the widget; data_range otherwise).
+struct ViewRange {
+  double x_min = 0, x_max = 1, y_min = 0, y_max = 1;
+  bool operator==(const ViewRange&) const = default;
+};
+
+/// Where things ended up, for hover readouts and mouse interaction.
+struct PlotLayout {
+  Rect outer;           ///< the whole figure
+  Rect plot;            ///< the data area
+  ViewRange range;
+  bool x_log = false, y_log = false;
+  double to_px_x(double x) const;
+  double to_px_y(double y) const;
+  double from_px_x(double px) const;
+  double from_px_y(double py) const;
+};
+
+/// The view range used when none is given: the figure's data range with a
+/// little padding on non-tight axes (and the aspect fixed for equal_aspect
+/// figures once the plot rectangle is known).
+ViewRange default_view(const Figure& figure);
+
+/// Draws `figure` into `bounds` on `painter`. `view` overrides the default
+/// view range (zoom/pan). Returns the layout used.
+PlotLayout render_figure(const Figure& figure, Painter& painter, const Rect& bounds, const RenderStyle& style,
+                         const std::optional<ViewRange>& view = std::nullopt);
+
+// ---- pieces exposed for the widget and for tests
+
+struct Tick {
+  double value;
+  std::string label;  ///< empty for minor ticks
+};
+
+/// "Nice" ticks (1, 2, 5 × 10^k steps) covering [lo, hi], about `target`
+/// many, labelled per `format`; for log axes: decades (and 2, 5 when few).
+std::vector<Tick> make_ticks(double lo, double hi, AxisScale scale, TickFormat format, int target);
+
+/// A number as a hover readout shows it: up to `significant` digits,
+/// thousands separators for large integers ("19,600"), 3.2e-4 for small.
+std::string format_readout(double value, int significant = 4);
+
+/// Per-pixel-column min/max decimation of a polyline already in pixel
+/// coordinates with x non-decreasing: keeps first, min, max and last of each
+/// column, so the drawn shape is unchanged at that resolution.
+std::vector<Point> decimate_columns(std::span<const Point> pts);
+
+/// The hover readout for the point under the cursor at `px` (nearest series
+/// point within `radius` pixels, else the heatmap value), e.g.
+/// "pair 37 · θ = 3.2e-4 · λ = 19,600 tokens". Empty when nothing is near.
+std::string hover_readout(const Figure& figure, const PlotLayout& layout, Point px, double radius = 12);
+
+}  // namespace poslab::app::fig
