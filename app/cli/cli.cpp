@@ -53,6 +53,7 @@ int dispatch(int argc, char** argv, const GuiEntryPoints& gui) {
     sub->add_option("--set", window.sets, "KEY=VALUE, repeatable (poslab list params)");
     sub->add_option("--lang", window.lang, "en or zh (default: the system language)");
     sub->add_option("--theme", window.theme, "light, dark or projector");
+    sub->add_option("--step", window.step, "open the lesson at guided step N (1-based; poslab list views --format json)");
   };
   CLI::App* gui_cmd = app.add_subcommand("gui", "open the desktop app (the default)");
   add_window_options(gui_cmd);
@@ -89,7 +90,7 @@ int dispatch(int argc, char** argv, const GuiEntryPoints& gui) {
 
   cli::ListRequest list;
   CLI::App* list_cmd = app.add_subcommand("list", "list views, figures, tables, presets or params");
-  list_cmd->add_option("what", list.what, "views | figures | tables | presets | params")->required();
+  list_cmd->add_option("what", list.what, "views | figures | tables | presets | decks | params")->required();
   list_cmd->add_option("--format", list.format, "text (default) or json");
 
   bench::BenchOptions bench_options;

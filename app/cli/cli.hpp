@@ -24,6 +24,7 @@ struct WindowRequest {
   std::string theme;                 ///< "", "light", "dark", "projector"
   std::string screenshot_out;        ///< non-empty: render, write this PNG, exit
   int width = 0, height = 0;         ///< screenshot size (0 = default)
+  int step = 0;                      ///< guided step of the lesson, 1-based (0 = the whole lesson page)
 };
 
 /// Entry points the GUI library provides (nullptr when built without it).

@@ -8,6 +8,7 @@
 #include "app/common/assets.hpp"
 #include "app/common/atomic_file.hpp"
 #include "app/common/presets.hpp"
+#include "app/decks/deck.hpp"
 #include "app/lessons/lesson.hpp"
 #include "app/lessons/table.hpp"
 
@@ -25,7 +26,13 @@ int run_list(const ListRequest& r) {
         out += std::string(v.id) + "\n";
         nlohmann::ordered_json figs = nlohmann::ordered_json::array();
         for (const FigureDef& f : v.figures) figs.push_back(f.id);
-        j.push_back({{"id", v.id}, {"group", v.group}, {"params", v.keys}, {"figures", figs}, {"tables", v.tables}});
+        const Deck* steps = lesson_steps(v.id);
+        j.push_back({{"id", v.id},
+                     {"group", v.group},
+                     {"params", v.keys},
+                     {"figures", figs},
+                     {"tables", v.tables},
+                     {"steps", steps ? steps->scenes.size() : 0}});
       }
     } else if (r.what == "figures") {
       for (const ViewDef& v : view_defs())
@@ -47,6 +54,11 @@ int run_list(const ListRequest& r) {
         for (const auto& [k, v] : p.params) params[k] = v;
         j.push_back({{"id", p.id}, {"name", p.name}, {"view", p.view}, {"note", p.note}, {"params", params}});
       }
+    } else if (r.what == "decks") {
+      for (const auto& [id, deck] : builtin_decks()) {
+        out += id + "\t" + deck.title.in("en") + " (" + std::to_string(deck.scenes.size()) + " scenes)\n";
+        j.push_back({{"id", id}, {"title", deck.title.in("en")}, {"scenes", deck.scenes.size()}});
+      }
     } else if (r.what == "params") {
       for (const core::ParamSpec& s : core::param_specs()) {
         const std::string def = s.default_text.empty() ? "(per table/view)" : std::string(s.default_text);
@@ -55,7 +67,7 @@ int run_list(const ListRequest& r) {
                      {"unit", s.unit}});
       }
     } else {
-      return fail(kExitUsage, "cannot list '" + r.what + "': choose views, figures, tables, presets or params");
+      return fail(kExitUsage, "cannot list '" + r.what + "': choose views, figures, tables, presets, decks or params");
     }
     if (json) out = j.dump(2) + "\n";
     std::fwrite(out.data(), 1, out.size(), stdout);

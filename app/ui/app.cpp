@@ -65,6 +65,8 @@ App::App(Platform& platform, AppOptions options) : platform_(platform), options_
   if (options_.persist) {
     const fs::path autosave = options_.config_dir / "autosave.json";
     std::error_code ec;
+    // A first start (nothing to restore) opens the first lesson at its first guided step.
+    if (!fs::exists(autosave, ec)) state_.open_lesson(state_.view_index());
     if (fs::exists(autosave, ec)) {
       try {
         if (std::string why = state_.apply_session(load_session_file(autosave)); !why.empty())
@@ -177,6 +179,9 @@ void App::update_title() {
 // [SECTION] Actions
 
 void App::run(Action action, int arg) {
+  auto refused = [this](const std::string& why) {
+    if (!why.empty()) toasts_.push(why, ToastKind::error);
+  };
   UiContext ctx = context();
   switch (action) {
     case Action::open_session: session_ui_.show(SessionUi::Prompt::open, suggested_session_path(ctx)); break;
@@ -211,10 +216,20 @@ void App::run(Action action, int arg) {
     }
     case Action::step_back: step_animation(ctx, -1); break;
     case Action::step_forward: step_animation(ctx, +1); break;
-    case Action::prev_lesson: state_.step_view(-1); break;
-    case Action::next_lesson: state_.step_view(+1); break;
+    case Action::prev_lesson:
+      if (state_.view_index() > 0) state_.open_lesson(state_.view_index() - 1);
+      break;
+    case Action::next_lesson:
+      if (state_.view_index() + 1 < static_cast<int>(state_.views().size())) state_.open_lesson(state_.view_index() + 1);
+      break;
+    case Action::prev_step: refused(state_.prev_step()); break;
+    case Action::next_step: refused(state_.next_step()); break;
+    case Action::reset_step:
+      if (state_.step() >= 0) refused(state_.go_to_step(state_.step()));
+      else state_.reset_view();
+      break;
     case Action::lesson_n:
-      if (arg >= 0 && arg < static_cast<int>(state_.views().size())) state_.select_view_index(arg);
+      if (arg >= 0 && arg < static_cast<int>(state_.views().size())) state_.open_lesson(arg);
       break;
     case Action::help: help_open_ = true; break;
     case Action::quit: platform_.request_close(); break;

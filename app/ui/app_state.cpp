@@ -57,6 +57,8 @@ void AppState::select_view_index(int index) {
   index = std::clamp(index, 0, std::max(0, n - 1));
   if (index == view_index_) return;
   view_index_ = index;
+  step_ = -1;  // another lesson: its whole page until open_lesson/go_to_step pick a step
+  step_revealed_ = false;
   // An animation of a key the new lesson does not read stops.
   if (animation_.active() && !reads(view(), animation_.config().key)) animation_.clear();
   invalidate();
@@ -197,6 +199,8 @@ std::string AppState::apply_preset(std::string_view id) {
   if (const auto why = check_for_view(v[static_cast<std::size_t>(index)], next)) return refusal(*why);
   params_ = std::move(next);
   preset_id_ = preset->id;
+  step_ = -1;
+  step_revealed_ = false;
   select_view_index(index);
   invalidate();
   return {};
@@ -252,6 +256,111 @@ std::string AppState::apply_session(const Session& s) {
   params_ = std::move(next);
   preset_id_ = s.preset;
   if (!s.theme.empty()) set_theme(s.theme);
+  view_index_ = index;
+  step_ = -1;
+  step_revealed_ = false;
+  animation_ = anim;
+  invalidate();
+  return {};
+}
+
+// [SECTION] Guided steps
+
+const Deck* AppState::steps() const {
+  try {
+    return lesson_steps(view().id);
+  } catch (const std::exception&) {
+    return nullptr;  // a broken steps file (tests/app/test_steps.cpp) shows the whole page
+  }
+}
+
+const Scene* AppState::current_step() const {
+  const Deck* d = steps();
+  if (!d || step_ < 0 || step_ >= static_cast<int>(d->scenes.size())) return nullptr;
+  return &d->scenes[static_cast<std::size_t>(step_)];
+}
+
+void AppState::open_lesson(int index) {
+  select_view_index(index);
+  step_ = -1;
+  step_revealed_ = false;
+  if (steps()) (void)go_to_step(0);
+}
+
+std::string AppState::go_to_step(int index) {
+  const Deck* d = steps();
+  if (!d || index < 0) {
+    step_ = -1;
+    step_revealed_ = false;
+    invalidate();
+    return {};
+  }
+  index = std::min(index, static_cast<int>(d->scenes.size()) - 1);
+  const std::string why = apply_scene(d->scenes[static_cast<std::size_t>(index)]);
+  if (!why.empty()) return why;
+  step_ = index;
+  step_revealed_ = false;
+  return {};
+}
+
+std::string AppState::next_step() {
+  const Deck* d = steps();
+  const Scene* sc = current_step();
+  if (sc && sc->has_question() && !step_revealed_) {
+    if (!sc->reveal_params.empty()) {
+      if (std::string why = apply_scene(*sc, true); !why.empty()) return why;
+    }
+    step_revealed_ = true;
+    invalidate();
+    return {};
+  }
+  if (d && step_ >= 0 && step_ + 1 < static_cast<int>(d->scenes.size())) return go_to_step(step_ + 1);
+  if (view_index_ + 1 < static_cast<int>(views().size())) open_lesson(view_index_ + 1);
+  return {};
+}
+
+std::string AppState::prev_step() {
+  const Scene* sc = current_step();
+  if (sc && step_revealed_) {
+    if (!sc->reveal_params.empty()) {
+      if (std::string why = apply_scene(*sc, false); !why.empty()) return why;
+    }
+    step_revealed_ = false;
+    invalidate();
+    return {};
+  }
+  if (step_ > 0) return go_to_step(step_ - 1);
+  if (view_index_ == 0) return {};
+  open_lesson(view_index_ - 1);
+  if (const Deck* d = steps()) return go_to_step(static_cast<int>(d->scenes.size()) - 1);
+  return {};
+}
+
+std::string AppState::apply_scene(const Scene& scene, bool revealed) {
+  const auto v = views();
+  int index = -1;
+  for (std::size_t i = 0; i < v.size(); ++i)
+    if (v[i].id == scene.lesson) index = static_cast<int>(i);
+  if (index < 0) return texts().format("ui.session.no_lesson", {{"lesson", scene.lesson.substr(0, 64)}});
+  const ViewDef& target = v[static_cast<std::size_t>(index)];
+  core::Params next = params_;
+  for (std::string_view key : target.keys) next.reset(key);
+  const Session s = scene.session(revealed);
+  try {
+    for (const auto& [key, text] : s.params) next.set_text(key, text);
+  } catch (const core::InvalidParameter& e) {
+    return refusal(e);
+  }
+  if (const auto why = check_for_view(target, next)) return refusal(*why);
+  Animation anim;
+  if (s.animation) {
+    try {
+      anim.restore(*s.animation);
+    } catch (const core::InvalidParameter& e) {
+      return refusal(e);
+    }
+  }
+  params_ = std::move(next);
   view_index_ = index;
   animation_ = anim;
   invalidate();

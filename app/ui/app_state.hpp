@@ -18,6 +18,7 @@
 #include "app/common/i18n.hpp"
 #include "app/common/presets.hpp"
 #include "app/common/session.hpp"
+#include "app/decks/deck.hpp"
 #include "app/lessons/lesson.hpp"
 #include "app/ui/animation.hpp"
 #include "poslab/core/params.hpp"
@@ -98,6 +99,32 @@ class AppState {
   /// (unknown lesson, invalid parameter, a rule of the lesson broken).
   std::string apply_session(const Session& session);
 
+  // ---- guided steps (a lesson's assets/steps/<id>.json) and deck scenes
+  /// The current lesson's guided steps, or nullptr when it has none.
+  const Deck* steps() const;
+  /// The step shown, 0-based; -1 = the whole lesson page (no step).
+  int step() const { return step_; }
+  /// The current step's answer is shown (its question was asked and revealed).
+  bool step_revealed() const { return step_revealed_; }
+  /// The current step, or nullptr on the whole lesson page.
+  const Scene* current_step() const;
+  /// Opens lesson `index` as a learner does from the lesson list: at its
+  /// first step when it has steps, else on its whole page.
+  void open_lesson(int index);
+  /// Shows step `index` of the current lesson (clamped; -1 = the whole page,
+  /// which changes no parameter). Returns "" or why the step was refused.
+  std::string go_to_step(int index);
+  /// → / PgDn: reveals the current step's answer when its question is still
+  /// open, else the next step, else the next lesson's first step.
+  std::string next_step();
+  /// ← / PgUp: hides a revealed answer, else the previous step, else the
+  /// previous lesson's last step.
+  std::string prev_step();
+  /// Applies a scene all-or-nothing: opens its lesson, puts every key of that
+  /// lesson back to its default, then sets the scene's params (and the
+  /// reveal's with `revealed`) and its animation. Returns "" or the refusal.
+  std::string apply_scene(const Scene& scene, bool revealed = false);
+
  private:
   void invalidate();                        ///< everything may have changed
   void invalidate_key(std::string_view key);  ///< only `key` changed
@@ -118,6 +145,9 @@ class AppState {
   mutable std::uint64_t resolved_revision_ = 0;
   mutable int resolved_view_ = -1;
   mutable std::optional<core::Params> resolved_;
+
+  int step_ = -1;
+  bool step_revealed_ = false;
   mutable std::string resolve_error_, resolve_error_key_;
 };
 

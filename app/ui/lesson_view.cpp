@@ -1,5 +1,6 @@
 // [SECTION] Index
-// - Drawing a lesson (custom screen or default layout)
+// - Drawing a lesson (a guided step, custom screen or default layout)
+// - A guided step
 // - LessonUi: parameters
 // - LessonUi: figures and plots
 // - LessonUi: text, readouts, tables
@@ -39,12 +40,104 @@ void LessonView::draw(UiContext& ctx) {
     conflict_banner();
     return;
   }
+  if (const Scene* step = ctx.state.current_step()) {
+    step_layout(*step);
+    return;
+  }
+  whole_page();
+}
+
+void LessonView::whole_page() {
+  if (const Deck* steps = ctx_->state.steps()) {
+    const std::string label =
+        ctx_->tr.format("ui.steps.start", {{"count", std::to_string(steps->scenes.size())}}) + "##guided";
+    if (ImGui::Button(label.c_str())) {
+      const std::string why = ctx_->state.go_to_step(0);
+      if (!why.empty()) ctx_->toasts.push(why, ToastKind::error);
+    }
+  }
   for (const LessonScreen& screen : lesson_screens())
-    if (screen.view_id == ctx.state.view().id && screen.draw) {
+    if (screen.view_id == ctx_->state.view().id && screen.draw) {
       screen.draw(*this);
       return;
     }
   default_layout();
+}
+
+// [SECTION] A guided step
+
+void LessonView::step_bar(const Deck& steps) {
+  UiContext& c = *ctx_;
+  const int n = static_cast<int>(steps.scenes.size());
+  const int at = c.state.step();
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(c.tr.format("ui.steps.indicator", {{"step", std::to_string(at + 1)}, {"count", std::to_string(n)}}).c_str());
+  // One dot per step: filled up to the current one; a click goes there.
+  for (int i = 0; i < n; ++i) {
+    ImGui::SameLine();
+    ImGui::PushID(i);
+    const ImVec4 col = i <= at ? c.pal.accent : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled);
+    ImGui::PushStyleColor(ImGuiCol_Text, col);
+    if (ImGui::SmallButton(i <= at ? "●" : "○")) {
+      const std::string why = c.state.go_to_step(i);
+      if (!why.empty()) c.toasts.push(why, ToastKind::error);
+    }
+    ImGui::PopStyleColor();
+    ImGui::PopID();
+  }
+  const std::string back = c.tr("ui.steps.back"), next = c.tr("ui.steps.next"), all = c.tr("ui.steps.show_all");
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const float w = ImGui::CalcTextSize(back.c_str()).x + ImGui::CalcTextSize(next.c_str()).x +
+                  ImGui::CalcTextSize(all.c_str()).x + st.FramePadding.x * 6 + st.ItemSpacing.x * 2;
+  ImGui::SameLine(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - w));
+  auto report = [&c](const std::string& why) {
+    if (!why.empty()) c.toasts.push(why, ToastKind::error);
+  };
+  if (ImGui::Button(back.c_str())) report(c.state.prev_step());
+  ImGui::SameLine();
+  if (ImGui::Button(next.c_str())) report(c.state.next_step());
+  ImGui::SameLine();
+  if (ImGui::Button(all.c_str())) report(c.state.go_to_step(-1));
+}
+
+void LessonView::step_layout(const Scene& step) {
+  UiContext& c = *ctx_;
+  const ViewDef& v = c.state.view();
+  const std::string& lang = c.tr.lang();
+  if (const Deck* steps = c.state.steps()) step_bar(*steps);
+  ImGui::Separator();
+  if (!step.caption.empty()) wrapped_text(step.caption.in(lang));
+  if (step.has_question()) {
+    ImGui::Spacing();
+    ImGui::PushFont(c.fonts.bold);
+    wrapped_colored(c.pal.accent, c.tr("ui.steps.predict") + " " + step.question.in(lang));
+    ImGui::PopFont();
+    if (c.state.step_revealed()) wrapped_text(c.tr("ui.steps.answer") + " " + step.answer.in(lang));
+    else wrapped_colored(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), c.tr("ui.steps.reveal_hint"));
+  }
+  ImGui::Spacing();
+
+  // The figure this step brings forward, as large as the window allows.
+  std::string_view fig_id = c.state.step_revealed() && !step.reveal_figure.empty() ? std::string_view(step.reveal_figure)
+                                                                                    : std::string_view(step.figure);
+  if (fig_id.empty() && !v.figures.empty()) fig_id = v.figures.front().id;
+  const LessonScreen* screen = lesson_screen(v.id);
+  const bool screen_draws_it =
+      screen && std::find(screen->replaces.begin(), screen->replaces.end(), fig_id) != screen->replaces.end();
+  if (screen_draws_it) {
+    screen->draw(*this);  // this lesson shows that figure in its own form (a canvas, dials)
+  } else if (!fig_id.empty()) {
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float below = ImGui::GetFrameHeightWithSpacing() * (c.lecture ? 1.5f : 4.5f);
+    const float h = std::clamp(avail.y - below, 260.0f * c.scale, std::max(260.0f * c.scale, avail.x * 0.62f));
+    figure(fig_id, {avail.x, h});
+  }
+  // The rest of the lesson, one click away.
+  if (v.readouts && ImGui::CollapsingHeader(c.tr("ui.lesson.readouts").c_str())) readouts();
+  if (c.lecture) return;
+  if (ImGui::CollapsingHeader(c.tr("ui.steps.reference").c_str())) paragraph(std::string(v.id) + ".text");
+  const std::string notes_key = std::string(v.id) + ".notes_check";
+  if (c.tr.has(notes_key) && ImGui::CollapsingHeader(c.tr("ui.steps.notes_check").c_str())) paragraph(notes_key);
 }
 
 // [SECTION] LessonUi: parameters

@@ -1,7 +1,7 @@
 #pragma once
 // The centre of the window: the LessonUi that lesson screens draw with, and
 // the default layout (text, readouts, figures in a grid, tables) for lessons
-// without a screen of their own (ui/lessons/screens.cpp).
+// without a screen of their own (ui/lesson_screens.cpp), and the guided steps.
 
 #include <map>
 #include <memory>
@@ -48,6 +48,12 @@ class LessonView final : public LessonUi {
   ImVec2 figure_header(const fig::Figure& figure, const std::string& menu_id, ImVec2 size, bool* export_clicked);
   void handle(PlotAction action, std::string_view figure_id);
   void conflict_banner();
+  /// The lesson without steps: its custom screen or the default layout.
+  void whole_page();
+  /// A guided step: the step bar, its caption and question, its figure in
+  /// front, and the rest of the lesson folded below.
+  void step_layout(const Scene& step);
+  void step_bar(const Deck& steps);
 
   UiContext* ctx_ = nullptr;
   TableView tables_;

@@ -38,8 +38,10 @@ void App::draw_menu_bar(UiContext& ctx) {
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu(tr("ui.menu.lesson").c_str())) {
-    if (item(tr, "ui.keys.prev_lesson", "←", false, state_.view_index() > 0)) run(Action::prev_lesson);
-    if (item(tr, "ui.keys.next_lesson", "→", false, state_.view_index() + 1 < static_cast<int>(state_.views().size())))
+    if (item(tr, "ui.keys.next_step", "→")) run(Action::next_step);
+    if (item(tr, "ui.keys.prev_step", "←")) run(Action::prev_step);
+    if (item(tr, "ui.keys.prev_lesson", "↑", false, state_.view_index() > 0)) run(Action::prev_lesson);
+    if (item(tr, "ui.keys.next_lesson", "↓", false, state_.view_index() + 1 < static_cast<int>(state_.views().size())))
       run(Action::next_lesson);
     if (item(tr, "ui.params.reset_lesson")) state_.reset_view();
     ImGui::Separator();
@@ -48,7 +50,7 @@ void App::draw_menu_bar(UiContext& ctx) {
       const std::string keys = i < 9 ? std::to_string(i + 1) : std::string();
       const std::string label = lesson_title(tr, views[i].id) + "##menu-" + std::string(views[i].id);
       if (ImGui::MenuItem(label.c_str(), keys.empty() ? nullptr : keys.c_str(), static_cast<int>(i) == state_.view_index()))
-        state_.select_view_index(static_cast<int>(i));
+        state_.open_lesson(static_cast<int>(i));
     }
     ImGui::EndMenu();
   }

@@ -125,18 +125,35 @@ void ParamsPanel::draw(UiContext& ctx) {
   const std::string reset = ctx.tr("ui.params.reset_lesson");
   ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - ImGui::CalcTextSize(reset.c_str()).x -
                   ImGui::GetStyle().FramePadding.x * 2);
+  const Scene* step = ctx.state.current_step();
   if (ImGui::SmallButton(reset.c_str())) {
-    ctx.state.reset_view();
+    // In a guided step "reset" means: back to what this step set.
+    const std::string why = step ? ctx.state.go_to_step(ctx.state.step()) : std::string();
+    if (!step) ctx.state.reset_view();
+    if (!why.empty()) ctx.toasts.push(why, ToastKind::error);
     messages_.clear();
   }
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.tr("ui.params.reset_lesson_help").c_str());
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("%s", ctx.tr(step ? "ui.keys.reset_step" : "ui.params.reset_lesson_help").c_str());
   ImGui::Separator();
   if (!ctx.state.resolve_error().empty()) wrapped_colored(ctx.pal.error, ctx.state.resolve_error());
+  // A guided step shows the sliders that move its idea; the rest wait behind a fold.
+  auto shown_by_step = [step](std::string_view key) {
+    return !step || step->sliders.empty() ||
+           std::find(step->sliders.begin(), step->sliders.end(), key) != step->sliders.end();
+  };
   for (std::string_view key : v.keys)
-    if (const core::ParamSpec* spec = core::find_param(key)) {
+    if (const core::ParamSpec* spec = core::find_param(key); spec && shown_by_step(key)) {
       draw_param(ctx, *spec, false);
       ImGui::Spacing();
     }
+  if (step && !step->sliders.empty() && step->sliders.size() < v.keys.size() &&
+      ImGui::CollapsingHeader(ctx.tr("ui.steps.more_params").c_str()))
+    for (std::string_view key : v.keys)
+      if (const core::ParamSpec* spec = core::find_param(key); spec && !shown_by_step(key)) {
+        draw_param(ctx, *spec, false);
+        ImGui::Spacing();
+      }
 }
 
 void ParamsPanel::draw_compact(UiContext& ctx, std::span<const std::string> keys) {

@@ -37,6 +37,18 @@ std::string apply_window_request(AppState& state, const WindowRequest& r) {
   }
   if (!r.view.empty() && !state.select_view(r.view))
     return tr.format("cli.unknown_view", {{"view", r.view}, {"views", known_views()}});
+  // A lesson asked for by name, settings or a session opens on its whole page
+  // unless a step is asked for too.
+  if (r.step == 0 && (!r.view.empty() || !r.sets.empty() || !r.preset.empty() || !r.session.empty()))
+    (void)state.go_to_step(-1);
+  if (r.step != 0) {
+    try {
+      check_step_number(state.view().id, r.step);
+    } catch (const std::exception& e) {
+      return state.refusal(e);
+    }
+    if (std::string why = state.go_to_step(r.step - 1); !why.empty()) return why;
+  }
   if (!r.sets.empty())
     if (std::string why = state.set_assignments(r.sets); !why.empty()) return why;
   if (!r.theme.empty()) {

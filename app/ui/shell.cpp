@@ -55,7 +55,7 @@ void draw_lesson_list(UiContext& ctx) {
       const std::string id = "##lesson-" + std::string(views[i].id);
       const bool selected = static_cast<int>(i) == ctx.state.view_index();
       const float x = ImGui::GetCursorPosX();
-      if (ImGui::Selectable(id.c_str(), selected)) ctx.state.select_view_index(static_cast<int>(i));
+      if (ImGui::Selectable(id.c_str(), selected)) ctx.state.open_lesson(static_cast<int>(i));
       if (ImGui::IsItemHovered() && ImGui::CalcTextSize(title.c_str()).x > ImGui::GetContentRegionAvail().x - number_w)
         ImGui::SetTooltip("%s", title.c_str());
       ImGui::SameLine(x);

@@ -35,6 +35,7 @@
 #include "app/common/session.hpp"
 #include "app/export/figure_export.hpp"
 #include "app/export/table_writer.hpp"
+#include "app/decks/deck.hpp"
 #include "app/lessons/lesson.hpp"
 #include "app/lessons/table.hpp"
 #include "app_test_support.hpp"
@@ -216,12 +217,13 @@ struct Family {
 
 std::vector<Family> families() {
   std::vector<Family> out;
-  // lesson_title (ui_context.cpp), the lesson text (lesson_view.cpp)
-  Family views{"views", {".title", ".text"}, {}, {}};
+  // lesson_title (ui_context.cpp), the lesson text and its notes check (lesson_view.cpp)
+  Family views{"views", {".title", ".text", ".notes_check"}, {}, {}};
   Family groups{"lesson groups (shell.cpp)", {"ui.group."}, {}, {}};
   for (const app::ViewDef& v : app::view_defs()) {
     views.required.insert(std::string(v.id) + ".title");
     views.required.insert(std::string(v.id) + ".text");
+    views.optional.insert(std::string(v.id) + ".notes_check");
     groups.required.insert("ui.group." + std::string(v.group));
   }
   out.push_back(views);
@@ -410,6 +412,8 @@ std::vector<core::InvalidParameter> exceptions_for_every_reason() {
   add([] { core::check_integer("m", 0.5); });  // an integer check on a real parameter
   add([] { core::check_real("pos", -1); });     // a number check on a list parameter
   add([] { (void)core::parse_scaling_method("rope"); });
+  add([] { app::check_step_number("rope-2d", 99); });
+  add([] { app::check_step_number("no-such-lesson", 1); });
   // the --set syntax
   add([] { core::Params().set_text("pos", "0:x"); });
   add([] { core::Params().set_text("pos", "9:0:1"); });

@@ -1,0 +1,282 @@
+#include "app/decks/deck.hpp"
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+
+#include <nlohmann/json.hpp>
+
+#include "app/common/assets.hpp"
+#include "app/common/atomic_file.hpp"
+#include "app/lessons/lesson.hpp"
+#include "poslab/core/errors.hpp"
+
+namespace poslab::app {
+
+namespace {
+
+using nlohmann::json;
+
+[[noreturn]] void bad(const std::string& where, const std::string& why) {
+  throw core::InvalidParameter("deck", where, why);
+}
+
+std::string scene_name(std::string_view source, std::size_t index) {
+  return std::string(source) + ", scene " + std::to_string(index + 1);
+}
+
+LocalText local_text(const json& j, const char* field, const std::string& where) {
+  if (!j.contains(field) || j.at(field).is_null()) return {};
+  const json& v = j.at(field);
+  if (v.is_string()) return {v.get<std::string>(), {}};
+  if (!v.is_object()) bad(where, std::string("\"") + field + "\" must be text or {\"en\": …, \"zh\": …}");
+  LocalText t;
+  for (const auto& [lang, text] : v.items()) {
+    if (!text.is_string()) bad(where, std::string("\"") + field + "\"." + lang + " must be text");
+    if (lang == "en") t.en = text.get<std::string>();
+    else if (lang == "zh") t.zh = text.get<std::string>();
+    else bad(where, std::string("\"") + field + "\" has a language poslab does not know: \"" + lang.substr(0, 8) + "\"");
+  }
+  if (t.en.empty()) bad(where, std::string("\"") + field + "\" needs an English text (\"en\")");
+  return t;
+}
+
+std::string optional_word(const json& j, const char* field, const std::string& where) {
+  if (!j.contains(field) || j.at(field).is_null()) return {};
+  if (!j.at(field).is_string()) bad(where, std::string("\"") + field + "\" must be text");
+  return j.at(field).get<std::string>();
+}
+
+/// The scene's lesson, params and animation read as a session would be (the
+/// same checks, the same normalised values), re-raised as a deck error.
+Session scene_state(const json& params, const json* animation, const std::string& lesson, const std::string& where) {
+  json s = {{"format", "poslab-session"}, {"version", kSessionVersion}, {"lesson", lesson}, {"params", params}};
+  if (animation) s["animation"] = *animation;
+  try {
+    return parse_session(s.dump(), where);
+  } catch (const core::InvalidParameter& e) {
+    bad(where, e.allowed());
+  }
+}
+
+/// Every key of `params` is one of the lesson's, and the lesson's defaults
+/// plus these values break none of its rules.
+void check_params_for(const ViewDef& view, const std::vector<std::pair<std::string, std::string>>& params,
+                      const std::string& where) {
+  Session s;
+  s.lesson = std::string(view.id);
+  s.params = params;
+  for (const auto& [key, value] : params)
+    if (std::find(view.keys.begin(), view.keys.end(), key) == view.keys.end())
+      bad(where, "\"" + key + "\" is not a parameter of " + std::string(view.id));
+  try {
+    (void)resolve_view_params(view, s.to_params());
+  } catch (const core::InvalidParameter& e) {
+    bad(where, std::string("invalid parameter: ") + e.what());
+  }
+}
+
+void check_figure(const ViewDef& view, const std::string& figure, const std::string& where) {
+  if (!figure.empty() && !find_figure(view, figure))
+    bad(where, "figure \"" + figure.substr(0, 40) + "\" is not a figure of " + std::string(view.id));
+}
+
+Scene parse_scene(const json& j, const std::string& where) {
+  if (!j.is_object()) bad(where, "must be an object with a \"lesson\"");
+  Scene sc;
+  sc.lesson = optional_word(j, "lesson", where);
+  if (sc.lesson.empty()) bad(where, "needs a \"lesson\"");
+  const ViewDef* view = find_view(sc.lesson);
+  if (!view) bad(where, "\"" + sc.lesson.substr(0, 40) + "\" is not a lesson (poslab list views)");
+
+  const json no_params = json::object();
+  const json& params = j.contains("params") && !j.at("params").is_null() ? j.at("params") : no_params;
+  const json* animation = j.contains("animation") && !j.at("animation").is_null() ? &j.at("animation") : nullptr;
+  Session state = scene_state(params, animation, sc.lesson, where);
+  sc.params = std::move(state.params);
+  sc.animation = state.animation;
+  check_params_for(*view, sc.params, where);
+  if (sc.animation && std::find(view->keys.begin(), view->keys.end(), sc.animation->key) == view->keys.end())
+    bad(where, "animation \"key\" must be a parameter of " + sc.lesson);
+
+  sc.figure = optional_word(j, "figure", where);
+  check_figure(*view, sc.figure, where);
+  if (j.contains("sliders") && !j.at("sliders").is_null()) {
+    const json& sl = j.at("sliders");
+    if (!sl.is_array()) bad(where, "\"sliders\" must be a list of parameter names");
+    for (const json& k : sl) {
+      if (!k.is_string()) bad(where, "\"sliders\" must be a list of parameter names");
+      const std::string key = k.get<std::string>();
+      if (std::find(view->keys.begin(), view->keys.end(), key) == view->keys.end())
+        bad(where, "slider \"" + key.substr(0, 40) + "\" is not a parameter of " + sc.lesson);
+      sc.sliders.push_back(key);
+    }
+  }
+  sc.caption = local_text(j, "caption", where);
+  sc.question = local_text(j, "question", where);
+  sc.answer = local_text(j, "answer", where);
+  if (sc.question.empty() != sc.answer.empty()) bad(where, "a \"question\" needs an \"answer\" and the other way round");
+
+  if (j.contains("reveal") && !j.at("reveal").is_null()) {
+    const json& r = j.at("reveal");
+    if (!r.is_object()) bad(where, "\"reveal\" must be an object with \"params\" and/or \"figure\"");
+    if (!sc.has_question()) bad(where, "\"reveal\" needs a \"question\" to answer");
+    const json& rp = r.contains("params") && !r.at("params").is_null() ? r.at("params") : no_params;
+    sc.reveal_params = scene_state(rp, nullptr, sc.lesson, where).params;
+    sc.reveal_figure = optional_word(r, "figure", where);
+    check_figure(*view, sc.reveal_figure, where);
+    check_params_for(*view, sc.session(true).params, where);
+  }
+  return sc;
+}
+
+json text_json(const LocalText& t) {
+  if (t.zh.empty()) return t.en;
+  return {{"en", t.en}, {"zh", t.zh}};
+}
+
+json params_json(const std::vector<std::pair<std::string, std::string>>& params) {
+  json p = json::object();
+  for (const auto& [key, value] : params) p[key] = value;
+  return p;
+}
+
+}  // namespace
+
+const std::string& LocalText::in(std::string_view lang) const {
+  if (lang == "zh") return zh.empty() ? en : zh;
+  return en.empty() ? zh : en;
+}
+
+Session Scene::session(bool revealed) const {
+  Session s;
+  s.lesson = lesson;
+  s.params = params;
+  if (revealed)
+    for (const auto& [key, value] : reveal_params) {
+      auto it = std::find_if(s.params.begin(), s.params.end(), [&](const auto& kv) { return kv.first == key; });
+      if (it != s.params.end()) it->second = value;
+      else s.params.emplace_back(key, value);
+    }
+  std::sort(s.params.begin(), s.params.end());
+  s.animation = animation;
+  return s;
+}
+
+Deck parse_deck(std::string_view text, std::string_view source) {
+  const std::string src(source);
+  if (text.size() > kMaxDeckBytes) bad(src, "is too large to be a poslab deck");
+  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) bad(src, "is empty");
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::exception&) {
+    bad(src, "is not valid JSON (corrupt or truncated)");
+  }
+  if (!j.is_object() || !j.contains("format") || j["format"] != "poslab-deck") bad(src, "is not a poslab deck");
+  if (!j.contains("version") || !j["version"].is_number_integer()) bad(src, "has no version number");
+  const auto version = j["version"].get<long long>();
+  if (version > kDeckVersion)
+    bad(src, "was written by a newer poslab (deck version " + std::to_string(version) + "); this one reads version " +
+                 std::to_string(kDeckVersion));
+  if (version < 1) bad(src, "has an invalid version number");
+  Deck deck;
+  deck.title = local_text(j, "title", src);
+  if (!j.contains("scenes") || !j["scenes"].is_array()) bad(src, "needs \"scenes\": a list of scenes");
+  const json& scenes = j["scenes"];
+  if (scenes.empty()) bad(src, "has no scenes");
+  if (scenes.size() > kMaxScenes) bad(src, "has more than " + std::to_string(kMaxScenes) + " scenes");
+  for (std::size_t i = 0; i < scenes.size(); ++i) deck.scenes.push_back(parse_scene(scenes[i], scene_name(src, i)));
+  return deck;
+}
+
+Deck load_deck_file(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw IoError("cannot read " + path.string() + ": it is a folder");
+  const auto size = std::filesystem::file_size(path, ec);
+  if (ec) throw IoError("cannot read " + path.string() + ": " + ec.message());
+  if (size > kMaxDeckBytes) bad(path.filename().string(), "is too large to be a poslab deck");
+  return parse_deck(read_text_file(path), path.filename().string());
+}
+
+std::string write_deck(const Deck& deck) {
+  json scenes = json::array();
+  for (const Scene& s : deck.scenes) {
+    json j = {{"lesson", s.lesson}};
+    if (!s.params.empty()) j["params"] = params_json(s.params);
+    if (!s.figure.empty()) j["figure"] = s.figure;
+    if (!s.sliders.empty()) j["sliders"] = s.sliders;
+    if (!s.caption.empty()) j["caption"] = text_json(s.caption);
+    if (s.has_question()) {
+      j["question"] = text_json(s.question);
+      j["answer"] = text_json(s.answer);
+    }
+    if (!s.reveal_params.empty() || !s.reveal_figure.empty()) {
+      json r = json::object();
+      if (!s.reveal_params.empty()) r["params"] = params_json(s.reveal_params);
+      if (!s.reveal_figure.empty()) r["figure"] = s.reveal_figure;
+      j["reveal"] = r;
+    }
+    if (s.animation) {
+      const SessionAnimation& a = *s.animation;
+      j["animation"] = {{"key", a.key},   {"from", a.from},   {"to", a.to},
+                        {"speed", a.speed}, {"mode", play_mode_name(a.mode)}, {"playing", a.playing}};
+    }
+    scenes.push_back(std::move(j));
+  }
+  json out = {{"format", "poslab-deck"}, {"version", kDeckVersion}};
+  if (!deck.title.empty()) out["title"] = text_json(deck.title);
+  out["scenes"] = std::move(scenes);
+  return out.dump(2) + "\n";
+}
+
+void save_deck_file(const std::filesystem::path& path, const Deck& deck) {
+  write_file_atomically(path, write_deck(deck));
+}
+
+const Deck* lesson_steps(std::string_view view_id) {
+  static std::mutex mutex;
+  static std::map<std::string, std::optional<Deck>, std::less<>> loaded;
+  const std::lock_guard lock(mutex);
+  auto it = loaded.find(view_id);
+  if (it == loaded.end()) {
+    std::optional<Deck> deck;
+    const std::filesystem::path path = assets_dir() / "steps" / (std::string(view_id) + ".json");
+    std::error_code ec;
+    if (std::filesystem::exists(path, ec)) {
+      deck = load_deck_file(path);
+      for (const Scene& s : deck->scenes)
+        if (s.lesson != view_id)
+          bad(path.filename().string(), "a step of " + std::string(view_id) + " opens another lesson (" + s.lesson + ")");
+    }
+    it = loaded.emplace(std::string(view_id), std::move(deck)).first;
+  }
+  return it->second ? &*it->second : nullptr;
+}
+
+void check_step_number(std::string_view view_id, int step) {
+  const Deck* steps = lesson_steps(view_id);
+  const int count = steps ? static_cast<int>(steps->scenes.size()) : 0;
+  const std::string lesson(view_id);
+  if (count == 0)
+    throw core::InvalidParameter("step", std::to_string(step), lesson + " has no guided steps",
+                                 core::Reason{"no_steps", {{"lesson", lesson}}, {}});
+  if (step < 1 || step > count)
+    throw core::InvalidParameter("step", std::to_string(step),
+                                 "must be in 1.." + std::to_string(count) + " (the steps of " + lesson + ")",
+                                 core::Reason{"step_range", {{"count", std::to_string(count)}, {"lesson", lesson}}, {}});
+}
+
+std::vector<std::pair<std::string, Deck>> builtin_decks() {
+  std::vector<std::pair<std::string, Deck>> out;
+  const std::filesystem::path dir = assets_dir() / "decks";
+  std::error_code ec;
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
+    if (entry.path().extension() == ".json") files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  for (const auto& f : files) out.emplace_back(f.stem().string(), load_deck_file(f));
+  return out;
+}
+
+}  // namespace poslab::app

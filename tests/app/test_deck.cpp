@@ -1,0 +1,132 @@
+// Decks and guided steps (app/decks/deck.hpp, docs/DECKS.md): what is
+// accepted, what is refused (naming the scene and the reason, nothing half
+// read), the round trip through write_deck, and every lesson's steps file.
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "app/common/atomic_file.hpp"
+#include "app/decks/deck.hpp"
+#include "app/lessons/lesson.hpp"
+#include "poslab/core/errors.hpp"
+
+using namespace poslab;
+using namespace poslab::app;
+
+namespace {
+
+std::string deck_with(const std::string& scenes, const std::string& head = R"("format": "poslab-deck", "version": 1)") {
+  return "{" + head + R"(, "title": {"en": "T", "zh": "题"}, "scenes": [)" + scenes + "]}";
+}
+
+/// The message parse_deck raises for `text` ("" when it is accepted).
+std::string refusal(const std::string& text) {
+  try {
+    (void)parse_deck(text, "d.json");
+  } catch (const core::InvalidParameter& e) {
+    CHECK(e.key() == "deck");
+    return e.what();
+  }
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("deck: a full scene is read with every field") {
+  const Deck d = parse_deck(deck_with(R"({"lesson": "rope", "params": {"d": 64, "base": 500000, "layout": "half"},
+      "figure": "frequencies", "sliders": ["d", "base"], "caption": {"en": "c", "zh": "字"},
+      "question": "q?", "answer": {"en": "a", "zh": "答"}, "reveal": {"params": {"d": 8}, "figure": "layouts"},
+      "animation": {"key": "base", "from": 100, "to": 10000, "speed": 1, "mode": "bounce", "playing": true}})"),
+                            "d.json");
+  REQUIRE(d.scenes.size() == 1);
+  const Scene& s = d.scenes[0];
+  CHECK(d.title.in("en") == "T");
+  CHECK(d.title.in("zh") == "题");
+  CHECK(s.lesson == "rope");
+  CHECK(s.params == std::vector<std::pair<std::string, std::string>>{{"base", "500000"}, {"d", "64"}, {"layout", "half"}});
+  CHECK(s.figure == "frequencies");
+  CHECK(s.sliders == std::vector<std::string>{"d", "base"});
+  CHECK(s.caption.in("zh") == "字");
+  CHECK(s.question.in("zh") == "q?");  // one string serves both languages
+  CHECK(s.answer.in("en") == "a");
+  CHECK(s.reveal_figure == "layouts");
+  REQUIRE(s.animation.has_value());
+  CHECK(s.animation->mode == PlayMode::bounce);
+  // The reveal's params go over the scene's.
+  const Session revealed = s.session(true);
+  CHECK(revealed.params == std::vector<std::pair<std::string, std::string>>{{"base", "500000"}, {"d", "8"}, {"layout", "half"}});
+  CHECK(s.session(false).params == s.params);
+}
+
+TEST_CASE("deck: write_deck and parse_deck round-trip") {
+  const Deck d = parse_deck(deck_with(R"({"lesson": "sinusoidal", "params": {"d": 500}, "figure": "heatmap",
+      "caption": {"en": "one", "zh": "一"}}, {"lesson": "t5", "question": "q", "answer": "a"},
+      {"lesson": "alibi", "params": {"heads": 112}})"),
+                            "d.json");
+  const Deck again = parse_deck(write_deck(d), "again.json");
+  CHECK(again == d);
+  CHECK(again.scenes.size() == 3);
+}
+
+TEST_CASE("deck: bad decks are refused naming the scene and what is wrong") {
+  CHECK(refusal(deck_with(R"({"lesson": "rope"})")).empty());
+  // the file as a whole
+  CHECK(refusal("").find("is empty") != std::string::npos);
+  CHECK(refusal(R"({"format": "poslab-deck", "version": 1, "scenes": [)").find("not valid JSON") != std::string::npos);
+  CHECK(refusal(R"({"format": "poslab-session", "version": 1, "scenes": []})").find("not a poslab deck") != std::string::npos);
+  CHECK(refusal(deck_with(R"({"lesson": "rope"})", R"("format": "poslab-deck", "version": 2)")).find("newer poslab") !=
+        std::string::npos);
+  CHECK(refusal(deck_with("")).find("has no scenes") != std::string::npos);
+  CHECK(refusal("[1, 2]").find("not a poslab deck") != std::string::npos);
+  // one scene, named by its 1-based index
+  const std::string second = "d.json, scene 2";
+  auto refused_in_second = [&](const std::string& scene, const std::string& why) {
+    const std::string msg = refusal(deck_with(R"({"lesson": "rope"}, )" + scene));
+    CHECK_MESSAGE(msg.find(second) != std::string::npos, msg);
+    CHECK_MESSAGE(msg.find(why) != std::string::npos, msg);
+  };
+  refused_in_second(R"({"lesson": "nope"})", "is not a lesson");
+  refused_in_second(R"({"params": {}})", "needs a \"lesson\"");
+  refused_in_second(R"({"lesson": "rope", "params": {"d": 7}})", "d = 7");
+  refused_in_second(R"({"lesson": "rope", "params": {"nonsense": 1}})", "unknown parameter");
+  refused_in_second(R"({"lesson": "rope", "params": {"heads": 8}})", "\"heads\" is not a parameter of rope");
+  refused_in_second(R"({"lesson": "rope", "figure": "heatmap"})", "is not a figure of rope");
+  refused_in_second(R"({"lesson": "rope", "sliders": ["heads"]})", "slider \"heads\"");
+  refused_in_second(R"({"lesson": "rope", "question": "q"})", "needs an \"answer\"");
+  refused_in_second(R"({"lesson": "rope", "reveal": {"figure": "dials"}})", "needs a \"question\"");
+  refused_in_second(R"({"lesson": "rope", "caption": {"fr": "x"}})", "language");
+  refused_in_second(R"({"lesson": "rope", "caption": 3})", "must be text");
+  refused_in_second(R"({"lesson": "t5", "params": {"buckets": 32, "bucket_max_distance": 8}})", "invalid parameter");
+  refused_in_second(R"({"lesson": "rope", "animation": {"key": "heads", "from": 1, "to": 8}})", "animation");
+}
+
+TEST_CASE("deck: a missing or unreadable file is an I/O error, a folder too") {
+  const auto dir = std::filesystem::temp_directory_path() / "poslab-test-deck";
+  std::filesystem::create_directories(dir);
+  CHECK_THROWS_AS(load_deck_file(dir / "missing.json"), IoError);
+  CHECK_THROWS_AS(load_deck_file(dir), IoError);
+  save_deck_file(dir / "ok.json", parse_deck(deck_with(R"({"lesson": "rope"})"), "x"));
+  CHECK(load_deck_file(dir / "ok.json").scenes.size() == 1);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("steps: every steps file loads, belongs to its lesson, and has texts in both languages") {
+  for (const ViewDef& v : view_defs()) {
+    CAPTURE(v.id);
+    const Deck* steps = lesson_steps(v.id);  // raises on a broken file
+    if (!steps) continue;
+    for (const Scene& s : steps->scenes) {
+      CHECK(s.lesson == v.id);
+      CHECK_FALSE(s.caption.en.empty());
+      CHECK_FALSE(s.caption.zh.empty());
+      if (s.has_question()) {
+        CHECK_FALSE(s.question.zh.empty());
+        CHECK_FALSE(s.answer.zh.empty());
+      }
+      CHECK_FALSE(s.figure.empty());  // every step brings a figure forward
+    }
+  }
+}

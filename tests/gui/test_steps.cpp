@@ -1,0 +1,125 @@
+// Guided steps through the app's state (AppState, no window): every step of
+// every lesson applies its parameters on top of the lesson's defaults and can
+// be shown; → reveals an answer before it moves on; ← undoes it; the ends
+// flow into the neighbouring lessons; a step resets to what it set.
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "app/decks/deck.hpp"
+#include "app/ui/app_state.hpp"
+
+using namespace poslab;
+using namespace poslab::app;
+
+namespace {
+
+/// The value of `key` in `state` as a session would write it.
+std::string typed(const ui::AppState& state, const std::string& key) {
+  Session s;
+  s.set_params(state.params());
+  for (const auto& [k, v] : s.params)
+    if (k == key) return v;
+  return "(default)";
+}
+
+void check_scene_shown(const ui::AppState& state, const Scene& scene, bool revealed) {
+  CHECK(state.view().id == scene.lesson);
+  REQUIRE(state.resolved() != nullptr);
+  const Session expected = scene.session(revealed);
+  for (const auto& [key, value] : expected.params) {
+    CAPTURE(key);
+    CHECK(typed(state, key) == value);
+  }
+  // Keys of the lesson the scene does not set are at their defaults.
+  for (std::string_view key : state.view().keys) {
+    bool set = false;
+    for (const auto& kv : expected.params) set = set || kv.first == key;
+    if (!set) CHECK_FALSE(state.params().is_set(key));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("steps: every step of every lesson applies and shows its parameters") {
+  ui::AppState state;
+  int lessons_with_steps = 0;
+  for (int i = 0; i < static_cast<int>(state.views().size()); ++i) {
+    state.open_lesson(i);
+    const Deck* steps = state.steps();
+    CAPTURE(state.view().id);
+    if (!steps) {
+      CHECK(state.step() == -1);
+      continue;
+    }
+    ++lessons_with_steps;
+    CHECK(state.step() == 0);
+    for (int s = 0; s < static_cast<int>(steps->scenes.size()); ++s) {
+      CAPTURE(s);
+      state.reset_view();
+      REQUIRE(state.go_to_step(s).empty());
+      CHECK(state.step() == s);
+      CHECK_FALSE(state.step_revealed());
+      check_scene_shown(state, steps->scenes[static_cast<std::size_t>(s)], false);
+    }
+  }
+  CHECK(lessons_with_steps >= 1);
+}
+
+TEST_CASE("steps: next reveals an answer first, back hides it, R resets the step") {
+  ui::AppState state;
+  REQUIRE(state.select_view("rope-2d"));
+  const Deck* steps = state.steps();
+  REQUIRE(steps != nullptr);
+  int q = -1;
+  for (int s = 0; s < static_cast<int>(steps->scenes.size()); ++s)
+    if (steps->scenes[static_cast<std::size_t>(s)].has_question()) q = s;
+  REQUIRE(q >= 0);
+  const Scene& scene = steps->scenes[static_cast<std::size_t>(q)];
+  REQUIRE(state.go_to_step(q).empty());
+  CHECK(state.next_step().empty());  // reveal, same step
+  CHECK(state.step() == q);
+  CHECK(state.step_revealed());
+  check_scene_shown(state, scene, true);
+  CHECK(state.prev_step().empty());  // hide again
+  CHECK(state.step() == q);
+  CHECK_FALSE(state.step_revealed());
+  check_scene_shown(state, scene, false);
+  // A slider moved within the step; resetting the step brings its values back.
+  REQUIRE(state.set_param_text(scene.params.front().first, "1").empty());
+  REQUIRE(state.go_to_step(state.step()).empty());
+  check_scene_shown(state, scene, false);
+}
+
+TEST_CASE("steps: the ends flow into the neighbouring lessons") {
+  ui::AppState state;
+  REQUIRE(state.select_view("rope-2d"));
+  const Deck* steps = state.steps();
+  REQUIRE(steps != nullptr);
+  const int last = static_cast<int>(steps->scenes.size()) - 1;
+  REQUIRE(state.go_to_step(last).empty());
+  if (steps->scenes.back().has_question()) CHECK(state.next_step().empty());  // reveal first
+  const int index = state.view_index();
+  CHECK(state.next_step().empty());
+  CHECK(state.view_index() == index + 1);
+  // Back from the next lesson's first step (or its whole page) returns to the last step here.
+  if (state.step() > 0) REQUIRE(state.go_to_step(0).empty());
+  CHECK(state.prev_step().empty());
+  CHECK(state.view_index() == index);
+  CHECK(state.step() == last);
+  // The whole page changes no parameter and has no step.
+  const core::Params before = state.params();
+  REQUIRE(state.go_to_step(-1).empty());
+  CHECK(state.step() == -1);
+  CHECK(state.current_step() == nullptr);
+  CHECK(state.params() == before);
+}
+
+TEST_CASE("steps: choosing another lesson by id (CLI, session) leaves the step") {
+  ui::AppState state;
+  REQUIRE(state.select_view("rope-2d"));
+  REQUIRE(state.go_to_step(0).empty());
+  REQUIRE(state.select_view("sinusoidal"));
+  CHECK(state.step() == -1);
+}
