@@ -80,7 +80,7 @@ const std::array kSpecs = {
               .ui_min = 1, .ui_max = 256, .scale = S::log},
     // ---- context extension
     ParamSpec{.key = "method", .type = T::choice, .default_text = "yarn",
-              .choices = "none|linear|ntk|dynamic|yarn|yarn-paper|llama3|seed"},
+              .choices = "none|linear|ntk|dynamic|yarn|yarn-paper|llama3|notes", .choice_aliases = "seed=notes"},
     ParamSpec{.key = "factor", .type = T::real, .default_text = "8", .min = 1, .max = 1024,
               .ui_min = 1, .ui_max = 64, .scale = S::log},
     ParamSpec{.key = "original_context", .type = T::integer, .default_text = "4096", .min = 1,
@@ -348,6 +348,13 @@ ParamValue parse_param_value(const ParamSpec& spec, std::string_view raw) {
     case T::choice: {
       for (auto c : param_choices(spec))
         if (c == text) return std::string(c);
+      for (std::string_view rest = spec.choice_aliases; !rest.empty();) {
+        const std::size_t bar = rest.find('|');
+        const std::string_view alias = rest.substr(0, bar);
+        rest = bar == std::string_view::npos ? std::string_view() : rest.substr(bar + 1);
+        const std::size_t eq = alias.find('=');
+        if (eq != std::string_view::npos && alias.substr(0, eq) == text) return std::string(alias.substr(eq + 1));
+      }
       fail_spec(spec, text);
     }
     case T::list:

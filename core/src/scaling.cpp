@@ -51,7 +51,7 @@ constexpr std::array kMethodNames = {
     MethodName{ScalingMethod::none, "none"},     MethodName{ScalingMethod::linear, "linear"},
     MethodName{ScalingMethod::ntk, "ntk"},       MethodName{ScalingMethod::dynamic, "dynamic"},
     MethodName{ScalingMethod::yarn, "yarn"},     MethodName{ScalingMethod::yarn_paper, "yarn-paper"},
-    MethodName{ScalingMethod::llama3, "llama3"}, MethodName{ScalingMethod::seed, "seed"},
+    MethodName{ScalingMethod::llama3, "llama3"}, MethodName{ScalingMethod::seed, "notes"},
 };
 
 /// The cross-parameter rules, through the one implementation in params.cpp so
@@ -79,6 +79,7 @@ void check_beta_relation(double beta_fast, double beta_slow) {
 ScalingMethod parse_scaling_method(std::string_view word) {
   for (const auto& m : kMethodNames)
     if (word == m.name) return m.method;
+  if (word == "seed") return ScalingMethod::seed;  // the name before "notes" (docs/CONTRACT.md)
   check_param_value(param_spec("method"), std::string(word));  // raises the uniform message
   throw InvalidParameter("method", std::string(word), describe_allowed(param_spec("method")),
                          allowed_reason(param_spec("method")));

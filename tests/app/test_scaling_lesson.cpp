@@ -183,7 +183,7 @@ TEST_CASE("scaling lesson: the unseen-angle claim can fail, and is only claimed 
 TEST_CASE("scaling lesson: readouts hold over random settings, extremes and the presets") {
   std::mt19937_64 rng(7);
   std::uniform_real_distribution<double> u(0, 1);
-  const char* methods[] = {"none", "linear", "ntk", "dynamic", "yarn", "yarn-paper", "llama3", "seed"};
+  const char* methods[] = {"none", "linear", "ntk", "dynamic", "yarn", "yarn-paper", "llama3", "notes"};
   auto log_uniform = [&](double lo, double hi) { return lo * std::pow(hi / lo, u(rng)); };
   for (int trial = 0; trial < 300; ++trial) {
     core::Params p;

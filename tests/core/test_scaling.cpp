@@ -22,6 +22,7 @@
 
 #include "poslab/core/errors.hpp"
 #include "poslab/core/random.hpp"
+#include "poslab/core/params.hpp"
 #include "poslab/core/scaling.hpp"
 
 using namespace poslab::core;
@@ -86,9 +87,14 @@ void check_ramp_identity(const ScalingTable& t) {
 }  // namespace
 
 TEST_CASE("method names") {
-  for (const char* name : {"none", "linear", "ntk", "dynamic", "yarn", "yarn-paper", "llama3", "seed"})
+  for (const char* name : {"none", "linear", "ntk", "dynamic", "yarn", "yarn-paper", "llama3", "notes"})
     CHECK(std::string(scaling_method_name(parse_scaling_method(name))) == name);
   CHECK(parse_scaling_method("yarn-paper") == ScalingMethod::yarn_paper);
+  // "seed" was the notes' method's name before "notes": still accepted, as the
+  // same method, and a parameter typed so reads back as "notes".
+  CHECK(parse_scaling_method("seed") == parse_scaling_method("notes"));
+  CHECK(std::get<std::string>(parse_param_value(param_spec("method"), "seed")) == "notes");
+  CHECK_THROWS_AS(parse_param_value(param_spec("method"), "notes=seed"), InvalidParameter);
 }
 
 TEST_CASE("linear (PI), Llama 2: θ/8, ramp 0") {

@@ -59,6 +59,9 @@ struct ParamSpec {
   SliderScale scale = SliderScale::linear;
   /// Unit shown next to the value ("tokens", "rad/token"); empty if none.
   std::string_view unit;
+  /// Choices: older words still accepted, "old=new|…" (a rename keeps the old
+  /// name as an alias, docs/CONTRACT.md); they parse to the new word.
+  std::string_view choice_aliases;
 };
 
 /// A parameter value. Integers and reals are doubles; lists and vectors are
