@@ -7,11 +7,13 @@
 #include <string>
 #include <vector>
 
+#include "core_test_support.hpp"
 #include "poslab/core/alibi.hpp"
 #include "poslab/core/errors.hpp"
 #include "poslab/core/random.hpp"
 
 using namespace poslab::core;
+using namespace poslab::test;
 
 namespace {
 
@@ -21,15 +23,6 @@ void check_relative(double got, double want, double tolerance) {
   CAPTURE(got);
   CAPTURE(want);
   CHECK(std::fabs(got - want) <= tolerance * std::fabs(want));
-}
-
-std::string key_of(auto&& call) {
-  try {
-    call();
-  } catch (const InvalidParameter& e) {
-    return e.key();
-  }
-  return "(accepted)";
 }
 
 }  // namespace

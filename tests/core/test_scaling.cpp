@@ -20,11 +20,13 @@
 #include <span>
 #include <string>
 
+#include "core_test_support.hpp"
 #include "poslab/core/errors.hpp"
 #include "poslab/core/random.hpp"
 #include "poslab/core/scaling.hpp"
 
 using namespace poslab::core;
+using namespace poslab::test;
 
 namespace {
 
@@ -51,17 +53,6 @@ ScalingConfig llama2(ScalingMethod method) {
   c.factor = 8;
   c.original_context = 4096;
   return c;
-}
-
-template <class F>
-void rejects(F&& f, const std::string& key) {
-  CAPTURE(key);
-  try {
-    f();
-    FAIL("accepted");
-  } catch (const InvalidParameter& e) {
-    CHECK(e.key() == key);
-  }
 }
 
 /// θ'_i = ramp_i·θ_i + (1 − ramp_i)·θ_i/s_eff, ramp in [0, 1], and the ends:
