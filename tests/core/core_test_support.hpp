@@ -1,6 +1,7 @@
 #pragma once
-// Shared by the core test suites: how an invalid input is refused, seeded
-// random vectors, and Eigen vectors as the spans core's kernels take.
+// Shared by the core test suites (and by the app and GUI suites, for the
+// refusals): how an invalid input is refused, seeded random vectors, and Eigen
+// vectors as the spans core's kernels take.
 
 #include <doctest/doctest.h>
 
@@ -24,6 +25,17 @@ inline std::string key_of(auto&& call) {
     return e.key();
   }
   return "(accepted)";
+}
+
+/// The InvalidParameter that `call` must raise (to read its wording).
+inline core::InvalidParameter raised_by(auto&& call) {
+  try {
+    call();
+  } catch (const core::InvalidParameter& e) {
+    return e;
+  }
+  FAIL("no InvalidParameter raised");
+  return core::InvalidParameter("", "", "");
 }
 
 /// Checks that `call` raises InvalidParameter naming `key`, and that its
