@@ -155,9 +155,8 @@ TEST_CASE("learned lesson tables") {
     CHECK(std::get<double>(t.rows[0][2]) == *core::learned_value(0, 0, 512, 4, 0));
   }
   SUBCASE("encoding-comparison: counts computed at the settings, BERT-base for learned") {
-    const app::Table t = app::build_table(*app::find_table("encoding-comparison"),
-                                          params({{"d", "768"}, {"max_length", "512"}, {"clip", "16"},
-                                                  {"buckets", "32"}, {"heads", "12"}}));
+    const app::Table t = test::table("encoding-comparison", params({{"d", "768"}, {"max_length", "512"}, {"clip", "16"},
+                                                                    {"buckets", "32"}, {"heads", "12"}}));
     REQUIRE(t.rows.size() == 6);
     CHECK(std::get<std::string>(test::cell(t, 0, "method")) == "sinusoidal");
     CHECK(std::get<double>(test::cell(t, 0, "parameters_at_settings")) == 0);

@@ -219,9 +219,7 @@ TEST_CASE("t5 notes figure: the reference causal buckets and the notes' code") {
 }
 
 TEST_CASE("t5-bucket-ranges table: T5-base ranges, open ends as the words -inf / inf") {
-  const app::TableDef* def = app::find_table("t5-bucket-ranges");
-  REQUIRE(def != nullptr);
-  const app::Table t = app::build_table(*def, core::Params{});
+  const app::Table t = test::table("t5-bucket-ranges");
   REQUIRE(t.columns == std::vector<std::string>{"bucket", "first", "last", "size", "kind"});
   CHECK(t.rows.size() == 31);
   const auto ranges = core::t5_bucket_ranges(true, 32, 128);
