@@ -15,53 +15,22 @@
 #include <cmath>
 #include <random>
 
-#include "app/lessons/lesson.hpp"
-#include "app/lessons/table.hpp"
-#include "app_test_support.hpp"
+#include "lesson_test_support.hpp"
 #include "poslab/core/alibi.hpp"
 
 using namespace poslab;
+using test::params;
 
 namespace {
 
-const app::ViewDef& view() {
-  const app::ViewDef* v = app::find_view("alibi");
-  REQUIRE(v != nullptr);
-  return *v;
-}
-
-app::fig::Figure build(std::string_view id, const core::Params& p) {
-  const app::FigureDef* f = app::find_figure(view(), id);
-  REQUIRE(f != nullptr);
-  return app::build_figure(view(), *f, p, test::english(), 900, 560);
-}
-
-core::Params params(std::initializer_list<std::pair<const char*, const char*>> sets) {
-  core::Params p;
-  for (const auto& [k, v] : sets) p.set_text(k, v);
-  return p;
-}
-
-int check_readouts(const core::Params& p) {
-  int checked = 0;
-  for (const app::Readout& r : app::view_readouts(view(), p, test::english())) {
-    CAPTURE(r.label);
-    CAPTURE(r.value);
-    CHECK(std::isfinite(r.number));
-    if (r.holds) {
-      CHECK(*r.holds);
-      ++checked;
-    }
-  }
-  return checked;
-}
+const test::Lesson lesson{"alibi"};
 
 }  // namespace
 
 TEST_CASE("alibi readouts hold: defaults, BLOOM, symmetric, random settings") {
-  CHECK(check_readouts(core::Params{}) == 6);  // slope, geometric, distinct, sum, closed form, BLOOM's form
-  CHECK(check_readouts(params({{"heads", "112"}, {"head", "70"}})) == 6);  // interleaving instead of geometric
-  CHECK(check_readouts(params({{"causal", "false"}})) == 5);
+  CHECK(lesson.check_readouts(core::Params{}) == 6);  // slope, geometric, distinct, sum, closed form, BLOOM's form
+  CHECK(lesson.check_readouts(params({{"heads", "112"}, {"head", "70"}})) == 6);  // interleaving instead of geometric
+  CHECK(lesson.check_readouts(params({{"causal", "false"}})) == 5);
   std::mt19937_64 rng(112);
   for (int trial = 0; trial < 60; ++trial) {
     const int heads = std::uniform_int_distribution<int>(1, 256)(rng);
@@ -73,12 +42,12 @@ TEST_CASE("alibi readouts hold: defaults, BLOOM, symmetric, random settings") {
     p.set("positions", static_cast<double>(std::uniform_int_distribution<int>(1, 3000)(rng)));
     CAPTURE(heads);
     CAPTURE(head);
-    check_readouts(p);
+    lesson.check_readouts(p);
   }
 }
 
 TEST_CASE("alibi slopes figure: core's slopes, split by get_slopes' source (BLOOM: 64 + 48)") {
-  const auto f = build("slopes", params({{"heads", "112"}, {"head", "65"}}));
+  const auto f = lesson.figure("slopes", params({{"heads", "112"}, {"head", "65"}}));
   REQUIRE(f.series.size() == 3);
   CHECK(f.series[0].x.size() == 64);
   CHECK(f.series[1].x.size() == 48);
@@ -89,14 +58,14 @@ TEST_CASE("alibi slopes figure: core's slopes, split by get_slopes' source (BLOO
   CHECK(f.series[1].y[47] == doctest::Approx(0.016316777850428427).epsilon(1e-15));
   CHECK(f.series[2].y[0] == f.series[1].y[0]);  // the chosen head, 65
   // 8 heads: one source, 1/2 … 1/256.
-  const auto g = build("slopes", core::Params{});
+  const auto g = lesson.figure("slopes", core::Params{});
   REQUIRE(g.series.size() == 2);
   for (std::size_t k = 0; k < 8; ++k) CHECK(g.series[0].y[k] == std::ldexp(1.0, -static_cast<int>(k) - 1));
 }
 
 TEST_CASE("alibi bias figure is core's bias with the causal future masked") {
   for (const char* causal : {"true", "false"}) {
-    const auto f = build("bias", params({{"heads", "12"}, {"head", "10"}, {"positions", "40"}, {"causal", causal}}));
+    const auto f = lesson.figure("bias", params({{"heads", "12"}, {"head", "10"}, {"positions", "40"}, {"causal", causal}}));
     const auto& h = f.heatmaps.at(0);
     REQUIRE(h.cols == 40);
     const double m = core::alibi_slopes(12)[9];
@@ -123,7 +92,7 @@ TEST_CASE("alibi attention heatmap (closed form) equals core's softmax of core's
           p.set("head", static_cast<double>(head));
           p.set("causal", causal);
           p.set("positions", static_cast<double>(n));
-          const auto f = build("attention", p);
+          const auto f = lesson.figure("attention", p);
           const auto& h = f.heatmaps.at(0);
           const double m = core::alibi_slopes(heads)[static_cast<std::size_t>(head - 1)];
           const Eigen::MatrixXd w = core::softmax_rows(core::alibi_bias_matrix(m, n, causal));
@@ -139,7 +108,7 @@ TEST_CASE("alibi attention heatmap (closed form) equals core's softmax of core's
 }
 
 TEST_CASE("alibi weights figure: one query's softmax row, log y, straight lines of slope −m") {
-  const auto f = build("weights", params({{"positions", "5"}}));
+  const auto f = lesson.figure("weights", params({{"positions", "5"}}));
   REQUIRE(!f.series.empty());
   const double expected[] = {0.058012217397997876, 0.09564597678455912, 0.1576935563815933, 0.2599927206586828,
                              0.42865552877716695};
@@ -154,14 +123,14 @@ TEST_CASE("alibi weights figure: one query's softmax row, log y, straight lines 
 }
 
 TEST_CASE("alibi tables: heads with their source, one query's attention") {
-  const app::Table heads = app::build_table(*app::find_table("alibi-heads"), params({{"heads", "12"}}));
+  const app::Table heads = test::table("alibi-heads", params({{"heads", "12"}}));
   REQUIRE(heads.rows.size() == 12);
   // Head 10 is entry 3 of get_slopes(16): 2^(−1.5) = 0.35355339059327384.
   CHECK(std::get<double>(heads.rows[9][1]) == doctest::Approx(0.35355339059327384).epsilon(1e-15));
   CHECK(std::get<double>(heads.rows[9][2]) == doctest::Approx(-1.5).epsilon(1e-14));
   CHECK(std::get<long long>(heads.rows[9][3]) == 16);
   CHECK(std::get<long long>(heads.rows[9][4]) == 3);
-  const app::Table att = app::build_table(*app::find_table("alibi-attention"), params({{"positions", "5"}}));
+  const app::Table att = test::table("alibi-attention", params({{"positions", "5"}}));
   REQUIRE(att.rows.size() == 5);
   double sum = 0;
   for (const auto& row : att.rows) sum += std::get<double>(row[3]);

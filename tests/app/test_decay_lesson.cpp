@@ -17,48 +17,17 @@
 #include <numbers>
 #include <random>
 
-#include "app/lessons/lesson.hpp"
-#include "app/lessons/table.hpp"
-#include "app_test_support.hpp"
+#include "lesson_test_support.hpp"
 #include "poslab/core/decay.hpp"
 #include "poslab/core/t5.hpp"
 #include "poslab/core/xpos.hpp"
 
 using namespace poslab;
+using test::params;
 
 namespace {
 
-const app::ViewDef& view() {
-  const app::ViewDef* v = app::find_view("decay");
-  REQUIRE(v != nullptr);
-  return *v;
-}
-
-app::fig::Figure build(std::string_view id, const core::Params& p) {
-  const app::FigureDef* f = app::find_figure(view(), id);
-  REQUIRE(f != nullptr);
-  return app::build_figure(view(), *f, p, test::english(), 900, 560);
-}
-
-core::Params params(std::initializer_list<std::pair<const char*, const char*>> sets) {
-  core::Params p;
-  for (const auto& [k, v] : sets) p.set_text(k, v);
-  return p;
-}
-
-int check_readouts(const core::Params& p) {
-  int checked = 0;
-  for (const app::Readout& r : app::view_readouts(view(), p, test::english())) {
-    CAPTURE(r.label);
-    CAPTURE(r.value);
-    CHECK(std::isfinite(r.number));
-    if (r.holds) {
-      CHECK(*r.holds);
-      ++checked;
-    }
-  }
-  return checked;
-}
+const test::Lesson lesson{"decay"};
 
 /// The y of `s` at x (exact match), or NaN.
 double y_at(const app::fig::Series& s, double x) {
@@ -70,8 +39,8 @@ double y_at(const app::fig::Series& s, double x) {
 }  // namespace
 
 TEST_CASE("decay readouts hold at the defaults and over random settings") {
-  CHECK(check_readouts(core::Params{}) == 3);  // bound(0), ones(0), RoFormer's inequality
-  const auto rs = app::view_readouts(view(), core::Params{}, test::english());
+  CHECK(lesson.check_readouts(core::Params{}) == 3);  // bound(0), ones(0), RoFormer's inequality
+  const auto rs = lesson.readouts(core::Params{});
   CHECK(rs[0].number == doctest::Approx(32.5).epsilon(1e-14));  // (d/2 + 1)/2
   CHECK(rs[1].number == doctest::Approx(128).epsilon(1e-14));
   CHECK(rs[2].number > 0.01);  // the inequality is not vacuous: some ratio is sizeable
@@ -85,12 +54,12 @@ TEST_CASE("decay readouts hold at the defaults and over random settings") {
     p.set("log_x", trial % 2 == 0);
     p.set_text("distance", trial % 3 == 0 ? "0:300" : "0,1,5,17,1000:1100,65536");
     CAPTURE(p.integer("d"));
-    CHECK(check_readouts(p) == 3);
+    CHECK(lesson.check_readouts(p) == 3);
   }
 }
 
 TEST_CASE("decay curves figure: core's bound, ones score and random q, k at the distances drawn") {
-  const auto f = build("curves", params({{"distance", "0:2000"}, {"log_x", "false"}}));
+  const auto f = lesson.figure("curves", params({{"distance", "0:2000"}, {"log_x", "false"}}));
   REQUIRE(f.series.size() == 6);  // ones, random, bound, trend, lowest, random-phase level
   const auto& ones = f.series[0];
   const auto& random = f.series[1];
@@ -116,7 +85,7 @@ TEST_CASE("decay curves figure: core's bound, ones score and random q, k at the 
 }
 
 TEST_CASE("decay bases figure: every base relative to (d/2 + 1)/2") {
-  const auto f = build("bases", params({{"bases", "500000"}, {"distance", "0:2000"}, {"log_x", "false"}}));
+  const auto f = lesson.figure("bases", params({{"bases", "500000"}, {"distance", "0:2000"}, {"log_x", "false"}}));
   // raw 10000, raw 500000, trend 10000, trend 500000, minima, level
   REQUIRE(f.series.size() == 6);
   CHECK(y_at(f.series[1], 1000) * 32.5 == doctest::Approx(10.200187756099268).epsilon(1e-12));
@@ -124,7 +93,7 @@ TEST_CASE("decay bases figure: every base relative to (d/2 + 1)/2") {
 }
 
 TEST_CASE("decay compare figure: xPos, ALiBi, Gaussian kernel and T5 on one axis") {
-  const auto f = build("compare", params({{"distance", "0:2000"}, {"log_x", "false"}}));
+  const auto f = lesson.figure("compare", params({{"distance", "0:2000"}, {"log_x", "false"}}));
   REQUIRE(f.series.size() == 6);  // rope ones, rope bound trend, xpos, alibi, gaussian, t5
   const auto& xpos = f.series[2];
   CHECK(y_at(xpos, 100) == doctest::Approx(0.45402308543590447).epsilon(1e-12));
@@ -141,24 +110,18 @@ TEST_CASE("decay compare figure: xPos, ALiBi, Gaussian kernel and T5 on one axis
 }
 
 TEST_CASE("decay readouts: xPos half-distances, ALiBi halving, T5 and Gaussian cut-offs") {
-  const auto rs = app::view_readouts(view(), core::Params{}, test::english());
-  auto find = [&](std::string_view needle) {
-    for (const auto& r : rs)
-      if (r.label.find(needle) != std::string::npos) return r.number;
-    FAIL("no readout " << needle);
-    return 0.0;
-  };
-  CHECK(find("xPos") == doctest::Approx(283.28691490053745).epsilon(1e-12));
-  CHECK(find("ALiBi") == doctest::Approx(2 * std::numbers::ln2).epsilon(1e-14));
-  CHECK(find("T5") == 91);
+  const auto rs = lesson.readouts(core::Params{});
+  CHECK(test::readout_containing(rs, "xPos").number == doctest::Approx(283.28691490053745).epsilon(1e-12));
+  CHECK(test::readout_containing(rs, "ALiBi").number == doctest::Approx(2 * std::numbers::ln2).epsilon(1e-14));
+  CHECK(test::readout_containing(rs, "T5").number == 91);
 }
 
 TEST_CASE("decay tables: the comparison and the bases, with their default distances") {
-  const app::Table t = app::build_table(*app::find_table("decay-compare"), core::Params{});
+  const app::Table t = test::table("decay-compare");
   REQUIRE(t.rows.size() == 29);  // 0..16, then 32 … 65,536
   CHECK(std::get<double>(t.rows[0][1]) == doctest::Approx(1).epsilon(1e-15));
   CHECK(std::get<double>(t.rows[1][1]) * 32.5 == doctest::Approx(31.53816614265808).epsilon(1e-12));
   CHECK(std::get<long long>(t.rows[16][6]) == core::t5_relative_bucket(-16, true, 32, 128));
-  const app::Table b = app::build_table(*app::find_table("decay-bases"), core::Params{});
+  const app::Table b = test::table("decay-bases");
   CHECK(b.rows.size() == 2 * 29);  // base 10,000 and the default bases' 500,000
 }

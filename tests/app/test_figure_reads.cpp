@@ -100,6 +100,22 @@ std::vector<std::string> sorted_unique(std::vector<std::string> v) {
   return v;
 }
 
+/// The settings the view accepts that differ from `base` in `key` only.
+std::vector<core::Params> changes_of(const ViewDef& view, const core::Params& base, std::string_view key) {
+  std::vector<core::Params> out;
+  for (const core::ParamValue& v : other_values(core::param_spec(key), value_of(base, key))) {
+    core::Params changed = base;
+    try {
+      changed.set(key, v);
+      (void)app::resolve_view_params(view, changed);
+    } catch (const core::InvalidParameter&) {
+      continue;
+    }
+    out.push_back(std::move(changed));
+  }
+  return out;
+}
+
 /// Seeded settings of the view's numeric keys that resolve (plus the defaults).
 std::vector<core::Params> settings(const ViewDef& view) {
   std::vector<core::Params> out{core::Params{}};
@@ -150,16 +166,8 @@ TEST_CASE("a figure depends only on the keys its builder read") {
         for (std::string_view key : view.keys) {
           if (std::binary_search(reads.begin(), reads.end(), std::string(key))) continue;
           CAPTURE(key);
-          const core::ParamSpec& spec = core::param_spec(key);
           bool tried = false;
-          for (const core::ParamValue& v : other_values(spec, value_of(base, key))) {
-            core::Params changed = base;
-            try {
-              changed.set(key, v);
-              (void)app::resolve_view_params(view, changed);
-            } catch (const core::InvalidParameter&) {
-              continue;
-            }
+          for (const core::Params& changed : changes_of(view, base, key)) {
             fig::Figure after;
             try {
               after = app::build_figure(view, def, changed, tr, 760, 440);
@@ -199,14 +207,7 @@ TEST_CASE("readouts depend only on the keys they read") {
       for (std::string_view key : view.keys) {
         if (std::binary_search(reads.begin(), reads.end(), std::string(key))) continue;
         CAPTURE(key);
-        for (const core::ParamValue& v : other_values(core::param_spec(key), value_of(base, key))) {
-          core::Params changed = base;
-          try {
-            changed.set(key, v);
-            (void)app::resolve_view_params(view, changed);
-          } catch (const core::InvalidParameter&) {
-            continue;
-          }
+        for (const core::Params& changed : changes_of(view, base, key)) {
           CHECK(fingerprint(app::view_readouts(view, changed, tr)) == expected);
           ++checked;
         }

@@ -39,6 +39,7 @@
 #include "app/lessons/lesson.hpp"
 #include "app/lessons/table.hpp"
 #include "app_test_support.hpp"
+#include "core/core_test_support.hpp"
 #include "poslab/core/alibi.hpp"
 #include "poslab/core/gaussian.hpp"
 #include "poslab/core/learned.hpp"
@@ -371,17 +372,6 @@ TEST_CASE("i18n: every key in the files is used") {
 
 // [SECTION] Error messages: one exception per reason id
 
-/// Runs `f`, which must raise core::InvalidParameter, and returns it.
-core::InvalidParameter raised_by(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const core::InvalidParameter& e) {
-    return e;
-  }
-  FAIL("no InvalidParameter raised");
-  return core::InvalidParameter("", "", "");
-}
-
 /// A set of `assignments` checked against the relations of `view`.
 void resolve(std::string_view view, std::initializer_list<const char*> assignments) {
   core::Params p;
@@ -399,7 +389,7 @@ void table(std::string_view id, std::initializer_list<const char*> assignments) 
 /// functions a user's input reaches (parsers, core, tables, the CLI).
 std::vector<core::InvalidParameter> exceptions_for_every_reason() {
   std::vector<core::InvalidParameter> out;
-  auto add = [&](const std::function<void()>& f) { out.push_back(raised_by(f)); };
+  auto add = [&](const std::function<void()>& f) { out.push_back(test::raised_by(f)); };
   // "spec": every parameter with values of every kind it refuses
   for (const core::ParamSpec& s : core::param_specs())
     for (const char* text : {"abc", "", "-1e300", "1e300", "0.5", "3", "1,2,3", "1:2:3:4:5"}) {
@@ -520,7 +510,7 @@ TEST_CASE("i18n: error_text falls back to what() and never fills braces the user
   CHECK(app::error_text(zh, no_reason) == "x = 1: something");
   const core::InvalidParameter unknown_id("x", "1", "something", core::Reason{"no_such_reason", {}, {}});
   CHECK(app::error_text(zh, unknown_id) == "x = 1: something");
-  const auto typed = raised_by([] { core::Params().set_assignment("{value}{allowed}"); });
+  const auto typed = test::raised_by([] { core::Params().set_assignment("{value}{allowed}"); });
   CHECK(app::error_text(test::english(), typed) == typed.what());
   CHECK(app::error_text(zh, typed).rfind("{value}{allowed} = ?：", 0) == 0);
 }

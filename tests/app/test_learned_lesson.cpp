@@ -8,61 +8,24 @@
 #include <cmath>
 #include <random>
 
-#include "app/lessons/lesson.hpp"
-#include "app/lessons/table.hpp"
-#include "app_test_support.hpp"
+#include "lesson_test_support.hpp"
 #include "poslab/core/learned.hpp"
 #include "poslab/core/sinusoidal.hpp"
 
 using namespace poslab;
+using test::params;
 namespace fig = poslab::app::fig;
 
 namespace {
 
-const app::ViewDef& view() {
-  const app::ViewDef* v = app::find_view("learned");
-  REQUIRE(v != nullptr);
-  return *v;
-}
-
-fig::Figure build(std::string_view id, const core::Params& p) {
-  const app::FigureDef* f = app::find_figure(view(), id);
-  REQUIRE(f != nullptr);
-  return app::build_figure(view(), *f, p, test::english(), 900, 560);
-}
-
-core::Params params(std::initializer_list<std::pair<const char*, const char*>> sets) {
-  core::Params p;
-  for (const auto& [k, v] : sets) p.set_text(k, v);
-  return p;
-}
-
-const app::Cell& at(const app::Table& t, std::size_t row, std::string_view column) {
-  for (std::size_t c = 0; c < t.columns.size(); ++c)
-    if (t.columns[c] == column) return t.rows.at(row).at(c);
-  FAIL("no column " << column);
-  return t.rows.at(0).at(0);
-}
-
-void check_readouts(const core::Params& p) {
-  int checked = 0;
-  for (const app::Readout& r : app::view_readouts(view(), p, test::english())) {
-    CAPTURE(r.label);
-    CAPTURE(r.value);
-    CHECK(std::isfinite(r.number));
-    if (r.holds) {
-      CHECK(*r.holds);
-      ++checked;
-    }
-  }
-  CHECK(checked == 3);  // last row exists, no row past L, init stddev
-}
+const test::Lesson lesson{"learned"};
+constexpr int kClaims = 3;  // last row exists, no row past L, init stddev
 
 }  // namespace
 
 TEST_CASE("learned lesson: readouts at the defaults") {
-  const auto r = app::view_readouts(view(), core::Params{}, test::english());
-  check_readouts(core::Params{});
+  const auto r = lesson.readouts(core::Params{});
+  CHECK(lesson.check_readouts(core::Params{}) == kClaims);
   CHECK(r[0].number == 512.0 * 128.0);    // parameters L·d
   CHECK(r[1].number == 1.0);              // row 511 exists
   CHECK(r[2].number == 0.0);              // row 512 does not
@@ -86,15 +49,15 @@ TEST_CASE("learned lesson: readouts hold over random settings") {
     CAPTURE(p.integer("d"));
     CAPTURE(p.integer("max_length"));
     CAPTURE(p.integer("seed"));
-    check_readouts(p);
+    CHECK(lesson.check_readouts(p) == kClaims);
   }
-  check_readouts(params({{"max_length", "1"}, {"d", "2"}}));
-  check_readouts(params({{"max_length", "1048576"}, {"d", "8192"}, {"positions", "1048576"}}));
+  CHECK(lesson.check_readouts(params({{"max_length", "1"}, {"d", "2"}})) == kClaims);
+  CHECK(lesson.check_readouts(params({{"max_length", "1048576"}, {"d", "8192"}, {"positions", "1048576"}})) == kClaims);
 }
 
 TEST_CASE("learned lesson: readouts at d = 1024 read 64 rows and say so") {
-  const auto r = app::view_readouts(view(), params({{"d", "1024"}, {"positions", "1048576"}}), test::english());
-  check_readouts(params({{"d", "1024"}, {"positions", "1048576"}}));
+  const auto r = lesson.readouts(params({{"d", "1024"}, {"positions", "1048576"}}));
+  CHECK(lesson.check_readouts(params({{"d", "1024"}, {"positions", "1048576"}})) == kClaims);
   REQUIRE(r.size() == 7);
   CHECK(r[4].label.find("rows 0 to 63") != std::string::npos);  // 2^16 entries
   CHECK(r[5].label.find("rows 0 to 64") != std::string::npos);  // 64 neighbouring pairs
@@ -103,14 +66,14 @@ TEST_CASE("learned lesson: readouts at d = 1024 read 64 rows and say so") {
   for (long long pos = 0; pos < 64; ++pos) sum2 += core::learned_row(pos, 512, 1024, 0)->squaredNorm();
   CHECK(r[4].number == doctest::Approx(std::sqrt(sum2 / 65536)).epsilon(1e-14));
   // At the defaults every row is read: no sample named.
-  for (const app::Readout& x : app::view_readouts(view(), core::Params{}, test::english()))
+  for (const app::Readout& x : lesson.readouts(core::Params{}))
     CHECK(x.label.find("rows 0 to") == std::string::npos);
 }
 
 TEST_CASE("learned lesson: figures") {
   const core::Params p = params({{"max_length", "512"}, {"d", "64"}, {"positions", "768"}, {"seed", "3"}, {"m", "5"}});
   SUBCASE("the table shows core's entries and ends at L") {
-    const fig::Figure f = build("table", p);
+    const fig::Figure f = lesson.figure("table", p);
     const fig::Heatmap& h = f.heatmaps.at(0);
     CHECK(h.y1 == 512.0);
     for (long long pos : {0LL, 100LL, 511LL})
@@ -125,13 +88,13 @@ TEST_CASE("learned lesson: figures") {
     CHECK(*f.y.max == 768.0);
   }
   SUBCASE("the sinusoidal table goes on past L") {
-    const fig::Figure f = build("sinusoidal", p);
+    const fig::Figure f = lesson.figure("sinusoidal", p);
     const auto v = f.heatmaps.at(0).value_at(2.5, 700.5);
     REQUIRE(v.has_value());
     CHECK(*v == doctest::Approx(core::sinusoidal_value(700, 2, 64, 1e4)).epsilon(1e-6));
   }
   SUBCASE("similarity: 1 at the anchor, learned stops at L − 1, sinusoidal goes on") {
-    const fig::Figure f = build("similarity", p);
+    const fig::Figure f = lesson.figure("similarity", p);
     const fig::Series& learned = f.series.at(0);
     const fig::Series& sinus = f.series.at(1);
     CHECK(learned.x.back() == 511.0);
@@ -142,7 +105,7 @@ TEST_CASE("learned lesson: figures") {
     CHECK(learned.y[200] == doctest::Approx(a.dot(b) / (a.norm() * b.norm())).epsilon(1e-12));
   }
   SUBCASE("similarity at d = 1024: a bounded sample of learned rows, said in the subtitle") {
-    const fig::Figure f = build("similarity", params({{"d", "1024"}, {"positions", "1048576"}, {"m", "37"}, {"seed", "9"}}));
+    const fig::Figure f = lesson.figure("similarity", params({{"d", "1024"}, {"positions", "1048576"}, {"m", "37"}, {"seed", "9"}}));
     const fig::Series& learned = f.series.at(0);
     const fig::Series& sinus = f.series.at(1);
     // 2^16 entries of the table: 64 rows of 1024 (every 8th of 512), the anchor and the last row.
@@ -174,7 +137,7 @@ TEST_CASE("learned lesson: figures") {
     CHECK(sinus.y[static_cast<std::size_t>(at_anchor - sinus.x.begin())] == doctest::Approx(1.0).epsilon(1e-15));
   }
   SUBCASE("an anchor past the table has nothing to compare") {
-    const fig::Figure f = build("similarity", params({{"max_length", "4"}, {"m", "10"}}));
+    const fig::Figure f = lesson.figure("similarity", params({{"max_length", "4"}, {"m", "10"}}));
     CHECK(f.series.at(0).x.empty());
     CHECK(!f.notes.empty());
   }
@@ -182,7 +145,7 @@ TEST_CASE("learned lesson: figures") {
 
 TEST_CASE("learned lesson tables") {
   SUBCASE("learned-rows: positions past L have no row") {
-    const app::Table t = app::build_table(*app::find_table("learned-rows"), params({{"d", "4"}}));
+    const app::Table t = test::table("learned-rows", params({{"d", "4"}}));
     // pos 0, 1, 510, 511 have rows (4 entries each); 512 and 513 do not.
     CHECK(t.rows.size() == 16);
     bool counted = false;
@@ -192,26 +155,25 @@ TEST_CASE("learned lesson tables") {
     CHECK(std::get<double>(t.rows[0][2]) == *core::learned_value(0, 0, 512, 4, 0));
   }
   SUBCASE("encoding-comparison: counts computed at the settings, BERT-base for learned") {
-    const app::Table t = app::build_table(*app::find_table("encoding-comparison"),
-                                          params({{"d", "768"}, {"max_length", "512"}, {"clip", "16"},
-                                                  {"buckets", "32"}, {"heads", "12"}}));
+    const app::Table t = test::table("encoding-comparison", params({{"d", "768"}, {"max_length", "512"}, {"clip", "16"},
+                                                                    {"buckets", "32"}, {"heads", "12"}}));
     REQUIRE(t.rows.size() == 6);
-    CHECK(std::get<std::string>(at(t, 0, "method")) == "sinusoidal");
-    CHECK(std::get<double>(at(t, 0, "parameters_at_settings")) == 0);
-    CHECK(std::get<double>(at(t, 1, "parameters_at_settings")) == 393216);  // 512 × 768
-    CHECK(std::get<bool>(at(t, 1, "row_past_max_length")) == false);
-    CHECK(std::get<double>(at(t, 2, "parameters_at_settings")) == 2 * 33 * 768);  // w^K, w^V: 2k + 1 each
-    CHECK(std::get<double>(at(t, 3, "parameters_at_settings")) == 32 * 12);       // T5-base bias table
-    CHECK(std::get<double>(at(t, 4, "parameters_at_settings")) == 0);
-    CHECK(std::get<double>(at(t, 5, "parameters_at_settings")) == 0);
+    CHECK(std::get<std::string>(test::cell(t, 0, "method")) == "sinusoidal");
+    CHECK(std::get<double>(test::cell(t, 0, "parameters_at_settings")) == 0);
+    CHECK(std::get<double>(test::cell(t, 1, "parameters_at_settings")) == 393216);  // 512 × 768
+    CHECK(std::get<bool>(test::cell(t, 1, "row_past_max_length")) == false);
+    CHECK(std::get<double>(test::cell(t, 2, "parameters_at_settings")) == 2 * 33 * 768);  // w^K, w^V: 2k + 1 each
+    CHECK(std::get<double>(test::cell(t, 3, "parameters_at_settings")) == 32 * 12);       // T5-base bias table
+    CHECK(std::get<double>(test::cell(t, 4, "parameters_at_settings")) == 0);
+    CHECK(std::get<double>(test::cell(t, 5, "parameters_at_settings")) == 0);
     // The notes' cells sit next to ours: absolute encodings "O(d)" against 0 and L·d.
-    CHECK(std::get<std::string>(at(t, 0, "notes_parameters")) == "O(d)");
-    CHECK(std::get<std::string>(at(t, 0, "parameters")) == "0");
+    CHECK(std::get<std::string>(test::cell(t, 0, "notes_parameters")) == "O(d)");
+    CHECK(std::get<std::string>(test::cell(t, 0, "parameters")) == "0");
     // Every category id is explained in the lesson's translations.
     for (const char* column : {"injected_into", "parameters_scope", "relative_position", "extra_cost_scope",
                                "extrapolation", "notes_row", "notes_extrapolation", "notes_relative"})
       for (std::size_t r = 0; r < t.rows.size(); ++r) {
-        const std::string id = std::get<std::string>(at(t, r, column));
+        const std::string id = std::get<std::string>(test::cell(t, r, column));
         if (id.empty()) continue;
         CAPTURE(id);
         CHECK(test::english().has("learned.cell." + id));

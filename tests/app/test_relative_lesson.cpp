@@ -7,33 +7,16 @@
 #include <cmath>
 #include <random>
 
-#include "app/lessons/lesson.hpp"
-#include "app/lessons/table.hpp"
-#include "app_test_support.hpp"
+#include "lesson_test_support.hpp"
 #include "poslab/core/relative.hpp"
 
 using namespace poslab;
+using test::params;
 namespace fig = poslab::app::fig;
 
 namespace {
 
-const app::ViewDef& view() {
-  const app::ViewDef* v = app::find_view("relative");
-  REQUIRE(v != nullptr);
-  return *v;
-}
-
-fig::Figure build(std::string_view id, const core::Params& p) {
-  const app::FigureDef* f = app::find_figure(view(), id);
-  REQUIRE(f != nullptr);
-  return app::build_figure(view(), *f, p, test::english(), 700, 560);
-}
-
-core::Params params(std::initializer_list<std::pair<const char*, const char*>> sets) {
-  core::Params p;
-  for (const auto& [k, v] : sets) p.set_text(k, v);
-  return p;
-}
+const test::Lesson lesson{"relative"};
 
 core::TermVariant variant(std::string_view v) {
   if (v == "transformer-xl") return core::TermVariant::transformer_xl;
@@ -42,26 +25,11 @@ core::TermVariant variant(std::string_view v) {
   return core::TermVariant::all;
 }
 
-/// Every readout with `holds` holds; returns how many there were.
-int check_readouts(const core::Params& p) {
-  int checked = 0;
-  for (const app::Readout& r : app::view_readouts(view(), p, test::english())) {
-    CAPTURE(r.label);
-    CAPTURE(r.value);
-    CHECK(std::isfinite(r.number));
-    if (r.holds) {
-      CHECK(*r.holds);
-      ++checked;
-    }
-  }
-  return checked;
-}
-
 }  // namespace
 
 TEST_CASE("relative lesson: Shaw's index figure is core's matrix") {
   for (const char* k : {"0", "1", "3", "40"}) {
-    const fig::Figure f = build("index", params({{"positions", "20"}, {"clip", k}}));
+    const fig::Figure f = lesson.figure("index", params({{"positions", "20"}, {"clip", k}}));
     const Eigen::MatrixXi ref = core::shaw_index_matrix(20, std::stoi(k));
     const fig::Heatmap& h = f.heatmaps.at(0);
     for (int i = 0; i < 20; ++i)
@@ -74,7 +42,7 @@ TEST_CASE("relative lesson: Shaw's index figure is core's matrix") {
       }
   }
   // A million tokens: sampled, never built; the far corner is clipped to k.
-  const fig::Figure big = build("index", params({{"positions", "1048576"}, {"clip", "4"}}));
+  const fig::Figure big = lesson.figure("index", params({{"positions", "1048576"}, {"clip", "4"}}));
   CHECK(*big.heatmaps[0].value_at(1048575.5, 0.5) == 4.0f);
   CHECK(*big.heatmaps[0].value_at(0.5, 1048575.5) == -4.0f);
 }
@@ -94,7 +62,7 @@ TEST_CASE("relative lesson: term figures equal core's decomposition, every varia
       const char* const id = entry.first;
       const Eigen::MatrixXd& m = entry.second;
       CAPTURE(id);
-      const fig::Figure f = build(id, p);
+      const fig::Figure f = lesson.figure(id, p);
       const fig::Heatmap& h = f.heatmaps.at(0);
       REQUIRE(h.cols == 12);
       for (int i = 0; i < 12; ++i)
@@ -105,8 +73,8 @@ TEST_CASE("relative lesson: term figures equal core's decomposition, every varia
     }
   }
   // Dropped terms say so.
-  CHECK(!build("content_position", params({{"terms", "t5"}})).notes.empty());
-  CHECK(!build("position_position", params({{"terms", "deberta"}})).notes.empty());
+  CHECK(!lesson.figure("content_position", params({{"terms", "t5"}})).notes.empty());
+  CHECK(!lesson.figure("position_position", params({{"terms", "deberta"}})).notes.empty());
 }
 
 TEST_CASE("relative lesson: the shared toy follows every key it is built from") {
@@ -129,7 +97,7 @@ TEST_CASE("relative lesson: the shared toy follows every key it is built from") 
     const core::ToyAttention toy = core::toy_attention(n, std::stoi(x.d), std::stoi(x.d), std::stod(x.base), std::stoull(x.seed));
     const Eigen::MatrixXd ref = core::four_term_decomposition(toy, variant(x.terms)).sum();
     const fig::Heatmap h =
-        build("score", params({{"positions", x.positions}, {"d", x.d}, {"seed", x.seed}, {"base", x.base}, {"terms", x.terms}}))
+        lesson.figure("score", params({{"positions", x.positions}, {"d", x.d}, {"seed", x.seed}, {"base", x.base}, {"terms", x.terms}}))
             .heatmaps.at(0);
     REQUIRE(h.cols == n);
     for (int i = 0; i < n; ++i)
@@ -137,7 +105,7 @@ TEST_CASE("relative lesson: the shared toy follows every key it is built from") 
         CHECK(h.values[static_cast<std::size_t>(i * n + j)] == doctest::Approx(ref(i, j)).epsilon(1e-6));
   }
   // At a million positions and d = 1024 the toy is capped, and the subtitle says so.
-  const fig::Figure big = build("content_content", params({{"positions", "1048576"}, {"d", "1024"}}));
+  const fig::Figure big = lesson.figure("content_content", params({{"positions", "1048576"}, {"d", "1024"}}));
   CHECK(big.heatmaps.at(0).cols == 128);
   CHECK(big.subtitle.find("at most 128 tokens and width 128") != std::string::npos);
 }
@@ -157,30 +125,30 @@ TEST_CASE("relative lesson: readouts hold for every variant over random settings
     CAPTURE(p.choice("terms"));
     CAPTURE(p.integer("positions"));
     CAPTURE(p.integer("d"));
-    const int n = check_readouts(p);
+    const int n = lesson.check_readouts(p);
     // Shaw count + sum (all) or variant checks: at least two claims are checked.
     CHECK(n >= 2);
   }
 }
 
 TEST_CASE("relative lesson: readout values") {
-  const auto r = app::view_readouts(view(), params({{"positions", "16"}, {"clip", "4"}}), test::english());
+  const auto r = lesson.readouts(params({{"positions", "16"}, {"clip", "4"}}));
   CHECK(r.at(0).number == 9);  // w_{−4} … w_4
   // Absolute position–position is not a function of i − j: measured, not claimed.
   CHECK(!r.at(2).holds.has_value());
   CHECK(r.at(2).number > 1e-3);
-  const auto t5 = app::view_readouts(view(), params({{"terms", "t5"}}), test::english());
+  const auto t5 = lesson.readouts(params({{"terms", "t5"}}));
   CHECK(t5.at(1).number == 0);  // T5's bias depends only on j − i
 }
 
 TEST_CASE("relative lesson tables") {
-  const app::Table shaw = app::build_table(*app::find_table("shaw-clip"), params({{"clip", "4"}}));
+  const app::Table shaw = test::table("shaw-clip", params({{"clip", "4"}}));
   REQUIRE(shaw.rows.size() == 25);  // −12 … 12
   CHECK(std::get<long long>(shaw.rows[0][1]) == -4);
   CHECK(std::get<long long>(shaw.rows[10][1]) == -2);
   CHECK(std::get<long long>(shaw.rows[24][1]) == 4);
 
-  const app::Table terms = app::build_table(*app::find_table("four-terms"), params({{"terms", "all"}, {"d", "8"}}));
+  const app::Table terms = test::table("four-terms", params({{"terms", "all"}, {"d", "8"}}));
   REQUIRE(terms.rows.size() == 64);
   const core::ToyAttention toy = core::toy_attention(8, 8, 8, 1e4, 0);
   const Eigen::MatrixXd full = core::absolute_attention_scores(toy);
@@ -191,6 +159,6 @@ TEST_CASE("relative lesson tables") {
     CHECK(std::get<double>(row[6]) == doctest::Approx(sum).epsilon(1e-12));
     CHECK(std::get<double>(row[6]) == doctest::Approx(full(i, j)).epsilon(1e-10));
   }
-  CHECK_THROWS_AS(app::build_table(*app::find_table("four-terms"), params({{"positions", "1001"}})),
+  CHECK_THROWS_AS(test::table("four-terms", params({{"positions", "1001"}})),
                   core::InvalidParameter);
 }

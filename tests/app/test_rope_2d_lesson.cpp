@@ -11,20 +11,14 @@
 #include <numbers>
 #include <random>
 
-#include "app/lessons/lesson.hpp"
-#include "app/lessons/table.hpp"
-#include "app_test_support.hpp"
+#include "lesson_test_support.hpp"
 #include "poslab/core/params.hpp"
 
 using namespace poslab;
 
 namespace {
 
-const app::ViewDef& view() {
-  const app::ViewDef* v = app::find_view("rope-2d");
-  REQUIRE(v != nullptr);
-  return *v;
-}
+const test::Lesson lesson{"rope-2d"};
 
 std::pair<double, double> rot(double x, double y, double a) {
   return {x * std::cos(a) - y * std::sin(a), x * std::sin(a) + y * std::cos(a)};
@@ -36,23 +30,15 @@ double by_hand_score(double q0, double q1, double k0, double k1, double m, doubl
   return a * c + b * d;
 }
 
-const app::Readout* find(const std::vector<app::Readout>& rs, std::string_view key) {
-  const std::string label = test::english()(key);
-  for (const auto& r : rs)
-    if (r.label.rfind(label.substr(0, label.find('{')), 0) == 0) return &r;
-  return nullptr;
-}
-
 }  // namespace
 
 TEST_CASE("rope-2d: readouts at the defaults hold and match a hand rotation") {
-  const auto rs = app::view_readouts(view(), core::Params{}, test::english());
+  const auto rs = lesson.readouts(core::Params{});
   REQUIRE(rs.size() >= 5);
-  for (const auto& r : rs)
-    if (r.holds) CHECK(*r.holds);
+  test::check_readouts(rs);
   // Defaults: q = (1, 0.5), k = (0.8, −0.4), m = 2, n = 5, θ = 0.5 (lesson default).
   const double expected = by_hand_score(1, 0.5, 0.8, -0.4, 2, 5, 0.5);
-  const app::Readout* score = find(rs, "rope-2d.readout.score");
+  const app::Readout* score = test::find_readout(rs, "rope-2d.readout.score");
   REQUIRE(score != nullptr);
   CHECK(score->number == doctest::Approx(expected).epsilon(1e-14));
   // 0.84044… as the figure note shows: |q||k| cos(φ_k − φ_q + 1.5).
@@ -70,14 +56,10 @@ TEST_CASE("rope-2d: shifting both positions keeps the score, moving one changes 
     p.set("q", std::vector<double>{q0, q1});
     p.set("k", std::vector<double>{k0, k1});
     p.set("m", m), p.set("n", n), p.set("theta", theta), p.set("shift", s);
-    const auto rs = app::view_readouts(view(), p, test::english());
-    for (const auto& r : rs) {
-      CAPTURE(r.label);
-      CHECK(std::isfinite(r.number));
-      if (r.holds) CHECK(*r.holds);
-    }
+    const auto rs = lesson.readouts(p);
+    test::check_readouts(rs);
     const double applied = std::max(s, -std::min(m, n));  // the lesson keeps positions >= 0
-    const app::Readout* shifted = find(rs, "rope-2d.readout.shifted");
+    const app::Readout* shifted = test::find_readout(rs, "rope-2d.readout.shifted");
     REQUIRE(shifted != nullptr);
     CHECK(shifted->number == doctest::Approx(by_hand_score(q0, q1, k0, k1, m + applied, n + applied, theta)).epsilon(1e-9));
     CHECK(shifted->number == doctest::Approx(by_hand_score(q0, q1, k0, k1, m, n, theta)).epsilon(1e-9).scale(std::hypot(q0, q1) * std::hypot(k0, k1)));
@@ -85,12 +67,9 @@ TEST_CASE("rope-2d: shifting both positions keeps the score, moving one changes 
 }
 
 TEST_CASE("rope-2d: figures carry core's numbers") {
-  const app::ViewDef& v = view();
-  const auto* plane = app::find_figure(v, "plane");
-  REQUIRE(plane != nullptr);
   core::Params p;
   p.set_text("m", "3"), p.set_text("n", "7"), p.set_text("shift", "2"), p.set_text("theta", "0.3");
-  const auto f = app::build_figure(v, *plane, p, test::english());
+  const auto f = lesson.figure("plane", p);
   // The rotated q is the shaft series named after q′, ending at R((m+s)θ)q.
   const auto [x, y] = rot(1, 0.5, (3 + 2) * 0.3);
   bool found = false;
@@ -98,9 +77,7 @@ TEST_CASE("rope-2d: figures carry core's numbers") {
     if (s.x.size() == 2 && s.x[0] == 0 && std::abs(s.x[1] - x) < 1e-12 && std::abs(s.y[1] - y) < 1e-12) found = true;
   CHECK(found);
 
-  const auto* shift = app::find_figure(v, "score-shift");
-  REQUIRE(shift != nullptr);
-  const auto g = app::build_figure(v, *shift, p, test::english());
+  const auto g = lesson.figure("score-shift", p);
   REQUIRE(g.series.size() >= 2);
   for (const auto& s : g.series) {
     if (s.x.size() < 10) continue;

@@ -14,9 +14,7 @@
 #include <numbers>
 #include <random>
 
-#include "app/lessons/lesson.hpp"
-#include "app/lessons/table.hpp"
-#include "app_test_support.hpp"
+#include "lesson_test_support.hpp"
 #include "poslab/core/rope.hpp"
 
 using namespace poslab;
@@ -24,66 +22,43 @@ namespace fig = poslab::app::fig;
 
 namespace {
 
-const app::ViewDef& view() {
-  const app::ViewDef* v = app::find_view("rope");
-  REQUIRE(v != nullptr);
-  return *v;
-}
-
-app::Table table(std::string_view id, const core::Params& p = {}) {
-  const app::TableDef* def = app::find_table(id);
-  REQUIRE(def != nullptr);
-  return app::build_table(*def, p);
-}
-
-double num(const app::Cell& c) {
-  if (const double* d = std::get_if<double>(&c)) return *d;
-  return static_cast<double>(std::get<long long>(c));
-}
-
-const app::Readout* find(const std::vector<app::Readout>& rs, std::string_view key) {
-  const std::string label = test::english()(key);
-  const std::string prefix = label.substr(0, label.find('{'));
-  for (const auto& r : rs)
-    if (r.label.rfind(prefix, 0) == 0) return &r;
-  return nullptr;
-}
+const test::Lesson lesson{"rope"};
 
 }  // namespace
 
 TEST_CASE("rope-steps: the notes' q = [1,2,3,4] at m = 2, d = 4 (seed 003)") {
-  const app::Table t = table("rope-steps");  // defaults: vector 1,2,3,4, m = 2, base 1e4, interleaved
+  const app::Table t = test::table("rope-steps");  // defaults: vector 1,2,3,4, m = 2, base 1e4, interleaved
   REQUIRE(t.rows.size() == 2);
   // Python reference: [-2.234741690198506, 0.0770037537313969, 2.919405353226401, 4.05919602674631]
-  CHECK(num(t.rows[0][9]) == doctest::Approx(-2.234741690198506).epsilon(1e-15));
-  CHECK(num(t.rows[0][10]) == doctest::Approx(0.0770037537313969).epsilon(1e-14));
-  CHECK(num(t.rows[1][9]) == doctest::Approx(2.919405353226401).epsilon(1e-15));
-  CHECK(num(t.rows[1][10]) == doctest::Approx(4.05919602674631).epsilon(1e-15));
-  CHECK(num(t.rows[1][3]) == doctest::Approx(0.01).epsilon(1e-15));  // θ_1 = 10000^(−2/4)
-  CHECK(num(t.rows[1][4]) == doctest::Approx(0.02).epsilon(1e-15));  // angle m·θ_1
+  CHECK(test::number(t.rows[0][9]) == doctest::Approx(-2.234741690198506).epsilon(1e-15));
+  CHECK(test::number(t.rows[0][10]) == doctest::Approx(0.0770037537313969).epsilon(1e-14));
+  CHECK(test::number(t.rows[1][9]) == doctest::Approx(2.919405353226401).epsilon(1e-15));
+  CHECK(test::number(t.rows[1][10]) == doctest::Approx(4.05919602674631).epsilon(1e-15));
+  CHECK(test::number(t.rows[1][3]) == doctest::Approx(0.01).epsilon(1e-15));  // θ_1 = 10000^(−2/4)
+  CHECK(test::number(t.rows[1][4]) == doctest::Approx(0.02).epsilon(1e-15));  // angle m·θ_1
 }
 
 TEST_CASE("rope-five-vectors and the audit of the notes' printed numbers (seed 001)") {
-  const app::Table t = table("rope-five-vectors");
+  const app::Table t = test::table("rope-five-vectors");
   REQUIRE(t.rows.size() == 5);
   // Python reference for row 3 (pos 3, vector [1,−1,1,−1]) and row 1 (pos 1, [0,1,0,1]).
-  CHECK(num(t.rows[3][9]) == doctest::Approx(1.0295455339514832).epsilon(1e-15));
-  CHECK(num(t.rows[3][10]) == doctest::Approx(-0.9695545335464919).epsilon(1e-15));
-  CHECK(num(t.rows[1][10]) == doctest::Approx(0.9999500004166653).epsilon(1e-15));
-  CHECK(num(t.rows[4][7]) == doctest::Approx(0.05157943722215813).epsilon(1e-14));
+  CHECK(test::number(t.rows[3][9]) == doctest::Approx(1.0295455339514832).epsilon(1e-15));
+  CHECK(test::number(t.rows[3][10]) == doctest::Approx(-0.9695545335464919).epsilon(1e-15));
+  CHECK(test::number(t.rows[1][10]) == doctest::Approx(0.9999500004166653).epsilon(1e-15));
+  CHECK(test::number(t.rows[4][7]) == doctest::Approx(0.05157943722215813).epsilon(1e-14));
 
-  const app::Table audit = table("rope-notes-check");
+  const app::Table audit = test::table("rope-notes-check");
   REQUIRE(audit.rows.size() == 24);
   std::vector<double> wrong;
   for (const auto& row : audit.rows)
-    if (!std::get<bool>(row[6])) wrong.push_back(num(row[3]));
+    if (!std::get<bool>(row[6])) wrong.push_back(test::number(row[3]));
   // −2.234 (seed 003 rounds cos/sin first), 0.9999 (is 0.99995 → 1.0000), 1.0296 (is 1.029546 → 1.0295).
   REQUIRE(wrong.size() == 3);
   CHECK(wrong[0] == -2.234);
   CHECK(wrong[1] == 0.9999);
   CHECK(wrong[2] == 1.0296);
-  const auto rs = app::view_readouts(view(), {}, test::english());  // kept alive: `notes` points into it
-  const app::Readout* notes = find(rs, "rope.readout.notes");
+  const auto rs = lesson.readouts(core::Params{});  // kept alive: `notes` points into it
+  const app::Readout* notes = test::find_readout(rs, "rope.readout.notes");
   REQUIRE(notes != nullptr);
   CHECK(notes->number == 3);
 }
@@ -92,11 +67,11 @@ TEST_CASE("rope-layouts: a permutation whose pairs match the two layouts") {
   for (int d : {2, 4, 16, 128}) {
     core::Params p;
     p.set("d", static_cast<double>(d));
-    const app::Table t = table("rope-layouts", p);
+    const app::Table t = test::table("rope-layouts", p);
     REQUIRE(t.rows.size() == static_cast<std::size_t>(d));
     std::vector<int> seen(static_cast<std::size_t>(d), 0);
     for (const auto& row : t.rows) {
-      const auto j = static_cast<int>(num(row[0])), h = static_cast<int>(num(row[1]));
+      const auto j = static_cast<int>(test::number(row[0])), h = static_cast<int>(test::number(row[1]));
       ++seen[static_cast<std::size_t>(h)];
       // interleaved slot j belongs to pair j/2; half slot h to pair h mod d/2.
       CHECK(j / 2 == h % (d / 2));
@@ -108,12 +83,12 @@ TEST_CASE("rope-layouts: a permutation whose pairs match the two layouts") {
 }
 
 TEST_CASE("rope-mixed-layouts: the notes' mixed code against proper RoPE") {
-  const app::Table t = table("rope-mixed-layouts");  // x = [1,2,3,4], m = 2, n = 5, s = 0..16
+  const app::Table t = test::table("rope-mixed-layouts");  // x = [1,2,3,4], m = 2, n = 5, s = 0..16
   REQUIRE(t.rows.size() == 17);
   // Python transcription of the notes' code: −6.8570057325595855 at s = 0, 5.167418927099051 at s = 1.
-  CHECK(num(t.rows[0][4]) == doctest::Approx(-6.8570057325595855).epsilon(1e-14));
-  CHECK(num(t.rows[1][4]) == doctest::Approx(5.167418927099051).epsilon(1e-14));
-  for (const auto& row : t.rows) CHECK(num(row[3]) == doctest::Approx(num(t.rows[0][3])).epsilon(1e-12));
+  CHECK(test::number(t.rows[0][4]) == doctest::Approx(-6.8570057325595855).epsilon(1e-14));
+  CHECK(test::number(t.rows[1][4]) == doctest::Approx(5.167418927099051).epsilon(1e-14));
+  for (const auto& row : t.rows) CHECK(test::number(row[3]) == doctest::Approx(test::number(t.rows[0][3])).epsilon(1e-12));
 }
 
 TEST_CASE("rope readouts hold at the defaults and over random vectors, positions, layouts, bases") {
@@ -128,20 +103,10 @@ TEST_CASE("rope readouts hold at the defaults and over random vectors, positions
     p.set("m", pos(rng)), p.set("n", pos(rng));
     p.set("base", std::pow(10.0, lb(rng)));
     p.set_text("layout", trial % 2 ? "half" : "interleaved");
-    const auto rs = app::view_readouts(view(), p, test::english());
-    int checked = 0;
-    for (const auto& r : rs) {
-      CAPTURE(r.label);
-      CAPTURE(r.value);
-      CHECK(std::isfinite(r.number));
-      if (r.holds) {
-        CHECK(*r.holds);
-        ++checked;
-      }
-    }
-    CHECK(checked >= 3);
+    const auto rs = lesson.readouts(p);
+    CHECK(test::check_readouts(rs) >= 3);
     // The mixed layouts break the relative property for any d >= 4 generic vector.
-    const app::Readout* mixed = find(rs, "rope.readout.mixed");
+    const app::Readout* mixed = test::find_readout(rs, "rope.readout.mixed");
     REQUIRE(mixed != nullptr);
     if (v.size() >= 4) CHECK(mixed->number > 1e-6 * (1 + std::abs(mixed->number)));
   }
@@ -150,17 +115,16 @@ TEST_CASE("rope readouts hold at the defaults and over random vectors, positions
 TEST_CASE("rope: with d = 2 the two layouts coincide and mixing them is harmless") {
   core::Params p;
   p.set_text("vector", "1.5,-0.5");
-  const auto rs = app::view_readouts(view(), p, test::english());
-  const app::Readout* mixed = find(rs, "rope.readout.mixed");
+  const auto rs = lesson.readouts(p);
+  const app::Readout* mixed = test::find_readout(rs, "rope.readout.mixed");
   REQUIRE(mixed != nullptr);
   CHECK(mixed->number < 1e-12);
 }
 
 TEST_CASE("rope figures carry core's numbers") {
-  const app::ViewDef& v = view();
   core::Params p;
   p.set_text("d", "4");
-  const auto f = app::build_figure(v, *app::find_figure(v, "rotation-matrix"), p, test::english());
+  const auto f = lesson.figure("rotation-matrix", p);
   REQUIRE(f.heatmaps.size() == 1);
   const auto& h = f.heatmaps[0];
   REQUIRE(h.cols == 4);
@@ -172,7 +136,7 @@ TEST_CASE("rope figures carry core's numbers") {
 
   // d > 16: the block of pair 0 in the half layout sits at indices (0, d/2).
   p.set_text("d", "128"), p.set_text("layout", "half"), p.set_text("m", "3");
-  const auto g = app::build_figure(v, *app::find_figure(v, "rotation-matrix"), p, test::english());
+  const auto g = lesson.figure("rotation-matrix", p);
   const auto& hg = g.heatmaps[0];
   REQUIRE(hg.cols == 16);
   // Shown indices 0..7 and 64..71: index 64 is column 8; R[0][64] = −sin(3).
@@ -181,7 +145,7 @@ TEST_CASE("rope figures carry core's numbers") {
   // Dials: hand i at angle m·θ_i mod 2π (the tips' hover column).
   core::Params q;
   q.set_text("m", "100"), q.set_text("d", "8");
-  const auto dials = app::build_figure(v, *app::find_figure(v, "dials"), q, test::english());
+  const auto dials = lesson.figure("dials", q);
   bool found = false;
   for (const auto& s : dials.series)
     if (s.kind == fig::SeriesKind::scatter && s.extra.size() >= 3) {

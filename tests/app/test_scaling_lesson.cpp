@@ -29,33 +29,16 @@
 
 #include "app/common/presets.hpp"
 #include "app/export/figure_export.hpp"
-#include "app/lessons/lesson.hpp"
-#include "app/lessons/table.hpp"
-#include "app_test_support.hpp"
+#include "lesson_test_support.hpp"
 #include "poslab/core/scaling.hpp"
 
 using namespace poslab;
+using test::params;
 namespace fig = poslab::app::fig;
 
 namespace {
 
-const app::ViewDef& view() {
-  const app::ViewDef* v = app::find_view("scaling");
-  REQUIRE(v != nullptr);
-  return *v;
-}
-
-fig::Figure build(std::string_view id, const core::Params& p, double width = 900) {
-  const app::FigureDef* f = app::find_figure(view(), id);
-  REQUIRE(f != nullptr);
-  return app::build_figure(view(), *f, p, test::english(), width, 560);
-}
-
-core::Params params(std::initializer_list<std::pair<const char*, const char*>> sets) {
-  core::Params p;
-  for (const auto& [k, v] : sets) p.set_text(k, v);
-  return p;
-}
+const test::Lesson lesson{"scaling"};
 
 std::string tr(std::string_view key) { return test::english()(key); }
 std::string method(std::string_view name) { return tr("scaling.method." + std::string(name)); }
@@ -63,117 +46,52 @@ std::string with_method(std::string_view key, std::string_view name) {
   return test::english().format(key, {{"method", method(name)}});
 }
 
-const app::Readout& readout(const std::vector<app::Readout>& all, const std::string& label) {
-  for (const app::Readout& r : all)
-    if (r.label == label) return r;
-  FAIL("no readout " << label);
-  return all.front();
-}
-
-const fig::Series& series(const fig::Figure& f, const std::string& name) {
-  for (const fig::Series& s : f.series)
-    if (s.name == name) return s;
-  FAIL("no series " << name);
-  return f.series.front();
-}
-
-bool has_series(const fig::Figure& f, const std::string& name) {
-  for (const fig::Series& s : f.series)
-    if (s.name == name) return true;
-  return false;
-}
-
-std::size_t column(const app::Table& t, std::string_view name) {
-  for (std::size_t c = 0; c < t.columns.size(); ++c)
-    if (t.columns[c] == name) return c;
-  FAIL("no column " << name);
-  return 0;
-}
-
-double number(const app::Table& t, std::size_t row, std::string_view name) {
-  const app::Cell& v = t.rows.at(row).at(column(t, name));
-  if (const double* x = std::get_if<double>(&v)) return *x;
-  if (const long long* i = std::get_if<long long>(&v)) return static_cast<double>(*i);
-  FAIL("not a number: " << name);
-  return 0;
-}
-
-double meta(const app::Table& t, std::string_view key) {
-  for (const auto& [k, v] : t.meta)
-    if (k == key) return std::get<double>(v);
-  FAIL("no meta " << key);
-  return 0;
-}
-
-app::Table table(std::string_view id, const core::Params& p = {}) {
-  const app::TableDef* def = app::find_table(id);
-  REQUIRE(def != nullptr);
-  return app::build_table(*def, p);
-}
-
-/// Every readout finite; every claimed invariant holds. Returns how many claim one.
-int check_readouts(const core::Params& p) {
-  const auto all = app::view_readouts(view(), p, test::english());
-  int claims = 0;
-  for (const app::Readout& r : all) {
-    CAPTURE(r.label);
-    CAPTURE(r.value);
-    CHECK(std::isfinite(r.number));
-    CHECK(!r.value.empty());
-    if (r.holds) {
-      CHECK(*r.holds);
-      ++claims;
-    }
-  }
-  return claims;
-}
-
 }  // namespace
 
 TEST_CASE("scaling lesson: readouts at the defaults, against Python references") {
-  CHECK(check_readouts({}) == 5);  // unseen (yarn), by-parts, PI stretch, γ limit, rotate_half
-  const auto r = app::view_readouts(view(), {}, test::english());
-  CHECK(readout(r, tr("scaling.readout.yarn_regimes")).number == 21);
-  CHECK(readout(r, tr("scaling.readout.yarn_regimes")).value ==
+  CHECK(lesson.check_readouts({}) == 5);  // unseen (yarn), by-parts, PI stretch, γ limit, rotate_half
+  const auto r = lesson.readouts(core::Params{});
+  CHECK(test::readout(r, tr("scaling.readout.yarn_regimes")).number == 21);
+  CHECK(test::readout(r, tr("scaling.readout.yarn_regimes")).value ==
         test::english().format("scaling.readout.yarn_regimes_value", {{"kept", "21"}, {"blended", "25"}, {"divided", "18"}}));
-  CHECK(readout(r, tr("scaling.readout.unseen_none")).number == 18);
-  const app::Readout& unseen = readout(r, with_method("scaling.readout.unseen_method", "yarn"));
+  CHECK(test::readout(r, tr("scaling.readout.unseen_none")).number == 18);
+  const app::Readout& unseen = test::readout(r, with_method("scaling.readout.unseen_method", "yarn"));
   CHECK(unseen.number == 0);
   REQUIRE(unseen.holds.has_value());
-  CHECK(readout(r, with_method("scaling.readout.fastest", "yarn")).number == 1.0);  // the fastest pair is kept
-  CHECK(readout(r, with_method("scaling.readout.attention", "yarn")).number ==
+  CHECK(test::readout(r, with_method("scaling.readout.fastest", "yarn")).number == 1.0);  // the fastest pair is kept
+  CHECK(test::readout(r, with_method("scaling.readout.attention", "yarn")).number ==
         doctest::Approx(1.2079441541679836).epsilon(1e-15));
-  CHECK(readout(r, tr("scaling.readout.dynamic")).number == doctest::Approx(607779.2727297307).epsilon(1e-12));
-  CHECK(std::abs(readout(r, tr("scaling.readout.pi_stretch")).number) < 1e-10);
-  CHECK(readout(r, tr("scaling.readout.gamma_slope")).number == doctest::Approx(0.18946457081379975).epsilon(1e-14));
-  CHECK(readout(r, tr("scaling.readout.gamma_100")).number == doctest::Approx(18.946457081379975).epsilon(1e-14));
-  CHECK(readout(r, tr("scaling.readout.gamma_limit")).number == doctest::Approx(21618.817610103102).epsilon(1e-14));
-  const app::Readout& last = readout(r, test::english().format("scaling.readout.gamma_target", {{"L", "32,768"}}));
+  CHECK(test::readout(r, tr("scaling.readout.dynamic")).number == doctest::Approx(607779.2727297307).epsilon(1e-12));
+  CHECK(std::abs(test::readout(r, tr("scaling.readout.pi_stretch")).number) < 1e-10);
+  CHECK(test::readout(r, tr("scaling.readout.gamma_slope")).number == doctest::Approx(0.18946457081379975).epsilon(1e-14));
+  CHECK(test::readout(r, tr("scaling.readout.gamma_100")).number == doctest::Approx(18.946457081379975).epsilon(1e-14));
+  CHECK(test::readout(r, tr("scaling.readout.gamma_limit")).number == doctest::Approx(21618.817610103102).epsilon(1e-14));
+  const app::Readout& last = test::readout(r, test::english().format("scaling.readout.gamma_target", {{"L", "32,768"}}));
   CHECK(last.number == doctest::Approx(6208.37505642659).epsilon(1e-14));
   CHECK(last.number > 4096);  // the notes' map leaves the trained range
-  CHECK(readout(r, test::english().format("scaling.readout.seed_theta", {{"i", "32"}})).number ==
+  CHECK(test::readout(r, test::english().format("scaling.readout.seed_theta", {{"i", "32"}})).number ==
         doctest::Approx(0.009919100824251096).epsilon(1e-13));
-  CHECK(readout(r, tr("scaling.readout.seed_divisor")).number == doctest::Approx(1.0081558981184175).epsilon(1e-13));
-  CHECK(readout(r, tr("scaling.readout.roll")).number == doctest::Approx(1.0508542472692388).epsilon(1e-12));
-  CHECK(readout(r, tr("scaling.readout.rotate_half")).number == doctest::Approx(1.0).epsilon(1e-14));
+  CHECK(test::readout(r, tr("scaling.readout.seed_divisor")).number == doctest::Approx(1.0081558981184175).epsilon(1e-13));
+  CHECK(test::readout(r, tr("scaling.readout.roll")).number == doctest::Approx(1.0508542472692388).epsilon(1e-12));
+  CHECK(test::readout(r, tr("scaling.readout.rotate_half")).number == doctest::Approx(1.0).epsilon(1e-14));
 }
 
 TEST_CASE("scaling lesson: the unseen-angle claim can fail, and is only claimed where the code guarantees it") {
   // β_slow = 0.25 < 1: YaRN's ramp reaches pairs that never turn once within L (Python above: 9).
-  const auto r = app::view_readouts(view(), params({{"beta_slow", "0.25"}}), test::english());
-  const app::Readout& yarn = readout(r, with_method("scaling.readout.unseen_method", "yarn"));
+  const auto r = lesson.readouts(params({{"beta_slow", "0.25"}}));
+  const app::Readout& yarn = test::readout(r, with_method("scaling.readout.unseen_method", "yarn"));
   CHECK(yarn.number == 9);
   CHECK(!yarn.holds.has_value());
   // no scaling at all: every slow pair meets unseen angles, and nothing is claimed
-  const auto none = app::view_readouts(view(), params({{"method", "none"}}), test::english());
-  const app::Readout& n = readout(none, with_method("scaling.readout.unseen_method", "none"));
+  const auto none = lesson.readouts(params({{"method", "none"}}));
+  const app::Readout& n = test::readout(none, with_method("scaling.readout.unseen_method", "none"));
   CHECK(n.number == 18);
   CHECK(!n.holds.has_value());
   // PI, YaRN (paper) and Llama 3 at their defaults claim and keep 0
   for (const char* m : {"linear", "yarn-paper", "llama3"}) {
     CAPTURE(m);
-    const auto rm = app::view_readouts(view(), params({{"method", m}}), test::english());
-    const app::Readout& u = readout(rm, with_method("scaling.readout.unseen_method", m));
+    const auto rm = lesson.readouts(params({{"method", m}}));
+    const app::Readout& u = test::readout(rm, with_method("scaling.readout.unseen_method", m));
     CHECK(u.number == 0);
     REQUIRE(u.holds.has_value());
     CHECK(*u.holds);
@@ -207,53 +125,53 @@ TEST_CASE("scaling lesson: readouts hold over random settings, extremes and the 
     std::string where;
     for (const auto& k : p.set_keys()) where += " " + k + "=" + core::format_param_value(core::param_spec(k), p.value(k));
     CAPTURE(where);
-    check_readouts(p);
+    lesson.check_readouts(p);
     if (trial % 10 == 0)
-      for (const auto& f : view().figures) CHECK(fig::all_finite(build(f.id, p, 640)));
+      for (const auto& f : lesson.view().figures) CHECK(fig::all_finite(lesson.figure(f.id, p, 640)));
   }
   const std::vector<app::Preset> presets = app::load_presets(app::assets_dir());
   for (const char* preset : {"llama3.1-8b", "qwen2.5-7b", "notes-yarn-example"}) {
     CAPTURE(preset);
     core::Params p;
     app::find_preset(presets, preset).apply(p);
-    CHECK(check_readouts(p) >= 4);
+    CHECK(lesson.check_readouts(p) >= 4);
   }
 }
 
 TEST_CASE("scaling lesson: figures show core's numbers") {
   const core::Params defaults;
   SUBCASE("ratio: every method, YaRN (code) on top, values θ′/θ from core") {
-    const fig::Figure f = build("ratio", defaults);
+    const fig::Figure f = lesson.figure("ratio", defaults);
     CHECK(f.series.size() == 8);
     CHECK(f.series.back().name == method("yarn"));
-    CHECK(series(f, method("yarn")).y[32] == doctest::Approx(0.5961538461538462).epsilon(1e-13));
-    CHECK(series(f, method("linear")).y[5] == doctest::Approx(0.125).epsilon(1e-15));
+    CHECK(test::series(f, method("yarn")).y[32] == doctest::Approx(0.5961538461538462).epsilon(1e-13));
+    CHECK(test::series(f, method("linear")).y[5] == doctest::Approx(0.125).epsilon(1e-15));
     REQUIRE(f.bands.size() == 1);
     CHECK(f.bands[0].from == 20);
     CHECK(f.bands[0].to == 46);
   }
   SUBCASE("wavelength: λ′ of the chosen method, the markers of unseen angles") {
-    const fig::Figure f = build("wavelength", params({{"method", "none"}}));
-    const fig::Series& unseen = series(f, tr("scaling.wavelength.unseen"));
+    const fig::Figure f = lesson.figure("wavelength", params({{"method", "none"}}));
+    const fig::Series& unseen = test::series(f, tr("scaling.wavelength.unseen"));
     CHECK(unseen.x.size() == 18);
     CHECK(unseen.x.front() == 46);
-    const fig::Figure y = build("wavelength", defaults);
-    CHECK(!has_series(y, tr("scaling.wavelength.unseen")));
+    const fig::Figure y = lesson.figure("wavelength", defaults);
+    CHECK(!test::has_series(y, tr("scaling.wavelength.unseen")));
     const double lambda63 = 2 * std::numbers::pi / std::pow(1e4, -126.0 / 128);
-    CHECK(series(y, test::english().format("scaling.wavelength.scaled", {{"method", method("yarn")}})).y[63] ==
+    CHECK(test::series(y, test::english().format("scaling.wavelength.scaled", {{"method", method("yarn")}})).y[63] ==
           doctest::Approx(8 * lambda63).epsilon(1e-13));
   }
   SUBCASE("score: the first bin on the log axis is distance 1") {
-    const fig::Figure f = build("score", defaults);
-    const fig::Series& orig = series(f, tr("scaling.score.original"));
+    const fig::Figure f = lesson.figure("score", defaults);
+    const fig::Series& orig = test::series(f, tr("scaling.score.original"));
     CHECK(orig.x.front() == 1);
     CHECK(orig.y.front() == doctest::Approx(0.9704051120817871).epsilon(1e-12));
     // YaRN keeps the fastest pairs: at distance 1 it is within 3% of the original, PI is not
-    CHECK(series(f, method("yarn")).y.front() == doctest::Approx(orig.y.front()).epsilon(0.03));
-    CHECK(series(f, test::english().format("scaling.score.stretched", {{"s", "8"}})).y.front() > 0.99);
+    CHECK(test::series(f, method("yarn")).y.front() == doctest::Approx(orig.y.front()).epsilon(0.03));
+    CHECK(test::series(f, test::english().format("scaling.score.stretched", {{"s", "8"}})).y.front() > 0.99);
   }
   SUBCASE("attention: the marked point is core's factor") {
-    const fig::Figure f = build("attention", defaults);
+    const fig::Figure f = lesson.figure("attention", defaults);
     bool found = false;
     for (const fig::Series& s : f.series)
       if (s.kind == fig::SeriesKind::scatter) {
@@ -264,73 +182,73 @@ TEST_CASE("scaling lesson: figures show core's numbers") {
     CHECK(found);
   }
   SUBCASE("positions: γ-mapped markers, the notes' wrong values only at their own s and γ") {
-    const fig::Figure f = build("positions", defaults);
-    const fig::Series& marks = series(f, tr("scaling.positions.marks"));
+    const fig::Figure f = lesson.figure("positions", defaults);
+    const fig::Series& marks = test::series(f, tr("scaling.positions.marks"));
     REQUIRE(marks.x.size() == 7);
     CHECK(marks.x[5] == 30000);
     CHECK(marks.y[5] == doctest::Approx(5683.937124413992).epsilon(1e-14));
-    CHECK(series(f, tr("scaling.positions.notes")).y.back() == 6270);
-    CHECK(!has_series(build("positions", params({{"gamma", "0.7"}})), tr("scaling.positions.notes")));
+    CHECK(test::series(f, tr("scaling.positions.notes")).y.back() == 6270);
+    CHECK(!test::has_series(lesson.figure("positions", params({{"gamma", "0.7"}})), tr("scaling.positions.notes")));
     REQUIRE(!f.ref_lines.empty());
     bool limit = false;
     for (const fig::RefLine& l : f.ref_lines) limit = limit || l.value == doctest::Approx(21618.817610103102).epsilon(1e-14);
     CHECK(limit);
   }
   SUBCASE("d = 2: NTK and dynamic NTK are undefined, the figures say so instead of failing") {
-    const fig::Figure f = build("ratio", params({{"d", "2"}, {"method", "ntk"}}));
+    const fig::Figure f = lesson.figure("ratio", params({{"d", "2"}, {"method", "ntk"}}));
     CHECK(f.series.size() == 6);
     CHECK(f.notes.size() == 2);
-    CHECK_NOTHROW(build("wavelength", params({{"d", "2"}, {"method", "dynamic"}})));
-    CHECK(check_readouts(params({{"d", "2"}, {"method", "ntk"}})) >= 3);
+    CHECK_NOTHROW(lesson.figure("wavelength", params({{"d", "2"}, {"method", "dynamic"}})));
+    CHECK(lesson.check_readouts(params({{"d", "2"}, {"method", "ntk"}})) >= 3);
   }
 }
 
 TEST_CASE("scaling lesson: tables") {
   SUBCASE("yarn-interpolation: pair 32 and the correction range") {
-    const app::Table t = table("yarn-interpolation");
+    const app::Table t = test::table("yarn-interpolation");
     REQUIRE(t.rows.size() == 64);
-    CHECK(number(t, 32, "theta") == doctest::Approx(0.01).epsilon(1e-15));
-    CHECK(number(t, 32, "wavelength") == doctest::Approx(628.3185307179587).epsilon(1e-14));
-    CHECK(number(t, 32, "rotations_in_l") == doctest::Approx(4096 / 628.3185307179587).epsilon(1e-14));
-    CHECK(std::get<std::string>(t.rows[32][column(t, "yarn_regime")]) == "blend");
-    CHECK(std::get<std::string>(t.rows[0][column(t, "yarn_regime")]) == "extrapolate");
-    CHECK(std::get<std::string>(t.rows[63][column(t, "yarn_regime")]) == "interpolate");
-    CHECK(number(t, 32, "ramp_yarn") == doctest::Approx(7.0 / 13).epsilon(1e-14));
-    CHECK(number(t, 32, "scaled_theta_yarn") == doctest::Approx(0.005961538461538462).epsilon(1e-13));
-    CHECK(number(t, 32, "scaled_theta_linear") == doctest::Approx(0.00125).epsilon(1e-15));
-    CHECK(number(t, 32, "scaled_theta_seed") == doctest::Approx(0.009919100824251096).epsilon(1e-13));
-    CHECK(meta(t, "correction_low") == 20);
-    CHECK(meta(t, "correction_high") == 46);
-    CHECK(meta(t, "effective_base_dynamic") == doctest::Approx(607779.2727297307).epsilon(1e-12));
-    CHECK(meta(t, "seed_divisor") == doctest::Approx(1.0081558981184175).epsilon(1e-13));
-    CHECK_THROWS_AS(table("yarn-interpolation", params({{"d", "2"}})), core::InvalidParameter);
+    CHECK(test::number(t, 32, "theta") == doctest::Approx(0.01).epsilon(1e-15));
+    CHECK(test::number(t, 32, "wavelength") == doctest::Approx(628.3185307179587).epsilon(1e-14));
+    CHECK(test::number(t, 32, "rotations_in_l") == doctest::Approx(4096 / 628.3185307179587).epsilon(1e-14));
+    CHECK(std::get<std::string>(test::cell(t, 32, "yarn_regime")) == "blend");
+    CHECK(std::get<std::string>(test::cell(t, 0, "yarn_regime")) == "extrapolate");
+    CHECK(std::get<std::string>(test::cell(t, 63, "yarn_regime")) == "interpolate");
+    CHECK(test::number(t, 32, "ramp_yarn") == doctest::Approx(7.0 / 13).epsilon(1e-14));
+    CHECK(test::number(t, 32, "scaled_theta_yarn") == doctest::Approx(0.005961538461538462).epsilon(1e-13));
+    CHECK(test::number(t, 32, "scaled_theta_linear") == doctest::Approx(0.00125).epsilon(1e-15));
+    CHECK(test::number(t, 32, "scaled_theta_seed") == doctest::Approx(0.009919100824251096).epsilon(1e-13));
+    CHECK(test::meta(t, "correction_low") == 20);
+    CHECK(test::meta(t, "correction_high") == 46);
+    CHECK(test::meta(t, "effective_base_dynamic") == doctest::Approx(607779.2727297307).epsilon(1e-12));
+    CHECK(test::meta(t, "seed_divisor") == doctest::Approx(1.0081558981184175).epsilon(1e-13));
+    CHECK_THROWS_AS(test::table("yarn-interpolation", params({{"d", "2"}})), core::InvalidParameter);
   }
   SUBCASE("position-mapping: what leaves the trained range") {
-    const app::Table t = table("position-mapping");
+    const app::Table t = test::table("position-mapping");
     REQUIRE(t.rows.size() == 7);
-    CHECK(number(t, 5, "pos") == 30000);
-    CHECK(number(t, 5, "gamma_mapped") == doctest::Approx(5683.937124413992).epsilon(1e-14));
-    CHECK(number(t, 5, "linear") == 3750);
-    CHECK(std::get<bool>(t.rows[5][column(t, "gamma_in_trained_range")]) == false);
-    CHECK(std::get<bool>(t.rows[5][column(t, "linear_in_trained_range")]) == true);
-    CHECK(std::get<bool>(t.rows[4][column(t, "gamma_in_trained_range")]) == true);  // 16384 → 3104
-    CHECK(meta(t, "gamma_leaves_trained_range_above") == doctest::Approx(21618.817610103102).epsilon(1e-14));
+    CHECK(test::number(t, 5, "pos") == 30000);
+    CHECK(test::number(t, 5, "gamma_mapped") == doctest::Approx(5683.937124413992).epsilon(1e-14));
+    CHECK(test::number(t, 5, "linear") == 3750);
+    CHECK(std::get<bool>(test::cell(t, 5, "gamma_in_trained_range")) == false);
+    CHECK(std::get<bool>(test::cell(t, 5, "linear_in_trained_range")) == true);
+    CHECK(std::get<bool>(test::cell(t, 4, "gamma_in_trained_range")) == true);  // 16384 → 3104
+    CHECK(test::meta(t, "gamma_leaves_trained_range_above") == doctest::Approx(21618.817610103102).epsilon(1e-14));
   }
   SUBCASE("notes-yarn-check: only PI's 3750 is right") {
-    const app::Table t = table("notes-yarn-check");
+    const app::Table t = test::table("notes-yarn-check");
     REQUIRE(t.rows.size() == 7);
     for (std::size_t r = 0; r < t.rows.size(); ++r) {
       const std::string id = std::get<std::string>(t.rows[r][0]);
       CAPTURE(id);
-      CHECK(std::get<bool>(t.rows[r][column(t, "notes_correct")]) == (id == "linear_map_30000"));
+      CHECK(std::get<bool>(test::cell(t, r, "notes_correct")) == (id == "linear_map_30000"));
       CHECK(test::english().has("scaling.cell." + id));
     }
-    CHECK(number(t, 0, "true_value") == doctest::Approx(0.18946457081379975).epsilon(1e-14));
-    CHECK(number(t, 1, "true_value") == doctest::Approx(18.946457081379975).epsilon(1e-14));
-    CHECK(number(t, 6, "true_value") == doctest::Approx(0.009919100824251096).epsilon(1e-13));
+    CHECK(test::number(t, 0, "true_value") == doctest::Approx(0.18946457081379975).epsilon(1e-14));
+    CHECK(test::number(t, 1, "true_value") == doctest::Approx(18.946457081379975).epsilon(1e-14));
+    CHECK(test::number(t, 6, "true_value") == doctest::Approx(0.009919100824251096).epsilon(1e-13));
   }
   SUBCASE("every table the view lists exists and has a caption") {
-    for (std::string_view id : view().tables) {
+    for (std::string_view id : lesson.view().tables) {
       CAPTURE(std::string(id));
       CHECK(app::find_table(id) != nullptr);
       CHECK(test::english().has("scaling.tables." + std::string(id)));

@@ -20,59 +20,22 @@
 
 #include "app/common/presets.hpp"
 #include "app/export/figure_export.hpp"
-#include "app/lessons/lesson.hpp"
-#include "app/lessons/table.hpp"
-#include "app_test_support.hpp"
+#include "lesson_test_support.hpp"
 #include "poslab/core/sinusoidal.hpp"
 
 using namespace poslab;
+using test::params;
 namespace fig = poslab::app::fig;
 
 namespace {
 
-const app::ViewDef& view() {
-  const app::ViewDef* v = app::find_view("sinusoidal");
-  REQUIRE(v != nullptr);
-  return *v;
-}
+const test::Lesson lesson{"sinusoidal"};
 
-fig::Figure build(std::string_view id, const core::Params& p, double width = 900) {
-  const app::FigureDef* f = app::find_figure(view(), id);
-  REQUIRE(f != nullptr);
-  return app::build_figure(view(), *f, p, test::english(), width, 560);
-}
-
-core::Params params(std::initializer_list<std::pair<const char*, const char*>> sets) {
-  core::Params p;
-  for (const auto& [k, v] : sets) p.set_text(k, v);
-  return p;
-}
-
-double cell(const app::Table& t, std::size_t row, std::string_view column) {
-  for (std::size_t c = 0; c < t.columns.size(); ++c)
-    if (t.columns[c] == column) {
-      const app::Cell& v = t.rows.at(row).at(c);
-      if (const double* x = std::get_if<double>(&v)) return *x;
-      if (const long long* i = std::get_if<long long>(&v)) return static_cast<double>(*i);
-    }
-  FAIL("no numeric column " << column);
-  return 0;
-}
-
+/// At least five readouts, four of them claims that hold.
 void check_readouts(const core::Params& p) {
-  const auto r = app::view_readouts(view(), p, test::english());
+  const auto r = lesson.readouts(p);
   REQUIRE(r.size() >= 5);
-  int checked = 0;
-  for (const app::Readout& x : r) {
-    CAPTURE(x.label);
-    CAPTURE(x.value);
-    CHECK(std::isfinite(x.number));
-    if (x.holds) {
-      CHECK(*x.holds);
-      ++checked;
-    }
-  }
-  CHECK(checked == 4);  // shift, closed form, mirror, norm
+  CHECK(test::check_readouts(r) == 4);  // shift, closed form, mirror, norm
 }
 
 }  // namespace
@@ -80,7 +43,7 @@ void check_readouts(const core::Params& p) {
 TEST_CASE("sinusoidal lesson: readouts hold at the defaults, with the notes' small example") {
   check_readouts(core::Params{});
   // d = 4, m = 2, n = 5: PE_m·PE_n = cos(3) + cos(0.03) (Python reference above).
-  const auto r = app::view_readouts(view(), params({{"d", "4"}, {"m", "2"}, {"n", "5"}}), test::english());
+  const auto r = lesson.readouts(params({{"d", "4"}, {"m", "2"}, {"n", "5"}}));
   CHECK(r[1].number == doctest::Approx(0.009557537148542017).epsilon(1e-13));
   CHECK(r[2].number == doctest::Approx(0.009557537148542128).epsilon(1e-13));
   CHECK(r[4].number == doctest::Approx(2.0).epsilon(1e-15));  // ‖PE‖² = d/2
@@ -112,7 +75,7 @@ TEST_CASE("sinusoidal lesson: readouts hold over random settings, extremes inclu
 TEST_CASE("sinusoidal lesson: figures show core's numbers") {
   const core::Params p = params({{"d", "128"}, {"base", "10000"}, {"positions", "128"}});
   SUBCASE("heatmap sampler") {
-    const fig::Figure f = build("heatmap", p);
+    const fig::Figure f = lesson.figure("heatmap", p);
     for (double pos : {0.0, 7.0, 127.0})
       for (double dim : {0.0, 1.0, 64.0, 127.0}) {
         const auto v = f.heatmaps.at(0).value_at(dim + 0.5, pos + 0.5);
@@ -121,7 +84,7 @@ TEST_CASE("sinusoidal lesson: figures show core's numbers") {
       }
   }
   SUBCASE("sinusoids: rows at integer positions, legend wavelengths as in Python") {
-    const fig::Figure f = build("sinusoids", p);
+    const fig::Figure f = lesson.figure("sinusoids", p);
     REQUIRE(f.series.size() == 4);  // dims 0, 16, 64, 120
     const double lambdas[] = {6.283185307179586, 19.869176531592203, 628.3185307179587, 35332.94752055899};
     const int dims[] = {0, 16, 64, 120};
@@ -138,7 +101,7 @@ TEST_CASE("sinusoidal lesson: figures show core's numbers") {
     }
   }
   SUBCASE("sinusoids at 1,048,576 positions: exact envelope, bounded size") {
-    const fig::Figure f = build("sinusoids", params({{"positions", "1048576"}}), 900);
+    const fig::Figure f = lesson.figure("sinusoids", params({{"positions", "1048576"}}), 900);
     const int dims[] = {0, 16, 64, 120};
     for (std::size_t k = 0; k < f.series.size(); ++k) {
       const fig::Series& s = f.series[k];
@@ -164,7 +127,7 @@ TEST_CASE("sinusoidal lesson: figures show core's numbers") {
                           Case{"99999", "128", "500000", "0,1,2,5,64,127", 333},
                           Case{"1048576", "8", "3", "0,1,2,3,4,5,6,7", 517}}) {
       CAPTURE(c.dims);
-      const fig::Figure f = build("sinusoids", params({{"positions", c.positions}, {"d", c.d}, {"base", c.base}, {"dims", c.dims}}), c.width);
+      const fig::Figure f = lesson.figure("sinusoids", params({{"positions", c.positions}, {"d", c.d}, {"base", c.base}, {"dims", c.dims}}), c.width);
       const long long n = std::stoll(c.positions);
       const auto per_column = static_cast<long long>(std::ceil(static_cast<double>(n) / c.width));
       const int d = std::stoi(c.d);
@@ -202,7 +165,7 @@ TEST_CASE("sinusoidal lesson: figures show core's numbers") {
     const auto presets = app::load_presets(app::assets_dir());
     core::Params q;
     app::find_preset(presets, "notes-sinusoidal-d500").apply(q);
-    const fig::Figure f = build("wavelengths", q);
+    const fig::Figure f = lesson.figure("wavelengths", q);
     REQUIRE(f.series.size() == 4);  // base 10000 (the slider) + 100, 1000, 100000
     const double base[] = {10000, 100, 1000, 100000};
     const double longest[] = {60559.16359867378, 616.8504250936948, 6111.95106403516, 600039.5384955322};
@@ -214,7 +177,7 @@ TEST_CASE("sinusoidal lesson: figures show core's numbers") {
     }
   }
   SUBCASE("dot: the closed form line, and real dot products on it") {
-    const fig::Figure f = build("dot", p);
+    const fig::Figure f = lesson.figure("dot", p);
     const fig::Series& line = f.series.at(0);
     REQUIRE(line.x.size() == 2 * 127 + 1);
     for (std::size_t i = 0; i < line.x.size(); i += 11)
@@ -230,7 +193,7 @@ TEST_CASE("sinusoidal lesson: figures show core's numbers") {
     CHECK(now.y[0] == now.y[1]);
   }
   SUBCASE("dot at the largest sizes: offsets sampled per pixel column, on core's closed form") {
-    const fig::Figure f = build("dot", params({{"positions", "1048576"}, {"d", "1024"}}), 900);
+    const fig::Figure f = lesson.figure("dot", params({{"positions", "1048576"}, {"d", "1024"}}), 900);
     const fig::Series& line = f.series.at(0);
     CHECK(line.x.size() <= 2 * 900 + 1);
     CHECK(line.x.front() == -16384.0);
@@ -259,45 +222,45 @@ TEST_CASE("sinusoidal lesson: figures show core's numbers") {
               doctest::Approx(core::sinusoidal_dot_closed_form(f.series[a].x[i], 1024, 1e4)).epsilon(1e-10).scale(512));
   }
   SUBCASE("shift matrix corner and the shift check") {
-    const fig::Figure m = build("shift_matrix", params({{"offset", "3"}}));
+    const fig::Figure m = lesson.figure("shift_matrix", params({{"offset", "3"}}));
     const Eigen::MatrixXd ref = core::sinusoidal_shift_matrix(3, 128, 1e4);
     const fig::Heatmap& h = m.heatmaps.at(0);
     REQUIRE(h.cols == 16);
     for (int r = 0; r < 16; ++r)
       for (int c = 0; c < 16; ++c) CHECK(h.values[static_cast<std::size_t>(r * 16 + c)] == doctest::Approx(ref(r, c)).epsilon(1e-7));
-    const fig::Figure s = build("shift", params({{"m", "7"}, {"offset", "-11"}}));  // m + k < 0
+    const fig::Figure s = lesson.figure("shift", params({{"m", "7"}, {"offset", "-11"}}));  // m + k < 0
     REQUIRE(s.series.size() == 3);
     for (std::size_t j = 0; j < 128; ++j) CHECK(s.series[2].y[j] == doctest::Approx(s.series[1].y[j]).epsilon(1e-12).scale(1));
     CHECK(s.series[1].y[0] == doctest::Approx(std::sin(-4.0)).epsilon(1e-15));
   }
   SUBCASE("the pair-by-pair shift (d > 512) equals core's matrix") {
-    const fig::Figure s = build("shift", params({{"d", "1024"}, {"m", "3.5"}, {"offset", "17"}}));
+    const fig::Figure s = lesson.figure("shift", params({{"d", "1024"}, {"m", "3.5"}, {"offset", "17"}}));
     const Eigen::VectorXd ref = core::sinusoidal_shift_matrix(17, 1024, 1e4) * core::sinusoidal_row<double>(3.5, 1024, 1e4);
     for (Eigen::Index j = 0; j < 1024; ++j) CHECK(s.series[2].y[static_cast<std::size_t>(j)] == doctest::Approx(ref[j]).epsilon(1e-14).scale(1));
     // 1024 dimensions leave no room for a marker each: lines, and the subtitle says so.
     for (const fig::Series& x : s.series) CHECK(x.kind == fig::SeriesKind::line);
     CHECK(s.subtitle.find("runs inside") != std::string::npos);
-    const fig::Figure marked = build("shift", params({{"d", "256"}}));
+    const fig::Figure marked = lesson.figure("shift", params({{"d", "256"}}));
     CHECK(marked.series[2].kind == fig::SeriesKind::scatter);
     CHECK(marked.subtitle.find("markers") != std::string::npos);
-    const fig::Figure m = build("shift_matrix", params({{"d", "1024"}, {"offset", "17"}}));
+    const fig::Figure m = lesson.figure("shift_matrix", params({{"d", "1024"}, {"offset", "17"}}));
     const Eigen::MatrixXd full = core::sinusoidal_shift_matrix(17, 1024, 1e4);
     for (int r = 0; r < 16; ++r)
       for (int c = 0; c < 16; ++c) CHECK(m.heatmaps[0].values[static_cast<std::size_t>(r * 16 + c)] == doctest::Approx(full(r, c)).epsilon(1e-7));
   }
   SUBCASE("d above core's 4096 shift-matrix limit") {
     const core::Params big = params({{"d", "8192"}, {"positions", "16"}});
-    const fig::Figure m = build("shift_matrix", big);
+    const fig::Figure m = lesson.figure("shift_matrix", big);
     const Eigen::MatrixXd small = core::sinusoidal_shift_matrix(3, 4096, 1e4);
     // Block 0 turns by ω_0·k = k for every d.
     CHECK(m.heatmaps[0].values[0] == doctest::Approx(small(0, 0)).epsilon(1e-7));
     CHECK(m.heatmaps[0].values[1] == doctest::Approx(small(0, 1)).epsilon(1e-7));
-    CHECK(fig::all_finite(build("shift", big)));
+    CHECK(fig::all_finite(lesson.figure("shift", big)));
   }
 }
 
 TEST_CASE("sinusoidal lesson: CSV of the dot figure carries the closed form") {
-  const std::string csv = app::figure_csv(build("dot", params({{"positions", "4"}, {"d", "4"}})));
+  const std::string csv = app::figure_csv(lesson.figure("dot", params({{"positions", "4"}, {"d", "4"}})));
   // k = 0 gives d/2 = 2; k = 3 gives cos(3) + cos(0.03) = 0.009557537148542128.
   CHECK(csv.find(",0,2") != std::string::npos);
   CHECK(csv.find("0.00955753714854") != std::string::npos);
@@ -306,27 +269,27 @@ TEST_CASE("sinusoidal lesson: CSV of the dot figure carries the closed form") {
 TEST_CASE("sinusoidal lesson tables") {
   SUBCASE("wavelengths: seed 003's d = 8 example, T_3 = 2π·1000") {
     core::Params p = params({{"d", "8"}});
-    const app::Table t = app::build_table(*app::find_table("sinusoidal-wavelengths"), p);
+    const app::Table t = test::table("sinusoidal-wavelengths", p);
     REQUIRE(t.rows.size() == 4);
-    CHECK(cell(t, 0, "wavelength") == doctest::Approx(6.283185307179586).epsilon(1e-15));
-    CHECK(cell(t, 3, "wavelength") == doctest::Approx(6283.185307179586).epsilon(1e-14));
-    CHECK(cell(t, 3, "omega") == doctest::Approx(1e-3).epsilon(1e-14));
-    CHECK(cell(t, 3, "dim_cos") == 7);
+    CHECK(test::number(t, 0, "wavelength") == doctest::Approx(6.283185307179586).epsilon(1e-15));
+    CHECK(test::number(t, 3, "wavelength") == doctest::Approx(6283.185307179586).epsilon(1e-14));
+    CHECK(test::number(t, 3, "omega") == doctest::Approx(1e-3).epsilon(1e-14));
+    CHECK(test::number(t, 3, "dim_cos") == 7);
   }
   SUBCASE("dot: rows equal the closed form, whatever the anchor") {
-    const app::Table t = app::build_table(*app::find_table("sinusoidal-dot"), params({{"n", "123456.5"}}));
+    const app::Table t = test::table("sinusoidal-dot", params({{"n", "123456.5"}}));
     REQUIRE(t.rows.size() == 17);
-    for (std::size_t r = 0; r < t.rows.size(); ++r) CHECK(std::abs(cell(t, r, "difference")) < 1e-9);
-    CHECK(cell(t, 0, "dot_product") == doctest::Approx(64));
+    for (std::size_t r = 0; r < t.rows.size(); ++r) CHECK(std::abs(test::number(t, r, "difference")) < 1e-9);
+    CHECK(test::number(t, 0, "dot_product") == doctest::Approx(64));
   }
   SUBCASE("shift: M(k)·PE(m) = PE(m + k)") {
-    const app::Table t = app::build_table(*app::find_table("sinusoidal-shift"), params({{"m", "5"}, {"offset", "2.5"}}));
+    const app::Table t = test::table("sinusoidal-shift", params({{"m", "5"}, {"offset", "2.5"}}));
     REQUIRE(t.rows.size() == 128);
-    CHECK(cell(t, 0, "pe_m_plus_k") == doctest::Approx(std::sin(7.5)).epsilon(1e-15));
-    for (std::size_t r = 0; r < t.rows.size(); ++r) CHECK(std::abs(cell(t, r, "difference")) < 1e-14);
+    CHECK(test::number(t, 0, "pe_m_plus_k") == doctest::Approx(std::sin(7.5)).epsilon(1e-15));
+    for (std::size_t r = 0; r < t.rows.size(); ++r) CHECK(std::abs(test::number(t, r, "difference")) < 1e-14);
   }
   SUBCASE("dot refuses offsets past core's range, naming the key") {
-    CHECK_THROWS_AS(app::build_table(*app::find_table("sinusoidal-dot"), params({{"distance", "2e9"}})),
+    CHECK_THROWS_AS(test::table("sinusoidal-dot", params({{"distance", "2e9"}})),
                     core::InvalidParameter);
   }
 }

@@ -20,55 +20,15 @@
 #include <random>
 #include <set>
 
-#include "app/lessons/lesson.hpp"
-#include "app/lessons/table.hpp"
-#include "app_test_support.hpp"
+#include "lesson_test_support.hpp"
 #include "poslab/core/t5.hpp"
 
 using namespace poslab;
+using test::params;
 
 namespace {
 
-const app::ViewDef& view() {
-  const app::ViewDef* v = app::find_view("t5");
-  REQUIRE(v != nullptr);
-  return *v;
-}
-
-app::fig::Figure build(std::string_view id, const core::Params& p) {
-  const app::FigureDef* f = app::find_figure(view(), id);
-  REQUIRE(f != nullptr);
-  return app::build_figure(view(), *f, p, test::english(), 900, 560);
-}
-
-core::Params params(std::initializer_list<std::pair<const char*, const char*>> sets) {
-  core::Params p;
-  for (const auto& [k, v] : sets) p.set_text(k, v);
-  return p;
-}
-
-/// Every readout finite, every `holds` true; returns how many checked an invariant.
-int check_readouts(const core::Params& p) {
-  int checked = 0;
-  for (const app::Readout& r : app::view_readouts(view(), p, test::english())) {
-    CAPTURE(r.label);
-    CAPTURE(r.value);
-    CHECK(std::isfinite(r.number));
-    CHECK(!r.label.empty());
-    if (r.holds) {
-      CHECK(*r.holds);
-      ++checked;
-    }
-  }
-  return checked;
-}
-
-const app::Readout& readout_with(const std::vector<app::Readout>& rs, std::string_view needle) {
-  for (const app::Readout& r : rs)
-    if (r.label.find(needle) != std::string::npos) return r;
-  FAIL("no readout containing " << needle);
-  return rs.front();
-}
+const test::Lesson lesson{"t5"};
 
 /// Random valid T5 settings: bidirectional or not, buckets 2..256, a max
 /// distance above the exact range, up to 4096 positions.
@@ -90,26 +50,26 @@ core::Params random_setting(std::mt19937_64& rng) {
 }  // namespace
 
 TEST_CASE("t5 readouts hold at the defaults and over random settings") {
-  CHECK(check_readouts(core::Params{}) == 5);  // used, exact, last bucket, monotone, bucket 16 unused
-  const auto rs = app::view_readouts(view(), core::Params{}, test::english());
-  CHECK(readout_with(rs, "160 tokens").number == 31);          // T5-base buckets over 160 tokens
-  CHECK(readout_with(rs, "starts before").number == 91);       // HF: last bucket from 91
-  CHECK(readout_with(rs, "notes' code").number == 96);         // Python transcription of both
-  CHECK(check_readouts(params({{"bidirectional", "false"}})) == 4);
-  CHECK(readout_with(app::view_readouts(view(), params({{"bidirectional", "false"}}), test::english()),
+  CHECK(lesson.check_readouts(core::Params{}) == 5);  // used, exact, last bucket, monotone, bucket 16 unused
+  const auto rs = lesson.readouts(core::Params{});
+  CHECK(test::readout_containing(rs, "160 tokens").number == 31);          // T5-base buckets over 160 tokens
+  CHECK(test::readout_containing(rs, "starts before").number == 91);       // HF: last bucket from 91
+  CHECK(test::readout_containing(rs, "notes' code").number == 96);         // Python transcription of both
+  CHECK(lesson.check_readouts(params({{"bidirectional", "false"}})) == 4);
+  CHECK(test::readout_containing(lesson.readouts(params({{"bidirectional", "false"}})),
                      "starts before").number == 113);
   std::mt19937_64 rng(51);
   for (int trial = 0; trial < 60; ++trial) {
     const core::Params p = random_setting(rng);
     CAPTURE(trial);
-    check_readouts(p);
+    lesson.check_readouts(p);
   }
 }
 
 TEST_CASE("t5 buckets figure: every point is core's bucket, with its exact range") {
   for (const auto* mode : {"true", "false"}) {
     const core::Params p = params({{"bidirectional", mode}, {"relative", "-400:400"}});
-    const auto f = build("buckets", p);
+    const auto f = lesson.figure("buckets", p);
     const bool bidir = std::string_view(mode) == "true";
     REQUIRE(f.series.size() == 3);
     std::size_t points = 0;
@@ -149,7 +109,7 @@ TEST_CASE("t5 matrix figure samples bucket(key − query) at any pixel, also for
   std::mt19937_64 rng(7);
   for (const char* n : {"160", "1048576"}) {
     for (const char* mode : {"true", "false"}) {
-      const auto f = build("matrix", params({{"positions", n}, {"bidirectional", mode}}));
+      const auto f = lesson.figure("matrix", params({{"positions", n}, {"bidirectional", mode}}));
       REQUIRE(f.heatmaps.size() == 1);
       const auto& h = f.heatmaps[0];
       CHECK(h.x1 == std::stod(n));
@@ -181,7 +141,7 @@ TEST_CASE("t5 matrix figure samples bucket(key − query) at any pixel, also for
 }
 
 TEST_CASE("t5 usage figure: a staircase of core's distinct-bucket counts, checked by brute force") {
-  const auto f = build("usage", core::Params{});
+  const auto f = lesson.figure("usage", core::Params{});
   REQUIRE(f.series.size() == 1);
   const auto& s = f.series[0];
   CHECK(s.y.back() == 31);  // bucket 16 is never reached
@@ -213,7 +173,7 @@ TEST_CASE("t5 usage figure: core's count at every step, over random settings and
     CAPTURE(bidir);
     CAPTURE(nb);
     CAPTURE(maxd);
-    const auto f = build("usage", p);
+    const auto f = lesson.figure("usage", p);
     const auto& s = f.series.at(0);
     for (std::size_t k = 0; k < s.x.size(); ++k) {
       const auto n = static_cast<long long>(s.x[k]);
@@ -226,22 +186,22 @@ TEST_CASE("t5 usage figure: core's count at every step, over random settings and
 
 TEST_CASE("t5 readouts at the largest sizes scan a bounded range and say so") {
   const core::Params p = params({{"buckets", "256"}, {"bucket_max_distance", "65536"}, {"positions", "1048576"}});
-  CHECK(check_readouts(p) == 5);
-  const auto rs = app::view_readouts(view(), p, test::english());
-  const app::Readout& used = readout_with(rs, "1,048,576 tokens");
+  CHECK(lesson.check_readouts(p) == 5);
+  const auto rs = lesson.readouts(p);
+  const app::Readout& used = test::readout_containing(rs, "1,048,576 tokens");
   CHECK(used.number == core::t5_distinct_buckets(1048576, true, 256, 65536));
   CHECK(used.value.find("up to 4,096, then one per bucket range") != std::string::npos);
-  const app::Readout& monotone = readout_with(rs, "Farther never");
+  const app::Readout& monotone = test::readout_containing(rs, "Farther never");
   CHECK(monotone.number == 131072);
   CHECK(monotone.value.find("every distance up to 4,096 and across each bucket edge up to 131,072") != std::string::npos);
   // The defaults are scanned entirely.
-  const auto defaults = app::view_readouts(view(), core::Params{}, test::english());
-  CHECK(readout_with(defaults, "160 tokens").value == "31 of 32");
-  CHECK(readout_with(defaults, "Farther never").value == "checked for distances up to 512");
+  const auto defaults = lesson.readouts(core::Params{});
+  CHECK(test::readout_containing(defaults, "160 tokens").value == "31 of 32");
+  CHECK(test::readout_containing(defaults, "Farther never").value == "checked for distances up to 512");
 }
 
 TEST_CASE("t5 notes figure: the reference causal buckets and the notes' code") {
-  const auto f = build("notes", params({{"relative", "-40:40"}}));
+  const auto f = lesson.figure("notes", params({{"relative", "-40:40"}}));
   REQUIRE(f.series.size() == 2);
   const auto& ref = f.series[0];
   const auto& notes = f.series[1];
@@ -254,14 +214,12 @@ TEST_CASE("t5 notes figure: the reference causal buckets and the notes' code") {
     CHECK(ref.y[n] == core::t5_relative_bucket(-static_cast<long long>(n), false, 32, 128));
   }
   // 8 buckets: the notes' code clips from distance 7 on (log 2 divisor), whatever the max distance.
-  const auto g = build("notes", params({{"buckets", "8"}, {"bucket_max_distance", "1000"}, {"relative", "0:20"}}));
+  const auto g = lesson.figure("notes", params({{"buckets", "8"}, {"bucket_max_distance", "1000"}, {"relative", "0:20"}}));
   for (std::size_t n = 0; n < g.series[1].x.size(); ++n) CHECK(g.series[1].y[n] == std::min<double>(static_cast<double>(n), 7));
 }
 
 TEST_CASE("t5-bucket-ranges table: T5-base ranges, open ends as the words -inf / inf") {
-  const app::TableDef* def = app::find_table("t5-bucket-ranges");
-  REQUIRE(def != nullptr);
-  const app::Table t = app::build_table(*def, core::Params{});
+  const app::Table t = test::table("t5-bucket-ranges");
   REQUIRE(t.columns == std::vector<std::string>{"bucket", "first", "last", "size", "kind"});
   CHECK(t.rows.size() == 31);
   const auto ranges = core::t5_bucket_ranges(true, 32, 128);

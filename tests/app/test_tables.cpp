@@ -7,7 +7,7 @@
 #include <numbers>
 
 #include "app/export/table_writer.hpp"
-#include "app/lessons/table.hpp"
+#include "lesson_test_support.hpp"
 #include "poslab/core/rope.hpp"
 #include "poslab/core/sinusoidal.hpp"
 
@@ -15,19 +15,11 @@ using namespace poslab;
 
 namespace {
 
+/// The table `id` with `sets` applied as typed on the command line ("d=8").
 app::Table build(const char* id, std::vector<std::string> sets = {}) {
   core::Params p;
   for (const auto& s : sets) p.set_assignment(s);
-  const app::TableDef* def = app::find_table(id);
-  REQUIRE(def != nullptr);
-  return app::build_table(*def, p);
-}
-
-double num(const app::Cell& c) {
-  if (const auto* d = std::get_if<double>(&c)) return *d;
-  if (const auto* i = std::get_if<long long>(&c)) return static_cast<double>(*i);
-  FAIL("not a number");
-  return 0;
+  return test::table(id, p);
 }
 
 }  // namespace
@@ -65,29 +57,29 @@ TEST_CASE("table numbers are core's numbers") {
   const app::Table s = build("sinusoidal", {"d=8", "pos=3"});
   REQUIRE(s.rows.size() == 8);
   for (const auto& row : s.rows)
-    CHECK(num(row[2]) == core::sinusoidal_value(3, static_cast<int>(num(row[1])), 8, 10000));
+    CHECK(test::number(row[2]) == core::sinusoidal_value(3, static_cast<int>(test::number(row[1])), 8, 10000));
   // The notes' worked example: q = [1,2,3,4] at m = 2, d = 4 → RoFormer's rotation.
   const app::Table r = build("rope-rotate", {"pos=2"});
   REQUIRE(r.rows.size() == 4);
   const double c2 = std::cos(2.0), s2 = std::sin(2.0), c02 = std::cos(0.02), s02 = std::sin(0.02);
-  CHECK(num(r.rows[0][3]) == doctest::Approx(1 * c2 - 2 * s2).epsilon(1e-12));
-  CHECK(num(r.rows[1][3]) == doctest::Approx(1 * s2 + 2 * c2).epsilon(1e-12));
-  CHECK(num(r.rows[2][3]) == doctest::Approx(3 * c02 - 4 * s02).epsilon(1e-12));
-  CHECK(num(r.rows[3][3]) == doctest::Approx(3 * s02 + 4 * c02).epsilon(1e-12));
+  CHECK(test::number(r.rows[0][3]) == doctest::Approx(1 * c2 - 2 * s2).epsilon(1e-12));
+  CHECK(test::number(r.rows[1][3]) == doctest::Approx(1 * s2 + 2 * c2).epsilon(1e-12));
+  CHECK(test::number(r.rows[2][3]) == doctest::Approx(3 * c02 - 4 * s02).epsilon(1e-12));
+  CHECK(test::number(r.rows[3][3]) == doctest::Approx(3 * s02 + 4 * c02).epsilon(1e-12));
   const app::Table f = build("rope-frequencies", {"d=4"});
-  CHECK(num(f.rows[1][1]) == doctest::Approx(0.01).epsilon(1e-14));
-  CHECK(num(f.rows[1][2]) == doctest::Approx(200 * std::numbers::pi).epsilon(1e-14));
+  CHECK(test::number(f.rows[1][1]) == doctest::Approx(0.01).epsilon(1e-14));
+  CHECK(test::number(f.rows[1][2]) == doctest::Approx(200 * std::numbers::pi).epsilon(1e-14));
 }
 
 TEST_CASE("position-map shows the correct values where the notes are wrong") {
   const app::Table t = build("position-map", {"pos=100,1000,30000"});
   // 0.125^0.8 = 2^-2.4 = 0.189464570813800 (the notes say 0.209).
-  CHECK(num(t.rows[0][2]) == doctest::Approx(100 * std::pow(2.0, -2.4)).epsilon(1e-12));
-  CHECK(num(t.rows[2][2]) == doctest::Approx(5683.937124413992).epsilon(1e-12));  // not ~6270
-  CHECK(num(t.rows[2][1]) == 3750);
+  CHECK(test::number(t.rows[0][2]) == doctest::Approx(100 * std::pow(2.0, -2.4)).epsilon(1e-12));
+  CHECK(test::number(t.rows[2][2]) == doctest::Approx(5683.937124413992).epsilon(1e-12));  // not ~6270
+  CHECK(test::number(t.rows[2][1]) == 3750);
   double above = 0;
   for (const auto& [k, v] : t.meta)
-    if (k == "gamma_leaves_trained_range_above") above = num(v);
+    if (k == "gamma_leaves_trained_range_above") above = test::number(v);
   CHECK(above == doctest::Approx(4096 * std::pow(8.0, 0.8)).epsilon(1e-12));
 }
 

@@ -11,27 +11,16 @@
 #include <string>
 #include <vector>
 
+#include "core_test_support.hpp"
 #include "poslab/core/decay.hpp"
 #include "poslab/core/errors.hpp"
 #include "poslab/core/random.hpp"
 #include "poslab/core/rope.hpp"
 
 using namespace poslab::core;
+using namespace poslab::test;
 
 namespace {
-
-std::span<const double> as_span(const Eigen::VectorXd& v) { return {v.data(), static_cast<std::size_t>(v.size())}; }
-
-template <class F>
-void rejects(F&& f, const std::string& key) {
-  CAPTURE(key);
-  try {
-    f();
-    FAIL("accepted");
-  } catch (const InvalidParameter& e) {
-    CHECK(e.key() == key);
-  }
-}
 
 struct DecayRef {
   double distance, bound, ones;
@@ -84,11 +73,7 @@ TEST_CASE("the bound bounds the score: |⟨R_m q, R_n k⟩| <= max|h_{i+1} − h
   // RoFormer §3.4.3 with h_i = q̃_i conj(k̃_i) and the convention h_{d/2} = 0
   for (std::uint64_t c = 0; c < 100; ++c) {
     const int d = 2 * (1 + static_cast<int>(random_uniform(21, 0, c) * 64));
-    Eigen::VectorXd q(d), k(d);
-    for (int j = 0; j < d; ++j) {
-      q[j] = random_normal(21, 2 * c, static_cast<std::uint64_t>(j));
-      k[j] = random_normal(21, 2 * c + 1, static_cast<std::uint64_t>(j));
-    }
+    const Eigen::VectorXd q = random_vector(d, 21, 2 * c), k = random_vector(d, 21, 2 * c + 1);
     const double r = std::floor(random_uniform(21, 1, c) * 5000);
     double max_diff = 0;
     for (int i = 0; i < d / 2; ++i) {
@@ -112,11 +97,8 @@ TEST_CASE("mean |score| of seeded random q, k: deterministic, and equal to avera
   for (double r : {0.0, 1.0, 10.0, 500.0}) {
     double sum = 0;
     for (int s = 0; s < samples; ++s) {
-      Eigen::VectorXd q(d), k(d);
-      for (int j = 0; j < d; ++j) {
-        q[j] = random_normal(seed, static_cast<std::uint64_t>(2 * s), static_cast<std::uint64_t>(j));
-        k[j] = random_normal(seed, static_cast<std::uint64_t>(2 * s + 1), static_cast<std::uint64_t>(j));
-      }
+      const auto stream = static_cast<std::uint64_t>(2 * s);
+      const Eigen::VectorXd q = random_vector(d, seed, stream), k = random_vector(d, seed, stream + 1);
       sum += std::fabs(rope_score(q, k, 7, 7 + r, 10000, PairLayout::interleaved));
     }
     CAPTURE(r);

@@ -9,30 +9,17 @@
 #include <cmath>
 #include <string>
 
+#include "core_test_support.hpp"
 #include "poslab/core/errors.hpp"
 #include "poslab/core/gaussian.hpp"
 #include "poslab/core/random.hpp"
 
 using namespace poslab::core;
+using namespace poslab::test;
 
 namespace {
 
-Eigen::VectorXd random_vector(int d, std::uint64_t stream) {
-  Eigen::VectorXd v(d);
-  for (int j = 0; j < d; ++j) v[j] = random_normal(41, stream, static_cast<std::uint64_t>(j));
-  return v;
-}
-
-template <class F>
-void rejects(F&& f, const std::string& key) {
-  CAPTURE(key);
-  try {
-    f();
-    FAIL("accepted");
-  } catch (const InvalidParameter& e) {
-    CHECK(e.key() == key);
-  }
-}
+constexpr std::uint64_t kVectorSeed = 41;  // random_vector's seed for q and k
 
 }  // namespace
 
@@ -60,7 +47,7 @@ TEST_CASE("the two forms are the kernel times the RoPE score") {
   const GaussianKernel kernel{0.6, 0.4, 3, 12};
   for (std::uint64_t c = 0; c < 50; ++c) {
     const int d = 2 * (1 + static_cast<int>(random_uniform(42, 0, c) * 32));
-    const Eigen::VectorXd q = random_vector(d, 2 * c), k = random_vector(d, 2 * c + 1);
+    const Eigen::VectorXd q = random_vector(d, kVectorSeed, 2 * c), k = random_vector(d, kVectorSeed, 2 * c + 1);
     const double m = std::floor(random_uniform(42, 1, c) * 40), n = std::floor(random_uniform(42, 2, c) * 40);
     for (PairLayout layout : {PairLayout::interleaved, PairLayout::half}) {
       const double s = rope_score(q, k, m, n, 10000, layout);
@@ -77,7 +64,7 @@ TEST_CASE("the notes' absolute form breaks shift invariance; the relative form k
   int large = 0, counted = 0;
   for (std::uint64_t c = 0; c < 200; ++c) {
     const int d = 2 * (1 + static_cast<int>(random_uniform(43, 0, c) * 64));
-    const Eigen::VectorXd q = random_vector(d, 2 * c), k = random_vector(d, 2 * c + 1);
+    const Eigen::VectorXd q = random_vector(d, kVectorSeed, 2 * c), k = random_vector(d, kVectorSeed, 2 * c + 1);
     const double m = std::floor(random_uniform(43, 1, c) * 10), n = std::floor(random_uniform(43, 2, c) * 10);
     const PairLayout layout = c % 2 ? PairLayout::half : PairLayout::interleaved;
     const double scale = q.norm() * k.norm();
@@ -99,7 +86,7 @@ TEST_CASE("the notes' absolute form breaks shift invariance; the relative form k
 
 TEST_CASE("the score matrix equals the pointwise scores; relative mode is Toeplitz") {
   const GaussianKernel kernel{0.7, 0.3, 4, 15};
-  const Eigen::VectorXd q = random_vector(16, 1), k = random_vector(16, 2);
+  const Eigen::VectorXd q = random_vector(16, kVectorSeed, 1), k = random_vector(16, kVectorSeed, 2);
   for (PairLayout layout : {PairLayout::interleaved, PairLayout::half})
     for (KernelMode mode : {KernelMode::absolute, KernelMode::relative}) {
       const Eigen::MatrixXd s = gaussian_score_matrix(q, k, 40, 500000, layout, kernel, mode);
@@ -149,7 +136,7 @@ TEST_CASE("cutoff: the first x with K(x) < threshold·K(0)") {
 }
 
 TEST_CASE("every invalid Gaussian-kernel parameter is rejected with its key") {
-  const Eigen::VectorXd q = random_vector(8, 1), k = random_vector(8, 2);
+  const Eigen::VectorXd q = random_vector(8, kVectorSeed, 1), k = random_vector(8, kVectorSeed, 2);
   const GaussianKernel ok;
   rejects([] { GaussianKernel{0.7, 0.3, 0, 20}.check(); }, "sigma1");
   rejects([] { GaussianKernel{0.7, 0.3, 5, -1}.check(); }, "sigma2");

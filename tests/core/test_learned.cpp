@@ -5,23 +5,13 @@
 #include <cmath>
 #include <string>
 
+#include "core_test_support.hpp"
 #include "poslab/core/errors.hpp"
 #include "poslab/core/learned.hpp"
 
 using namespace poslab::core;
+using namespace poslab::test;
 
-namespace {
-
-std::string key_of(auto&& call) {
-  try {
-    call();
-  } catch (const InvalidParameter& e) {
-    return e.key();
-  }
-  return "(accepted)";
-}
-
-}  // namespace
 
 // Reference values: a Python transcription of core/random.cpp (SplitMix64,
 // 53-bit uniforms, Box–Muller with u1 in (0, 1]) evaluated at stream

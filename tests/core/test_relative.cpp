@@ -6,6 +6,7 @@
 #include <cmath>
 #include <string>
 
+#include "core_test_support.hpp"
 #include "poslab/core/errors.hpp"
 #include "poslab/core/random.hpp"
 #include "poslab/core/relative.hpp"
@@ -13,17 +14,9 @@
 #include "poslab/core/t5.hpp"
 
 using namespace poslab::core;
+using namespace poslab::test;
 
 namespace {
-
-std::string key_of(auto&& call) {
-  try {
-    call();
-  } catch (const InvalidParameter& e) {
-    return e.key();
-  }
-  return "(accepted)";
-}
 
 struct Sizes {
   int tokens, d_model, d_head;

@@ -12,24 +12,17 @@
 #include <string>
 #include <vector>
 
+#include "core_test_support.hpp"
 #include "poslab/core/errors.hpp"
 #include "poslab/core/random.hpp"
 #include "poslab/core/rope.hpp"
 
 using namespace poslab::core;
+using namespace poslab::test;
 
 namespace {
 
-template <class Scalar>
-using Vec = Eigen::Matrix<Scalar, Eigen::Dynamic, 1>;
-
-/// A seeded N(0, 1) vector of length d (stream picks an independent vector).
-template <class Scalar = double>
-Vec<Scalar> random_vector(int d, std::uint64_t stream, std::uint64_t seed = 7) {
-  Vec<Scalar> v(d);
-  for (int j = 0; j < d; ++j) v[j] = static_cast<Scalar>(random_normal(seed, stream, static_cast<std::uint64_t>(j)));
-  return v;
-}
+constexpr std::uint64_t kVectorSeed = 7;  // random_vector's seed for q, k and x
 
 /// Seeded choices for property tests: an even d in 2..256, a base, a position.
 struct Case {
@@ -48,24 +41,9 @@ Case random_case(std::uint64_t i) {
   return {d, base, m, n};
 }
 
-std::span<const double> as_span(const Eigen::VectorXd& v) { return {v.data(), static_cast<std::size_t>(v.size())}; }
-
 template <class Scalar>
 double dot_d(const Vec<Scalar>& a, const Vec<Scalar>& b) {
   return a.template cast<double>().dot(b.template cast<double>());
-}
-
-/// Runs f and checks it raises InvalidParameter naming `key`.
-template <class F>
-void rejects(F&& f, const std::string& key) {
-  CAPTURE(key);
-  try {
-    f();
-    FAIL("accepted");
-  } catch (const InvalidParameter& e) {
-    CHECK(e.key() == key);
-    CHECK(std::string(e.what()).find(key) == 0);
-  }
 }
 
 }  // namespace
@@ -198,7 +176,7 @@ TEST_CASE_TEMPLATE("rotation keeps the norm (both layouts, 300 seeded cases)", S
   const double tol = std::is_same_v<Scalar, float> ? 1e-6 : 1e-13;
   for (std::uint64_t i = 0; i < 300; ++i) {
     const Case c = random_case(i);
-    const Vec<Scalar> x = random_vector<Scalar>(c.d, i);
+    const Vec<Scalar> x = random_vector<Scalar>(c.d, kVectorSeed, i);
     for (PairLayout layout : {PairLayout::interleaved, PairLayout::half}) {
       const Vec<Scalar> y = rope_rotate<Scalar>(x, c.m, c.base, layout);
       CAPTURE(c.d);
@@ -213,8 +191,8 @@ TEST_CASE_TEMPLATE("scores depend on m − n only (both layouts, 300 seeded case
   const double tol = std::is_same_v<Scalar, float> ? 2e-6 : 1e-11;
   for (std::uint64_t i = 0; i < 300; ++i) {
     const Case c = random_case(i);
-    const Vec<Scalar> q = random_vector<Scalar>(c.d, 2 * i);
-    const Vec<Scalar> k = random_vector<Scalar>(c.d, 2 * i + 1);
+    const Vec<Scalar> q = random_vector<Scalar>(c.d, kVectorSeed, 2 * i);
+    const Vec<Scalar> k = random_vector<Scalar>(c.d, kVectorSeed, 2 * i + 1);
     const double scale = q.template cast<double>().norm() * k.template cast<double>().norm();
     const double shift = std::floor(random_uniform(12, 0, i) * 5000);
     for (PairLayout layout : {PairLayout::interleaved, PairLayout::half}) {
@@ -240,7 +218,7 @@ TEST_CASE_TEMPLATE("scores depend on m − n only (both layouts, 300 seeded case
 TEST_CASE_TEMPLATE("the layouts agree up to the permutation (300 seeded cases)", Scalar, float, double) {
   for (std::uint64_t i = 0; i < 300; ++i) {
     const Case c = random_case(i);
-    const Eigen::VectorXd x = random_vector<double>(c.d, i);
+    const Eigen::VectorXd x = random_vector<double>(c.d, kVectorSeed, i);
     const Vec<Scalar> xi = x.cast<Scalar>();
     const Vec<Scalar> xh = interleaved_to_half(x).cast<Scalar>();
     const Vec<Scalar> yi = rope_rotate<Scalar>(xi, c.m, c.base, PairLayout::interleaved);
@@ -254,7 +232,7 @@ TEST_CASE("the rotation matrix equals rope_rotate and is orthogonal with R_mᵀR
   for (std::uint64_t i = 0; i < 100; ++i) {
     Case c = random_case(i);
     c.d = std::min(c.d, 64);
-    const Eigen::VectorXd x = random_vector(c.d, i);
+    const Eigen::VectorXd x = random_vector(c.d, kVectorSeed, i);
     for (PairLayout layout : {PairLayout::interleaved, PairLayout::half}) {
       const Eigen::MatrixXd rm = rope_rotation_matrix(c.d, c.m, c.base, layout);
       CHECK((rm * x - rope_rotate<double>(x, c.m, c.base, layout)).norm() <= 1e-13 * x.norm());
@@ -281,7 +259,7 @@ TEST_CASE("the rotation matrix equals rope_rotate and is orthogonal with R_mᵀR
 TEST_CASE("the complex form equals the interleaved rotation") {
   for (std::uint64_t i = 0; i < 200; ++i) {
     const Case c = random_case(i);
-    const Eigen::VectorXd x = random_vector(c.d, i);
+    const Eigen::VectorXd x = random_vector(c.d, kVectorSeed, i);
     const auto z = rope_complex(x, c.m, c.base);
     const Eigen::VectorXd y = rope_rotate<double>(x, c.m, c.base, PairLayout::interleaved);
     REQUIRE(z.size() == static_cast<std::size_t>(c.d / 2));
@@ -293,7 +271,7 @@ TEST_CASE("the complex form equals the interleaved rotation") {
 }
 
 TEST_CASE("an attention factor scales cos and sin (YaRN)") {
-  const Eigen::VectorXd x = random_vector(64, 3);
+  const Eigen::VectorXd x = random_vector(64, kVectorSeed, 3);
   const Eigen::VectorXd theta = rope_inverse_frequencies(64, 10000);
   const Eigen::VectorXd y1 = rope_rotate<double>(x, 17, as_span(theta), PairLayout::half, 1.0);
   const Eigen::VectorXd y2 = rope_rotate<double>(x, 17, as_span(theta), PairLayout::half, 1.2079441541679836);
@@ -316,7 +294,7 @@ TEST_CASE("the notes' mixed layout: matches their code and breaks RoPE's propert
   double worst_mixed = 0, worst_rope = 0, worst_norm_change = 0;
   for (std::uint64_t i = 0; i < 200; ++i) {
     const int d = 2 * (2 + static_cast<int>(random_uniform(13, 0, i) * 63));  // 4..128: pairs need distinct angles
-    const Eigen::VectorXd q = random_vector(d, 2 * i), k = random_vector(d, 2 * i + 1);
+    const Eigen::VectorXd q = random_vector(d, kVectorSeed, 2 * i), k = random_vector(d, kVectorSeed, 2 * i + 1);
     const double m = 1 + std::floor(random_uniform(13, 1, i) * 50), n = std::floor(random_uniform(13, 2, i) * 50);
     const double s = 1 + std::floor(random_uniform(13, 3, i) * 20);
     const double scale = q.norm() * k.norm();

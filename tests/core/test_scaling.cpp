@@ -20,12 +20,14 @@
 #include <span>
 #include <string>
 
+#include "core_test_support.hpp"
 #include "poslab/core/errors.hpp"
 #include "poslab/core/random.hpp"
 #include "poslab/core/params.hpp"
 #include "poslab/core/scaling.hpp"
 
 using namespace poslab::core;
+using namespace poslab::test;
 
 namespace {
 
@@ -54,17 +56,6 @@ ScalingConfig llama2(ScalingMethod method) {
   return c;
 }
 
-template <class F>
-void rejects(F&& f, const std::string& key) {
-  CAPTURE(key);
-  try {
-    f();
-    FAIL("accepted");
-  } catch (const InvalidParameter& e) {
-    CHECK(e.key() == key);
-  }
-}
-
 /// θ'_i = ramp_i·θ_i + (1 − ramp_i)·θ_i/s_eff, ramp in [0, 1], and the ends:
 /// ramp 1 ↔ θ (extrapolation), ramp 0 ↔ θ/s_eff (position interpolation).
 void check_ramp_identity(const ScalingTable& t) {
@@ -82,6 +73,15 @@ void check_ramp_identity(const ScalingTable& t) {
     CHECK(std::isfinite(t.scaled_theta[i]));
   }
   CHECK(std::isfinite(t.attention_factor));
+}
+
+/// rope_scaling_table(c), checked against the reference pairs `refs` (see
+/// check_pairs) and against the ramp identity.
+ScalingTable checked_table(const ScalingConfig& c, std::span<const PairRef> refs = {}, bool ramps = true) {
+  const ScalingTable t = rope_scaling_table(c);
+  check_pairs(t, refs, ramps);
+  check_ramp_identity(t);
+  return t;
 }
 
 }  // namespace
@@ -104,13 +104,11 @@ TEST_CASE("linear (PI), Llama 2: θ/8, ramp 0") {
                          {32, 0.00125, 0.0012499999720603228, 0.0},
                          {46, 0.0001666901790204155, 0.00016669018077664077, 0.0},
                          {63, 1.4434774808618228e-05, 1.4434774129767902e-05, 0.0}};
-  const ScalingTable t = rope_scaling_table(llama2(ScalingMethod::linear));
-  check_pairs(t, ref);
+  const ScalingTable t = checked_table(llama2(ScalingMethod::linear), ref);
   CHECK(t.ramp.isZero(0.0));  // exactly 0
   CHECK(t.attention_factor == 1.0);
   CHECK(t.effective_base == 10000);
   CHECK(t.effective_factor == 8);
-  check_ramp_identity(t);
 }
 
 TEST_CASE("ntk (static NTK-aware), Llama 2: base' = base·s^(d/(d−2))") {
@@ -120,15 +118,13 @@ TEST_CASE("ntk (static NTK-aware), Llama 2: base' = base·s^(d/(d−2))") {
                          {32, 0.003477664048114574, 0.003477663965895772, 0},
                          {48, 0.00020508383900190948, 0.00020508383749984205, 0},
                          {63, 1.4434774808618228e-05, 1.4434774129767902e-05, 0}};
-  const ScalingTable t = rope_scaling_table(llama2(ScalingMethod::ntk));
-  check_pairs(t, ref, false);
+  const ScalingTable t = checked_table(llama2(ScalingMethod::ntk), ref, false);
   CHECK(t.effective_base == doctest::Approx(82684.62264056221).epsilon(1e-13));
   CHECK(t.attention_factor == 1.0);
   CHECK(t.effective_factor == 8);
   CHECK(t.ramp[0] == 1.0);                               // the fastest pair is untouched
   CHECK(t.ramp[63] == doctest::Approx(0.0).scale(1.0));  // the slowest is divided by s exactly
   CHECK(t.scaled_theta[63] == doctest::Approx(t.theta[63] / 8).epsilon(1e-13));
-  check_ramp_identity(t);
 }
 
 TEST_CASE("dynamic NTK, Llama 2, at several sequence lengths") {
@@ -139,31 +135,26 @@ TEST_CASE("dynamic NTK, Llama 2, at several sequence lengths") {
                            {24, 0.0067779021230796755, 0.006777902599424124, 0},
                            {40, 0.00024274976703719345, 0.00024274978204630315, 0},
                            {63, 2.0259333064727344e-06, 2.0259333268768387e-06, 0}};
-    const ScalingTable t = rope_scaling_table(c);
-    check_pairs(t, ref, false);
+    const ScalingTable t = checked_table(c, ref, false);
     CHECK(t.effective_base == doctest::Approx(607779.2727297307).epsilon(1e-13));
     CHECK(t.effective_factor == doctest::Approx(57).epsilon(1e-12));
-    check_ramp_identity(t);
   }
   SUBCASE("seq_len 8192 = 2L: effective factor 9") {
     c.seq_len = 8192;
     const PairRef ref[] = {{8, 0.23923589840116466, 0.23923590779304504, 0},
                            {36, 0.0016022067831069802, 0.0016022068448364735, 0},
                            {63, 1.2830910940993984e-05, 1.2830911146011204e-05, 0}};
-    const ScalingTable t = rope_scaling_table(c);
-    check_pairs(t, ref, false);
+    const ScalingTable t = checked_table(c, ref, false);
     CHECK(t.effective_base == doctest::Approx(93194.27110044428).epsilon(1e-13));
     CHECK(t.effective_factor == doctest::Approx(9).epsilon(1e-12));
-    check_ramp_identity(t);
   }
   SUBCASE("seq_len <= L: seq_len is taken as L, nothing changes") {
     for (long long seq : {4096LL, 2000LL}) {
       c.seq_len = seq;
-      const ScalingTable t = rope_scaling_table(c);
+      const ScalingTable t = checked_table(c);
       CHECK(t.effective_base == doctest::Approx(10000).epsilon(1e-15));
       CHECK(t.scaled_theta[63] == doctest::Approx(0.00011547819846894582).epsilon(1e-12));
       for (Eigen::Index i = 0; i < t.ramp.size(); ++i) CHECK(t.ramp[i] == doctest::Approx(1.0).epsilon(1e-12));
-      check_ramp_identity(t);
     }
   }
 }
@@ -179,13 +170,11 @@ TEST_CASE("yarn (HF code), Llama 2: correction range (20, 46), mscale 0.1 ln 8 +
                          {40, 0.0010338215427473547, 0.0010338216088712215, 0.23076923076923073},
                          {46, 0.0001666901790204155, 0.00016669018077664077, 0.0},
                          {63, 1.4434774808618228e-05, 1.4434774129767902e-05, 0.0}};
-  const ScalingTable t = rope_scaling_table(llama2(ScalingMethod::yarn));
-  check_pairs(t, ref);
+  const ScalingTable t = checked_table(llama2(ScalingMethod::yarn), ref);
   REQUIRE(t.correction_low.has_value());
   CHECK(*t.correction_low == 20);
   CHECK(*t.correction_high == 46);
   CHECK(t.attention_factor == doctest::Approx(1.2079441541679836).epsilon(1e-15));
-  check_ramp_identity(t);
   // the helpers, untruncated (HF truncate=False): python float64
   CHECK(yarn_find_correction_dim(32, 128, 10000, 4096) == doctest::Approx(20.94448162063605).epsilon(1e-14));
   CHECK(yarn_find_correction_dim(1, 128, 10000, 4096) == doctest::Approx(45.02688127375455).epsilon(1e-14));
@@ -211,12 +200,10 @@ TEST_CASE("yarn (HF code), Qwen2.5: base 1e6, factor 4, L 32768") {
                          {36, 0.00017984115587395423, 0.0001798411540221423, 0.23529411764705888},
                          {40, 4.4456985250973074e-05, 4.4456985051510856e-05, 0.0},
                          {63, 3.102344401879299e-07, 3.102344408034696e-07, 0.0}};
-  const ScalingTable t = rope_scaling_table(c);
-  check_pairs(t, ref);
+  const ScalingTable t = checked_table(c, ref);
   CHECK(*t.correction_low == 23);
   CHECK(*t.correction_high == 40);
   CHECK(t.attention_factor == doctest::Approx(1.138629436111989).epsilon(1e-15));
-  check_ramp_identity(t);
 }
 
 TEST_CASE("yarn (HF code): mscale / mscale_all_dim, beta close together, the low == high guard, factor 1") {
@@ -228,8 +215,7 @@ TEST_CASE("yarn (HF code): mscale / mscale_all_dim, beta close together, the low
     const PairRef ref[] = {{24, 0.026879360111431223, 0.026879360899329185, 0.8461538461538461},
                            {32, 0.0055, 0.005500000435858965, 0.5384615384615384},
                            {48, 2.5e-05, 2.499999936844688e-05, 0.0}};
-    const ScalingTable t = rope_scaling_table(c);
-    check_pairs(t, ref);
+    const ScalingTable t = checked_table(c, ref);
     CHECK(t.attention_factor == doctest::Approx(1.1557219901962608).epsilon(1e-15));
     // only one of them set: falls back to get_mscale(factor)
     c.mscale_all_dim = 0;
@@ -244,12 +230,10 @@ TEST_CASE("yarn (HF code): mscale / mscale_all_dim, beta close together, the low
     c.beta_slow = 1.5;
     const PairRef ref[] = {{40, 0.00316227766016838, 0.003162277862429619, 1.0},
                            {46, 0.0001666901790204155, 0.00016669018077664077, 0.0}};
-    const ScalingTable t = rope_scaling_table(c);
-    check_pairs(t, ref);
+    const ScalingTable t = checked_table(c, ref);
     CHECK(*t.correction_low == 40);
     CHECK(*t.correction_high == 43);
     CHECK(t.ramp[41] == doctest::Approx(2.0 / 3.0).epsilon(1e-15));
-    check_ramp_identity(t);
   }
   SUBCASE("L = 6: both correction dims clamp to 0, HF's +0.001 guard") {
     ScalingConfig c = llama2(ScalingMethod::yarn);
@@ -257,11 +241,9 @@ TEST_CASE("yarn (HF code): mscale / mscale_all_dim, beta close together, the low
     const PairRef ref[] = {{0, 1.0, 1.0, 1.0},
                            {8, 0.03952847075210474, 0.03952847048640251, 0.0},
                            {63, 1.4434774808618228e-05, 1.4434774129767902e-05, 0.0}};
-    const ScalingTable t = rope_scaling_table(c);
-    check_pairs(t, ref);
+    const ScalingTable t = checked_table(c, ref);
     CHECK(*t.correction_low == 0);
     CHECK(*t.correction_high == 0);
-    check_ramp_identity(t);
   }
   SUBCASE("L = 131072: high = 70 is clamped by dim − 1 = 127, not by d/2 − 1 (HF's quirk, kept)") {
     ScalingConfig c = llama2(ScalingMethod::yarn);
@@ -270,12 +252,10 @@ TEST_CASE("yarn (HF code): mscale / mscale_all_dim, beta close together, the low
                            {50, 0.000618662722699276, 0.0006186626851558685, 0.8},
                            {60, 8.446827197684884e-05, 8.446826541330665e-05, 0.4},
                            {63, 4.272693343350996e-05, 4.2726926039904356e-05, 0.28}};
-    const ScalingTable t = rope_scaling_table(c);
-    check_pairs(t, ref);
+    const ScalingTable t = checked_table(c, ref);
     CHECK(*t.correction_low == 45);
     CHECK(*t.correction_high == 70);
     CHECK(t.ramp[63] > 0);  // the slowest pair is not fully interpolated
-    check_ramp_identity(t);
   }
   SUBCASE("factor 1: nothing scaled, ramp 1, attention 1") {
     ScalingConfig c = llama2(ScalingMethod::yarn);
@@ -283,10 +263,8 @@ TEST_CASE("yarn (HF code): mscale / mscale_all_dim, beta close together, the low
     const PairRef ref[] = {{24, 0.03162277660168379, 0.03162277862429619, 1.0},
                            {46, 0.001333521432163324, 0.0013335214462131262, 1.0},
                            {63, 0.00011547819846894582, 0.00011547819303814322, 1.0}};
-    const ScalingTable t = rope_scaling_table(c);
-    check_pairs(t, ref);
+    const ScalingTable t = checked_table(c, ref);
     CHECK(t.attention_factor == 1.0);
-    check_ramp_identity(t);
   }
 }
 
@@ -301,10 +279,8 @@ TEST_CASE("llama3 (HF code), Llama 3.1: base 5e5, factor 8, low 1, high 4, L 819
                          {36, 7.784655273932451e-05, 7.784655463183299e-05, 0.0},
                          {48, 6.647869871181236e-06, 6.647869668086059e-06, 0.0},
                          {63, 3.068925988914511e-07, 3.068925877869333e-07, 0.0}};
-  const ScalingTable t = rope_scaling_table(c);
-  check_pairs(t, ref);
+  const ScalingTable t = checked_table(c, ref);
   CHECK(t.attention_factor == 1.0);
-  check_ramp_identity(t);
   // the smooth band: wavelengths in [L/4, L/1] = [2048, 8192] are pairs 29..34 (python float64)
   for (Eigen::Index i = 0; i < 64; ++i) {
     const bool medium = i >= 29 && i <= 34;
@@ -325,11 +301,9 @@ TEST_CASE("yarn-paper: γ ramps in r = L/λ, unlike the code's ramp in the pair 
                          {32, 0.0028077784388430738, 0.0028077784388430738, 0.17803182158206557},
                          {40, 0.0004900305206747958, 0.0004900305206747958, 0.03424143638063836},
                          {46, 0.0001666901790204155, 0.0001666901790204155, 0.0}};
-  const ScalingTable paper = rope_scaling_table(llama2(ScalingMethod::yarn_paper));
-  check_pairs(paper, ref);
+  const ScalingTable paper = checked_table(llama2(ScalingMethod::yarn_paper), ref);
   CHECK(paper.attention_factor == doctest::Approx(1.2079441541679836).epsilon(1e-15));
   CHECK_FALSE(paper.correction_low.has_value());
-  check_ramp_identity(paper);
   // same ends as the code, different shape in between (pair 24: 0.633 vs 0.846)
   const ScalingTable code = rope_scaling_table(llama2(ScalingMethod::yarn));
   CHECK(std::fabs(paper.ramp[24] - code.ramp[24]) > 0.2);
@@ -338,28 +312,25 @@ TEST_CASE("yarn-paper: γ ramps in r = L/λ, unlike the code's ramp in the pair 
 TEST_CASE("seed (the notes' formula): θ'_i = θ_i / s^(t/(d/2)); θ'_32 = 0.009919, not 0.0097") {
   ScalingConfig c = llama2(ScalingMethod::seed);
   c.temperature = 0.25;
-  const ScalingTable t = rope_scaling_table(c);
+  const ScalingTable t = checked_table(c);
   // python3 float64: 0.01 / 8**(0.25/64)
   CHECK(t.scaled_theta[32] == doctest::Approx(0.009919100824251096).epsilon(1e-13));
   CHECK(std::fabs(t.scaled_theta[32] - 0.0097) > 2e-4);
   CHECK(t.attention_factor == 1.0);
   CHECK(t.effective_factor == 8);
-  check_ramp_identity(t);
   // every pair gets the same division, so the ramp is constant
   CHECK(t.ramp.maxCoeff() - t.ramp.minCoeff() <= 1e-14);
   // t > d/2 divides by more than s: the ramp uses that larger divisor
   c.temperature = 100;
-  const ScalingTable big = rope_scaling_table(c);
+  const ScalingTable big = checked_table(c);
   CHECK(big.effective_factor == doctest::Approx(std::pow(8.0, 200.0 / 128)).epsilon(1e-12));
-  check_ramp_identity(big);
 }
 
 TEST_CASE("none: θ' = θ, ramp 1") {
-  const ScalingTable t = rope_scaling_table(llama2(ScalingMethod::none));
+  const ScalingTable t = checked_table(llama2(ScalingMethod::none));
   CHECK(t.scaled_theta == t.theta);
   CHECK(t.ramp.isOnes(0.0));
   CHECK(t.attention_factor == 1.0);
-  check_ramp_identity(t);
 }
 
 TEST_CASE("ramps stay in [0, 1] and meet PI and extrapolation at their ends (400 seeded configs)") {
@@ -383,8 +354,7 @@ TEST_CASE("ramps stay in [0, 1] and meet PI and extrapolation at their ends (400
     c.mscale_all_dim = i % 5 == 0 ? 0.0 : random_uniform(51, 11, i);
     CAPTURE(i);
     CAPTURE(scaling_method_name(c.method));
-    const ScalingTable t = rope_scaling_table(c);
-    check_ramp_identity(t);
+    const ScalingTable t = checked_table(c);
     CHECK(t.attention_factor > 0);
     if (c.factor == 1.0 && c.method != ScalingMethod::dynamic) {
       CHECK(t.ramp.isOnes(0.0));
@@ -448,10 +418,9 @@ TEST_CASE("dynamic NTK with factor 1 still scales once seq_len > L (its effectiv
   ScalingConfig c = llama2(ScalingMethod::dynamic);
   c.factor = 1;
   c.seq_len = 8 * 4096;
-  const ScalingTable t = rope_scaling_table(c);
+  const ScalingTable t = checked_table(c);
   CHECK(t.effective_factor == doctest::Approx(8).epsilon(1e-12));
   CHECK(t.ramp[63] == doctest::Approx(0).scale(1.0));
-  check_ramp_identity(t);
 }
 
 // The notes, seed 002 §4.4: m' = m·(L/L')^γ with L'/L = 8, γ = 0.8.

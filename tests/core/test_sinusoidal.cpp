@@ -9,22 +9,15 @@
 #include <string>
 #include <vector>
 
+#include "core_test_support.hpp"
 #include "poslab/core/errors.hpp"
 #include "poslab/core/random.hpp"
 #include "poslab/core/sinusoidal.hpp"
 
 using namespace poslab::core;
+using namespace poslab::test;
 
 namespace {
-
-std::string key_of(auto&& call) {
-  try {
-    call();
-  } catch (const InvalidParameter& e) {
-    return e.key();
-  }
-  return "(accepted)";
-}
 
 /// A seeded random configuration: d even in 2..512, base in 2..1e6 (log-uniform).
 struct Config {

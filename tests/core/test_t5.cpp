@@ -9,11 +9,13 @@
 #include <cstdint>
 #include <vector>
 
+#include "core_test_support.hpp"
 #include "poslab/core/errors.hpp"
 #include "poslab/core/random.hpp"
 #include "poslab/core/t5.hpp"
 
 using namespace poslab::core;
+using namespace poslab::test;
 
 namespace {
 
@@ -269,14 +271,6 @@ TEST_CASE("distinct buckets used by a sequence") {
 }
 
 TEST_CASE("invalid T5 parameters are rejected with the right key") {
-  auto key_of = [](auto&& call) -> std::string {
-    try {
-      call();
-    } catch (const InvalidParameter& e) {
-      return e.key();
-    }
-    return "(accepted)";
-  };
   CHECK(key_of([] { t5_relative_bucket(1, true, 1, 128); }) == "buckets");
   CHECK(key_of([] { t5_relative_bucket(1, true, 2000, 128); }) == "buckets");
   CHECK(key_of([] { t5_relative_bucket(1, true, 31, 128); }) == "buckets");  // odd, bidirectional

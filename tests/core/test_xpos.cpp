@@ -6,24 +6,14 @@
 #include <string>
 #include <vector>
 
+#include "core_test_support.hpp"
 #include "poslab/core/errors.hpp"
 #include "poslab/core/random.hpp"
 #include "poslab/core/xpos.hpp"
 
 using namespace poslab::core;
+using namespace poslab::test;
 
-namespace {
-
-std::string key_of(auto&& call) {
-  try {
-    call();
-  } catch (const InvalidParameter& e) {
-    return e.key();
-  }
-  return "(accepted)";
-}
-
-}  // namespace
 
 // ζ_i: exact fractions (2i + 0.4·128)/(1.4·128); torchscale's float32 buffer
 // (torch.arange(0, 128, 2) + 0.4 * 128) / (1.4 * 128) gives the same values

@@ -6,11 +6,11 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
-#include <functional>
 
 #include "app/common/fonts.hpp"
 #include "app/common/messages.hpp"
 #include "app/ui/export_service.hpp"
+#include "core/core_test_support.hpp"
 #include "gui_test_support.hpp"
 
 namespace {
@@ -26,17 +26,6 @@ bool has_chinese_font() {
   } catch (const std::exception&) {
     return false;
   }
-}
-
-/// The exception `f` raises (InvalidParameter), for its wording.
-core::InvalidParameter raised_by(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const core::InvalidParameter& e) {
-    return e;
-  }
-  FAIL("no InvalidParameter raised");
-  return core::InvalidParameter("", "", "");
 }
 
 TEST_CASE("View > Language: refusals, conflicts and figures follow the switch") {
@@ -139,8 +128,8 @@ TEST_CASE("the GUI's own error reasons read in English as what() and in Chinese 
   const app::Translator& en = app::english_translator();
   const app::Translator zh = app::Translator::load(app::assets_dir(), "zh");
   std::vector<core::InvalidParameter> errors;
-  errors.push_back(raised_by([] { ui::Animation().choose("layout"); }));
-  errors.push_back(raised_by([] {
+  errors.push_back(test::raised_by([] { ui::Animation().choose("layout"); }));
+  errors.push_back(test::raised_by([] {
     ui::ExportChoice choice;
     choice.png = choice.svg = choice.pdf = choice.csv = false;
     (void)ui::export_lesson_files(*app::find_view("rope"), core::Params(), app::english_translator(), choice);
