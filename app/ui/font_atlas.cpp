@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "app/common/assets.hpp"
 #include "app/common/fonts.hpp"
 #include "app/common/i18n.hpp"
 
@@ -49,20 +50,31 @@ UiFonts FontAtlasBuilder::build(ImFontAtlas& atlas, const std::filesystem::path&
   glyphs.AddRanges(kBaseRanges);
   ImFontGlyphRangesBuilder cjk;
   bool has_cjk = false;
+  auto add_text = [&](const std::string& text, bool with_cjk) {
+    for (const char* p = text.c_str(); *p;) {
+      unsigned int c = 0;
+      const int n = ImTextCharFromUtf8(&c, p, nullptr);
+      if (n <= 0) break;
+      p += n;
+      if (c > 0xFFFF) continue;
+      if (!is_cjk(c)) glyphs.AddChar(static_cast<ImWchar>(c));
+      else if (with_cjk) cjk.AddChar(static_cast<ImWchar>(c)), has_cjk = true;
+    }
+  };
   try {
     for (const std::string& l : {std::string("en"), lang}) {
       if (l != "en" && l != "zh") continue;
-      for (const auto& [key, text] : Translator::read_language(assets, l)) {
-        glyphs.AddText(text.c_str());
-        for (const char* p = text.c_str(); *p;) {
-          unsigned int c = 0;
-          const int n = ImTextCharFromUtf8(&c, p, nullptr);
-          if (n <= 0) break;
-          p += n;
-          if (is_cjk(c) && c <= 0xFFFF) cjk.AddChar(static_cast<ImWchar>(c)), has_cjk = true;
-        }
-      }
+      for (const auto& [key, text] : Translator::read_language(assets, l)) add_text(text, true);
     }
+    // Texts that live outside the translations — guided steps, built-in decks,
+    // the notation card, presets — carry both languages in one file: their
+    // symbols always, their Chinese when Chinese is shown.
+    std::error_code ec;
+    for (const char* dir : {"steps", "decks", "presets"})
+      for (const auto& entry : std::filesystem::directory_iterator(assets / dir, ec))
+        if (entry.path().extension() == ".json") add_text(read_text_file(entry.path()), lang == "zh");
+    if (std::filesystem::exists(assets / "notation.json", ec))
+      add_text(read_text_file(assets / "notation.json"), lang == "zh");
   } catch (const std::exception& e) {
     if (warning) *warning = e.what();
   }

@@ -79,6 +79,9 @@ struct LessonScreen {
   /// Figures of the view this screen shows in another form (e.g. rope-2d's
   /// "plane" as a draggable canvas); they are still exported from the builder.
   std::vector<std::string_view> replaces = {};
+  /// Draws only the replaced figure `figure` in its own form, within `size`
+  /// (a guided step brings that one figure forward); null = draw the screen.
+  void (*draw_replaced)(LessonUi& ui, std::string_view figure, ImVec2 size) = nullptr;
 };
 
 /// The screen of a view, or nullptr for the default layout.

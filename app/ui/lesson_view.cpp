@@ -124,12 +124,14 @@ void LessonView::step_layout(const Scene& step) {
   const LessonScreen* screen = lesson_screen(v.id);
   const bool screen_draws_it =
       screen && std::find(screen->replaces.begin(), screen->replaces.end(), fig_id) != screen->replaces.end();
-  if (screen_draws_it) {
-    screen->draw(*this);  // this lesson shows that figure in its own form (a canvas, dials)
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float below = ImGui::GetFrameHeightWithSpacing() * (c.lecture ? 1.5f : 4.5f);
+  const float h = std::clamp(avail.y - below, 260.0f * c.scale, std::max(260.0f * c.scale, avail.x * 0.62f));
+  if (screen_draws_it && screen->draw_replaced) {
+    screen->draw_replaced(*this, fig_id, {avail.x, h});  // that figure in the lesson's own form (a canvas, dials)
+  } else if (screen_draws_it) {
+    screen->draw(*this);
   } else if (!fig_id.empty()) {
-    const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const float below = ImGui::GetFrameHeightWithSpacing() * (c.lecture ? 1.5f : 4.5f);
-    const float h = std::clamp(avail.y - below, 260.0f * c.scale, std::max(260.0f * c.scale, avail.x * 0.62f));
     figure(fig_id, {avail.x, h});
   }
   // The rest of the lesson, one click away.

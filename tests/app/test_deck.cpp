@@ -8,6 +8,8 @@
 #include <fstream>
 #include <string>
 
+#include <unistd.h>
+
 #include "app/common/atomic_file.hpp"
 #include "app/decks/deck.hpp"
 #include "app/lessons/lesson.hpp"
@@ -104,7 +106,7 @@ TEST_CASE("deck: bad decks are refused naming the scene and what is wrong") {
 }
 
 TEST_CASE("deck: a missing or unreadable file is an I/O error, a folder too") {
-  const auto dir = std::filesystem::temp_directory_path() / "poslab-test-deck";
+  const auto dir = std::filesystem::temp_directory_path() / ("poslab-test-deck-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   CHECK_THROWS_AS(load_deck_file(dir / "missing.json"), IoError);
   CHECK_THROWS_AS(load_deck_file(dir), IoError);

@@ -216,7 +216,7 @@ TEST_CASE("scaling lesson: tables") {
     CHECK(test::number(t, 32, "ramp_yarn") == doctest::Approx(7.0 / 13).epsilon(1e-14));
     CHECK(test::number(t, 32, "scaled_theta_yarn") == doctest::Approx(0.005961538461538462).epsilon(1e-13));
     CHECK(test::number(t, 32, "scaled_theta_linear") == doctest::Approx(0.00125).epsilon(1e-15));
-    CHECK(test::number(t, 32, "scaled_theta_seed") == doctest::Approx(0.009919100824251096).epsilon(1e-13));
+    CHECK(test::number(t, 32, "scaled_theta_notes") == doctest::Approx(0.009919100824251096).epsilon(1e-13));
     CHECK(test::meta(t, "correction_low") == 20);
     CHECK(test::meta(t, "correction_high") == 46);
     CHECK(test::meta(t, "effective_base_dynamic") == doctest::Approx(607779.2727297307).epsilon(1e-12));

@@ -71,16 +71,10 @@ void dial_grid(LessonUi& ui, float width) {
   ImGui::TextColored(ImVec4(slow.r, slow.g, slow.b, 1), "%s", tr.format("rope.dials.key_slow", {{"L", fig::num(L)}}).c_str());
 }
 
-void draw(LessonUi& ui) {
+/// The live clock (play/pause, speed, the current position) and the dial grid.
+void clock_and_dials(LessonUi& ui) {
   static Clock clock;
   const auto& tr = ui.tr();
-  if (!ui.lecture_mode()) {
-    ui.paragraph("rope.text");
-    ImGui::Spacing();
-    ui.readouts();
-    ImGui::Spacing();
-  }
-  // The live clock: play/pause, speed, the current position.
   const double m = ui.params().real("m");
   if (ImGui::Button((clock.playing ? tr("rope.clock.pause") : tr("rope.clock.play")).c_str())) clock.playing = !clock.playing;
   ImGui::SameLine();
@@ -100,6 +94,17 @@ void draw(LessonUi& ui) {
     ui.request_redraw();
   }
   dial_grid(ui, ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ScrollbarSize);
+}
+
+void draw(LessonUi& ui) {
+  const auto& tr = ui.tr();
+  if (!ui.lecture_mode()) {
+    ui.paragraph("rope.text");
+    ImGui::Spacing();
+    ui.readouts();
+    ImGui::Spacing();
+  }
+  clock_and_dials(ui);
   ImGui::Spacing();
 
   // The figures two per row (the dials figure is the exportable twin of the grid above).
@@ -122,8 +127,10 @@ void draw(LessonUi& ui) {
   }
 }
 
+void draw_dials(LessonUi& ui, std::string_view, ImVec2) { clock_and_dials(ui); }
+
 }  // namespace
 
-LessonScreen rope_screen() { return {"rope", draw, {"dials"}}; }
+LessonScreen rope_screen() { return {"rope", draw, {"dials"}, draw_dials}; }
 
 }  // namespace poslab::app::ui

@@ -165,8 +165,13 @@ void draw(LessonUi& ui) {
   if (ImGui::CollapsingHeader(header.c_str())) ui.table("rope-2d-shift");
 }
 
+/// A guided step showing "plane": the canvas alone, as large as the step allows.
+void draw_plane(LessonUi& ui, std::string_view, ImVec2 size) {
+  canvas(ui, std::clamp(std::min(size.x, size.y), 240.0f * ui.ui_scale(), 720.0f * ui.ui_scale()));
+}
+
 }  // namespace
 
-LessonScreen rope_2d_screen() { return {"rope-2d", draw, {"plane"}}; }
+LessonScreen rope_2d_screen() { return {"rope-2d", draw, {"plane"}, draw_plane}; }
 
 }  // namespace poslab::app::ui
