@@ -326,12 +326,10 @@ void LessonView::readouts() {
   }
   if (!readouts_error_.empty()) wrapped_colored(c.pal.error, readouts_error_);
   if (readouts_.empty()) return;
-  // Many readouts scroll within eight rows, so the figures stay in sight.
-  const float row_h = ImGui::GetTextLineHeightWithSpacing() + ImGui::GetStyle().CellPadding.y * 2;
-  const bool scroll = readouts_.size() > 8;  // (rows may wrap: then fewer than eight show)
-  const ImGuiTableFlags flags =
-      ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg | (scroll ? ImGuiTableFlags_ScrollY : 0);
-  if (ImGui::BeginTable("##readouts", 3, flags, {0, scroll ? row_h * 8.5f : 0.0f})) {
+  // Every row in the page itself: a scroll area inside the scrolling page
+  // would hide the last readouts (guided steps fold the readouts instead).
+  const ImGuiTableFlags flags = ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg;
+  if (ImGui::BeginTable("##readouts", 3, flags)) {
     ImGui::TableSetupColumn("mark", ImGuiTableColumnFlags_WidthFixed);
     // Both texts wrap in their columns, so a long claim never hides its value.
     ImGui::TableSetupColumn("label", ImGuiTableColumnFlags_WidthStretch, 3.0f);

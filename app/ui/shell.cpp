@@ -49,19 +49,21 @@ void draw_lesson_list(UiContext& ctx) {
     ImGui::TextDisabled("%s", (ctx.tr(key) == key ? std::string(g) : ctx.tr(key)).c_str());
     for (std::size_t i = 0; i < views.size(); ++i) {
       if (views[i].group != g) continue;
-      // The shortcut number in front (1–9, 0), the title after it; a long title
-      // is clipped by the panel and shown whole in a tooltip.
+      // The shortcut number in front (1–9, 0), the title after it; a long
+      // title wraps onto a second line rather than being clipped.
       const std::string title = lesson_title(ctx.tr, views[i].id);
       const std::string id = "##lesson-" + std::string(views[i].id);
       const bool selected = static_cast<int>(i) == ctx.state.view_index();
       const float x = ImGui::GetCursorPosX();
-      if (ImGui::Selectable(id.c_str(), selected)) ctx.state.open_lesson(static_cast<int>(i));
-      if (ImGui::IsItemHovered() && ImGui::CalcTextSize(title.c_str()).x > ImGui::GetContentRegionAvail().x - number_w)
-        ImGui::SetTooltip("%s", title.c_str());
+      const float wrap_w = std::max(40.0f, ImGui::GetContentRegionAvail().x - number_w);
+      const float text_h = ImGui::CalcTextSize(title.c_str(), nullptr, false, wrap_w).y;
+      if (ImGui::Selectable(id.c_str(), selected, 0, {0, text_h})) ctx.state.open_lesson(static_cast<int>(i));
       ImGui::SameLine(x);
       if (i < 10) ImGui::TextDisabled("%zu", (i + 1) % 10);  // keys 1–9, then 0
       ImGui::SameLine(x + number_w);
+      ImGui::PushTextWrapPos(x + number_w + wrap_w);
       ImGui::TextUnformatted(title.c_str());
+      ImGui::PopTextWrapPos();
     }
   }
 }
