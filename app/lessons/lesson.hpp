@@ -43,6 +43,9 @@ struct Readout {
   std::string value;            ///< formatted for display
   double number = 0;            ///< the value itself (for tests)
   std::optional<bool> holds;    ///< set when the readout checks an invariant
+  /// A check of the lecture notes (what they print against the right value):
+  /// shown in the lesson's "Notes check" panel, not among the lesson's own.
+  bool notes = false;
 };
 
 /// A lesson: its id, its group in the lesson list, the parameters it reads

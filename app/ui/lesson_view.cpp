@@ -56,12 +56,10 @@ void LessonView::whole_page() {
       if (!why.empty()) ctx_->toasts.push(why, ToastKind::error);
     }
   }
-  for (const LessonScreen& screen : lesson_screens())
-    if (screen.view_id == ctx_->state.view().id && screen.draw) {
-      screen.draw(*this);
-      return;
-    }
-  default_layout();
+  const LessonScreen* screen = lesson_screen(ctx_->state.view().id);
+  if (screen && screen->draw) screen->draw(*this);
+  else default_layout();
+  if (!ctx_->lecture) notes_check();
 }
 
 // [SECTION] A guided step
@@ -138,8 +136,7 @@ void LessonView::step_layout(const Scene& step) {
   if (v.readouts && ImGui::CollapsingHeader(c.tr("ui.lesson.readouts").c_str())) readouts();
   if (c.lecture) return;
   if (ImGui::CollapsingHeader(c.tr("ui.steps.reference").c_str())) paragraph(std::string(v.id) + ".text");
-  const std::string notes_key = std::string(v.id) + ".notes_check";
-  if (c.tr.has(notes_key) && ImGui::CollapsingHeader(c.tr("ui.steps.notes_check").c_str())) paragraph(notes_key);
+  notes_check();
 }
 
 // [SECTION] LessonUi: parameters
@@ -335,6 +332,7 @@ void LessonView::readouts() {
     ImGui::TableSetupColumn("label", ImGuiTableColumnFlags_WidthStretch, 3.0f);
     ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch, 2.0f);
     for (const Readout& r : readouts_) {
+      if (r.notes != notes_readouts_) continue;
       ImGui::TableNextRow();
       ImGui::TableSetColumnIndex(0);
       if (r.holds) {
@@ -356,6 +354,19 @@ void LessonView::readouts() {
 }
 
 void LessonView::table(std::string_view id, float height) { tables_.draw(*ctx_, id, height); }
+
+void LessonView::notes_check() {
+  UiContext& c = *ctx_;
+  const std::string key = std::string(c.state.view().id) + ".notes_check";
+  const bool any_readout = std::any_of(readouts_.begin(), readouts_.end(), [](const Readout& r) { return r.notes; });
+  if (!c.tr.has(key) && !any_readout) return;
+  if (!ImGui::CollapsingHeader(c.tr("ui.steps.notes_check").c_str())) return;
+  paragraph(key);
+  if (!any_readout) return;
+  notes_readouts_ = true;
+  readouts();
+  notes_readouts_ = false;
+}
 
 // [SECTION] The default layout
 

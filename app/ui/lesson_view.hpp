@@ -54,6 +54,9 @@ class LessonView final : public LessonUi {
   /// front, and the rest of the lesson folded below.
   void step_layout(const Scene& step);
   void step_bar(const Deck& steps);
+  /// The folded "Notes check" panel: the lesson's notes_check text and the
+  /// readouts that check the notes.
+  void notes_check();
 
   UiContext* ctx_ = nullptr;
   TableView tables_;
@@ -64,6 +67,7 @@ class LessonView final : public LessonUi {
   int readouts_view_ = -1;
   std::vector<std::string> readouts_reads_;  ///< the keys they read (FigureCache::still_current)
   bool readouts_reads_known_ = false;
+  bool notes_readouts_ = false;  ///< readouts() draws the notes' checks (true) or the lesson's own
 };
 
 }  // namespace poslab::app::ui
