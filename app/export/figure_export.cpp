@@ -9,6 +9,7 @@
 
 #include "app/common/atomic_file.hpp"
 #include "app/export/cairo_painter.hpp"
+#include "app/export/png.hpp"
 #include "app/export/svg_painter.hpp"
 #include "app/export/table_writer.hpp"
 #include "poslab/core/params.hpp"
@@ -93,21 +94,15 @@ std::string render_png(const fig::Figure& figure, const ExportOptions& o) {
   o.check();
   const int pw = static_cast<int>(std::lround(o.width * o.scale));
   const int ph = static_cast<int>(std::lround(o.height * o.scale));
-  cairo_surface_t* surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, pw, ph);
-  if (cairo_surface_status(surface) != CAIRO_STATUS_SUCCESS) {
-    cairo_surface_destroy(surface);
+  const OwnedSurface surface(cairo_image_surface_create(CAIRO_FORMAT_ARGB32, pw, ph));
+  if (cairo_surface_status(surface.get()) != CAIRO_STATUS_SUCCESS)
     throw IoError("cannot allocate a " + std::to_string(pw) + "×" + std::to_string(ph) + " image");
-  }
-  cairo_t* cr = cairo_create(surface);
+  cairo_t* cr = cairo_create(surface.get());
   cairo_scale(cr, o.scale, o.scale);
   CairoPainter painter(cr, o.scale, o.font_family);
   fig::render_figure(figure, painter, {0, 0, static_cast<double>(o.width), static_cast<double>(o.height)}, style_for(o));
   cairo_destroy(cr);
-  std::string png;
-  const cairo_status_t st = cairo_surface_write_to_png_stream(surface, append_bytes, &png);
-  cairo_surface_destroy(surface);
-  if (st != CAIRO_STATUS_SUCCESS) throw IoError(std::string("cannot encode PNG: ") + cairo_status_to_string(st));
-  return png;
+  return encode_png(surface.get());
 }
 
 void export_figure(const fig::Figure& figure, ExportFormat format, const std::filesystem::path& path,

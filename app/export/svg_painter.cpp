@@ -7,6 +7,7 @@
 
 #include "app/common/fonts.hpp"
 #include "app/export/cairo_painter.hpp"
+#include "app/export/png.hpp"
 
 namespace poslab::app {
 
@@ -61,11 +62,6 @@ std::string base64(const std::string& in) {
     out += tbl[(n >> 18) & 63], out += tbl[(n >> 12) & 63], out += tbl[(n >> 6) & 63], out += '=';
   }
   return out;
-}
-
-cairo_status_t append_png(void* closure, const unsigned char* data, unsigned int length) {
-  static_cast<std::string*>(closure)->append(reinterpret_cast<const char*>(data), length);
-  return CAIRO_STATUS_SUCCESS;
 }
 
 std::string dash_attr(fig::LineStyle style, double width) {
@@ -169,18 +165,7 @@ class SvgPainter::Impl final : public fig::Painter {
 
   void heatmap(const fig::Rect& dst, const fig::ScalarRaster& raster) override {
     if (raster.w <= 0 || raster.h <= 0) return;
-    const auto px = raster_to_argb(raster);
-    cairo_surface_t* img = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, raster.w, raster.h);
-    cairo_surface_flush(img);
-    unsigned char* data = cairo_image_surface_get_data(img);
-    const int stride = cairo_image_surface_get_stride(img);
-    for (int r = 0; r < raster.h; ++r)
-      std::copy_n(px.data() + static_cast<std::size_t>(r) * static_cast<std::size_t>(raster.w), raster.w,
-                  reinterpret_cast<std::uint32_t*>(data + static_cast<std::size_t>(r) * static_cast<std::size_t>(stride)));
-    cairo_surface_mark_dirty(img);
-    std::string png;
-    cairo_surface_write_to_png_stream(img, append_png, &png);
-    cairo_surface_destroy(img);
+    const std::string png = encode_png(Image{raster.w, raster.h, raster_to_argb(raster)});
     body_ += "<image x=\"" + num(dst.x) + "\" y=\"" + num(dst.y) + "\" width=\"" + num(dst.w) + "\" height=\"" +
              num(dst.h) + "\" preserveAspectRatio=\"none\" style=\"image-rendering:pixelated\" href=\"data:image/png;base64," +
              base64(png) + "\"/>\n";
