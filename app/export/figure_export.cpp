@@ -4,11 +4,13 @@
 #include <cairo.h>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 
 #include "app/common/atomic_file.hpp"
 #include "app/export/cairo_painter.hpp"
+#include "app/export/format_names.hpp"
 #include "app/export/png.hpp"
 #include "app/export/svg_painter.hpp"
 #include "app/export/table_writer.hpp"
@@ -19,6 +21,9 @@ namespace poslab::app {
 namespace {
 
 constexpr std::size_t kMaxCsvCells = 1'048'576;
+
+constexpr std::array<FormatName<ExportFormat>, 4> kExportFormats{
+    {{"png", ExportFormat::png}, {"svg", ExportFormat::svg}, {"pdf", ExportFormat::pdf}, {"csv", ExportFormat::csv}}};
 
 fig::RenderStyle style_for(const ExportOptions& o) {
   fig::RenderStyle s;
@@ -33,16 +38,6 @@ cairo_status_t append_bytes(void* closure, const unsigned char* data, unsigned i
   return CAIRO_STATUS_SUCCESS;
 }
 
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
-
 std::string n(double v) { return core::format_number(v); }
 
 /// A float in its own shortest round-trip form (0.84147096, not 0.8414709568023682).
@@ -54,24 +49,9 @@ std::string nf(float v) {
 
 }  // namespace
 
-ExportFormat parse_export_format(std::string_view word) {
-  if (word == "png") return ExportFormat::png;
-  if (word == "svg") return ExportFormat::svg;
-  if (word == "pdf") return ExportFormat::pdf;
-  if (word == "csv") return ExportFormat::csv;
-  throw core::InvalidParameter("format", std::string(word), "must be one of png, svg, pdf, csv",
-                               core::Reason{"one_of", {{"choices", "png, svg, pdf, csv"}}, {}});
-}
+ExportFormat parse_export_format(std::string_view word) { return parse_format(word, kExportFormats); }
 
-const char* export_extension(ExportFormat f) {
-  switch (f) {
-    case ExportFormat::png: return "png";
-    case ExportFormat::svg: return "svg";
-    case ExportFormat::pdf: return "pdf";
-    case ExportFormat::csv: return "csv";
-  }
-  return "bin";
-}
+const char* export_extension(ExportFormat f) { return format_word(f, kExportFormats); }
 
 void ExportOptions::check() const {
   const core::Reason side{"integer_in", {{"min", "200"}, {"max", "8192"}}, {}};
