@@ -19,7 +19,7 @@ const char* kDescription =
 }  // namespace
 
 namespace {
-int dispatch(int argc, char** argv, const GuiEntryPoints& gui);
+int dispatch(int argc, char** argv, const GuiEntryPoints& gui, std::string& lang);
 }  // namespace
 
 void parse_window_size(const std::string& text, WindowRequest& request) {
@@ -33,14 +33,17 @@ void parse_window_size(const std::string& text, WindowRequest& request) {
 }
 
 int run_cli(int argc, char** argv, const GuiEntryPoints& gui) {
-  const int code = dispatch(argc, argv, gui);
+  std::string lang;  // the command's --lang, for a failure of standard output
+  int code = dispatch(argc, argv, gui, lang);
+  code = cli::finish_stdout(code, lang);
   release_font_caches();
   return code;
 }
 
 namespace {
 
-int dispatch(int argc, char** argv, const GuiEntryPoints& gui) {
+/// Parses the command line and runs the command; `lang` is set to its --lang.
+int dispatch(int argc, char** argv, const GuiEntryPoints& gui, std::string& lang) {
   CLI::App app{kDescription, "poslab"};
   app.set_version_flag("--version", std::string("poslab ") + POSLAB_VERSION);
   app.require_subcommand(0, 1);
@@ -65,33 +68,11 @@ int dispatch(int argc, char** argv, const GuiEntryPoints& gui) {
   shot->add_option("--size", shot_size, "window size WxH, default 1600x1000");
 
   cli::TableRequest table;
-  CLI::App* table_cmd = app.add_subcommand("table", "print a table of numbers (docs/CONTRACT.md §3)");
-  table_cmd->add_option("id", table.id, "table id (poslab list tables)")->required();
-  table_cmd->add_option("--set", table.sets, "KEY=VALUE, repeatable");
-  table_cmd->add_option("--format", table.format, "csv (default), json, md or tex");
-  table_cmd->add_option("--out", table.out, "write to this file instead of standard output");
-  table_cmd->add_option("--digits", table.digits, "significant digits (md/tex default 6; 0 = full precision)");
-  table_cmd->add_option("--lang", table.lang, "language of error messages: en or zh (default: the system language)");
-
+  CLI::App* table_cmd = cli::add_table_command(app, table);
   cli::ExportRequest exp;
-  CLI::App* export_cmd = app.add_subcommand("export", "write a lesson's figures to PNG, SVG, PDF or CSV (headless)");
-  export_cmd->add_option("--view", exp.view, "lesson (poslab list views)")->required();
-  export_cmd->add_option("--figure", exp.figure, "one figure (poslab list figures); default: all, into the folder --out");
-  export_cmd->add_option("--format", exp.format, "png, svg, pdf or csv")->required();
-  export_cmd->add_option("--out", exp.out, "file (one figure) or folder (all figures)")->required();
-  export_cmd->add_option("--set", exp.sets, "KEY=VALUE, repeatable");
-  export_cmd->add_option("--preset", exp.preset, "preset to apply first");
-  export_cmd->add_option("--width", exp.width, "width in pixels (PNG) or points (SVG, PDF); default 1600");
-  export_cmd->add_option("--height", exp.height, "height; default 1000");
-  export_cmd->add_option("--scale", exp.scale, "PNG pixel density, e.g. 2 for crisp slides; default 1");
-  export_cmd->add_flag("--transparent", exp.transparent, "no background");
-  export_cmd->add_option("--theme", exp.theme, "light (default), dark or projector");
-  export_cmd->add_option("--lang", exp.lang, "en or zh (default: the system language)");
-
+  CLI::App* export_cmd = cli::add_export_command(app, exp);
   cli::ListRequest list;
-  CLI::App* list_cmd = app.add_subcommand("list", "list views, figures, tables, presets or params");
-  list_cmd->add_option("what", list.what, "views | figures | tables | presets | decks | params")->required();
-  list_cmd->add_option("--format", list.format, "text (default) or json");
+  CLI::App* list_cmd = cli::add_list_command(app, list);
 
   bench::BenchOptions bench_options;
   CLI::App* bench_cmd = app.add_subcommand("bench", "measure frame, export and kernel times");
@@ -111,6 +92,7 @@ int dispatch(int argc, char** argv, const GuiEntryPoints& gui) {
     for (const CLI::App* s : app.get_subcommands()) sub = " " + s->get_name();
     return cli::fail(kExitUsage, std::string(e.what()) + " (see poslab" + sub + " --help)");
   }
+  lang = table_cmd->parsed() ? table.lang : export_cmd->parsed() ? exp.lang : window.lang;
 
   if (table_cmd->parsed()) return cli::run_table(table);
   if (export_cmd->parsed()) return cli::run_export(exp);

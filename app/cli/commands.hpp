@@ -1,13 +1,21 @@
 #pragma once
 // The headless subcommands. Each returns an exit code and writes its one-line
-// error to stderr itself.
+// error to stderr itself (through command_io.hpp).
 
 #include <string>
 #include <vector>
 
+#include "app/cli/command_io.hpp"
 #include "poslab/core/params.hpp"
 
+namespace CLI {
+class App;
+}  // namespace CLI
+
 namespace poslab::app::cli {
+
+// Each command adds itself and its options to the command line (its
+// add_*_command, in its own file next to its run_*); the options fill its request.
 
 struct TableRequest {
   std::string id;
@@ -17,12 +25,14 @@ struct TableRequest {
   int digits = -1;  ///< -1: format default (full for csv/json, 6 for md/tex)
   std::string lang;  ///< of the error messages; empty: the system language
 };
+CLI::App* add_table_command(CLI::App& app, TableRequest& request);
 int run_table(const TableRequest& request);
 
 struct ListRequest {
   std::string what;  ///< views | figures | tables | presets | params
   std::string format = "text";
 };
+CLI::App* add_list_command(CLI::App& app, ListRequest& request);
 int run_list(const ListRequest& request);
 
 struct ExportRequest {
@@ -38,6 +48,7 @@ struct ExportRequest {
   std::string theme = "light";
   std::string lang;  ///< empty: the system language
 };
+CLI::App* add_export_command(CLI::App& app, ExportRequest& request);
 int run_export(const ExportRequest& request);
 
 /// Applies --preset then --set to a fresh Params. A --set key that `view`
@@ -45,8 +56,5 @@ int run_export(const ExportRequest& request);
 /// never passes silently. Raises core::InvalidParameter.
 core::Params params_from_request(const std::string& preset, const std::vector<std::string>& sets,
                                  const std::vector<std::string_view>& reads, const std::string& view);
-
-/// Prints "poslab: <message>" on stderr and returns `code`.
-int fail(int code, const std::string& message);
 
 }  // namespace poslab::app::cli

@@ -1,20 +1,24 @@
 // `poslab table ID [--set KEY=VALUE]... [--format csv|json|md|tex] [--out FILE]`
 
-#include <cstdio>
+#include <CLI/CLI.hpp>
+#include <algorithm>
 
 #include "app/cli/cli.hpp"
 #include "app/cli/commands.hpp"
-#include "app/common/assets.hpp"
-#include "app/common/atomic_file.hpp"
-#include "app/common/i18n.hpp"
-#include "app/common/messages.hpp"
 #include "app/export/table_writer.hpp"
+#include "app/lessons/table.hpp"
 
 namespace poslab::app::cli {
 
-int fail(int code, const std::string& message) {
-  std::fprintf(stderr, "poslab: %s\n", message.c_str());
-  return code;
+CLI::App* add_table_command(CLI::App& app, TableRequest& r) {
+  CLI::App* sub = app.add_subcommand("table", "print a table of numbers (docs/CONTRACT.md §3)");
+  sub->add_option("id", r.id, "table id (poslab list tables)")->required();
+  sub->add_option("--set", r.sets, "KEY=VALUE, repeatable");
+  sub->add_option("--format", r.format, "csv (default), json, md or tex");
+  sub->add_option("--out", r.out, "write to this file instead of standard output");
+  sub->add_option("--digits", r.digits, "significant digits (md/tex default 6; 0 = full precision)");
+  sub->add_option("--lang", r.lang, "language of error messages: en or zh (default: the system language)");
+  return sub;
 }
 
 namespace {
@@ -31,47 +35,35 @@ std::string joined(const std::vector<std::string_view>& keys) {
   return out;
 }
 
+/// The table of `r`, printed or written to --out; errors in tr's language.
+int print_table(const TableRequest& r, const Translator& tr) {
+  const TableDef* def = find_table(r.id);
+  if (!def) return fail(kExitUsage, tr.format("cli.unknown_table", {{"table", r.id}, {"tables", known_tables()}}));
+  const TableFormat format = parse_table_format(r.format);
+  core::Params params;
+  for (const std::string& s : r.sets) {
+    const std::size_t eq = s.find('=');
+    const std::string key = s.substr(0, eq);
+    if (eq != std::string::npos && core::find_param(key) &&
+        std::find(def->keys.begin(), def->keys.end(), key) == def->keys.end())
+      return fail(kExitUsage,
+                  tr.format("cli.table_does_not_read", {{"table", r.id}, {"key", key}, {"keys", joined(def->keys)}}));
+    params.set_assignment(s);
+  }
+  const Table table = build_table(*def, params);
+  TableWriteOptions options;
+  options.digits = r.digits >= 0 ? r.digits : (format == TableFormat::md || format == TableFormat::tex ? 6 : 0);
+  write_output(r.out, write_table(table, format, options));
+  return kExitOk;
+}
+
 }  // namespace
 
 int run_table(const TableRequest& r) {
-  Translator tr;  // empty until loaded: error_text then says what()
-  try {
-    // Tables are numbers and contract names in every language; only the
-    // error line is translated.
-    const std::string lang = r.lang.empty() ? system_language() : r.lang;
-    if (lang != "en" && lang != "zh") return fail(kExitUsage, "lang = " + lang + ": must be en or zh");
-    tr = Translator::load(assets_dir(), lang);
-    const TableDef* def = find_table(r.id);
-    if (!def) return fail(kExitUsage, tr.format("cli.unknown_table", {{"table", r.id}, {"tables", known_tables()}}));
-    const TableFormat format = parse_table_format(r.format);
-    core::Params params;
-    for (const std::string& s : r.sets) {
-      const std::size_t eq = s.find('=');
-      const std::string key = s.substr(0, eq);
-      if (eq != std::string::npos && core::find_param(key) &&
-          std::find(def->keys.begin(), def->keys.end(), key) == def->keys.end())
-        return fail(kExitUsage,
-                    tr.format("cli.table_does_not_read", {{"table", r.id}, {"key", key}, {"keys", joined(def->keys)}}));
-      params.set_assignment(s);
-    }
-    const Table table = build_table(*def, params);
-    TableWriteOptions options;
-    options.digits = r.digits >= 0 ? r.digits : (format == TableFormat::md || format == TableFormat::tex ? 6 : 0);
-    const std::string text = write_table(table, format, options);
-    if (r.out.empty()) {
-      std::fwrite(text.data(), 1, text.size(), stdout);
-      if (std::fflush(stdout) != 0) return fail(kExitFailure, tr("cli.stdout_failed"));
-    } else {
-      write_file_atomically(r.out, text);
-    }
-    return kExitOk;
-  } catch (const core::InvalidParameter& e) {
-    return fail(kExitUsage, error_text(tr, e));
-  } catch (const IoError& e) {
-    return fail(kExitFailure, error_text(tr, e));
-  } catch (const std::bad_alloc&) {
-    return fail(kExitFailure, tr.format("cli.out_of_memory_table", {{"table", r.id}}));
-  }
+  // Tables are numbers and contract names in every language; only the error
+  // line is translated.
+  return run_in_language(r.lang, {"cli.out_of_memory_table", {{"table", r.id}}},
+                         [&](const Translator& tr) { return print_table(r, tr); });
 }
 
 }  // namespace poslab::app::cli

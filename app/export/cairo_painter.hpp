@@ -5,38 +5,33 @@
 
 #include <cairo.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
-#include "app/plot/render.hpp"
+#include "app/plot/painter.hpp"
 
 namespace poslab::app {
 
-class CairoPainter final : public fig::Painter {
+/// A handle on the cairo painter. Its drawing calls are fig::Painter's,
+/// declared once in plot/painter.hpp; the class that implements them lives in
+/// cairo_painter.cpp alone. The handle converts to fig::Painter&, so callers
+/// write render_figure(figure, painter, …) as with any painter.
+class CairoPainter {
  public:
   /// Draws on `cr` (not owned). `density`: device pixels per unit (PNG scale).
   /// `font_family`: one family, or "Latin, CJK" (export_font_families): then
   /// CJK characters are drawn from the second, the rest from the first.
   CairoPainter(cairo_t* cr, double density, std::string font_family);
+  ~CairoPainter();
+  CairoPainter(const CairoPainter&) = delete;
+  CairoPainter& operator=(const CairoPainter&) = delete;
 
-  void fill_rect(const fig::Rect& r, fig::Color c) override;
-  void stroke_polyline(std::span<const fig::Point> pts, fig::Color c, double width, fig::LineStyle style) override;
-  void fill_polygon(std::span<const fig::Point> pts, fig::Color c) override;
-  void fill_circle(fig::Point center, double radius, fig::Color c) override;
-  void text(fig::Point at, std::string_view utf8, const fig::TextStyle& style, fig::Anchor h, fig::VAnchor v,
-            bool rotated) override;
-  fig::Size measure(std::string_view utf8, const fig::TextStyle& style) override;
-  void heatmap(const fig::Rect& dst, const fig::ScalarRaster& raster) override;
-  void push_clip(const fig::Rect& r) override;
-  void pop_clip() override;
-  double pixel_density() const override { return density_; }
+  operator fig::Painter&();  ///< implicit on purpose: the handle stands for its painter
 
  private:
-  void set_font(const fig::TextStyle& style, bool cjk = false);
-  cairo_t* cr_;
-  double density_;
-  std::string family_;
-  std::string cjk_family_;  ///< empty: one face for everything
+  class Impl;
+  std::unique_ptr<Impl> impl_;
 };
 
 /// The advance of `utf8` drawn as CairoPainter draws it (runs of `family` and

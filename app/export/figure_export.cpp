@@ -4,11 +4,14 @@
 #include <cairo.h>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 
 #include "app/common/atomic_file.hpp"
 #include "app/export/cairo_painter.hpp"
+#include "app/export/format_names.hpp"
+#include "app/export/png.hpp"
 #include "app/export/svg_painter.hpp"
 #include "app/export/table_writer.hpp"
 #include "poslab/core/params.hpp"
@@ -18,6 +21,9 @@ namespace poslab::app {
 namespace {
 
 constexpr std::size_t kMaxCsvCells = 1'048'576;
+
+constexpr std::array<FormatName<ExportFormat>, 4> kExportFormats{
+    {{"png", ExportFormat::png}, {"svg", ExportFormat::svg}, {"pdf", ExportFormat::pdf}, {"csv", ExportFormat::csv}}};
 
 fig::RenderStyle style_for(const ExportOptions& o) {
   fig::RenderStyle s;
@@ -32,16 +38,6 @@ cairo_status_t append_bytes(void* closure, const unsigned char* data, unsigned i
   return CAIRO_STATUS_SUCCESS;
 }
 
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
-
 std::string n(double v) { return core::format_number(v); }
 
 /// A float in its own shortest round-trip form (0.84147096, not 0.8414709568023682).
@@ -53,24 +49,9 @@ std::string nf(float v) {
 
 }  // namespace
 
-ExportFormat parse_export_format(std::string_view word) {
-  if (word == "png") return ExportFormat::png;
-  if (word == "svg") return ExportFormat::svg;
-  if (word == "pdf") return ExportFormat::pdf;
-  if (word == "csv") return ExportFormat::csv;
-  throw core::InvalidParameter("format", std::string(word), "must be one of png, svg, pdf, csv",
-                               core::Reason{"one_of", {{"choices", "png, svg, pdf, csv"}}, {}});
-}
+ExportFormat parse_export_format(std::string_view word) { return parse_format(word, kExportFormats); }
 
-const char* export_extension(ExportFormat f) {
-  switch (f) {
-    case ExportFormat::png: return "png";
-    case ExportFormat::svg: return "svg";
-    case ExportFormat::pdf: return "pdf";
-    case ExportFormat::csv: return "csv";
-  }
-  return "bin";
-}
+const char* export_extension(ExportFormat f) { return format_word(f, kExportFormats); }
 
 void ExportOptions::check() const {
   const core::Reason side{"integer_in", {{"min", "200"}, {"max", "8192"}}, {}};
@@ -93,21 +74,15 @@ std::string render_png(const fig::Figure& figure, const ExportOptions& o) {
   o.check();
   const int pw = static_cast<int>(std::lround(o.width * o.scale));
   const int ph = static_cast<int>(std::lround(o.height * o.scale));
-  cairo_surface_t* surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, pw, ph);
-  if (cairo_surface_status(surface) != CAIRO_STATUS_SUCCESS) {
-    cairo_surface_destroy(surface);
+  const OwnedSurface surface(cairo_image_surface_create(CAIRO_FORMAT_ARGB32, pw, ph));
+  if (cairo_surface_status(surface.get()) != CAIRO_STATUS_SUCCESS)
     throw IoError("cannot allocate a " + std::to_string(pw) + "×" + std::to_string(ph) + " image");
-  }
-  cairo_t* cr = cairo_create(surface);
+  cairo_t* cr = cairo_create(surface.get());
   cairo_scale(cr, o.scale, o.scale);
   CairoPainter painter(cr, o.scale, o.font_family);
   fig::render_figure(figure, painter, {0, 0, static_cast<double>(o.width), static_cast<double>(o.height)}, style_for(o));
   cairo_destroy(cr);
-  std::string png;
-  const cairo_status_t st = cairo_surface_write_to_png_stream(surface, append_bytes, &png);
-  cairo_surface_destroy(surface);
-  if (st != CAIRO_STATUS_SUCCESS) throw IoError(std::string("cannot encode PNG: ") + cairo_status_to_string(st));
-  return png;
+  return encode_png(surface.get());
 }
 
 void export_figure(const fig::Figure& figure, ExportFormat format, const std::filesystem::path& path,

@@ -1,11 +1,17 @@
 #include "app/export/table_writer.hpp"
 
+#include <array>
 #include <cmath>
 #include <cstdio>
+
+#include "app/export/format_names.hpp"
 
 namespace poslab::app {
 
 namespace {
+
+constexpr std::array<FormatName<TableFormat>, 4> kTableFormats{
+    {{"csv", TableFormat::csv}, {"json", TableFormat::json}, {"md", TableFormat::md}, {"tex", TableFormat::tex}}};
 
 std::string json_escape(std::string_view s) {
   std::string out = "\"";
@@ -55,16 +61,6 @@ std::string json_param(const core::ParamValue& v) {
         }
       },
       v);
-}
-
-std::string csv_field(std::string s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
 }
 
 std::string md_escape(std::string s) {
@@ -191,13 +187,16 @@ std::string write_tex(const Table& t, int digits) {
 
 }  // namespace
 
-TableFormat parse_table_format(std::string_view word) {
-  if (word == "csv") return TableFormat::csv;
-  if (word == "json") return TableFormat::json;
-  if (word == "md") return TableFormat::md;
-  if (word == "tex") return TableFormat::tex;
-  throw core::InvalidParameter("format", std::string(word), "must be one of csv, json, md, tex",
-                               core::Reason{"one_of", {{"choices", "csv, json, md, tex"}}, {}});
+TableFormat parse_table_format(std::string_view word) { return parse_format(word, kTableFormats); }
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
 }
 
 std::string format_cell(const Cell& cell, int digits) {

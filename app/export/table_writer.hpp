@@ -27,6 +27,10 @@ struct TableWriteOptions {
 /// tex:  a booktabs tabular (needs \usepackage{booktabs}), meta as a footnote row.
 std::string write_table(const Table& table, TableFormat format, const TableWriteOptions& options = {});
 
+/// A CSV field as RFC 4180 writes it: quoted (quotes doubled) when it holds
+/// a comma, a quote or a line break. Shared with figure_csv.
+std::string csv_field(const std::string& s);
+
 /// A cell as text: numbers in shortest round-trip form (or `digits`
 /// significant digits), integers exactly, booleans as true/false.
 std::string format_cell(const Cell& cell, int digits = 0);

@@ -3,7 +3,8 @@
 //
 // render_figure() lays a Figure out (title, axes, nice ticks, legend,
 // colorbar), decimates long curves per pixel column, samples heatmaps at the
-// output resolution, and issues drawing calls on a Painter. Painters:
+// output resolution, and issues drawing calls on a Painter (plot/painter.hpp).
+// Painters:
 //   export/cairo_painter  — PNG and PDF through cairo
 //   export/svg_painter    — SVG with real <text> elements
 //   ui/imgui_painter      — the screen: ImDrawList, heatmaps via GL textures + shaders
@@ -16,62 +17,9 @@
 #include <vector>
 
 #include "app/plot/figure.hpp"
+#include "app/plot/painter.hpp"
 
 namespace poslab::app::fig {
-
-struct Point {
-  double x = 0, y = 0;
-};
-
-struct Rect {
-  double x = 0, y = 0, w = 0, h = 0;
-  double right() const { return x + w; }
-  double bottom() const { return y + h; }
-  bool contains(Point p) const { return p.x >= x && p.x <= x + w && p.y >= y && p.y <= y + h; }
-};
-
-struct Size {
-  double w = 0, h = 0;
-};
-
-enum class VAnchor { top, middle, baseline, bottom };
-
-struct TextStyle {
-  double size = 13;  ///< font size in painter units (pixels at scale 1)
-  bool bold = false;
-  Color color;
-};
-
-/// A heatmap sampled at the destination's pixel resolution: w × h values,
-/// row 0 at the *top* of `dst`, with its colormap and range. Painters turn it
-/// into pixels (a LUT on the CPU, or a GL texture + colormap shader).
-struct ScalarRaster {
-  int w = 0, h = 0;
-  std::span<const float> values;        ///< w·h
-  std::span<const std::uint8_t> mask;   ///< empty or w·h (1 = masked)
-  Colormap colormap = Colormap::magnitude;
-  double vmin = 0, vmax = 1;
-  Color masked = Color::rgb(0xc8c8c8);  ///< the theme's colour for masked cells
-};
-
-class Painter {
- public:
-  virtual ~Painter() = default;
-  virtual void fill_rect(const Rect& r, Color c) = 0;
-  virtual void stroke_polyline(std::span<const Point> pts, Color c, double width, LineStyle style) = 0;
-  virtual void fill_polygon(std::span<const Point> pts, Color c) = 0;
-  virtual void fill_circle(Point center, double radius, Color c) = 0;
-  /// Text anchored at `at`; `rotated` = read bottom-to-top (a y-axis label).
-  virtual void text(Point at, std::string_view utf8, const TextStyle& style, Anchor h, VAnchor v,
-                    bool rotated = false) = 0;
-  virtual Size measure(std::string_view utf8, const TextStyle& style) = 0;
-  virtual void heatmap(const Rect& dst, const ScalarRaster& raster) = 0;
-  virtual void push_clip(const Rect& r) = 0;
-  virtual void pop_clip() = 0;
-  /// Device pixels per painter unit (2 for a PNG at --scale 2, the framebuffer
-  /// scale on screen); heatmaps are sampled at this density.
-  virtual double pixel_density() const { return 1.0; }
-};
 
 /// Colours and sizes of a theme (docs: light for print, dark for screens,
 /// projector = high contrast light for lecture halls).

@@ -76,158 +76,179 @@ void triangulate(std::span<const ImVec2> poly, std::vector<ImVec2>& out) {
 
 // [SECTION] Recording
 
+class ImGuiPainter::Impl final : public fig::Painter {
+ public:
+  Impl(FigureRecording& out, const UiFonts& fonts, HeatmapSink& sink, std::vector<std::uint32_t>& slots,
+       double density)
+      : out_(out), fonts_(fonts), sink_(sink), slots_(slots), density_(density) {}
+
+  void fill_rect(const fig::Rect& r, fig::Color c) override {
+    if (c.a <= 0) return;
+    FigureRecording::Op op{.kind = FigureRecording::Kind::rect, .color = to_imgui(c)};
+    op.a = {static_cast<float>(r.x), static_cast<float>(r.y)};
+    op.b = {static_cast<float>(r.right()), static_cast<float>(r.bottom())};
+    out_.ops.push_back(op);
+  }
+
+  void stroke_polyline(std::span<const fig::Point> pts, fig::Color c, double width, fig::LineStyle style) override {
+    if (pts.size() < 2 || c.a <= 0) return;
+    const ImU32 color = to_imgui(c);
+    const auto w = static_cast<float>(width);
+    if (style == fig::LineStyle::solid) {
+      add_polyline(pts, color, w);
+      return;
+    }
+    // Dashes and dots as the exporters draw them (cairo dash arrays: dashes
+    // 4w on, 3w off; dots every 2.5w).
+    auto lerp = [](fig::Point a, fig::Point b, double f) { return fig::Point{a.x + (b.x - a.x) * f, a.y + (b.y - a.y) * f}; };
+    if (style == fig::LineStyle::dotted) {
+      const double period = std::max(2.0, width * 2.5);
+      const auto radius = static_cast<float>(std::max(0.6, width * 0.6));
+      double next = 0;  // distance to the next dot
+      for (std::size_t i = 1; i < pts.size(); ++i) {
+        const double len = std::hypot(pts[i].x - pts[i - 1].x, pts[i].y - pts[i - 1].y);
+        double t = 0;
+        while (len > 0 && next <= len - t) {
+          t += next;
+          out_.ops.push_back({.kind = FigureRecording::Kind::circle, .color = color, .width = radius,
+                              .a = im(lerp(pts[i - 1], pts[i], t / len))});
+          next = period;
+        }
+        next -= len - t;
+      }
+      return;
+    }
+    const double on = width * 4, off = width * 3;
+    bool drawing = true;
+    double remaining = on;
+    std::vector<fig::Point> dash;
+    for (std::size_t i = 1; i < pts.size(); ++i) {
+      const fig::Point a = pts[i - 1], b = pts[i];
+      const double len = std::hypot(b.x - a.x, b.y - a.y);
+      double t = 0;
+      while (len - t > 1e-9) {
+        const double step = std::min(len - t, remaining);
+        if (drawing) {
+          if (dash.empty()) dash.push_back(lerp(a, b, t / len));
+          dash.push_back(lerp(a, b, (t + step) / len));
+        }
+        t += step;
+        remaining -= step;
+        if (remaining <= 1e-9) {
+          if (drawing) add_polyline(dash, color, w), dash.clear();
+          drawing = !drawing;
+          remaining = drawing ? on : off;
+        }
+      }
+    }
+    add_polyline(dash, color, w);
+  }
+
+  void fill_polygon(std::span<const fig::Point> pts, fig::Color c) override {
+    if (pts.size() < 3 || c.a <= 0) return;
+    const auto first = static_cast<std::uint32_t>(out_.points.size());
+    for (const fig::Point& p : pts) out_.points.push_back(im(p));
+    const std::span<const ImVec2> poly(out_.points.data() + first, pts.size());
+    if (is_convex(poly)) {
+      out_.ops.push_back({.kind = FigureRecording::Kind::polygon, .color = to_imgui(c), .first = first,
+                          .count = static_cast<std::uint32_t>(pts.size())});
+      return;
+    }
+    std::vector<ImVec2> tris;
+    triangulate(std::vector<ImVec2>(poly.begin(), poly.end()), tris);
+    out_.points.resize(first);
+    for (const ImVec2& p : tris) out_.points.push_back(p);
+    out_.ops.push_back({.kind = FigureRecording::Kind::triangles, .color = to_imgui(c), .first = first,
+                        .count = static_cast<std::uint32_t>(tris.size())});
+  }
+
+  void fill_circle(fig::Point center, double radius, fig::Color c) override {
+    if (c.a <= 0 || !(radius > 0)) return;
+    out_.ops.push_back({.kind = FigureRecording::Kind::circle, .color = to_imgui(c),
+                        .width = static_cast<float>(radius), .a = im(center)});
+  }
+
+  fig::Size measure(std::string_view utf8, const fig::TextStyle& style) override {
+    const auto size = static_cast<float>(style.size);
+    if (utf8.empty()) return {0, style.size};
+    const ImFont* font = fonts_.closest(size, style.bold);
+    const ImVec2 s = font->CalcTextSizeA(size, FLT_MAX, 0, utf8.data(), utf8.data() + utf8.size());
+    return {s.x, style.size};
+  }
+
+  void text(fig::Point at, std::string_view utf8, const fig::TextStyle& style, fig::Anchor h, fig::VAnchor v,
+            bool rotated) override {
+    if (utf8.empty()) return;
+    const auto size = static_cast<float>(style.size);
+    ImFont* font = fonts_.closest(size, style.bold);
+    const float scale = size / font->FontSize;
+    const float ascent = font->Ascent * scale, descent = -font->Descent * scale;
+    const float w = font->CalcTextSizeA(size, FLT_MAX, 0, utf8.data(), utf8.data() + utf8.size()).x;
+    float dx = 0, top = 0;  // offsets of the text's top-left from `at`, before rotation
+    if (h == fig::Anchor::center) dx = -w / 2;
+    if (h == fig::Anchor::right) dx = -w;
+    switch (v) {
+      case fig::VAnchor::top: top = 0; break;
+      case fig::VAnchor::middle: top = -(ascent + descent) / 2; break;
+      case fig::VAnchor::baseline: top = -ascent; break;
+      case fig::VAnchor::bottom: top = -(ascent + descent); break;
+    }
+    const auto first = static_cast<std::uint32_t>(out_.text.size());
+    out_.text.append(utf8);
+    FigureRecording::Op op{.kind = FigureRecording::Kind::text, .color = to_imgui(style.color), .width = size,
+                           .first = first, .count = static_cast<std::uint32_t>(utf8.size()), .font = font,
+                           .rotated = rotated};
+    op.b = im(at);
+    op.a = {op.b.x + dx, op.b.y + top};
+    out_.ops.push_back(op);
+  }
+
+  void heatmap(const fig::Rect& dst, const fig::ScalarRaster& raster) override {
+    const auto k = static_cast<std::size_t>(heatmap_index_++);
+    if (slots_.size() <= k) slots_.resize(k + 1, 0);
+    slots_[k] = sink_.upload(slots_[k], raster);
+    FigureRecording::Op op{.kind = FigureRecording::Kind::heatmap, .slot = slots_[k]};
+    op.a = {static_cast<float>(dst.x), static_cast<float>(dst.y)};
+    op.b = {static_cast<float>(dst.right()), static_cast<float>(dst.bottom())};
+    out_.ops.push_back(op);
+    ++out_.heatmaps;
+  }
+
+  void push_clip(const fig::Rect& r) override {
+    FigureRecording::Op op{.kind = FigureRecording::Kind::push_clip};
+    op.a = {static_cast<float>(r.x), static_cast<float>(r.y)};
+    op.b = {static_cast<float>(r.right()), static_cast<float>(r.bottom())};
+    out_.ops.push_back(op);
+  }
+
+  void pop_clip() override { out_.ops.push_back({.kind = FigureRecording::Kind::pop_clip}); }
+
+  double pixel_density() const override { return density_; }
+
+ private:
+  void add_polyline(std::span<const fig::Point> pts, ImU32 color, float width) {
+    if (pts.size() < 2) return;
+    const auto first = static_cast<std::uint32_t>(out_.points.size());
+    for (const fig::Point& p : pts) out_.points.push_back(im(p));
+    out_.ops.push_back({.kind = FigureRecording::Kind::polyline, .color = color, .width = width, .first = first,
+                        .count = static_cast<std::uint32_t>(pts.size())});
+  }
+
+  FigureRecording& out_;
+  const UiFonts& fonts_;
+  HeatmapSink& sink_;
+  std::vector<std::uint32_t>& slots_;
+  double density_;
+  int heatmap_index_ = 0;
+};
+
 ImGuiPainter::ImGuiPainter(FigureRecording& out, const UiFonts& fonts, HeatmapSink& sink,
                            std::vector<std::uint32_t>& slots, double density)
-    : out_(out), fonts_(fonts), sink_(sink), slots_(slots), density_(density) {}
+    : impl_(std::make_unique<Impl>(out, fonts, sink, slots, density)) {}
 
-void ImGuiPainter::fill_rect(const fig::Rect& r, fig::Color c) {
-  if (c.a <= 0) return;
-  FigureRecording::Op op{.kind = FigureRecording::Kind::rect, .color = to_imgui(c)};
-  op.a = {static_cast<float>(r.x), static_cast<float>(r.y)};
-  op.b = {static_cast<float>(r.right()), static_cast<float>(r.bottom())};
-  out_.ops.push_back(op);
-}
+ImGuiPainter::~ImGuiPainter() = default;
 
-void ImGuiPainter::add_polyline(std::span<const fig::Point> pts, ImU32 color, float width) {
-  if (pts.size() < 2) return;
-  const auto first = static_cast<std::uint32_t>(out_.points.size());
-  for (const fig::Point& p : pts) out_.points.push_back(im(p));
-  out_.ops.push_back({.kind = FigureRecording::Kind::polyline, .color = color, .width = width, .first = first,
-                      .count = static_cast<std::uint32_t>(pts.size())});
-}
-
-void ImGuiPainter::stroke_polyline(std::span<const fig::Point> pts, fig::Color c, double width, fig::LineStyle style) {
-  if (pts.size() < 2 || c.a <= 0) return;
-  const ImU32 color = to_imgui(c);
-  const auto w = static_cast<float>(width);
-  if (style == fig::LineStyle::solid) {
-    add_polyline(pts, color, w);
-    return;
-  }
-  // Dashes and dots as the exporters draw them (cairo dash arrays: dashes
-  // 4w on, 3w off; dots every 2.5w).
-  auto lerp = [](fig::Point a, fig::Point b, double f) { return fig::Point{a.x + (b.x - a.x) * f, a.y + (b.y - a.y) * f}; };
-  if (style == fig::LineStyle::dotted) {
-    const double period = std::max(2.0, width * 2.5);
-    const auto radius = static_cast<float>(std::max(0.6, width * 0.6));
-    double next = 0;  // distance to the next dot
-    for (std::size_t i = 1; i < pts.size(); ++i) {
-      const double len = std::hypot(pts[i].x - pts[i - 1].x, pts[i].y - pts[i - 1].y);
-      double t = 0;
-      while (len > 0 && next <= len - t) {
-        t += next;
-        out_.ops.push_back({.kind = FigureRecording::Kind::circle, .color = color, .width = radius,
-                            .a = im(lerp(pts[i - 1], pts[i], t / len))});
-        next = period;
-      }
-      next -= len - t;
-    }
-    return;
-  }
-  const double on = width * 4, off = width * 3;
-  bool drawing = true;
-  double remaining = on;
-  std::vector<fig::Point> dash;
-  for (std::size_t i = 1; i < pts.size(); ++i) {
-    const fig::Point a = pts[i - 1], b = pts[i];
-    const double len = std::hypot(b.x - a.x, b.y - a.y);
-    double t = 0;
-    while (len - t > 1e-9) {
-      const double step = std::min(len - t, remaining);
-      if (drawing) {
-        if (dash.empty()) dash.push_back(lerp(a, b, t / len));
-        dash.push_back(lerp(a, b, (t + step) / len));
-      }
-      t += step;
-      remaining -= step;
-      if (remaining <= 1e-9) {
-        if (drawing) add_polyline(dash, color, w), dash.clear();
-        drawing = !drawing;
-        remaining = drawing ? on : off;
-      }
-    }
-  }
-  add_polyline(dash, color, w);
-}
-
-void ImGuiPainter::fill_polygon(std::span<const fig::Point> pts, fig::Color c) {
-  if (pts.size() < 3 || c.a <= 0) return;
-  const auto first = static_cast<std::uint32_t>(out_.points.size());
-  for (const fig::Point& p : pts) out_.points.push_back(im(p));
-  const std::span<const ImVec2> poly(out_.points.data() + first, pts.size());
-  if (is_convex(poly)) {
-    out_.ops.push_back({.kind = FigureRecording::Kind::polygon, .color = to_imgui(c), .first = first,
-                        .count = static_cast<std::uint32_t>(pts.size())});
-    return;
-  }
-  std::vector<ImVec2> tris;
-  triangulate(std::vector<ImVec2>(poly.begin(), poly.end()), tris);
-  out_.points.resize(first);
-  for (const ImVec2& p : tris) out_.points.push_back(p);
-  out_.ops.push_back({.kind = FigureRecording::Kind::triangles, .color = to_imgui(c), .first = first,
-                      .count = static_cast<std::uint32_t>(tris.size())});
-}
-
-void ImGuiPainter::fill_circle(fig::Point center, double radius, fig::Color c) {
-  if (c.a <= 0 || !(radius > 0)) return;
-  out_.ops.push_back({.kind = FigureRecording::Kind::circle, .color = to_imgui(c),
-                      .width = static_cast<float>(radius), .a = im(center)});
-}
-
-fig::Size ImGuiPainter::measure(std::string_view utf8, const fig::TextStyle& style) {
-  const auto size = static_cast<float>(style.size);
-  if (utf8.empty()) return {0, style.size};
-  const ImFont* font = fonts_.closest(size, style.bold);
-  const ImVec2 s = font->CalcTextSizeA(size, FLT_MAX, 0, utf8.data(), utf8.data() + utf8.size());
-  return {s.x, style.size};
-}
-
-void ImGuiPainter::text(fig::Point at, std::string_view utf8, const fig::TextStyle& style, fig::Anchor h,
-                        fig::VAnchor v, bool rotated) {
-  if (utf8.empty()) return;
-  const auto size = static_cast<float>(style.size);
-  ImFont* font = fonts_.closest(size, style.bold);
-  const float scale = size / font->FontSize;
-  const float ascent = font->Ascent * scale, descent = -font->Descent * scale;
-  const float w = font->CalcTextSizeA(size, FLT_MAX, 0, utf8.data(), utf8.data() + utf8.size()).x;
-  float dx = 0, top = 0;  // offsets of the text's top-left from `at`, before rotation
-  if (h == fig::Anchor::center) dx = -w / 2;
-  if (h == fig::Anchor::right) dx = -w;
-  switch (v) {
-    case fig::VAnchor::top: top = 0; break;
-    case fig::VAnchor::middle: top = -(ascent + descent) / 2; break;
-    case fig::VAnchor::baseline: top = -ascent; break;
-    case fig::VAnchor::bottom: top = -(ascent + descent); break;
-  }
-  const auto first = static_cast<std::uint32_t>(out_.text.size());
-  out_.text.append(utf8);
-  FigureRecording::Op op{.kind = FigureRecording::Kind::text, .color = to_imgui(style.color), .width = size,
-                         .first = first, .count = static_cast<std::uint32_t>(utf8.size()), .font = font,
-                         .rotated = rotated};
-  op.b = im(at);
-  op.a = {op.b.x + dx, op.b.y + top};
-  out_.ops.push_back(op);
-}
-
-void ImGuiPainter::heatmap(const fig::Rect& dst, const fig::ScalarRaster& raster) {
-  const auto k = static_cast<std::size_t>(heatmap_index_++);
-  if (slots_.size() <= k) slots_.resize(k + 1, 0);
-  slots_[k] = sink_.upload(slots_[k], raster);
-  FigureRecording::Op op{.kind = FigureRecording::Kind::heatmap, .slot = slots_[k]};
-  op.a = {static_cast<float>(dst.x), static_cast<float>(dst.y)};
-  op.b = {static_cast<float>(dst.right()), static_cast<float>(dst.bottom())};
-  out_.ops.push_back(op);
-  ++out_.heatmaps;
-}
-
-void ImGuiPainter::push_clip(const fig::Rect& r) {
-  FigureRecording::Op op{.kind = FigureRecording::Kind::push_clip};
-  op.a = {static_cast<float>(r.x), static_cast<float>(r.y)};
-  op.b = {static_cast<float>(r.right()), static_cast<float>(r.bottom())};
-  out_.ops.push_back(op);
-}
-
-void ImGuiPainter::pop_clip() { out_.ops.push_back({.kind = FigureRecording::Kind::pop_clip}); }
+ImGuiPainter::operator fig::Painter&() { return *impl_; }
 
 // [SECTION] Replay
 

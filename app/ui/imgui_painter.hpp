@@ -12,10 +12,11 @@
 #include <imgui.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
-#include "app/plot/render.hpp"
+#include "app/plot/painter.hpp"
 #include "app/ui/font_atlas.hpp"
 #include "app/ui/heatmap_sink.hpp"
 
@@ -46,33 +47,24 @@ struct FigureRecording {
   }
 };
 
-class ImGuiPainter final : public fig::Painter {
+/// A handle on the screen's painter: its drawing calls are fig::Painter's
+/// (declared once, in plot/painter.hpp), implemented in imgui_painter.cpp
+/// alone; the handle converts to fig::Painter& for render_figure(figure, painter, …).
+class ImGuiPainter {
  public:
   /// Records into `out`. Heatmap k of this recording uploads into `slots[k]`
   /// (grown as needed), so the same textures are reused on every re-record.
   ImGuiPainter(FigureRecording& out, const UiFonts& fonts, HeatmapSink& sink, std::vector<std::uint32_t>& slots,
                double density);
+  ~ImGuiPainter();
+  ImGuiPainter(const ImGuiPainter&) = delete;
+  ImGuiPainter& operator=(const ImGuiPainter&) = delete;
 
-  void fill_rect(const fig::Rect& r, fig::Color c) override;
-  void stroke_polyline(std::span<const fig::Point> pts, fig::Color c, double width, fig::LineStyle style) override;
-  void fill_polygon(std::span<const fig::Point> pts, fig::Color c) override;
-  void fill_circle(fig::Point center, double radius, fig::Color c) override;
-  void text(fig::Point at, std::string_view utf8, const fig::TextStyle& style, fig::Anchor h, fig::VAnchor v,
-            bool rotated) override;
-  fig::Size measure(std::string_view utf8, const fig::TextStyle& style) override;
-  void heatmap(const fig::Rect& dst, const fig::ScalarRaster& raster) override;
-  void push_clip(const fig::Rect& r) override;
-  void pop_clip() override;
-  double pixel_density() const override { return density_; }
+  operator fig::Painter&();  ///< implicit on purpose: the handle stands for its painter
 
  private:
-  void add_polyline(std::span<const fig::Point> pts, ImU32 color, float width);
-  FigureRecording& out_;
-  const UiFonts& fonts_;
-  HeatmapSink& sink_;
-  std::vector<std::uint32_t>& slots_;
-  double density_;
-  int heatmap_index_ = 0;
+  class Impl;
+  std::unique_ptr<Impl> impl_;
 };
 
 /// Draws a recording onto `list` with its origin at `origin` (screen coordinates).

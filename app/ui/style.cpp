@@ -26,89 +26,64 @@ void common_sizes(ImGuiStyle& s) {
   s.IndentSpacing = 16;
 }
 
-void light_colors(ImGuiStyle& s) {
-  ImGui::StyleColorsLight(&s);
-  ImVec4* c = s.Colors;
-  c[ImGuiCol_WindowBg] = rgb(0xf6f7f9);
-  c[ImGuiCol_ChildBg] = rgb(0xffffff, 0.0f);
-  c[ImGuiCol_PopupBg] = rgb(0xffffff);
-  c[ImGuiCol_Text] = rgb(0x1d1d1f);
-  c[ImGuiCol_TextDisabled] = rgb(0x6b7078);
-  c[ImGuiCol_Border] = rgb(0xc9cdd3);
-  c[ImGuiCol_FrameBg] = rgb(0xe6e9ee);
-  c[ImGuiCol_FrameBgHovered] = rgb(0xd9dee6);
-  c[ImGuiCol_FrameBgActive] = rgb(0xcfd6e0);
-  c[ImGuiCol_Header] = rgb(0x2f6fd6, 0.18f);
-  c[ImGuiCol_HeaderHovered] = rgb(0x2f6fd6, 0.28f);
-  c[ImGuiCol_HeaderActive] = rgb(0x2f6fd6, 0.38f);
-  c[ImGuiCol_SliderGrab] = rgb(0x2f6fd6);
-  c[ImGuiCol_SliderGrabActive] = rgb(0x1f56b0);
-  c[ImGuiCol_CheckMark] = rgb(0x1f56b0);
-  c[ImGuiCol_Button] = rgb(0xe1e5eb);
-  c[ImGuiCol_ButtonHovered] = rgb(0xcfd7e3);
-  c[ImGuiCol_ButtonActive] = rgb(0xbfcbdc);
-  c[ImGuiCol_MenuBarBg] = rgb(0xeceef2);
-}
+/// A colour of one theme: RGB and alpha, or `kBase` = the colour ImGui's base
+/// style gives (StyleColorsLight for light and projector, StyleColorsDark for dark).
+struct Shade {
+  unsigned hex = 0;
+  float alpha = 1.0f;
+  bool base = false;
+};
+constexpr Shade kBase{0, 1.0f, true};
 
-void dark_colors(ImGuiStyle& s) {
-  ImGui::StyleColorsDark(&s);
-  ImVec4* c = s.Colors;
-  c[ImGuiCol_WindowBg] = rgb(0x1b1c1f);
-  c[ImGuiCol_ChildBg] = rgb(0x000000, 0.0f);
-  c[ImGuiCol_PopupBg] = rgb(0x25262a);
-  c[ImGuiCol_Text] = rgb(0xe8eaed);
-  c[ImGuiCol_TextDisabled] = rgb(0x9aa0a6);
-  c[ImGuiCol_Border] = rgb(0x3a3d42);
-  c[ImGuiCol_FrameBg] = rgb(0x2c2e33);
-  c[ImGuiCol_FrameBgHovered] = rgb(0x363940);
-  c[ImGuiCol_FrameBgActive] = rgb(0x40444c);
-  c[ImGuiCol_Header] = rgb(0x4d8ff0, 0.22f);
-  c[ImGuiCol_HeaderHovered] = rgb(0x4d8ff0, 0.32f);
-  c[ImGuiCol_HeaderActive] = rgb(0x4d8ff0, 0.42f);
-  c[ImGuiCol_SliderGrab] = rgb(0x6aa3f5);
-  c[ImGuiCol_SliderGrabActive] = rgb(0x8db8f7);
-  c[ImGuiCol_CheckMark] = rgb(0x8db8f7);
-  c[ImGuiCol_Button] = rgb(0x33363c);
-  c[ImGuiCol_ButtonHovered] = rgb(0x3f434a);
-  c[ImGuiCol_ButtonActive] = rgb(0x4a4f57);
-  c[ImGuiCol_MenuBarBg] = rgb(0x222327);
-  c[ImGuiCol_TitleBg] = rgb(0x222327);
-  c[ImGuiCol_TitleBgActive] = rgb(0x2a2c31);
-}
+/// The themes side by side: one row per ImGui colour they set.
+struct ColourRow {
+  ImGuiCol colour;
+  Shade light, dark, projector;
+};
 
-void projector_colors(ImGuiStyle& s) {
-  light_colors(s);
-  ImVec4* c = s.Colors;
-  c[ImGuiCol_WindowBg] = rgb(0xffffff);
-  c[ImGuiCol_PopupBg] = rgb(0xffffff);
-  c[ImGuiCol_Text] = rgb(0x000000);
-  c[ImGuiCol_TextDisabled] = rgb(0x303134);
-  c[ImGuiCol_Border] = rgb(0x000000, 0.85f);
-  c[ImGuiCol_FrameBg] = rgb(0xffffff);
-  c[ImGuiCol_FrameBgHovered] = rgb(0xe8eefb);
-  c[ImGuiCol_FrameBgActive] = rgb(0xd6e2f8);
-  c[ImGuiCol_SliderGrab] = rgb(0x0b3d91);
-  c[ImGuiCol_SliderGrabActive] = rgb(0x000000);
-  c[ImGuiCol_CheckMark] = rgb(0x000000);
-  c[ImGuiCol_Button] = rgb(0xffffff);
-  c[ImGuiCol_ButtonHovered] = rgb(0xe8eefb);
-  c[ImGuiCol_ButtonActive] = rgb(0xd6e2f8);
-  c[ImGuiCol_Header] = rgb(0x0b3d91, 0.16f);
-  c[ImGuiCol_HeaderHovered] = rgb(0x0b3d91, 0.26f);
-  c[ImGuiCol_HeaderActive] = rgb(0x0b3d91, 0.36f);
-  s.FrameBorderSize = 1.5f;
-  s.WindowBorderSize = 1.5f;
-  s.GrabMinSize = 18;
-}
+constexpr ColourRow kColours[] = {
+    // ImGui colour             light               dark                projector (black on white)
+    {ImGuiCol_WindowBg,         {0xf6f7f9},         {0x1b1c1f},         {0xffffff}},
+    {ImGuiCol_ChildBg,          {0xffffff, 0.0f},   {0x000000, 0.0f},   {0xffffff, 0.0f}},
+    {ImGuiCol_PopupBg,          {0xffffff},         {0x25262a},         {0xffffff}},
+    {ImGuiCol_Text,             {0x1d1d1f},         {0xe8eaed},         {0x000000}},
+    {ImGuiCol_TextDisabled,     {0x6b7078},         {0x9aa0a6},         {0x303134}},
+    {ImGuiCol_Border,           {0xc9cdd3},         {0x3a3d42},         {0x000000, 0.85f}},
+    {ImGuiCol_FrameBg,          {0xe6e9ee},         {0x2c2e33},         {0xffffff}},
+    {ImGuiCol_FrameBgHovered,   {0xd9dee6},         {0x363940},         {0xe8eefb}},
+    {ImGuiCol_FrameBgActive,    {0xcfd6e0},         {0x40444c},         {0xd6e2f8}},
+    {ImGuiCol_Header,           {0x2f6fd6, 0.18f},  {0x4d8ff0, 0.22f},  {0x0b3d91, 0.16f}},
+    {ImGuiCol_HeaderHovered,    {0x2f6fd6, 0.28f},  {0x4d8ff0, 0.32f},  {0x0b3d91, 0.26f}},
+    {ImGuiCol_HeaderActive,     {0x2f6fd6, 0.38f},  {0x4d8ff0, 0.42f},  {0x0b3d91, 0.36f}},
+    {ImGuiCol_SliderGrab,       {0x2f6fd6},         {0x6aa3f5},         {0x0b3d91}},
+    {ImGuiCol_SliderGrabActive, {0x1f56b0},         {0x8db8f7},         {0x000000}},
+    {ImGuiCol_CheckMark,        {0x1f56b0},         {0x8db8f7},         {0x000000}},
+    {ImGuiCol_Button,           {0xe1e5eb},         {0x33363c},         {0xffffff}},
+    {ImGuiCol_ButtonHovered,    {0xcfd7e3},         {0x3f434a},         {0xe8eefb}},
+    {ImGuiCol_ButtonActive,     {0xbfcbdc},         {0x4a4f57},         {0xd6e2f8}},
+    {ImGuiCol_MenuBarBg,        {0xeceef2},         {0x222327},         {0xeceef2}},
+    {ImGuiCol_TitleBg,          kBase,              {0x222327},         kBase},
+    {ImGuiCol_TitleBgActive,    kBase,              {0x2a2c31},         kBase},
+};
 
 }  // namespace
 
 void apply_style(std::string_view name, float scale) {
   ImGuiStyle s;
   common_sizes(s);
-  if (name == "light") light_colors(s);
-  else if (name == "projector") projector_colors(s);
-  else dark_colors(s);
+  const bool light = name == "light", projector = name == "projector";  // anything else: dark
+  if (light || projector) ImGui::StyleColorsLight(&s);
+  else ImGui::StyleColorsDark(&s);
+  const Shade ColourRow::*theme = light ? &ColourRow::light : projector ? &ColourRow::projector : &ColourRow::dark;
+  for (const ColourRow& row : kColours) {
+    const Shade& shade = row.*theme;
+    if (!shade.base) s.Colors[row.colour] = rgb(shade.hex, shade.alpha);
+  }
+  if (projector) {  // strong borders, larger grabs
+    s.FrameBorderSize = 1.5f;
+    s.WindowBorderSize = 1.5f;
+    s.GrabMinSize = 18;
+  }
   s.ScaleAllSizes(scale);
   ImGui::GetStyle() = s;
 }

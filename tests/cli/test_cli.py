@@ -399,5 +399,46 @@ class Lists(unittest.TestCase):
         run("--frobnicate", check=2)
 
 
+class StandardOutput(unittest.TestCase):
+    """What a command prints is checked like a file it writes (CONTRACT.md §1):
+    standard output on a full disk is exit 1 with one line, never a silent 0."""
+
+    def run_into(self, device, *args):
+        with open(device, "wb") as out:
+            p = subprocess.run([POSLAB, *args], stdout=out, stderr=subprocess.PIPE, env=ENV, timeout=300)
+        for report in SANITIZER_REPORTS:
+            self.assertNotIn(report, p.stderr, p.stderr.decode(errors="replace"))
+        return p
+
+    def test_a_full_standard_output_fails(self):
+        if not os.path.exists("/dev/full"):
+            self.fail("no /dev/full on this system")
+        # Large and small outputs: one fails while printing, the other only when flushed.
+        for args in (["table", "sinusoidal"], ["table", "alibi-slopes", "--format", "md"], ["list", "views"],
+                     ["list", "params", "--format", "json"], ["bench", "--json", "--kernels"], ["--help"]):
+            with self.subTest(args=args):
+                p = self.run_into("/dev/full", *args)
+                self.assertEqual(p.returncode, 1, p.stderr.decode(errors="replace"))
+                self.assertEqual(p.stderr.decode(), "poslab: cannot write to standard output\n")
+
+    def test_the_message_is_translated(self):
+        p = self.run_into("/dev/full", "table", "sinusoidal", "--lang", "zh")
+        self.assertEqual(p.returncode, 1)
+        self.assertEqual(p.stderr.decode(), "poslab: 无法写入标准输出\n")
+
+    def test_a_usage_error_keeps_its_code_and_line(self):
+        p = self.run_into("/dev/full", "table", "nonsense")
+        self.assertEqual(p.returncode, 2)
+        self.assertEqual(p.stderr.decode().count("\n"), 1)
+        self.assertIn("nonsense", p.stderr.decode())
+
+    def test_a_working_standard_output_succeeds(self):
+        for args in (["table", "sinusoidal"], ["list", "views"], ["bench", "--json", "--kernels"]):
+            with self.subTest(args=args):
+                p = self.run_into(os.devnull, *args)
+                self.assertEqual(p.returncode, 0, p.stderr.decode(errors="replace"))
+                self.assertEqual(p.stderr, b"")
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=1)
