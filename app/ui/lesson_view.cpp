@@ -342,12 +342,10 @@ void LessonView::readouts() {
         if (ImGui::IsItemHovered())
           ImGui::SetTooltip("%s", c.tr(*r.holds ? "ui.readout.holds" : "ui.readout.fails").c_str());
       }
-      ImGui::PushTextWrapPos(0.0f);
       ImGui::TableSetColumnIndex(1);
-      ImGui::TextUnformatted(r.label.c_str());
+      wrapped_text(r.label);
       ImGui::TableSetColumnIndex(2);
-      ImGui::TextUnformatted(r.value.c_str());
-      ImGui::PopTextWrapPos();
+      wrapped_text(r.value);
     }
     ImGui::EndTable();
   }

@@ -39,10 +39,10 @@ std::string lesson_title(const Translator& tr, std::string_view view_id);
 void help_marker(const char* text);
 
 /// `text` wrapped at `wrap_pos_x` (as ImGui::PushTextWrapPos: a local x,
-/// 0 = the window's edge). ImGui breaks
-/// lines only at spaces, and Chinese has none: text with CJK characters is
-/// broken here, at spaces and next to any CJK character (never before
-/// closing punctuation ，。） or after opening （“). Other text goes to ImGui as is.
+/// 0 = the window's edge), broken here rather than by ImGui (which breaks
+/// after '.' and ',' inside a word and never in Chinese): at spaces and next
+/// to any CJK character (never before closing punctuation ，。） or after
+/// opening （“), so a run of digits, Latin letters and symbols never splits.
 void wrapped_text(std::string_view text, float wrap_pos_x = 0);
 
 /// Text in a colour, wrapped at the window's edge.

@@ -1,0 +1,58 @@
+#include "app/common/text_wrap.hpp"
+
+#include <string>
+
+#include "app/common/fonts.hpp"
+
+namespace poslab::app {
+
+namespace {
+
+/// The code point at s[i] and its length in bytes (invalid bytes: one byte each).
+char32_t decode(std::string_view s, std::size_t i, std::size_t& n) {
+  const auto b = static_cast<unsigned char>(s[i]);
+  n = b < 0x80 ? 1 : (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : (b >> 3) == 0x1E ? 4 : 1;
+  if (i + n > s.size()) n = 1;
+  char32_t c = n == 1 ? b : b & (0x7F >> n);
+  for (std::size_t k = 1; k < n; ++k) c = (c << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+  return c;
+}
+
+bool closing(char32_t c) {
+  return std::u32string_view(U"，。、；：？！）」』”’》】,.;:?!)").find(c) != std::u32string_view::npos;
+}
+bool opening(char32_t c) { return std::u32string_view(U"（「『“‘《【(").find(c) != std::u32string_view::npos; }
+
+}  // namespace
+
+std::vector<std::pair<std::size_t, std::size_t>> wrap_line(std::string_view line, float width,
+                                                           const std::function<float(std::string_view)>& measure) {
+  std::vector<std::pair<std::size_t, std::size_t>> lines;
+  std::size_t start = 0, cut = std::string_view::npos, resume = 0;
+  float w = 0;
+  char32_t prev = 0;
+  for (std::size_t i = 0; i < line.size();) {
+    std::size_t n = 1;
+    const char32_t c = decode(line, i, n);
+    // A break may come before c: at a space (dropped), or between characters
+    // when either side is CJK, unless c closes or prev opens.
+    if (i > start) {
+      if (c == U' ') cut = i, resume = i + 1;
+      else if ((is_cjk(c) || is_cjk(prev)) && prev != U' ' && !closing(c) && !opening(prev)) cut = i, resume = i;
+    }
+    const float cw = measure(line.substr(i, n));
+    if (w + cw > width && cut != std::string_view::npos && cut > start) {
+      lines.emplace_back(start, cut);
+      start = resume;
+      cut = std::string_view::npos;
+      w = start < i ? measure(line.substr(start, i - start)) : 0;
+    }
+    w += cw;
+    prev = c;
+    i += n;
+  }
+  lines.emplace_back(start, line.size());
+  return lines;
+}
+
+}  // namespace poslab::app

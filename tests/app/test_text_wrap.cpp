@@ -1,0 +1,111 @@
+// Wrapping (app/common/text_wrap.hpp): a line breaks only at a space or next
+// to a CJK character, so no number, formula or Latin word is ever split —
+// checked on every translated text, every guided step and every readout the
+// lessons compute, in English and Chinese, at many widths.
+
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "app/common/assets.hpp"
+#include "app/common/fonts.hpp"
+#include "app/common/i18n.hpp"
+#include "app/common/text_wrap.hpp"
+#include "app/decks/deck.hpp"
+#include "app/lessons/lesson.hpp"
+
+using namespace poslab;
+
+namespace {
+
+/// Code points of `s` (CJK ones count double, as they are about twice as wide).
+float measure(std::string_view s) {
+  float w = 0;
+  for (std::size_t i = 0; i < s.size();) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    const std::size_t n = b < 0x80 ? 1 : (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : 4;
+    char32_t c = n == 1 ? b : b & (0x7F >> n);
+    for (std::size_t k = 1; k < n && i + k < s.size(); ++k) c = (c << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+    w += app::is_cjk(c) ? 2.0f : 1.0f;
+    i += n;
+  }
+  return w;
+}
+
+/// The code point ending just before byte `at`, and the one starting at `at`.
+char32_t before(std::string_view s, std::size_t at) {
+  std::size_t i = at;
+  while (i > 0 && (static_cast<unsigned char>(s[i - 1]) & 0xC0) == 0x80) --i;
+  if (i > 0) --i;
+  const std::string_view rest = s.substr(i, at - i);
+  char32_t c = 0;
+  const auto b = static_cast<unsigned char>(rest[0]);
+  const std::size_t n = rest.size();
+  c = n == 1 ? b : b & (0x7F >> n);
+  for (std::size_t k = 1; k < n; ++k) c = (c << 6) | (static_cast<unsigned char>(rest[k]) & 0x3F);
+  return c;
+}
+char32_t after(std::string_view s, std::size_t at) {
+  const auto b = static_cast<unsigned char>(s[at]);
+  const std::size_t n = b < 0x80 ? 1 : (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : 4;
+  char32_t c = n == 1 ? b : b & (0x7F >> n);
+  for (std::size_t k = 1; k < n && at + k < s.size(); ++k) c = (c << 6) | (static_cast<unsigned char>(s[at + k]) & 0x3F);
+  return c;
+}
+
+/// Every break of `text` at every width is at a space or next to CJK.
+void check_breaks(const std::string& text) {
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string_view line = std::string_view(text).substr(start, end - start);
+    for (float width : {4.0f, 7.0f, 11.0f, 18.0f, 29.0f, 47.0f, 76.0f}) {
+      const auto lines = app::wrap_line(line, width, measure);
+      REQUIRE(!lines.empty());
+      CHECK(lines.front().first == 0);
+      CHECK(lines.back().second == line.size());
+      for (std::size_t k = 0; k + 1 < lines.size(); ++k) {
+        const std::size_t cut = lines[k].second, next = lines[k + 1].first;
+        if (next == cut + 1) {
+          CHECK(line[cut] == ' ');  // a space dropped
+          continue;
+        }
+        REQUIRE(next == cut);
+        const char32_t a = before(line, cut), b = after(line, cut);
+        const bool ok = app::is_cjk(a) || app::is_cjk(b);
+        CHECK_MESSAGE(ok, "broken inside a word at width " << width << ": «" << std::string(line.substr(0, cut))
+                                                           << "⏎" << std::string(line.substr(cut)) << "»");
+      }
+    }
+    start = end + 1;
+  }
+}
+
+}  // namespace
+
+TEST_CASE("wrap: the example from the Chinese review never splits its numbers") {
+  const std::string s = "|k′| = 0.894427，时针的波长变长；0.125^0.8 = 0.18946，1.0296 → 1.0295";
+  check_breaks(s);
+  // English: break at spaces only, never after '.' or ',' inside a word.
+  check_breaks("with b = 500,000 and θ′ᵢ = θᵢ/s the ratio is 0.0099191 exactly");
+}
+
+TEST_CASE("wrap: every translated text, step and readout breaks only at spaces or next to CJK") {
+  for (const char* lang : {"en", "zh"}) {
+    CAPTURE(lang);
+    for (const auto& entry : app::Translator::read_language(app::assets_dir(), lang)) check_breaks(entry.second);
+    const app::Translator tr = app::Translator::load(app::assets_dir(), lang);
+    for (const app::ViewDef& v : app::view_defs()) {
+      CAPTURE(v.id);
+      if (const app::Deck* steps = app::lesson_steps(v.id))
+        for (const app::Scene& s : steps->scenes)
+          for (const app::LocalText* t : {&s.caption, &s.question, &s.answer}) check_breaks(t->in(lang));
+      for (const app::Readout& r : app::view_readouts(v, core::Params{}, tr)) {
+        check_breaks(r.label);
+        check_breaks(r.value);
+      }
+    }
+  }
+}
