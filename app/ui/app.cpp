@@ -143,6 +143,7 @@ void App::draw(double dt) {
     return paste_state(text.c_str());
   });
   draw_shortcut_overlay(&help_open_, tr_, ctx.scale);
+  notation_.draw(options_.assets, tr_, ctx.scale);
   toasts_.draw(now_, ctx.scale);
 
   redraw_ = ctx.redraw || state_.animation().playing() || recorder_.active();
@@ -232,6 +233,7 @@ void App::run(Action action, int arg) {
       if (arg >= 0 && arg < static_cast<int>(state_.views().size())) state_.open_lesson(arg);
       break;
     case Action::help: help_open_ = true; break;
+    case Action::notation: notation_.open(); break;
     case Action::quit: platform_.request_close(); break;
   }
   redraw_ = true;

@@ -21,6 +21,7 @@
 #include "app/ui/app_state.hpp"
 #include "app/ui/export_ui.hpp"
 #include "app/ui/lesson_view.hpp"
+#include "app/ui/notation_card.hpp"
 #include "app/ui/params_panel.hpp"
 #include "app/ui/platform.hpp"
 #include "app/ui/session_ui.hpp"
@@ -145,6 +146,7 @@ class App {
     bool fullscreen = false;
   } before_lecture_;
   bool help_open_ = false;
+  NotationCard notation_;
   bool redraw_ = false;
   std::uint64_t style_key_ = 1;
   double now_ = 0;

@@ -105,6 +105,7 @@ void App::draw_menu_bar(UiContext& ctx) {
   }
   if (ImGui::BeginMenu(tr("ui.menu.help").c_str())) {
     if (item(tr, "ui.keys.help", "?")) run(Action::help);
+    if (item(tr, "ui.keys.notation", "F2")) run(Action::notation);
     ImGui::Separator();
     ImGui::TextDisabled("%s", tr.format("ui.about", {{"version", POSLAB_VERSION}}).c_str());
     ImGui::EndMenu();

@@ -9,6 +9,7 @@ namespace poslab::app::ui {
 std::span<const Shortcut> shortcuts() {
   static const Shortcut table[] = {
       {Action::help, GLFW_KEY_F1, false, false, "? / F1", "ui.keys.help", 0, true},
+      {Action::notation, GLFW_KEY_F2, false, false, "F2", "ui.keys.notation", 0, true},
       {Action::open_session, GLFW_KEY_O, true, false, "Ctrl+O", "ui.keys.open", 0, true},
       {Action::save_session, GLFW_KEY_S, true, false, "Ctrl+S", "ui.keys.save", 0, true},
       {Action::copy_state, GLFW_KEY_C, true, true, "Ctrl+Shift+C", "ui.keys.copy_state", 0, true},
