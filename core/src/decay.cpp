@@ -27,29 +27,10 @@
 namespace poslab::core {
 
 // [SECTION] Argument checks
+// (frequencies and distance lists through rope_check_thetas and
+// check_real_items, core/rope.hpp)
 
 namespace {
-
-/// The bound rule of check_real on the spec's own fields, so long inputs are
-/// checked without formatting a message per item; on failure check_real raises.
-bool in_spec(const ParamSpec& s, double x) {
-  if (!std::isfinite(x)) return false;
-  if (s.min_exclusive ? !(x > s.min) : !(x >= s.min)) return false;
-  if (s.max_exclusive ? !(x < s.max) : !(x <= s.max)) return false;
-  return true;
-}
-
-void check_items(std::string_view key, std::span<const double> xs) {
-  const ParamSpec& spec = param_spec(key);
-  for (double x : xs)
-    if (!in_spec(spec, x)) check_real(key, x);
-}
-
-/// 1..4096 frequencies (d = 2·count), each within the `theta` spec.
-void check_thetas(std::span<const double> thetas) {
-  check_integer("d", 2.0 * static_cast<double>(thetas.size()));
-  check_items("theta", thetas);
-}
 
 std::span<const double> as_span(const Eigen::VectorXd& v) {
   return {v.data(), static_cast<std::size_t>(v.size())};
@@ -91,7 +72,7 @@ void check_random_args(int d, double base, std::uint64_t seed, int samples) {
 // running sum, its modulus accumulated after each term.
 double rope_decay_bound(double distance, std::span<const double> thetas) {
   check_real("distance", distance);
-  check_thetas(thetas);
+  rope_check_thetas(thetas);
   double sr = 0, si = 0, acc = 0;
   for (double theta : thetas) {
     const double angle = distance * theta;
@@ -114,7 +95,7 @@ double rope_decay_bound(double distance, int d, double base) {
 // (the same in both layouts).
 double rope_ones_score(double distance, std::span<const double> thetas) {
   check_real("distance", distance);
-  check_thetas(thetas);
+  rope_check_thetas(thetas);
   double sum = 0;
   for (double theta : thetas) sum += 2.0 * std::cos(distance * theta);
   return sum;
@@ -138,7 +119,7 @@ double rope_random_mean_abs_score(double distance, int d, double base, std::uint
 void rope_random_mean_abs_score_curve(std::span<const double> distances, int d, double base, std::uint64_t seed,
                                       int samples, std::span<double> out) {
   check_random_args(d, base, seed, samples);
-  check_items("distance", distances);
+  check_real_items("distance", distances);
   if (out.size() != distances.size())
     throw InvalidParameter("distance", std::to_string(distances.size()) + " items",
                            "the output must hold one value per distance (" + std::to_string(out.size()) + ")");
@@ -232,8 +213,8 @@ std::size_t progression_length(std::span<const double> distances, std::size_t j)
 // growth along the list. The sums then add the usual summation error.
 void rope_decay_bound_curve(std::span<const double> distances, std::span<const double> thetas,
                             std::span<double> out) {
-  check_thetas(thetas);
-  check_items("distance", distances);
+  rope_check_thetas(thetas);
+  check_real_items("distance", distances);
   if (out.size() != distances.size())
     throw InvalidParameter("distance", std::to_string(distances.size()) + " items",
                            "the output must hold one value per distance (" + std::to_string(out.size()) + ")");

@@ -37,15 +37,6 @@ bool in_spec(const ParamSpec& s, double x) {
   return true;
 }
 
-/// Every frequency must satisfy the `theta` spec (> 0, <= 1e3 rad/token) and
-/// there must be 1..4096 of them (d = 2·count must be a valid `d`).
-void check_thetas(std::span<const double> thetas) {
-  check_integer("d", 2.0 * static_cast<double>(thetas.size()));
-  const ParamSpec& spec = param_spec("theta");
-  for (double t : thetas)
-    if (!in_spec(spec, t)) check_real("theta", t);
-}
-
 /// An input vector: the `vector` spec (2..8192 items, even length, finite,
 /// |x| <= 1e12).
 template <class Scalar>
@@ -72,6 +63,17 @@ void check_same_length(Eigen::Index a, Eigen::Index b) {
 }
 
 }  // namespace
+
+void check_real_items(std::string_view key, std::span<const double> xs) {
+  const ParamSpec& spec = param_spec(key);
+  for (double x : xs)
+    if (!in_spec(spec, x)) check_real(key, x);
+}
+
+void rope_check_thetas(std::span<const double> thetas) {
+  check_integer("d", 2.0 * static_cast<double>(thetas.size()));
+  check_real_items("theta", thetas);
+}
 
 // [SECTION] Frequencies, wavelengths, pair layouts
 
@@ -154,7 +156,7 @@ Eigen::Matrix<Scalar, Eigen::Dynamic, 1> rope_rotate(const Eigen::Matrix<Scalar,
                                                      double attention_factor) {
   check_vector(x);
   check_real("m", m);
-  check_thetas(thetas);
+  rope_check_thetas(thetas);
   check_attention_factor(attention_factor);
   const auto half = static_cast<Eigen::Index>(thetas.size());
   if (x.size() != 2 * half)
@@ -312,7 +314,7 @@ template <class T>
 void cos_sin_table(std::span<T> cos_out, std::span<T> sin_out, std::int64_t tokens, std::span<const double> thetas,
                    double attention_factor) {
   check_integer("positions", static_cast<double>(tokens));
-  check_thetas(thetas);
+  rope_check_thetas(thetas);
   check_attention_factor(attention_factor);
   const std::size_t half = thetas.size();
   const auto cells = static_cast<std::size_t>(tokens) * half;

@@ -8,19 +8,19 @@
 //   two slopes of the first p heads (BLOOM: 112 heads = 64 + 48).
 //
 // [SECTION] Index
-// - Setting, slope groups, the attention of a uniform score
+// - Slope groups, the attention of a uniform score (the setting: setting.hpp)
 // - Figures: slopes, interleave, bias, attention, weights
 // - Readouts
 // - The view
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <limits>
 #include <memory>
 #include <numbers>
 
 #include "app/plot/figure_text.hpp"
+#include "app/lessons/alibi/setting.hpp"
 #include "app/lessons/lesson.hpp"
 #include "poslab/core/alibi.hpp"
 
@@ -28,6 +28,8 @@ namespace poslab::app {
 
 namespace {
 
+using alibi::Setting;
+using alibi::setting;
 using fig::Figure;
 
 /// A bias matrix is drawn with one cell per position up to this many
@@ -39,26 +41,7 @@ constexpr int kMaxWeightCurves = 8;
 /// most this many keys (the check is O(keys) per change).
 constexpr long long kCheckPositions = 16384;
 
-// [SECTION] Setting, slope groups, the attention of a uniform score
-
-struct Setting {
-  int heads, head;
-  bool causal;
-  long long positions;
-  std::vector<double> slopes;  ///< core::alibi_slopes(heads), head 1 first
-  int power() const { return 1 << (std::bit_width(static_cast<unsigned>(heads)) - 1); }  ///< p = 2^⌊log2 H⌋
-  double slope() const { return slopes[static_cast<std::size_t>(head - 1)]; }
-  /// The query whose attention row the figures and readouts show: the last
-  /// one (causal: it sees every key) or the middle one (symmetric).
-  long long query() const { return causal ? positions - 1 : (positions - 1) / 2; }
-};
-
-Setting setting(const core::Params& p) {
-  Setting s{static_cast<int>(p.integer("heads")), static_cast<int>(p.integer("head")), p.boolean("causal"),
-            p.integer("positions"), {}};
-  s.slopes = core::alibi_slopes(s.heads);
-  return s;
-}
+// [SECTION] Slope groups, the attention of a uniform score
 
 /// Superscript digits for "2⁻³" tick labels (a number, not a word).
 std::string power_of_two_label(int exponent) {
@@ -137,6 +120,7 @@ Figure slopes(const FigureContext& ctx) {
   f.x = {.label = tr("alibi.axis.head"), .format = fig::TickFormat::integer};
   f.y = {.label = tr("alibi.axis.slope"), .scale = fig::AxisScale::log};
   for (int e = -8; e <= 0; ++e) f.y.ticks.emplace_back(std::ldexp(1.0, e), power_of_two_label(e));
+  f.legend = fig::LegendPlace::bottom_left;
   fig::Series first{.name = tr.format("alibi.slopes.series_first", {{"p", fig::num(p)}}), .kind = fig::SeriesKind::stems};
   fig::Series rest{.name = tr.format("alibi.slopes.series_rest", {{"p2", fig::num(2 * p)}}), .kind = fig::SeriesKind::stems};
   rest.color = fig::palette_color(3);
@@ -167,7 +151,6 @@ Figure slopes(const FigureContext& ctx) {
   f.series = {std::move(first)};
   if (!rest.x.empty()) f.series.push_back(std::move(rest));
   f.series.push_back(std::move(chosen));
-  f.legend = fig::LegendPlace::bottom_left;
   return f;
 }
 
@@ -187,6 +170,7 @@ Figure interleave(const FigureContext& ctx) {
   f.x = {.label = tr("alibi.axis.slope"), .scale = fig::AxisScale::log};
   for (int e = -8; e <= 0; ++e) f.x.ticks.emplace_back(std::ldexp(1.0, e), power_of_two_label(e));
   f.y = {.label = "", .min = -0.6, .max = 2.6};
+  f.legend = fig::LegendPlace::none;  // the rows are labelled on the y axis
   // Rows bottom to top (ticks ascending); the extra heads' row only when there are extra heads.
   if (p < s.heads)
     f.y.ticks.emplace_back(0.0, tr.format("alibi.interleave.row_rest", {{"p", fig::num(p + 1)}, {"h", fig::num(s.heads)}}));
@@ -216,7 +200,6 @@ Figure interleave(const FigureContext& ctx) {
   first.extra = {{tr("alibi.readout.head"), "", first_head}};
   rest.extra = {{tr("alibi.readout.head"), "", rest_head}};
   f.series = {std::move(all), std::move(first), std::move(rest)};
-  f.legend = fig::LegendPlace::none;
   return f;
 }
 
@@ -272,8 +255,8 @@ Figure bias(const FigureContext& ctx) {
 Figure attention(const FigureContext& ctx) {
   const auto& tr = ctx.tr;
   const Setting s = setting(ctx.params);
-  const double m = s.slope();
   const auto n = static_cast<double>(s.positions);
+  const double m = s.slope();
   const double peak = uniform_attention(m, s.query(), s.query(), s.positions, s.causal);
   Figure f;
   f.title = tr.format("alibi.attention.title", {{"h", fig::num(s.head)}});

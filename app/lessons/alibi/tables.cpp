@@ -5,10 +5,10 @@
 // - alibi-attention: one query's bias and softmax weight on every key when all
 //   content scores are equal (core::alibi_bias, core::softmax_rows).
 
-#include <bit>
 #include <cmath>
 #include <limits>
 
+#include "app/lessons/alibi/setting.hpp"
 #include "app/lessons/table.hpp"
 #include "poslab/core/alibi.hpp"
 
@@ -24,7 +24,7 @@ using core::Params;
 Table alibi_heads(const core::Params& p) {
   const int heads = static_cast<int>(p.integer("heads"));
   const auto slopes = core::alibi_slopes(heads);
-  const int power = 1 << (std::bit_width(static_cast<unsigned>(heads)) - 1);
+  const int power = alibi::largest_power_of_two(heads);
   Table t;
   t.columns = {"head", "slope", "log2_slope", "source_heads", "source_index", "e_fold_distance"};
   for (int h = 1; h <= heads; ++h) {
@@ -41,14 +41,11 @@ Table alibi_heads(const core::Params& p) {
 /// The query shown is the last one (causal) or the middle one (symmetric);
 /// masked future keys have bias -inf (json: null) and weight 0.
 Table alibi_attention(const core::Params& p) {
-  const int heads = static_cast<int>(p.integer("heads"));
-  const int head = static_cast<int>(p.integer("head"));
-  const bool causal = p.boolean("causal");
-  const long long n = p.integer("positions");
-  const double m = core::alibi_slopes(heads)[static_cast<std::size_t>(head - 1)];
-  const long long q = causal ? n - 1 : (n - 1) / 2;
+  const alibi::Setting s = alibi::setting(p);
+  const long long n = s.positions, q = s.query();
+  const double m = s.slope();
   Eigen::MatrixXd row(1, n);
-  for (long long j = 0; j < n; ++j) row(0, j) = core::alibi_bias(m, q, j, causal);
+  for (long long j = 0; j < n; ++j) row(0, j) = core::alibi_bias(m, q, j, s.causal);
   const Eigen::MatrixXd w = core::softmax_rows(row);
   Table t;
   t.columns = {"key", "query_minus_key", "bias", "weight"};

@@ -25,8 +25,8 @@
 #include <string>
 
 #include "app/plot/figure_text.hpp"
+#include "app/lessons/decay/setting.hpp"
 #include "app/lessons/lesson.hpp"
-#include "poslab/core/alibi.hpp"
 #include "poslab/core/decay.hpp"
 #include "poslab/core/gaussian.hpp"
 #include "poslab/core/random.hpp"
@@ -81,9 +81,7 @@ struct Setting {
 Setting setting(const core::Params& p) {
   Setting s{static_cast<int>(p.integer("d")), p.real("base"), {}, {}, p.boolean("log_x"),
             static_cast<std::uint64_t>(p.integer("seed")), static_cast<int>(p.integer("samples"))};
-  s.bases.push_back(s.base);
-  for (double b : p.list("bases"))
-    if (std::find(s.bases.begin(), s.bases.end(), b) == s.bases.end()) s.bases.push_back(b);
+  s.bases = decay::compared_bases(p);
   s.distances = p.list("distance");
   if (!std::is_sorted(s.distances.begin(), s.distances.end())) std::sort(s.distances.begin(), s.distances.end());
   s.distances.erase(std::unique(s.distances.begin(), s.distances.end()), s.distances.end());
@@ -157,6 +155,9 @@ Sampled sampled(const std::vector<double>& all, std::size_t budget, bool log_x) 
   if (out.r.back() != hi) out.r.push_back(hi), out.weight.push_back(1.0);
   return out;
 }
+
+/// The distances the bound is computed at (full_budget), with their weights.
+Sampled full_distances(const Setting& s) { return sampled(s.distances, full_budget(s.d), s.log_x); }
 
 std::span<const double> as_span(const Eigen::VectorXd& v) { return {v.data(), static_cast<std::size_t>(v.size())}; }
 
@@ -313,6 +314,14 @@ void mark_single_points(Figure& f) {
     if (ser.x.size() == 1 && ser.kind != fig::SeriesKind::scatter) ser.kind = fig::SeriesKind::scatter, ser.marker = 5;
 }
 
+/// The last touches of the RoPE figures (curves, bases): the random-phase
+/// level, room for the legend above the curves, single points as markers.
+void finish_rope_figure(Figure& f, const Setting& s, const Translator& tr) {
+  add_random_phase_level(f, s, tr);
+  make_legend_room(f);
+  mark_single_points(f);
+}
+
 fig::Axis distance_axis(const Setting& s, const Translator& tr) {
   return {.label = tr("decay.axis.distance"), .unit = tr("unit.tokens"),
           .scale = s.log_x ? fig::AxisScale::log : fig::AxisScale::linear, .format = fig::TickFormat::integer};
@@ -326,7 +335,7 @@ Figure curves(const FigureContext& ctx) {
   const auto& tr = ctx.tr;
   const Setting s = setting(ctx.params);
   const Eigen::VectorXd theta = core::rope_inverse_frequencies(s.d, s.base);
-  const Sampled sampled_full = sampled(s.distances, full_budget(s.d), s.log_x);
+  const Sampled sampled_full = full_distances(s);
   const std::vector<double>& full = sampled_full.r;
   const std::vector<double> few = sampled(s.distances, score_budget(s.d), s.log_x).r;
   const std::vector<double>& bound = *bound_curve(full, s.d, s.base);
@@ -392,9 +401,7 @@ Figure curves(const FigureContext& ctx) {
   lowest.x_name = st.x_name, lowest.y_name = st.y_name;
   f.series = {std::move(so), std::move(sr), std::move(sb), std::move(st), std::move(lowest)};
   f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = 0, .style = fig::LineStyle::solid});
-  add_random_phase_level(f, s, tr);
-  make_legend_room(f);
-  mark_single_points(f);
+  finish_rope_figure(f, s, tr);
   return f;
 }
 
@@ -404,7 +411,7 @@ Figure curves(const FigureContext& ctx) {
 Figure bases(const FigureContext& ctx) {
   const auto& tr = ctx.tr;
   const Setting s = setting(ctx.params);
-  const Sampled sampled_full = sampled(s.distances, full_budget(s.d), s.log_x);
+  const Sampled sampled_full = full_distances(s);
   const std::vector<double>& full = sampled_full.r;
   const double bound0 = (s.d / 2 + 1) / 2.0;
   Figure f;
@@ -444,9 +451,7 @@ Figure bases(const FigureContext& ctx) {
   for (auto& x : raw) f.series.push_back(std::move(x));
   for (auto& x : trends) f.series.push_back(std::move(x));
   f.series.push_back(std::move(minima));
-  add_random_phase_level(f, s, tr);
-  make_legend_room(f);
-  mark_single_points(f);
+  finish_rope_figure(f, s, tr);
   return f;
 }
 
@@ -458,20 +463,15 @@ Figure compare(const FigureContext& ctx) {
   const auto& p = ctx.params;
   const auto& tr = ctx.tr;
   const Setting s = setting(p);
-  const Sampled sampled_full = sampled(s.distances, full_budget(s.d), s.log_x);
+  const Sampled sampled_full = full_distances(s);
   const std::vector<double>& full = sampled_full.r;
   const std::vector<double> few = sampled(s.distances, score_budget(s.d), s.log_x).r;
   const Eigen::VectorXd theta = core::rope_inverse_frequencies(s.d, s.base);
-  const double gamma = p.real("xpos_gamma"), scale_base = p.real("xpos_scale_base");
-  const int heads = static_cast<int>(p.integer("heads")), head = static_cast<int>(p.integer("head"));
-  const double slope = core::alibi_slopes(heads)[static_cast<std::size_t>(head - 1)];
-  const core::GaussianKernel kernel{p.real("alpha1"), p.real("alpha2"), p.real("sigma1"), p.real("sigma2")};
-  kernel.check();
-  const double k0 = kernel(0);
-  const bool kernel_normalised = k0 > 1e-12 * (std::abs(kernel.alpha1) + std::abs(kernel.alpha2));
-  const int buckets = static_cast<int>(p.integer("buckets")), max_distance = static_cast<int>(p.integer("bucket_max_distance"));
-  const bool bidirectional = p.boolean("bidirectional");
-  const int last_bucket = (bidirectional ? buckets / 2 : buckets) - 1;
+  const decay::Methods others = decay::methods(p);
+  const double gamma = others.xpos_gamma, scale_base = others.xpos_scale_base;
+  const core::GaussianKernel& kernel = others.kernel;
+  const lessons::T5Buckets& t5b = others.t5;
+  const int last_bucket = t5b.side() - 1;
 
   Figure f;
   f.title = tr("decay.compare.title");
@@ -507,19 +507,19 @@ Figure compare(const FigureContext& ctx) {
     ones.x.push_back(few[i]), ones.y.push_back(ones_all[i] / s.d);
     xpos.x.push_back(few[i]), xpos.y.push_back(xpos_all[i] / s.d);
   }
-  fig::Series alibi = series("decay.compare.alibi", {{"h", fig::num(head)}, {"m", fig::num(slope, 3)}}, 1);
-  fig::Series gauss = series(kernel_normalised ? "decay.compare.gaussian" : "decay.compare.gaussian_raw",
+  fig::Series alibi = series("decay.compare.alibi", {{"h", fig::num(others.head)}, {"m", fig::num(others.slope, 3)}}, 1);
+  fig::Series gauss = series(others.kernel_normalised ? "decay.compare.gaussian" : "decay.compare.gaussian_raw",
                              {{"s1", fig::num(kernel.sigma1)}, {"s2", fig::num(kernel.sigma2)}}, 4);
-  fig::Series t5 = series("decay.compare.t5", {{"nb", fig::num(buckets)}, {"maxd", fig::num(max_distance)}}, 3);
+  fig::Series t5 = series("decay.compare.t5", {{"nb", fig::num(t5b.buckets)}, {"maxd", fig::num(t5b.max_distance)}}, 3);
   t5.kind = fig::SeriesKind::step;
   t5.style = fig::LineStyle::dashed;
   // ALiBi's bias, the kernel and T5's bucket at each distance: they do not
   // move with d or base, so a dragged RoPE slider finds them in the memo.
   const std::vector<double>& bias =
-      *memo().get("alibi slope=" + exact(slope), full, [&] {
+      *memo().get("alibi slope=" + exact(others.slope), full, [&] {
         std::vector<double> out;
         out.reserve(full.size());
-        for (double r : full) out.push_back(core::alibi_bias(slope, static_cast<long long>(std::floor(r)), 0, true));  // −m·r
+        for (double r : full) out.push_back(others.bias(r));  // −m·r
         return out;
       });
   const std::vector<double>& kernel_raw =
@@ -532,19 +532,18 @@ Figure compare(const FigureContext& ctx) {
                     return out;
                   });
   const std::vector<double>& bucket_raw =
-      *memo().get("t5 " + std::to_string(buckets) + " " + std::to_string(max_distance) + (bidirectional ? " bi" : " causal"),
+      *memo().get("t5 " + std::to_string(t5b.buckets) + " " + std::to_string(t5b.max_distance) +
+                      (t5b.bidirectional ? " bi" : " causal"),
                   full, [&] {
                     std::vector<double> out;
                     out.reserve(full.size());
-                    for (double r : full)
-                      out.push_back(core::t5_relative_bucket(-static_cast<long long>(std::floor(r)), bidirectional, buckets,
-                                                             max_distance));
+                    for (double r : full) out.push_back(others.bucket(r));
                     return out;
                   });
   for (std::size_t i = 0; i < full.size(); ++i) {
     const double r = full[i];
     alibi.x.push_back(r), alibi.y.push_back(std::exp(bias[i]));  // the factor e^(−m·r) on a softmax weight
-    gauss.x.push_back(r), gauss.y.push_back(kernel_normalised ? kernel_raw[i] / k0 : kernel_raw[i]);
+    gauss.x.push_back(r), gauss.y.push_back(others.kernel_shown(kernel_raw[i]));
     t5.x.push_back(r), t5.y.push_back(bucket_raw[i] / last_bucket);
   }
   alibi.extra = {{tr("decay.readout.bias"), "", bias}};
@@ -583,7 +582,7 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
   // ⟨R_0 q, R_r k⟩ = Σ_i A_i cos(r θ_i) + B_i sin(r θ_i) with
   // A_i = q_2i k_2i + q_2i+1 k_2i+1, B_i = q_2i+1 k_2i − q_2i k_2i+1 (RoPE's
   // rotation of k expanded), so cos and sin are taken once per distance.
-  const Sampled sampled_full = sampled(s.distances, full_budget(s.d), s.log_x);
+  const Sampled sampled_full = full_distances(s);
   const std::vector<double>& full = sampled_full.r;
   const std::vector<double>& full_bound = *bound_curve(full, s.d, s.base);
   const std::vector<double> checked = spread(full, inequality_budget(s.d), s.log_x);
@@ -658,24 +657,21 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
   }
 
   // The other methods in one number each.
-  const int heads = static_cast<int>(p.integer("heads")), head = static_cast<int>(p.integer("head"));
-  const double slope = core::alibi_slopes(heads)[static_cast<std::size_t>(head - 1)];
-  out.push_back({tr.format("decay.readout.alibi_label", {{"h", fig::num(head)}}),
-                 tr.format("decay.readout.tokens", {{"n", fig::num(std::numbers::ln2 / slope, 4)}}),
-                 std::numbers::ln2 / slope, std::nullopt});
-  const int buckets = static_cast<int>(p.integer("buckets"));
+  const decay::Methods others = decay::methods(p);
+  out.push_back({tr.format("decay.readout.alibi_label", {{"h", fig::num(others.head)}}),
+                 tr.format("decay.readout.tokens", {{"n", fig::num(std::numbers::ln2 / others.slope, 4)}}),
+                 std::numbers::ln2 / others.slope, std::nullopt});
   long long from = 0;
-  for (const auto& r : core::t5_bucket_ranges(p.boolean("bidirectional"), buckets, static_cast<int>(p.integer("bucket_max_distance"))))
+  for (const auto& r : core::t5_bucket_ranges(others.t5.bidirectional, others.t5.buckets, others.t5.max_distance))
     if (r.first == LLONG_MIN) from = -r.last;
   out.push_back({tr("decay.readout.t5_label"), tr.format("decay.readout.tokens", {{"n", fig::num(static_cast<double>(from))}}),
                  static_cast<double>(from), std::nullopt});
-  const double gamma = p.real("xpos_gamma"), scale_base = p.real("xpos_scale_base");
+  const double gamma = others.xpos_gamma, scale_base = others.xpos_scale_base;
   const double fast = scale_base * std::log(0.5) / std::log(core::xpos_zeta(0, s.d, gamma));
   const double slow = scale_base * std::log(0.5) / std::log(core::xpos_zeta(s.d / 2 - 1, s.d, gamma));
   out.push_back({tr("decay.readout.xpos_label"),
                  tr.format("decay.readout.xpos_value", {{"fast", fig::num(std::round(fast))}, {"slow", fig::num(std::round(slow))}}), fast, std::nullopt});
-  const core::GaussianKernel kernel{p.real("alpha1"), p.real("alpha2"), p.real("sigma1"), p.real("sigma2")};
-  const double cutoff = core::gaussian_kernel_cutoff(kernel, 0.01);
+  const double cutoff = core::gaussian_kernel_cutoff(others.kernel, 0.01);
   out.push_back({tr("decay.readout.gaussian_label"),
                  cutoff >= 0 ? tr.format("decay.readout.tokens", {{"n", fig::num(cutoff, 4)}}) : tr("decay.readout.no_peak"),
                  cutoff, std::nullopt});

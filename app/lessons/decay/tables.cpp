@@ -4,16 +4,13 @@
 //   e^(−m·r) its bias −m·r puts on a weight; T5 as its raw bucket);
 // - decay-bases: RoFormer's relative bound for several bases.
 
-#include <algorithm>
 #include <cmath>
 #include <string>
 
+#include "app/lessons/decay/setting.hpp"
 #include "app/lessons/table.hpp"
-#include "poslab/core/alibi.hpp"
 #include "poslab/core/decay.hpp"
-#include "poslab/core/gaussian.hpp"
 #include "poslab/core/rope.hpp"
-#include "poslab/core/t5.hpp"
 #include "poslab/core/xpos.hpp"
 
 namespace poslab::app::tables {
@@ -41,35 +38,24 @@ Table decay_compare(const core::Params& p) {
   std::vector<double> bound(distance.size());
   core::rope_decay_bound_curve(distance, as_span(theta), bound);
   const double bound0 = core::rope_decay_bound(0, as_span(theta));
-  const double gamma = p.real("xpos_gamma"), scale_base = p.real("xpos_scale_base");
-  const double slope = core::alibi_slopes(static_cast<int>(p.integer("heads")))[static_cast<std::size_t>(p.integer("head") - 1)];
-  const core::GaussianKernel kernel{p.real("alpha1"), p.real("alpha2"), p.real("sigma1"), p.real("sigma2")};
-  kernel.check();
-  const double k0 = kernel(0);
-  const bool normalised = k0 > 1e-12 * (std::abs(kernel.alpha1) + std::abs(kernel.alpha2));  // as the figure
-  const bool bidirectional = p.boolean("bidirectional");
-  const int buckets = static_cast<int>(p.integer("buckets")), max_distance = static_cast<int>(p.integer("bucket_max_distance"));
+  const decay::Methods m = decay::methods(p);  // as the comparison figure shows them
   Table t;
   t.columns = {"distance", "rope_bound_rel", "rope_ones_rel", "xpos_ones_rel", "alibi_factor", "gaussian_rel", "t5_bucket"};
   for (std::size_t i = 0; i < distance.size(); ++i) {
     const double r = distance[i];
-    const auto whole = static_cast<long long>(std::floor(r));
     t.add_row({r, bound[i] / bound0, core::rope_ones_score(r, as_span(theta)) / d,
-               core::xpos_ones_score(r, d, base, gamma, scale_base) / d, std::exp(core::alibi_bias(slope, whole, 0, true)),
-               normalised ? kernel(r) / k0 : kernel(r),
-               static_cast<long long>(core::t5_relative_bucket(-whole, bidirectional, buckets, max_distance))});
+               core::xpos_ones_score(r, d, base, m.xpos_gamma, m.xpos_scale_base) / d, std::exp(m.bias(r)),
+               m.kernel_shown(m.kernel(r)), static_cast<long long>(m.bucket(r))});
   }
-  t.meta.emplace_back("alibi_slope", slope);
-  t.meta.emplace_back("gaussian_normalised", normalised);
+  t.meta.emplace_back("alibi_slope", m.slope);
+  t.meta.emplace_back("gaussian_normalised", m.kernel_normalised);
   return t;
 }
 
 /// Long form: one row per (base, distance); bound_rel = bound/((d/2 + 1)/2).
 Table decay_bases(const core::Params& p) {
   const int d = static_cast<int>(p.integer("d"));
-  std::vector<double> bases{p.real("base")};
-  for (double b : p.list("bases"))
-    if (std::find(bases.begin(), bases.end(), b) == bases.end()) bases.push_back(b);
+  const std::vector<double> bases = decay::compared_bases(p);
   const auto distance = p.list("distance");
   check_table_rows("distance", static_cast<double>(distance.size() * bases.size()), RowsHint::distances);
   Table t;

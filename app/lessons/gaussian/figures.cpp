@@ -19,6 +19,7 @@
 #include <memory>
 
 #include "app/plot/figure_text.hpp"
+#include "app/lessons/gaussian/setting.hpp"
 #include "app/lessons/lesson.hpp"
 #include "poslab/core/decay.hpp"
 #include "poslab/core/gaussian.hpp"
@@ -29,6 +30,10 @@ namespace poslab::app {
 namespace {
 
 using fig::Figure;
+using gaussian::mixed_rope;
+using gaussian::notes_code_score;
+using gaussian::score;
+using lessons::gaussian_kernel;
 
 constexpr double kEps = std::numeric_limits<double>::epsilon();
 constexpr long long kMaxMatrixPositions = 4096;  // the N × N score figures show at most this many positions
@@ -36,12 +41,6 @@ constexpr double kShiftWork = 1e6;               // pair rotations the shift rea
 constexpr double kCutoff = 0.01;                 // "erased": K below 1 % of K(0)
 
 // [SECTION] Helpers
-
-core::GaussianKernel kernel_of(const core::Params& p) {
-  core::GaussianKernel k{p.real("alpha1"), p.real("alpha2"), p.real("sigma1"), p.real("sigma2")};
-  k.check();
-  return k;
-}
 
 int d_of(const core::Params& p) { return static_cast<int>(p.integer("d")); }
 
@@ -56,24 +55,6 @@ bool stays_below(const core::GaussianKernel& k) { return k.alpha1 >= 0 && k.alph
 std::string kernel_subtitle(const FigureContext& ctx, const core::GaussianKernel& k) {
   return ctx.tr.format("gaussian.subtitle.kernel", {{"a1", fig::num(k.alpha1)}, {"s1", fig::num(k.sigma1)},
                                                     {"a2", fig::num(k.alpha2)}, {"s2", fig::num(k.sigma2)}});
-}
-
-/// Scores of q = k = 1 in the notes' absolute form or the relative form.
-double score(const core::GaussianKernel& k, double m, double n, int d, double base, core::KernelMode mode) {
-  const Eigen::VectorXd ones = Eigen::VectorXd::Ones(d);
-  return core::gaussian_rope_score(ones, ones, m, n, base, core::PairLayout::interleaved, k, mode);
-}
-
-/// ⟨g(1, m), g(1, n)⟩ with g the notes' mixed-layout rotation (cos/sin
-/// duplicated half-style, rotate_half pairing neighbours): core::rope_rotate_mixed.
-double mixed_rope(double m, double n, int d, double base) {
-  const Eigen::VectorXd ones = Eigen::VectorXd::Ones(d);
-  return core::rope_rotate_mixed(ones, m, base).dot(core::rope_rotate_mixed(ones, n, base));
-}
-
-/// What the notes' sample code computes for q = k = 1: K(m)·K(n)·⟨g(1, m), g(1, n)⟩.
-double notes_code_score(const core::GaussianKernel& k, double m, double n, int d, double base) {
-  return k(m) * k(n) * mixed_rope(m, n, d, base);
 }
 
 /// The window of shifts the readouts check: `window`, capped so window·d stays
@@ -97,7 +78,7 @@ double relative_tolerance(const core::GaussianKernel& k, int d, double largest) 
 Figure scores(const FigureContext& ctx, core::KernelMode mode) {
   const auto& p = ctx.params;
   const auto& tr = ctx.tr;
-  const core::GaussianKernel k = kernel_of(p);
+  const core::GaussianKernel k = gaussian_kernel(p);
   const int d = d_of(p);
   const double base = p.real("base");
   const long long n_all = p.integer("positions");
@@ -189,7 +170,7 @@ Figure scores(const FigureContext& ctx, core::KernelMode mode) {
 Figure kernel(const FigureContext& ctx) {
   const auto& p = ctx.params;
   const auto& tr = ctx.tr;
-  const core::GaussianKernel k = kernel_of(p);
+  const core::GaussianKernel k = gaussian_kernel(p);
   const double cut = cutoff_of(k);
   const double xmax = std::max(1.0, static_cast<double>(p.integer("positions") - 1));
   const int samples = std::clamp(static_cast<int>(2 * ctx.width), 200, 4000);
@@ -248,9 +229,7 @@ Figure scores_relative(const FigureContext& ctx) { return scores(ctx, core::Kern
 Figure shift(const FigureContext& ctx) {
   const auto& p = ctx.params;
   const auto& tr = ctx.tr;
-  const core::GaussianKernel k = kernel_of(p);
-  const int d = d_of(p);
-  const double base = p.real("base"), m = p.real("m"), n = p.real("n");
+  const auto [k, d, base, m, n] = gaussian::setting(p);
   const auto window = static_cast<double>(p.integer("window"));
   const double top = std::min(window, 1e12 - std::max(m, n));  // positions stay in core's range
   // One shift per pixel column (the curves are smooth at that scale; all of them when fewer).
@@ -296,9 +275,7 @@ Figure shift(const FigureContext& ctx) {
 std::vector<Readout> readouts(const FigureContext& ctx) {
   const auto& p = ctx.params;
   const auto& tr = ctx.tr;
-  const core::GaussianKernel k = kernel_of(p);
-  const int d = d_of(p);
-  const double base = p.real("base"), m = p.real("m"), n = p.real("n");
+  const auto [k, d, base, m, n] = gaussian::setting(p);
   const Eigen::VectorXd ones = Eigen::VectorXd::Ones(d);
   std::vector<Readout> out;
 

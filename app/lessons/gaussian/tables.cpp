@@ -8,6 +8,7 @@
 
 #include <cmath>
 
+#include "app/lessons/gaussian/setting.hpp"
 #include "app/lessons/table.hpp"
 #include "poslab/core/gaussian.hpp"
 #include "poslab/core/rope.hpp"
@@ -21,10 +22,7 @@ using core::Params;
 constexpr double kMaxWork = 4e7;  // rows × d: keeps a table under a few seconds
 
 Table gaussian_shift(const core::Params& p) {
-  const core::GaussianKernel k{p.real("alpha1"), p.real("alpha2"), p.real("sigma1"), p.real("sigma2")};
-  k.check();
-  const int d = static_cast<int>(p.integer("d"));
-  const double base = p.real("base"), m = p.real("m"), n = p.real("n");
+  const auto [k, d, base, m, n] = gaussian::setting(p);
   const long long window = p.integer("window");
   if (static_cast<double>(window + 1) * d > kMaxWork)
     throw core::InvalidParameter("window", std::to_string(window),
@@ -34,17 +32,15 @@ Table gaussian_shift(const core::Params& p) {
     throw core::InvalidParameter("window", std::to_string(window), "m + window and n + window must stay <= 1e12",
                                  core::Reason{"window_max", {}, {}});
   const Eigen::VectorXd ones = Eigen::VectorXd::Ones(d);
-  const auto layout = core::PairLayout::interleaved;
   Table t;
   t.columns = {"shift", "query_pos", "key_pos", "kernel_absolute", "kernel_relative", "rope",
                "score_absolute", "score_relative", "score_notes_code"};
   for (long long s = 0; s <= window; ++s) {
     const double a = m + static_cast<double>(s), b = n + static_cast<double>(s);
-    const double mixed = core::rope_rotate_mixed(ones, a, base).dot(core::rope_rotate_mixed(ones, b, base));
-    t.add_row({s, a, b, k(a) * k(b), k(a - b), core::rope_score(ones, ones, a, b, base, layout),
-               core::gaussian_rope_score(ones, ones, a, b, base, layout, k, core::KernelMode::absolute),
-               core::gaussian_rope_score(ones, ones, a, b, base, layout, k, core::KernelMode::relative),
-               k(a) * k(b) * mixed});
+    t.add_row({s, a, b, k(a) * k(b), k(a - b), core::rope_score(ones, ones, a, b, base, core::PairLayout::interleaved),
+               gaussian::score(k, a, b, d, base, core::KernelMode::absolute),
+               gaussian::score(k, a, b, d, base, core::KernelMode::relative),
+               gaussian::notes_code_score(k, a, b, d, base)});
   }
   const double cutoff = core::gaussian_kernel_cutoff(k, 0.01);
   if (cutoff >= 0) t.meta.emplace_back("below_1_percent_from", cutoff);
@@ -53,8 +49,7 @@ Table gaussian_shift(const core::Params& p) {
 
 // docs/CONTRACT.md §3
 Table gaussian_kernel(const Params& p) {
-  core::GaussianKernel k{p.real("alpha1"), p.real("alpha2"), p.real("sigma1"), p.real("sigma2")};
-  k.check();
+  const core::GaussianKernel k = lessons::gaussian_kernel(p);
   const auto pos = p.list("pos");
   check_table_rows("pos", static_cast<double>(pos.size()));
   Table t;

@@ -15,6 +15,8 @@
 #include <map>
 
 #include "app/plot/figure_text.hpp"
+#include "app/lessons/common/figures.hpp"
+#include "app/lessons/learned/setting.hpp"
 #include "app/lessons/lesson.hpp"
 #include "poslab/core/learned.hpp"
 #include "poslab/core/sinusoidal.hpp"
@@ -36,18 +38,18 @@ constexpr double kSimilarityBudget = 4194304;  // 2^22
 constexpr double kLearnedBudget = 65536;  // 2^16
 /// Points per pixel column of the similarity curves.
 constexpr double kPointsPerColumn = 2;
+/// The texts of the table figures (the sinusoidal one shows PE as its value).
+constexpr lessons::EncodingKeys kTableKeys{"learned.axis.dim", "learned.axis.pos", "learned.readout.dim",
+                                           "learned.readout.pos", "learned.readout.value"};
 
-struct Setting {
-  int d;
-  long long max_length, positions;
-  std::uint64_t seed;
+/// The learned table (learned::embedding), the positions shown and the
+/// sinusoidal base it is compared with.
+struct Setting : learned::Embedding {
+  long long positions;
   double base;
 };
 
-Setting setting(const core::Params& p) {
-  return {static_cast<int>(p.integer("d")), p.integer("max_length"), p.integer("positions"),
-          static_cast<std::uint64_t>(p.integer("seed")), p.real("base")};
-}
+Setting setting(const core::Params& p) { return {learned::embedding(p), p.integer("positions"), p.real("base")}; }
 
 // [SECTION] Helpers
 
@@ -91,25 +93,16 @@ Figure table(const FigureContext& ctx) {
   f.subtitle = tr.format("learned.table.subtitle", {{"L", fig::num(static_cast<double>(s.max_length))},
                                                     {"d", fig::num(s.d)},
                                                     {"seed", std::to_string(s.seed)}});
-  f.x = {.label = tr("learned.axis.dim"), .format = fig::TickFormat::integer, .tight = true};
-  f.y = {.label = tr("learned.axis.pos"), .min = 0.0, .max = static_cast<double>(s.positions),
-         .format = fig::TickFormat::integer, .tight = true};
-  fig::Heatmap h;
-  h.x0 = 0, h.x1 = s.d, h.y0 = 0, h.y1 = static_cast<double>(rows);
-  h.cols = s.d, h.rows = static_cast<int>(rows);
-  h.x_cells = h.y_cells = true;
-  h.colormap = fig::Colormap::signed_;
-  h.vmin = -kRange, h.vmax = kRange;
-  h.value_name = tr("learned.readout.value");
-  h.x_name = tr("learned.readout.dim");
-  h.y_name = tr("learned.readout.pos");
+  lessons::encoding_axes(f, kTableKeys, tr);
+  f.y.min = 0.0, f.y.max = static_cast<double>(s.positions);
+  fig::Heatmap h = lessons::encoding_heatmap(s.d, rows, kRange, kTableKeys, tr);
   // One core row per distinct pixel row (a pixel row shows one position).
   h.sampler = [s](std::span<const double> xs, std::span<const double> ys, std::span<float> out) {
     std::map<long long, Eigen::VectorXd> cache;
     for (std::size_t r = 0; r < ys.size(); ++r) {
       const long long pos = std::clamp(static_cast<long long>(std::floor(ys[r])), 0LL, s.max_length - 1);
       auto it = cache.find(pos);
-      if (it == cache.end()) it = cache.emplace(pos, *core::learned_row(pos, static_cast<int>(s.max_length), s.d, s.seed)).first;
+      if (it == cache.end()) it = cache.emplace(pos, *s.row(pos)).first;
       for (std::size_t c = 0; c < xs.size(); ++c) {
         const int dim = std::clamp(static_cast<int>(std::floor(xs[c])), 0, s.d - 1);
         out[r * xs.size() + c] = static_cast<float>(it->second[dim]);
@@ -137,25 +130,10 @@ Figure sinusoidal(const FigureContext& ctx) {
   Figure f;
   f.title = tr("learned.sinusoidal.title");
   f.subtitle = tr.format("learned.sinusoidal.subtitle", {{"d", fig::num(s.d)}, {"base", fig::num(s.base)}});
-  f.x = {.label = tr("learned.axis.dim"), .format = fig::TickFormat::integer, .tight = true};
-  f.y = {.label = tr("learned.axis.pos"), .format = fig::TickFormat::integer, .tight = true};
-  fig::Heatmap h;
-  h.x0 = 0, h.x1 = s.d, h.y0 = 0, h.y1 = static_cast<double>(s.positions);
-  h.cols = s.d, h.rows = static_cast<int>(s.positions);
-  h.x_cells = h.y_cells = true;
-  h.colormap = fig::Colormap::signed_;
-  h.vmin = -1, h.vmax = 1;
-  h.value_name = tr("learned.readout.pe");
-  h.x_name = tr("learned.readout.dim");
-  h.y_name = tr("learned.readout.pos");
-  h.sampler = [s](std::span<const double> xs, std::span<const double> ys, std::span<float> out) {
-    std::vector<int> dims(xs.size());
-    for (std::size_t c = 0; c < xs.size(); ++c) dims[c] = std::clamp(static_cast<int>(std::floor(xs[c])), 0, s.d - 1);
-    std::vector<double> pos(ys.size());
-    for (std::size_t r = 0; r < ys.size(); ++r) pos[r] = std::max(0.0, std::floor(ys[r]));
-    core::sinusoidal_grid(pos, dims, s.d, s.base, out);
-  };
-  f.heatmaps.push_back(std::move(h));
+  const lessons::EncodingKeys keys{kTableKeys.axis_dim, kTableKeys.axis_pos, kTableKeys.dim, kTableKeys.pos,
+                                   "learned.readout.pe"};
+  lessons::encoding_axes(f, keys, tr);
+  f.heatmaps.push_back(lessons::sinusoidal_heatmap(s.d, s.base, s.positions, keys, tr));
   if (s.max_length < s.positions)
     f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = static_cast<double>(s.max_length),
                            .label = tr.format("learned.ref.same_length", {{"L", fig::num(static_cast<double>(s.max_length))}}),
@@ -171,7 +149,6 @@ Figure similarity(const FigureContext& ctx) {
   const Setting s = setting(ctx.params);
   const long long span = similarity_span(s);
   const long long anchor = anchor_of(ctx.params);
-  const auto L = static_cast<int>(s.max_length);
   Figure f;
   f.title = tr("learned.similarity.title");
   f.subtitle = tr.format("learned.similarity.subtitle", {{"p", fig::num(static_cast<double>(anchor))},
@@ -200,14 +177,14 @@ Figure similarity(const FigureContext& ctx) {
   // Learned: core's rows up to L − 1 (the curve ends there), at the same
   // stride or coarser so rows × d stays within kLearnedBudget (the subtitle
   // says so), and the anchor's row.
-  const auto learned_anchor = core::learned_row(anchor, L, s.d, s.seed);
+  const auto learned_anchor = s.row(anchor);
   const long long rows = std::min(span, s.max_length);
   const auto budget_rows = std::max(1LL, static_cast<long long>(kLearnedBudget / s.d));
   const long long learned_stride = std::max(stride, (rows + budget_rows - 1) / budget_rows);
   if (learned_anchor) {
     for (long long pos : sampled_positions(rows, learned_stride, anchor)) {
       learned_s.x.push_back(static_cast<double>(pos));
-      learned_s.y.push_back(cosine(*learned_anchor, *core::learned_row(pos, L, s.d, s.seed)));
+      learned_s.y.push_back(cosine(*learned_anchor, *s.row(pos)));
     }
   }
   if (learned_stride > 1 && learned_anchor)
@@ -237,7 +214,6 @@ Figure similarity(const FigureContext& ctx) {
 std::vector<Readout> readouts(const FigureContext& ctx) {
   const auto& tr = ctx.tr;
   const Setting s = setting(ctx.params);
-  const auto L = static_cast<int>(s.max_length);
   std::vector<Readout> out;
 
   const double parameters = static_cast<double>(s.max_length) * s.d;
@@ -247,10 +223,10 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
                  parameters, std::nullopt});
 
   // The last row exists; the next one does not (asked of core, not assumed).
-  const bool last = core::learned_row(s.max_length - 1, L, s.d, s.seed).has_value();
+  const bool last = s.row(s.max_length - 1).has_value();
   out.push_back({tr.format("learned.readout.last_row", {{"p", fig::num(static_cast<double>(s.max_length - 1))}}),
                  last ? tr("learned.readout.exists") : tr("learned.readout.missing"), last ? 1.0 : 0.0, last});
-  const bool past = core::learned_row(s.max_length, L, s.d, s.seed).has_value();
+  const bool past = s.row(s.max_length).has_value();
   out.push_back({tr.format("learned.readout.past_row", {{"p", fig::num(static_cast<double>(s.max_length))}}),
                  past ? tr("learned.readout.exists") : tr("learned.readout.missing"), past ? 1.0 : 0.0, !past});
   const double without = static_cast<double>(std::max(0LL, s.positions - s.max_length));
@@ -262,7 +238,7 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
   const long long rows = std::clamp(static_cast<long long>(kLearnedBudget / s.d), 1LL, s.max_length);
   const long long pairs = std::min({s.max_length - 1, 1024LL, rows});
   std::vector<Eigen::VectorXd> learned;
-  for (long long pos = 0; pos < std::max(rows, pairs + 1); ++pos) learned.push_back(*core::learned_row(pos, L, s.d, s.seed));
+  for (long long pos = 0; pos < std::max(rows, pairs + 1); ++pos) learned.push_back(*s.row(pos));
   auto sample = [&](std::string label, long long last_row) {
     if (last_row < s.max_length - 1)
       label += " · " + tr.format("learned.readout.sample", {{"last", fig::num(static_cast<double>(last_row))}});

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <string>
 
+#include "app/lessons/learned/setting.hpp"
 #include "app/lessons/table.hpp"
 #include "poslab/core/learned.hpp"
 
@@ -25,9 +26,8 @@ using core::Params;
 /// Rows of the table for every position in `pos` that has one; meta records
 /// how many asked-for positions have none (pos >= max_length).
 Table learned_rows(const Params& p) {
-  const int d = static_cast<int>(p.integer("d"));
-  const auto max_length = static_cast<int>(p.integer("max_length"));
-  const auto seed = static_cast<std::uint64_t>(p.integer("seed"));
+  const learned::Embedding e = learned::embedding(p);
+  const int d = e.d;
   const auto pos = p.list("pos");
   if (static_cast<double>(pos.size()) * d > static_cast<double>(kMaxTableRows))
     throw InvalidParameter("pos", std::to_string(pos.size()) + " positions",
@@ -43,7 +43,7 @@ Table learned_rows(const Params& p) {
     if (m != std::floor(m))
       throw InvalidParameter("pos", core::format_number(m), "rows exist at whole positions only",
                              core::Reason{"whole_positions", {}, {}});
-    const auto row = core::learned_row(static_cast<long long>(m), max_length, d, seed);
+    const auto row = e.row(static_cast<long long>(m));
     if (!row) {
       ++missing;
       continue;
@@ -52,7 +52,7 @@ Table learned_rows(const Params& p) {
   }
   t.meta.emplace_back("init_stddev", core::kLearnedInitStddev);
   t.meta.emplace_back("positions_without_row", missing);
-  t.meta.emplace_back("first_position_without_row", static_cast<long long>(max_length));
+  t.meta.emplace_back("first_position_without_row", e.max_length);
   return t;
 }
 

@@ -16,12 +16,12 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <list>
 #include <memory>
-#include <mutex>
 
 #include "app/plot/figure_text.hpp"
+#include "app/lessons/common/memo.hpp"
 #include "app/lessons/lesson.hpp"
+#include "app/lessons/relative/setting.hpp"
 #include "poslab/core/relative.hpp"
 
 namespace poslab::app {
@@ -29,6 +29,7 @@ namespace poslab::app {
 namespace {
 
 using fig::Figure;
+using relative::ToyKey;
 
 /// The toy is tokens × width with width × width weights, O(tokens·width² +
 /// tokens²·width) to build and decompose. These caps keep it to a few
@@ -45,14 +46,6 @@ constexpr long long kIndexWrittenUpTo = 24;
 
 // [SECTION] Helpers
 
-core::TermVariant variant_of(const core::Params& p) {
-  const std::string v = p.choice("terms");
-  if (v == "transformer-xl") return core::TermVariant::transformer_xl;
-  if (v == "t5") return core::TermVariant::t5;
-  if (v == "deberta") return core::TermVariant::deberta;
-  return core::TermVariant::all;
-}
-
 struct Toy {
   int tokens, width;
   std::uint64_t seed;
@@ -62,19 +55,10 @@ struct Toy {
   Eigen::MatrixXd direct;  ///< variant all: core::absolute_attention_scores, to check the sum against
 };
 
-/// What a toy is computed from.
-struct ToyKey {
-  int tokens, width;
-  std::uint64_t seed;
-  double base;
-  core::TermVariant variant;
-  bool operator==(const ToyKey&) const = default;
-};
-
 std::shared_ptr<const Toy> compute_toy(const ToyKey& key) {
   auto toy = std::make_shared<Toy>();
   toy->tokens = key.tokens, toy->width = key.width, toy->seed = key.seed;
-  toy->inputs = core::toy_attention(key.tokens, key.width, key.width, key.base, key.seed);
+  toy->inputs = relative::toy_attention(key);
   toy->terms = core::four_term_decomposition(toy->inputs, key.variant);
   toy->score = toy->terms.sum();
   if (key.variant == core::TermVariant::all) toy->direct = core::absolute_attention_scores(toy->inputs);
@@ -85,24 +69,9 @@ std::shared_ptr<const Toy> compute_toy(const ToyKey& key) {
 /// pure function (the same key gives the same numbers, remembered or not),
 /// most recently used first. Thread-safe.
 std::shared_ptr<const Toy> make_toy(const core::Params& p) {
-  const ToyKey key{static_cast<int>(std::min<long long>(p.integer("positions"), kToyMaxTokens)),
-                   static_cast<int>(std::min<long long>(p.integer("d"), kToyMaxWidth)),
-                   static_cast<std::uint64_t>(p.integer("seed")), p.real("base"), variant_of(p)};
-  static std::mutex mutex;
-  static std::list<std::pair<ToyKey, std::shared_ptr<const Toy>>> memo;
-  {
-    const std::lock_guard lock(mutex);
-    for (auto it = memo.begin(); it != memo.end(); ++it)
-      if (it->first == key) {
-        memo.splice(memo.begin(), memo, it);
-        return memo.front().second;
-      }
-  }
-  std::shared_ptr<const Toy> toy = compute_toy(key);
-  const std::lock_guard lock(mutex);
-  memo.emplace_front(key, toy);
-  if (memo.size() > kToyMemoEntries) memo.pop_back();
-  return toy;
+  static lessons::Memo<ToyKey, Toy, kToyMemoEntries> memo;
+  const ToyKey key = relative::toy_key(p, kToyMaxTokens, kToyMaxWidth);
+  return memo.get(key, [&] { return compute_toy(key); });
 }
 
 enum class Term { content_content, content_position, position_content, position_position, score };
@@ -284,7 +253,7 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
 
   const std::shared_ptr<const Toy> shared = make_toy(p);
   const Toy& toy = *shared;
-  const core::TermVariant variant = variant_of(p);
+  const core::TermVariant variant = relative::variant(p);
   const double scale = 1 + toy.score.cwiseAbs().maxCoeff();
   const double tol = 1e-12 * scale * toy.width;
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <string>
 
+#include "app/lessons/relative/setting.hpp"
 #include "app/lessons/table.hpp"
 #include "poslab/core/relative.hpp"
 
@@ -17,7 +18,7 @@ namespace {
 using core::InvalidParameter;
 using core::Params;
 
-/// The toy's width cap, the same as the lesson's figures (relative_view.cpp).
+/// The toy's width cap in this table (the lesson's figures cap it at 128).
 constexpr int kToyMaxWidth = 256;
 
 Table shaw_clip(const Params& p) {
@@ -34,22 +35,13 @@ Table shaw_clip(const Params& p) {
   return t;
 }
 
-core::TermVariant variant_of(const std::string& v) {
-  if (v == "transformer-xl") return core::TermVariant::transformer_xl;
-  if (v == "t5") return core::TermVariant::t5;
-  if (v == "deberta") return core::TermVariant::deberta;
-  return core::TermVariant::all;
-}
-
 Table four_terms(const Params& p) {
   const long long tokens = p.integer("positions");
   if (tokens * tokens > static_cast<long long>(kMaxTableRows))
     throw InvalidParameter("positions", std::to_string(tokens), "the table has positions² rows; at most 1000 positions",
                            core::Reason{"max_positions_squared", {{"max", "1000"}}, {}});
-  const int width = static_cast<int>(std::min<long long>(p.integer("d"), kToyMaxWidth));
-  const auto seed = static_cast<std::uint64_t>(p.integer("seed"));
-  const core::ToyAttention toy = core::toy_attention(static_cast<int>(tokens), width, width, p.real("base"), seed);
-  const core::FourTerms terms = core::four_term_decomposition(toy, variant_of(p.choice("terms")));
+  const relative::ToyKey key = relative::toy_key(p, tokens, kToyMaxWidth);
+  const core::FourTerms terms = core::four_term_decomposition(relative::toy_attention(key), key.variant);
   const Eigen::MatrixXd sum = terms.sum();
   Table t;
   t.columns = {"query_i", "key_j", "content_content", "content_position", "position_content", "position_position",
@@ -58,7 +50,7 @@ Table four_terms(const Params& p) {
     for (long long j = 0; j < tokens; ++j)
       t.add_row({i, j, terms.content_content(i, j), terms.content_position(i, j), terms.position_content(i, j),
                  terms.position_position(i, j), sum(i, j)});
-  t.meta.emplace_back("toy_width", static_cast<long long>(width));
+  t.meta.emplace_back("toy_width", static_cast<long long>(key.width));
   return t;
 }
 

@@ -20,6 +20,7 @@
 
 #include "app/plot/figure_text.hpp"
 #include "app/lessons/lesson.hpp"
+#include "app/lessons/rope/setting.hpp"
 #include "app/lessons/table.hpp"
 #include "poslab/core/rope.hpp"
 
@@ -28,10 +29,11 @@ namespace poslab::app {
 namespace {
 
 using fig::Figure;
+using rope::dial_pairs;
+using rope::self_score;
 
 constexpr double kPi = std::numbers::pi;
 constexpr double kEps = std::numeric_limits<double>::epsilon();
-constexpr int kMaxDials = 64;           // dials drawn; more pairs are sampled evenly
 constexpr int kMatrixPairs = 8;         // the rotation matrix shows at most 8 pairs (16 × 16)
 constexpr int kLayoutPairs = 8;         // the layout diagram shows at most 8 pairs
 constexpr int kMaxShift = 128;          // the mixing figure and readouts shift by s = 0..128
@@ -41,11 +43,6 @@ constexpr double kMaxPosition = 1e12;   // core's position range
 // [SECTION] Helpers
 
 int d_of(const core::Params& p) { return static_cast<int>(p.integer("d")); }
-
-Eigen::VectorXd vector_of(const core::Params& p) {
-  const auto v = p.list("vector");
-  return Eigen::Map<const Eigen::VectorXd>(v.data(), static_cast<Eigen::Index>(v.size()));
-}
 
 core::PairLayout layout_of(const core::Params& p) { return core::parse_pair_layout(p.choice("layout")); }
 
@@ -65,18 +62,11 @@ int shift_count(double m, double n) {
   return static_cast<int>(std::clamp(std::floor(kMaxPosition - std::max(m, n)), 0.0, static_cast<double>(kMaxShift)));
 }
 
-/// ⟨f(x, m), f(x, n)⟩ with f = proper RoPE in `layout`, or the notes' mixed code.
-double self_score(const Eigen::VectorXd& x, double m, double n, double base, core::PairLayout layout, bool mixed) {
-  if (mixed) return core::rope_rotate_mixed(x, m, base).dot(core::rope_rotate_mixed(x, n, base));
-  return core::rope_score(x, x, m, n, base, layout);
-}
-
 /// max over s = 1..S of |score(m + s, n + s) − score(m, n)|.
-double shift_error(const Eigen::VectorXd& x, double m, double n, double base, core::PairLayout layout, bool mixed) {
-  const double ref = self_score(x, m, n, base, layout, mixed);
+double shift_error(const rope::Rotation& r, double m, double n, bool mixed) {
+  const double ref = self_score(r, m, n, mixed);
   double worst = 0;
-  for (int s = 1; s <= shift_count(m, n); ++s)
-    worst = std::max(worst, std::abs(self_score(x, m + s, n + s, base, layout, mixed) - ref));
+  for (int s = 1; s <= shift_count(m, n); ++s) worst = std::max(worst, std::abs(self_score(r, m + s, n + s, mixed) - ref));
   return worst;
 }
 
@@ -86,19 +76,6 @@ double shift_error(const Eigen::VectorXd& x, double m, double n, double base, co
 double score_tolerance(const Eigen::VectorXd& x, double largest_position) {
   const double terms = static_cast<double>(x.size());
   return x.squaredNorm() * (1e-12 + kEps * (8 * largest_position + 4 * terms));
-}
-
-/// The pairs the dials show: all when d/2 <= kMaxDials, else kMaxDials evenly
-/// spaced ones including the first and the last.
-std::vector<int> dial_pairs(int half) {
-  std::vector<int> out;
-  if (half <= kMaxDials) {
-    for (int i = 0; i < half; ++i) out.push_back(i);
-    return out;
-  }
-  for (int k = 0; k < kMaxDials; ++k)
-    out.push_back(static_cast<int>(std::lround(static_cast<double>(k) * (half - 1) / (kMaxDials - 1))));
-  return out;
 }
 
 /// A circle or arc as a polyline.
@@ -130,10 +107,8 @@ fig::Axis bare_axis(double at) {
 Figure frequencies(const FigureContext& ctx) {
   const auto& p = ctx.params;
   const auto& tr = ctx.tr;
-  const int d = d_of(p);
-  const double base = p.real("base");
-  const auto L = static_cast<double>(p.integer("original_context"));
-  const Eigen::VectorXd theta = core::rope_inverse_frequencies(d, base);
+  const auto [d, base, theta] = rope::frequencies(p);
+  const double L = rope::trained_context(p);
   Figure f;
   f.title = tr("rope.frequencies.title");
   f.subtitle = tr.format("rope.frequencies.subtitle", {{"d", fig::num(d)}, {"base", fig::num(base)}});
@@ -166,10 +141,8 @@ Figure frequencies(const FigureContext& ctx) {
 Figure dials(const FigureContext& ctx) {
   const auto& p = ctx.params;
   const auto& tr = ctx.tr;
-  const int d = d_of(p);
-  const double base = p.real("base"), m = p.real("m");
-  const auto L = static_cast<double>(p.integer("original_context"));
-  const Eigen::VectorXd theta = core::rope_inverse_frequencies(d, base);
+  const auto [d, base, theta] = rope::frequencies(p);
+  const double m = p.real("m"), L = rope::trained_context(p);
   const std::vector<int> pairs = dial_pairs(d / 2);
   const auto count = static_cast<int>(pairs.size());
   // Columns so the grid roughly fills the figure's aspect (dials 2.5 wide, 2.7 tall).
@@ -348,9 +321,9 @@ Figure layouts(const FigureContext& ctx) {
 Figure mixing(const FigureContext& ctx) {
   const auto& p = ctx.params;
   const auto& tr = ctx.tr;
-  const Eigen::VectorXd x = vector_of(p);
-  const double base = p.real("base"), m = p.real("m"), n = p.real("n");
-  const core::PairLayout layout = layout_of(p);
+  const rope::Rotation r = rope::rotation(p);
+  const auto& [x, base, layout] = r;
+  const double m = p.real("m"), n = p.real("n");
   const int shifts = shift_count(m, n);
   Figure f;
   f.title = tr("rope.mixing.title");
@@ -365,8 +338,8 @@ Figure mixing(const FigureContext& ctx) {
   proper.color = fig::palette_color(2), proper.width = 3.0f;
   mixed.color = fig::palette_color(3), mixed.width = 1.8f;
   for (int s = 0; s <= shifts; ++s) {
-    proper.x.push_back(s), proper.y.push_back(self_score(x, m + s, n + s, base, layout, false));
-    mixed.x.push_back(s), mixed.y.push_back(self_score(x, m + s, n + s, base, layout, true));
+    proper.x.push_back(s), proper.y.push_back(self_score(r, m + s, n + s, false));
+    mixed.x.push_back(s), mixed.y.push_back(self_score(r, m + s, n + s, true));
   }
   for (fig::Series* c : {&proper, &mixed}) c->x_name = tr("rope.readout.shift"), c->y_name = tr("rope.readout.score");
   mixed.width = 1.2f;
@@ -385,9 +358,8 @@ Figure mixing(const FigureContext& ctx) {
 Figure worked(const FigureContext& ctx) {
   const auto& p = ctx.params;
   const auto& tr = ctx.tr;
-  const Eigen::VectorXd x = vector_of(p);
-  const double base = p.real("base"), m = p.real("m");
-  const core::PairLayout layout = layout_of(p);
+  const auto [x, base, layout] = rope::rotation(p);
+  const double m = p.real("m");
   const Eigen::VectorXd y = core::rope_rotate<double>(x, m, base, layout);
   Figure f;
   f.title = tr("rope.worked.title");
@@ -422,10 +394,10 @@ Figure worked(const FigureContext& ctx) {
 std::vector<Readout> readouts(const FigureContext& ctx) {
   const auto& p = ctx.params;
   const auto& tr = ctx.tr;
-  const Eigen::VectorXd x = vector_of(p);
+  const rope::Rotation r = rope::rotation(p);
+  const auto& [x, base, layout] = r;
   const int dv = static_cast<int>(x.size());
-  const double base = p.real("base"), m = p.real("m"), n = p.real("n");
-  const core::PairLayout layout = layout_of(p);
+  const double m = p.real("m"), n = p.real("n");
   std::vector<Readout> out;
 
   // 1. The worked example: f(x, m) in the chosen layout.
@@ -459,7 +431,7 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
   //    (skipped when m or n sits at the top of the position range: no room to shift).
   const int shifts = shift_count(m, n);
   if (shifts > 0) {
-    const double err = shift_error(x, m, n, base, layout, false);
+    const double err = shift_error(r, m, n, false);
     const double scale = std::max(x.squaredNorm(), std::numeric_limits<double>::min());
     out.push_back({.label = tr.format("rope.readout.relative", {{"s", fig::num(shifts)}}),
                    .value = tr.format("rope.readout.relative_value", {{"e", fig::num(err, 2)}}),
@@ -467,7 +439,7 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
 
     // 6. The notes' mixed layouts: the same check fails (a measurement: for d = 2
     //    both halves coincide and nothing breaks).
-    const double mixed_err = shift_error(x, m, n, base, layout, true);
+    const double mixed_err = shift_error(r, m, n, true);
     out.push_back({.label = tr.format("rope.readout.mixed", {{"s", fig::num(shifts)}}),
                    .value = tr.format("rope.readout.mixed_value", {{"e", fig::num(mixed_err, 3)},
                                                                    {"pct", fig::num(100 * mixed_err / scale, 3)}}),

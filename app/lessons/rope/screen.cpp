@@ -9,18 +9,18 @@
 #include <cmath>
 #include <numbers>
 #include <string>
+#include <vector>
 
+#include "app/lessons/rope/setting.hpp"
 #include "app/plot/figure.hpp"
 #include "app/plot/figure_text.hpp"
 #include "app/ui/lesson_ui.hpp"
-#include "poslab/core/rope.hpp"
 
 namespace poslab::app::ui {
 
 namespace {
 
 constexpr double kPi = std::numbers::pi;
-constexpr int kMaxDials = 64;  // as the "dials" figure: more pairs are sampled evenly
 
 ImU32 colour(fig::Color c, float alpha = 1.0f) { return ImGui::ColorConvertFloat4ToU32(ImVec4(c.r, c.g, c.b, c.a * alpha)); }
 
@@ -33,11 +33,11 @@ struct Clock {
 void dial_grid(LessonUi& ui, float width) {
   const core::Params& p = ui.params();
   const auto& tr = ui.tr();
-  const int d = static_cast<int>(p.integer("d"));
-  const double base = p.real("base"), m = p.real("m");
-  const auto L = static_cast<double>(p.integer("original_context"));
-  const Eigen::VectorXd theta = core::rope_inverse_frequencies(d, base);
-  const int half = d / 2, count = std::min(half, kMaxDials);
+  const rope::Frequencies fr = rope::frequencies(p);
+  const Eigen::VectorXd& theta = fr.theta;
+  const double m = p.real("m"), L = rope::trained_context(p);
+  const std::vector<int> pairs = rope::dial_pairs(fr.d / 2);
+  const auto count = static_cast<int>(pairs.size());
   const float scale = ui.ui_scale();
   const float cell = std::clamp(width / std::max(8, std::min(count, 16)), 44.0f * scale, 110.0f * scale);
   const int cols = std::max(1, static_cast<int>(width / cell));
@@ -49,7 +49,7 @@ void dial_grid(LessonUi& ui, float width) {
   const ImU32 rim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
   const fig::Color fast = fig::palette_color(0), slow = fig::palette_color(1);
   for (int k = 0; k < count; ++k) {
-    const int i = count < half ? static_cast<int>(std::lround(static_cast<double>(k) * (half - 1) / (kMaxDials - 1))) : k;
+    const int i = pairs[static_cast<std::size_t>(k)];
     const ImVec2 c(o.x + (k % cols + 0.5f) * cell, o.y + (k / cols) * (cell + label_h) + cell / 2);
     const float r = cell * 0.42f;
     const double a = std::fmod(m * theta[i], 2 * kPi);

@@ -11,6 +11,7 @@
 #include <string>
 #include <numbers>
 
+#include "app/lessons/rope/setting.hpp"
 #include "app/lessons/table.hpp"
 #include "poslab/core/rope.hpp"
 
@@ -20,11 +21,6 @@ namespace {
 
 using core::Params;
 
-Eigen::VectorXd vector_of(const core::Params& p) {
-  const auto v = p.list("vector");
-  return Eigen::Map<const Eigen::VectorXd>(v.data(), static_cast<Eigen::Index>(v.size()));
-}
-
 /// seed 001's five vectors, one per position 0..4.
 constexpr std::array<std::array<double, 4>, 5> kFiveVectors = {{
     {1, 0, 1, 0}, {0, 1, 0, 1}, {1, 1, 1, 1}, {1, -1, 1, -1}, {0.5, 0.5, 0.5, 0.5}}};
@@ -32,10 +28,9 @@ constexpr std::array<std::array<double, 4>, 5> kFiveVectors = {{
 /// rope-steps: f(x, m) pair by pair — indices, θ_i, angle m·θ_i, cos, sin,
 /// inputs and outputs (x_a cos − x_b sin, x_a sin + x_b cos).
 Table rope_steps(const core::Params& p) {
-  const Eigen::VectorXd x = vector_of(p);
+  const auto [x, base, layout] = rope::rotation(p);
   const int d = static_cast<int>(x.size());
-  const double m = p.real("m"), base = p.real("base");
-  const core::PairLayout layout = core::parse_pair_layout(p.choice("layout"));
+  const double m = p.real("m");
   const Eigen::VectorXd theta = core::rope_inverse_frequencies(d, base);
   const Eigen::VectorXd y = core::rope_rotate<double>(x, m, base, layout);
   Table t;
@@ -126,25 +121,22 @@ Table rope_layouts(const core::Params& p) {
 /// rope-mixed-layouts: ⟨f(x, m + s), f(x, n + s)⟩ for s in `pos`, proper
 /// RoPE in `layout` against the notes' mixed code (core::rope_rotate_mixed).
 Table rope_mixed_layouts(const core::Params& p) {
-  const Eigen::VectorXd x = vector_of(p);
-  const double m = p.real("m"), n = p.real("n"), base = p.real("base");
-  const core::PairLayout layout = core::parse_pair_layout(p.choice("layout"));
+  const rope::Rotation r = rope::rotation(p);
+  const double m = p.real("m"), n = p.real("n");
   Table t;
   t.columns = {"shift", "query_pos", "key_pos", "score", "score_mixed"};
   for (double s : p.list("pos")) {
     if (m + s > 1e12 || n + s > 1e12)
       throw core::InvalidParameter("pos", core::format_number(s), "m + s and n + s must stay <= 1e12",
                                    core::Reason{"shift_max", {}, {}});
-    t.add_row({s, m + s, n + s, core::rope_score(x, x, m + s, n + s, base, layout),
-               core::rope_rotate_mixed(x, m + s, base).dot(core::rope_rotate_mixed(x, n + s, base))});
+    t.add_row({s, m + s, n + s, rope::self_score(r, m + s, n + s, false), rope::self_score(r, m + s, n + s, true)});
   }
   return t;
 }
 
 // docs/CONTRACT.md §3
 Table rope_frequencies(const Params& p) {
-  const int d = static_cast<int>(p.integer("d"));
-  const Eigen::VectorXd theta = core::rope_inverse_frequencies(d, p.real("base"));
+  const Eigen::VectorXd theta = rope::frequencies(p).theta;
   Table t;
   t.columns = {"pair", "theta", "wavelength"};
   for (Eigen::Index i = 0; i < theta.size(); ++i)
@@ -153,15 +145,13 @@ Table rope_frequencies(const Params& p) {
 }
 
 Table rope_rotate(const Params& p) {
-  const auto v = p.list("vector");
-  const Eigen::VectorXd x = Eigen::Map<const Eigen::VectorXd>(v.data(), static_cast<Eigen::Index>(v.size()));
+  const auto [x, base, layout] = rope::rotation(p);
   const auto pos = p.list("pos");
-  check_table_rows("pos", static_cast<double>(pos.size()) * static_cast<double>(v.size()));
-  const core::PairLayout layout = core::parse_pair_layout(p.choice("layout"));
+  check_table_rows("pos", static_cast<double>(pos.size()) * static_cast<double>(x.size()));
   Table t;
   t.columns = {"pos", "index", "input", "output"};
   for (double m : pos) {
-    const Eigen::VectorXd y = core::rope_rotate<double>(x, m, p.real("base"), layout);
+    const Eigen::VectorXd y = core::rope_rotate<double>(x, m, base, layout);
     for (Eigen::Index i = 0; i < x.size(); ++i) t.add_row({m, static_cast<long long>(i), x[i], y[i]});
   }
   return t;

@@ -8,7 +8,7 @@
 // Every rotation here is core::rope_rotate with the single frequency θ.
 //
 // [SECTION] Index
-// - Helpers (the rotation through core, shift clamping, tolerances, drawing)
+// - Helpers (scores, tolerances, drawing; the setting and the rotation: setting.hpp)
 // - Figures: plane, score_shift, complex
 // - Readouts
 // - The view
@@ -21,6 +21,7 @@
 
 #include "app/plot/figure_text.hpp"
 #include "app/lessons/lesson.hpp"
+#include "app/lessons/rope_2d/setting.hpp"
 #include "poslab/core/rope.hpp"
 
 namespace poslab::app {
@@ -28,57 +29,21 @@ namespace poslab::app {
 namespace {
 
 using fig::Figure;
+using rope_2d::angle_of;
+using rope_2d::kMaxPosition;
+using rope_2d::rotate;
+using rope_2d::Setup;
+using rope_2d::setup;
+using rope_2d::shift_max;
+using rope_2d::shift_min;
+using rope_2d::wrap;
 
 constexpr double kPi = std::numbers::pi;
 constexpr double kEps = std::numeric_limits<double>::epsilon();
-constexpr double kMaxPosition = 1e12;  // core checks positions against the `m` spec (0..1e12)
 
 // [SECTION] Helpers
 
-/// The lesson's inputs, with the shift clamped so both shifted positions stay
-/// in core's position range 0..1e12 (a token has no negative position).
-struct Setup {
-  Eigen::VectorXd q, k;
-  double m = 0, n = 0, theta = 1;
-  double shift = 0;           ///< the shift actually applied
-  bool shift_clamped = false;  ///< the requested shift would leave 0..1e12
-};
-
-Eigen::VectorXd vec2(const std::vector<double>& v) { return Eigen::Map<const Eigen::VectorXd>(v.data(), 2); }
-
-/// The shifts s with m + s and n + s both in 0..1e12.
-double shift_min(double m, double n) { return -std::min(m, n); }
-double shift_max(double m, double n) { return kMaxPosition - std::max(m, n); }
-
-Setup setup(const core::Params& p) {
-  Setup s;
-  s.q = vec2(p.list("q"));
-  s.k = vec2(p.list("k"));
-  s.m = p.real("m");
-  s.n = p.real("n");
-  s.theta = p.real("theta");
-  const double requested = p.real("shift");
-  s.shift = std::clamp(requested, shift_min(s.m, s.n), shift_max(s.m, s.n));
-  s.shift_clamped = s.shift != requested;
-  return s;
-}
-
-/// R(pos·θ)·x through core (interleaved pairs; for d = 2 there is one pair).
-Eigen::VectorXd rotate(const Eigen::VectorXd& x, double pos, double theta) {
-  const double thetas[] = {theta};
-  return core::rope_rotate<double>(x, pos, thetas, core::PairLayout::interleaved);
-}
-
 double score(const Setup& s, double m, double n) { return rotate(s.q, m, s.theta).dot(rotate(s.k, n, s.theta)); }
-
-double angle_of(const Eigen::VectorXd& v) { return std::atan2(v[1], v[0]); }
-
-/// a wrapped into (−π, π].
-double wrap(double a) {
-  double r = std::remainder(a, 2 * kPi);
-  if (r <= -kPi) r += 2 * kPi;
-  return r;
-}
 
 /// How far two evaluations of the same score may differ in double: each angle
 /// pos·θ is rounded to within u·|pos·θ| (u = 2^−53), sin and cos add an ulp,
@@ -139,6 +104,21 @@ std::string positions_subtitle(const FigureContext& ctx, const Setup& s) {
   return out;
 }
 
+/// A figure of a plane at scale R (the plane and complex figures): equal
+/// aspect, [−1.45R, 1.45R] × [−1.3R, 1.3R], the positions as subtitle.
+Figure plane_frame(const FigureContext& ctx, const Setup& s, double R, const char* title, const char* x_label,
+                   const char* y_label) {
+  const auto& tr = ctx.tr;
+  Figure f;
+  f.title = tr(title);
+  f.subtitle = positions_subtitle(ctx, s);
+  f.x = {.label = tr(x_label), .min = -1.45 * R, .max = 1.45 * R};
+  f.y = {.label = tr(y_label), .min = -1.3 * R, .max = 1.3 * R};
+  f.equal_aspect = true;
+  f.legend = fig::LegendPlace::bottom_left;
+  return f;
+}
+
 // [SECTION] Figures
 
 /// q and k before (dashed) and after rotation to m + s and n + s, on the
@@ -147,23 +127,15 @@ std::string positions_subtitle(const FigureContext& ctx, const Setup& s) {
 Figure plane(const FigureContext& ctx) {
   const auto& tr = ctx.tr;
   const Setup s = setup(ctx.params);
-  const double mq = s.m + s.shift, nk = s.n + s.shift;
-  const Eigen::VectorXd qr = rotate(s.q, mq, s.theta), kr = rotate(s.k, nk, s.theta);
   const double R = radius_of(s);
   const fig::Color cq = fig::palette_color(0), ck = fig::palette_color(1), muted = fig::Color::rgb(0x80868b);
-  Figure f;
-  f.title = tr("rope-2d.plane.title");
-  f.subtitle = positions_subtitle(ctx, s);
-  f.x = {.label = tr("rope-2d.axis.first"), .min = -1.45 * R, .max = 1.45 * R};
-  f.y = {.label = tr("rope-2d.axis.second"), .min = -1.3 * R, .max = 1.3 * R};
-  f.equal_aspect = true;
-  f.legend = fig::LegendPlace::bottom_left;
+  Figure f = plane_frame(ctx, s, R, "rope-2d.plane.title", "rope-2d.axis.first", "rope-2d.axis.second");
   // Circles |x| = |q| and |x| = |k|: where a rotated vector may go.
   for (const auto& [len, c] : {std::pair{s.q.norm(), cq}, std::pair{s.k.norm(), ck}})
     if (len > 1e-9 * R) f.series.push_back(arc(len, 0, 2 * kPi, c.with_alpha(0.3f), 1.0f, fig::LineStyle::dotted));
   // The turned angles m·θ and n·θ (mod 2π) as arcs from the unrotated vectors.
   const double aq = angle_of(s.q), ak = angle_of(s.k);
-  const double tq = std::fmod(mq * s.theta, 2 * kPi), tk = std::fmod(nk * s.theta, 2 * kPi);
+  const double tq = std::fmod(s.mq * s.theta, 2 * kPi), tk = std::fmod(s.nk * s.theta, 2 * kPi);
   if (s.q.norm() > 1e-9 * R && tq > 1e-3) {
     f.series.push_back(arc(0.28 * R, aq, aq + tq, cq, 1.3f, fig::LineStyle::dotted));
     f.series.back().name = tr.format("rope-2d.plane.turn_q", {{"a", fig::num(tq, 3)}});
@@ -173,9 +145,9 @@ Figure plane(const FigureContext& ctx) {
     f.series.back().name = tr.format("rope-2d.plane.turn_k", {{"a", fig::num(tk, 3)}});
   }
   // The angle from q′ to k′: φ_k − φ_q + (n − m)θ, whatever s is.
-  const double between = wrap(angle_of(kr) - angle_of(qr));
-  if (qr.norm() > 1e-9 * R && kr.norm() > 1e-9 * R && std::abs(between) > 1e-3) {
-    const double a0 = angle_of(qr);
+  const double between = wrap(angle_of(s.k_rot) - angle_of(s.q_rot));
+  if (s.q_rot.norm() > 1e-9 * R && s.k_rot.norm() > 1e-9 * R && std::abs(between) > 1e-3) {
+    const double a0 = angle_of(s.q_rot);
     f.series.push_back(arc(0.5 * R, a0, a0 + between, muted, 2.0f, fig::LineStyle::solid));
     const double mid = a0 + between / 2;
     f.notes.push_back({.x = 0.58 * R * std::cos(mid), .y = 0.58 * R * std::sin(mid),
@@ -184,10 +156,10 @@ Figure plane(const FigureContext& ctx) {
   }
   add_vector(f, ctx, s.q, tr("rope-2d.plane.q"), "q", cq, true, R);
   add_vector(f, ctx, s.k, tr("rope-2d.plane.k"), "k", ck, true, R);
-  add_vector(f, ctx, qr, tr.format("rope-2d.plane.q_rot", {{"pos", fig::num(mq)}}), "q′", cq, false, R);
-  add_vector(f, ctx, kr, tr.format("rope-2d.plane.k_rot", {{"pos", fig::num(nk)}}), "k′", ck, false, R);
+  add_vector(f, ctx, s.q_rot, tr.format("rope-2d.plane.q_rot", {{"pos", fig::num(s.mq)}}), "q′", cq, false, R);
+  add_vector(f, ctx, s.k_rot, tr.format("rope-2d.plane.k_rot", {{"pos", fig::num(s.nk)}}), "k′", ck, false, R);
   f.notes.push_back({.x = 1.42 * R, .y = 1.2 * R,
-                     .text = tr.format("rope-2d.plane.score", {{"score", fig::num(qr.dot(kr), 5)}}),
+                     .text = tr.format("rope-2d.plane.score", {{"score", fig::num(s.q_rot.dot(s.k_rot), 5)}}),
                      .anchor = fig::Anchor::right});
   return f;
 }
@@ -257,22 +229,14 @@ Figure score_shift(const FigureContext& ctx) {
 Figure complex_view(const FigureContext& ctx) {
   const auto& tr = ctx.tr;
   const Setup s = setup(ctx.params);
-  const double mq = s.m + s.shift, nk = s.n + s.shift;
-  const Eigen::VectorXd qr = rotate(s.q, mq, s.theta), kr = rotate(s.k, nk, s.theta);
   // z′ = x′ + i·y′ from core's rotation; w from the rotated vectors.
-  const std::complex<double> zq(qr[0], qr[1]), zk(kr[0], kr[1]);
+  const std::complex<double> zq(s.q_rot[0], s.q_rot[1]), zk(s.k_rot[0], s.k_rot[1]);
   const std::complex<double> w = zq * std::conj(zk);
   const std::complex<double> w0 = std::complex<double>(s.q[0], s.q[1]) * std::conj(std::complex<double>(s.k[0], s.k[1]));
   double R = std::abs(w0);
   if (!(R > 0)) R = 1;
   const fig::Color cw = fig::palette_color(2), muted = fig::Color::rgb(0x80868b);
-  Figure f;
-  f.title = tr("rope-2d.complex.title");
-  f.subtitle = positions_subtitle(ctx, s);
-  f.x = {.label = tr("rope-2d.complex.axis.re"), .min = -1.45 * R, .max = 1.45 * R};
-  f.y = {.label = tr("rope-2d.complex.axis.im"), .min = -1.3 * R, .max = 1.3 * R};
-  f.equal_aspect = true;
-  f.legend = fig::LegendPlace::bottom_left;
+  Figure f = plane_frame(ctx, s, R, "rope-2d.complex.title", "rope-2d.complex.axis.re", "rope-2d.complex.axis.im");
   f.series.push_back(arc(std::abs(w0), 0, 2 * kPi, cw.with_alpha(0.35f), 1.0f, fig::LineStyle::dotted));
   add_vector(f, ctx, Eigen::Vector2d(w0.real(), w0.imag()), tr("rope-2d.complex.w0"), tr("rope-2d.complex.w0_label"),
              muted, true, R);
@@ -304,18 +268,17 @@ Figure complex_view(const FigureContext& ctx) {
 std::vector<Readout> readouts(const FigureContext& ctx) {
   const auto& tr = ctx.tr;
   const Setup s = setup(ctx.params);
-  const double mq = s.m + s.shift, nk = s.n + s.shift;
   std::vector<Readout> out;
 
   // 1. The score at (m, n) and after shifting both by s: equal.
   const double base_score = score(s, s.m, s.n);
-  const double shifted = score(s, mq, nk);
+  const double shifted = score(s, s.mq, s.nk);
   const double diff = std::abs(shifted - base_score);
   out.push_back({.label = tr("rope-2d.readout.score"), .value = fig::num(base_score, 6), .number = base_score});
   out.push_back({.label = tr.format("rope-2d.readout.shifted", {{"s", fig::num(s.shift)}}),
                  .value = tr.format("rope-2d.readout.shifted_value", {{"score", fig::num(shifted, 6)}, {"diff", fig::num(diff, 2)}}),
                  .number = shifted,
-                 .holds = diff <= tolerance(s, {s.m * s.theta, s.n * s.theta, mq * s.theta, nk * s.theta})});
+                 .holds = diff <= tolerance(s, {s.m * s.theta, s.n * s.theta, s.mq * s.theta, s.nk * s.theta})});
 
   // 2. Only the key moved by the same s: the score changes (a measurement).
   if (s.n + s.shift >= 0 && s.n + s.shift <= kMaxPosition) {
@@ -325,13 +288,13 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
   }
 
   // 3. The angle from q′ to k′ is φ_k − φ_q + (n − m)θ (mod 2π).
-  const Eigen::VectorXd qr = rotate(s.q, mq, s.theta), kr = rotate(s.k, nk, s.theta);
   if (s.q.norm() > 0 && s.k.norm() > 0) {
-    const double measured = wrap(angle_of(kr) - angle_of(qr));
+    const double measured = wrap(angle_of(s.k_rot) - angle_of(s.q_rot));
     const double predicted = wrap(angle_of(s.k) - angle_of(s.q) + (s.n - s.m) * s.theta);
     const double gap = std::abs(wrap(measured - predicted));
     // atan2 of a rotated vector is exact to a few ulp of the rotation angles.
-    const double tol = 1e-9 + 8 * kEps * (std::abs(mq * s.theta) + std::abs(nk * s.theta) + std::abs((s.n - s.m) * s.theta));
+    const double tol =
+        1e-9 + 8 * kEps * (std::abs(s.mq * s.theta) + std::abs(s.nk * s.theta) + std::abs((s.n - s.m) * s.theta));
     out.push_back({.label = tr("rope-2d.readout.between"),
                    .value = tr.format("rope-2d.readout.between_value", {{"a", fig::num(measured, 6)},
                                                                          {"deg", fig::num(measured * 180 / kPi, 4)}}),
@@ -345,15 +308,16 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
                           tolerance(s, {s.m * s.theta, s.n * s.theta, (s.n - s.m) * s.theta, 2 * kPi})});
 
   // 5. Rotation keeps length.
-  const double stretch = std::abs(qr.norm() - s.q.norm()) + std::abs(kr.norm() - s.k.norm());
+  const double stretch = std::abs(s.q_rot.norm() - s.q.norm()) + std::abs(s.k_rot.norm() - s.k.norm());
   out.push_back({.label = tr("rope-2d.readout.norm"),
-                 .value = tr.format("rope-2d.readout.norm_value", {{"q", fig::num(qr.norm(), 6)}, {"k", fig::num(kr.norm(), 6)}}),
-                 .number = qr.norm(),
+                 .value = tr.format("rope-2d.readout.norm_value",
+                                    {{"q", fig::num(s.q_rot.norm(), 6)}, {"k", fig::num(s.k_rot.norm(), 6)}}),
+                 .number = s.q_rot.norm(),
                  .holds = stretch <= 8 * kEps * (s.q.norm() + s.k.norm())});
 
   // 6. The complex form (x + iy)·e^{imθ} is the rotation R(mθ)(x, y).
-  const std::complex<double> zq = std::complex<double>(s.q[0], s.q[1]) * std::polar(1.0, mq * s.theta);
-  const double cgap = std::abs(zq - std::complex<double>(qr[0], qr[1]));
+  const std::complex<double> zq = std::complex<double>(s.q[0], s.q[1]) * std::polar(1.0, s.mq * s.theta);
+  const double cgap = std::abs(zq - std::complex<double>(s.q_rot[0], s.q_rot[1]));
   out.push_back({.label = tr("rope-2d.readout.complex"),
                  .value = tr.format("rope-2d.readout.complex_value", {{"re", fig::num(zq.real(), 6)},
                                                                        {"im", fig::num(zq.imag(), 6)}}),

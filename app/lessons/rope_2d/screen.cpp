@@ -12,30 +12,19 @@
 #include <string>
 #include <vector>
 
+#include "app/lessons/rope_2d/setting.hpp"
 #include "app/plot/figure.hpp"
 #include "app/plot/figure_text.hpp"
 #include "app/ui/lesson_ui.hpp"
-#include "poslab/core/rope.hpp"
 
 namespace poslab::app::ui {
 
 namespace {
 
 constexpr double kPi = std::numbers::pi;
-constexpr double kMaxPosition = 1e12;  // core's position range
 constexpr double kMaxComponent = 1e6;  // the `q`/`k` spec bounds
 
 ImU32 colour(fig::Color c, float alpha = 1.0f) { return ImGui::ColorConvertFloat4ToU32(ImVec4(c.r, c.g, c.b, c.a * alpha)); }
-
-Eigen::VectorXd vec2(const core::Params& p, std::string_view key) {
-  const auto v = p.list(key);
-  return Eigen::Map<const Eigen::VectorXd>(v.data(), 2);
-}
-
-Eigen::VectorXd rotate(const Eigen::VectorXd& x, double pos, double theta) {
-  const double thetas[] = {theta};
-  return core::rope_rotate<double>(x, pos, thetas, core::PairLayout::interleaved);
-}
 
 /// Drag state of the canvas: which tip is held (0 none, 1 q, 2 k) and the
 /// scale frozen while dragging so the canvas does not zoom under the mouse.
@@ -56,12 +45,9 @@ void arrow(ImDrawList* dl, ImVec2 from, ImVec2 to, ImU32 col, float width) {
 /// The canvas: a square of side `side` pixels.
 void canvas(LessonUi& ui, float side) {
   static Drag drag;
-  const core::Params& p = ui.params();
   const auto& tr = ui.tr();
-  const Eigen::VectorXd q = vec2(p, "q"), k = vec2(p, "k");
-  const double m = p.real("m"), n = p.real("n"), theta = p.real("theta");
-  const double s = std::clamp(p.real("shift"), -std::min(m, n), kMaxPosition - std::max(m, n));
-  const Eigen::VectorXd qr = rotate(q, m + s, theta), kr = rotate(k, n + s, theta);
+  const rope_2d::Setup s = rope_2d::setup(ui.params());
+  const Eigen::VectorXd &q = s.q, &k = s.k, &qr = s.q_rot, &kr = s.k_rot;
   const float scale = ui.ui_scale();
 
   const ImVec2 origin_px = ImGui::GetCursorScreenPos();

@@ -4,34 +4,27 @@
 // `pos` (RoFormer eq. 13: q′ = R((m + s)θ)q, k′ = R((n + s)θ)k). The score
 // column is the same in every row: q′·k′ = qᵀR((n − m)θ)k (eq. 16).
 
-#include <cmath>
-#include <numbers>
-
+#include "app/lessons/rope_2d/setting.hpp"
 #include "app/lessons/table.hpp"
-#include "poslab/core/rope.hpp"
+#include "poslab/core/errors.hpp"
 
 namespace poslab::app::tables {
 
 namespace {
 
 Table rope_2d_shift(const core::Params& p) {
-  const auto qv = p.list("q"), kv = p.list("k");
-  const Eigen::VectorXd q = Eigen::Map<const Eigen::VectorXd>(qv.data(), 2);
-  const Eigen::VectorXd k = Eigen::Map<const Eigen::VectorXd>(kv.data(), 2);
-  const double m = p.real("m"), n = p.real("n"), theta = p.real("theta");
-  const double thetas[] = {theta};
+  const rope_2d::Vectors v = rope_2d::vectors(p);
   Table t;
   t.columns = {"shift", "query_pos", "key_pos", "q_rot_x", "q_rot_y", "k_rot_x", "k_rot_y", "angle_between", "score"};
   for (double s : p.list("pos")) {
-    if (m + s > 1e12 || n + s > 1e12)
+    if (v.m + s > 1e12 || v.n + s > 1e12)
       throw core::InvalidParameter("pos", core::format_number(s), "m + s and n + s must stay <= 1e12",
                                    core::Reason{"shift_max", {}, {}});
-    const Eigen::VectorXd qr = core::rope_rotate<double>(q, m + s, thetas, core::PairLayout::interleaved);
-    const Eigen::VectorXd kr = core::rope_rotate<double>(k, n + s, thetas, core::PairLayout::interleaved);
+    const Eigen::VectorXd qr = rope_2d::rotate(v.q, v.m + s, v.theta);
+    const Eigen::VectorXd kr = rope_2d::rotate(v.k, v.n + s, v.theta);
     // Angle from q′ to k′, wrapped into (−π, π].
-    double between = std::remainder(std::atan2(kr[1], kr[0]) - std::atan2(qr[1], qr[0]), 2 * std::numbers::pi);
-    if (between <= -std::numbers::pi) between += 2 * std::numbers::pi;
-    t.add_row({s, m + s, n + s, qr[0], qr[1], kr[0], kr[1], between, qr.dot(kr)});
+    const double between = rope_2d::wrap(rope_2d::angle_of(kr) - rope_2d::angle_of(qr));
+    t.add_row({s, v.m + s, v.n + s, qr[0], qr[1], kr[0], kr[1], between, qr.dot(kr)});
   }
   return t;
 }

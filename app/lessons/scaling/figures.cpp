@@ -29,6 +29,7 @@
 
 #include "app/plot/figure_text.hpp"
 #include "app/lessons/lesson.hpp"
+#include "app/lessons/scaling/setting.hpp"
 #include "poslab/core/decay.hpp"
 #include "poslab/core/errors.hpp"
 #include "poslab/core/rope.hpp"
@@ -40,6 +41,10 @@ namespace {
 
 using core::ScalingMethod;
 using fig::Figure;
+using scaling::scaling_config;
+using scaling::selected_method;
+using scaling::target_context;
+using scaling::trained_context;
 
 constexpr double kTwoPi = 2 * std::numbers::pi;
 constexpr double kEps = std::numeric_limits<double>::epsilon();
@@ -68,31 +73,6 @@ fig::Color method_colour(ScalingMethod m) {
 
 std::string method_name(const Translator& tr, ScalingMethod m) {
   return tr(std::string("scaling.method.") + core::scaling_method_name(m));
-}
-
-ScalingMethod selected_method(const core::Params& p) { return core::parse_scaling_method(p.choice("method")); }
-
-double trained_context(const core::Params& p) { return static_cast<double>(p.integer("original_context")); }
-
-/// L′ = s·L, the context the extension targets.
-double target_context(const core::Params& p) { return p.real("factor") * trained_context(p); }
-
-core::ScalingConfig scaling_config(const core::Params& p, ScalingMethod method) {
-  core::ScalingConfig c;
-  c.method = method;
-  c.d = static_cast<int>(p.integer("d"));
-  c.base = p.real("base");
-  c.factor = p.real("factor");
-  c.original_context = p.integer("original_context");
-  c.seq_len = p.integer("seq_len");
-  c.beta_fast = p.real("beta_fast");
-  c.beta_slow = p.real("beta_slow");
-  c.mscale = p.real("mscale");
-  c.mscale_all_dim = p.real("mscale_all_dim");
-  c.low_freq_factor = p.real("low_freq_factor");
-  c.high_freq_factor = p.real("high_freq_factor");
-  c.temperature = p.real("temperature");
-  return c;
 }
 
 /// core::rope_scaling_table, or nothing where the method is undefined at these
@@ -219,6 +199,7 @@ Figure ratio(const FigureContext& ctx) {
   f.subtitle = fig::join_dot({params_subtitle(p), tr.format("scaling.ratio.seq_len", {{"n", fig::num(static_cast<double>(p.integer("seq_len")))}})});
   f.x = {.label = tr("scaling.axis.pair"), .format = fig::TickFormat::integer, .tight = true};
   f.y = {.label = tr("scaling.ratio.axis.y"), .scale = fig::AxisScale::log};
+  f.legend = fig::LegendPlace::bottom_left;
   const std::optional<core::ScalingTable> yarn = try_table(p, ScalingMethod::yarn);
   std::vector<fig::Series> thin;
   std::optional<fig::Series> bold;
@@ -271,7 +252,6 @@ Figure ratio(const FigureContext& ctx) {
   const int every = std::max(1, (deepest + 9) / 10);  // at most ~11 labels
   for (int k = deepest - deepest % every; k >= 0; k -= every)  // ascending values, as the renderer lays labels out
     f.y.ticks.emplace_back(std::ldexp(1.0, -k), k == 0 ? std::string("1") : "1/" + fig::num(std::ldexp(1.0, k)));
-  f.legend = fig::LegendPlace::bottom_left;
   return f;
 }
 
@@ -281,9 +261,7 @@ Figure ratio(const FigureContext& ctx) {
 Figure wavelength(const FigureContext& ctx) {
   const auto& p = ctx.params;
   const auto& tr = ctx.tr;
-  const ScalingMethod chosen = selected_method(p);
-  const double s = p.real("factor");
-  const double L = trained_context(p), Lt = target_context(p);
+  const auto [chosen, s, L, Lt] = scaling::extension(p);
   Figure f;
   f.title = tr.format("scaling.wavelength.title", {{"method", method_name(tr, chosen)}});
   f.subtitle = params_subtitle(p);
@@ -292,6 +270,7 @@ Figure wavelength(const FigureContext& ctx) {
   const std::optional<core::ScalingTable> none = try_table(p, ScalingMethod::none);
   const std::optional<core::ScalingTable> t = try_table(p, chosen);
   if (!none) return f;  // none is defined wherever the parameters are valid
+  f.legend = fig::LegendPlace::top_left;
   const std::vector<double> x = pair_indices(none->theta.size());
   const std::vector<double> turns = to_vector(none->wavelength.cwiseInverse() * L);
   fig::Series orig{.name = tr("scaling.wavelength.original"), .color = method_colour(ScalingMethod::none), .width = 1.6f};
@@ -355,7 +334,6 @@ Figure wavelength(const FigureContext& ctx) {
     f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = L / p.real("beta_fast"),
                            .label = tr.format("scaling.ref.beta_fast", {{"beta", fig::num(p.real("beta_fast"))}}),
                            .style = fig::LineStyle::dotted});
-  f.legend = fig::LegendPlace::top_left;
   return f;
 }
 
@@ -365,6 +343,7 @@ Figure attention(const FigureContext& ctx) {
   const auto& p = ctx.params;
   const auto& tr = ctx.tr;
   const double s_now = p.real("factor");
+  const ScalingMethod chosen = selected_method(p);
   Figure f;
   f.title = tr("scaling.attention.title");
   f.subtitle = fig::join_dot({tr.format("scaling.attention.subtitle", {{"mscale", fig::num(p.real("mscale"))},
@@ -417,9 +396,9 @@ Figure attention(const FigureContext& ctx) {
   }
   f.ref_lines.push_back({.orientation = fig::Orientation::vertical, .value = s_now});
   // The selected method at the current s, marked and labelled.
-  if (const auto t = try_table(p, selected_method(p))) {
+  if (const auto t = try_table(p, chosen)) {
     const double a = t->attention_factor;
-    fig::Series now{.name = "", .kind = fig::SeriesKind::scatter, .color = method_colour(selected_method(p)), .marker = 5.0f};
+    fig::Series now{.name = "", .kind = fig::SeriesKind::scatter, .color = method_colour(chosen), .marker = 5.0f};
     now.x = {s_now}, now.y = {a};
     now.x_name = "s";
     now.y_name = "a";
@@ -427,7 +406,7 @@ Figure attention(const FigureContext& ctx) {
     f.series.push_back(std::move(now));
     f.notes.push_back({.x = s_now * 1.15, .y = a,
                        .text = tr.format("scaling.attention.now", {{"s", fig::num(s_now)}, {"a", fig::num(a, 5)}, {"a2", fig::num(a * a, 5)}}),
-                       .color = method_colour(selected_method(p))});
+                       .color = method_colour(chosen)});
   }
   for (int k = 0; k <= 10; ++k) f.x.ticks.emplace_back(std::ldexp(1.0, k), fig::num(std::ldexp(1.0, k)));
   f.legend = fig::LegendPlace::top_left;
@@ -483,10 +462,8 @@ DistanceBins distance_bins(double L_target, int pairs, double width, bool log_x)
 Figure score(const FigureContext& ctx) {
   const auto& p = ctx.params;
   const auto& tr = ctx.tr;
-  const ScalingMethod chosen = selected_method(p);
-  const double s = p.real("factor");
-  const double L = trained_context(p), Lt = target_context(p);
   const bool log_x = p.boolean("log_x");
+  const auto [chosen, s, L, Lt] = scaling::extension(p);
   Figure f;
   f.title = tr("scaling.score.title");
   f.subtitle = params_subtitle(p);
@@ -495,6 +472,7 @@ Figure score(const FigureContext& ctx) {
   f.y = {.label = tr("scaling.score.axis.y"), .min = 0.0, .max = 1.05};
   const std::optional<core::ScalingTable> none = try_table(p, ScalingMethod::none);
   if (!none) return f;
+  f.legend = fig::LegendPlace::top_right;
   const DistanceBins bins = distance_bins(Lt, static_cast<int>(none->theta.size()), ctx.width, log_x);
   const std::size_t nbins = bins.centre.size();
   auto curve = [&](const Eigen::VectorXd& theta) {
@@ -546,7 +524,6 @@ Figure score(const FigureContext& ctx) {
     f.notes.push_back({.x = log_x ? x_end / 1.08 : x_end * 0.995, .y = 0.025, .text = "L′ = " + fig::num(Lt),
                        .anchor = fig::Anchor::right});
   }
-  f.legend = fig::LegendPlace::top_right;
   return f;
 }
 
@@ -558,8 +535,7 @@ Figure score(const FigureContext& ctx) {
 Figure positions(const FigureContext& ctx) {
   const auto& p = ctx.params;
   const auto& tr = ctx.tr;
-  const double s = p.real("factor"), gamma = p.real("gamma");
-  const double L = trained_context(p), Lt = target_context(p);
+  const auto [s, gamma, L, Lt] = scaling::position_maps(p);
   const bool log_axes = p.boolean("log_x");
   const auto pos = p.list("pos");
   double x_end = Lt;
@@ -665,8 +641,7 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
   const ScalingMethod chosen = selected_method(p);
   const std::string name = method_name(tr, chosen);
   const int d = static_cast<int>(p.integer("d"));
-  const double s = p.real("factor"), gamma = p.real("gamma");
-  const double L = trained_context(p), Lt = target_context(p);
+  const auto [s, gamma, L, Lt] = scaling::position_maps(p);
   std::vector<Readout> out;
   const std::optional<core::ScalingTable> none = try_table(p, ScalingMethod::none);
   if (!none) return out;

@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 
+#include "app/lessons/scaling/setting.hpp"
 #include "app/lessons/table.hpp"
 #include "poslab/core/errors.hpp"
 #include "poslab/core/scaling.hpp"
@@ -23,24 +24,8 @@ namespace {
 
 using core::Params;
 using core::ScalingMethod;
-
-core::ScalingConfig config(const Params& p, ScalingMethod method) {
-  core::ScalingConfig c;
-  c.method = method;
-  c.d = static_cast<int>(p.integer("d"));
-  c.base = p.real("base");
-  c.factor = p.real("factor");
-  c.original_context = p.integer("original_context");
-  c.seq_len = p.integer("seq_len");
-  c.beta_fast = p.real("beta_fast");
-  c.beta_slow = p.real("beta_slow");
-  c.mscale = p.real("mscale");
-  c.mscale_all_dim = p.real("mscale_all_dim");
-  c.low_freq_factor = p.real("low_freq_factor");
-  c.high_freq_factor = p.real("high_freq_factor");
-  c.temperature = p.real("temperature");
-  return c;
-}
+using scaling::scaling_config;
+using scaling::trained_context;
 
 /// The methods with a θ′ column, in the lesson's order (none is θ itself).
 constexpr std::array kScaled = {ScalingMethod::linear, ScalingMethod::ntk,        ScalingMethod::dynamic,
@@ -58,16 +43,16 @@ std::string column_suffix(ScalingMethod m) {
 /// d ≥ 4, the notes' divisor may overflow) makes the whole table refuse with
 /// core's message, so no column is silently missing.
 Table yarn_interpolation(const Params& p) {
-  const core::ScalingTable none = core::rope_scaling_table(config(p, ScalingMethod::none));
+  const core::ScalingTable none = core::rope_scaling_table(scaling_config(p, ScalingMethod::none));
   std::vector<core::ScalingTable> scaled;
-  for (ScalingMethod m : kScaled) scaled.push_back(core::rope_scaling_table(config(p, m)));
+  for (ScalingMethod m : kScaled) scaled.push_back(core::rope_scaling_table(scaling_config(p, m)));
   const auto at = [&](ScalingMethod m) -> const core::ScalingTable& {
     for (std::size_t k = 0; k < kScaled.size(); ++k)
       if (kScaled[k] == m) return scaled[k];
     return none;
   };
   const core::ScalingTable& yarn = at(ScalingMethod::yarn);
-  const double L = static_cast<double>(p.integer("original_context"));
+  const double L = trained_context(p);
   Table t;
   t.columns = {"pair", "theta", "wavelength", "rotations_in_l", "yarn_regime", "ramp_yarn", "ramp_yarn_paper", "ramp_llama3"};
   for (ScalingMethod m : kScaled) t.columns.push_back("scaled_theta_" + column_suffix(m));
@@ -99,8 +84,7 @@ Table yarn_interpolation(const Params& p) {
 /// m ↦ m/s (PI) and m ↦ m·(1/s)^γ (the notes); a mapped position is inside
 /// the trained range when it is ≤ L. The γ map leaves it above L·s^γ.
 Table position_mapping(const Params& p) {
-  const double s = p.real("factor"), gamma = p.real("gamma");
-  const double L = static_cast<double>(p.integer("original_context"));
+  const auto [s, gamma, L, L_target] = scaling::position_maps(p);
   const auto pos = p.list("pos");
   Table t;
   t.columns = {"pos", "linear", "gamma_mapped", "linear_in_trained_range", "gamma_in_trained_range"};
@@ -110,7 +94,7 @@ Table position_mapping(const Params& p) {
     t.add_row({m, lin, gam, lin <= L, gam <= L});
   }
   t.meta.emplace_back("trained_range", L);
-  t.meta.emplace_back("extended_context", s * L);
+  t.meta.emplace_back("extended_context", L_target);
   t.meta.emplace_back("gamma_slope", std::pow(1.0 / s, gamma));
   t.meta.emplace_back("gamma_leaves_trained_range_above", core::position_map_gamma_limit(L, s, gamma));
   return t;
@@ -155,20 +139,7 @@ Table notes_yarn_check(const Params&) {
 
 // docs/CONTRACT.md §3
 Table rope_scaling(const Params& p) {
-  core::ScalingConfig c;
-  c.method = core::parse_scaling_method(p.choice("method"));
-  c.d = static_cast<int>(p.integer("d"));
-  c.base = p.real("base");
-  c.factor = p.real("factor");
-  c.original_context = p.integer("original_context");
-  c.seq_len = p.integer("seq_len");
-  c.beta_fast = p.real("beta_fast");
-  c.beta_slow = p.real("beta_slow");
-  c.mscale = p.real("mscale");
-  c.mscale_all_dim = p.real("mscale_all_dim");
-  c.low_freq_factor = p.real("low_freq_factor");
-  c.high_freq_factor = p.real("high_freq_factor");
-  c.temperature = p.real("temperature");
+  const core::ScalingConfig c = scaling_config(p, scaling::selected_method(p));
   const core::ScalingTable s = core::rope_scaling_table(c);
   Table t;
   t.columns = {"pair", "theta", "scaled_theta", "wavelength", "scaled_wavelength", "ramp"};
@@ -187,9 +158,8 @@ Table rope_scaling(const Params& p) {
 }
 
 Table position_map(const Params& p) {
-  const double factor = p.real("factor");
-  const double gamma = p.real("gamma");
-  const auto L = static_cast<double>(p.integer("original_context"));
+  const scaling::PositionMaps maps = scaling::position_maps(p);
+  const double factor = maps.s, gamma = maps.gamma, L = maps.L;
   const auto pos = p.list("pos");
   Table t;
   t.columns = {"pos", "linear", "gamma_mapped"};

@@ -7,7 +7,8 @@
 //   PE_m·PE_n = Σ_i cos(ω_i (m − n)).
 //
 // [SECTION] Index
-// - Helpers (exact curves at pixel resolution, the shift for any d, tolerances)
+// - Helpers (exact curves at pixel resolution, tolerances; PE rows and the shift
+//   for any d: setting.hpp)
 // - Figures: heatmap, sinusoids, wavelengths, dot, shift_matrix, shift
 // - Readouts
 // - The view
@@ -16,14 +17,15 @@
 #include <array>
 #include <cmath>
 #include <limits>
-#include <list>
 #include <memory>
-#include <mutex>
 #include <numbers>
 #include <tuple>
 
 #include "app/plot/figure_text.hpp"
+#include "app/lessons/common/figures.hpp"
+#include "app/lessons/common/memo.hpp"
 #include "app/lessons/lesson.hpp"
+#include "app/lessons/sinusoidal/setting.hpp"
 #include "poslab/core/sinusoidal.hpp"
 
 namespace poslab::app {
@@ -31,43 +33,22 @@ namespace poslab::app {
 namespace {
 
 using fig::Figure;
+using sinusoidal::apply_shift;
+using sinusoidal::kMaxCoreOffset;
+using sinusoidal::kMaxCoreShiftSide;
 
 constexpr double kEps = std::numeric_limits<double>::epsilon();
-/// Up to this d, M(k) comes from core::sinusoidal_shift_matrix (a d × d matrix,
-/// 2 MiB at 512); above, the same 2 × 2 blocks are applied pair by pair.
-constexpr int kMaxCoreShiftSide = 512;
 constexpr long long kMaxDotOffset = 16384;  // the dot figure spans |k| <= min(N − 1, this)
 constexpr int kAnchorMarkers = 12;        // the dot figure checks 13 offsets per anchor row
 constexpr std::size_t kDotMemoEntries = 4;  // dot figures remembered (see dot_samples)
-constexpr int kShiftMatrixShown = 16;
-constexpr int kShiftMarkersUpTo = 256;     // the shift figure marks every dimension up to this d      // the top-left corner of M(k) drawn as a matrix
-constexpr double kMaxCorePosition = 1e12;  // core checks positions against `pos` (0..1e12)
-constexpr double kMaxCoreOffset = 1e9;     // and offsets against `offset` (−1e9..1e9)
+constexpr int kShiftMatrixShown = 16;      // the top-left corner of M(k) drawn as a matrix
+constexpr int kShiftMarkersUpTo = 256;     // the shift figure marks every dimension up to this d
 
 // [SECTION] Helpers
-
-int d_of(const core::Params& p) { return static_cast<int>(p.integer("d")); }
 
 /// A length in tokens for captions: whole tokens from 100 up ("35,333"),
 /// 4 significant digits below ("6.283").
 std::string tokens_text(double v) { return fig::num(std::abs(v) >= 100 ? std::round(v) : v); }
-
-/// PE(pos) for any finite pos, negative included: PE is defined by the same
-/// formula there, and sin is odd, cos even, so PE(−x) flips the sin entries of
-/// core's PE(x). Past core's position range (1e12, reachable as m + k) the
-/// same formula with core's ω_i.
-Eigen::VectorXd pe_row(double pos, int d, double base) {
-  Eigen::VectorXd row(d);
-  if (std::abs(pos) <= kMaxCorePosition) {
-    row = core::sinusoidal_row<double>(std::abs(pos), d, base);
-  } else {
-    const Eigen::VectorXd omega = core::sinusoidal_frequencies(d, base);
-    for (int i = 0; i < d / 2; ++i) row[2 * i] = std::sin(std::abs(pos) * omega[i]), row[2 * i + 1] = std::cos(std::abs(pos) * omega[i]);
-  }
-  if (pos < 0)
-    for (int i = 0; i < d; i += 2) row[i] = -row[i];
-  return row;
-}
 
 /// Σ_i cos(ω_i k): core::sinusoidal_dot_closed_form within its offset range
 /// (|k| <= 1e9); the same sum with core's ω_i beyond (k = m − n can reach 1e12).
@@ -77,20 +58,6 @@ double closed_form(double k, int d, double base) {
   double s = 0;
   for (Eigen::Index i = 0; i < omega.size(); ++i) s += std::cos(omega[i] * k);
   return s;
-}
-
-/// M(k)·v. For d <= 512 through core's d × d matrix; above, block by block
-/// with core's ω_i (the same blocks, without building a d × d matrix).
-Eigen::VectorXd apply_shift(double k, const Eigen::VectorXd& v, int d, double base) {
-  if (d <= kMaxCoreShiftSide) return core::sinusoidal_shift_matrix(k, d, base) * v;
-  const Eigen::VectorXd omega = core::sinusoidal_frequencies(d, base);
-  Eigen::VectorXd out(d);
-  for (int i = 0; i < d / 2; ++i) {
-    const double c = std::cos(omega[i] * k), s = std::sin(omega[i] * k);
-    out[2 * i] = c * v[2 * i] + s * v[2 * i + 1];
-    out[2 * i + 1] = -s * v[2 * i] + c * v[2 * i + 1];
-  }
-  return out;
 }
 
 /// How far two evaluations of the same angle-sum identity may differ in
@@ -221,34 +188,17 @@ std::vector<int> shown_dims(const core::Params& p, int d) {
 /// PE[pos, i] over positions × dims, sampled at the pixels that show it (a
 /// 1,048,576 × 1024 table is never built).
 Figure heatmap(const FigureContext& ctx) {
-  const auto& p = ctx.params;
   const auto& tr = ctx.tr;
-  const int d = d_of(p);
-  const double base = p.real("base");
-  const auto positions = p.integer("positions");
+  const auto [d, base] = sinusoidal::encoding(ctx.params);
+  const auto positions = ctx.params.integer("positions");
   Figure f;
   f.title = tr("sinusoidal.heatmap.title");
   f.subtitle = tr.format("sinusoidal.heatmap.subtitle", {{"d", fig::num(d)}, {"base", fig::num(base)},
                                                          {"n", fig::num(static_cast<double>(positions - 1))}});
-  f.x = {.label = tr("sinusoidal.axis.dim"), .format = fig::TickFormat::integer, .tight = true};
-  f.y = {.label = tr("sinusoidal.axis.pos"), .format = fig::TickFormat::integer, .tight = true};
-  fig::Heatmap h;
-  h.x0 = 0, h.x1 = d, h.y0 = 0, h.y1 = static_cast<double>(positions);
-  h.cols = d, h.rows = static_cast<int>(positions);
-  h.x_cells = h.y_cells = true;
-  h.colormap = fig::Colormap::signed_;
-  h.vmin = -1, h.vmax = 1;
-  h.value_name = tr("sinusoidal.readout.pe");
-  h.x_name = tr("sinusoidal.readout.dim");
-  h.y_name = tr("sinusoidal.readout.pos");
-  h.sampler = [d, base](std::span<const double> xs, std::span<const double> ys, std::span<float> out) {
-    std::vector<int> dims(xs.size());
-    for (std::size_t c = 0; c < xs.size(); ++c) dims[c] = std::clamp(static_cast<int>(std::floor(xs[c])), 0, d - 1);
-    std::vector<double> pos(ys.size());
-    for (std::size_t r = 0; r < ys.size(); ++r) pos[r] = std::max(0.0, std::floor(ys[r]));
-    core::sinusoidal_grid(pos, dims, d, base, out);
-  };
-  f.heatmaps.push_back(std::move(h));
+  const lessons::EncodingKeys keys{"sinusoidal.axis.dim", "sinusoidal.axis.pos", "sinusoidal.readout.dim",
+                                   "sinusoidal.readout.pos", "sinusoidal.readout.pe"};
+  lessons::encoding_axes(f, keys, tr);
+  f.heatmaps.push_back(lessons::sinusoidal_heatmap(d, base, positions, keys, tr));
   return f;
 }
 
@@ -257,8 +207,7 @@ Figure heatmap(const FigureContext& ctx) {
 Figure sinusoids(const FigureContext& ctx) {
   const auto& p = ctx.params;
   const auto& tr = ctx.tr;
-  const int d = d_of(p);
-  const double base = p.real("base");
+  const auto [d, base] = sinusoidal::encoding(p);
   const long long n = p.integer("positions");
   const std::vector<int> dims = shown_dims(p, d);
   constexpr double kRowGap = 2.8;
@@ -326,8 +275,7 @@ Figure sinusoids(const FigureContext& ctx) {
 Figure wavelengths(const FigureContext& ctx) {
   const auto& p = ctx.params;
   const auto& tr = ctx.tr;
-  const int d = d_of(p);
-  const double base = p.real("base");
+  const auto [d, base] = sinusoidal::encoding(p);
   const auto n = static_cast<double>(p.integer("positions"));
   std::vector<double> all_bases{base};
   for (double b : p.list("bases"))
@@ -424,21 +372,8 @@ std::shared_ptr<const DotSamples> compute_dot_samples(const DotKey& key) {
 }
 
 std::shared_ptr<const DotSamples> dot_samples(const DotKey& key) {
-  static std::mutex mutex;
-  static std::list<std::pair<DotKey, std::shared_ptr<const DotSamples>>> memo;
-  {
-    const std::lock_guard lock(mutex);
-    for (auto it = memo.begin(); it != memo.end(); ++it)
-      if (it->first == key) {
-        memo.splice(memo.begin(), memo, it);
-        return memo.front().second;
-      }
-  }
-  std::shared_ptr<const DotSamples> samples = compute_dot_samples(key);
-  const std::lock_guard lock(mutex);
-  memo.emplace_front(key, samples);
-  if (memo.size() > kDotMemoEntries) memo.pop_back();
-  return samples;
+  static lessons::Memo<DotKey, DotSamples, kDotMemoEntries> memo;
+  return memo.get(key, [&] { return compute_dot_samples(key); });
 }
 
 /// PE_m·PE_n against the offset k = m − n: the closed form Σ_i cos(ω_i k) as a
@@ -447,8 +382,7 @@ std::shared_ptr<const DotSamples> dot_samples(const DotKey& key) {
 Figure dot(const FigureContext& ctx) {
   const auto& p = ctx.params;
   const auto& tr = ctx.tr;
-  const int d = d_of(p);
-  const double base = p.real("base");
+  const auto [d, base] = sinusoidal::encoding(p);
   const double m = p.real("m"), n = p.real("n");
   const long long kmax = std::clamp(p.integer("positions") - 1, 1LL, kMaxDotOffset);
   Figure f;
@@ -517,8 +451,7 @@ Figure dot(const FigureContext& ctx) {
 Figure shift_matrix(const FigureContext& ctx) {
   const auto& p = ctx.params;
   const auto& tr = ctx.tr;
-  const int d = d_of(p);
-  const double base = p.real("base");
+  const auto [d, base] = sinusoidal::encoding(p);
   const double k = p.real("offset");
   const int side = std::min(d, kShiftMatrixShown);
   Eigen::MatrixXd corner(side, side);
@@ -565,12 +498,10 @@ Figure shift_matrix(const FigureContext& ctx) {
 Figure shift(const FigureContext& ctx) {
   const auto& p = ctx.params;
   const auto& tr = ctx.tr;
-  const int d = d_of(p);
-  const double base = p.real("base");
-  const double m = p.real("m"), k = p.real("offset");
-  const Eigen::VectorXd from = pe_row(m, d, base);
-  const Eigen::VectorXd target = pe_row(m + k, d, base);
-  const Eigen::VectorXd rotated = apply_shift(k, from, d, base);
+  const sinusoidal::ShiftRows rows = sinusoidal::shift_rows(p);
+  const auto [d, base] = rows.e;
+  const double m = rows.m, k = rows.k;
+  const Eigen::VectorXd &from = rows.from, &target = rows.target, &rotated = rows.rotated;
   Figure f;
   f.title = tr("sinusoidal.shift.title");
   f.subtitle = tr.format(d <= kShiftMarkersUpTo ? "sinusoidal.shift.subtitle" : "sinusoidal.shift.subtitle_lines",
@@ -614,15 +545,14 @@ Figure shift(const FigureContext& ctx) {
 std::vector<Readout> readouts(const FigureContext& ctx) {
   const auto& p = ctx.params;
   const auto& tr = ctx.tr;
-  const int d = d_of(p);
-  const double base = p.real("base");
-  const double m = p.real("m"), n = p.real("n"), k = p.real("offset");
+  const sinusoidal::ShiftRows rows = sinusoidal::shift_rows(p);
+  const auto [d, base] = rows.e;
+  const double m = rows.m, n = p.real("n"), k = rows.k;
   const auto positions = static_cast<double>(p.integer("positions"));
   std::vector<Readout> out;
 
   // PE(m + k) = M(k)·PE(m), every dimension.
-  const Eigen::VectorXd rotated = apply_shift(k, pe_row(m, d, base), d, base);
-  const double shift_err = (rotated - pe_row(m + k, d, base)).cwiseAbs().maxCoeff();
+  const double shift_err = (rows.rotated - rows.target).cwiseAbs().maxCoeff();
   const double shift_tol = identity_tolerance(m, k);
   out.push_back({tr("sinusoidal.readout.shift_error"),
                  tr.format("sinusoidal.readout.within", {{"v", fig::num(shift_err, 2)}, {"tol", fig::num(shift_tol, 2)}}),
@@ -643,7 +573,7 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
   out.push_back({tr("sinusoidal.readout.mirror"), fig::num(mirrored, 8), mirrored, mirrored == dot});
 
   // Every PE row has squared length d/2 (sin² + cos² = 1 per pair), so M(k) is a rotation.
-  const double norm2 = pe_row(m, d, base).squaredNorm();
+  const double norm2 = rows.from.squaredNorm();
   out.push_back({tr("sinusoidal.readout.norm"), fig::num(norm2, 8), norm2,
                  std::abs(norm2 - d / 2.0) <= summation_tolerance(d)});
 

@@ -6,6 +6,7 @@
 #include <numbers>
 #include <string>
 
+#include "app/lessons/sinusoidal/setting.hpp"
 #include "app/lessons/table.hpp"
 #include "poslab/core/sinusoidal.hpp"
 
@@ -15,47 +16,14 @@ namespace {
 
 using core::InvalidParameter;
 using core::Params;
+using sinusoidal::kMaxCoreOffset;
+using sinusoidal::kMaxCorePosition;
 
-constexpr int kMaxCoreShiftSide = 512;    // d × d through core up to this (as the lesson's figure)
-constexpr double kMaxCoreOffset = 1e9;    // core checks offsets against `offset`
-constexpr double kMaxCorePosition = 1e12; // and positions against `pos`
-constexpr double kMaxWork = 33554432;     // sin/cos evaluations one table may take (2^25)
-
-/// PE(pos) for any finite pos: core's row at |pos| with the sin entries
-/// negated for pos < 0 (sin is odd, cos even); past 1e12 the same formula with
-/// core's ω_i (as the lesson's figure does).
-Eigen::VectorXd pe_row(double pos, int d, double base) {
-  Eigen::VectorXd row(d);
-  if (std::abs(pos) <= kMaxCorePosition) {
-    row = core::sinusoidal_row<double>(std::abs(pos), d, base);
-  } else {
-    const Eigen::VectorXd omega = core::sinusoidal_frequencies(d, base);
-    for (int i = 0; i < d / 2; ++i)
-      row[2 * i] = std::sin(std::abs(pos) * omega[i]), row[2 * i + 1] = std::cos(std::abs(pos) * omega[i]);
-  }
-  if (pos < 0)
-    for (int i = 0; i < d; i += 2) row[i] = -row[i];
-  return row;
-}
-
-/// M(k)·v: core's d × d matrix up to d = 512, the same 2 × 2 blocks applied
-/// pair by pair above.
-Eigen::VectorXd apply_shift(double k, const Eigen::VectorXd& v, int d, double base) {
-  if (d <= kMaxCoreShiftSide) return core::sinusoidal_shift_matrix(k, d, base) * v;
-  const Eigen::VectorXd omega = core::sinusoidal_frequencies(d, base);
-  Eigen::VectorXd out(d);
-  for (int i = 0; i < d / 2; ++i) {
-    const double c = std::cos(omega[i] * k), s = std::sin(omega[i] * k);
-    out[2 * i] = c * v[2 * i] + s * v[2 * i + 1];
-    out[2 * i + 1] = -s * v[2 * i] + c * v[2 * i + 1];
-  }
-  return out;
-}
+constexpr double kMaxWork = 33554432;  // sin/cos evaluations one table may take (2^25)
 
 /// ω_i and λ_i = 2π/ω_i per pair i, with the two dimensions the pair fills.
 Table sinusoidal_wavelengths(const Params& p) {
-  const int d = static_cast<int>(p.integer("d"));
-  const double base = p.real("base");
+  const auto [d, base] = sinusoidal::encoding(p);
   Table t;
   t.columns = {"pair", "dim_sin", "dim_cos", "omega", "wavelength"};
   for (int i = 0; i < d / 2; ++i)
@@ -67,8 +35,7 @@ Table sinusoidal_wavelengths(const Params& p) {
 /// PE_{n+k}·PE_n (a dot product of two rows) next to Σ_i cos(ω_i k) for every
 /// offset k in `distance`: equal up to rounding, whatever n is.
 Table sinusoidal_dot_table(const Params& p) {
-  const int d = static_cast<int>(p.integer("d"));
-  const double base = p.real("base");
+  const auto [d, base] = sinusoidal::encoding(p);
   const double n = p.real("n");
   const auto distance = p.list("distance");
   if (static_cast<double>(distance.size()) * d > kMaxWork)
@@ -98,24 +65,18 @@ Table sinusoidal_dot_table(const Params& p) {
 
 /// PE(m), PE(m + k) and M(k)·PE(m) per dimension, and their difference.
 Table sinusoidal_shift_table(const Params& p) {
-  const int d = static_cast<int>(p.integer("d"));
-  const double base = p.real("base");
-  const double m = p.real("m"), k = p.real("offset");
-  const Eigen::VectorXd from = pe_row(m, d, base);
-  const Eigen::VectorXd target = pe_row(m + k, d, base);
-  const Eigen::VectorXd rotated = apply_shift(k, from, d, base);
+  const sinusoidal::ShiftRows s = sinusoidal::shift_rows(p);
   Table t;
   t.columns = {"dim", "pe_m", "pe_m_plus_k", "rotated", "difference"};
-  for (int j = 0; j < d; ++j)
-    t.add_row({static_cast<long long>(j), from[j], target[j], rotated[j], rotated[j] - target[j]});
-  t.meta.emplace_back("max_abs_difference", (rotated - target).cwiseAbs().maxCoeff());
+  for (int j = 0; j < s.e.d; ++j)
+    t.add_row({static_cast<long long>(j), s.from[j], s.target[j], s.rotated[j], s.rotated[j] - s.target[j]});
+  t.meta.emplace_back("max_abs_difference", (s.rotated - s.target).cwiseAbs().maxCoeff());
   return t;
 }
 
 // docs/CONTRACT.md §3
 Table sinusoidal(const Params& p) {
-  const int d = static_cast<int>(p.integer("d"));
-  const double base = p.real("base");
+  const auto [d, base] = sinusoidal::encoding(p);
   const auto pos = p.list("pos");
   check_table_rows("pos", static_cast<double>(pos.size()) * d);
   Table t;

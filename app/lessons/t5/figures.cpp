@@ -5,7 +5,8 @@
 // max_distance, then one open-ended bucket per side.
 //
 // [SECTION] Index
-// - Setting and the bucket lookup (exact ranges from core)
+// - Setting (T5's buckets: lessons/common/setting.hpp) and the bucket lookup
+//   (exact ranges from core)
 // - The notes' variant (seed 002 §2.4)
 // - Figures: buckets, matrix, usage, notes
 // - Readouts
@@ -14,15 +15,15 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
-#include <list>
 #include <memory>
-#include <mutex>
 #include <set>
 #include <span>
 #include <string>
 #include <tuple>
 
 #include "app/plot/figure_text.hpp"
+#include "app/lessons/common/memo.hpp"
+#include "app/lessons/common/setting.hpp"
 #include "app/lessons/lesson.hpp"
 #include "poslab/core/t5.hpp"
 
@@ -41,18 +42,12 @@ constexpr long long kScanned = 4096;
 /// Bucket lookups remembered (a setting and its causal twin, and a few more).
 constexpr std::size_t kLookupMemoEntries = 6;
 
-struct Setting {
-  int buckets, max_distance;
-  bool bidirectional;
+/// T5's buckets (lessons::t5_buckets) and the positions shown.
+struct Setting : lessons::T5Buckets {
   long long positions;
-  int side() const { return bidirectional ? buckets / 2 : buckets; }  ///< buckets per direction
-  int max_exact() const { return side() / 2; }                        ///< distances with a bucket each
 };
 
-Setting setting(const core::Params& p) {
-  return {static_cast<int>(p.integer("buckets")), static_cast<int>(p.integer("bucket_max_distance")),
-          p.boolean("bidirectional"), p.integer("positions")};
-}
+Setting setting(const core::Params& p) { return {lessons::t5_buckets(p), p.integer("positions")}; }
 
 /// key − query → its bucket range. The ranges are core::t5_bucket_ranges
 /// (found by bisection on core::t5_relative_bucket, so exact, float32 edges
@@ -99,22 +94,8 @@ class BucketLookup {
 /// of a pure function, the most recently used few. Thread-safe.
 std::shared_ptr<const BucketLookup> lookup_for(const Setting& s) {
   using Key = std::tuple<bool, int, int>;
-  const Key key{s.bidirectional, s.buckets, s.max_distance};
-  static std::mutex mutex;
-  static std::list<std::pair<Key, std::shared_ptr<const BucketLookup>>> memo;
-  {
-    const std::lock_guard lock(mutex);
-    for (auto it = memo.begin(); it != memo.end(); ++it)
-      if (it->first == key) {
-        memo.splice(memo.begin(), memo, it);
-        return memo.front().second;
-      }
-  }
-  auto look = std::make_shared<const BucketLookup>(s);
-  const std::lock_guard lock(mutex);
-  memo.emplace_front(key, look);
-  if (memo.size() > kLookupMemoEntries) memo.pop_back();
-  return look;
+  static lessons::Memo<Key, BucketLookup, kLookupMemoEntries> memo;
+  return memo.get(Key{s.bidirectional, s.buckets, s.max_distance}, [&] { return std::make_shared<const BucketLookup>(s); });
 }
 
 /// The smallest |key − query| of the open-ended bucket on the side of
@@ -165,7 +146,7 @@ long long notes_last_bucket_from(int num_buckets) {
 /// buckets, max_distance raised to buckets/2 + 1 if needed (the causal exact
 /// range is buckets/2, twice the bidirectional one).
 Setting causal_setting(const Setting& s) {
-  return {s.buckets, std::max(s.max_distance, s.buckets / 2 + 1), false, s.positions};
+  return {{s.buckets, std::max(s.max_distance, s.buckets / 2 + 1), false}, s.positions};
 }
 
 std::string mode_text(const Setting& s, const Translator& tr) {

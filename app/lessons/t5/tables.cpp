@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "app/lessons/common/setting.hpp"
 #include "app/lessons/table.hpp"
 #include "poslab/core/t5.hpp"
 
@@ -22,15 +23,12 @@ using core::Params;
 /// logarithmic, or open_ended (no farthest member: the clamp at the last
 /// bucket of a side, or, causal, bucket 0 holding the present and the future).
 Table t5_bucket_ranges(const core::Params& p) {
-  const bool bidirectional = p.boolean("bidirectional");
-  const int buckets = static_cast<int>(p.integer("buckets"));
-  const int max_distance = static_cast<int>(p.integer("bucket_max_distance"));
-  const int side = bidirectional ? buckets / 2 : buckets;
-  const int max_exact = side / 2;
+  const lessons::T5Buckets b = lessons::t5_buckets(p);
+  const int side = b.side(), max_exact = b.max_exact();
   Table t;
   t.columns = {"bucket", "first", "last", "size", "kind"};
   long long last_from = 0;
-  const auto ranges = core::t5_bucket_ranges(bidirectional, buckets, max_distance);
+  const auto ranges = core::t5_bucket_ranges(b.bidirectional, b.buckets, b.max_distance);
   for (const core::T5BucketRange& r : ranges) {
     const bool open = r.first == LLONG_MIN || r.last == LLONG_MAX;
     const Cell first = r.first == LLONG_MIN ? Cell(std::string("-inf")) : Cell(r.first);
@@ -50,14 +48,12 @@ Table t5_bucket_ranges(const core::Params& p) {
 // docs/CONTRACT.md §3
 Table t5_buckets(const Params& p) {
   const auto rel = p.list("relative");
-  const bool bidirectional = p.boolean("bidirectional");
-  const int buckets = static_cast<int>(p.integer("buckets"));
-  const int max_distance = static_cast<int>(p.integer("bucket_max_distance"));
+  const lessons::T5Buckets b = lessons::t5_buckets(p);
   Table t;
   t.columns = {"relative_position", "bucket"};
   for (double r : rel) {
     const auto rp = static_cast<long long>(r);
-    t.add_row({rp, static_cast<long long>(core::t5_relative_bucket(rp, bidirectional, buckets, max_distance))});
+    t.add_row({rp, static_cast<long long>(core::t5_relative_bucket(rp, b.bidirectional, b.buckets, b.max_distance))});
   }
   return t;
 }

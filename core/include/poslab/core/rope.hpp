@@ -35,6 +35,16 @@ void rope_inverse_frequencies(int d, double base, std::span<double> out);
 /// Wavelength of pair i in tokens: λ_i = 2π/θ_i.
 Eigen::VectorXd rope_wavelengths(int d, double base);
 
+/// Raises InvalidParameter unless `thetas` can be the frequencies of one head:
+/// 1..4096 of them (d = 2·count must be a valid `d`), each within the `theta`
+/// spec (> 0, <= 1e3 rad/token). Every entry point taking frequencies (here
+/// and in decay.hpp) checks them so.
+void rope_check_thetas(std::span<const double> thetas);
+/// Raises InvalidParameter, as check_real(key, x) does, on the first of `xs`
+/// outside the spec of `key`; the items in range cost a few comparisons each
+/// (no message is formatted), so long inputs are checked cheaply.
+void check_real_items(std::string_view key, std::span<const double> xs);
+
 /// The index pair (a, b) that pair i occupies in `layout` for dimension d.
 std::pair<int, int> rope_pair_indices(int pair, int d, PairLayout layout);
 

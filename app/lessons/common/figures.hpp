@@ -1,0 +1,33 @@
+#pragma once
+// Figure pieces that more than one lesson draws the same way, written once:
+// an encoding table E[pos, i] as a heatmap (lessons sinusoidal and learned).
+
+#include "app/common/i18n.hpp"
+#include "app/plot/figure.hpp"
+
+namespace poslab::app::lessons {
+
+/// The texts of an encoding-table figure: translation keys of the lesson.
+struct EncodingKeys {
+  const char* axis_dim;  ///< x axis, e.g. "sinusoidal.axis.dim"
+  const char* axis_pos;  ///< y axis
+  const char* dim;       ///< hover names of a cell's dimension, position and value
+  const char* pos;
+  const char* value;
+};
+
+/// Integer, tight axes for an encoding table: dimensions along x, positions along y.
+void encoding_axes(fig::Figure& f, const EncodingKeys& keys, const Translator& tr);
+
+/// The cells of an encoding table over dimensions 0..d−1 (x) × positions
+/// 0..rows−1 (y), one per (dimension, position), in signed colours over
+/// [−range, range]. The caller sets its sampler.
+fig::Heatmap encoding_heatmap(int d, long long rows, double range, const EncodingKeys& keys, const Translator& tr);
+
+/// PE[pos, i] of the sinusoidal encoding (core::sinusoidal_grid) over
+/// positions 0..positions−1, sampled at the pixels that show it (a
+/// 1,048,576 × 1024 table is never built).
+fig::Heatmap sinusoidal_heatmap(int d, double base, long long positions, const EncodingKeys& keys,
+                                const Translator& tr);
+
+}  // namespace poslab::app::lessons

@@ -1,0 +1,36 @@
+#include "app/lessons/decay/setting.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "poslab/core/alibi.hpp"
+#include "poslab/core/t5.hpp"
+
+namespace poslab::app::decay {
+
+std::vector<double> compared_bases(const core::Params& p) {
+  std::vector<double> bases{p.real("base")};
+  for (double b : p.list("bases"))
+    if (std::find(bases.begin(), bases.end(), b) == bases.end()) bases.push_back(b);
+  return bases;
+}
+
+Methods methods(const core::Params& p) {
+  Methods m;
+  m.xpos_gamma = p.real("xpos_gamma"), m.xpos_scale_base = p.real("xpos_scale_base");
+  m.heads = static_cast<int>(p.integer("heads")), m.head = static_cast<int>(p.integer("head"));
+  m.slope = core::alibi_slopes(m.heads)[static_cast<std::size_t>(m.head - 1)];
+  m.kernel = lessons::gaussian_kernel(p);
+  m.kernel0 = m.kernel(0);
+  m.kernel_normalised = m.kernel0 > 1e-12 * (std::abs(m.kernel.alpha1) + std::abs(m.kernel.alpha2));
+  m.t5 = lessons::t5_buckets(p);
+  return m;
+}
+
+double Methods::bias(double r) const { return core::alibi_bias(slope, static_cast<long long>(std::floor(r)), 0, true); }
+
+int Methods::bucket(double r) const {
+  return core::t5_relative_bucket(-static_cast<long long>(std::floor(r)), t5.bidirectional, t5.buckets, t5.max_distance);
+}
+
+}  // namespace poslab::app::decay

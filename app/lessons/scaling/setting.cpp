@@ -1,0 +1,41 @@
+#include "app/lessons/scaling/setting.hpp"
+
+namespace poslab::app::scaling {
+
+core::ScalingMethod selected_method(const core::Params& p) { return core::parse_scaling_method(p.choice("method")); }
+
+double trained_context(const core::Params& p) { return static_cast<double>(p.integer("original_context")); }
+
+double target_context(const core::Params& p) { return p.real("factor") * trained_context(p); }
+
+core::ScalingConfig scaling_config(const core::Params& p, core::ScalingMethod method) {
+  core::ScalingConfig c;
+  c.method = method;
+  c.d = static_cast<int>(p.integer("d"));
+  c.base = p.real("base");
+  c.factor = p.real("factor");
+  c.original_context = p.integer("original_context");
+  c.seq_len = p.integer("seq_len");
+  c.beta_fast = p.real("beta_fast");
+  c.beta_slow = p.real("beta_slow");
+  c.mscale = p.real("mscale");
+  c.mscale_all_dim = p.real("mscale_all_dim");
+  c.low_freq_factor = p.real("low_freq_factor");
+  c.high_freq_factor = p.real("high_freq_factor");
+  c.temperature = p.real("temperature");
+  return c;
+}
+
+Extension extension(const core::Params& p) {
+  Extension e{selected_method(p), p.real("factor"), trained_context(p), 0};
+  e.L_target = e.s * e.L;
+  return e;
+}
+
+PositionMaps position_maps(const core::Params& p) {
+  PositionMaps m{p.real("factor"), p.real("gamma"), trained_context(p), 0};
+  m.L_target = m.s * m.L;
+  return m;
+}
+
+}  // namespace poslab::app::scaling
