@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace poslab::app {
@@ -16,5 +17,9 @@ struct NotationEntry {
 
 /// Reads assets/notation.json. Raises IoError or core::InvalidParameter("notation", …).
 std::vector<NotationEntry> load_notation(const std::filesystem::path& assets);
+
+/// The entries whose symbol occurs in `text` (a one-letter symbol only as a
+/// word of its own: the "m" of "m − n", not of "mean"), in card order.
+std::vector<const NotationEntry*> symbols_in(std::string_view text, const std::vector<NotationEntry>& card);
 
 }  // namespace poslab::app

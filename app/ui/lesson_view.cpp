@@ -13,7 +13,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "app/common/assets.hpp"
 #include "app/common/messages.hpp"
+#include "app/common/notation.hpp"
 
 namespace poslab::app::ui {
 
@@ -98,21 +100,49 @@ void LessonView::step_bar(const Deck& steps) {
   if (ImGui::Button(all.c_str())) report(c.state.go_to_step(-1));
 }
 
+void LessonView::symbol_tooltip(const std::string& text) {
+  if (!notation_loaded_) {
+    notation_loaded_ = true;
+    try {
+      notation_ = load_notation(assets_dir());
+    } catch (const std::exception&) {
+      // no card, no tooltips; Help → Notation says why
+    }
+  }
+  const auto used = symbols_in(text, notation_);
+  if (used.empty()) return;
+  const bool zh = ctx_->tr.lang() == "zh";
+  ImGui::BeginTooltip();
+  const float wrap = ImGui::GetFontSize() * 34.0f;
+  for (const NotationEntry* e : used) wrapped_text(e->symbol + "  —  " + (zh && !e->zh.empty() ? e->zh : e->en), wrap);
+  ImGui::EndTooltip();
+}
+
 void LessonView::step_layout(const Scene& step) {
   UiContext& c = *ctx_;
   const ViewDef& v = c.state.view();
   const std::string& lang = c.tr.lang();
   if (const Deck* steps = c.state.steps()) step_bar(*steps);
   ImGui::Separator();
-  if (!step.caption.empty()) wrapped_text(step.caption.in(lang));
+  // The step's words; hovering them lists what each symbol in them means.
+  ImGui::BeginGroup();
+  std::string shown = step.caption.in(lang);
+  if (!step.caption.empty()) wrapped_text(shown);
   if (step.has_question()) {
     ImGui::Spacing();
     ImGui::PushFont(c.fonts.bold);
     wrapped_colored(c.pal.accent, c.tr("ui.steps.predict") + " " + step.question.in(lang));
     ImGui::PopFont();
-    if (c.state.step_revealed()) wrapped_text(c.tr("ui.steps.answer") + " " + step.answer.in(lang));
-    else wrapped_colored(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), c.tr("ui.steps.reveal_hint"));
+    shown += " " + step.question.in(lang);
+    if (c.state.step_revealed()) {
+      wrapped_text(c.tr("ui.steps.answer") + " " + step.answer.in(lang));
+      shown += " " + step.answer.in(lang);
+    } else {
+      wrapped_colored(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), c.tr("ui.steps.reveal_hint"));
+    }
   }
+  ImGui::EndGroup();
+  if (ImGui::IsItemHovered()) symbol_tooltip(shown);
   ImGui::Spacing();
 
   // The figure this step brings forward, as large as the window allows.

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "app/common/notation.hpp"
 #include "app/ui/lesson_ui.hpp"
 #include "app/ui/table_view.hpp"
 #include "app/ui/ui_context.hpp"
@@ -57,6 +58,8 @@ class LessonView final : public LessonUi {
   /// The folded "Notes check" panel: the lesson's notes_check text and the
   /// readouts that check the notes.
   void notes_check();
+  /// A tooltip listing the notation symbols `text` uses and what each means.
+  void symbol_tooltip(const std::string& text);
 
   UiContext* ctx_ = nullptr;
   TableView tables_;
@@ -67,7 +70,9 @@ class LessonView final : public LessonUi {
   int readouts_view_ = -1;
   std::vector<std::string> readouts_reads_;  ///< the keys they read (FigureCache::still_current)
   bool readouts_reads_known_ = false;
-  bool notes_readouts_ = false;  ///< readouts() draws the notes' checks (true) or the lesson's own
+  bool notes_readouts_ = false;
+  std::vector<NotationEntry> notation_;  ///< the card, read once for the tooltips
+  bool notation_loaded_ = false;  ///< readouts() draws the notes' checks (true) or the lesson's own
 };
 
 }  // namespace poslab::app::ui

@@ -5,6 +5,7 @@
 
 #include <fstream>
 #include <set>
+#include <string_view>
 #include <sstream>
 
 #include "app/common/assets.hpp"
@@ -26,6 +27,23 @@ TEST_CASE("notation: the card loads, symbols are unique, both languages, known p
     CHECK(e.en.find("_{") == std::string::npos);  // never TeX source
     CHECK(e.en.find("^{") == std::string::npos);
   }
+}
+
+TEST_CASE("notation: the symbols a caption uses are found, a letter only as a word") {
+  const auto card = app::load_notation(app::assets_dir());
+  auto names = [&](std::string_view text) {
+    std::set<std::string> out;
+    for (const app::NotationEntry* e : app::symbols_in(text, card)) out.insert(e->symbol);
+    return out;
+  };
+  const auto found = names("The score of q′ against k′ depends on r = m − n and θᵢ only");
+  CHECK(found.count("m") == 1);
+  CHECK(found.count("n") == 1);
+  CHECK(found.count("r") == 1);
+  CHECK(found.count("θᵢ") == 1);
+  CHECK(found.count("q′, k′") == 1);
+  CHECK(found.count("q, k, v") == 0);  // q′ is not q: the prime makes it another symbol
+  CHECK(names("the mean of many numbers").empty());  // no m, n, s inside words
 }
 
 TEST_CASE("notation: docs/NOTATION.md lists every symbol of the card with its meaning") {
