@@ -1,8 +1,9 @@
 #pragma once
 // The lessons ("views") and their figures, as docs/CONTRACT.md §4 lists them.
-// Each lesson is one folder app/lessons/<name>/ (figures.cpp: its figure
-// builders, readouts and ViewDef; tables.cpp; screen.cpp when it draws its own
-// screen), listed once in lessons/lessons.inc. No GL, no ImGui here:
+// Each lesson is one folder app/lessons/<name>/ (setting.hpp: its parameters
+// read into core configs, once; figures.cpp: its figure builders, readouts and
+// ViewDef; tables.cpp; screen.cpp when it draws its own screen), listed once
+// in lessons/lessons.inc; its steps are assets/steps/<view>.json. No GL, no ImGui here:
 // `poslab export` builds the same figures headless.
 
 #include <optional>
