@@ -144,8 +144,9 @@ const std::array kSpecs = {
     ParamSpec{.key = "samples", .type = T::integer, .default_text = "64", .min = 1, .max = 10000,
               .ui_min = 1, .ui_max = 1024, .scale = S::log},
     // ---- why-position: the toy sentence of 6 tokens, shuffled (a permutation
-    // of its token indices: check_param_relations checks each index once)
-    ParamSpec{.key = "perm", .type = T::list, .default_text = "0,5,2,3,4,1", .min = 0, .max = 5,
+    // of its token indices: check_param_relations checks each index once; a
+    // vector, so it is always written out in full, never as ranges)
+    ParamSpec{.key = "perm", .type = T::vector, .default_text = "0,5,2,3,4,1", .min = 0, .max = 5,
               .integral_items = true, .min_items = 6, .max_items = 6, .ui_min = 0, .ui_max = 5},
     ParamSpec{.key = "encoding", .type = T::choice, .default_text = "none", .choices = "none|sinusoidal"},
     ParamSpec{.key = "pe_scale", .type = T::real, .default_text = "1", .min = 0.1, .max = 10,
