@@ -4,7 +4,7 @@
 // positions, attention is permutation equivariant, Y(P·X) = P·Y(X): every
 // word gets exactly the same output wherever it stands, so the head cannot
 // tell "the dog bit the old man" from "the man bit the old dog". With
-// x + s·PE(p) (§3.5) added after the order is fixed, the outputs change.
+// x + pe_scale·PE(p) (§3.5) added after the order is fixed, the outputs change.
 // The embeddings and weights are seeded random numbers, not a trained model.
 //
 // [SECTION] Index
@@ -45,9 +45,11 @@ std::string labelled(std::string_view word, int position) {
   return std::string(word) + digits[position % 10];
 }
 
+/// "x + PE(p)", "x + 0.5·PE(p)": what the embeddings become with positions.
+std::string pe_text(double scale) { return scale == 1 ? "x + PE(p)" : "x + " + fig::num(scale) + "·PE(p)"; }
+
 std::string encoding_text(const Setting& s, const Translator& tr) {
-  return s.positions ? tr.format("why-position.encoding.sinusoidal", {{"s", fig::num(s.pe_scale)}})
-                     : tr("why-position.encoding.none");
+  return s.positions ? pe_text(s.pe_scale) : tr("why-position.encoding.none");
 }
 
 std::string two_decimals(double v) {
@@ -151,17 +153,21 @@ Figure outputs(const FigureContext& ctx) {
   const auto& tr = ctx.tr;
   const Setting s = why_position::shown_setting(ctx.params);
   const core::ShuffleTest<double> t = s.shown();
-  const Eigen::MatrixXd diff = t.shuffled_back - t.original.output;
+  // The signed colormap tells +1e-16 from −1e-16 by a shade of grey: below
+  // kEquivarianceTolerance a difference is rounding and is drawn as 0 (the
+  // subtitle gives the largest one).
+  const Eigen::MatrixXd diff = (t.shuffled_back - t.original.output).unaryExpr([](double v) {
+    return std::abs(v) <= kEquivarianceTolerance ? 0.0 : v;
+  });
   const double vmax = std::max({t.original.output.cwiseAbs().maxCoeff(), t.shuffled_back.cwiseAbs().maxCoeff(), 1e-9});
   constexpr double kGap = 1.5;  // columns between blocks
   const double block = kD + kGap;
   Figure f;
   f.title = tr("why-position.outputs.title");
-  f.subtitle = tr.format("why-position.outputs.subtitle", {{"encoding", encoding_text(s, tr)},
-                                                           {"gap", fig::num(t.gap, 2)}});
+  f.subtitle = tr.format(t.gap <= kEquivarianceTolerance ? "why-position.outputs.subtitle_rounding" : "why-position.outputs.subtitle",
+                         {{"encoding", encoding_text(s, tr)}, {"gap", fig::num(t.gap, 2)}});
   f.x = {.label = tr("why-position.outputs.axis.dim"), .tight = true};
   f.y = {.label = tr("why-position.outputs.axis.word"), .min = -(kTokens - 0.5), .max = 1.3, .tight = true};
-  f.equal_aspect = true;
   const std::string value = tr("why-position.readout.output");
   const std::string dim = tr("why-position.readout.dim"), word = tr("why-position.readout.word");
   add_matrix(f, t.original.output, 0, fig::Colormap::signed_, vmax, value, dim, word, false);
@@ -180,7 +186,7 @@ Figure outputs(const FigureContext& ctx) {
 }
 
 /// Per word: the largest change of its output under the shuffle, without
-/// positions (0 up to rounding) and with x + s·PE(p) — always both.
+/// positions (0 up to rounding) and with x + pe_scale·PE(p) — always both.
 Figure change(const FigureContext& ctx) {
   const auto& tr = ctx.tr;
   const Setting s = why_position::setting(ctx.params);
@@ -192,7 +198,7 @@ Figure change(const FigureContext& ctx) {
   f.y = {.label = tr("why-position.change.axis.change"), .min = 0.0};
   const std::vector<std::string> labels = original_labels();
   for (int j = 0; j < kTokens; ++j) f.x.ticks.emplace_back(j, labels[static_cast<std::size_t>(j)]);
-  fig::Series bars{.name = tr.format("why-position.change.series_positions", {{"s", fig::num(s.pe_scale)}}),
+  fig::Series bars{.name = tr.format("why-position.change.series_positions", {{"pe", pe_text(s.pe_scale)}}),
                    .kind = fig::SeriesKind::bars};
   fig::Series dots{.name = tr("why-position.change.series_none"), .kind = fig::SeriesKind::scatter};
   bars.color = fig::palette_color(1);
@@ -235,10 +241,10 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
   const core::ShuffleTest<double> none = s.test(0.0);
   out.push_back({tr("why-position.readout.none_label"), fig::num(none.gap, 2), none.gap, none.gap <= kEquivarianceTolerance});
 
-  // (2) With x + s·PE(p): by how much the symmetry breaks (nothing to break
+  // (2) With x + pe_scale·PE(p): by how much the symmetry breaks (nothing to break
   // when the order did not change).
   const core::ShuffleTest<double> with = s.test(s.pe_scale);
-  const std::string with_label = tr.format("why-position.readout.positions_label", {{"s", fig::num(s.pe_scale)}});
+  const std::string with_label = tr.format("why-position.readout.positions_label", {{"pe", pe_text(s.pe_scale)}});
   if (s.identity())
     out.push_back({with_label, tr("why-position.readout.identity"), with.gap, std::nullopt});
   else

@@ -3,7 +3,7 @@
 // shuffle `perm` puts it, and the largest change of its attention output
 // y = Σₙ A(m, n)·vₙ when the sentence is shuffled and the output put back:
 // without positions (0 up to rounding: Y(P·X) = P·Y(X)) and with
-// x + s·PE(p) added after the shuffle (core::shuffle_test).
+// x + pe_scale·PE(p) added after the shuffle (core::shuffle_test).
 
 #include "app/lessons/table.hpp"
 #include "app/lessons/why_position/setting.hpp"
