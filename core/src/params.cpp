@@ -143,6 +143,14 @@ const std::array kSpecs = {
     ParamSpec{.key = "log_x", .type = T::boolean, .default_text = "false"},
     ParamSpec{.key = "samples", .type = T::integer, .default_text = "64", .min = 1, .max = 10000,
               .ui_min = 1, .ui_max = 1024, .scale = S::log},
+    // ---- why-position: the toy sentence of 6 tokens, shuffled (a permutation
+    // of its token indices: check_param_relations checks each index once; a
+    // vector, so it is always written out in full, never as ranges)
+    ParamSpec{.key = "perm", .type = T::vector, .default_text = "0,5,2,3,4,1", .min = 0, .max = 5,
+              .integral_items = true, .min_items = 6, .max_items = 6, .ui_min = 0, .ui_max = 5},
+    ParamSpec{.key = "encoding", .type = T::choice, .default_text = "none", .choices = "none|sinusoidal"},
+    ParamSpec{.key = "pe_scale", .type = T::real, .default_text = "1", .min = 0.1, .max = 10,
+              .ui_min = 0.1, .ui_max = 4, .scale = S::log},
 };
 
 // [SECTION] Lookup and description
@@ -611,6 +619,22 @@ std::vector<double> Params::list_or(std::string_view key, std::string_view fallb
 
 // [SECTION] Relations between parameters
 
+void check_permutation(std::string_view key, std::span<const double> items) {
+  std::vector<bool> seen(items.size(), false);
+  for (double x : items) {
+    const bool ok = is_whole(x) && x >= 0 && x < static_cast<double>(items.size()) && !seen[static_cast<std::size_t>(x)];
+    if (!ok) {
+      std::string text;
+      for (double y : items) text += (text.empty() ? "" : ",") + format_number(y);
+      const std::string last = std::to_string(static_cast<long long>(items.size()) - 1);
+      throw InvalidParameter(std::string(key), text.empty() ? "\"\"" : text,
+                             "must be a permutation of 0.." + last + ": every index exactly once, in any order",
+                             Reason{"permutation", {{"last", last}}, {}});
+    }
+    seen[static_cast<std::size_t>(x)] = true;
+  }
+}
+
 void check_param_relations(const Params& p, std::span<const std::string_view> keys) {
   auto reads = [&](std::string_view k) {
     return keys.empty() || std::find(keys.begin(), keys.end(), k) != keys.end();
@@ -654,6 +678,7 @@ void check_param_relations(const Params& p, std::span<const std::string_view> ke
         throw InvalidParameter("dims", number(x), "every dimension must be < d = " + std::to_string(d),
                                Reason{"dims_below_d", {{"d", std::to_string(d)}}, {}});
   }
+  if (reads("perm")) check_permutation("perm", p.list("perm"));
   if (reads("head") && reads("heads") && p.integer("head") > p.integer("heads"))
     throw InvalidParameter("head", std::to_string(p.integer("head")),
                            "must be <= heads = " + std::to_string(p.integer("heads")),

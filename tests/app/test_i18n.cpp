@@ -417,6 +417,7 @@ std::vector<core::InvalidParameter> exceptions_for_every_reason() {
   add([] { resolve("scaling", {"beta_fast=1", "beta_slow=2"}); });
   add([] { resolve("scaling", {"method=llama3", "low_freq_factor=4", "high_freq_factor=2"}); });
   add([] { resolve("alibi", {"heads=4", "head=5"}); });
+  add([] { resolve("why-position", {"perm=0,0,1,2,3,4"}); });
   add([] { resolve("sinusoidal", {"d=64", "dims=100"}); });
   // core's own limits
   add([] { (void)core::learned_value(0, 200, 512, 128, 0); });

@@ -116,6 +116,11 @@ void check_real(std::string_view key, double value);
 void check_integer(const ParamSpec& spec, double value);
 void check_real(const ParamSpec& spec, double value);
 
+/// Checks that `items` hold each of 0..N−1 exactly once (N = items.size()),
+/// e.g. the word order `perm` of the why-position lesson. Raises
+/// InvalidParameter naming `key` (reason "permutation").
+void check_permutation(std::string_view key, std::span<const double> items);
+
 /// A full set of parameter values: every key has its default until `set`.
 class Params {
  public:
@@ -184,7 +189,8 @@ class Params {
 /// Checks the rules that tie parameters together (CONTRACT.md §2): buckets
 /// even and >= 4 when bidirectional; bucket_max_distance above the exact
 /// range; beta_fast > beta_slow; high_freq_factor > low_freq_factor; every
-/// `dims` item below d (when dims is set); head <= heads; vector length even. Only the keys in
+/// `dims` item below d (when dims is set); head <= heads; vector length even;
+/// `perm` a permutation (check_permutation). Only the keys in
 /// `keys` are considered (the keys a table or view reads); an empty span means
 /// all. Raises InvalidParameter naming the first offending key.
 void check_param_relations(const Params& params, std::span<const std::string_view> keys = {});

@@ -1,0 +1,62 @@
+// The "why-position" lesson screen: a Shuffle button that puts the words of
+// the toy sentence in a fresh random order (it sets `perm`), a button that
+// restores the original order, the sentence as it now reads, then the default
+// layout (text, readouts, figures, table). Every number comes from the
+// lesson's figures and readouts; the buttons only set the parameter.
+
+#include <algorithm>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "app/lessons/why_position/setting.hpp"
+#include "app/ui/lesson_ui.hpp"
+#include "app/ui/ui_context.hpp"
+
+namespace poslab::app::ui {
+
+namespace {
+
+using why_position::kTokens;
+
+/// A random order of the words other than `current` and the original order.
+std::vector<double> fresh_order(const std::vector<double>& current) {
+  static std::mt19937 rng{std::random_device{}()};
+  std::vector<double> order(static_cast<std::size_t>(kTokens));
+  std::iota(order.begin(), order.end(), 0.0);
+  std::vector<double> next = order;
+  while (next == order || next == current) std::shuffle(next.begin(), next.end(), rng);
+  return next;
+}
+
+void draw(LessonUi& ui) {
+  const auto& tr = ui.tr();
+  std::vector<double> current;
+  try {
+    current = ui.params().list("perm");
+  } catch (const core::InvalidParameter&) {
+  }
+  const std::string shuffle = tr("why-position.shuffle") + "##why-position-shuffle";
+  if (ImGui::Button(shuffle.c_str())) ui.set_param("perm", fresh_order(current));
+  ImGui::SameLine();
+  const std::string restore = tr("why-position.in_order") + "##why-position-in-order";
+  std::vector<double> order(static_cast<std::size_t>(kTokens));
+  std::iota(order.begin(), order.end(), 0.0);
+  if (ImGui::Button(restore.c_str())) ui.set_param("perm", order);
+  ImGui::SameLine();
+  help_marker(tr("why-position.shuffle_help").c_str());
+  ImGui::SameLine();
+  std::string sentence;
+  for (std::size_t i = 0; i < current.size() && i < static_cast<std::size_t>(kTokens); ++i)
+    sentence += (i ? " " : "") + std::string(why_position::Setting::word(static_cast<int>(current[i])));
+  ImGui::TextUnformatted(tr.format("why-position.now_reads", {{"sentence", sentence}}).c_str());
+  ImGui::Spacing();
+  ui.default_layout();
+}
+
+}  // namespace
+
+LessonScreen why_position_screen() { return {"why-position", draw}; }
+
+}  // namespace poslab::app::ui

@@ -1,0 +1,251 @@
+// The "why-position" lesson: it comes first; every figure builds and is
+// finite (defaults, both encodings, random shuffles and seeds); the readouts
+// hold — without positions the shuffled outputs are the original ones
+// shuffled (to rounding), with x + s·PE(p) they are not; the heatmaps are
+// core's attention weights with row 0 at the top, the shuffled map is the
+// original with rows and columns reordered; `perm` must be a permutation.
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "app/lessons/lesson.hpp"
+#include "app/lessons/table.hpp"
+#include "app_test_support.hpp"
+#include "poslab/core/attention.hpp"
+
+using namespace poslab;
+
+namespace {
+
+const app::ViewDef& view() {
+  const app::ViewDef* v = app::find_view("why-position");
+  REQUIRE(v != nullptr);
+  return *v;
+}
+
+app::fig::Figure build(std::string_view id, const core::Params& p) {
+  const app::FigureDef* f = app::find_figure(view(), id);
+  REQUIRE(f != nullptr);
+  return app::build_figure(view(), *f, p, test::english(), 900, 560);
+}
+
+core::Params params(std::initializer_list<std::pair<const char*, const char*>> sets) {
+  core::Params p;
+  for (const auto& [k, v] : sets) p.set_text(k, v);
+  return p;
+}
+
+std::vector<app::Readout> readouts(const core::Params& p) { return app::view_readouts(view(), p, test::english()); }
+
+/// The cell (row r, column c) of a heatmap drawn with row 0 at the top.
+float cell(const app::fig::Heatmap& h, int r, int c) {
+  return h.values[static_cast<std::size_t>(h.rows - 1 - r) * static_cast<std::size_t>(h.cols) + static_cast<std::size_t>(c)];
+}
+
+/// The core computation the lesson shows: "the dog bit the old man", d = 8.
+core::ShuffleTest<double> core_test(const std::vector<int>& perm, std::uint64_t seed, double scale) {
+  const std::vector<int> ids = {0, 1, 2, 0, 3, 4};
+  return core::shuffle_test<double>(core::toy_embeddings<double>(ids, 8, seed), perm,
+                                    core::toy_attention_head<double>(8, seed), scale, 10000);
+}
+
+std::string perm_text(const std::vector<int>& perm) {
+  std::string out;
+  for (int i : perm) out += (out.empty() ? "" : ",") + std::to_string(i);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("why-position is the first lesson") {
+  REQUIRE(!app::view_defs().empty());
+  CHECK(app::view_defs()[0].id == "why-position");
+}
+
+TEST_CASE("why-position readouts at the defaults: equivariance without positions, broken with them") {
+  const auto r = readouts(core::Params{});
+  REQUIRE(r.size() == 4);
+  CHECK(r[0].value == "the man bit the old dog");
+  CHECK_FALSE(r[0].holds.has_value());
+  // (1) no positions: ~1e-16
+  REQUIRE(r[1].holds.has_value());
+  CHECK(*r[1].holds);
+  CHECK(r[1].number <= 1e-12);
+  // (2) x + PE(p): clearly > 0
+  REQUIRE(r[2].holds.has_value());
+  CHECK(*r[2].holds);
+  CHECK(r[2].number > 1e-3);
+  CHECK(r[2].number == doctest::Approx(core_test({0, 5, 2, 3, 4, 1}, 0, 1.0).gap).epsilon(1e-15));
+  // (3) the two "the" share one output without positions
+  REQUIRE(r[3].holds.has_value());
+  CHECK(*r[3].holds);
+  CHECK(r[3].number == 0);
+  // The readouts compare both cases whatever the figures show.
+  const auto s = readouts(params({{"encoding", "sinusoidal"}}));
+  for (std::size_t k = 0; k < r.size(); ++k) CHECK(s[k].number == r[k].number);
+}
+
+TEST_CASE("why-position readouts hold over random shuffles, seeds and scales") {
+  std::mt19937_64 rng(6);
+  std::vector<int> perm = {0, 1, 2, 3, 4, 5};
+  for (int trial = 0; trial < 200; ++trial) {
+    std::shuffle(perm.begin(), perm.end(), rng);
+    core::Params p;
+    p.set_text("perm", perm_text(perm));
+    p.set("seed", static_cast<double>(rng() % 100000));
+    p.set("pe_scale", 0.1 * std::pow(100.0, std::uniform_real_distribution<double>(0, 1)(rng)));  // 0.1..10
+    p.set("encoding", std::string(trial % 2 ? "sinusoidal" : "none"));
+    CAPTURE(perm_text(perm));
+    const bool identity = std::is_sorted(perm.begin(), perm.end());
+    for (const app::Readout& r : readouts(p)) {
+      CAPTURE(r.label);
+      CAPTURE(r.value);
+      CHECK(std::isfinite(r.number));
+      if (r.holds) CHECK(*r.holds);
+    }
+    CHECK(readouts(p)[2].holds.has_value() == !identity);
+  }
+  // The original order: nothing to break, and the readout says so.
+  const auto r = readouts(params({{"perm", "0,1,2,3,4,5"}}));
+  CHECK_FALSE(r[2].holds.has_value());
+  CHECK(r[2].number == 0);
+  CHECK(*r[1].holds);
+}
+
+TEST_CASE("why-position figures build and are finite: defaults, both encodings, random shuffles") {
+  std::mt19937_64 rng(11);
+  std::vector<int> perm = {0, 1, 2, 3, 4, 5};
+  for (int trial = 0; trial < 40; ++trial) {
+    if (trial > 0) std::shuffle(perm.begin(), perm.end(), rng);
+    core::Params p;
+    if (trial > 0) p.set_text("perm", perm_text(perm));
+    p.set("encoding", std::string(trial % 2 ? "sinusoidal" : "none"));
+    p.set("seed", static_cast<double>(trial));
+    for (const app::FigureDef& f : view().figures) {
+      CAPTURE(std::string(f.id));
+      const app::fig::Figure fig = build(f.id, p);
+      CHECK(app::fig::all_finite(fig));
+      CHECK(!fig.title.empty());
+      CHECK(fig.title.find("why-position.") == std::string::npos);
+      CHECK(fig.subtitle.find('{') == std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("why-position attention maps: core's weights, row 0 at the top, the shuffled map reordered") {
+  for (const char* encoding : {"none", "sinusoidal"}) {
+    const core::Params p = params({{"perm", "3,1,4,5,0,2"}, {"seed", "7"}, {"encoding", encoding}});
+    const bool positions = std::string_view(encoding) == "sinusoidal";
+    const std::vector<int> perm = {3, 1, 4, 5, 0, 2};
+    const core::ShuffleTest<double> t = core_test(perm, 7, positions ? 1.0 : 0.0);
+    const auto a = build("attention", p), b = build("attention-shuffled", p);
+    const auto &ha = a.heatmaps.at(0), &hb = b.heatmaps.at(0);
+    REQUIRE(ha.rows == 6);
+    REQUIRE(ha.cols == 6);
+    double reorder_gap = 0;
+    for (int r = 0; r < 6; ++r)
+      for (int c = 0; c < 6; ++c) {
+        CHECK(cell(ha, r, c) == static_cast<float>(t.original.weights(r, c)));
+        CHECK(cell(hb, r, c) == static_cast<float>(t.shuffled.weights(r, c)));
+        reorder_gap = std::max(reorder_gap, std::abs(static_cast<double>(cell(hb, r, c)) -
+                                                     cell(ha, perm[static_cast<std::size_t>(r)], perm[static_cast<std::size_t>(c)])));
+      }
+    // Without positions, A(P·X)[i, j] = A(X)[perm i, perm j]; with them, not.
+    if (positions)
+      CHECK(reorder_gap > 1e-3);
+    else
+      CHECK(reorder_gap <= 1e-6);
+    // The top row is the first word: y tick at 0 names it, ticks ascend.
+    REQUIRE(a.y.ticks.size() == 6);
+    CHECK(a.y.ticks.back().first == 0);
+    CHECK(a.y.ticks.back().second == "the₀");
+    CHECK(a.x.ticks.at(1).second == "dog₁");
+    CHECK(b.x.ticks.at(0).second == "the₀");  // perm[0] = 3: the other "the"
+    CHECK(b.x.ticks.at(2).second == "old₂");
+    CHECK(b.subtitle.find("the dog old man the bit") != std::string::npos);
+  }
+}
+
+TEST_CASE("why-position outputs and change: the difference vanishes without positions only") {
+  for (const char* encoding : {"none", "sinusoidal"}) {
+    const core::Params p = params({{"encoding", encoding}});
+    const auto f = build("outputs", p);
+    REQUIRE(f.heatmaps.size() == 3);
+    const core::ShuffleTest<double> t = core_test({0, 5, 2, 3, 4, 1}, 0, std::string_view(encoding) == "sinusoidal" ? 1.0 : 0.0);
+    double diff = 0;
+    for (int r = 0; r < 6; ++r)
+      for (int c = 0; c < 8; ++c) {
+        CHECK(cell(f.heatmaps[0], r, c) == static_cast<float>(t.original.output(r, c)));
+        CHECK(cell(f.heatmaps[1], r, c) == static_cast<float>(t.shuffled_back(r, c)));
+        diff = std::max(diff, std::abs(static_cast<double>(cell(f.heatmaps[2], r, c))));
+      }
+    if (std::string_view(encoding) == "sinusoidal")
+      CHECK(diff == doctest::Approx(t.gap).epsilon(1e-6));
+    else
+      CHECK(diff <= 1e-12);
+  }
+  // change: dots at 0 (to rounding), bars > 0 for every word — even the
+  // words that did not move, because their neighbours did.
+  const auto c = build("change", core::Params{});
+  REQUIRE(c.series.size() == 2);
+  REQUIRE(c.series[0].y.size() == 6);
+  for (int i = 0; i < 6; ++i) {
+    CHECK(c.series[0].y[static_cast<std::size_t>(i)] > 1e-3);
+    CHECK(c.series[1].y[static_cast<std::size_t>(i)] <= 1e-12);
+  }
+  CHECK(c.series[0].extra.at(0).values == std::vector<double>{0, 5, 2, 3, 4, 1});  // new positions
+}
+
+TEST_CASE("why-position perm: a permutation of 0..5, refused otherwise naming the key") {
+  auto refused = [](const char* text) {
+    try {
+      core::Params p;
+      p.set_text("perm", text);
+      (void)app::resolve_view_params(view(), p);
+    } catch (const core::InvalidParameter& e) {
+      return e.key();
+    }
+    return std::string("(accepted)");
+  };
+  CHECK(refused("0,1,2,3,4,5") == "(accepted)");
+  CHECK(refused("5,4,3,2,1,0") == "(accepted)");
+  CHECK(refused("0:5") == "perm");  // written out in full, no ranges
+  CHECK(refused("0,0,1,2,3,4") == "perm");  // a repeat
+  CHECK(refused("0,1,2,3,4") == "perm");    // too short
+  CHECK(refused("0,1,2,3,4,5,6") == "perm");
+  CHECK(refused("0,1,2,3,4,6") == "perm");  // out of range
+  CHECK(refused("0,1,2,3,4,-5") == "perm");
+  CHECK(refused("0.5,1,2,3,4,5") == "perm");
+  CHECK(refused("a,b") == "perm");
+  try {
+    core::Params p;
+    p.set_text("perm", "1,1,2,3,4,5");
+    (void)app::resolve_view_params(view(), p);
+    FAIL("a repeated index was accepted");
+  } catch (const core::InvalidParameter& e) {
+    CHECK(std::string(e.what()) == "perm = 1,1,2,3,4,5: must be a permutation of 0..5: every index exactly once, in any order");
+  }
+}
+
+TEST_CASE("why-position-shuffle table: new places and changes agree with core") {
+  const app::TableDef* def = app::find_table("why-position-shuffle");
+  REQUIRE(def != nullptr);
+  const app::Table t = app::build_table(*def, params({{"perm", "1,0,2,3,4,5"}, {"pe_scale", "2"}}));
+  REQUIRE(t.rows.size() == 6);
+  const core::ShuffleTest<double> with = core_test({1, 0, 2, 3, 4, 5}, 0, 2.0);
+  CHECK(std::get<std::string>(t.rows[1][1]) == "dog");
+  CHECK(std::get<long long>(t.rows[1][2]) == 0);  // dog now stands first
+  CHECK(std::get<long long>(t.rows[0][2]) == 1);
+  for (int i = 0; i < 6; ++i) {
+    const auto& row = t.rows[static_cast<std::size_t>(i)];
+    CHECK(std::get<double>(row[3]) <= 1e-12);
+    CHECK(std::get<double>(row[4]) ==
+          doctest::Approx((with.shuffled_back.row(i) - with.original.output.row(i)).cwiseAbs().maxCoeff()).epsilon(1e-15));
+  }
+}
