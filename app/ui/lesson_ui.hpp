@@ -82,6 +82,8 @@ struct LessonScreen {
   /// Draws only the replaced figure `figure` in its own form, within `size`
   /// (a guided step brings that one figure forward); null = draw the screen.
   void (*draw_replaced)(LessonUi& ui, std::string_view figure, ImVec2 size) = nullptr;
+  /// Controls a guided step shows above its figure (e.g. a Shuffle button); may be null.
+  void (*step_controls)(LessonUi& ui) = nullptr;
 };
 
 /// The screen of a view, or nullptr for the default layout.

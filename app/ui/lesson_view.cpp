@@ -152,6 +152,10 @@ void LessonView::step_layout(const Scene& step) {
   const LessonScreen* screen = lesson_screen(v.id);
   const bool screen_draws_it =
       screen && std::find(screen->replaces.begin(), screen->replaces.end(), fig_id) != screen->replaces.end();
+  if (screen && screen->step_controls) {
+    screen->step_controls(*this);
+    ImGui::Spacing();
+  }
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float below = ImGui::GetFrameHeightWithSpacing() * (c.lecture ? 1.5f : 4.5f);
   const float h = std::clamp(avail.y - below, 260.0f * c.scale, std::max(260.0f * c.scale, avail.x * 0.62f));

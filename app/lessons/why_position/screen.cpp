@@ -30,7 +30,8 @@ std::vector<double> fresh_order(const std::vector<double>& current) {
   return next;
 }
 
-void draw(LessonUi& ui) {
+/// The buttons and the sentence as it now reads (the whole page and every step).
+void controls(LessonUi& ui) {
   const auto& tr = ui.tr();
   std::vector<double> current;
   try {
@@ -51,12 +52,16 @@ void draw(LessonUi& ui) {
   for (std::size_t i = 0; i < current.size() && i < static_cast<std::size_t>(kTokens); ++i)
     sentence += (i ? " " : "") + std::string(why_position::Setting::word(static_cast<int>(current[i])));
   ImGui::TextUnformatted(tr.format("why-position.now_reads", {{"sentence", sentence}}).c_str());
+}
+
+void draw(LessonUi& ui) {
+  controls(ui);
   ImGui::Spacing();
   ui.default_layout();
 }
 
 }  // namespace
 
-LessonScreen why_position_screen() { return {"why-position", draw}; }
+LessonScreen why_position_screen() { return {"why-position", draw, {}, nullptr, controls}; }
 
 }  // namespace poslab::app::ui
