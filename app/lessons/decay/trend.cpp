@@ -23,12 +23,14 @@ struct Prefix {
 };
 
 /// Prefix sums for (d, base, stride) covering distances up to `upto`:
-/// remembered (the last few), extended by recomputing when a longer range
-/// is asked for. Thread-safe; pure (the same inputs give the same numbers).
+/// remembered (the most recent, up to kMemoBytes in all: 16 bases at the
+/// default 65,536 distances, one at 1,048,576), extended by recomputing when
+/// a longer range is asked for. Thread-safe; pure (the same inputs give the
+/// same numbers).
 std::shared_ptr<const Prefix> prefix_sums(int d, double base, long long stride, long long upto) {
   static std::mutex mutex;
   static std::list<std::shared_ptr<const Prefix>> memo;
-  constexpr std::size_t kEntries = 8;
+  constexpr std::size_t kMemoBytes = std::size_t{10} << 20;
   {
     const std::lock_guard lock(mutex);
     for (auto it = memo.begin(); it != memo.end(); ++it)
@@ -62,7 +64,14 @@ std::shared_ptr<const Prefix> prefix_sums(int d, double base, long long stride, 
   }
   const std::lock_guard lock(mutex);
   memo.push_front(p);
-  if (memo.size() > kEntries) memo.pop_back();
+  std::size_t bytes = 0;
+  for (auto it = memo.begin(); it != memo.end(); ++it) {
+    bytes += (*it)->sums.size() * sizeof(double);
+    if (it != memo.begin() && bytes > kMemoBytes) {
+      memo.erase(it, memo.end());
+      break;
+    }
+  }
   return p;
 }
 
