@@ -3,10 +3,11 @@
 // bound (1/(d/2))·Σ_{j=1}^{d/2} |S_j(r)|, S_j(r) = Σ_{k<j} e^{i r θ_k}, falls
 // over the first hundreds of tokens, then stops falling, rises again and
 // levels off; the score of q = k = 1 and the mean |score| of random q, k.
-// On one distance axis with it: ALiBi's bias as the factor e^(−m·r) it puts
-// on softmax weights (core/alibi.hpp), T5's bucket of distance r
-// (core/t5.hpp), xPos's all-ones score (core/xpos.hpp) and the Gaussian
-// kernel K(r) (core/gaussian.hpp, relative form).
+// On one distance axis with it, as one quantity (the softmax weight of a key
+// at distance r over the key at 0 for equal content, decay/setting.hpp):
+// RoPE's and xPos's all-ones scores (core/xpos.hpp), ALiBi's bias
+// (core/alibi.hpp) and Gaussian-kernel RoPE (core/gaussian.hpp, relative
+// form). T5's learned bucket biases have no value there; its readout stays.
 //
 // [SECTION] Index
 // - Setting, distances drawn, the comparison curves
@@ -26,6 +27,7 @@
 
 #include "app/plot/figure_text.hpp"
 #include "app/lessons/decay/setting.hpp"
+#include "app/lessons/decay/trend.hpp"
 #include "app/lessons/lesson.hpp"
 #include "poslab/core/decay.hpp"
 #include "poslab/core/gaussian.hpp"
@@ -108,11 +110,9 @@ std::vector<double> spread(const std::vector<double>& all, std::size_t budget, b
   return out;
 }
 
-/// Distances a curve is computed at, each with the number of listed
-/// distances it stands for (its weight in local means).
+/// Distances a curve is computed at.
 struct Sampled {
   std::vector<double> r;
-  std::vector<double> weight;
 };
 
 /// Every distance when there are at most `budget`; otherwise every stride-th
@@ -125,7 +125,6 @@ Sampled sampled(const std::vector<double>& all, std::size_t budget, bool log_x) 
   Sampled out;
   if (all.size() <= budget) {
     out.r = all;
-    out.weight.assign(all.size(), 1.0);
     return out;
   }
   std::vector<std::size_t> cuts{0};  // segment starts (indices into all)
@@ -147,16 +146,13 @@ Sampled sampled(const std::vector<double>& all, std::size_t budget, bool log_x) 
     const std::size_t n = cuts[c + 1] - cuts[c];
     std::size_t stride = 1;
     while (n / stride > share) stride *= 2;
-    for (std::size_t i = cuts[c]; i < cuts[c + 1]; i += stride) {
-      out.r.push_back(all[i]);
-      out.weight.push_back(static_cast<double>(std::min(stride, cuts[c + 1] - i)));
-    }
+    for (std::size_t i = cuts[c]; i < cuts[c + 1]; i += stride) out.r.push_back(all[i]);
   }
-  if (out.r.back() != hi) out.r.push_back(hi), out.weight.push_back(1.0);
+  if (out.r.back() != hi) out.r.push_back(hi);
   return out;
 }
 
-/// The distances the bound is computed at (full_budget), with their weights.
+/// The distances the bound is computed at (full_budget).
 Sampled full_distances(const Setting& s) { return sampled(s.distances, full_budget(s.d), s.log_x); }
 
 std::span<const double> as_span(const Eigen::VectorXd& v) { return {v.data(), static_cast<std::size_t>(v.size())}; }
@@ -234,31 +230,19 @@ std::size_t argmin(const std::vector<double>& v) {
 }
 
 /// Beyond a few hundred tokens the bound oscillates within a wide band, so
-/// its smallest raw value says little. Its trend is the local mean over a
-/// window of relative width: mean of bound(r') for r' in [r/kWindow, r·kWindow]
-/// (every distance in `distances` inside it), at up to kTrendPoints of them.
-constexpr double kWindow = 1.1;
+/// its smallest raw value says little. Its trend is the local mean over
+/// every integer distance in [⌈r/1.1⌉, ⌊1.1·r⌋] (decay::window_means), at up
+/// to kTrendPoints of the listed distances.
 constexpr std::size_t kTrendPoints = 512;
 
 struct Trend {
   std::vector<double> x, y;
 };
 
-/// The mean is over the sampled distances, each weighted by the number of
-/// listed distances it stands for (all 1 when every distance is computed).
-Trend local_mean(const Sampled& at, const std::vector<double>& bound, bool log_x) {
-  const std::vector<double>& distances = at.r;
-  std::vector<double> prefix(bound.size() + 1, 0.0), weights(bound.size() + 1, 0.0);
-  for (std::size_t i = 0; i < bound.size(); ++i) {
-    prefix[i + 1] = prefix[i] + at.weight[i] * bound[i];
-    weights[i + 1] = weights[i] + at.weight[i];
-  }
+Trend local_mean(const Setting& s, double base) {
   Trend t;
-  for (double r : spread(distances, kTrendPoints, log_x)) {
-    const auto lo = static_cast<std::size_t>(std::lower_bound(distances.begin(), distances.end(), r / kWindow) - distances.begin());
-    const auto hi = static_cast<std::size_t>(std::upper_bound(distances.begin(), distances.end(), r * kWindow) - distances.begin());
-    t.x.push_back(r), t.y.push_back((prefix[hi] - prefix[lo]) / (weights[hi] - weights[lo]));  // r itself is inside: hi > lo
-  }
+  t.x = spread(s.distances, kTrendPoints, s.log_x);
+  t.y = decay::window_means(t.x, s.d, base).mean;
   return t;
 }
 
@@ -361,7 +345,7 @@ Figure curves(const FigureContext& ctx) {
   f.subtitle = tr.format("decay.curves.subtitle", {{"d", fig::num(s.d)}, {"base", fig::num(s.base)},
                                                    {"samples", fig::num(s.samples)}});
   f.x = distance_axis(s, tr);
-  f.y = {.label = tr("decay.axis.relative")};
+  f.y = {.label = tr("decay.axis.curves")};
   fig::Series sb{.name = tr("decay.series.bound")}, so{.name = tr("decay.series.ones")},
       sr{.name = tr.format("decay.series.random", {{"n", fig::num(s.samples)}})};
   std::vector<double> raw_ones, raw_random;
@@ -386,7 +370,7 @@ Figure curves(const FigureContext& ctx) {
   sb.color = fig::palette_color(0).with_alpha(0.45f);
   sb.width = 1.2f;
   // The bound's trend and where it is lowest.
-  const Trend trend = local_mean(sampled_full, bound, s.log_x);
+  const Trend trend = local_mean(s, s.base);
   fig::Series st{.name = tr("decay.series.trend")};
   for (std::size_t i = 0; i < trend.x.size(); ++i) st.x.push_back(trend.x[i]), st.y.push_back(trend.y[i] / bound0);
   st.color = fig::palette_color(0);
@@ -431,7 +415,7 @@ Figure bases(const FigureContext& ctx) {
     ser.extra = {{tr("decay.readout.bound"), "", bound}};
     ser.color = curve_colour(b).with_alpha(0.3f);
     ser.width = 1.0f;
-    const Trend trend = local_mean(sampled_full, bound, s.log_x);
+    const Trend trend = local_mean(s, s.bases[b]);
     fig::Series mean{.name = tr.format("decay.bases.series", {{"base", fig::num(s.bases[b])}})};
     for (std::size_t i = 0; i < trend.x.size(); ++i) mean.x.push_back(trend.x[i]), mean.y.push_back(trend.y[i] / bound0);
     mean.color = curve_colour(b);
@@ -455,45 +439,39 @@ Figure bases(const FigureContext& ctx) {
   return f;
 }
 
-/// Every method on one distance axis, each as what it does to attention
-/// relative to distance 0: RoPE's bound and ones score, xPos's ones score,
-/// ALiBi's factor e^(−m·r) on softmax weights, the Gaussian kernel K(r)/K(0),
-/// and T5's bucket of distance r over its last bucket (a resolution, rising).
+/// Every method on one distance axis as ONE quantity: the softmax weight a
+/// key at distance r gets relative to the key at distance 0 for equal
+/// content, exp(s(r) − s(0)) (decay::relative_weight, q = k = 1, logits
+/// q′·k′/√d + bias): RoPE, xPos, ALiBi and Gaussian-kernel RoPE. T5 is not
+/// drawn: its bias per bucket is learned (the subtitle says so; its buckets
+/// have their own lesson and readout).
 Figure compare(const FigureContext& ctx) {
   const auto& p = ctx.params;
   const auto& tr = ctx.tr;
   const Setting s = setting(p);
-  const Sampled sampled_full = full_distances(s);
-  const std::vector<double>& full = sampled_full.r;
   const std::vector<double> few = sampled(s.distances, score_budget(s.d), s.log_x).r;
   const Eigen::VectorXd theta = core::rope_inverse_frequencies(s.d, s.base);
   const decay::Methods others = decay::methods(p);
   const double gamma = others.xpos_gamma, scale_base = others.xpos_scale_base;
   const core::GaussianKernel& kernel = others.kernel;
-  const lessons::T5Buckets& t5b = others.t5;
-  const int last_bucket = t5b.side() - 1;
+  const double root_d = std::sqrt(static_cast<double>(s.d));
 
   Figure f;
   f.title = tr("decay.compare.title");
   f.subtitle = tr.format("decay.compare.subtitle", {{"d", fig::num(s.d)}, {"base", fig::num(s.base)}});
   f.x = distance_axis(s, tr);
-  f.y = {.label = tr("decay.axis.relative")};
+  f.y = {.label = tr("decay.axis.weight")};
   auto series = [&](const char* name_key, std::vector<std::pair<std::string, std::string>> args, int colour) {
     fig::Series ser{.name = tr.format(name_key, std::move(args))};
     ser.color = fig::palette_color(colour);
     ser.x_name = tr("decay.readout.distance");
-    ser.y_name = tr("decay.readout.relative");
+    ser.y_name = tr("decay.readout.weight");
     return ser;
   };
-  // RoPE's bound as its local mean (the raw band is in the first figure).
-  fig::Series bound = series("decay.compare.rope_bound", {{"base", fig::num(s.base)}}, 0);
-  const Trend trend = local_mean(sampled_full, *bound_curve(full, s.d, s.base), s.log_x);
-  const double bound0 = core::rope_decay_bound(0, as_span(theta));
-  for (std::size_t i = 0; i < trend.x.size(); ++i) bound.x.push_back(trend.x[i]), bound.y.push_back(trend.y[i] / bound0);
-  fig::Series ones = series("decay.compare.rope_ones", {}, 0);
-  ones.color = fig::Color::rgb(0x9aa0a6);
-  ones.width = 1.0f;
+  fig::Series rope = series("decay.compare.rope_ones", {{"base", fig::num(s.base)}}, 0);
   fig::Series xpos = series("decay.compare.xpos", {{"gamma", fig::num(gamma)}, {"b", fig::num(scale_base)}}, 2);
+  fig::Series alibi = series("decay.compare.alibi", {{"h", fig::num(others.head)}, {"m", fig::num(others.slope, 3)}}, 1);
+  fig::Series gauss = series("decay.compare.gaussian", {{"s1", fig::num(kernel.sigma1)}, {"s2", fig::num(kernel.sigma2)}}, 4);
   const std::vector<double>& ones_all = *ones_curve(few, s.d, s.base);
   const std::vector<double>& xpos_all =
       *memo().get("xpos d=" + std::to_string(s.d) + " base=" + exact(s.base) + " gamma=" + exact(gamma) +
@@ -503,56 +481,29 @@ Figure compare(const FigureContext& ctx) {
                     core::xpos_ones_score_curve(few, s.d, s.base, gamma, scale_base, out);
                     return out;
                   });
+  const double ones0 = core::rope_ones_score(0, as_span(theta));
+  const double xpos0 = core::xpos_ones_score(0, s.d, s.base, gamma, scale_base);
+  std::vector<double> rope_logit, xpos_logit, alibi_bias, gauss_logit;
   for (std::size_t i = 0; i < few.size(); ++i) {
-    ones.x.push_back(few[i]), ones.y.push_back(ones_all[i] / s.d);
-    xpos.x.push_back(few[i]), xpos.y.push_back(xpos_all[i] / s.d);
+    const double r = few[i];
+    const double k_r = kernel(r);
+    const double dr = (ones_all[i] - ones0) / root_d, dx = (xpos_all[i] - xpos0) / root_d;
+    const double da = others.bias(r), dg = decay::gaussian_delta(others, k_r, ones_all[i], s.d);
+    rope.x.push_back(r), rope.y.push_back(decay::relative_weight(dr)), rope_logit.push_back(dr);
+    xpos.x.push_back(r), xpos.y.push_back(decay::relative_weight(dx)), xpos_logit.push_back(dx);
+    alibi.x.push_back(r), alibi.y.push_back(decay::relative_weight(da)), alibi_bias.push_back(da);
+    gauss.x.push_back(r), gauss.y.push_back(decay::relative_weight(dg)), gauss_logit.push_back(dg);
   }
-  fig::Series alibi = series("decay.compare.alibi", {{"h", fig::num(others.head)}, {"m", fig::num(others.slope, 3)}}, 1);
-  fig::Series gauss = series(others.kernel_normalised ? "decay.compare.gaussian" : "decay.compare.gaussian_raw",
-                             {{"s1", fig::num(kernel.sigma1)}, {"s2", fig::num(kernel.sigma2)}}, 4);
-  fig::Series t5 = series("decay.compare.t5", {{"nb", fig::num(t5b.buckets)}, {"maxd", fig::num(t5b.max_distance)}}, 3);
-  t5.kind = fig::SeriesKind::step;
-  t5.style = fig::LineStyle::dashed;
-  // ALiBi's bias, the kernel and T5's bucket at each distance: they do not
-  // move with d or base, so a dragged RoPE slider finds them in the memo.
-  const std::vector<double>& bias =
-      *memo().get("alibi slope=" + exact(others.slope), full, [&] {
-        std::vector<double> out;
-        out.reserve(full.size());
-        for (double r : full) out.push_back(others.bias(r));  // −m·r
-        return out;
-      });
-  const std::vector<double>& kernel_raw =
-      *memo().get("kernel " + exact(kernel.alpha1) + " " + exact(kernel.alpha2) + " " + exact(kernel.sigma1) + " " +
-                      exact(kernel.sigma2),
-                  full, [&] {
-                    std::vector<double> out;
-                    out.reserve(full.size());
-                    for (double r : full) out.push_back(kernel(r));
-                    return out;
-                  });
-  const std::vector<double>& bucket_raw =
-      *memo().get("t5 " + std::to_string(t5b.buckets) + " " + std::to_string(t5b.max_distance) +
-                      (t5b.bidirectional ? " bi" : " causal"),
-                  full, [&] {
-                    std::vector<double> out;
-                    out.reserve(full.size());
-                    for (double r : full) out.push_back(others.bucket(r));
-                    return out;
-                  });
-  for (std::size_t i = 0; i < full.size(); ++i) {
-    const double r = full[i];
-    alibi.x.push_back(r), alibi.y.push_back(std::exp(bias[i]));  // the factor e^(−m·r) on a softmax weight
-    gauss.x.push_back(r), gauss.y.push_back(others.kernel_shown(kernel_raw[i]));
-    t5.x.push_back(r), t5.y.push_back(bucket_raw[i] / last_bucket);
-  }
-  alibi.extra = {{tr("decay.readout.bias"), "", bias}};
-  gauss.extra = {{"K(r)", "", kernel_raw}};
-  t5.extra = {{tr("decay.readout.bucket"), "", bucket_raw}};
-  bound.width = 2.6f;
-  f.series = {std::move(ones), std::move(bound), std::move(xpos), std::move(alibi), std::move(gauss), std::move(t5)};
+  const std::string delta = tr("decay.readout.logit_delta");
+  rope.extra = {{delta, "", rope_logit}};
+  xpos.extra = {{delta, "", xpos_logit}};
+  alibi.extra = {{delta, "", alibi_bias}};
+  gauss.extra = {{delta, "", gauss_logit}};
+  rope.width = 2.6f;
+  f.series = {std::move(rope), std::move(xpos), std::move(alibi), std::move(gauss)};
   f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = 0, .style = fig::LineStyle::solid});
-  f.y.max = 1.55;  // room for the legend above the curves, which all start at or below 1
+  f.y.min = 0;
+  f.y.max = 1.45;  // room for the legend above the curves, which all start at 1
   f.legend = fig::LegendPlace::top_right;
   mark_single_points(f);
   return f;
@@ -634,7 +585,7 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
   // The bound's trend (local mean): where it is lowest, and where it settles
   // over the last decade of distances shown (r_max/10 .. r_max), next to the
   // random-phase level.
-  const Trend trend = local_mean(sampled_full, full_bound, s.log_x);
+  const Trend trend = local_mean(s, s.base);
   const std::size_t at = argmin(trend.y);
   out.push_back({tr("decay.readout.minimum_label"),
                  tr.format("decay.readout.minimum_value", {{"v", fig::num(trend.y[at] / bound0, 3)}, {"r", fig::num(trend.x[at])}}),
@@ -649,7 +600,7 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
                                                         {"hi", fig::num(trend.x.back())}, {"level", fig::num(random_phase_level(s.d), 3)}}),
                  tail, std::nullopt});
   for (std::size_t b = 1; b < s.bases.size(); ++b) {
-    const Trend other = local_mean(sampled_full, *bound_curve(full, s.d, s.bases[b]), s.log_x);
+    const Trend other = local_mean(s, s.bases[b]);
     const std::size_t j = argmin(other.y);
     out.push_back({tr.format("decay.readout.base_minimum_label", {{"base", fig::num(s.bases[b])}}),
                    tr.format("decay.readout.minimum_value", {{"v", fig::num(other.y[j] / bound0, 3)}, {"r", fig::num(other.x[j])}}),

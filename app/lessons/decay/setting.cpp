@@ -22,9 +22,14 @@ Methods methods(const core::Params& p) {
   m.slope = core::alibi_slopes(m.heads)[static_cast<std::size_t>(m.head - 1)];
   m.kernel = lessons::gaussian_kernel(p);
   m.kernel0 = m.kernel(0);
-  m.kernel_normalised = m.kernel0 > 1e-12 * (std::abs(m.kernel.alpha1) + std::abs(m.kernel.alpha2));
   m.t5 = lessons::t5_buckets(p);
   return m;
+}
+
+double relative_weight(double delta) { return std::exp(std::min(delta, 700.0)); }
+
+double gaussian_delta(const Methods& m, double kernel_r, double ones_r, int d) {
+  return (kernel_r * ones_r - m.kernel0 * d) / std::sqrt(static_cast<double>(d));
 }
 
 double Methods::bias(double r) const { return core::alibi_bias(slope, static_cast<long long>(std::floor(r)), 0, true); }

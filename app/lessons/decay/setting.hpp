@@ -15,24 +15,37 @@ namespace poslab::app::decay {
 /// `base` first, then the entries of `bases` without repeats.
 std::vector<double> compared_bases(const core::Params& p);
 
-/// Every method but RoPE at the lesson's parameters, as the comparison shows
-/// it at distance r (key r tokens before the query).
+/// Every method but RoPE at the lesson's parameters, at distance r (key r
+/// tokens before the query).
 struct Methods {
   double xpos_gamma, xpos_scale_base;  ///< xPos's γ and scale base B
   int heads, head;                     ///< ALiBi: the head shown among `heads`
   double slope;                        ///< its slope, core::alibi_slopes(heads)[head − 1]
   core::GaussianKernel kernel;         ///< lessons::gaussian_kernel
   double kernel0;                      ///< K(0)
-  bool kernel_normalised;              ///< K(0) clearly positive: K is shown as K(r)/K(0)
   lessons::T5Buckets t5;
 
   /// ALiBi's bias −m·⌊r⌋ (core::alibi_bias, causal).
   double bias(double r) const;
-  /// K(r) as shown: K(r)/K(0) when normalised, else K(r) itself; `k_r` = K(r).
-  double kernel_shown(double k_r) const { return kernel_normalised ? k_r / kernel0 : k_r; }
   /// T5's bucket of key − query = −⌊r⌋.
   int bucket(double r) const;
 };
 Methods methods(const core::Params& p);
+
+/// The one quantity the comparison puts every method on: the softmax weight
+/// a key at distance r gets relative to the key at distance 0 when both hold
+/// the same content, exp(s(r) − s(0)), with s the logit
+/// softmax(q′·k′/√d + bias) reads and q = k = (1, …, 1):
+///   RoPE        s(r) = Σᵢ 2cos(rθᵢ)/√d            (s(0) = d/√d)
+///   xPos        s(r) = its all-ones score/√d        (ζᵢ^(r/T) on each pair)
+///   ALiBi       s(r) = q·k/√d − μₕ·r (no rotation)   → e^(−μₕ·r)
+///   Gaussian    s(r) = K(r)·Σᵢ 2cos(rθᵢ)/√d        (relative form, K on the score)
+/// T5's bias per bucket is learned, so T5 has no value here without trained
+/// weights. `delta` = s(r) − s(0); the exponent is capped at 700 (finite).
+double relative_weight(double delta);
+
+/// Gaussian-kernel RoPE's logit difference for q = k = 1 at distance r:
+/// (K(r)·ones(r) − K(0)·d)/√d, `ones_r` = Σᵢ 2cos(rθᵢ).
+double gaussian_delta(const Methods& m, double kernel_r, double ones_r, int d);
 
 }  // namespace poslab::app::decay

@@ -1,7 +1,8 @@
 // The tables the "decay" lesson shows beyond docs/CONTRACT.md §3:
-// - decay-compare: every method at each distance, as the comparison figure
-//   normalises it (value at r over value at 0; ALiBi as the softmax factor
-//   e^(−m·r) its bias −m·r puts on a weight; T5 as its raw bucket);
+// - decay-compare: every method at each distance as the comparison figure
+//   draws it, the softmax weight of a key at r over the key at 0 for equal
+//   content (decay::relative_weight), with RoPE's relative bound and T5's raw
+//   bucket (T5's learned bias per bucket has no value without weights);
 // - decay-bases: RoFormer's relative bound for several bases.
 
 #include <cmath>
@@ -25,10 +26,10 @@ constexpr std::string_view kDistances = "0:16,32,64,128,256,512,1024,2048,4096,8
 
 std::span<const double> as_span(const Eigen::VectorXd& v) { return {v.data(), static_cast<std::size_t>(v.size())}; }
 
-/// rope_bound_rel = bound(r)/bound(0); rope_ones_rel and xpos_ones_rel =
-/// score(r)/d (q = k = 1); alibi_factor = e^(−m·r) for the chosen head;
-/// gaussian_rel = K(r)/K(0) (K(r) itself when K(0) is not clearly positive); t5_bucket = the
-/// bucket of key − query = −r.
+/// rope_bound_rel = bound(r)/bound(0); *_weight = exp(s(r) − s(0)) with the
+/// logit s = q′·k′/√d + bias, q = k = 1 (rope, xpos, alibi = e^(−μₕ·r),
+/// gaussian = Gaussian-kernel RoPE, relative form); t5_bucket = the bucket
+/// of key − query = −r.
 Table decay_compare(const core::Params& p) {
   const int d = static_cast<int>(p.integer("d"));
   const double base = p.real("base");
@@ -40,15 +41,19 @@ Table decay_compare(const core::Params& p) {
   const double bound0 = core::rope_decay_bound(0, as_span(theta));
   const decay::Methods m = decay::methods(p);  // as the comparison figure shows them
   Table t;
-  t.columns = {"distance", "rope_bound_rel", "rope_ones_rel", "xpos_ones_rel", "alibi_factor", "gaussian_rel", "t5_bucket"};
+  t.columns = {"distance", "rope_bound_rel", "rope_weight", "xpos_weight", "alibi_weight", "gaussian_weight", "t5_bucket"};
+  const double root_d = std::sqrt(static_cast<double>(d));
+  const double ones0 = core::rope_ones_score(0, as_span(theta));
+  const double xpos0 = core::xpos_ones_score(0, d, base, m.xpos_gamma, m.xpos_scale_base);
   for (std::size_t i = 0; i < distance.size(); ++i) {
     const double r = distance[i];
-    t.add_row({r, bound[i] / bound0, core::rope_ones_score(r, as_span(theta)) / d,
-               core::xpos_ones_score(r, d, base, m.xpos_gamma, m.xpos_scale_base) / d, std::exp(m.bias(r)),
-               m.kernel_shown(m.kernel(r)), static_cast<long long>(m.bucket(r))});
+    const double ones = core::rope_ones_score(r, as_span(theta));
+    const double xpos = core::xpos_ones_score(r, d, base, m.xpos_gamma, m.xpos_scale_base);
+    t.add_row({r, bound[i] / bound0, decay::relative_weight((ones - ones0) / root_d),
+               decay::relative_weight((xpos - xpos0) / root_d), decay::relative_weight(m.bias(r)),
+               decay::relative_weight(decay::gaussian_delta(m, m.kernel(r), ones, d)), static_cast<long long>(m.bucket(r))});
   }
   t.meta.emplace_back("alibi_slope", m.slope);
-  t.meta.emplace_back("gaussian_normalised", m.kernel_normalised);
   return t;
 }
 
@@ -93,7 +98,7 @@ std::vector<TableDef> decay_lesson_tables() {
   return {
       {"rope-decay", "RoFormer's long-term decay bound and the all-ones score", {"d", "base", "distance"}, {},
        rope_decay},
-      {"decay-compare", "RoPE, xPos, ALiBi, Gaussian kernel and T5 against distance, each relative to distance 0",
+      {"decay-compare", "RoPE, xPos, ALiBi and Gaussian-kernel RoPE as the softmax weight of a key at r over the key at 0 (equal content, q = k = 1); RoPE's bound; T5's bucket",
            {"d", "base", "distance", "heads", "head", "buckets", "bucket_max_distance", "bidirectional", "xpos_gamma",
             "xpos_scale_base", "alpha1", "alpha2", "sigma1", "sigma2"},
            {{"distance", kDistances}},
