@@ -51,6 +51,18 @@ struct ExportRequest {
 CLI::App* add_export_command(CLI::App& app, ExportRequest& request);
 int run_export(const ExportRequest& request);
 
+struct ModelRequest {
+  std::string file;  ///< config.json, or "-" for standard input
+  std::string format = "text";
+  std::string out;   ///< empty: stdout
+  std::string lang;  ///< of the error messages; empty: the system language
+};
+CLI::App* add_model_command(CLI::App& app, ModelRequest& request);
+int run_model(const ModelRequest& request);
+/// The poslab params of the config.json `file` ("-" = stdin) as KEY=VALUE
+/// assignments; empty when `file` is empty. Raises core::InvalidParameter, IoError.
+std::vector<std::string> model_sets(const std::string& file);
+
 /// Applies --preset then --set to a fresh Params. A --set key that `view`
 /// does not read (`reads` non-empty and without it) is refused, so a typo
 /// never passes silently. Raises core::InvalidParameter.
