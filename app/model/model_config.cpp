@@ -142,6 +142,9 @@ long long integer(const json& v, const std::string& path, long long min, long lo
   return static_cast<long long>(x);
 }
 
+/// "rope_scaling" + "factor" → "rope_scaling.factor": the path an error names.
+std::string at(const std::string& where, const char* key) { return where + "." + key; }
+
 constexpr long long kMaxContext = 1LL << 30;  // 10^9 tokens: past any published model
 constexpr long long kMaxHeads = 65536;
 constexpr long long kMaxWidth = 1LL << 22;
@@ -326,7 +329,7 @@ std::string rope_type(Reader& r, const json* s, const std::string& where) {
   for (const json* v : {rt, t})
     if (v && !v->is_string()) throw InvalidParameter(where + (v == rt ? ".rope_type" : ".type"), shown(*v), "must be a string");
   if (rt && t && rt->get<std::string>() != t->get<std::string>())
-    throw InvalidParameter(where + ".type", shown(*t),
+    throw InvalidParameter(at(where, "type"), shown(*t),
                            "contradicts " + where + ".rope_type = " + shown(*rt) +
                                ": transformers' config classes copy `type` over `rope_type` while the rope code reads "
                                "`rope_type` first; keep only rope_type");
@@ -337,7 +340,7 @@ std::string rope_type(Reader& r, const json* s, const std::string& where) {
            shown(*t) + ".");
   if (!rt && !t) {
     if (s->contains("factor"))
-      throw InvalidParameter(where + ".rope_type", "missing", "is needed with a factor: linear, dynamic, yarn, longrope or llama3");
+      throw InvalidParameter(at(where, "rope_type"), "missing", "is needed with a factor: linear, dynamic, yarn, longrope or llama3");
     return "default";
   }
   return (rt ? rt : t)->get<std::string>();
@@ -345,11 +348,11 @@ std::string rope_type(Reader& r, const json* s, const std::string& where) {
 
 double scaling_factor(const json* s, const std::string& where, const std::string& type) {
   const json* f = s ? Reader::present(*s, "factor") : nullptr;
-  if (!f) throw InvalidParameter(where + ".factor", "missing", "is required for rope_type " + type + " (a number ≥ 1)");
+  if (!f) throw InvalidParameter(at(where, "factor"), "missing", "is required for rope_type " + type + " (a number ≥ 1)");
   if (f->is_number() && f->get<double>() < 1)
-    throw InvalidParameter(where + ".factor", shown(*f),
+    throw InvalidParameter(at(where, "factor"), shown(*f),
                            "must be ≥ 1 (s = L'/L: how many times the trained context the model should read)");
-  return number(*f, where + ".factor", 1, 1e6);
+  return number(*f, at(where, "factor"), 1, 1e6);
 }
 
 double optional_number(const json* s, const char* key, const std::string& where, double fallback, double min, double max,
@@ -409,7 +412,7 @@ void read_rope(Reader& r) {
   // base θ
   double base = 10000;
   if (const json* t = s ? Reader::present(*s, "rope_theta") : nullptr) {
-    base = number(*t, where + ".rope_theta", 1, 1e12, true);
+    base = number(*t, at(where, "rope_theta"), 1, 1e12, true);
   } else {
     std::string name;
     const json* t2 = r.field({"rope_theta", "rotary_emb_base"}, &name);
@@ -457,7 +460,7 @@ void read_rope(Reader& r) {
   if (type == "linear" || type == "dynamic") {
     if (!max_pos) throw InvalidParameter("max_position_embeddings", "missing", "is needed: " + type + " scaling reads the trained context from it");
     out.trained_context = *max_pos;
-    if (const json* o = Reader::present(*s, "original_max_position_embeddings")) out.trained_context = original_of(o, where + ".original_max_position_embeddings");
+    if (const json* o = Reader::present(*s, "original_max_position_embeddings")) out.trained_context = original_of(o, at(where, "original_max_position_embeddings"));
     out.target_context = std::llround(factor * static_cast<double>(*out.trained_context));
     p["original_context"] = *out.trained_context;
     if (type == "dynamic") {
@@ -475,32 +478,32 @@ void read_rope(Reader& r) {
 
   if (type == "llama3") {
     const json* o = Reader::present(*s, "original_max_position_embeddings");
-    if (!o) throw InvalidParameter(where + ".original_max_position_embeddings", "missing", "is required for rope_type llama3 (the trained context)");
-    out.trained_context = original_of(o, where + ".original_max_position_embeddings");
+    if (!o) throw InvalidParameter(at(where, "original_max_position_embeddings"), "missing", "is required for rope_type llama3 (the trained context)");
+    out.trained_context = original_of(o, at(where, "original_max_position_embeddings"));
     const json* lo = Reader::present(*s, "low_freq_factor");
     const json* hi = Reader::present(*s, "high_freq_factor");
-    if (!lo) throw InvalidParameter(where + ".low_freq_factor", "missing", "is required for rope_type llama3");
-    if (!hi) throw InvalidParameter(where + ".high_freq_factor", "missing", "is required for rope_type llama3");
-    const double low = number(*lo, where + ".low_freq_factor", 0, 1e6, true);
-    const double high = number(*hi, where + ".high_freq_factor", 0, 1e6, true);
+    if (!lo) throw InvalidParameter(at(where, "low_freq_factor"), "missing", "is required for rope_type llama3");
+    if (!hi) throw InvalidParameter(at(where, "high_freq_factor"), "missing", "is required for rope_type llama3");
+    const double low = number(*lo, at(where, "low_freq_factor"), 0, 1e6, true);
+    const double high = number(*hi, at(where, "high_freq_factor"), 0, 1e6, true);
     if (!(high > low))
-      throw InvalidParameter(where + ".high_freq_factor", num(high), "must be > low_freq_factor = " + num(low));
+      throw InvalidParameter(at(where, "high_freq_factor"), num(high), "must be > low_freq_factor = " + num(low));
     out.target_context = target_context(r, factor, *out.trained_context);
     p["original_context"] = *out.trained_context;
     p["low_freq_factor"] = low;
     p["high_freq_factor"] = high;
-    context_warnings(r, factor, *out.trained_context, where + ".original_max_position_embeddings");
+    context_warnings(r, factor, *out.trained_context, at(where, "original_max_position_embeddings"));
     return;
   }
 
   if (type == "yarn") {
     const json* o = Reader::present(*s, "original_max_position_embeddings");
-    if (o) out.trained_context = original_of(o, where + ".original_max_position_embeddings");
+    if (o) out.trained_context = original_of(o, at(where, "original_max_position_embeddings"));
     if (!out.trained_context) throw InvalidParameter("max_position_embeddings", "missing", "is needed: yarn reads the trained context from it or from original_max_position_embeddings");
     const double beta_fast = optional_number(s, "beta_fast", where, 32, 0, 1e6, true);
     const double beta_slow = optional_number(s, "beta_slow", where, 1, 0, 1e6, true);
     if (!(beta_fast > beta_slow))
-      throw InvalidParameter(where + ".beta_fast", num(beta_fast), "must be > beta_slow = " + num(beta_slow));
+      throw InvalidParameter(at(where, "beta_fast"), num(beta_fast), "must be > beta_slow = " + num(beta_slow));
     const double mscale = optional_number(s, "mscale", where, 0, 0, 1e6);
     const double mscale_all_dim = optional_number(s, "mscale_all_dim", where, 0, 0, 1e6);
     out.target_context = target_context(r, factor, *out.trained_context);
@@ -523,7 +526,7 @@ void read_rope(Reader& r) {
                  num(std::pow(core::yarn_get_mscale(factor, mscale_all_dim), 2)) +
                  ". Code that applies 0.1·ln s + 1 to cos/sin as well scales twice.");
     if (const json* a = Reader::present(*s, "attention_factor")) {
-      attention = number(*a, where + ".attention_factor", 0, 1e6, true);
+      attention = number(*a, at(where, "attention_factor"), 0, 1e6, true);
       r.warn("attention_factor_explicit",
              where + ".attention_factor = " + num(attention) +
                  ": transformers uses it instead of 0.1·ln s + 1 on cos and sin. poslab's rope-scaling table computes "
@@ -531,7 +534,7 @@ void read_rope(Reader& r) {
     }
     out.attention_factor = attention;
     if (const json* tr = Reader::present(*s, "truncate")) {
-      if (!tr->is_boolean()) throw InvalidParameter(where + ".truncate", shown(*tr), "must be true or false");
+      if (!tr->is_boolean()) throw InvalidParameter(at(where, "truncate"), shown(*tr), "must be true or false");
       if (!tr->get<bool>())
         r.warn("yarn_truncate_false",
                where + ".truncate = false: the correction range is not rounded to whole pairs (floor/ceil), so the "
@@ -550,7 +553,7 @@ void read_rope(Reader& r) {
                  "; later versions use the explicit factor and warn about the mismatch. The author meant factor = " +
                  num(factor) + ": poslab uses it.");
     }
-    context_warnings(r, factor, *out.trained_context, where + ".original_max_position_embeddings");
+    context_warnings(r, factor, *out.trained_context, at(where, "original_max_position_embeddings"));
     return;
   }
 
@@ -561,8 +564,8 @@ void read_rope(Reader& r) {
     original = original_of(o, "original_max_position_embeddings");
     original_name = "original_max_position_embeddings";
   } else if (const json* o2 = Reader::present(*s, "original_max_position_embeddings")) {
-    original = original_of(o2, where + ".original_max_position_embeddings");
-    original_name = where + ".original_max_position_embeddings";
+    original = original_of(o2, at(where, "original_max_position_embeddings"));
+    original_name = at(where, "original_max_position_embeddings");
   }
   double effective = factor;
   if (original) {
@@ -592,7 +595,7 @@ void read_rope(Reader& r) {
   }
   double attention = effective <= 1 ? 1.0
                                      : std::sqrt(1 + std::log(effective) / std::log(static_cast<double>(*out.trained_context)));
-  if (const json* a = Reader::present(*s, "attention_factor")) attention = number(*a, where + ".attention_factor", 0, 1e6, true);
+  if (const json* a = Reader::present(*s, "attention_factor")) attention = number(*a, at(where, "attention_factor"), 0, 1e6, true);
   out.attention_factor = attention;
   p["method"] = "none";
   p.erase("factor");
