@@ -3,6 +3,7 @@
 // (docs/CONTRACT.md §5).
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <iostream>
 #include <iterator>
 
@@ -52,10 +53,21 @@ int run_model(const ModelRequest& r) {
                          [&](const Translator&) { return print_model(r); });
 }
 
-/// The params of --model FILE, as KEY=VALUE assignments (empty without --model).
 std::vector<std::string> model_sets(const std::string& file) {
   if (file.empty()) return {};
   return model_assignments(read_model_config_text(read_input(file)));
+}
+
+void apply_model(core::Params& params, const std::string& file, const std::vector<std::string_view>& reads,
+                 const std::vector<std::string>& sets) {
+  for (const std::string& a : model_sets(file)) {
+    const std::string key = a.substr(0, a.find('='));
+    const bool read = reads.empty() || std::find(reads.begin(), reads.end(), key) != reads.end();
+    const bool overridden = std::any_of(sets.begin(), sets.end(), [&](const std::string& s) {
+      return s.substr(0, s.find('=')) == key;
+    });
+    if (read && !overridden) params.set_assignment(a);
+  }
 }
 
 }  // namespace poslab::app::cli

@@ -74,6 +74,33 @@ class ModelOutput(unittest.TestCase):
         self.assertAlmostEqual(json.loads(p.stdout)["meta"]["attention_factor"], j["attention_factor"], places=12)
 
 
+class ModelOnTableAndExport(unittest.TestCase):
+    def test_table_model_then_set(self):
+        p = run("table", "rope-scaling", "--model", config("deepseek-v3"), "--format", "json")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        j = json.loads(p.stdout)
+        self.assertEqual((j["params"]["method"], j["params"]["factor"], j["params"]["d"]), ("yarn", 40, 64))
+        self.assertEqual(j["meta"]["attention_factor"], 1.0)
+        j = json.loads(run("table", "rope-scaling", "--model", config("deepseek-v3"), "--set", "factor=4",
+                           "--format", "json").stdout)
+        self.assertEqual(j["params"]["factor"], 4)  # an explicit --set wins
+        # keys the table does not read are skipped, not refused
+        p = run("table", "alibi-slopes", "--model", config("bloom-560m"), "--format", "json")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(len(json.loads(p.stdout)["rows"]), 16)
+
+    def test_export_model(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            p = run("export", "--view", "t5", "--model", config("t5-base"), "--format", "csv", "--out", tmp)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertTrue(os.listdir(tmp))
+
+    def test_bad_model_exits_2(self):
+        p = run("table", "rope-scaling", "--model", "-", stdin=b"[]")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("config", p.stderr.decode())
+
+
 class ModelBadInput(unittest.TestCase):
     CASES = [
         (b"not json", "config"),
