@@ -73,6 +73,8 @@ int dispatch(int argc, char** argv, const GuiEntryPoints& gui, std::string& lang
   CLI::App* export_cmd = cli::add_export_command(app, exp);
   cli::ListRequest list;
   CLI::App* list_cmd = cli::add_list_command(app, list);
+  cli::ModelRequest model;
+  CLI::App* model_cmd = cli::add_model_command(app, model);
 
   bench::BenchOptions bench_options;
   CLI::App* bench_cmd = app.add_subcommand("bench", "measure frame, export and kernel times");
@@ -92,11 +94,15 @@ int dispatch(int argc, char** argv, const GuiEntryPoints& gui, std::string& lang
     for (const CLI::App* s : app.get_subcommands()) sub = " " + s->get_name();
     return cli::fail(kExitUsage, std::string(e.what()) + " (see poslab" + sub + " --help)");
   }
-  lang = table_cmd->parsed() ? table.lang : export_cmd->parsed() ? exp.lang : window.lang;
+  lang = table_cmd->parsed()    ? table.lang
+         : export_cmd->parsed() ? exp.lang
+         : model_cmd->parsed()  ? model.lang
+                                : window.lang;
 
   if (table_cmd->parsed()) return cli::run_table(table);
   if (export_cmd->parsed()) return cli::run_export(exp);
   if (list_cmd->parsed()) return cli::run_list(list);
+  if (model_cmd->parsed()) return cli::run_model(model);
   if (bench_cmd->parsed()) {
     try {
       nlohmann::ordered_json report = nlohmann::ordered_json::object();

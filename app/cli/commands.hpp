@@ -20,6 +20,7 @@ namespace poslab::app::cli {
 struct TableRequest {
   std::string id;
   std::vector<std::string> sets;
+  std::string model;  ///< --model config.json: its params, under --set
   std::string format = "csv";
   std::string out;  ///< empty: stdout
   int digits = -1;  ///< -1: format default (full for csv/json, 6 for md/tex)
@@ -42,6 +43,7 @@ struct ExportRequest {
   std::string out;
   std::vector<std::string> sets;
   std::string preset;
+  std::string model;  ///< --model config.json: its params, under --set
   int width = 1600, height = 1000;
   double scale = 1.0;
   bool transparent = false;
@@ -50,6 +52,22 @@ struct ExportRequest {
 };
 CLI::App* add_export_command(CLI::App& app, ExportRequest& request);
 int run_export(const ExportRequest& request);
+
+struct ModelRequest {
+  std::string file;  ///< config.json, or "-" for standard input
+  std::string format = "text";
+  std::string out;   ///< empty: stdout
+  std::string lang;  ///< of the error messages; empty: the system language
+};
+CLI::App* add_model_command(CLI::App& app, ModelRequest& request);
+int run_model(const ModelRequest& request);
+/// The poslab params of the config.json `file` ("-" = stdin) as KEY=VALUE
+/// assignments; empty when `file` is empty. Raises core::InvalidParameter, IoError.
+std::vector<std::string> model_sets(const std::string& file);
+/// --model on table and export: sets the model's params that `reads` holds
+/// (all when empty) and no --set in `sets` names, so an explicit --set wins.
+void apply_model(core::Params& params, const std::string& file, const std::vector<std::string_view>& reads,
+                 const std::vector<std::string>& sets);
 
 /// Applies --preset then --set to a fresh Params. A --set key that `view`
 /// does not read (`reads` non-empty and without it) is refused, so a typo

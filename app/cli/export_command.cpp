@@ -24,6 +24,7 @@ CLI::App* add_export_command(CLI::App& app, ExportRequest& r) {
   sub->add_option("--format", r.format, "png, svg, pdf or csv")->required();
   sub->add_option("--out", r.out, "file (one figure) or folder (all figures)")->required();
   sub->add_option("--set", r.sets, "KEY=VALUE, repeatable");
+  sub->add_option("--model", r.model, "a Hugging Face config.json whose params apply first (poslab model)");
   sub->add_option("--preset", r.preset, "preset to apply first");
   sub->add_option("--width", r.width, "width in pixels (PNG) or points (SVG, PDF); default 1600");
   sub->add_option("--height", r.height, "height; default 1000");
@@ -70,7 +71,8 @@ int export_figures(const ExportRequest& r, const Translator& tr) {
   options.transparent = r.transparent;
   options.theme = r.theme;
   options.check();
-  const core::Params params = params_from_request(r.preset, r.sets, view->keys, r.view);
+  core::Params params = params_from_request(r.preset, r.sets, view->keys, r.view);
+  apply_model(params, r.model, view->keys, r.sets);
   options.font_family = export_font_families(tr.lang());
 
   // Build every figure before writing any file: invalid input writes nothing.

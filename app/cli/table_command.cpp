@@ -14,6 +14,7 @@ CLI::App* add_table_command(CLI::App& app, TableRequest& r) {
   CLI::App* sub = app.add_subcommand("table", "print a table of numbers (docs/CONTRACT.md §3)");
   sub->add_option("id", r.id, "table id (poslab list tables)")->required();
   sub->add_option("--set", r.sets, "KEY=VALUE, repeatable");
+  sub->add_option("--model", r.model, "a Hugging Face config.json whose params apply first (poslab model)");
   sub->add_option("--format", r.format, "csv (default), json, md or tex");
   sub->add_option("--out", r.out, "write to this file instead of standard output");
   sub->add_option("--digits", r.digits, "significant digits (md/tex default 6; 0 = full precision)");
@@ -50,6 +51,7 @@ int print_table(const TableRequest& r, const Translator& tr) {
                   tr.format("cli.table_does_not_read", {{"table", r.id}, {"key", key}, {"keys", joined(def->keys)}}));
     params.set_assignment(s);
   }
+  apply_model(params, r.model, def->keys, r.sets);
   const Table table = build_table(*def, params);
   TableWriteOptions options;
   options.digits = r.digits >= 0 ? r.digits : (format == TableFormat::md || format == TableFormat::tex ? 6 : 0);

@@ -1,0 +1,68 @@
+#pragma once
+// Reading a Hugging Face config.json (docs/CONTRACT.md §5): which position
+// encoding the model uses, with the numbers transformers computes from it and
+// the poslab parameters that reproduce it.
+//
+// Fields are read the way transformers' configuration_*.py and
+// modeling_rope_utils.py read them:
+//   v4  `rope_theta` + `rope_scaling` {"rope_type" | "type", "factor", …}
+//   v5  `rope_parameters` {"rope_type", "rope_theta", "factor", …}
+//   legacy names: BLOOM n_embed/n_head/seq_length, Falcon n_head, MPT
+//   d_model/n_heads/max_seq_len/attn_config.alibi, NeoX rotary_pct/rotary_emb_base,
+//   phi rotary_dim/partial_rotary_factor, T5 d_kv/num_heads/relative_attention_*.
+// A field the config leaves out takes the default of transformers' config class
+// for that model_type and is listed in `defaulted`.
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "poslab/core/params.hpp"
+
+namespace poslab::app {
+
+/// A note that teaches: what the config says, what transformers does with
+/// it, and what the author probably meant.
+struct ModelWarning {
+  std::string id;
+  std::string text;
+};
+
+struct ModelReading {
+  std::string model;   ///< model_type (else architectures[0], else "unknown")
+  std::string family;  ///< rope | alibi | t5 | learned | unknown
+  std::string view;    ///< the lesson that shows it ("" for unknown)
+  std::optional<int> head_dim;
+  std::optional<int> rotary_dim;  ///< rope only: the dimensions that rotate
+  std::optional<long long> trained_context;
+  std::optional<long long> target_context;
+  std::optional<double> attention_factor;  ///< rope only: the factor on cos and sin
+  /// Contract keys (docs/CONTRACT.md §2) and values, in a stable order.
+  nlohmann::ordered_json params = nlohmann::ordered_json::object();
+  std::vector<std::string> defaulted;  ///< config fields taken from transformers' defaults
+  std::vector<ModelWarning> warnings;
+  /// longrope: the per-pair factors (short: seq_len ≤ L, long: seq_len > L).
+  std::vector<double> short_factor, long_factor;
+
+  bool has_warning(std::string_view id) const;
+};
+
+/// Reads a parsed config. Raises core::InvalidParameter naming the config
+/// field (e.g. "rope_scaling.factor") and what is allowed.
+ModelReading read_model_config(const nlohmann::json& config);
+
+/// Parses `text` as JSON first ("config = not JSON: …" when it is not).
+ModelReading read_model_config_text(std::string_view text);
+
+/// `params` as KEY=VALUE assignments, in order (for --model on table/export).
+std::vector<std::string> model_assignments(const ModelReading& reading);
+
+/// The three output formats of `poslab model`.
+nlohmann::ordered_json model_reading_json(const ModelReading& reading);
+std::string model_reading_text(const ModelReading& reading);
+std::string model_reading_md(const ModelReading& reading);
+
+}  // namespace poslab::app
