@@ -460,7 +460,9 @@ Figure compare(const FigureContext& ctx) {
   f.title = tr("decay.compare.title");
   f.subtitle = tr.format("decay.compare.subtitle", {{"d", fig::num(s.d)}, {"base", fig::num(s.base)}});
   f.x = distance_axis(s, tr);
-  f.y = {.label = tr("decay.axis.weight")};
+  // A log axis: the weights span many orders of magnitude (q = k = 1 makes the
+  // softmax sharp), and on a linear axis every curve is 0 after ten tokens.
+  f.y = {.label = tr("decay.axis.weight"), .scale = fig::AxisScale::log, .min = 1e-12, .max = 2};
   auto series = [&](const char* name_key, std::vector<std::pair<std::string, std::string>> args, int colour) {
     fig::Series ser{.name = tr.format(name_key, std::move(args))};
     ser.color = fig::palette_color(colour);
