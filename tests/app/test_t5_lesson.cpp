@@ -243,3 +243,7 @@ TEST_CASE("t5-bucket-ranges table: T5-base ranges, open ends as the words -inf /
   for (const auto& [key, value] : t.meta)
     if (key == "last_bucket_from_distance") CHECK(std::get<long long>(value) == 91);
 }
+
+TEST_CASE("t5 matrix reads from the top and fits its data") {
+  test::check_matrix_orientation(lesson.figure("matrix", {}));
+}
