@@ -589,8 +589,12 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
     } else {
       const double y = L.to_px_y(l.value);
       if (!std::isfinite(y) || y < L.plot.y || y > L.plot.bottom()) continue;
-      painter.text({L.plot.right() - fs * 0.3, y - fs * 0.2}, l.label, st, Anchor::right, VAnchor::bottom);
-      remember({L.plot.right() - fs * 0.3, y - fs * 0.2}, l.label, st, Anchor::right, VAnchor::bottom);
+      // Above the line, or below it where the frame's top edge would clip the label.
+      const bool room_above = y - fs * 0.2 - st.size * 1.2 >= L.plot.y;
+      const Point at{L.plot.right() - fs * 0.3, room_above ? y - fs * 0.2 : y + fs * 0.2};
+      const VAnchor v = room_above ? VAnchor::bottom : VAnchor::top;
+      painter.text(at, l.label, st, Anchor::right, v);
+      remember(at, l.label, st, Anchor::right, v);
     }
   }
   for (const Band& b : f.bands) {

@@ -446,7 +446,7 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
                  tr.format("t5.readout.notes_value", {{"k", fig::num(static_cast<double>(differ))},
                                                       {"m", fig::num(static_cast<double>(rel.size()))},
                                                       {"n", fig::num(static_cast<double>(notes_last_bucket_from(s.buckets)))}}),
-                 static_cast<double>(differ), std::nullopt});
+                 static_cast<double>(differ), std::nullopt, /*notes=*/true});
   return out;
 }
 
