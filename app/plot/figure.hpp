@@ -74,6 +74,9 @@ struct Axis {
   std::vector<std::pair<double, std::string>> ticks;
   /// When true, the range never pads past the data (heatmap axes, indices).
   bool tight = false;
+  /// y only: values grow downward, so row 0 of a matrix sits at the top (the
+  /// view range then holds the bottom value in y_min, the top one in y_max).
+  bool reversed = false;
 };
 
 // [SECTION] Series
@@ -192,7 +195,9 @@ struct Figure {
   std::vector<TextNote> notes;
   std::vector<Arrow> arrows;
   LegendPlace legend = LegendPlace::automatic;
-  bool equal_aspect = false;  ///< one data unit is as long on x as on y (2D rotations)
+  /// One data unit is as long on x as on y (2D rotations). With both axes
+  /// tight (a matrix) the plot area shrinks to the data instead of padding it.
+  bool equal_aspect = false;
 };
 
 /// The data range of a figure on each axis (series, heatmaps, annotations),

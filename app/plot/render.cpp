@@ -236,6 +236,7 @@ ViewRange default_view(const Figure& f) {
   };
   pad(v.x_min, v.x_max, f.x.scale == AxisScale::log, f.x.tight, f.x.min.has_value(), f.x.max.has_value());
   pad(v.y_min, v.y_max, f.y.scale == AxisScale::log, f.y.tight, f.y.min.has_value(), f.y.max.has_value());
+  if (f.y.reversed && f.y.scale == AxisScale::linear) std::swap(v.y_min, v.y_max);  // bottom first
   return v;
 }
 
@@ -245,10 +246,12 @@ std::string axis_title(const Axis& a) { return a.unit.empty() ? a.label : a.labe
 
 void fix_aspect(ViewRange& v, const Rect& plot) {
   // Expand the shorter range so one data unit has the same length on both axes.
-  const double sx = (v.x_max - v.x_min) / plot.w, sy = (v.y_max - v.y_min) / plot.h;
+  // A reversed y (y_min > y_max) keeps its direction.
+  const double sx = (v.x_max - v.x_min) / plot.w, sy = std::abs(v.y_max - v.y_min) / plot.h;
   if (sx > sy) {
     const double c = (v.y_min + v.y_max) / 2, half = sx * plot.h / 2;
-    v.y_min = c - half, v.y_max = c + half;
+    const double dir = v.y_min > v.y_max ? -1.0 : 1.0;
+    v.y_min = c - dir * half, v.y_max = c + dir * half;
   } else {
     const double c = (v.x_min + v.x_max) / 2, half = sy * plot.w / 2;
     v.x_min = c - half, v.x_max = c + half;
@@ -429,7 +432,10 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
   if (L.x_log && L.range.x_min <= 0) L.range.x_min = L.range.x_max > 0 ? L.range.x_max * 1e-6 : 1e-6;
   if (L.y_log && L.range.y_min <= 0) L.range.y_min = L.range.y_max > 0 ? L.range.y_max * 1e-6 : 1e-6;
   if (L.range.x_max <= L.range.x_min) L.range.x_max = L.range.x_min + 1;
-  if (L.range.y_max <= L.range.y_min) L.range.y_max = L.range.y_min + 1;
+  const bool y_reversed = f.y.reversed && !L.y_log;  // then y_min (bottom) > y_max (top)
+  if (y_reversed ? L.range.y_min <= L.range.y_max : L.range.y_max <= L.range.y_min)
+    L.range.y_max = L.range.y_min + (y_reversed ? -1 : 1);
+  const double y_lo = std::min(L.range.y_min, L.range.y_max), y_hi = std::max(L.range.y_min, L.range.y_max);
 
   if (!th.transparent) painter.fill_rect(bounds, th.background);
 
@@ -444,7 +450,7 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
   // Horizontal budget: y label, y tick labels; colorbar on the right.
   const Heatmap* hm = f.heatmaps.empty() ? nullptr : &f.heatmaps.front();
   const int y_target = std::max(3, static_cast<int>((bottom - top) / (fs * 3.2)));
-  auto y_ticks = make_ticks(L.range.y_min, L.range.y_max, f.y.scale, f.y.format, y_target);
+  auto y_ticks = make_ticks(y_lo, y_hi, f.y.scale, f.y.format, y_target);
   auto explicit_ticks = [](const Axis& axis) {
     std::vector<Tick> t;
     for (const auto& [v, s] : axis.ticks) t.push_back({v, s});
@@ -452,6 +458,7 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
     return t;  // in order, so the overlap guard below sees neighbours
   };
   if (!f.y.ticks.empty()) y_ticks = explicit_ticks(f.y);
+  if (y_reversed) std::reverse(y_ticks.begin(), y_ticks.end());  // bottom to top, for the overlap guard
   double ytick_w = 0;
   for (const Tick& t : y_ticks) ytick_w = std::max(ytick_w, text_width(painter, t.label, tick_st));
   const double left = bounds.x + pad + (f.y.label.empty() ? 0 : label_st.size * 1.4) + ytick_w + fs * 0.6;
@@ -466,7 +473,22 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
     right -= cb_w + fs * 0.5 + w + (hm->value_name.empty() ? 0 : label_st.size * 1.4) + fs * 0.8;
   }
   L.plot = {left, top, std::max(10.0, right - left), std::max(10.0, bottom - top)};
-  if (f.equal_aspect && !view) fix_aspect(L.range, L.plot);
+  if (f.equal_aspect && f.x.tight && f.y.tight) {
+    // Tight axes (a matrix) never pad past their data: the plot shrinks to
+    // the data's aspect instead, kept at the top left next to its tick labels.
+    const double dx = std::abs(L.range.x_max - L.range.x_min), dy = std::abs(L.range.y_max - L.range.y_min);
+    if (dx > 0 && dy > 0) {
+      if (dx / L.plot.w > dy / L.plot.h) {
+        const double h = L.plot.w * dy / dx;
+        L.plot.h = h;
+      } else {
+        const double w = L.plot.h * dx / dy;
+        L.plot.w = w;
+      }
+    }
+  } else if (f.equal_aspect && !view) {
+    fix_aspect(L.range, L.plot);
+  }
 
   const int x_target = std::max(2, static_cast<int>(L.plot.w / (fs * 6.5)));
   auto x_ticks = make_ticks(L.range.x_min, L.range.x_max, f.x.scale, f.x.format, x_target);
@@ -567,8 +589,12 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
     } else {
       const double y = L.to_px_y(l.value);
       if (!std::isfinite(y) || y < L.plot.y || y > L.plot.bottom()) continue;
-      painter.text({L.plot.right() - fs * 0.3, y - fs * 0.2}, l.label, st, Anchor::right, VAnchor::bottom);
-      remember({L.plot.right() - fs * 0.3, y - fs * 0.2}, l.label, st, Anchor::right, VAnchor::bottom);
+      // Above the line, or below it where the frame's top edge would clip the label.
+      const bool room_above = y - fs * 0.2 - st.size * 1.2 >= L.plot.y;
+      const Point at{L.plot.right() - fs * 0.3, room_above ? y - fs * 0.2 : y + fs * 0.2};
+      const VAnchor v = room_above ? VAnchor::bottom : VAnchor::top;
+      painter.text(at, l.label, st, Anchor::right, v);
+      remember(at, l.label, st, Anchor::right, v);
     }
   }
   for (const Band& b : f.bands) {

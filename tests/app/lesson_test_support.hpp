@@ -17,6 +17,7 @@
 
 #include "app/lessons/lesson.hpp"
 #include "app/lessons/table.hpp"
+#include "app/plot/render.hpp"
 #include "app_test_support.hpp"
 #include "poslab/core/params.hpp"
 
@@ -45,6 +46,25 @@ inline int check_readouts(const std::vector<app::Readout>& readouts) {
     }
   }
   return claims;
+}
+
+/// Every heatmap of `f` is drawn the way a matrix is written: row 0 (its y0
+/// edge) at the top of the plot, the last row below it, with no margin beyond
+/// the cells left, right and at the top (below the last row only what the
+/// figure shows there, e.g. positions without a row).
+inline void check_matrix_orientation(const app::fig::Figure& f) {
+  REQUIRE(!f.heatmaps.empty());
+  CHECK(f.y.reversed);
+  app::fig::PlotLayout L;
+  L.plot = {0, 0, 400, 300};
+  L.range = app::fig::default_view(f);
+  for (const app::fig::Heatmap& h : f.heatmaps) {
+    CHECK(L.to_px_y(h.y0) == doctest::Approx(0));    // row 0 at the top edge
+    CHECK(L.to_px_y(h.y1) > L.to_px_y(h.y0));      // the last row below it
+    CHECK(L.to_px_y(h.y1) <= 300 + 1e-9);
+    CHECK(L.to_px_x(h.x0) == doctest::Approx(0));
+    CHECK(L.to_px_x(h.x1) == doctest::Approx(400));
+  }
 }
 
 /// One lesson of the registry, named by its id: `const test::Lesson lesson{"rope"};`

@@ -137,3 +137,19 @@ TEST_CASE("alibi tables: heads with their source, one query's attention") {
   CHECK(sum == doctest::Approx(1).epsilon(1e-15));
   CHECK(std::get<double>(att.rows[4][3]) == doctest::Approx(0.42865552877716695).epsilon(1e-14));
 }
+
+TEST_CASE("alibi: matrices read from the top, slopes named μₕ") {
+  for (const char* id : {"bias", "attention"}) {
+    CAPTURE(id);
+    test::check_matrix_orientation(lesson.figure(id, {}));
+  }
+  for (const char* id : {"slopes", "interleave"}) {
+    const app::fig::Figure f = lesson.figure(id, {});
+    for (const app::fig::Series& s : f.series) {
+      CHECK(s.x_name != "m");
+      CHECK(s.y_name != "m");
+      for (const app::fig::ExtraColumn& e : s.extra) CHECK(e.name.find(" m") == std::string::npos);
+    }
+  }
+  CHECK(lesson.figure("slopes", {}).series.front().y_name == "μₕ");
+}

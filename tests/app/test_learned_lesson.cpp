@@ -180,3 +180,17 @@ TEST_CASE("learned lesson tables") {
       }
   }
 }
+
+TEST_CASE("learned lesson: the tables read from the top; comparison cells in the notation") {
+  for (const char* id : {"table", "sinusoidal"}) {
+    CAPTURE(id);
+    test::check_matrix_orientation(lesson.figure(id, {}));
+  }
+  const app::Table t = test::table("encoding-comparison");
+  const std::size_t col = test::column(t, "parameters");
+  std::vector<std::string> cells;
+  for (std::size_t r = 0; r < t.rows.size(); ++r)
+    if (const auto* s = std::get_if<std::string>(&t.rows[r][col])) cells.push_back(*s);
+  CHECK(std::find(cells.begin(), cells.end(), "2·(2c+1)·d") != cells.end());
+  CHECK(std::find(cells.begin(), cells.end(), "B·H") != cells.end());
+}

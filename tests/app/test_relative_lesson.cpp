@@ -4,6 +4,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -161,4 +162,32 @@ TEST_CASE("relative lesson tables") {
   }
   CHECK_THROWS_AS(test::table("four-terms", params({{"positions", "1001"}})),
                   core::InvalidParameter);
+}
+
+TEST_CASE("relative lesson: matrices read from the top; a one-signed term gets its own colour range") {
+  for (const char* id : {"index", "content_content", "position_position", "score"}) {
+    CAPTURE(id);
+    test::check_matrix_orientation(lesson.figure(id, params({{"terms", "transformer-xl"}})));
+  }
+  for (const char* variant : {"all", "transformer-xl", "t5", "deberta"}) {
+    for (const char* id : {"content_content", "content_position", "position_content", "position_position", "score"}) {
+      CAPTURE(variant);
+      CAPTURE(id);
+      const fig::Figure f = lesson.figure(id, params({{"terms", variant}}));
+      const fig::Heatmap& h = f.heatmaps.front();
+      const float lo = *std::min_element(h.values.begin(), h.values.end());
+      const float hi = *std::max_element(h.values.begin(), h.values.end());
+      if (lo < 0 && hi > 0) {  // straddles 0: symmetric, signed
+        CHECK(h.colormap == fig::Colormap::signed_);
+        CHECK(h.vmin == doctest::Approx(-h.vmax));
+      } else if (lo < hi) {  // one sign: the data's own range
+        CHECK(h.colormap == fig::Colormap::magnitude);
+        CHECK(h.vmin == doctest::Approx(lo).epsilon(1e-6));
+        CHECK(h.vmax == doctest::Approx(hi).epsilon(1e-6));
+      }
+    }
+  }
+  // Transformer-XL's position–position term at the default seed: all negative.
+  const fig::Heatmap& d = lesson.figure("position_position", params({{"terms", "transformer-xl"}})).heatmaps.front();
+  CHECK(d.vmax < 0);
 }

@@ -293,3 +293,19 @@ TEST_CASE("sinusoidal lesson tables") {
                     core::InvalidParameter);
   }
 }
+
+TEST_CASE("sinusoidal lesson: matrices read from the top, hover names in the notation") {
+  for (const char* id : {"heatmap", "shift_matrix"}) {
+    CAPTURE(id);
+    test::check_matrix_orientation(lesson.figure(id, {}));
+  }
+  const fig::Figure dot = lesson.figure("dot", {});
+  for (const fig::Series& s : dot.series) {
+    CAPTURE(s.name);
+    CHECK(s.y_name.find("_{") == std::string::npos);
+    CHECK(s.x_name.find('k') == std::string::npos);
+  }
+  CHECK(dot.series.front().y_name == "Σᵢ cos(θᵢΔ)");
+  const fig::Figure shift = lesson.figure("shift", {});
+  CHECK(shift.series.back().y_name == "M(Δ)·PE(m)");
+}

@@ -54,7 +54,7 @@ TEST_CASE("t5 readouts hold at the defaults and over random settings") {
   const auto rs = lesson.readouts(core::Params{});
   CHECK(test::readout_containing(rs, "160 tokens").number == 31);          // T5-base buckets over 160 tokens
   CHECK(test::readout_containing(rs, "starts before").number == 91);       // HF: last bucket from 91
-  CHECK(test::readout_containing(rs, "notes' code").number == 96);         // Python transcription of both
+  CHECK(test::readout_containing(rs, "T5RelativePositionBias").number == 96);         // Python transcription of both
   CHECK(lesson.check_readouts(params({{"bidirectional", "false"}})) == 4);
   CHECK(test::readout_containing(lesson.readouts(params({{"bidirectional", "false"}})),
                      "starts before").number == 113);
@@ -242,4 +242,20 @@ TEST_CASE("t5-bucket-ranges table: T5-base ranges, open ends as the words -inf /
   CHECK(std::get<std::string>(t.rows[3][4]) == "exact");
   for (const auto& [key, value] : t.meta)
     if (key == "last_bucket_from_distance") CHECK(std::get<long long>(value) == 91);
+}
+
+TEST_CASE("t5 matrix reads from the top and fits its data") {
+  test::check_matrix_orientation(lesson.figure("matrix", {}));
+}
+
+TEST_CASE("t5: the notes' readout goes to the Notes check panel, named by the notes' title") {
+  const auto rs = lesson.readouts({});
+  int notes = 0;
+  for (const app::Readout& r : rs)
+    if (r.notes) {
+      ++notes;
+      CHECK(r.label.find("position embedding 概述") != std::string::npos);
+      CHECK(r.label.find("seed") == std::string::npos);
+    }
+  CHECK(notes == 1);
 }

@@ -21,6 +21,7 @@
 
 #include "app/plot/figure_text.hpp"
 #include "app/lessons/alibi/setting.hpp"
+#include "app/lessons/common/figures.hpp"
 #include "app/lessons/lesson.hpp"
 #include "poslab/core/alibi.hpp"
 
@@ -135,19 +136,19 @@ Figure slopes(const FigureContext& ctx) {
   }
   for (fig::Series* ser : {&first, &rest}) {
     ser->x_name = tr("alibi.readout.head");
-    ser->y_name = "m";
+    ser->y_name = "μₕ";
     ser->marker = s.heads > 64 ? 2.5f : 4.0f;
     ser->width = s.heads > 64 ? 1.2f : 2.0f;
   }
-  first.extra = {{"log₂ m", "", first_log}, {"1/m", tr("unit.tokens"), first_efold}};
-  rest.extra = {{"log₂ m", "", rest_log}, {"1/m", tr("unit.tokens"), rest_efold}};
+  first.extra = {{"log₂ μₕ", "", first_log}, {"1/μₕ", tr("unit.tokens"), first_efold}};
+  rest.extra = {{"log₂ μₕ", "", rest_log}, {"1/μₕ", tr("unit.tokens"), rest_efold}};
   fig::Series chosen{.name = tr.format("alibi.slopes.series_chosen", {{"h", fig::num(s.head)}}), .kind = fig::SeriesKind::scatter};
   chosen.x = {static_cast<double>(s.head)};
   chosen.y = {s.slope()};
   chosen.marker = 7;
   chosen.color = fig::palette_color(4);
   chosen.x_name = tr("alibi.readout.head");
-  chosen.y_name = "m";
+  chosen.y_name = "μₕ";
   f.series = {std::move(first)};
   if (!rest.x.empty()) f.series.push_back(std::move(rest));
   f.series.push_back(std::move(chosen));
@@ -193,7 +194,7 @@ Figure interleave(const FigureContext& ctx) {
   }
   for (fig::Series* ser : {&all, &first, &rest}) {
     ser->marker = ser == &all ? 2.0f : (s.heads > 64 ? 3.0f : 4.5f);
-    ser->x_name = "m";
+    ser->x_name = "μₕ";
     ser->y_name = tr("alibi.readout.row");
   }
   all.extra = {{tr("alibi.readout.index_in_doubled"), "", all_index}};
@@ -219,8 +220,7 @@ Figure bias(const FigureContext& ctx) {
   f.title = tr.format(s.causal ? "alibi.bias.title" : "alibi.bias.title_symmetric", {{"h", fig::num(s.head)}});
   f.subtitle = tr.format(cells == s.positions ? "alibi.bias.subtitle" : "alibi.bias.subtitle_blocks",
                          {{"m", fig::num(m)}, {"n", fig::num(n)}, {"mode", mode_text(s, tr)}, {"b", fig::num(block, 3)}});
-  f.x = {.label = tr("alibi.axis.key"), .format = fig::TickFormat::integer, .tight = true};
-  f.y = {.label = tr("alibi.axis.query"), .format = fig::TickFormat::integer, .tight = true};
+  lessons::matrix_axes(f, tr("alibi.axis.key"), tr("alibi.axis.query"));
   f.equal_aspect = true;
   fig::Heatmap h;
   h.x0 = 0, h.x1 = n, h.y0 = 0, h.y1 = n;
@@ -262,8 +262,7 @@ Figure attention(const FigureContext& ctx) {
   f.title = tr.format("alibi.attention.title", {{"h", fig::num(s.head)}});
   f.subtitle = tr.format(s.causal ? "alibi.attention.subtitle" : "alibi.attention.subtitle_symmetric", {{"m", fig::num(m)}, {"n", fig::num(n)}, {"mode", mode_text(s, tr)},
                                                       {"peak", fig::num(peak, 3)}});
-  f.x = {.label = tr("alibi.axis.key"), .format = fig::TickFormat::integer, .tight = true};
-  f.y = {.label = tr("alibi.axis.query"), .format = fig::TickFormat::integer, .tight = true};
+  lessons::matrix_axes(f, tr("alibi.axis.key"), tr("alibi.axis.query"));
   f.equal_aspect = true;
   fig::Heatmap h;
   h.x0 = 0, h.x1 = n, h.y0 = 0, h.y1 = n;

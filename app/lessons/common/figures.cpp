@@ -2,15 +2,31 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 #include <vector>
 
 #include "poslab/core/sinusoidal.hpp"
 
 namespace poslab::app::lessons {
 
+void matrix_axes(fig::Figure& f, std::string x_label, std::string y_label) {
+  f.x = {.label = std::move(x_label), .format = fig::TickFormat::integer, .tight = true};
+  f.y = {.label = std::move(y_label), .format = fig::TickFormat::integer, .tight = true, .reversed = true};
+}
+
+fig::Heatmap matrix_heatmap(const Eigen::MatrixXd& m) {
+  fig::Heatmap h;
+  h.cols = static_cast<int>(m.cols()), h.rows = static_cast<int>(m.rows());
+  h.x0 = 0, h.x1 = h.cols, h.y0 = 0, h.y1 = h.rows;
+  h.values.resize(static_cast<std::size_t>(m.size()));
+  for (Eigen::Index r = 0; r < m.rows(); ++r)
+    for (Eigen::Index c = 0; c < m.cols(); ++c)
+      h.values[static_cast<std::size_t>(r * m.cols() + c)] = static_cast<float>(m(r, c));
+  return h;
+}
+
 void encoding_axes(fig::Figure& f, const EncodingKeys& keys, const Translator& tr) {
-  f.x = {.label = tr(keys.axis_dim), .format = fig::TickFormat::integer, .tight = true};
-  f.y = {.label = tr(keys.axis_pos), .format = fig::TickFormat::integer, .tight = true};
+  matrix_axes(f, tr(keys.axis_dim), tr(keys.axis_pos));
 }
 
 fig::Heatmap encoding_heatmap(int d, long long rows, double range, const EncodingKeys& keys, const Translator& tr) {

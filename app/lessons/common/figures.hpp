@@ -1,6 +1,11 @@
 #pragma once
 // Figure pieces that more than one lesson draws the same way, written once:
-// an encoding table E[pos, i] as a heatmap (lessons sinusoidal and learned).
+// an encoding table E[pos, i] as a heatmap (lessons sinusoidal and learned),
+// and any matrix as a heatmap written the way a matrix is: row 0 at the top.
+
+#include <string>
+
+#include <Eigen/Dense>
 
 #include "app/common/i18n.hpp"
 #include "app/plot/figure.hpp"
@@ -16,7 +21,16 @@ struct EncodingKeys {
   const char* value;
 };
 
-/// Integer, tight axes for an encoding table: dimensions along x, positions along y.
+/// Integer, tight axes of a matrix figure: columns along x, rows down y
+/// (row 0 at the top, as a matrix or a table is written).
+void matrix_axes(fig::Figure& f, std::string x_label, std::string y_label);
+
+/// The entries of `m` as heatmap cells: entry (r, c) covers [c, c + 1] × [r, r + 1]
+/// (with matrix_axes, row 0 at the top); colours and names are the caller's.
+fig::Heatmap matrix_heatmap(const Eigen::MatrixXd& m);
+
+/// Integer, tight axes for an encoding table: dimensions along x, positions
+/// down y (position 0 at the top, like every matrix).
 void encoding_axes(fig::Figure& f, const EncodingKeys& keys, const Translator& tr);
 
 /// The cells of an encoding table over dimensions 0..d−1 (x) × positions

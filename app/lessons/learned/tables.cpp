@@ -87,18 +87,18 @@ Table encoding_comparison(const Params& p) {
   t.add_row({S("learned"), S("input_embeddings"), S("L·d"), S("per_model"), L * d, false, S("none_built_in"),
              S("O(N·d)"), S("once_at_input"), S("impossible_no_row_past_L"), S("absolute"), S("O(d)"), S("O(1)"),
              S("poor"), S("implicit"), S("Devlin et al. 2019 §3; HF BertEmbeddings")});
-  t.add_row({S("shaw"), S("keys_and_values"), S("2·(2k+1)·d"), S("per_layer"), 2 * (2 * k + 1) * d, true,
+  t.add_row({S("shaw"), S("keys_and_values"), S("2·(2c+1)·d"), S("per_layer"), 2 * (2 * k + 1) * d, true,
              S("exact_up_to_k_then_clipped"), S("O(N²·d)"), S("every_layer"), S("not_measured_in_cited_work"),
              S("relative"), S("O(L)"), S("O(L)"), S("medium"), S("explicit_bucketed"), S("Shaw et al. 2018 §3.2–3.3")});
-  t.add_row({S("t5"), S("attention_logits"), S("buckets·h"), S("per_stack"), buckets * heads, true,
-             S("bucketed_scalar_bias"), S("O(N²·h)"), S("every_layer"), S("degrades_past_training_length"),
+  t.add_row({S("t5"), S("attention_logits"), S("B·H"), S("per_stack"), buckets * heads, true,
+             S("bucketed_scalar_bias"), S("O(N²·H)"), S("every_layer"), S("degrades_past_training_length"),
              S("relative"), S("O(L)"), S("O(L)"), S("medium"), S("explicit_bucketed"),
              S("Raffel et al. 2020 §2.1; HF T5Attention; Press et al. 2022 Fig. 1")});
   t.add_row({S("rope"), S("queries_and_keys"), S("0"), S("none"), 0.0, true, S("exact_score_depends_on_m_minus_n"),
              S("O(N·d)"), S("every_layer"), S("degrades_past_training_length"), S("rotary"), S("0"), S("O(1)"),
              S("best"), S("explicit_continuous"), S("Su et al. 2021 §3.2–3.4; Press et al. 2022 Fig. 1")});
   t.add_row({S("alibi"), S("attention_logits"), S("0"), S("none"), 0.0, true, S("linear_distance_penalty"),
-             S("O(N²·h)"), S("every_layer"), S("holds_at_2x_training_length"), S("not_in_notes"), S(""), S(""), S(""),
+             S("O(N²·H)"), S("every_layer"), S("holds_at_2x_training_length"), S("not_in_notes"), S(""), S(""), S(""),
              S(""), S("Press et al. 2022 §3 and abstract")});
   t.meta.emplace_back("learned_parameters_bert_base", 512.0 * 768.0);
   return t;

@@ -20,6 +20,7 @@
 
 #include "app/plot/figure_text.hpp"
 #include "app/lessons/common/memo.hpp"
+#include "app/lessons/common/figures.hpp"
 #include "app/lessons/lesson.hpp"
 #include "app/lessons/relative/setting.hpp"
 #include "poslab/core/relative.hpp"
@@ -131,8 +132,7 @@ Figure index(const FigureContext& ctx) {
   f.title = tr("relative.index.title");
   f.subtitle = tr.format("relative.index.subtitle", {{"k", fig::num(static_cast<double>(k))}, {"n", fig::num(static_cast<double>(n))},
                                                      {"v", fig::num(static_cast<double>(2 * std::min(k, n - 1) + 1))}});
-  f.x = {.label = tr("relative.axis.key"), .format = fig::TickFormat::integer, .tight = true};
-  f.y = {.label = tr("relative.axis.query"), .format = fig::TickFormat::integer, .tight = true};
+  lessons::matrix_axes(f, tr("relative.axis.key"), tr("relative.axis.query"));
   f.legend = fig::LegendPlace::none;
   fig::Heatmap h;
   h.x0 = 0, h.x1 = static_cast<double>(n), h.y0 = 0, h.y1 = static_cast<double>(n);
@@ -184,7 +184,11 @@ Figure index(const FigureContext& ctx) {
 }
 
 /// One term (or their sum) of the toy score as a tokens × tokens heatmap,
-/// query i upward, key j to the right, on a symmetric range of its own.
+/// query m down from the top, key n to the right. A term that straddles 0
+/// gets a signed range symmetric about 0; one whose entries share a sign
+/// (Transformer-XL's position–position term at seed 0 lies in about
+/// [−22, −3]) gets its own [min, max] on the magnitude map, or its diagonals
+/// would all look the same blue.
 Figure term_figure(const FigureContext& ctx, Term term) {
   const auto& tr = ctx.tr;
   const std::string variant = ctx.params.choice("terms");
@@ -198,19 +202,17 @@ Figure term_figure(const FigureContext& ctx, Term term) {
   Figure f;
   f.title = tr("relative." + id + "." + variant);
   f.subtitle = toy_subtitle(ctx, toy, peak);
-  f.x = {.label = tr("relative.axis.key"), .format = fig::TickFormat::integer, .tight = true};
-  f.y = {.label = tr("relative.axis.query"), .format = fig::TickFormat::integer, .tight = true};
-  fig::Heatmap h;
+  lessons::matrix_axes(f, tr("relative.axis.key"), tr("relative.axis.query"));
   const int n = toy.tokens;
-  h.x0 = 0, h.x1 = n, h.y0 = 0, h.y1 = n;
-  h.cols = h.rows = n;
-  h.values.resize(static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j)
-      h.values[static_cast<std::size_t>(i) * static_cast<std::size_t>(n) + static_cast<std::size_t>(j)] =
-          static_cast<float>(m(i, j));
-  h.colormap = fig::Colormap::signed_;
-  h.vmin = -range, h.vmax = range;
+  fig::Heatmap h = lessons::matrix_heatmap(m);
+  const double lo = m.minCoeff(), hi = m.maxCoeff();
+  if (peak > 0 && (lo > 0 || hi < 0) && hi > lo) {
+    h.colormap = fig::Colormap::magnitude;
+    h.vmin = lo, h.vmax = hi;
+  } else {
+    h.colormap = fig::Colormap::signed_;
+    h.vmin = -range, h.vmax = range;
+  }
   h.value_name = tr("relative.value." + id);
   h.x_name = tr("relative.readout.key");
   h.y_name = tr("relative.readout.query");

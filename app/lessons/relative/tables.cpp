@@ -58,9 +58,9 @@ Table four_terms(const Params& p) {
 
 std::vector<TableDef> relative_lesson_tables() {
   return {
-      {"shaw-clip", "Shaw et al. relative vector index clip(j - i, -k, k) of each relative position",
+      {"shaw-clip", "Shaw et al.'s relative vector index clip(n − m, −c, c) of each relative position",
        {"clip", "relative"}, {{"relative", "-12:12"}}, shaw_clip},
-      {"four-terms", "the toy attention score split into content/position terms, for a variant",
+      {"four-terms", "the toy attention score of query m and key n split into content/position terms, for a variant",
        {"positions", "d", "base", "seed", "terms"}, {{"positions", "8"}}, four_terms},
   };
 }

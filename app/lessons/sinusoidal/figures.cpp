@@ -298,7 +298,7 @@ Figure wavelengths(const FigureContext& ctx) {
     }
     s.x_name = tr("sinusoidal.readout.dim");
     s.y_name = "λ";
-    s.extra = {{"ω", tr("unit.rad_per_token"), omega}};
+    s.extra = {{"θ", tr("unit.rad_per_token"), omega}};
     f.series.push_back(std::move(s));
   }
   const double longest = core::sinusoidal_wavelength(d - 1, d, base);
@@ -327,7 +327,7 @@ struct DotKey {
 struct DotSamples {
   std::vector<double> ks, half;  ///< k = 0, s, 2s, … and kmax; Σ_i cos(ω_i k) there
   std::array<double, 3> anchors{};
-  std::array<std::vector<double>, 3> anchor_k, anchor_dot;  ///< PE_{p+k}·PE_p at 13 offsets per anchor p
+  std::array<std::vector<double>, 3> anchor_k, anchor_dot;  ///< PE(p + Δ)·PE(p) at 13 offsets per anchor p
 };
 
 /// Inserts the offset k >= 0 and Σ_i cos(ω_i k) into the sorted samples (once).
@@ -415,8 +415,8 @@ Figure dot(const FigureContext& ctx) {
   closed.x.insert(closed.x.end(), ks.begin(), ks.end());
   closed.y.insert(closed.y.end(), half.begin(), half.end());
   closed.width = 1.4f;
-  closed.x_name = "k";
-  closed.y_name = "Σᵢ cos(ωᵢ k)";
+  closed.x_name = "Δ";
+  closed.y_name = "Σᵢ cos(θᵢΔ)";
   f.series.push_back(std::move(closed));
   for (std::size_t a = 0; a < samples->anchors.size(); ++a) {
     fig::Series s{.name = tr.format("sinusoidal.dot.series_anchor", {{"p", fig::num(samples->anchors[a])}}),
@@ -424,8 +424,8 @@ Figure dot(const FigureContext& ctx) {
     s.marker = 3.2f - 0.6f * static_cast<float>(a);
     s.x = samples->anchor_k[a];
     s.y = samples->anchor_dot[a];
-    s.x_name = "k";
-    s.y_name = "PE_{p+k}·PE_p";
+    s.x_name = "Δ";
+    s.y_name = "PE(p + Δ)·PE(p)";
     f.series.push_back(std::move(s));
   }
   fig::Series now{.name = tr("sinusoidal.dot.series_now"), .kind = fig::SeriesKind::scatter};
@@ -435,8 +435,8 @@ Figure dot(const FigureContext& ctx) {
     now.x = {m - n, n - m};
     now.y = {core::sinusoidal_dot(m, n, d, base), core::sinusoidal_dot(n, m, d, base)};
   }
-  now.x_name = "m − n";
-  now.y_name = "PE_m·PE_n";
+  now.x_name = "r = m − n";
+  now.y_name = "PE(m)·PE(n)";
   f.series.push_back(std::move(now));
   f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = d / 2.0});
   const double lowest = *std::min_element(half.begin(), half.end());
@@ -468,16 +468,8 @@ Figure shift_matrix(const FigureContext& ctx) {
   f.title = tr("sinusoidal.shift_matrix.title");
   f.subtitle = tr.format("sinusoidal.shift_matrix.subtitle",
                          {{"k", fig::num(k)}, {"side", std::to_string(side)}, {"d", fig::num(d)}});
-  f.x = {.label = tr("sinusoidal.shift_matrix.axis.col"), .format = fig::TickFormat::integer, .tight = true};
-  f.y = {.label = tr("sinusoidal.shift_matrix.axis.row"), .format = fig::TickFormat::integer, .tight = true};
-  fig::Heatmap h;
-  h.x0 = 0, h.x1 = side, h.y0 = 0, h.y1 = side;
-  h.cols = h.rows = side;
-  h.values.resize(static_cast<std::size_t>(side) * static_cast<std::size_t>(side));
-  for (int r = 0; r < side; ++r)
-    for (int c = 0; c < side; ++c)
-      h.values[static_cast<std::size_t>(r) * static_cast<std::size_t>(side) + static_cast<std::size_t>(c)] =
-          static_cast<float>(corner(r, c));
+  lessons::matrix_axes(f, tr("sinusoidal.shift_matrix.axis.col"), tr("sinusoidal.shift_matrix.axis.row"));
+  fig::Heatmap h = lessons::matrix_heatmap(corner);
   h.colormap = fig::Colormap::signed_;
   h.vmin = -1, h.vmax = 1;
   h.value_name = tr("sinusoidal.shift_matrix.value");
@@ -533,8 +525,8 @@ Figure shift(const FigureContext& ctx) {
   turned.marker = d <= 32 ? 3.0f : d <= 128 ? 1.6f : 1.3f;
   for (fig::Series* s : {&before, &after, &turned}) s->x_name = tr("sinusoidal.readout.dim");
   before.y_name = "PE(m)";
-  after.y_name = "PE(m + k)";
-  turned.y_name = "M(k)·PE(m)";
+  after.y_name = "PE(m + Δ)";
+  turned.y_name = "M(Δ)·PE(m)";
   f.series = {std::move(before), std::move(after), std::move(turned)};
   f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = 0, .style = fig::LineStyle::solid});
   return f;

@@ -32,7 +32,7 @@ Table sinusoidal_wavelengths(const Params& p) {
   return t;
 }
 
-/// PE_{n+k}·PE_n (a dot product of two rows) next to Σ_i cos(ω_i k) for every
+/// PE(n + Δ)·PE(n) (a dot product of two rows) next to Σᵢ cos(θᵢΔ) for every
 /// offset k in `distance`: equal up to rounding, whatever n is.
 Table sinusoidal_dot_table(const Params& p) {
   const auto [d, base] = sinusoidal::encoding(p);
@@ -63,7 +63,7 @@ Table sinusoidal_dot_table(const Params& p) {
   return t;
 }
 
-/// PE(m), PE(m + k) and M(k)·PE(m) per dimension, and their difference.
+/// PE(m), PE(m + Δ) and M(Δ)·PE(m) per dimension, and their difference.
 Table sinusoidal_shift_table(const Params& p) {
   const sinusoidal::ShiftRows s = sinusoidal::shift_rows(p);
   Table t;
@@ -90,12 +90,12 @@ Table sinusoidal(const Params& p) {
 
 std::vector<TableDef> sinusoidal_lesson_tables() {
   return {
-      {"sinusoidal", "PE[pos, i] of the sinusoidal encoding", {"d", "base", "pos"}, {{"pos", "0:9"}}, sinusoidal},
-      {"sinusoidal-wavelengths", "frequency omega_i and wavelength 2pi/omega_i of every sinusoidal pair",
+      {"sinusoidal", "PE(p), dimension j, of the sinusoidal encoding (columns pos = p, i = j)", {"d", "base", "pos"}, {{"pos", "0:9"}}, sinusoidal},
+      {"sinusoidal-wavelengths", "frequency θᵢ and wavelength λᵢ = 2π/θᵢ of every sinusoidal pair i",
        {"d", "base"}, {}, sinusoidal_wavelengths},
-      {"sinusoidal-dot", "PE_{n+k} . PE_n next to the closed form sum_i cos(omega_i k)",
+      {"sinusoidal-dot", "PE(n + Δ)·PE(n) next to the closed form Σᵢ cos(θᵢΔ)",
        {"d", "base", "n", "distance"}, {{"distance", "0:16"}}, sinusoidal_dot_table},
-      {"sinusoidal-shift", "PE(m), PE(m+k) and M(k) PE(m) per dimension",
+      {"sinusoidal-shift", "PE(m), PE(m + Δ) and M(Δ)·PE(m) per dimension j",
        {"d", "base", "m", "offset"}, {}, sinusoidal_shift_table},
   };
 }

@@ -24,6 +24,7 @@
 #include "app/plot/figure_text.hpp"
 #include "app/lessons/common/memo.hpp"
 #include "app/lessons/common/setting.hpp"
+#include "app/lessons/common/figures.hpp"
 #include "app/lessons/lesson.hpp"
 #include "poslab/core/t5.hpp"
 
@@ -238,8 +239,7 @@ Figure matrix(const FigureContext& ctx) {
   f.subtitle = tr.format("t5.matrix.subtitle", {{"n", fig::num(static_cast<double>(s.positions))},
                                                 {"nb", fig::num(s.buckets)}, {"maxd", fig::num(s.max_distance)},
                                                 {"mode", mode_text(s, tr)}, {"used", fig::num(used)}});
-  f.x = {.label = tr("t5.axis.key"), .format = fig::TickFormat::integer, .tight = true};
-  f.y = {.label = tr("t5.axis.query"), .format = fig::TickFormat::integer, .tight = true};
+  lessons::matrix_axes(f, tr("t5.axis.key"), tr("t5.axis.query"));
   f.equal_aspect = true;
   fig::Heatmap h;
   const auto n = static_cast<double>(s.positions);
@@ -446,7 +446,7 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
                  tr.format("t5.readout.notes_value", {{"k", fig::num(static_cast<double>(differ))},
                                                       {"m", fig::num(static_cast<double>(rel.size()))},
                                                       {"n", fig::num(static_cast<double>(notes_last_bucket_from(s.buckets)))}}),
-                 static_cast<double>(differ), std::nullopt});
+                 static_cast<double>(differ), std::nullopt, /*notes=*/true});
   return out;
 }
 

@@ -62,9 +62,9 @@ Table t5_buckets(const Params& p) {
 
 std::vector<TableDef> t5_lesson_tables() {
   return {
-      {"t5-buckets", "T5 relative-position bucket of each relative position",
+      {"t5-buckets", "T5 bucket of each relative position key − query = −r",
        {"buckets", "bucket_max_distance", "bidirectional", "relative"}, {}, t5_buckets},
-      {"t5-bucket-ranges", "every T5 bucket with the range of key - query it covers",
+      {"t5-bucket-ranges", "every T5 bucket with the range of key − query = −r it covers",
            {"buckets", "bucket_max_distance", "bidirectional"}, {}, t5_bucket_ranges}};
 }
 
