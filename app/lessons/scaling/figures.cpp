@@ -643,6 +643,45 @@ double notes_roll_norm_ratio(const Eigen::VectorXd& q, double m, const Eigen::Ve
   return out.norm() / q.norm();
 }
 
+/// Why YaRN scales attention: the entropy (nats) of one query's softmax over
+/// ℓ keys. The query sits at position ℓ − 1, the keys at 0 … ℓ − 1, and
+/// q = k = (1, …, 1)/√d (unit length, so the scores stay in [−1, 1] and the
+/// softmax is not degenerate); RoPE's score at distance r is then
+///   (2/d)·Σᵢ cos(r·θᵢ),
+/// multiplied by a² when cos and sin carry the attention factor a. At most
+/// `kEntropyKeys` keys (fewer for large d, so the work stays near 2^22 cosines)
+/// are used, sampled evenly over r; the sampled entropy then gets + ln(ℓ/N),
+/// each sample standing for ℓ/N keys.
+struct Entropy {
+  double nats = 0;
+  double keys_used = 0;  ///< N, the keys evaluated (ℓ when not capped)
+};
+constexpr double kEntropyKeys = 65536;
+
+Entropy attention_entropy(double ell, const Eigen::VectorXd& theta, double a2) {
+  const double pairs = static_cast<double>(theta.size());
+  const double cap = std::clamp(std::floor(4194304.0 / pairs), 1024.0, kEntropyKeys);
+  ell = std::max(1.0, std::floor(ell));
+  const double n = std::min(ell, cap);
+  const auto count = static_cast<std::size_t>(n);
+  std::vector<double> z(count);
+  double top = -std::numeric_limits<double>::infinity();
+  for (std::size_t k = 0; k < count; ++k) {
+    const double r = n == ell ? static_cast<double>(k) : std::round(static_cast<double>(k) * (ell - 1) / std::max(1.0, n - 1));
+    double sum = 0;
+    for (Eigen::Index i = 0; i < theta.size(); ++i) sum += std::cos(r * theta[i]);
+    z[k] = a2 * sum / pairs;
+    top = std::max(top, z[k]);
+  }
+  double total = 0, weighted = 0;
+  for (double v : z) {
+    const double w = std::exp(v - top);
+    total += w, weighted += w * (v - top);
+  }
+  // H = ln Z − Σ w·(z − top)/Z, with Z = Σ exp(z − top)
+  return {std::log(total) - weighted / total + std::log(ell / n), n};
+}
+
 std::vector<Readout> readouts(const FigureContext& ctx) {
   const auto& p = ctx.params;
   const auto& tr = ctx.tr;
@@ -727,6 +766,22 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
                    tr.format("scaling.readout.attention_value", {{"a", fig::num(t->attention_factor, 6)},
                                                                  {"a2", fig::num(t->attention_factor * t->attention_factor, 6)}}),
                    t->attention_factor, std::nullopt});
+
+    // Why the factor: over s·L keys the softmax spreads thinner; a² sharpens it
+    // back (holds: the a² entropy at s·L is the closer one to the entropy at L;
+    // no claim for a = 1, where the two are the same).
+    const double a2 = t->attention_factor * t->attention_factor;
+    const Entropy trained = attention_entropy(L, none->theta, 1);
+    const Entropy wide = attention_entropy(Lt, t->scaled_theta, 1);
+    const Entropy sharp = a2 == 1 ? wide : attention_entropy(Lt, t->scaled_theta, a2);
+    std::optional<bool> sharper;
+    if (a2 != 1) sharper = std::abs(sharp.nats - trained.nats) < std::abs(wide.nats - trained.nats);
+    std::string value = tr.format("scaling.readout.entropy_value",
+                                  {{"L", fig::num(L)}, {"h0", fig::num(trained.nats, 5)}, {"Lt", fig::num(std::floor(Lt))},
+                                   {"h1", fig::num(wide.nats, 5)}, {"a2", fig::num(a2, 5)}, {"h2", fig::num(sharp.nats, 5)}});
+    if (wide.keys_used < std::floor(Lt) || trained.keys_used < std::floor(L))
+      value += tr.format("scaling.readout.entropy_capped", {{"n", fig::num(wide.keys_used)}});
+    out.push_back({tr.format("scaling.readout.entropy", {{"method", name}}), value, sharp.nats, sharper});
   }
 
   // Dynamic NTK: HF's scale s·seq_len/L − (s − 1) and the base it gives.
