@@ -48,6 +48,9 @@ TEST_CASE("gaussian: the notes' defaults erase positions from x ≈ 52.16 and br
   const app::Readout* code = test::find_readout(rs, "gaussian.readout.code");
   REQUIRE(code != nullptr);
   CHECK(code->number > 0.5);  // the mixed layouts: no rotation, scores drift (49.33 → 48.10 at s = 10)
+  CHECK(code->notes);  // both check the notes: shown in the Notes check panel
+  CHECK(abs->notes);
+  CHECK(!rel->notes);
 }
 
 TEST_CASE("gaussian readouts over random kernels, positions and dimensions") {

@@ -61,6 +61,11 @@ TEST_CASE("rope-five-vectors and the audit of the notes' printed numbers (seed 0
   const app::Readout* notes = test::find_readout(rs, "rope.readout.notes");
   REQUIRE(notes != nullptr);
   CHECK(notes->number == 3);
+  CHECK(notes->notes);  // shown in the Notes check panel
+  CHECK(!test::find_readout(rs, "rope.readout.norm")->notes);
+  // Row ids name the notes, not the seed files they came from.
+  CHECK(std::get<std::string>(audit.rows[0][0]) == "notes_about_pe_q_1234_m2");
+  CHECK(std::get<std::string>(audit.rows[4][0]) == "notes_rope_row0");
 }
 
 TEST_CASE("rope-layouts: a permutation whose pairs match the two layouts") {

@@ -196,7 +196,7 @@ Figure kernel(const FigureContext& ctx) {
   first.style = second.style = fig::LineStyle::dashed;
   first.width = second.width = 1.5f;
   first.color = fig::palette_color(2), second.color = fig::palette_color(1);
-  for (fig::Series* s : {&total, &first, &second}) s->x_name = "x", s->y_name = "K";
+  for (fig::Series* s : {&total, &first, &second}) s->x_name = "r", s->y_name = "K";
   total.extra = {{tr("gaussian.kernel.readout.ratio"), "", ratio}};
   f.series = {std::move(first), std::move(second), std::move(total)};
   if (cut >= 0) {
@@ -307,7 +307,7 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
     out.push_back({.label = tr.format("gaussian.readout.shift_absolute", {{"w", fig::num(window)}}),
                    .value = tr.format("gaussian.readout.shift_absolute_value",
                                       {{"e", fig::num(e_abs, 4)}, {"pct", fig::num(100 * e_abs / ref, 3)}}),
-                   .number = e_abs});
+                   .number = e_abs, .notes = true});
     out.push_back({.label = tr.format("gaussian.readout.shift_relative", {{"w", fig::num(window)}}),
                    .value = tr.format("gaussian.readout.shift_relative_value", {{"e", fig::num(e_rel, 2)}}),
                    .number = e_rel, .holds = e_rel <= relative_tolerance(k, d, std::max(m, n) + window)});
@@ -320,7 +320,7 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
     for (int s = 1; s <= code_window; ++s) worst = std::max(worst, std::abs(mixed_rope(m + s, n + s, d, base) - code0));
     out.push_back({.label = tr.format("gaussian.readout.code", {{"w", fig::num(code_window)}}),
                    .value = tr.format("gaussian.readout.code_value", {{"e", fig::num(worst, 4)}, {"d", fig::num(d)}}),
-                   .number = worst});
+                   .number = worst, .notes = true});
   }
 
   // 5. The kernel factors themselves at (m, n).

@@ -382,7 +382,7 @@ Figure worked(const FigureContext& ctx) {
     outs.x.push_back(static_cast<double>(j)), outs.y.push_back(y[j]);
   }
   in.x_name = outs.x_name = tr("rope.worked.readout.index");
-  in.y_name = "x", outs.y_name = "f(x, m)";
+  in.y_name = "q", outs.y_name = "q′";
   in.extra = outs.extra = {{tr("rope.readout.pair"), "", pair_col}};
   f.series = {std::move(in), std::move(outs)};
   f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = 0, .style = fig::LineStyle::solid});
@@ -443,10 +443,10 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
     out.push_back({.label = tr.format("rope.readout.mixed", {{"s", fig::num(shifts)}}),
                    .value = tr.format("rope.readout.mixed_value", {{"e", fig::num(mixed_err, 3)},
                                                                    {"pct", fig::num(100 * mixed_err / scale, 3)}}),
-                   .number = mixed_err});
+                   .number = mixed_err, .notes = true});
   }
   const double ratio = x.norm() > 0 ? core::rope_rotate_mixed(x, m, base).norm() / x.norm() : 1.0;
-  out.push_back({.label = tr("rope.readout.mixed_norm"), .value = fig::num(ratio, 6), .number = ratio});
+  out.push_back({.label = tr("rope.readout.mixed_norm"), .value = fig::num(ratio, 6), .number = ratio, .notes = true});
 
   // 7. The notes' printed worked examples against the reference (table rope-notes-check).
   if (const TableDef* def = find_table("rope-notes-check")) {
@@ -462,7 +462,7 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
     out.push_back({.label = tr.format("rope.readout.notes", {{"n", fig::num(static_cast<double>(t.rows.size()))}}),
                    .value = tr.format("rope.readout.notes_value", {{"count", fig::num(static_cast<double>(count))},
                                                                    {"list", wrong}}),
-                   .number = static_cast<double>(count)});
+                   .number = static_cast<double>(count), .notes = true});
   }
   return out;
 }

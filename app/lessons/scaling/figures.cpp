@@ -55,14 +55,17 @@ constexpr double kMaxCoreFactor = 1024;    // and factors against the `factor` s
 
 struct MethodInfo {
   ScalingMethod method;
-  std::uint32_t colour;  // Okabe–Ito hues, readable on the light and the dark theme
+  // Okabe–Ito hues where they go round, readable on the light and the dark
+  // theme; PI (orange), Llama 3 (red) and the notes' method (purple) must
+  // stay apart, as they are often drawn together.
+  std::uint32_t colour;
 };
 
 constexpr std::array kMethods = {
     MethodInfo{ScalingMethod::none, 0x7F7F7F},   MethodInfo{ScalingMethod::linear, 0xE69F00},
     MethodInfo{ScalingMethod::ntk, 0x56B4E9},    MethodInfo{ScalingMethod::dynamic, 0x009E73},
     MethodInfo{ScalingMethod::yarn, 0x0072B2},   MethodInfo{ScalingMethod::yarn_paper, 0xCC79A7},
-    MethodInfo{ScalingMethod::llama3, 0xD55E00}, MethodInfo{ScalingMethod::seed, 0xB8860B},
+    MethodInfo{ScalingMethod::llama3, 0xD62728}, MethodInfo{ScalingMethod::seed, 0x9467BD},
 };
 
 fig::Color method_colour(ScalingMethod m) {
@@ -124,6 +127,27 @@ std::optional<std::pair<double, double>> blend_band(const core::Params& p, Scali
   from = std::clamp(from, 0.0, last), to = std::clamp(to, 0.0, last);
   if (!(to > from)) return std::nullopt;
   return std::pair{from, to};
+}
+
+/// The shaded band of the selected method: YaRN's ramp (code or paper) or
+/// Llama 3's blend (λ between L/f_high and L/f_low); nothing for the methods
+/// without a ramp band (none, PI, NTK-aware, dynamic NTK, the notes').
+std::optional<fig::Band> method_band(const core::Params& p, const Translator& tr, ScalingMethod m) {
+  if (m != ScalingMethod::yarn && m != ScalingMethod::yarn_paper && m != ScalingMethod::llama3) return std::nullopt;
+  const std::optional<core::ScalingTable> yarn = try_table(p, ScalingMethod::yarn);
+  if (!yarn) return std::nullopt;
+  const auto band = blend_band(p, m, *yarn);
+  if (!band) return std::nullopt;
+  const double L = trained_context(p);
+  std::string label;
+  if (m == ScalingMethod::llama3)
+    label = tr.format("scaling.band.llama3", {{"lo", fig::num(L / p.real("high_freq_factor"))},
+                                              {"hi", fig::num(L / p.real("low_freq_factor"))},
+                                              {"from", fig::num(band->first)}, {"to", fig::num(band->second)}});
+  else
+    label = tr.format(m == ScalingMethod::yarn ? "scaling.band.yarn" : "scaling.band.yarn_paper",
+                      {{"from", fig::num(band->first)}, {"to", fig::num(band->second)}});
+  return fig::Band{.from = band->first, .to = band->second, .label = label, .color = method_colour(m).with_alpha(0.12f)};
 }
 
 /// A one-point line draws nothing (d = 2 has one pair): show it as a marker.
@@ -188,7 +212,7 @@ std::string params_subtitle(const core::Params& p) {
 // [SECTION] Figures
 
 /// θ′_i/θ_i per pair for every method (the selected one drawn bold), log y:
-/// 1 = kept, 1/s = divided by s (PI). The YaRN (code) ramp is shaded.
+/// 1 = kept, 1/s = divided by s (PI). The selected method's band is shaded.
 Figure ratio(const FigureContext& ctx) {
   const auto& p = ctx.params;
   const auto& tr = ctx.tr;
@@ -200,7 +224,6 @@ Figure ratio(const FigureContext& ctx) {
   f.x = {.label = tr("scaling.axis.pair"), .format = fig::TickFormat::integer, .tight = true};
   f.y = {.label = tr("scaling.ratio.axis.y"), .scale = fig::AxisScale::log};
   f.legend = fig::LegendPlace::bottom_left;
-  const std::optional<core::ScalingTable> yarn = try_table(p, ScalingMethod::yarn);
   std::vector<fig::Series> thin;
   std::optional<fig::Series> bold;
   double y_note = 1;
@@ -238,11 +261,7 @@ Figure ratio(const FigureContext& ctx) {
   if (s > 1)
     f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = 1 / s,
                            .label = tr.format("scaling.ref.divided", {{"s", fig::num(s)}})});
-  if (yarn)
-    if (const auto band = blend_band(p, ScalingMethod::yarn, *yarn))
-      f.bands.push_back({.from = band->first, .to = band->second,
-                         .label = tr.format("scaling.band.yarn", {{"from", fig::num(band->first)}, {"to", fig::num(band->second)}}),
-                         .color = method_colour(ScalingMethod::yarn).with_alpha(0.12f)});
+  if (auto band = method_band(p, tr, chosen)) f.bands.push_back(std::move(*band));
   // Ticks at 1, 1/2, 1/4, … down to the smallest ratio drawn.
   double lowest = 1;
   for (const fig::Series& sr : f.series)
@@ -304,18 +323,7 @@ Figure wavelength(const FigureContext& ctx) {
     visible(scaled);
     f.series.push_back(std::move(scaled));
     if (!unseen.x.empty()) f.series.push_back(std::move(unseen));
-    if (const std::optional<core::ScalingTable> yarn = try_table(p, ScalingMethod::yarn))
-      if (const auto band = blend_band(p, chosen, *yarn)) {
-        const std::string key = chosen == ScalingMethod::yarn_paper ? "scaling.band.yarn_paper"
-                                : chosen == ScalingMethod::llama3   ? "scaling.band.llama3"
-                                                                    : "scaling.band.yarn";
-        f.bands.push_back({.from = band->first, .to = band->second,
-                           .label = tr.format(key, {{"from", fig::num(band->first)}, {"to", fig::num(band->second)}}),
-                           .color = method_colour(chosen == ScalingMethod::yarn_paper || chosen == ScalingMethod::llama3
-                                                      ? chosen
-                                                      : ScalingMethod::yarn)
-                                        .with_alpha(0.12f)});
-      }
+    if (auto band = method_band(p, tr, chosen)) f.bands.push_back(std::move(*band));
   } else {
     f.notes.push_back({.x = (none->theta.size() - 1) / 2.0, .y = none->wavelength[0] * 2, .text = undefined_note(tr, p, chosen),
                        .anchor = fig::Anchor::center, .color = method_colour(chosen)});
@@ -330,7 +338,7 @@ Figure wavelength(const FigureContext& ctx) {
     f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = L / p.real("high_freq_factor"),
                            .label = tr.format("scaling.ref.high_freq", {{"v", fig::num(p.real("high_freq_factor"))}}),
                            .style = fig::LineStyle::dotted});
-  else
+  else if (chosen == ScalingMethod::yarn || chosen == ScalingMethod::yarn_paper)
     f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = L / p.real("beta_fast"),
                            .label = tr.format("scaling.ref.beta_fast", {{"beta", fig::num(p.real("beta_fast"))}}),
                            .style = fig::LineStyle::dotted});
@@ -566,8 +574,8 @@ Figure positions(const FigureContext& ctx) {
     gam.x.push_back(m), gam.y.push_back(core::position_map_gamma(m, s, gamma));
   }
   for (fig::Series* sr : {&same, &lin, &gam}) {
-    sr->x_name = "m";
-    sr->y_name = "m′";
+    sr->x_name = "p";
+    sr->y_name = "p′";
   }
   f.series = {std::move(same), std::move(lin), std::move(gam)};
   // The asked-for positions as markers on both maps (the lines already show
@@ -583,17 +591,17 @@ Figure positions(const FigureContext& ctx) {
       linear_values.push_back(core::position_map_linear(m, s));
       inside.push_back(g <= L ? 1.0 : 0.0);
     }
-    marks.x_name = "m";
+    marks.x_name = "p";
     marks.y_name = tr("scaling.readout.gamma_mapped");
     marks.extra = {{tr("scaling.readout.linear_mapped"), "", linear_values}, {tr("scaling.readout.inside"), "", inside}};
     if (!marks.x.empty()) f.series.push_back(std::move(marks));
   }
   if (s == 8 && gamma == 0.8) {
     fig::Series notes{.name = tr("scaling.positions.notes"), .kind = fig::SeriesKind::scatter,
-                      .color = fig::Color::rgb(0xD55E00), .marker = 5.0f};
+                      .color = method_colour(ScalingMethod::llama3), .marker = 5.0f};  // red: no Llama 3 here
     for (auto [m, claimed] : {std::pair{100.0, 42.0}, {1000.0, 209.0}, {30000.0, 6270.0}})
       if (m <= x_end) notes.x.push_back(m), notes.y.push_back(claimed);
-    notes.x_name = "m";
+    notes.x_name = "p";
     notes.y_name = tr("scaling.readout.notes_value");
     if (!notes.x.empty()) f.series.push_back(std::move(notes));
   }
@@ -635,6 +643,45 @@ double notes_roll_norm_ratio(const Eigen::VectorXd& q, double m, const Eigen::Ve
   return out.norm() / q.norm();
 }
 
+/// Why YaRN scales attention: the entropy (nats) of one query's softmax over
+/// ℓ keys. The query sits at position ℓ − 1, the keys at 0 … ℓ − 1, and
+/// q = k = (1, …, 1)/√d (unit length, so the scores stay in [−1, 1] and the
+/// softmax is not degenerate); RoPE's score at distance r is then
+///   (2/d)·Σᵢ cos(r·θᵢ),
+/// multiplied by a² when cos and sin carry the attention factor a. At most
+/// `kEntropyKeys` keys (fewer for large d, so the work stays near 2^22 cosines)
+/// are used, sampled evenly over r; the sampled entropy then gets + ln(ℓ/N),
+/// each sample standing for ℓ/N keys.
+struct Entropy {
+  double nats = 0;
+  double keys_used = 0;  ///< N, the keys evaluated (ℓ when not capped)
+};
+constexpr double kEntropyKeys = 65536;
+
+Entropy attention_entropy(double ell, const Eigen::VectorXd& theta, double a2) {
+  const double pairs = static_cast<double>(theta.size());
+  const double cap = std::clamp(std::floor(4194304.0 / pairs), 1024.0, kEntropyKeys);
+  ell = std::max(1.0, std::floor(ell));
+  const double n = std::min(ell, cap);
+  const auto count = static_cast<std::size_t>(n);
+  std::vector<double> z(count);
+  double top = -std::numeric_limits<double>::infinity();
+  for (std::size_t k = 0; k < count; ++k) {
+    const double r = n == ell ? static_cast<double>(k) : std::round(static_cast<double>(k) * (ell - 1) / std::max(1.0, n - 1));
+    double sum = 0;
+    for (Eigen::Index i = 0; i < theta.size(); ++i) sum += std::cos(r * theta[i]);
+    z[k] = a2 * sum / pairs;
+    top = std::max(top, z[k]);
+  }
+  double total = 0, weighted = 0;
+  for (double v : z) {
+    const double w = std::exp(v - top);
+    total += w, weighted += w * (v - top);
+  }
+  // H = ln Z − Σ w·(z − top)/Z, with Z = Σ exp(z − top)
+  return {std::log(total) - weighted / total + std::log(ell / n), n};
+}
+
 std::vector<Readout> readouts(const FigureContext& ctx) {
   const auto& p = ctx.params;
   const auto& tr = ctx.tr;
@@ -647,15 +694,41 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
   if (!none) return out;
   const std::optional<core::ScalingTable> t = try_table(p, chosen);
 
-  // YaRN's three regimes (HF code): ramp 1 kept, 0 < ramp < 1 blended, 0 divided by s.
-  if (const auto yarn = try_table(p, ScalingMethod::yarn)) {
+  // What the selected method does to each pair: by-parts methods count their
+  // regimes (ramp 1, between, 0); PI divides all by s, none keeps all; the
+  // base-changing methods divide each pair by its own number.
+  if (t) {
     int kept = 0, blended = 0, divided = 0;
-    for (Eigen::Index i = 0; i < yarn->ramp.size(); ++i)
-      (yarn->ramp[i] == 1 ? kept : yarn->ramp[i] == 0 ? divided : blended) += 1;
-    out.push_back({tr("scaling.readout.yarn_regimes"),
-                   tr.format("scaling.readout.yarn_regimes_value",
-                             {{"kept", std::to_string(kept)}, {"blended", std::to_string(blended)}, {"divided", std::to_string(divided)}}),
-                   static_cast<double>(kept), std::nullopt});
+    for (Eigen::Index i = 0; i < t->ramp.size(); ++i) (t->ramp[i] == 1 ? kept : t->ramp[i] == 0 ? divided : blended) += 1;
+    const auto n = std::to_string(t->ramp.size());
+    std::string value;
+    double number = kept;
+    switch (chosen) {
+      case ScalingMethod::yarn:
+      case ScalingMethod::yarn_paper:
+        value = tr.format("scaling.readout.regimes_yarn",
+                          {{"kept", std::to_string(kept)}, {"blended", std::to_string(blended)}, {"divided", std::to_string(divided)}});
+        break;
+      case ScalingMethod::llama3:
+        value = tr.format("scaling.readout.regimes_llama3", {{"kept", std::to_string(kept)}, {"blended", std::to_string(blended)},
+                                                             {"divided", std::to_string(divided)}, {"s", fig::num(s)}});
+        break;
+      case ScalingMethod::linear:
+        value = tr.format("scaling.readout.regimes_linear", {{"n", n}, {"s", fig::num(s)}});
+        number = divided;
+        break;
+      case ScalingMethod::none:
+        value = tr.format("scaling.readout.regimes_none", {{"n", n}});
+        break;
+      default: {
+        const Eigen::Index last = t->theta.size() - 1;
+        const double first = t->theta[0] / t->scaled_theta[0], end = t->theta[last] / t->scaled_theta[last];
+        value = tr.format("scaling.readout.regimes_base",
+                          {{"first", fig::num(first, 6)}, {"last", fig::num(end, 6)}, {"i", std::to_string(last)}});
+        number = end;
+      }
+    }
+    out.push_back({tr.format("scaling.readout.regimes", {{"method", name}}), value, number, std::nullopt});
   }
 
   // Angles never seen in training: without scaling, and under the chosen method.
@@ -693,6 +766,22 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
                    tr.format("scaling.readout.attention_value", {{"a", fig::num(t->attention_factor, 6)},
                                                                  {"a2", fig::num(t->attention_factor * t->attention_factor, 6)}}),
                    t->attention_factor, std::nullopt});
+
+    // Why the factor: over s·L keys the softmax spreads thinner; a² sharpens it
+    // back (holds: the a² entropy at s·L is the closer one to the entropy at L;
+    // no claim for a = 1, where the two are the same).
+    const double a2 = t->attention_factor * t->attention_factor;
+    const Entropy trained = attention_entropy(L, none->theta, 1);
+    const Entropy wide = attention_entropy(Lt, t->scaled_theta, 1);
+    const Entropy sharp = a2 == 1 ? wide : attention_entropy(Lt, t->scaled_theta, a2);
+    std::optional<bool> sharper;
+    if (a2 != 1) sharper = std::abs(sharp.nats - trained.nats) < std::abs(wide.nats - trained.nats);
+    std::string value = tr.format("scaling.readout.entropy_value",
+                                  {{"L", fig::num(L)}, {"h0", fig::num(trained.nats, 5)}, {"Lt", fig::num(std::floor(Lt))},
+                                   {"h1", fig::num(wide.nats, 5)}, {"a2", fig::num(a2, 5)}, {"h2", fig::num(sharp.nats, 5)}});
+    if (wide.keys_used < std::floor(Lt) || trained.keys_used < std::floor(L))
+      value += tr.format("scaling.readout.entropy_capped", {{"n", fig::num(wide.keys_used)}});
+    out.push_back({tr.format("scaling.readout.entropy", {{"method", name}}), value, sharp.nats, sharper});
   }
 
   // Dynamic NTK: HF's scale s·seq_len/L − (s − 1) and the base it gives.
@@ -723,33 +812,33 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
 
   // The notes' γ map (seed 002 §4.2/§4.4.2): slope, position 100, the limit L·s^γ, L′.
   const double slope = std::pow(1 / s, gamma);
-  out.push_back({tr("scaling.readout.gamma_slope"), fig::num(slope, 6), slope, std::nullopt});
+  out.push_back({tr("scaling.readout.gamma_slope"), fig::num(slope, 6), slope, std::nullopt, true});
   const double m100 = core::position_map_gamma(100, s, gamma);
-  out.push_back({tr("scaling.readout.gamma_100"), fig::num(m100, 6), m100, std::nullopt});
+  out.push_back({tr("scaling.readout.gamma_100"), fig::num(m100, 6), m100, std::nullopt, true});
   const double limit = core::position_map_gamma_limit(L, s, gamma);
   {
     const double back = limit <= kMaxCoreDistance ? core::position_map_gamma(limit, s, gamma) : L;
     out.push_back({tr("scaling.readout.gamma_limit"),
                    tr.format("scaling.readout.gamma_limit_value", {{"m", fig::num(limit, 7)}, {"L", fig::num(L)}}), limit,
-                   std::abs(back - L) <= 1e-12 * L});
+                   std::abs(back - L) <= 1e-12 * L, true});
   }
   if (Lt <= kMaxCoreDistance) {
     const double last = core::position_map_gamma(Lt, s, gamma);
     out.push_back({tr.format("scaling.readout.gamma_target", {{"L", fig::num(Lt)}}),
                    tr.format(last <= L ? "scaling.readout.gamma_inside" : "scaling.readout.gamma_outside",
                              {{"m", fig::num(last, 6)}, {"L", fig::num(L)}}),
-                   last, std::nullopt});
+                   last, std::nullopt, true});
   }
 
   // The notes' frequency formula (seed 002 §4.4.2 step 1, §4.5 code): θ′ = θ/s^(t/(d/2)).
   if (const auto seed = try_table(p, ScalingMethod::seed)) {
     const int pair = d / 4;
     out.push_back({tr.format("scaling.readout.seed_theta", {{"i", std::to_string(pair)}}), fig::num(seed->scaled_theta[pair], 6),
-                   seed->scaled_theta[pair], std::nullopt});
+                   seed->scaled_theta[pair], std::nullopt, true});
     const double divisor = seed->theta[0] / seed->scaled_theta[0];
-    out.push_back({tr("scaling.readout.seed_divisor"),
-                   tr.format("scaling.readout.seed_divisor_value", {{"v", fig::num(divisor, 6)}, {"s", fig::num(s)}}), divisor,
-                   std::nullopt});
+    out.push_back({tr("scaling.readout.notes_divisor"),
+                   tr.format("scaling.readout.notes_divisor_value", {{"v", fig::num(divisor, 6)}, {"s", fig::num(s)}}), divisor,
+                   std::nullopt, true});
   }
 
   // The notes' code rotates with torch.roll(q, 1); rotate_half (core, layout
@@ -760,8 +849,8 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
     const std::span<const double> th(none->theta.data(), static_cast<std::size_t>(none->theta.size()));
     const double roll = notes_roll_norm_ratio(q, 1, none->theta);
     const double half = core::rope_rotate<double>(q, 1, th, core::PairLayout::half).norm() / q.norm();
-    out.push_back({tr("scaling.readout.roll"), fig::num(roll, 6), roll, std::nullopt});
-    out.push_back({tr("scaling.readout.rotate_half"), fig::num(half, 12), half, std::abs(half - 1) <= 64 * kEps * d});
+    out.push_back({tr("scaling.readout.roll"), fig::num(roll, 6), roll, std::nullopt, true});
+    out.push_back({tr("scaling.readout.rotate_half"), fig::num(half, 12), half, std::abs(half - 1) <= 64 * kEps * d, true});
   }
   return out;
 }

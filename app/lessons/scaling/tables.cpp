@@ -77,7 +77,7 @@ Table yarn_interpolation(const Params& p) {
   t.meta.emplace_back("effective_base_ntk", at(ScalingMethod::ntk).effective_base);
   t.meta.emplace_back("effective_base_dynamic", at(ScalingMethod::dynamic).effective_base);
   t.meta.emplace_back("effective_factor_dynamic", at(ScalingMethod::dynamic).effective_factor);
-  t.meta.emplace_back("seed_divisor", none.theta[0] / at(ScalingMethod::seed).scaled_theta[0]);
+  t.meta.emplace_back("notes_divisor", none.theta[0] / at(ScalingMethod::seed).scaled_theta[0]);
   return t;
 }
 
