@@ -54,7 +54,9 @@ int run_window(const WindowRequest& request) {
     // with one line, display or not.
     AppState probe(load_presets(assets));
     probe.set_translator(&tr);
-    if (std::string why = apply_window_request(probe, request); !why.empty()) return cli::fail(kExitUsage, why);
+    bool io_failure = false;
+    if (std::string why = apply_window_request(probe, request, &io_failure); !why.empty())
+      return cli::fail(io_failure ? kExitFailure : kExitUsage, why);
   } catch (const core::InvalidParameter& e) {
     return cli::fail(kExitUsage, error_text(tr, e));
   } catch (const std::exception& e) {
