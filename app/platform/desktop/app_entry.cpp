@@ -30,8 +30,8 @@ constexpr int kDefaultShotWidth = 1600, kDefaultShotHeight = 1000;
 
 std::string choose_lang(const WindowRequest& r, bool persist) {
   if (!r.lang.empty()) return r.lang;
-  if (persist) {
-    const Settings s = load_settings(config_dir() / "settings.json");
+  if (const std::filesystem::path dir = config_dir(); persist && !dir.empty()) {
+    const Settings s = load_settings(dir / "settings.json");
     if (!s.lang.empty()) return s.lang;
   }
   return system_language();
