@@ -4,10 +4,13 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <random>
 #include <system_error>
+
+#include "app/common/assets.hpp"
 
 namespace poslab::app {
 
@@ -34,13 +37,32 @@ void check_destination(const fs::path& path) {
     throw IoError("cannot write " + path.string() + ": it is a folder");
 }
 
-/// Where the bytes really go: a symbolic link's target (so the link stays a
-/// link and its target is replaced), else the path itself.
+/// Symbolic links followed before a path is given up as a loop (Linux's own limit).
+constexpr int kMaxSymlinkHops = 40;
+
+/// Where the bytes really go: a symbolic link's final target (so the link
+/// stays a link and its target is written), else the path itself. A link
+/// whose target does not exist yet is followed too — the target is created,
+/// as `> link` does in a shell (check_destination then wants its folder). A
+/// loop of links is refused (IoError), nothing written.
 fs::path resolved(const fs::path& path) {
   std::error_code ec;
   if (!fs::is_symlink(path, ec)) return path;
-  const fs::path target = fs::weakly_canonical(path, ec);
-  return ec ? path : target;
+  if (fs::exists(fs::status(path, ec))) {
+    // The target exists. /dev/stdout → /proc/self/fd/1 → "pipe:[…]" has no
+    // canonical path: the link itself then (a pipe, written in place).
+    const fs::path target = fs::canonical(path, ec);
+    return ec ? path : target;
+  }
+  // A dangling link or a loop: follow one link at a time.
+  fs::path p = path;
+  for (int hops = 0; fs::is_symlink(p, ec); ++hops) {
+    if (hops == kMaxSymlinkHops) throw IoError("cannot write " + path.string() + ": " + reason(ELOOP));
+    const fs::path target = fs::read_symlink(p, ec);
+    if (ec) throw IoError("cannot write " + path.string() + ": " + ec.message());
+    p = target.is_absolute() ? target : p.parent_path() / target;
+  }
+  return p;
 }
 
 /// An existing destination that is not a regular file (a device such as
@@ -67,9 +89,23 @@ int write_all(int fd, std::string_view bytes) {
   return 0;
 }
 
+/// Opens an existing special destination for writing without ever waiting
+/// for it: a FIFO no process reads from is refused at once (ENXIO) instead of
+/// blocking forever; once open, writes block as usual (a slow reader is fine).
+int open_special(const fs::path& path) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) {
+    const int err = errno;
+    if (err == ENXIO) throw IoError("cannot write " + path.string() + ": no process is reading from this FIFO");
+    throw IoError("cannot write " + path.string() + ": " + reason(err));
+  }
+  const int flags = ::fcntl(fd, F_GETFL);
+  if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+  return fd;
+}
+
 void write_in_place(const fs::path& path, std::string_view bytes) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
-  if (fd < 0) throw IoError("cannot write " + path.string() + ": " + reason(errno));
+  const int fd = open_special(path);
   int err = write_all(fd, bytes);
   if (::close(fd) != 0 && err == 0) err = errno;
   if (err != 0) throw IoError("cannot write " + path.string() + ": " + reason(err));
@@ -88,6 +124,7 @@ void rename_into_place(const fs::path& tmp, const fs::path& path) {
 void write_file_atomically(const fs::path& destination, std::string_view bytes) {
   check_destination(destination);
   const fs::path path = resolved(destination);
+  check_destination(path);
   if (is_special(path)) return write_in_place(path, bytes);
   const fs::path tmp = temp_path_for(path);
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
@@ -108,9 +145,37 @@ void write_file_atomically(const fs::path& destination, std::string_view bytes) 
 }
 
 void write_path_atomically(const fs::path& destination, const std::function<void(const fs::path& tmp)>& write) {
+  std::error_code ec;
   check_destination(destination);
   const fs::path path = resolved(destination);
-  if (is_special(path)) return write(path);
+  check_destination(path);
+  if (is_special(path)) {
+    // Opened first without waiting (a FIFO with no reader is refused); the
+    // writer fills a private temporary file, whose bytes then go through.
+    const int fd = open_special(path);
+    const fs::path tmp = fs::temp_directory_path(ec) / "poslab-out-XXXXXX";
+    std::string name = tmp.string();
+    const int tmp_fd = ::mkstemp(name.data());
+    if (tmp_fd < 0) {
+      const int err = errno;
+      ::close(fd);
+      throw IoError("cannot write " + path.string() + ": " + reason(err));
+    }
+    ::close(tmp_fd);
+    int err = 0;
+    try {
+      write(name);
+      err = write_all(fd, read_text_file(name));
+    } catch (...) {
+      ::close(fd);
+      std::remove(name.c_str());
+      throw;
+    }
+    std::remove(name.c_str());
+    if (::close(fd) != 0 && err == 0) err = errno;
+    if (err != 0) throw IoError("cannot write " + path.string() + ": " + reason(err));
+    return;
+  }
   const fs::path tmp = temp_path_for(path);
   try {
     write(tmp);
@@ -118,7 +183,6 @@ void write_path_atomically(const fs::path& destination, const std::function<void
     std::remove(tmp.c_str());
     throw;
   }
-  std::error_code ec;
   if (!fs::exists(tmp, ec)) throw IoError("cannot write " + path.string() + ": nothing was written");
   rename_into_place(tmp, path);
 }

@@ -4,9 +4,14 @@
 // then renamed into place. A failure at any step removes the temporary file and
 // leaves an existing destination untouched.
 //
-// A symbolic link is followed (its target is replaced, the link stays). An
+// A symbolic link is followed (its target is replaced, the link stays); a
+// link whose target does not exist yet is followed too (the target is
+// created, as a shell's `> link` does; its folder must exist); a loop of
+// links is refused (IoError "Too many levels of symbolic links"). An
 // existing destination that is not a regular file (/dev/stdout, /dev/null, a
 // FIFO) is written in place: renaming over it would replace the device node.
+// It is opened without waiting: a FIFO no process reads from is refused at
+// once (IoError "no process is reading from this FIFO"), never a hang.
 
 #include <filesystem>
 #include <functional>

@@ -104,6 +104,29 @@ void check_theme(std::string_view what, std::string_view source, const std::stri
     bad(what, source, "theme must be light, dark or projector");
 }
 
+/// nlohmann::json's id for "number overflow parsing '1e999'" (out_of_range.406).
+constexpr int kJsonNumberOverflow = 406;
+
+/// The number a 406 message quotes ("... parsing '1e999'"), shortened.
+std::string overflowing_number(std::string_view what) {
+  const std::size_t open = what.find('\'');
+  const std::size_t close = what.rfind('\'');
+  if (open == std::string_view::npos || close <= open) return "?";
+  return std::string(what.substr(open + 1, std::min<std::size_t>(close - open - 1, 40)));
+}
+
+/// A number no double holds, where the parser found it: in "params" it is
+/// that parameter's value, refused with the parameter's own range (as
+/// `--set d=1e999` is); elsewhere the field is named.
+[[noreturn]] void number_out_of_range(std::string_view source, const std::string& top_key,
+                                      const std::string& inner_key, const std::string& number) {
+  if (top_key == "params" && !inner_key.empty()) (void)checked_param("session", source, inner_key, number);
+  const std::string field = inner_key.empty() ? top_key : top_key + "." + inner_key;
+  bad("session", source,
+      "the number " + number + (field.empty() ? std::string() : " of \"" + field.substr(0, 40) + "\"") +
+          " is out of range (a number must lie within ±1.8e308)");
+}
+
 void sort_params(Session& s) {
   std::sort(s.params.begin(), s.params.end());
   for (std::size_t i = 1; i < s.params.size(); ++i)
@@ -167,8 +190,20 @@ Session parse_session(std::string_view text, std::string_view source) {
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) bad("session", source, "is empty");
   if (nesting_depth(text) > kMaxDepth) bad("session", source, "is nested too deeply to be a poslab session");
   json j;
+  // The keys the parser is in (top level, and one level down), so a number
+  // beyond the range of a double ("d": 1e999) can be named by its key.
+  std::string top_key, inner_key;
   try {
-    j = json::parse(text);
+    j = json::parse(text, [&](int depth, json::parse_event_t event, json& parsed) {
+      if (event == json::parse_event_t::key && parsed.is_string()) {
+        if (depth == 1) top_key = parsed.get<std::string>(), inner_key.clear();
+        else if (depth == 2) inner_key = parsed.get<std::string>();
+      }
+      return true;
+    });
+  } catch (const json::out_of_range& e) {
+    if (e.id != kJsonNumberOverflow) bad("session", source, "is not valid JSON (corrupt or truncated)");
+    number_out_of_range(source, top_key, inner_key, overflowing_number(e.what()));
   } catch (const json::exception&) {
     bad("session", source, "is not valid JSON (corrupt or truncated)");
   }

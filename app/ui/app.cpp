@@ -16,6 +16,7 @@
 #include <limits>
 
 #include "app/common/atomic_file.hpp"
+#include "app/common/config_folder.hpp"
 #include "app/common/fonts.hpp"
 #include "app/common/messages.hpp"
 #include "app/common/presets.hpp"
@@ -44,15 +45,10 @@ App::App(Platform& platform, AppOptions options) : platform_(platform), options_
   io.ConfigInputTextCursorBlink = false;  // a blinking cursor would keep the window awake
   io.ConfigWindowsMoveFromTitleBarOnly = true;
 
-  if (options_.config_dir.empty()) options_.config_dir = config_dir();
   tr_ = Translator::load(options_.assets, options_.lang);
   state_ = AppState(load_presets(options_.assets));
   state_.set_translator(&tr_);  // refusals in the user's language (tr_ stays at this address)
-  if (options_.persist) {
-    std::string warning;
-    settings_ = load_settings(options_.config_dir / "settings.json", &warning);
-    if (!warning.empty()) toasts_.push(tr_.format("ui.settings.broken", {{"message", warning}}), ToastKind::error);
-  }
+  if (options_.persist) open_config_folder();
   ui_scale_ = std::clamp(settings_.ui_scale, kMinUiScale, kMaxUiScale);
   state_.set_theme(settings_.theme);
   if (!settings_.lesson.empty()) state_.select_view(settings_.lesson);
@@ -62,19 +58,63 @@ App::App(Platform& platform, AppOptions options) : platform_(platform), options_
   } catch (const std::exception&) {
     // cairo falls back to its default face
   }
-  if (options_.persist) {
-    const fs::path autosave = options_.config_dir / "autosave.json";
-    std::error_code ec;
-    // A first start (nothing to restore) opens the first lesson at its first guided step.
-    if (!fs::exists(autosave, ec)) state_.open_lesson(state_.view_index());
-    if (fs::exists(autosave, ec)) {
-      try {
-        if (std::string why = state_.apply_session(load_session_file(autosave)); !why.empty())
-          toasts_.push(tr_.format("ui.session.autosave_skipped", {{"message", why}}), ToastKind::error);
-      } catch (const std::exception& e) {
-        toasts_.push(tr_.format("ui.session.autosave_skipped", {{"message", error_text(tr_, e)}}), ToastKind::error);
-      }
+  if (options_.persist && !options_.config_dir.empty()) restore_autosave();
+}
+
+void App::open_config_folder() {
+  if (options_.config_dir.empty()) {
+    const ConfigLocation where = find_config_dir();
+    if (where.dir.empty()) {
+      toasts_.push(tr_.format("ui.config.no_folder", {{"message", where.why_none}}), ToastKind::error);
+      return;
     }
+    options_.config_dir = where.dir;
+  }
+  // One writer per folder: the lock is held until this App goes.
+  config_lock_ = ConfigLock(options_.config_dir);
+  if (config_lock_.busy())
+    toasts_.push(tr_.format("ui.config.busy", {{"dir", options_.config_dir.string()}}), ToastKind::error);
+  else if (!config_lock_.held())
+    toasts_.push(tr_.format("ui.config.unwritable", {{"message", config_lock_.error()}}), ToastKind::error);
+
+  std::string warning;
+  settings_ = load_settings(options_.config_dir / "settings.json", &warning);
+  if (warning.empty()) return;
+  if (const fs::path kept = keep_unreadable(options_.config_dir / "settings.json"); !kept.empty())
+    toasts_.push(tr_.format("ui.settings.kept", {{"message", warning}, {"path", kept.string()}}), ToastKind::error);
+  else
+    toasts_.push(tr_.format("ui.settings.broken", {{"message", warning}}), ToastKind::error);
+}
+
+void App::restore_autosave() {
+  const fs::path autosave = options_.config_dir / "autosave.json";
+  std::error_code ec;
+  if (!fs::exists(autosave, ec) && !fs::is_symlink(autosave, ec)) {
+    state_.open_lesson(state_.view_index());  // a first start: the first lesson at its first guided step
+    return;
+  }
+  std::string why;
+  try {
+    why = state_.apply_session(load_session_file(autosave));
+  } catch (const std::exception& e) {
+    why = error_text(tr_, e);
+  }
+  if (why.empty()) return;
+  // Not restored (unreadable, from a newer poslab, naming what this one lacks):
+  // kept aside, so leaving this run does not overwrite it.
+  if (const fs::path kept = keep_unreadable(autosave); !kept.empty())
+    toasts_.push(tr_.format("ui.session.autosave_kept", {{"message", why}, {"path", kept.string()}}), ToastKind::error);
+  else
+    toasts_.push(tr_.format("ui.session.autosave_skipped", {{"message", why}}), ToastKind::error);
+}
+
+fs::path App::keep_unreadable(const fs::path& file) {
+  if (!config_lock_.held()) return {};  // only the folder's one writer moves files
+  try {
+    return keep_aside(file);
+  } catch (const std::exception& e) {
+    toasts_.push(error_text(tr_, e), ToastKind::error);
+    return {};
   }
 }
 
@@ -371,7 +411,7 @@ std::string App::paste_state(const char* text) {
 }
 
 void App::save_on_exit() {
-  if (!options_.persist) return;
+  if (!saves_on_exit()) return;  // no folder, or another instance writes it: said at start
   try {
     save_settings(options_.config_dir / "settings.json", settings_);
     Session s = state_.session();
@@ -395,12 +435,28 @@ std::string App::export_figure(std::string_view figure, ExportFormat format) {
 }
 
 std::string App::screenshot() {
+  if (export_choice_.dir.empty()) {
+    toasts_.push(tr_("ui.screenshot.no_folder"), ToastKind::error);
+    return {};
+  }
   const std::time_t t = std::time(nullptr);
+  std::tm local{};
+  ::localtime_r(&t, &local);
   char stamp[32];
-  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&t));
+  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &local);
   std::error_code ec;
   fs::create_directories(export_choice_.dir, ec);
-  const fs::path path = export_choice_.dir / ("poslab-" + std::string(state_.view().id) + "-" + stamp + ".png");
+  // Several screenshots within one second get -2, -3, …: none overwrites
+  // another (the file appears only after the frame, so the count matters
+  // as much as what exists already).
+  shot_number_ = stamp == shot_stamp_ ? shot_number_ + 1 : 1;
+  shot_stamp_ = stamp;
+  const std::string base = "poslab-" + std::string(state_.view().id) + "-" + stamp;
+  fs::path path;
+  for (;; ++shot_number_) {
+    path = export_choice_.dir / (base + (shot_number_ > 1 ? "-" + std::to_string(shot_number_) : "") + ".png");
+    if (!fs::exists(path, ec) && !fs::is_symlink(path, ec)) break;
+  }
   if (!platform_.request_screenshot(path)) {
     toasts_.push(tr_("ui.screenshot.no_window"), ToastKind::error);
     return {};

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "app/cli/cli.hpp"
+#include "app/common/config_folder.hpp"
 #include "app/ui/app_state.hpp"
 #include "app/ui/export_ui.hpp"
 #include "app/ui/lesson_view.hpp"
@@ -34,9 +35,12 @@ namespace poslab::app::ui {
 struct AppOptions {
   std::filesystem::path assets;      ///< the assets folder (assets_dir())
   std::string lang = "en";
-  /// Read settings and the autosave at start, write them at exit.
+  /// Read settings and the autosave at start, write them at exit — when this
+  /// App holds the config folder's lock (app/common/config_folder.hpp).
   bool persist = true;
-  std::filesystem::path config_dir;  ///< default: ui::config_dir()
+  /// Default: find_config_dir() (none when there is no private folder: the
+  /// app runs without saving and says so). Given here, it is used as it is.
+  std::filesystem::path config_dir;
 };
 
 class App {
@@ -84,8 +88,13 @@ class App {
   std::string copy_state();
   /// Applies a state string (the clipboard's when `text` is null).
   std::string paste_state(const char* text = nullptr);
-  /// Settings and the autosave session, written atomically (on exit).
+  /// Settings and the autosave session, written atomically (on exit) — only
+  /// by the instance that holds the config folder's lock.
   void save_on_exit();
+  /// True when save_on_exit() will write (persisting, a folder, the lock held).
+  bool saves_on_exit() const { return options_.persist && config_lock_.held(); }
+  /// The config folder in use (empty when there is none).
+  const std::filesystem::path& config_dir() const { return options_.config_dir; }
 
   // ---- exports
   std::vector<std::filesystem::path> export_lesson();
@@ -114,6 +123,10 @@ class App {
   int frames() const { return frames_; }
 
  private:
+  void open_config_folder();
+  void restore_autosave();
+  /// keep_aside(file) when this App is the folder's writer; "" when not moved.
+  std::filesystem::path keep_unreadable(const std::filesystem::path& file);
   void draw_shell(UiContext& ctx);
   void draw_lecture(UiContext& ctx);
   void draw_menu_bar(UiContext& ctx);
@@ -122,6 +135,7 @@ class App {
 
   Platform& platform_;
   AppOptions options_;
+  ConfigLock config_lock_;
   ImGuiContext* imgui_ = nullptr;
   Translator tr_;
   AppState state_;
@@ -152,6 +166,9 @@ class App {
   double now_ = 0;
   int frames_ = 0;
   std::string title_;
+  // the last screenshot's time stamp and number within that second
+  std::string shot_stamp_;
+  int shot_number_ = 0;
 };
 
 }  // namespace poslab::app::ui

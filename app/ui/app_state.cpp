@@ -234,6 +234,11 @@ std::string AppState::apply_session(const Session& s) {
     if (v[i].id == s.lesson) index = static_cast<int>(i);
   const Translator& tr = texts();
   if (index < 0) return tr.format("ui.session.no_lesson", {{"lesson", s.lesson.substr(0, 64)}});
+  // The preset is remembered and written back: one this poslab does not have
+  // would be passed on as if it were real.
+  if (!s.preset.empty() &&
+      std::none_of(presets_.begin(), presets_.end(), [&](const Preset& p) { return p.id == s.preset; }))
+    return tr.format("ui.session.no_preset", {{"preset", s.preset.substr(0, 64)}});
   core::Params next;
   try {
     next = s.to_params();

@@ -28,7 +28,12 @@ void PlotWidget::record(const fig::Figure& figure, ImVec2 size, const PlotEnv& e
     release_slots();
     sink_ = env.sink;
   }
-  recording_.clear();
+  // A recording made for a much larger plot (a window dragged huge and back)
+  // gives its capacity back; otherwise it is reused and allocates nothing.
+  if (static_cast<double>(size.x) * size.y * 4 < static_cast<double>(rec_size_.x) * rec_size_.y)
+    recording_ = FigureRecording{};
+  else
+    recording_.clear();
   fig::RenderStyle style;
   style.theme = env.theme;
   style.font_size = env.fonts->size;

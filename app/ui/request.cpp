@@ -12,13 +12,16 @@ std::string known_views() {
   return out;
 }
 
-std::string apply_window_request(AppState& state, const WindowRequest& r) {
+std::string apply_window_request(AppState& state, const WindowRequest& r, bool* io_failure) {
   const Translator& tr = state.texts();
   if (!r.session.empty()) {
     try {
       const Session s = load_session_file(r.session);
       if (std::string why = state.apply_session(s); !why.empty())
         return tr.format("ui.request.session", {{"path", r.session}, {"message", why}});
+    } catch (const IoError& e) {
+      if (io_failure) *io_failure = true;  // a missing file or a folder: not bad usage, exit code 1
+      return state.refusal(e);
     } catch (const std::exception& e) {
       return state.refusal(e);
     }

@@ -12,8 +12,10 @@ namespace poslab::app::ui {
 
 /// Applies, in this order: the session file, the preset, the view, the
 /// --set assignments (all-or-nothing), the theme. Returns "" or one line
-/// naming what is wrong and what is allowed.
-std::string apply_window_request(AppState& state, const WindowRequest& request);
+/// naming what is wrong and what is allowed. When the session file cannot be
+/// read (missing, a folder, no permission) `*io_failure` is set: that is exit
+/// code 1 (I/O), not 2 (bad input).
+std::string apply_window_request(AppState& state, const WindowRequest& request, bool* io_failure = nullptr);
 
 /// "sinusoidal, learned, …": the lessons that exist.
 std::string known_views();

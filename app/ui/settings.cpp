@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <type_traits>
 #include <nlohmann/json.hpp>
 
 #include "app/common/assets.hpp"
 #include "app/common/atomic_file.hpp"
+#include "app/common/config_folder.hpp"
 
 namespace poslab::app::ui {
 
@@ -14,11 +16,6 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
-
-fs::path home_dir() {
-  if (const char* h = std::getenv("HOME"); h && *h) return h;
-  return fs::temp_directory_path();
-}
 
 template <class T>
 void read_if(const json& j, const char* key, T& out) {
@@ -30,14 +27,35 @@ void read_if(const json& j, const char* key, T& out) {
   }
 }
 
-}  // namespace
-
-fs::path config_dir() {
-  if (const char* x = std::getenv("XDG_CONFIG_HOME"); x && *x && fs::path(x).is_absolute()) return fs::path(x) / "poslab";
-  return home_dir() / ".config" / "poslab";
+/// A number field, clamped to [lo, hi] as a double before it is converted:
+/// converting 1e300 to int or float is undefined behaviour. Not a finite
+/// number: the default stays.
+template <class T>
+void read_number(const json& j, const char* key, T& out, double lo, double hi) {
+  if (!j.contains(key) || !j.at(key).is_number()) return;
+  const double x = j.at(key).get<double>();
+  if (!std::isfinite(x)) return;
+  const double clamped = std::clamp(x, lo, hi);
+  if constexpr (std::is_integral_v<T>) out = static_cast<T>(std::lround(clamped));
+  else out = static_cast<T>(clamped);
 }
 
-fs::path default_export_dir() { return home_dir() / "poslab-exports"; }
+/// Window coordinates beyond any desktop (X11 keeps them in 16 bits).
+constexpr double kMaxCoordinate = 32767;
+constexpr int kMinWidth = 640, kMinHeight = 400, kMaxSide = 16384;
+constexpr double kMaxPanelWidth = 2000;
+
+}  // namespace
+
+fs::path config_dir() { return find_config_dir().dir; }
+
+fs::path default_export_dir() {
+  if (const auto home = private_home_dir()) return *home / "poslab-exports";
+  std::error_code ec;
+  const fs::path here = fs::current_path(ec);
+  if (!ec && is_private_path(here / "poslab-exports")) return here / "poslab-exports";
+  return {};
+}
 
 Settings load_settings(const fs::path& file, std::string* warning) {
   Settings s;
@@ -47,42 +65,71 @@ Settings load_settings(const fs::path& file, std::string* warning) {
     if (fs::file_size(file, ec) > (1u << 20)) throw IoError("settings file too large");
     const json j = json::parse(read_text_file(file));
     if (!j.is_object()) throw IoError("not a JSON object");
-    read_if(j, "x", s.x);
-    read_if(j, "y", s.y);
-    read_if(j, "width", s.width);
-    read_if(j, "height", s.height);
+    if (j.contains("version") && j.at("version").is_number() &&
+        !(j.at("version").get<double>() <= kSettingsVersion))
+      throw IoError("written by a newer poslab (settings version " +
+                    j.at("version").dump().substr(0, 24) + "); this one reads version " +
+                    std::to_string(kSettingsVersion));
+    read_number(j, "x", s.x, -kMaxCoordinate, kMaxCoordinate);
+    read_number(j, "y", s.y, -kMaxCoordinate, kMaxCoordinate);
+    read_number(j, "width", s.width, kMinWidth, kMaxSide);
+    read_number(j, "height", s.height, kMinHeight, kMaxSide);
     read_if(j, "has_position", s.has_position);
     read_if(j, "maximized", s.maximized);
     read_if(j, "lesson", s.lesson);
     read_if(j, "theme", s.theme);
-    read_if(j, "ui_scale", s.ui_scale);
+    read_number(j, "ui_scale", s.ui_scale, kMinUiScale, kMaxUiScale);
     read_if(j, "lang", s.lang);
-    read_if(j, "left_width", s.left_width);
-    read_if(j, "right_width", s.right_width);
+    // A panel width out of range means "the default" (0), not the nearest edge.
+    double left = 0, right = 0;
+    read_number(j, "left_width", left, -1, kMaxPanelWidth + 1);
+    read_number(j, "right_width", right, -1, kMaxPanelWidth + 1);
+    s.left_width = left >= 0 && left <= kMaxPanelWidth ? static_cast<float>(left) : 0.0f;
+    s.right_width = right >= 0 && right <= kMaxPanelWidth ? static_cast<float>(right) : 0.0f;
     read_if(j, "export_dir", s.export_dir);
     read_if(j, "lecture_keys", s.lecture_keys);
   } catch (const std::exception& e) {
     if (warning) *warning = file.string() + ": " + e.what();
     return Settings{};
   }
-  // Clamp what could make the window unusable.
   const Settings d;
-  s.width = std::clamp(s.width, 640, 16384);
-  s.height = std::clamp(s.height, 400, 16384);
-  if (!std::isfinite(s.ui_scale)) s.ui_scale = d.ui_scale;
-  s.ui_scale = std::clamp(s.ui_scale, kMinUiScale, kMaxUiScale);
   if (s.theme != "light" && s.theme != "dark" && s.theme != "projector") s.theme = d.theme;
   if (s.lang != "" && s.lang != "en" && s.lang != "zh") s.lang.clear();
-  if (!std::isfinite(s.left_width) || s.left_width < 0 || s.left_width > 2000) s.left_width = 0;
-  if (!std::isfinite(s.right_width) || s.right_width < 0 || s.right_width > 2000) s.right_width = 0;
   return s;
+}
+
+ScreenRect place_window(const Settings& s, std::span<const ScreenRect> areas) {
+  ScreenRect out{s.x, s.y, s.width, s.height};
+  if (areas.empty()) return out;
+  // The work area the window overlaps most (64-bit: sides up to 16384, positions up to ±32767).
+  const ScreenRect* best = &areas.front();
+  long long best_overlap = 0;
+  for (const ScreenRect& a : areas) {
+    if (a.w <= 0 || a.h <= 0) continue;
+    if (best->w <= 0 || best->h <= 0) best = &a;
+    if (!s.has_position) break;
+    const long long x0 = s.x, y0 = s.y, x1 = x0 + s.width, y1 = y0 + s.height;
+    const long long ox = std::max(0LL, std::min<long long>(x1, 0LL + a.x + a.w) - std::max<long long>(x0, a.x));
+    const long long oy = std::max(0LL, std::min<long long>(y1, 0LL + a.y + a.h) - std::max<long long>(y0, a.y));
+    if (ox * oy > best_overlap) best_overlap = ox * oy, best = &a;
+  }
+  const ScreenRect& a = *best;
+  if (a.w <= 0 || a.h <= 0) return out;
+  out.w = std::min(s.width, a.w);
+  out.h = std::min(s.height, a.h);
+  if (s.has_position) {
+    out.x = std::clamp(s.x, a.x, a.x + a.w - out.w);
+    out.y = std::clamp(s.y, a.y, a.y + a.h - out.h);
+  }
+  return out;
 }
 
 void save_settings(const fs::path& file, const Settings& s) {
   std::error_code ec;
   fs::create_directories(file.parent_path(), ec);
   if (ec) throw IoError("cannot create " + file.parent_path().string() + ": " + ec.message());
-  json j = {{"x", s.x},
+  json j = {{"version", kSettingsVersion},
+            {"x", s.x},
             {"y", s.y},
             {"width", s.width},
             {"height", s.height},

@@ -153,17 +153,23 @@ double gaussian_kernel_cutoff(const GaussianKernel& kernel, double threshold) {
   kernel.check();
   if (!(std::isfinite(threshold) && threshold > 0 && threshold < 1))
     throw InvalidParameter("threshold", format_number(threshold), "must be a number > 0 and < 1");
-  const double k0 = kernel.alpha1 + kernel.alpha2;
+  // The crossing does not change when α1 and α2 are scaled together, so they
+  // are scaled to at most 1 in size first: with α near the smallest double,
+  // threshold·K(0) would underflow to 0 and K(x) < 0 never happen.
+  const double scale = std::max(std::fabs(kernel.alpha1), std::fabs(kernel.alpha2));
+  if (!(scale > 0)) return -1;
+  const double alpha1 = kernel.alpha1 / scale, alpha2 = kernel.alpha2 / scale;
+  const double k0 = alpha1 + alpha2;
   if (!(k0 > 0)) return -1;
   const double c = threshold * k0;
   const double a = 1 / (2 * kernel.sigma1 * kernel.sigma1);
   const double b = 1 / (2 * kernel.sigma2 * kernel.sigma2);
-  auto f = [&](double y) { return kernel.alpha1 * std::exp(-a * y) + kernel.alpha2 * std::exp(-b * y); };
+  auto f = [&](double y) { return alpha1 * std::exp(-a * y) + alpha2 * std::exp(-b * y); };
   double y_lo = 0;
   double y_hi = 0;
   double y_turn = -1;  // the extremum y*, if any
-  if (a != b && kernel.alpha1 != 0 && kernel.alpha2 != 0) {
-    const double ratio = -b * kernel.alpha2 / (a * kernel.alpha1);
+  if (a != b && alpha1 != 0 && alpha2 != 0) {
+    const double ratio = -b * alpha2 / (a * alpha1);
     if (ratio > 0) {
       const double y = std::log(ratio) / (b - a);
       if (y > 0 && std::isfinite(y)) y_turn = y;
@@ -173,8 +179,9 @@ double gaussian_kernel_cutoff(const GaussianKernel& kernel, double threshold) {
     y_hi = y_turn;  // decreasing on [0, y*] down through c
   } else {
     y_lo = std::max(y_turn, 0.0);  // f >= c on [0, y_lo]; decreasing after
-    y_hi = std::max(y_lo, std::log((std::fabs(kernel.alpha1) + std::fabs(kernel.alpha2)) / c) / std::min(a, b)) + 1;
-    while (!(f(y_hi) < c)) y_hi *= 2;  // guard; the bound above already suffices
+    y_hi = std::max(y_lo, std::log((std::fabs(alpha1) + std::fabs(alpha2)) / c) / std::min(a, b)) + 1;
+    // A guard (the bound above already suffices); bounded, so rounding can never make it spin.
+    for (int doubling = 0; doubling < 64 && !(f(y_hi) < c) && std::isfinite(2 * y_hi); ++doubling) y_hi *= 2;
   }
   double x_lo = std::sqrt(y_lo), x_hi = std::sqrt(y_hi);
   for (int it = 0; it < 200 && x_hi - x_lo > 0; ++it) {

@@ -22,6 +22,9 @@ namespace {
 constexpr double kMaxInteger = 9007199254740992.0;  // 2^53: beyond, doubles skip integers
 constexpr std::size_t kMaxListItems = 1'048'576;
 constexpr double kMaxPosition = 1e12;
+/// Lower bounds derived from what the formulas can represent (see the rows).
+constexpr double kMinSigma = 1e-3;       // tokens, exclusive
+constexpr double kMinRotations = 1e-6;  // YaRN β, inclusive
 
 using T = ParamType;
 using S = SliderScale;
@@ -57,10 +60,15 @@ const std::array kSpecs = {
               .ui_min = -1, .ui_max = 2},
     ParamSpec{.key = "alpha2", .type = T::real, .default_text = "0.3", .min = -1e6, .max = 1e6,
               .ui_min = -1, .ui_max = 2},
-    ParamSpec{.key = "sigma1", .type = T::real, .default_text = "5", .min = 0, .max = 1e9,
+    // σ: K(x) divides x² by 2σ². Below σ ≈ 1.5e-154, σ² underflows to 0 and
+    // K(0) = exp(0/0) is NaN; the cutoff's 1/(2σ²) overflows. The bound keeps
+    // σ² ≥ 1e-6 — far from underflow, and x²/2σ² ≤ 5e29 for every position
+    // ≤ 1e12 — and loses nothing a lesson can show: at σ = 0.001 the kernel
+    // is already e^(−500000) ≈ 0 one token away.
+    ParamSpec{.key = "sigma1", .type = T::real, .default_text = "5", .min = kMinSigma, .max = 1e9,
               .min_exclusive = true, .ui_min = 0.1, .ui_max = 1000, .scale = S::log,
               .unit = "tokens"},
-    ParamSpec{.key = "sigma2", .type = T::real, .default_text = "20", .min = 0, .max = 1e9,
+    ParamSpec{.key = "sigma2", .type = T::real, .default_text = "20", .min = kMinSigma, .max = 1e9,
               .min_exclusive = true, .ui_min = 0.1, .ui_max = 1000, .scale = S::log,
               .unit = "tokens"},
     ParamSpec{.key = "kernel_mode", .type = T::choice, .default_text = "absolute",
@@ -87,12 +95,15 @@ const std::array kSpecs = {
               .max = 1e9, .ui_min = 128, .ui_max = 1'048'576, .scale = S::log, .unit = "tokens"},
     ParamSpec{.key = "seq_len", .type = T::integer, .default_text = "32768", .min = 1, .max = 1e9,
               .ui_min = 128, .ui_max = 1'048'576, .scale = S::log, .unit = "tokens"},
-    ParamSpec{.key = "beta_fast", .type = T::real, .default_text = "32", .min = 0, .max = 1e6,
-              .min_exclusive = true, .ui_min = 0.5, .ui_max = 256, .scale = S::log,
-              .unit = "rotations"},
-    ParamSpec{.key = "beta_slow", .type = T::real, .default_text = "1", .min = 0, .max = 1e6,
-              .min_exclusive = true, .ui_min = 0.01, .ui_max = 64, .scale = S::log,
-              .unit = "rotations"},
+    // β: YaRN's correction dimension d·ln(L/(2πβ))/(2 ln base) divides by β;
+    // below β ≈ 1e-300 the quotient overflows and the ramp, the scaled
+    // θ and the wavelengths turn infinite or NaN. β ≥ 1e-6 rotations keeps
+    // ln(L/(2πβ)) ≤ 33 for every L ≤ 1e9 (and a ramp that wide is already
+    // "every pair interpolated").
+    ParamSpec{.key = "beta_fast", .type = T::real, .default_text = "32", .min = kMinRotations, .max = 1e6,
+              .ui_min = 0.5, .ui_max = 256, .scale = S::log, .unit = "rotations"},
+    ParamSpec{.key = "beta_slow", .type = T::real, .default_text = "1", .min = kMinRotations, .max = 1e6,
+              .ui_min = 0.01, .ui_max = 64, .scale = S::log, .unit = "rotations"},
     ParamSpec{.key = "mscale", .type = T::real, .default_text = "0", .min = 0, .max = 1e3,
               .ui_min = 0, .ui_max = 4},
     ParamSpec{.key = "mscale_all_dim", .type = T::real, .default_text = "0", .min = 0, .max = 1e3,

@@ -30,8 +30,8 @@ constexpr int kDefaultShotWidth = 1600, kDefaultShotHeight = 1000;
 
 std::string choose_lang(const WindowRequest& r, bool persist) {
   if (!r.lang.empty()) return r.lang;
-  if (persist) {
-    const Settings s = load_settings(config_dir() / "settings.json");
+  if (const std::filesystem::path dir = config_dir(); persist && !dir.empty()) {
+    const Settings s = load_settings(dir / "settings.json");
     if (!s.lang.empty()) return s.lang;
   }
   return system_language();
@@ -54,7 +54,9 @@ int run_window(const WindowRequest& request) {
     // with one line, display or not.
     AppState probe(load_presets(assets));
     probe.set_translator(&tr);
-    if (std::string why = apply_window_request(probe, request); !why.empty()) return cli::fail(kExitUsage, why);
+    bool io_failure = false;
+    if (std::string why = apply_window_request(probe, request, &io_failure); !why.empty())
+      return cli::fail(io_failure ? kExitFailure : kExitUsage, why);
   } catch (const core::InvalidParameter& e) {
     return cli::fail(kExitUsage, error_text(tr, e));
   } catch (const std::exception& e) {

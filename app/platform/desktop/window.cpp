@@ -2,6 +2,7 @@
 // - Creating the window and the GL context
 // - Platform (fullscreen, title, fonts, screenshots)
 // - The event loop: idle is idle
+// - Memory after a shrink
 // - Offscreen screenshots
 
 #include "app/platform/desktop/window.hpp"
@@ -12,6 +13,8 @@
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
+#include <imgui_internal.h>
+#include <malloc.h>
 
 #include <algorithm>
 #include <cfloat>
@@ -51,6 +54,10 @@ std::unique_ptr<Window> Window::create(int width, int height, bool for_screensho
   glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
   glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
   glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
+  // ImGui draws 2D with scissors: no depth or stencil buffer. Each would be
+  // another width × height × 4 bytes, kept at the largest size the window had.
+  glfwWindowHint(GLFW_DEPTH_BITS, 0);
+  glfwWindowHint(GLFW_STENCIL_BITS, 0);
   std::unique_ptr<Window> w(new Window());
   w->for_screenshot_ = for_screenshot;
   w->window_ = glfwCreateWindow(width, height, "poslab", nullptr, nullptr);
@@ -111,17 +118,19 @@ void Window::show(const Settings& s, const std::filesystem::path& icon_png) {
     // no icon: the window works the same
   }
 
-  // A remembered position is used only when it is on a monitor now.
+  // The remembered geometry, fitted to the monitors there are now (a
+  // hand-edited or stale position never puts the window off screen).
   int count = 0;
   GLFWmonitor** monitors = glfwGetMonitors(&count);
-  bool on_screen = false;
-  for (int i = 0; i < count && s.has_position; ++i) {
-    int mx = 0, my = 0, mw = 0, mh = 0;
-    glfwGetMonitorWorkarea(monitors[i], &mx, &my, &mw, &mh);
-    on_screen = on_screen || (s.x + 40 >= mx && s.y >= my && s.x + 40 < mx + mw && s.y + 40 < my + mh);
+  std::vector<ScreenRect> areas;
+  for (int i = 0; i < count; ++i) {
+    ScreenRect a;
+    glfwGetMonitorWorkarea(monitors[i], &a.x, &a.y, &a.w, &a.h);
+    if (a.w > 0 && a.h > 0) areas.push_back(a);
   }
-  glfwSetWindowSize(window_, s.width, s.height);
-  if (on_screen) glfwSetWindowPos(window_, s.x, s.y);
+  const ScreenRect placed = place_window(s, areas);
+  glfwSetWindowSize(window_, placed.w, placed.h);
+  if (s.has_position && !areas.empty()) glfwSetWindowPos(window_, placed.x, placed.y);
   glfwShowWindow(window_);
   if (s.maximized) glfwMaximizeWindow(window_);
 }
@@ -152,6 +161,8 @@ void Window::set_fullscreen(bool on) {
   }
 }
 
+void Window::set_size(int width, int height) { glfwSetWindowSize(window_, width, height); }
+
 void Window::set_title(const std::string& title) { glfwSetWindowTitle(window_, title.c_str()); }
 
 float Window::content_scale() const {
@@ -162,7 +173,7 @@ float Window::content_scale() const {
 }
 
 bool Window::request_screenshot(const std::filesystem::path& path) {
-  pending_screenshot_ = path;
+  pending_screenshots_.push_back(path);
   return true;
 }
 
@@ -174,23 +185,30 @@ void Window::close_from_any_thread() {
 }
 
 void Window::capture_if_requested(App& app) {
-  if (pending_screenshot_.empty()) return;
+  if (pending_screenshots_.empty()) return;
   int w = 0, h = 0;
   glfwGetFramebufferSize(window_, &w, &h);
   glReadBuffer(GL_BACK);
-  try {
-    write_png(pending_screenshot_, gl::read_pixels(w, h));
-    app.toasts().push(app.tr().format("ui.screenshot.saved", {{"path", pending_screenshot_.string()}}),
-                      ToastKind::success);
-  } catch (const std::exception& e) {
-    app.toasts().push(app.tr().format("ui.export.failed", {{"message", error_text(app.tr(), e)}}), ToastKind::error);
+  const Image pixels = gl::read_pixels(w, h);
+  for (const std::filesystem::path& path : pending_screenshots_) {
+    try {
+      write_png(path, pixels);
+      app.toasts().push(app.tr().format("ui.screenshot.saved", {{"path", path.string()}}), ToastKind::success);
+    } catch (const std::exception& e) {
+      app.toasts().push(app.tr().format("ui.export.failed", {{"message", error_text(app.tr(), e)}}), ToastKind::error);
+    }
   }
-  pending_screenshot_.clear();
+  pending_screenshots_.clear();
 }
 
 // [SECTION] The event loop
 
 void Window::frame(App& app, double dt) {
+  {
+    int w = 0, h = 0;
+    glfwGetFramebufferSize(window_, &w, &h);
+    release_after_shrink(w, h);
+  }
   app.before_frame();
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
@@ -241,6 +259,31 @@ bool Window::run_frame(App& app, double dt) {
   glfwPollEvents();
   frame(app, dt);
   return !glfwWindowShouldClose(window_) && !close_requested_;
+}
+
+// [SECTION] Memory after a shrink
+//
+// A window dragged to 10000×10000 and back must not keep what that size
+// needed. Buffers sized by the window: the heatmap textures (re-uploaded at
+// the new size by the plot widgets, which frees the old storage), the
+// heatmap staging buffer, ImGui's vertex and index buffers (they only ever
+// grow), and the C heap, which keeps freed pages for reuse until trimmed.
+// The framebuffer itself belongs to the GL driver; it has no depth or
+// stencil buffer to keep (Window::create).
+
+void Window::release_after_shrink(int width, int height) {
+  constexpr double kBigPixels = 8.0 * 1024 * 1024;  // 32 MB of RGBA: below, nothing is worth giving back
+  const double pixels = static_cast<double>(std::max(width, 0)) * static_cast<double>(std::max(height, 0));
+  if (pixels > peak_pixels_) {
+    peak_pixels_ = pixels;
+    return;
+  }
+  if (peak_pixels_ < kBigPixels || pixels * 4 > peak_pixels_) return;
+  peak_pixels_ = pixels;
+  if (ImGuiContext* g = ImGui::GetCurrentContext())  // between frames: no draw data in use
+    for (ImGuiWindow* w : g->Windows) w->DrawList->_ClearFreeMemory();
+  heatmaps_->release_staging();
+  ::malloc_trim(0);
 }
 
 // [SECTION] Offscreen screenshots

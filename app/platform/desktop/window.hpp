@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "app/ui/platform.hpp"
 #include "app/ui/settings.hpp"
@@ -44,6 +45,9 @@ class Window final : public Platform {
   /// waiting: for scripted runs of the real window (the soak test). Returns
   /// false once the window was asked to close.
   bool run_frame(App& app, double dt);
+  /// Resizes the window (screen coordinates) as dragging its corner does;
+  /// for scripted runs of the real window (tests, the soak).
+  void set_size(int width, int height);
   /// Renders a few frames into an offscreen target of exactly width × height
   /// and writes the PNG. Returns "" or the reason.
   std::string screenshot(App& app, const std::filesystem::path& out, int width, int height);
@@ -62,14 +66,19 @@ class Window final : public Platform {
   Window() = default;
   void frame(App& app, double dt);
   void capture_if_requested(App& app);
+  /// After the framebuffer shrank to a small part of its largest size: the
+  /// memory sized by the window goes back (ImGui's draw buffers, the heatmap
+  /// staging buffer, the C heap's free pages).
+  void release_after_shrink(int width, int height);
 
   GLFWwindow* window_ = nullptr;
   std::unique_ptr<gl::HeatmapRenderer> heatmaps_;
   bool attached_ = false;
   bool for_screenshot_ = false;
-  std::filesystem::path pending_screenshot_;
+  std::vector<std::filesystem::path> pending_screenshots_;  ///< written after this frame, in order
   std::atomic<bool> close_requested_{false};
   int windowed_x_ = 100, windowed_y_ = 100, windowed_w_ = 1440, windowed_h_ = 900;
+  double peak_pixels_ = 0;  ///< the largest framebuffer since memory was last given back
 };
 
 }  // namespace poslab::app::ui

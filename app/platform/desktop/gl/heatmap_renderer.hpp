@@ -34,6 +34,10 @@ class HeatmapRenderer final : public ui::HeatmapSink {
   void draw(ImDrawList* list, std::uint32_t slot, ImVec2 min, ImVec2 max) override;
   void begin_frame() override;
 
+  /// Frees the staging buffer masked heatmaps are copied through (it keeps
+  /// the size of the largest heatmap otherwise).
+  void release_staging() { std::vector<float>().swap(values_); }
+
   bool uses_shader() const { return program_.valid(); }
   const std::string& fallback_reason() const { return fallback_reason_; }
   std::size_t slot_count() const { return slots_.size(); }
@@ -61,7 +65,6 @@ class HeatmapRenderer final : public ui::HeatmapSink {
   GLint u_rect_ = -1, u_values_ = -1, u_lut_ = -1, u_vmin_ = -1, u_vmax_ = -1, u_masked_ = -1;
   std::map<std::uint32_t, std::unique_ptr<Slot>> slots_;
   std::vector<std::uint32_t> to_release_;
-  std::vector<std::uint32_t> scratch_;  // fallback pixels, reused
   std::vector<float> values_;           // masked values, reused
   std::uint32_t next_slot_ = 1;
 };
