@@ -153,10 +153,10 @@ Session Scene::session(bool revealed) const {
   s.lesson = lesson;
   s.params = params;
   if (revealed)
-    for (const auto& [key, value] : reveal_params) {
-      auto it = std::find_if(s.params.begin(), s.params.end(), [&](const auto& kv) { return kv.first == key; });
-      if (it != s.params.end()) it->second = value;
-      else s.params.emplace_back(key, value);
+    for (const auto& reveal : reveal_params) {
+      auto it = std::find_if(s.params.begin(), s.params.end(), [&](const auto& kv) { return kv.first == reveal.first; });
+      if (it != s.params.end()) it->second = reveal.second;
+      else s.params.push_back(reveal);
     }
   std::sort(s.params.begin(), s.params.end());
   s.animation = animation;
