@@ -28,9 +28,9 @@ void check_scene_shown(const ui::AppState& state, const Scene& scene, bool revea
   CHECK(state.view().id == scene.lesson);
   REQUIRE(state.resolved() != nullptr);
   const Session expected = scene.session(revealed);
-  for (const auto& [key, value] : expected.params) {
-    CAPTURE(key);
-    CHECK(typed(state, key) == value);
+  for (const auto& kv : expected.params) {
+    CAPTURE(kv.first);
+    CHECK(typed(state, kv.first) == kv.second);
   }
   // Keys of the lesson the scene does not set are at their defaults.
   for (std::string_view key : state.view().keys) {
