@@ -767,15 +767,16 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
                                                                  {"a2", fig::num(t->attention_factor * t->attention_factor, 6)}}),
                    t->attention_factor, std::nullopt});
 
-    // Why the factor: over s·L keys the softmax spreads thinner; a² sharpens it
-    // back (holds: the a² entropy at s·L is the closer one to the entropy at L;
-    // no claim for a = 1, where the two are the same).
+    // Why the factor: over s·L keys the softmax spreads thinner; a² > 1
+    // sharpens it back (holds: the entropy with scores × a² is below the one
+    // without). No claim for a² ≤ 1: a = 1 changes nothing, and an mscale
+    // below mscale_all_dim gives a² < 1, which flattens instead.
     const double a2 = t->attention_factor * t->attention_factor;
     const Entropy trained = attention_entropy(L, none->theta, 1);
     const Entropy wide = attention_entropy(Lt, t->scaled_theta, 1);
     const Entropy sharp = a2 == 1 ? wide : attention_entropy(Lt, t->scaled_theta, a2);
     std::optional<bool> sharper;
-    if (a2 != 1) sharper = std::abs(sharp.nats - trained.nats) < std::abs(wide.nats - trained.nats);
+    if (a2 > 1) sharper = sharp.nats < wide.nats;
     std::string value = tr.format("scaling.readout.entropy_value",
                                   {{"L", fig::num(L)}, {"h0", fig::num(trained.nats, 5)}, {"Lt", fig::num(std::floor(Lt))},
                                    {"h1", fig::num(wide.nats, 5)}, {"a2", fig::num(a2, 5)}, {"h2", fig::num(sharp.nats, 5)}});
