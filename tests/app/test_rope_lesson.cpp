@@ -133,8 +133,9 @@ TEST_CASE("rope figures carry core's numbers") {
   REQUIRE(f.heatmaps.size() == 1);
   const auto& h = f.heatmaps[0];
   REQUIRE(h.cols == 4);
-  // Row 0 is drawn at the top: storage row n−1. R[0][1] = −sin(2·θ_0) = −sin 2; R[3][2] = sin(0.02).
-  auto at = [&](int r, int c) { return h.values[static_cast<std::size_t>(3 - r) * 4 + static_cast<std::size_t>(c)]; };
+  // Row r at y = r on a reversed axis (row 0 at the top). R[0][1] = −sin(2·θ_0) = −sin 2; R[3][2] = sin(0.02).
+  CHECK(f.y.reversed);
+  auto at = [&](int r, int c) { return h.values[static_cast<std::size_t>(r) * 4 + static_cast<std::size_t>(c)]; };
   CHECK(at(0, 1) == doctest::Approx(-std::sin(2.0)).epsilon(1e-6));
   CHECK(at(3, 2) == doctest::Approx(std::sin(0.02)).epsilon(1e-6));
   CHECK(at(0, 2) == 0.0f);
@@ -145,7 +146,7 @@ TEST_CASE("rope figures carry core's numbers") {
   const auto& hg = g.heatmaps[0];
   REQUIRE(hg.cols == 16);
   // Shown indices 0..7 and 64..71: index 64 is column 8; R[0][64] = −sin(3).
-  CHECK(hg.values[static_cast<std::size_t>(15) * 16 + 8] == doctest::Approx(-std::sin(3.0)).epsilon(1e-6));
+  CHECK(hg.values[static_cast<std::size_t>(0) * 16 + 8] == doctest::Approx(-std::sin(3.0)).epsilon(1e-6));
 
   // Dials: hand i at angle m·θ_i mod 2π (the tips' hover column).
   core::Params q;

@@ -234,16 +234,16 @@ Figure rotation_matrix(const FigureContext& ctx) {
                          {{"m", fig::num(m)}, {"d", fig::num(d)}, {"base", fig::num(base)},
                           {"layout", tr(layout == core::PairLayout::interleaved ? "rope.layout.interleaved" : "rope.layout.half")}});
   f.x = {.label = tr("rope.matrix.axis.col"), .tight = true};
-  f.y = {.label = tr("rope.matrix.axis.row"), .tight = true};
+  f.y = {.label = tr("rope.matrix.axis.row"), .tight = true, .reversed = true};  // row 0 at the top
   f.equal_aspect = true;
-  // y = −row so row 0 is at the top; the ticks name the real indices.
+  // The ticks name the real indices (for d > 16 two runs of them).
   fig::Heatmap h;
-  h.x0 = -0.5, h.x1 = n - 0.5, h.y0 = -(n - 0.5), h.y1 = 0.5;
+  h.x0 = -0.5, h.x1 = n - 0.5, h.y0 = -0.5, h.y1 = n - 0.5;
   h.cols = n, h.rows = n;
   h.values.resize(static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
   for (int r = 0; r < n; ++r)
     for (int c = 0; c < n; ++c)
-      h.values[static_cast<std::size_t>(n - 1 - r) * static_cast<std::size_t>(n) + static_cast<std::size_t>(c)] =
+      h.values[static_cast<std::size_t>(r) * static_cast<std::size_t>(n) + static_cast<std::size_t>(c)] =
           static_cast<float>(sub(r, c));
   h.colormap = fig::Colormap::signed_;
   h.vmin = -1, h.vmax = 1;
@@ -252,13 +252,13 @@ Figure rotation_matrix(const FigureContext& ctx) {
   h.y_name = tr("rope.matrix.readout.row");
   f.heatmaps.push_back(std::move(h));
   for (int j = 0; j < n; ++j) f.x.ticks.emplace_back(j, std::to_string(idx[static_cast<std::size_t>(j)]));
-  for (int j = n - 1; j >= 0; --j) f.y.ticks.emplace_back(-j, std::to_string(idx[static_cast<std::size_t>(j)]));  // ascending
+  for (int j = 0; j < n; ++j) f.y.ticks.emplace_back(j, std::to_string(idx[static_cast<std::size_t>(j)]));
   // Values in the non-zero cells when they fit (d <= 8).
   if (n <= 8)
     for (int r = 0; r < n; ++r)
       for (int c = 0; c < n; ++c)
         if (sub(r, c) != 0)
-          f.notes.push_back({.x = static_cast<double>(c), .y = static_cast<double>(-r), .text = fig::num(sub(r, c), 3), .anchor = fig::Anchor::center,
+          f.notes.push_back({.x = static_cast<double>(c), .y = static_cast<double>(r), .text = fig::num(sub(r, c), 3), .anchor = fig::Anchor::center,
                              // the signed map is dark only at its negative end
                              .color = sub(r, c) < -0.35 ? fig::Color::rgb(0xffffff) : fig::Color::rgb(0x1d1d1f)});
   return f;
