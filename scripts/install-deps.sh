@@ -19,8 +19,9 @@ packages=(
   # app
   libimgui-dev libglfw3-dev libepoxy-dev libcairo2-dev libfontconfig-dev
   nlohmann-json3-dev libcli11-dev libstb-dev libgif-dev
-  # fonts: a clear sans with Greek and math symbols, and a CJK face
-  fonts-dejavu-core fonts-wqy-microhei
+  # fonts: a clear sans with Greek and math symbols, and a CJK face with a bold
+  # weight for Chinese headings (Noto Sans CJK SC; WenQuanYi has regular only)
+  fonts-dejavu-core fonts-wqy-microhei fonts-noto-cjk
   # tests: doctest, a virtual display with Mesa's software GL, clang's sanitizers
   # and libFuzzer, poppler to check that exported PDFs render
   doctest-dev xvfb xauth libgl1-mesa-dri clang libclang-rt-14-dev poppler-utils

@@ -22,6 +22,8 @@ bool closing(char32_t c) {
   return std::u32string_view(U"，。、；：？！）」』”’》】,.;:?!)").find(c) != std::u32string_view::npos;
 }
 bool opening(char32_t c) { return std::u32string_view(U"（「『“‘《【(").find(c) != std::u32string_view::npos; }
+/// A relation binds the words on both sides: "L = 4,096", "100 → 18.95" stay on one line.
+bool relation(char32_t c) { return std::u32string_view(U"=≈≠≡≤≥<>→").find(c) != std::u32string_view::npos; }
 
 }  // namespace
 
@@ -34,10 +36,12 @@ std::vector<std::pair<std::size_t, std::size_t>> wrap_line(std::string_view line
   for (std::size_t i = 0; i < line.size();) {
     std::size_t n = 1;
     const char32_t c = decode(line, i, n);
-    // A break may come before c: at a space (dropped), or between characters
-    // when either side is CJK, unless c closes or prev opens.
+    // A break may come before c: at a space (dropped) not next to a relation,
+    // or between characters when either side is CJK, unless c closes or prev opens.
     if (i > start) {
-      if (c == U' ') cut = i, resume = i + 1;
+      std::size_t next_n = 1;
+      const char32_t next = i + 1 < line.size() ? decode(line, i + 1, next_n) : 0;
+      if (c == U' ' && !relation(prev) && !relation(next)) cut = i, resume = i + 1;
       else if ((is_cjk(c) || is_cjk(prev)) && prev != U' ' && !closing(c) && !opening(prev)) cut = i, resume = i;
     }
     const float cw = measure(line.substr(i, n));
