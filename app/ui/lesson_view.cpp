@@ -127,15 +127,20 @@ void LessonView::step_layout(const Scene& step) {
   // The step's words; hovering them lists what each symbol in them means.
   ImGui::BeginGroup();
   std::string shown = step.caption.in(lang);
+  // "Predict: …" — after a full-width colon (先猜一猜：) no space: its glyph has one.
+  auto labelled = [](const std::string& label, const std::string& text) {
+    const bool full_width = label.size() >= 3 && label.compare(label.size() - 3, 3, "：") == 0;
+    return label + (full_width ? "" : " ") + text;
+  };
   if (!step.caption.empty()) wrapped_text(shown);
   if (step.has_question()) {
     ImGui::Spacing();
     ImGui::PushFont(c.fonts.bold);
-    wrapped_colored(c.pal.accent, c.tr("ui.steps.predict") + " " + step.question.in(lang));
+    wrapped_colored(c.pal.accent, labelled(c.tr("ui.steps.predict"), step.question.in(lang)));
     ImGui::PopFont();
     shown += " " + step.question.in(lang);
     if (c.state.step_revealed()) {
-      wrapped_text(c.tr("ui.steps.answer") + " " + step.answer.in(lang));
+      wrapped_text(labelled(c.tr("ui.steps.answer"), step.answer.in(lang)));
       shown += " " + step.answer.in(lang);
     } else {
       wrapped_colored(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), c.tr("ui.steps.reveal_hint"));
