@@ -24,6 +24,8 @@ bool closing(char32_t c) {
 bool opening(char32_t c) { return std::u32string_view(U"（「『“‘《【(").find(c) != std::u32string_view::npos; }
 /// A relation binds the words on both sides: "L = 4,096", "100 → 18.95" stay on one line.
 bool relation(char32_t c) { return std::u32string_view(U"=≈≠≡≤≥<>→").find(c) != std::u32string_view::npos; }
+/// A big operator binds the word after it: "Σᵢ 2·cos(r·θᵢ)" stays on one line.
+bool big_operator(char32_t c) { return std::u32string_view(U"Σ∑∏").find(c) != std::u32string_view::npos; }
 
 }  // namespace
 
@@ -32,7 +34,7 @@ std::vector<std::pair<std::size_t, std::size_t>> wrap_line(std::string_view line
   std::vector<std::pair<std::size_t, std::size_t>> lines;
   std::size_t start = 0, cut = std::string_view::npos, resume = 0;
   float w = 0;
-  char32_t prev = 0;
+  char32_t prev = 0, word_head = 0;  // word_head: the first character of the word c belongs to
   for (std::size_t i = 0; i < line.size();) {
     std::size_t n = 1;
     const char32_t c = decode(line, i, n);
@@ -41,7 +43,7 @@ std::vector<std::pair<std::size_t, std::size_t>> wrap_line(std::string_view line
     if (i > start) {
       std::size_t next_n = 1;
       const char32_t next = i + 1 < line.size() ? decode(line, i + 1, next_n) : 0;
-      if (c == U' ' && !relation(prev) && !relation(next)) cut = i, resume = i + 1;
+      if (c == U' ' && !relation(prev) && !relation(next) && !big_operator(word_head)) cut = i, resume = i + 1;
       else if ((is_cjk(c) || is_cjk(prev)) && prev != U' ' && !closing(c) && !opening(prev)) cut = i, resume = i;
     }
     const float cw = measure(line.substr(i, n));
@@ -52,6 +54,7 @@ std::vector<std::pair<std::size_t, std::size_t>> wrap_line(std::string_view line
       w = start < i ? measure(line.substr(start, i - start)) : 0;
     }
     w += cw;
+    if (c != U' ' && (prev == U' ' || prev == 0 || is_cjk(prev) || is_cjk(c))) word_head = c;
     prev = c;
     i += n;
   }
