@@ -43,8 +43,9 @@ std::vector<std::pair<std::size_t, std::size_t>> wrap_line(std::string_view line
     if (i > start) {
       std::size_t next_n = 1;
       const char32_t next = i + 1 < line.size() ? decode(line, i + 1, next_n) : 0;
-      if (c == U' ' && !relation(prev) && !relation(next) && !big_operator(word_head)) cut = i, resume = i + 1;
-      else if ((is_cjk(c) || is_cjk(prev)) && prev != U' ' && !closing(c) && !opening(prev)) cut = i, resume = i;
+      if (c == U' ') {
+        if (!relation(prev) && !relation(next) && !big_operator(word_head)) cut = i, resume = i + 1;
+      } else if ((is_cjk(c) || is_cjk(prev)) && prev != U' ' && !closing(c) && !opening(prev)) cut = i, resume = i;
     }
     const float cw = measure(line.substr(i, n));
     if (w + cw > width && cut != std::string_view::npos && cut > start) {
