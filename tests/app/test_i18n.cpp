@@ -596,10 +596,11 @@ bool is_word(char32_t c) { return is_han(c) || is_latin_or_digit(c); }
 /// Words the glossary rules out, with the word it uses instead.
 const std::vector<std::pair<std::string, std::string>>& ruled_out_words() {
   static const std::vector<std::pair<std::string, std::string>> words = {
-      {"底数", "基数"},       {"分量对", "维度对"},   {"缩放倍数", "缩放因子"},      {"热图", "热力图"},
-      {"位置嵌入", "位置编码"}, {"外插", "外推"},       {"分箱", "分桶"},              {"令牌", "token"},
-      {"词元", "token"},      {"带种子", "固定种子的随机"}, {"键 − 查询", "键减查询"}, {"查询 − 键", "查询减键"},
-      {"YaRN 代码", "YaRN（代码）"},
+      {"底数", "基数"}, {"分量对", "维度对"}, {"缩放倍数", "缩放因子"},
+      {"热图", "热力图"}, {"位置嵌入", "位置编码"}, {"外插", "外推"},
+      {"分箱", "分桶"}, {"令牌", "token"}, {"词元", "token"},
+      {"带种子", "固定种子的随机"}, {"按种子", "用固定种子"}, {"键 − 查询", "键减查询"},
+      {"查询 − 键", "查询减键"}, {"YaRN 代码", "YaRN（代码）"},
   };
   return words;
 }
