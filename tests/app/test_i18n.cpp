@@ -418,6 +418,8 @@ std::vector<core::InvalidParameter> exceptions_for_every_reason() {
   add([] { resolve("scaling", {"method=llama3", "low_freq_factor=4", "high_freq_factor=2"}); });
   add([] { resolve("alibi", {"heads=4", "head=5"}); });
   add([] { resolve("why-position", {"perm=0,0,1,2,3,4"}); });
+  add([] { resolve("scaling", {"method=longrope", "d=8", "short_factor=1,2,3"}); });
+  add([] { resolve("rope", {"d=64", "head_dim=32"}); });
   add([] { resolve("sinusoidal", {"d=64", "dims=100"}); });
   // core's own limits
   add([] { (void)core::learned_value(0, 200, 512, 128, 0); });
@@ -436,6 +438,7 @@ std::vector<core::InvalidParameter> exceptions_for_every_reason() {
     (void)core::sinusoidal_matrix<double>(pos, 128, 10000);
   });
   add([] { core::ScalingConfig{.method = core::ScalingMethod::ntk, .d = 2}.check(); });
+  add([] { core::ScalingConfig{.method = core::ScalingMethod::longrope, .factor = 2, .original_context = 1}.check(); });
   add([] {
     (void)core::rope_scaling_table(
         core::ScalingConfig{.method = core::ScalingMethod::seed, .d = 2, .factor = 1024, .temperature = 1000});

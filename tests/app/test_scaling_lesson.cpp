@@ -209,7 +209,7 @@ TEST_CASE("scaling lesson: figures show core's numbers") {
   const core::Params defaults;
   SUBCASE("ratio: every method, YaRN (code) on top, values θ′/θ from core") {
     const fig::Figure f = lesson.figure("ratio", defaults);
-    CHECK(f.series.size() == 8);
+    CHECK(f.series.size() == 9);
     CHECK(f.series.back().name == method("yarn"));
     CHECK(test::series(f, method("yarn")).y[32] == doctest::Approx(0.5961538461538462).epsilon(1e-13));
     CHECK(test::series(f, method("linear")).y[5] == doctest::Approx(0.125).epsilon(1e-15));
@@ -263,7 +263,7 @@ TEST_CASE("scaling lesson: figures show core's numbers") {
   }
   SUBCASE("d = 2: NTK and dynamic NTK are undefined, the figures say so instead of failing") {
     const fig::Figure f = lesson.figure("ratio", params({{"d", "2"}, {"method", "ntk"}}));
-    CHECK(f.series.size() == 6);
+    CHECK(f.series.size() == 7);
     CHECK(f.notes.size() == 2);
     CHECK_NOTHROW(lesson.figure("wavelength", params({{"d", "2"}, {"method", "dynamic"}})));
     CHECK(lesson.check_readouts(params({{"d", "2"}, {"method", "ntk"}})) >= 3);
