@@ -232,6 +232,24 @@ class ModelAgainstTransformers(unittest.TestCase):
         self.assertIn("必须", p.stderr.decode())
 
 
+class PresetsAreConfigs(unittest.TestCase):
+    """A model preset exports exactly what --model with the same published config exports."""
+
+    def test_preset_equals_model(self):
+        presets = {p["id"]: p for p in json.loads(run("list", "presets", "--format", "json").stdout)}
+        for preset, fixture in [("phi-3-mini-128k", "phi-3-mini-128k"), ("deepseek-v3", "deepseek-v3"),
+                                ("llama3.1-8b", "llama-3.1-8b"), ("gpt-oss-20b", "gpt-oss-20b")]:
+            with self.subTest(preset=preset):
+                self.assertIn("config.json", presets[preset]["source"])
+                with tempfile.TemporaryDirectory() as tmp:
+                    a, b = os.path.join(tmp, "a.csv"), os.path.join(tmp, "b.csv")
+                    for out, how in ((a, ("--preset", preset)), (b, ("--model", config(fixture)))):
+                        p = run("export", "--view", "scaling", "--figure", "ratio", "--format", "csv", "--out", out, *how)
+                        self.assertEqual(p.returncode, 0, p.stderr)
+                    with open(a, "rb") as fa, open(b, "rb") as fb:
+                        self.assertEqual(fa.read(), fb.read())
+
+
 class ModelBadInput(unittest.TestCase):
     CASES = [
         (b"not json", "config"),
