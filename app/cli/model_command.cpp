@@ -59,9 +59,11 @@ std::vector<std::string> model_sets(const std::string& file) {
   return model_assignments(read_model_config_text(read_input(file)));
 }
 
-void apply_model(core::Params& params, const std::string& file, const std::vector<std::string_view>& reads,
-                 const std::vector<std::string>& sets) {
-  for (const std::string& a : model_sets(file)) {
+std::string apply_model(core::Params& params, const std::string& file, const std::vector<std::string_view>& reads,
+                        const std::vector<std::string>& sets) {
+  if (file.empty()) return {};
+  const ModelReading reading = read_model_config_text(read_input(file));
+  for (const std::string& a : model_assignments(reading)) {
     const std::string key = a.substr(0, a.find('='));
     const bool read = reads.empty() || std::find(reads.begin(), reads.end(), key) != reads.end();
     const bool overridden = std::any_of(sets.begin(), sets.end(), [&](const std::string& s) {
@@ -69,6 +71,7 @@ void apply_model(core::Params& params, const std::string& file, const std::vecto
     });
     if (read && !overridden) params.set_assignment(a);
   }
+  return reading.model;
 }
 
 }  // namespace poslab::app::cli

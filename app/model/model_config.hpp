@@ -69,6 +69,9 @@ ModelReading read_model_config_text(std::string_view text);
 /// `params` as KEY=VALUE assignments, in order (for --model on table/export).
 std::vector<std::string> model_assignments(const ModelReading& reading);
 
+/// A figure's subtitle naming the model it shows: "phi3 · <subtitle>".
+std::string model_subtitle(std::string_view model, std::string_view subtitle);
+
 /// The three output formats of `poslab model`; warnings in tr's language
 /// (English when tr is null).
 nlohmann::ordered_json model_reading_json(const ModelReading& reading, const Translator* tr = nullptr);

@@ -39,6 +39,11 @@ std::string joined(const std::vector<std::string>& items) {
 
 }  // namespace
 
+std::string model_subtitle(std::string_view model, std::string_view subtitle) {
+  if (model.empty()) return std::string(subtitle);
+  return std::string(model) + (subtitle.empty() ? "" : " · ") + std::string(subtitle);
+}
+
 nlohmann::ordered_json model_reading_json(const ModelReading& r, const Translator* tr) {
   nlohmann::ordered_json j;
   j["model"] = r.model;
