@@ -15,6 +15,7 @@
 #include <iostream>
 #include <limits>
 
+#include "app/common/assets.hpp"
 #include "app/common/atomic_file.hpp"
 #include "app/common/config_folder.hpp"
 #include "app/common/fonts.hpp"
@@ -171,6 +172,11 @@ void App::draw(double dt) {
   UiContext ctx = context();
 
   for (const Pressed& p : pressed_shortcuts()) run(p.action, p.arg);
+  if (!dropped_.empty()) {
+    const std::string path = dropped_.front();
+    dropped_.clear();
+    (void)open_model_config(path);  // says itself what happened
+  }
   state_.tick_animation(dt);
   export_ui_.tick(ctx, recorder_);
 
@@ -180,6 +186,7 @@ void App::draw(double dt) {
   session_ui_.draw(ctx, [this](SessionUi::Prompt p, const std::string& text) -> std::string {
     if (p == SessionUi::Prompt::open) return open_session(text);
     if (p == SessionUi::Prompt::save) return save_session(text);
+    if (p == SessionUi::Prompt::model) return open_model_config(text);
     return paste_state(text.c_str());
   });
   draw_shortcut_overlay(&help_open_, tr_, ctx.scale);
@@ -381,6 +388,29 @@ std::string App::open_session(const fs::path& path) {
   }
   toasts_.push(tr_.format("ui.session.opened", {{"path", path.string()}}), ToastKind::success);
   return {};
+}
+
+std::string App::open_model_config(const fs::path& path) {
+  std::string why;
+  try {
+    why = state_.open_model_config(read_text_file(path), path.string());
+  } catch (const std::exception& e) {
+    why = error_text(tr_, e);
+  }
+  if (!why.empty()) {
+    const std::string msg = tr_.format("ui.model.open_failed", {{"path", path.filename().string()}, {"message", why}});
+    toasts_.push(msg, ToastKind::error);
+    return msg;
+  }
+  const auto& m = *state_.model();
+  toasts_.push(tr_.format("ui.model.opened", {{"model", m.name}, {"count", std::to_string(m.warnings.size())}}),
+               m.warnings.empty() ? ToastKind::success : ToastKind::info);
+  return {};
+}
+
+void App::drop_files(std::vector<std::string> paths) {
+  if (!paths.empty()) dropped_ = std::move(paths);
+  redraw_ = true;
 }
 
 std::string App::copy_state() {

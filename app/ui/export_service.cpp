@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "app/common/atomic_file.hpp"
+#include "app/model/model_config.hpp"
 #include "app/export/cairo_painter.hpp"
 
 namespace poslab::app::ui {
@@ -38,9 +39,10 @@ fs::path file_for(const ViewDef& view, const FigureDef& def, const ExportChoice&
 }  // namespace
 
 fs::path export_figure_file(const ViewDef& view, const FigureDef& def, const core::Params& params,
-                            const Translator& tr, ExportFormat format, const ExportChoice& choice) {
+                            const Translator& tr, ExportFormat format, const ExportChoice& choice, std::string_view model) {
   choice.options.check();
-  const fig::Figure figure = build_figure(view, def, params, tr, choice.options.width, choice.options.height);
+  fig::Figure figure = build_figure(view, def, params, tr, choice.options.width, choice.options.height);
+  figure.subtitle = model_subtitle(model, figure.subtitle);
   ensure_dir(choice.dir);
   const fs::path out = file_for(view, def, choice, format);
   export_figure(figure, format, out, choice.options);
@@ -48,15 +50,17 @@ fs::path export_figure_file(const ViewDef& view, const FigureDef& def, const cor
 }
 
 std::vector<fs::path> export_lesson_files(const ViewDef& view, const core::Params& params, const Translator& tr,
-                                          const ExportChoice& choice) {
+                                          const ExportChoice& choice, std::string_view model) {
   choice.options.check();
   const auto formats = choice.formats();
   if (formats.empty())
     throw core::InvalidParameter("format", "(none)", "choose at least one of PNG, SVG, PDF, CSV",
                                  core::Reason{"no_format", {{"choices", "PNG, SVG, PDF, CSV"}}, "none"});
   std::vector<fig::Figure> built;
-  for (const FigureDef& def : view.figures)
+  for (const FigureDef& def : view.figures) {
     built.push_back(build_figure(view, def, params, tr, choice.options.width, choice.options.height));
+    built.back().subtitle = model_subtitle(model, built.back().subtitle);
+  }
   ensure_dir(choice.dir);
   std::vector<fs::path> written;
   for (std::size_t i = 0; i < built.size(); ++i)

@@ -36,8 +36,36 @@ void LessonView::conflict_banner() {
   ImGui::PopStyleColor();
 }
 
+/// The model a config.json put here, on its lesson: its name, where it came
+/// from and every warning the reader raised (what the config says, what
+/// transformers does with it, what the author meant), folded on a click.
+void LessonView::model_banner() {
+  UiContext& c = *ctx_;
+  const auto& m = c.state.model();
+  if (!m || m->view != c.state.view().id) return;
+  const std::string header =
+      c.tr.format(m->warnings.empty() ? "ui.model.banner_clean" : "ui.model.banner",
+                  {{"model", m->name}, {"count", std::to_string(m->warnings.size())}}) + "##model-banner";
+  if (ImGui::CollapsingHeader(header.c_str(), ImGuiTreeNodeFlags_DefaultOpen)) {
+    ImGui::Indent();
+    ImGui::PushStyleColor(ImGuiCol_Text, c.pal.muted);
+    wrapped_text(c.tr.format("ui.model.source", {{"source", m->source}}));
+    ImGui::PopStyleColor();
+    for (const ModelWarning& w : m->warnings) {
+      ImGui::PushFont(c.fonts.bold);
+      ImGui::TextUnformatted(w.id.c_str());
+      ImGui::PopFont();
+      wrapped_text(model_warning_text(c.tr, w));
+    }
+    if (ImGui::SmallButton(c.tr("ui.model.close").c_str())) c.state.close_model();
+    ImGui::Unindent();
+  }
+  ImGui::Separator();
+}
+
 void LessonView::draw(UiContext& ctx) {
   ctx_ = &ctx;
+  if (!ctx.lecture) model_banner();
   if (!ctx.state.resolved()) {
     conflict_banner();
     return;
@@ -239,7 +267,7 @@ std::string LessonView::export_figure(UiContext& c, std::string_view id, ExportF
   const FigureDef* def = find_figure(v, id);
   if (!def) return {};
   try {
-    const auto path = export_figure_file(v, *def, c.state.params(), c.tr, format, c.export_choice);
+    const auto path = export_figure_file(v, *def, c.state.params(), c.tr, format, c.export_choice, shown_model(c.state));
     c.toasts.push(c.tr.format("ui.export.wrote_one", {{"path", path.string()}}), ToastKind::success);
     return path.string();
   } catch (const std::exception& e) {

@@ -42,6 +42,7 @@
 #include "app/decks/deck.hpp"
 #include "app/lessons/lesson.hpp"
 #include "app/lessons/table.hpp"
+#include "app/model/model_config.hpp"
 #include "app_test_support.hpp"
 #include "core/core_test_support.hpp"
 #include "poslab/core/alibi.hpp"
@@ -422,6 +423,8 @@ std::vector<core::InvalidParameter> exceptions_for_every_reason() {
   add([] { resolve("scaling", {"method=llama3", "low_freq_factor=4", "high_freq_factor=2"}); });
   add([] { resolve("alibi", {"heads=4", "head=5"}); });
   add([] { resolve("why-position", {"perm=0,0,1,2,3,4"}); });
+  add([] { resolve("scaling", {"method=longrope", "d=8", "short_factor=1,2,3"}); });
+  add([] { resolve("rope", {"d=64", "head_dim=32"}); });
   add([] { resolve("sinusoidal", {"d=64", "dims=100"}); });
   // core's own limits
   add([] { (void)core::learned_value(0, 200, 512, 128, 0); });
@@ -440,6 +443,7 @@ std::vector<core::InvalidParameter> exceptions_for_every_reason() {
     (void)core::sinusoidal_matrix<double>(pos, 128, 10000);
   });
   add([] { core::ScalingConfig{.method = core::ScalingMethod::ntk, .d = 2}.check(); });
+  add([] { core::ScalingConfig{.method = core::ScalingMethod::longrope, .factor = 2, .original_context = 1}.check(); });
   add([] {
     (void)core::rope_scaling_table(
         core::ScalingConfig{.method = core::ScalingMethod::seed, .d = 2, .factor = 1024, .temperature = 1000});
@@ -469,6 +473,34 @@ std::vector<core::InvalidParameter> exceptions_for_every_reason() {
   add([] { table("gaussian-shift", {"window=10", "m=1e12", "d=2"}); });
   add([] { table("sinusoidal-dot", {"distance=0:999999", "d=128"}); });
   add([] { table("sinusoidal-dot", {"distance=2e9"}); });
+  // poslab model: every way a config.json is refused (app/model)
+  for (const char* config :
+       {"not json", "[1]", R"({"vocab_size": 1})", R"({"model_type": "foo"})", R"({"model_type":"llama","rope_theta":"x"})",
+        R"({"model_type":"llama","rope_theta":-1})", R"({"model_type":"llama","max_position_embeddings":0})",
+        R"({"model_type":"llama","max_position_embeddings":10.5})", R"({"alibi":3})",
+        R"({"model_type":"llama","rope_scaling":{"rope_type":5}})", R"({"alibi":true})",
+        R"({"model_type":"bloom","n_head":1000})", R"({"model_type":"t5","relative_attention_num_buckets":33})",
+        R"({"model_type":"t5","relative_attention_num_buckets":32,"relative_attention_max_distance":4})",
+        R"({"position_embedding_type":"absolute"})", R"({"rope_theta":10000})",
+        R"({"rope_theta":10000,"hidden_size":64})", R"({"rope_theta":10000,"hidden_size":100,"num_attention_heads":3})",
+        R"({"model_type":"gpt_neox","hidden_size":1024,"num_attention_heads":16,"rotary_pct":0.25,"partial_rotary_factor":0.5})",
+        R"({"rope_theta":1e4,"hidden_size":64,"num_attention_heads":1,"partial_rotary_factor":0.01})",
+        R"({"rope_theta":1e4,"hidden_size":6,"num_attention_heads":2})",
+        R"({"model_type":"llama","rope_scaling":{"type":"yarn","rope_type":"linear","factor":2}})",
+        R"({"model_type":"llama","rope_scaling":{"factor":2}})", R"({"model_type":"llama","rope_scaling":{"rope_type":"yarn"}})",
+        R"({"model_type":"llama","rope_scaling":{"rope_type":"linear","factor":0}})", R"({"model_type":"llama","rope_scaling":5})",
+        R"({"rope_theta":1e4,"hidden_size":64,"num_attention_heads":1,"rope_scaling":{"rope_type":"linear","factor":2}})",
+        R"({"rope_theta":1e4,"hidden_size":64,"num_attention_heads":1,"rope_scaling":{"rope_type":"yarn","factor":2}})",
+        R"({"model_type":"llama","rope_scaling":{"rope_type":"llama3","factor":8}})",
+        R"({"model_type":"llama","rope_scaling":{"rope_type":"llama3","factor":8,"original_max_position_embeddings":8192}})",
+        R"({"model_type":"llama","rope_scaling":{"rope_type":"llama3","factor":8,"original_max_position_embeddings":8192,"low_freq_factor":4,"high_freq_factor":2}})",
+        R"({"rope_theta":1e4,"hidden_size":4,"num_attention_heads":1,"rope_scaling":{"rope_type":"longrope","short_factor":[1,1],"long_factor":[1,1]}})",
+        R"({"rope_theta":1e4,"hidden_size":4,"num_attention_heads":1,"max_position_embeddings":1,"rope_scaling":{"rope_type":"longrope","short_factor":[1,1],"long_factor":[1,1]}})",
+        R"({"rope_theta":1e4,"hidden_size":4,"num_attention_heads":1,"original_max_position_embeddings":4096,"rope_scaling":{"rope_type":"longrope","short_factor":[1,1],"long_factor":[1,1]}})",
+        R"({"model_type":"phi3","max_position_embeddings":8192,"original_max_position_embeddings":4096,"rope_scaling":{"rope_type":"longrope","long_factor":[1]}})",
+        R"({"model_type":"phi3","max_position_embeddings":8192,"original_max_position_embeddings":4096,"rope_scaling":{"rope_type":"longrope","short_factor":[1],"long_factor":[1]}})"})
+    add([config] { (void)app::read_model_config_text(config); });
+
   return out;
 }
 

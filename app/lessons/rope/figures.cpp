@@ -389,6 +389,49 @@ Figure worked(const FigureContext& ctx) {
   return f;
 }
 
+/// Partial rotary: per dimension j of a head of head_dim dims, the wavelength
+/// λ of the pair it belongs to (log y) — pair j/2 (interleaved) or j mod d/2
+/// (half, HF's rotate_half over the first d dims). Dims d … head_dim − 1 do not
+/// rotate: a shaded band, no position in them. With head_dim = 0 (or d) every
+/// dim rotates and the figure says so.
+Figure partial_rotary(const FigureContext& ctx) {
+  const auto& p = ctx.params;
+  const auto& tr = ctx.tr;
+  const auto [d, base, theta] = rope::frequencies(p);
+  const auto [head, rotary] = rope::head_split(p);
+  const core::PairLayout layout = layout_of(p);
+  const double L = rope::trained_context(p);
+  Figure f;
+  f.title = tr("rope.partial.title");
+  const std::string pct = fig::num(100.0 * rotary / head, 4);
+  f.subtitle = head > rotary ? tr.format("rope.partial.subtitle", {{"d", fig::num(rotary)}, {"head", fig::num(head)},
+                                                                   {"pct", pct}, {"rest", fig::num(head - rotary)}})
+                             : tr.format("rope.partial.subtitle_all", {{"d", fig::num(rotary)}});
+  f.x = {.label = tr("rope.partial.axis.x"), .format = fig::TickFormat::integer};
+  f.x.min = -0.5, f.x.max = head - 0.5;
+  f.y = {.label = tr("rope.partial.axis.y"), .unit = tr("unit.tokens"), .scale = fig::AxisScale::log};
+  fig::Series lambda{.name = tr("rope.partial.rotating"), .kind = fig::SeriesKind::scatter};
+  lambda.marker = head <= 128 ? 3.5f : 1.5f;
+  lambda.color = fig::palette_color(0);
+  std::vector<double> pair_col;
+  for (int j = 0; j < rotary; ++j) {
+    const int pair = layout == core::PairLayout::interleaved ? j / 2 : j % (d / 2);
+    lambda.x.push_back(j), lambda.y.push_back(2 * kPi / theta[pair]);
+    pair_col.push_back(pair);
+  }
+  lambda.x_name = tr("rope.partial.readout.dim");
+  lambda.y_name = "λ";
+  lambda.extra = {{tr("rope.readout.pair"), "", pair_col}};
+  f.series.push_back(std::move(lambda));
+  if (head > rotary)
+    f.bands.push_back({.from = rotary - 0.5, .to = head - 0.5,
+                       .label = tr.format("rope.partial.passthrough", {{"rest", fig::num(head - rotary)}}),
+                       .color = fig::Color::rgb(0x9aa0a6).with_alpha(0.25f)});
+  f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = L, .label = "L = " + fig::num(L)});
+  f.legend = fig::LegendPlace::automatic;
+  return f;
+}
+
 // [SECTION] Readouts
 
 std::vector<Readout> readouts(const FigureContext& ctx) {
@@ -445,6 +488,28 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
                                                                    {"pct", fig::num(100 * mixed_err / scale, 3)}}),
                    .number = mixed_err, .notes = true});
   }
+  // 7. Partial rotary: the whole head's score still depends on m − n only, and
+  //    the dims that do not rotate add the same ⟨q, k⟩ at every position.
+  const rope::HeadSplit split = rope::head_split(p);
+  const int head = split.head, rotary = split.rotary;  // (plain ints: the lambda below captures them)
+  if (head > rotary && shifts > 0) {
+    Eigen::VectorXd q(head), k(head);
+    for (int j = 0; j < head; ++j) q[j] = std::cos(0.7 * j + 0.3), k[j] = std::sin(1.3 * j + 0.5);
+    auto score = [&](double a, double b) {
+      return rope::rotate_partial(q, rotary, a, base, layout).dot(rope::rotate_partial(k, rotary, b, base, layout));
+    };
+    const double passthrough = q.tail(head - rotary).dot(k.tail(head - rotary));
+    const double ref = score(m, n);
+    double worst = 0;
+    for (int s = 1; s <= shifts; ++s) worst = std::max(worst, std::abs(score(m + s, n + s) - ref));
+    const double rest = ref - rope::rotate_partial(q, rotary, m, base, layout).head(rotary).dot(
+                                  rope::rotate_partial(k, rotary, n, base, layout).head(rotary));
+    const double tol = score_tolerance(q, std::max(m, n) + shifts) + score_tolerance(k, std::max(m, n) + shifts);
+    out.push_back({.label = tr.format("rope.readout.partial", {{"d", fig::num(rotary)}, {"head", fig::num(head)}}),
+                   .value = tr.format("rope.readout.partial_value", {{"s", fig::num(shifts)}, {"e", fig::num(worst, 2)},
+                                                                     {"c", fig::num(passthrough, 6)}}),
+                   .number = worst, .holds = worst <= tol && std::abs(rest - passthrough) <= tol});
+  }
   const double ratio = x.norm() > 0 ? core::rope_rotate_mixed(x, m, base).norm() / x.norm() : 1.0;
   out.push_back({.label = tr("rope.readout.mixed_norm"), .value = fig::num(ratio, 6), .number = ratio, .notes = true});
 
@@ -472,14 +537,15 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
 ViewDef rope_view() {
   return {.id = "rope",
           .group = "rotary",
-          .keys = {"vector", "m", "n", "layout", "pos", "d", "base", "original_context"},
+          .keys = {"vector", "m", "n", "layout", "pos", "d", "base", "original_context", "head_dim"},
           .defaults = {{"pos", "0:4"}},
           .figures = {{"frequencies", frequencies},
                       {"dials", dials},
                       {"rotation-matrix", rotation_matrix},
                       {"layouts", layouts},
                       {"mixing", mixing},
-                      {"worked", worked}},
+                      {"worked", worked},
+                      {"partial-rotary", partial_rotary}},
           .tables = {"rope-steps", "rope-five-vectors", "rope-notes-check", "rope-layouts", "rope-frequencies",
                      "rope-rotate"},
           .readouts = readouts};
