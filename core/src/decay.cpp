@@ -213,11 +213,17 @@ std::size_t progression_length(std::span<const double> distances, std::size_t j)
 // growth along the list. The sums then add the usual summation error.
 void rope_decay_bound_curve(std::span<const double> distances, std::span<const double> thetas,
                             std::span<double> out) {
+  rope_decay_bound_curve(distances, thetas, out, {});
+}
+
+void rope_decay_bound_curve(std::span<const double> distances, std::span<const double> thetas,
+                            std::span<double> out, std::span<double> ones) {
   rope_check_thetas(thetas);
   check_real_items("distance", distances);
-  if (out.size() != distances.size())
+  if (out.size() != distances.size() || (!ones.empty() && ones.size() != distances.size()))
     throw InvalidParameter("distance", std::to_string(distances.size()) + " items",
                            "the output must hold one value per distance (" + std::to_string(out.size()) + ")");
+  const bool want_ones = !ones.empty();
   const std::size_t half = thetas.size();
   const std::size_t n = distances.size();
   StepTable step_re(kBlock, static_cast<Eigen::Index>(half)), step_im(kBlock, static_cast<Eigen::Index>(half));
@@ -226,6 +232,7 @@ void rope_decay_bound_curve(std::span<const double> distances, std::span<const d
     const std::size_t count = progression_length(distances, j0);
     if (count < 2) {
       out[j0] = rope_decay_bound(distances[j0], thetas);
+      if (want_ones) ones[j0] = rope_ones_score(distances[j0], thetas);
       ++j0;
       continue;
     }
@@ -246,6 +253,8 @@ void rope_decay_bound_curve(std::span<const double> distances, std::span<const d
       acc += (sr.square() + si.square()).sqrt();
     }
     for (std::size_t b = 0; b < count; ++b) out[j0 + b] = acc[static_cast<Eigen::Index>(b)] / static_cast<double>(half);
+    if (want_ones)
+      for (std::size_t b = 0; b < count; ++b) ones[j0 + b] = 2 * sr[static_cast<Eigen::Index>(b)];
     j0 += count;
   }
 }

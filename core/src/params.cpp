@@ -492,28 +492,32 @@ void check_real(const ParamSpec& spec, double value) {
 // [SECTION] Formatting
 
 std::string format_number(double x) {
-  if (std::isnan(x)) return "nan";
-  if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
-  if (x == 0) return "0";  // also for -0
+  std::string out;
+  append_number(out, x);
+  return out;
+}
+
+void append_number(std::string& out, double x) {
+  if (std::isnan(x)) return void(out += "nan");
+  if (std::isinf(x)) return void(out += x > 0 ? "inf" : "-inf");
+  if (x == 0) return void(out += '0');  // also for -0
   // Both shortest round-trip forms; plain digits unless they are much longer
   // ("500000", "0.001", "1048576" — but "1e12", "1e-7", "6.02e23").
   std::array<char, 64> fixed{}, sci{};
-  const auto f = std::to_chars(fixed.data(), fixed.data() + fixed.size(), x, std::chars_format::fixed);
   const auto e = std::to_chars(sci.data(), sci.data() + sci.size(), x, std::chars_format::scientific);
-  if (e.ec != std::errc()) return "nan";
-  std::string exp_form(sci.data(), e.ptr);
+  if (e.ec != std::errc()) return void(out += "nan");
   // "1e+12" → "1e12", "1e-07" → "1e-7": the same number, as people write it.
-  const std::size_t at = exp_form.find('e');
-  std::string mantissa = exp_form.substr(0, at), exponent = exp_form.substr(at + 1);
-  const bool negative = exponent[0] == '-';
-  exponent.erase(0, exponent[0] == '-' || exponent[0] == '+' ? 1 : 0);
-  exponent.erase(0, std::min(exponent.find_first_not_of('0'), exponent.size() - 1));
-  exp_form = mantissa + "e" + (negative ? "-" : "") + exponent;
-  if (f.ec == std::errc()) {
-    std::string plain(fixed.data(), f.ptr);
-    if (plain.size() <= exp_form.size() + 3) return plain;
-  }
-  return exp_form;
+  const char* at = std::find(sci.data(), e.ptr, 'e');
+  const bool negative = at[1] == '-';
+  const char* exponent = at + 2;
+  while (exponent + 1 < e.ptr && *exponent == '0') ++exponent;
+  const auto exp_size = static_cast<std::size_t>((at - sci.data()) + 1 + (negative ? 1 : 0) + (e.ptr - exponent));
+  const auto f = std::to_chars(fixed.data(), fixed.data() + fixed.size(), x, std::chars_format::fixed);
+  if (f.ec == std::errc() && static_cast<std::size_t>(f.ptr - fixed.data()) <= exp_size + 3)
+    return void(out.append(fixed.data(), static_cast<std::size_t>(f.ptr - fixed.data())));
+  out.append(sci.data(), static_cast<std::size_t>(at - sci.data()));
+  out += negative ? "e-" : "e";
+  out.append(exponent, static_cast<std::size_t>(e.ptr - exponent));
 }
 
 std::string format_param_value(const ParamSpec& spec, const ParamValue& value) {

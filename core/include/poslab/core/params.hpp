@@ -105,6 +105,9 @@ std::string format_param_value(const ParamSpec& spec, const ParamValue& value);
 /// Formats a number in the shortest form that reads back to the same double
 /// ("10000", "0.1", "1e-07").
 std::string format_number(double x);
+/// format_number(x) appended to `out`, without a temporary string (for
+/// writers of a million numbers).
+void append_number(std::string& out, double x);
 
 /// Checks used by core math functions on their own arguments, against the
 /// spec of `key`. They raise the same InvalidParameter as the parser.
