@@ -30,10 +30,10 @@ void refuse_over_budget(std::string_view key, const std::string& value_text, con
                         (cells ? "table budget of " + budget + " cells" : "work budget of " + budget) +
                         " (docs/CONTRACT.md §3); at these settings " + std::string(key) +
                         (items ? " may hold at most " + most + " items" : " may be at most " + most);
-  const std::string id = std::string(cells ? "cells" : "work") + "_budget_" + (items ? "items" : "value");
-  throw core::InvalidParameter(
-      std::string(key), value_text, std::move(allowed),
-      core::Reason{id, {{"what", use.what}, {"values", use.values}, {"amount", amount}, {"max", budget}, {"fit", most}}, {}});
+  core::Reason reason = cells ? (items ? core::Reason{"cells_budget_items", {}, {}} : core::Reason{"cells_budget_value", {}, {}})
+                               : (items ? core::Reason{"work_budget_items", {}, {}} : core::Reason{"work_budget_value", {}, {}});
+  reason.args = {{"what", use.what}, {"values", use.values}, {"amount", amount}, {"max", budget}, {"fit", most}};
+  throw core::InvalidParameter(std::string(key), value_text, std::move(allowed), std::move(reason));
 }
 
 void check_budget(const core::Params& params, std::string_view key, double count,

@@ -455,7 +455,9 @@ std::vector<core::InvalidParameter> exceptions_for_every_reason() {
     app::parse_window_size("10x10", r);
   });
   add([] { table("decay-bases", {"distance=0:999999", "bases=2,3"}); });
-  add([] { table("sinusoidal", {"pos=0:9999", "d=128"}); });
+  add([] { table("sinusoidal", {"pos=0:99999", "d=128"}); });  // cells, a list
+  add([] { table("rope-decay", {"distance=0:999999", "d=8192"}); });  // work, a list
+  add([] { table("gaussian-shift", {"window=100000", "d=8192"}); });  // work, a number
   add([] { table("learned-rows", {"pos=0:99999", "d=128"}); });
   add([] { table("learned-rows", {"pos=1.5"}); });
   add([] { table("four-terms", {"positions=2000"}); });
