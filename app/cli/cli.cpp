@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "app/bench/bench.hpp"
+#include "app/bench/extremes_bench.hpp"
 #include "app/cli/commands.hpp"
 #include "app/common/fonts.hpp"
 #include "app/common/messages.hpp"
@@ -80,6 +81,8 @@ int dispatch(int argc, char** argv, const GuiEntryPoints& gui, std::string& lang
   CLI::App* bench_cmd = app.add_subcommand("bench", "measure frame, export and kernel times");
   bench_cmd->add_flag("--json", bench_options.json, "print JSON");
   bench_cmd->add_flag("--kernels", bench_options.kernels_only, "only the core kernels (tests/bench/compare.py)");
+  bench_cmd->add_flag("--extremes", bench_options.extremes,
+                      "only every view's figures and readouts at the largest sizes (docs/CONTRACT.md §3 Budgets)");
 
   try {
     app.parse(argc, argv);
@@ -107,6 +110,12 @@ int dispatch(int argc, char** argv, const GuiEntryPoints& gui, std::string& lang
     try {
       nlohmann::ordered_json report = nlohmann::ordered_json::object();
       int code = kExitOk;
+      if (bench_options.extremes) {
+        bench::run_extremes_bench(report);
+        report["peak_rss_mb"] = bench::peak_rss_mb();
+        bench::print_report(report, bench_options.json);
+        return code;
+      }
       if (!bench_options.kernels_only && gui.bench_frames) code = gui.bench_frames(&report);
       bench::run_headless_bench(bench_options, report);
       bench::print_report(report, bench_options.json);
@@ -114,6 +123,11 @@ int dispatch(int argc, char** argv, const GuiEntryPoints& gui, std::string& lang
     } catch (const std::exception& e) {
       return cli::fail(kExitFailure, std::string("bench failed: ") + e.what());
     }
+  }
+  try {  // gui, screenshot: each --set key once, as for table and export
+    core::check_each_key_once(window.sets);
+  } catch (const core::InvalidParameter& e) {
+    return cli::fail(kExitUsage, error_text(translator_for(window.lang), e));
   }
   if (shot->parsed() && !shot_size.empty()) {
     try {

@@ -17,13 +17,18 @@ namespace poslab::app::cli {
 // Each command adds itself and its options to the command line (its
 // add_*_command, in its own file next to its run_*); the options fill its request.
 
+/// --digits: significant digits of md and tex tables, 0 (the shortest form
+/// that reads back exactly) to 17 (enough for every double); unset = 6.
+inline constexpr int kMaxDigits = 17;
+inline constexpr int kDigitsUnset = -1'000'000;
+
 struct TableRequest {
   std::string id;
   std::vector<std::string> sets;
   std::string model;  ///< --model config.json: its params, under --set
   std::string format = "csv";
   std::string out;  ///< empty: stdout
-  int digits = -1;  ///< -1: format default (full for csv/json, 6 for md/tex)
+  int digits = kDigitsUnset;  ///< unset: format default (full for csv/json, 6 for md/tex)
   std::string lang;  ///< of the error messages; empty: the system language
 };
 CLI::App* add_table_command(CLI::App& app, TableRequest& request);

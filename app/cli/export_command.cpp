@@ -102,6 +102,7 @@ int export_figures(const ExportRequest& r, const Translator& tr) {
 
 core::Params params_from_request(const std::string& preset, const std::vector<std::string>& sets,
                                  const std::vector<std::string_view>& reads, const std::string& view) {
+  core::check_each_key_once(sets);
   core::Params params;
   if (!preset.empty()) find_preset(load_presets(assets_dir()), preset).apply(params);
   for (const std::string& s : sets) {

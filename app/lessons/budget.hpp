@@ -28,9 +28,10 @@ inline constexpr double kTableCellBudget = 4'194'304;
 /// Work units one table may take: 2^26 (rope-decay's 1,048,576 distances at
 /// the default d = 128).
 inline constexpr double kTableWorkBudget = 67'108'864;
-/// Work units one figure or readout may take in one build: 2^22, well under
-/// 100 ms, so the GUI redraws while a slider moves.
-inline constexpr double kFigureWorkBudget = 4'194'304;
+/// Work units one figure or readout may take in one build: 2^21, some 10 to
+/// 30 ms, so a lesson's figures and readouts rebuild within 100 ms and the
+/// GUI keeps up while a slider moves.
+inline constexpr double kFigureWorkBudget = 2'097'152;
 
 enum class BudgetKind { cells, work };
 

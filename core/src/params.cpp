@@ -610,8 +610,8 @@ ParamValue Params::value(std::string_view key) const {
 namespace {
 template <class V>
 V get_as(const Params& p, std::string_view key, const char* what) {
-  const ParamValue v = p.value(key);
-  if (const V* x = std::get_if<V>(&v)) return *x;
+  ParamValue v = p.value(key);
+  if (V* x = std::get_if<V>(&v)) return std::move(*x);  // a list is copied once, not twice
   throw InvalidParameter(std::string(key), "?", std::string("is not ") + what);
 }
 }  // namespace
@@ -630,6 +630,22 @@ std::vector<double> Params::list_or(std::string_view key, std::string_view fallb
   if (!is_set(key) && spec.default_text.empty())
     return std::get<std::vector<double>>(parse_param_value(spec, fallback));
   return list(key);
+}
+
+void check_each_key_once(std::span<const std::string> assignments) {
+  for (std::size_t i = 0; i < assignments.size(); ++i) {
+    const std::size_t eq = assignments[i].find('=');
+    if (eq == std::string::npos) continue;
+    const std::string_view key = trim(std::string_view(assignments[i]).substr(0, eq));
+    for (std::size_t j = 0; j < i; ++j) {
+      const std::size_t eq_j = assignments[j].find('=');
+      if (eq_j == std::string::npos || trim(std::string_view(assignments[j]).substr(0, eq_j)) != key) continue;
+      const std::string both = quote_value(trim(std::string_view(assignments[j]).substr(eq_j + 1))) + ", " +
+                               quote_value(trim(std::string_view(assignments[i]).substr(eq + 1)));
+      throw InvalidParameter(std::string(key), both, "given twice; set each key once",
+                             Reason{"given_twice", {}, {}});
+    }
+  }
 }
 
 // [SECTION] Relations between parameters

@@ -410,6 +410,7 @@ std::vector<core::InvalidParameter> exceptions_for_every_reason() {
   add([] { core::Params().set_text("pos", "0:2000000"); });
   add([] { core::Params().set_text("nope", "1"); });
   add([] { core::Params().set_assignment("d"); });
+  add([] { core::check_each_key_once(std::vector<std::string>{"d=64", "base=10", " d = 32"}); });
   add([] { (void)core::Params().value("pos"); });
   // relations between keys
   add([] { resolve("t5", {"buckets=6", "bidirectional=true", "bucket_max_distance=1"}); });

@@ -124,6 +124,13 @@ void check_real(const ParamSpec& spec, double value);
 /// InvalidParameter naming `key` (reason "permutation").
 void check_permutation(std::string_view key, std::span<const double> items);
 
+/// Checks that no key is assigned twice among `assignments` ("KEY=VALUE", as
+/// --set takes them): one command line sets each key once, as a session file
+/// does, so `--set d=64 --set d=32` is refused instead of silently taking the
+/// last. Raises InvalidParameter naming the key and both values (reason
+/// "given_twice"); assignments without '=' are left to set_assignment.
+void check_each_key_once(std::span<const std::string> assignments);
+
 /// A full set of parameter values: every key has its default until `set`.
 class Params {
  public:
