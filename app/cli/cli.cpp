@@ -1,6 +1,7 @@
 #include "app/cli/cli.hpp"
 
 #include <CLI/CLI.hpp>
+#include <cmath>
 #include <cstdio>
 
 #include "app/bench/bench.hpp"
@@ -8,6 +9,7 @@
 #include "app/cli/commands.hpp"
 #include "app/common/fonts.hpp"
 #include "app/common/messages.hpp"
+#include "app/export/figure_export.hpp"
 
 namespace poslab::app {
 
@@ -29,6 +31,14 @@ void parse_window_size(const std::string& text, WindowRequest& request) {
   if (std::sscanf(text.c_str(), "%dx%d%c", &w, &h, &extra) != 2 || w < 200 || h < 200 || w > 8192 || h > 8192)
     throw core::InvalidParameter("size", text, "must be WxH with each side in 200..8192, e.g. 1600x1000",
                                  core::Reason{"window_size", {}, {}});
+  if (static_cast<double>(w) * h > kImagePixelBudget) {  // the PNG a screenshot writes, as for export
+    const std::string amount = std::to_string(static_cast<long long>(w) * h),
+                      max = std::to_string(std::llround(kImagePixelBudget));
+    throw core::InvalidParameter("size", text,
+                                 amount + " pixels is over the budget of " + max +
+                                     " pixels per screenshot (docs/CONTRACT.md §1), e.g. 4096x4096 or 3840x2160",
+                                 core::Reason{"screenshot_budget", {{"amount", amount}, {"max", max}}, {}});
+  }
   request.width = w;
   request.height = h;
 }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "app/cli/command_io.hpp"
+#include "app/export/figure_export.hpp"
 #include "poslab/core/params.hpp"
 
 namespace CLI {
@@ -73,6 +74,10 @@ std::vector<std::string> model_sets(const std::string& file);
 /// (all when empty) and no --set in `sets` names, so an explicit --set wins.
 void apply_model(core::Params& params, const std::string& file, const std::vector<std::string_view>& reads,
                  const std::vector<std::string>& sets);
+
+/// Refuses an export whose images together have more than kExportPixelBudget
+/// pixels (`figures` images of o's size): core::InvalidParameter.
+void check_export_pixels(std::size_t figures, const ExportOptions& o);
 
 /// Applies --preset then --set to a fresh Params. A --set key that `view`
 /// does not read (`reads` non-empty and without it) is refused, so a typo

@@ -450,6 +450,11 @@ std::vector<core::InvalidParameter> exceptions_for_every_reason() {
   add([] { app::ExportOptions{.width = 100}.check(); });
   add([] { app::ExportOptions{.scale = 9}.check(); });
   add([] { app::ExportOptions{.width = 8192, .height = 8192, .scale = 2}.check(); });
+  add([] { app::cli::check_export_pixels(6, app::ExportOptions{.width = 2000, .height = 1000, .scale = 2}); });
+  add([] {
+    app::WindowRequest r;
+    app::parse_window_size("8192x8192", r);
+  });
   add([] { (void)app::cli::params_from_request("", {"heads=4"}, app::find_view("rope")->keys, "rope"); });
   add([] {
     app::WindowRequest r;
