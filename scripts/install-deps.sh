@@ -17,7 +17,7 @@ packages=(
   # core
   libeigen3-dev
   # app
-  libimgui-dev libglfw3-dev libepoxy-dev libcairo2-dev libfontconfig-dev
+  libimgui-dev libglfw3-dev libepoxy-dev libcairo2-dev libpng-dev libfontconfig-dev
   nlohmann-json3-dev libcli11-dev libstb-dev libgif-dev
   # fonts: a clear sans with Greek and math symbols, and a CJK face with a bold
   # weight for Chinese headings (Noto Sans CJK SC; WenQuanYi has regular only)

@@ -60,9 +60,17 @@ void ExportOptions::check() const {
   if (!(scale >= 0.5 && scale <= 4))
     throw core::InvalidParameter("scale", n(scale), "must be a number in 0.5..4",
                                  core::Reason{"number_in", {{"min", "0.5"}, {"max", "4"}}, {}});
-  if (static_cast<double>(width) * height * scale * scale > 64e6)
-    throw core::InvalidParameter("scale", n(scale), "width × height × scale² must stay under 64 megapixels",
-                                 core::Reason{"max_megapixels", {{"max", "64"}}, {}});
+  // The image's pixels (docs/CONTRACT.md §1, budgets): named by the product
+  // the user's options make, not by one option they may not have given.
+  const double pixels = static_cast<double>(width) * height * scale * scale;
+  if (pixels > kImagePixelBudget) {
+    const std::string amount = std::to_string(std::llround(pixels)), max = std::to_string(std::llround(kImagePixelBudget));
+    throw core::InvalidParameter(
+        "width × height × scale²", std::to_string(width) + " × " + std::to_string(height) + " × " + n(scale) + "²",
+        amount + " pixels is over the budget of " + max +
+            " pixels per image (docs/CONTRACT.md §1), e.g. 4096 × 4096 at scale 1 or 1600 × 1000 at scale 3.2",
+        core::Reason{"image_budget", {{"amount", amount}, {"max", max}}, {}});
+  }
   fig::Theme::by_name(theme);
 }
 

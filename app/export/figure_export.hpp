@@ -17,6 +17,13 @@ enum class ExportFormat { png, svg, pdf, csv };
 ExportFormat parse_export_format(std::string_view word);
 const char* export_extension(ExportFormat format);
 
+/// Pixels one exported image may have (width × height × scale²): 2^24, a
+/// 4096 × 4096 PNG, rendered and encoded within about a second; and all
+/// the images of one `poslab export` together (a lesson's six figures at
+/// 1600 × 1000, scale 2, are 38.4 million).
+inline constexpr double kImagePixelBudget = 16'777'216;
+inline constexpr double kExportPixelBudget = 40'000'000;
+
 struct ExportOptions {
   int width = 1600;          ///< layout width (PNG pixels at scale 1; PDF/SVG points)
   int height = 1000;
@@ -25,7 +32,8 @@ struct ExportOptions {
   std::string theme = "light";
   std::string font_family = "DejaVu Sans";
   /// Checks sizes and scale (width/height 200..8192, scale 0.5..4, at most
-  /// 64 megapixels). Raises core::InvalidParameter naming the option.
+  /// kImagePixelBudget pixels). Raises core::InvalidParameter naming the
+  /// option (the pixels: the product of the three).
   void check() const;
 };
 

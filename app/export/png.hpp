@@ -1,5 +1,5 @@
 #pragma once
-// PNG in memory, through cairo: the exported PNGs, the heatmap images inside
+// PNG in memory (written with libpng, read through cairo): the exported PNGs, the heatmap images inside
 // SVG files, the GUI's captures (ui/image.hpp) and the tests' checks of what
 // was written. No files here: write_file_atomically() writes the bytes.
 

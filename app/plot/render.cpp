@@ -20,6 +20,7 @@ namespace poslab::app::fig {
 
 namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr int kMaxRasterSide = 4096;  // heatmap rasters never exceed this per side
 }  // namespace
 
@@ -62,7 +63,9 @@ std::string printf_string(char conv, double v, int prec) {
 }
 
 std::string with_thousands(long long v) {
-  std::string digits = std::to_string(v < 0 ? -v : v);
+  // The magnitude as unsigned: −LLONG_MIN overflows a long long.
+  const unsigned long long magnitude = v < 0 ? 0ULL - static_cast<unsigned long long>(v) : static_cast<unsigned long long>(v);
+  std::string digits = std::to_string(magnitude);
   std::string out;
   const int n = static_cast<int>(digits.size());
   for (int i = 0; i < n; ++i) {
@@ -98,16 +101,25 @@ std::string superscript(int k) {
   return out;
 }
 
+/// Whole numbers up to 2^53 (every one a double holds exactly) are written
+/// with thousands separators; larger ones, where llround would leave the
+/// range of long long, in %g form.
+constexpr double kLargestExactInteger = 9007199254740992.0;
+
 std::string format_tick(double v, double step, TickFormat format) {
   if (v == 0) return "0";
+  // A tick at a number no step can separate from its neighbours (a span
+  // below what doubles resolve) is written as the number itself.
+  if (!std::isfinite(step) || !(std::abs(step) > 0)) return tidy_number(printf_string('g', v, 3));
   switch (format) {
     case TickFormat::integer:
+      if (std::abs(v) >= kLargestExactInteger) return tidy_number(printf_string('g', v, 3));
       return with_thousands(std::llround(v));
     case TickFormat::scientific:
       return tidy_number(printf_string('e', v, 1));
     case TickFormat::pi: {
       const double q = v / std::numbers::pi;
-      if (std::abs(q - std::round(q)) < 1e-9) {
+      if (std::abs(q) < kLargestExactInteger && std::abs(q - std::round(q)) < 1e-9) {
         const long long k = std::llround(q);
         return k == 1 ? "π" : k == -1 ? "−π" : tidy_number(std::to_string(k)) + "π";
       }
@@ -119,14 +131,19 @@ std::string format_tick(double v, double step, TickFormat format) {
   const double a = std::abs(v);
   if (a >= 1e6 || a < 1e-4) return tidy_number(printf_string('g', v, 3));
   if (std::abs(step) >= 1 && std::abs(v - std::round(v)) < 1e-9 * std::max(1.0, a))
-    return with_thousands(std::llround(v));
+    return with_thousands(std::llround(v));  // a < 1e6 here
   const int decimals = std::clamp(static_cast<int>(std::ceil(-std::log10(std::abs(step)) - 1e-9)), 0, 10);
   return tidy_number(printf_string('f', v, decimals));
 }
 
+/// A round step (1, 2 or 5 × 10^k) near span/target; 0 when the span is not
+/// a positive finite number or its step would not be a normal double (a span
+/// of a few subnormals: no ticks can be told apart there).
 double nice_step(double span, int target) {
   const double raw = span / std::max(1, target);
+  if (!std::isfinite(raw) || !(raw >= std::numeric_limits<double>::min())) return 0;
   const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+  if (!(mag > 0) || !std::isfinite(mag)) return 0;
   const double norm = raw / mag;
   const double nice = norm < 1.5 ? 1 : norm < 3 ? 2 : norm < 7 ? 5 : 10;
   return nice * mag;
@@ -195,13 +212,25 @@ std::vector<Tick> make_ticks(double lo, double hi, AxisScale scale, TickFormat f
     return out;
   }
   if (scale == AxisScale::symlog) return symlog_ticks(lo, hi, format);
-  double step = nice_step(hi - lo, target);
-  if (format == TickFormat::integer) step = std::max(1.0, std::round(step));
+  // hi − lo overflows for ends near ±1.8e308; half of each does not.
+  const double span = std::isfinite(hi - lo) ? hi - lo : 2 * (hi / 2 - lo / 2);
+  double step = nice_step(span, target);
+  if (format == TickFormat::integer && step > 0) step = std::max(1.0, std::round(step));
   if (format == TickFormat::pi) {
-    const double q = nice_step((hi - lo) / std::numbers::pi, target);
+    const double q = nice_step(span / std::numbers::pi, target);
     step = (q >= 0.5 ? std::max(0.5, std::round(q * 2) / 2) : q) * std::numbers::pi;
   }
-  const double first = std::ceil(lo / step - 1e-9) * step;
+  const double first = step > 0 ? std::ceil(lo / step - 1e-9) * step : kNaN;
+  // A step below the spacing of doubles near the ends would repeat values.
+  const double resolution = 4 * std::max(std::nextafter(std::abs(lo), kInf) - std::abs(lo),
+                                         std::nextafter(std::abs(hi), kInf) - std::abs(hi));
+  if (!std::isfinite(first) || !std::isfinite(step) || !(step > resolution) || (hi - first) / step > 1000) {
+    // No round step fits this span (subnormal, or ends beyond what a step
+    // can walk): the two ends, as numbers.
+    out.push_back({lo, format_tick(lo, 0, format)});
+    out.push_back({hi, format_tick(hi, 0, format)});
+    return out;
+  }
   for (int i = 0; i < 1000; ++i) {
     double v = first + i * step;
     if (v > hi + step * 1e-9) break;
@@ -319,6 +348,14 @@ namespace {
 // [SECTION] Drawing
 
 /// Samples heatmap `h` over the part of the plot it covers, at pixel density.
+/// The cell of n along [lo, hi] that holds x, clamped to 0..n−1 before any
+/// conversion (a span of a few subnormals makes the quotient infinite).
+int cell_index(double x, double lo, double hi, int n) {
+  const double t = std::floor((x - lo) / (hi - lo) * n);
+  if (!(t > 0)) return 0;  // also NaN
+  return t >= n - 1 ? n - 1 : static_cast<int>(t);
+}
+
 void draw_heatmap(const Heatmap& h, Painter& painter, const PlotLayout& L, const Theme& theme) {
   const double px0 = std::max(L.plot.x, std::min(L.to_px_x(h.x0), L.to_px_x(h.x1)));
   const double px1 = std::min(L.plot.right(), std::max(L.to_px_x(h.x0), L.to_px_x(h.x1)));
@@ -336,10 +373,8 @@ void draw_heatmap(const Heatmap& h, Painter& painter, const PlotLayout& L, const
   std::vector<std::uint8_t> mask;
   if (h.is_matrix()) {
     std::vector<int> ci(static_cast<std::size_t>(w)), ri(static_cast<std::size_t>(rows));
-    for (int c = 0; c < w; ++c)
-      ci[static_cast<std::size_t>(c)] = std::clamp(static_cast<int>(std::floor((xs[static_cast<std::size_t>(c)] - h.x0) / (h.x1 - h.x0) * h.cols)), 0, h.cols - 1);
-    for (int r = 0; r < rows; ++r)
-      ri[static_cast<std::size_t>(r)] = std::clamp(static_cast<int>(std::floor((ys[static_cast<std::size_t>(r)] - h.y0) / (h.y1 - h.y0) * h.rows)), 0, h.rows - 1);
+    for (int c = 0; c < w; ++c) ci[static_cast<std::size_t>(c)] = cell_index(xs[static_cast<std::size_t>(c)], h.x0, h.x1, h.cols);
+    for (int r = 0; r < rows; ++r) ri[static_cast<std::size_t>(r)] = cell_index(ys[static_cast<std::size_t>(r)], h.y0, h.y1, h.rows);
     if (!h.mask.empty()) mask.resize(values.size());
     for (int r = 0; r < rows; ++r)
       for (int c = 0; c < w; ++c) {

@@ -510,28 +510,32 @@ void check_real(const ParamSpec& spec, double value) {
 // [SECTION] Formatting
 
 std::string format_number(double x) {
-  if (std::isnan(x)) return "nan";
-  if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
-  if (x == 0) return "0";  // also for -0
+  std::string out;
+  append_number(out, x);
+  return out;
+}
+
+void append_number(std::string& out, double x) {
+  if (std::isnan(x)) return void(out += "nan");
+  if (std::isinf(x)) return void(out += x > 0 ? "inf" : "-inf");
+  if (x == 0) return void(out += '0');  // also for -0
   // Both shortest round-trip forms; plain digits unless they are much longer
   // ("500000", "0.001", "1048576" — but "1e12", "1e-7", "6.02e23").
   std::array<char, 64> fixed{}, sci{};
-  const auto f = std::to_chars(fixed.data(), fixed.data() + fixed.size(), x, std::chars_format::fixed);
   const auto e = std::to_chars(sci.data(), sci.data() + sci.size(), x, std::chars_format::scientific);
-  if (e.ec != std::errc()) return "nan";
-  std::string exp_form(sci.data(), e.ptr);
+  if (e.ec != std::errc()) return void(out += "nan");
   // "1e+12" → "1e12", "1e-07" → "1e-7": the same number, as people write it.
-  const std::size_t at = exp_form.find('e');
-  std::string mantissa = exp_form.substr(0, at), exponent = exp_form.substr(at + 1);
-  const bool negative = exponent[0] == '-';
-  exponent.erase(0, exponent[0] == '-' || exponent[0] == '+' ? 1 : 0);
-  exponent.erase(0, std::min(exponent.find_first_not_of('0'), exponent.size() - 1));
-  exp_form = mantissa + "e" + (negative ? "-" : "") + exponent;
-  if (f.ec == std::errc()) {
-    std::string plain(fixed.data(), f.ptr);
-    if (plain.size() <= exp_form.size() + 3) return plain;
-  }
-  return exp_form;
+  const char* at = std::find(sci.data(), e.ptr, 'e');
+  const bool negative = at[1] == '-';
+  const char* exponent = at + 2;
+  while (exponent + 1 < e.ptr && *exponent == '0') ++exponent;
+  const auto exp_size = static_cast<std::size_t>((at - sci.data()) + 1 + (negative ? 1 : 0) + (e.ptr - exponent));
+  const auto f = std::to_chars(fixed.data(), fixed.data() + fixed.size(), x, std::chars_format::fixed);
+  if (f.ec == std::errc() && static_cast<std::size_t>(f.ptr - fixed.data()) <= exp_size + 3)
+    return void(out.append(fixed.data(), static_cast<std::size_t>(f.ptr - fixed.data())));
+  out.append(sci.data(), static_cast<std::size_t>(at - sci.data()));
+  out += negative ? "e-" : "e";
+  out.append(exponent, static_cast<std::size_t>(e.ptr - exponent));
 }
 
 std::string format_param_value(const ParamSpec& spec, const ParamValue& value) {
@@ -624,8 +628,8 @@ ParamValue Params::value(std::string_view key) const {
 namespace {
 template <class V>
 V get_as(const Params& p, std::string_view key, const char* what) {
-  const ParamValue v = p.value(key);
-  if (const V* x = std::get_if<V>(&v)) return *x;
+  ParamValue v = p.value(key);
+  if (V* x = std::get_if<V>(&v)) return std::move(*x);  // a list is copied once, not twice
   throw InvalidParameter(std::string(key), "?", std::string("is not ") + what);
 }
 }  // namespace
@@ -644,6 +648,22 @@ std::vector<double> Params::list_or(std::string_view key, std::string_view fallb
   if (!is_set(key) && spec.default_text.empty())
     return std::get<std::vector<double>>(parse_param_value(spec, fallback));
   return list(key);
+}
+
+void check_each_key_once(std::span<const std::string> assignments) {
+  for (std::size_t i = 0; i < assignments.size(); ++i) {
+    const std::size_t eq = assignments[i].find('=');
+    if (eq == std::string::npos) continue;
+    const std::string_view key = trim(std::string_view(assignments[i]).substr(0, eq));
+    for (std::size_t j = 0; j < i; ++j) {
+      const std::size_t eq_j = assignments[j].find('=');
+      if (eq_j == std::string::npos || trim(std::string_view(assignments[j]).substr(0, eq_j)) != key) continue;
+      const std::string both = quote_value(trim(std::string_view(assignments[j]).substr(eq_j + 1))) + ", " +
+                               quote_value(trim(std::string_view(assignments[i]).substr(eq + 1)));
+      throw InvalidParameter(std::string(key), both, "given twice; set each key once",
+                             Reason{"given_twice", {}, {}});
+    }
+  }
 }
 
 // [SECTION] Relations between parameters

@@ -415,6 +415,7 @@ std::vector<core::InvalidParameter> exceptions_for_every_reason() {
   add([] { core::Params().set_text("pos", "0:2000000"); });
   add([] { core::Params().set_text("nope", "1"); });
   add([] { core::Params().set_assignment("d"); });
+  add([] { core::check_each_key_once(std::vector<std::string>{"d=64", "base=10", " d = 32"}); });
   add([] { (void)core::Params().value("pos"); });
   // relations between keys
   add([] { resolve("t5", {"buckets=6", "bidirectional=true", "bucket_max_distance=1"}); });
@@ -457,13 +458,20 @@ std::vector<core::InvalidParameter> exceptions_for_every_reason() {
   add([] { app::ExportOptions{.width = 100}.check(); });
   add([] { app::ExportOptions{.scale = 9}.check(); });
   add([] { app::ExportOptions{.width = 8192, .height = 8192, .scale = 2}.check(); });
+  add([] { app::cli::check_export_pixels(6, app::ExportOptions{.width = 2000, .height = 1000, .scale = 2}); });
+  add([] {
+    app::WindowRequest r;
+    app::parse_window_size("8192x8192", r);
+  });
   add([] { (void)app::cli::params_from_request("", {"heads=4"}, app::find_view("rope")->keys, "rope"); });
   add([] {
     app::WindowRequest r;
     app::parse_window_size("10x10", r);
   });
   add([] { table("decay-bases", {"distance=0:999999", "bases=2,3"}); });
-  add([] { table("sinusoidal", {"pos=0:9999", "d=128"}); });
+  add([] { table("sinusoidal", {"pos=0:99999", "d=128"}); });  // cells, a list
+  add([] { table("rope-decay", {"distance=0:999999", "d=8192"}); });  // work, a list
+  add([] { table("gaussian-shift", {"window=100000", "d=8192"}); });  // work, a number
   add([] { table("learned-rows", {"pos=0:99999", "d=128"}); });
   add([] { table("learned-rows", {"pos=1.5"}); });
   add([] { table("four-terms", {"positions=2000"}); });

@@ -5,6 +5,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <utility>
+#include <vector>
 #include <random>
 #include <set>
 
@@ -47,6 +50,45 @@ TEST_CASE("ticks over random ranges stay inside, ordered and labelled") {
       if (i) CHECK(t[i].value > t[i - 1].value);
     }
   }
+}
+
+TEST_CASE("ticks at spans doubles barely resolve: finite, ordered, labelled, no undefined conversion") {
+  // A figure whose data span a few subnormals (q = 5e-324,5e-324 in rope-2d)
+  // or ends near ±1.8e308 used to make the step 0 or infinite and convert
+  // inf to int in format_tick (UBSan). Each case here runs under UBSan in the
+  // sanitizer build; the labels must be numbers, never "nan" or "inf".
+  constexpr double kTiny = std::numeric_limits<double>::denorm_min();
+  constexpr double kMax = std::numeric_limits<double>::max();
+  const std::vector<std::pair<double, double>> spans = {
+      {0, kTiny},          {0, 7 * kTiny},      {-kTiny, kTiny},     {1, std::nextafter(1.0, 2.0)},
+      {1e-300, 2e-300},    {0, 1e-300},         {1e-310, 3e-310},    {-kMax, kMax},
+      {1e300, kMax},       {-kMax, -1e300},     {0, kMax},           {1e18, 1e18 + 4096},
+      {9e18, 1e19},        {-1e19, -9e18},      {1e300, 1.0000000000001e300}};
+  for (const auto& span : spans)
+    for (TickFormat format : {TickFormat::automatic, TickFormat::integer, TickFormat::scientific, TickFormat::pi}) {
+      CAPTURE(span.first);
+      CAPTURE(span.second);
+      CAPTURE(static_cast<int>(format));
+      const auto t = make_ticks(span.first, span.second, AxisScale::linear, format, 5);
+      // Integer ticks over a span below 1 may be none (no integer inside).
+      if (format != TickFormat::integer) REQUIRE(t.size() >= 2);
+      CHECK(t.size() <= 1001);
+      for (std::size_t i = 0; i < t.size(); ++i) {
+        CHECK(std::isfinite(t[i].value));
+        CHECK(!t[i].label.empty());
+        CHECK(t[i].label.find("nan") == std::string::npos);
+        CHECK(t[i].label.find("inf") == std::string::npos);
+        if (i) CHECK(t[i].value > t[i - 1].value);
+      }
+    }
+  // The two ends, as numbers, when no round step fits.
+  const auto ends = make_ticks(0, kTiny, AxisScale::linear, TickFormat::automatic, 5);
+  REQUIRE(ends.size() == 2);
+  CHECK(ends[0].label == "0");
+  CHECK(ends[1].label == "4.94e-324");
+  // Integer ticks beyond 2^53 in %g form (llround would leave long long).
+  const auto huge = make_ticks(0, 1e300, AxisScale::linear, TickFormat::integer, 4);
+  CHECK(huge.back().label.find("e") != std::string::npos);
 }
 
 TEST_CASE("log ticks are decades with superscript labels") {

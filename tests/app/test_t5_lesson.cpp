@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <map>
 #include <random>
 #include <set>
 
@@ -298,4 +299,53 @@ TEST_CASE("t5: the notes' readout goes to the Notes check panel, named by the no
       CHECK(r.label.find("seed") == std::string::npos);
     }
   CHECK(notes == 1);
+}
+
+TEST_CASE("t5 at a list of 600,001 relative positions: runs drawn exactly, the notes readout counted exactly") {
+  // Past kDrawnPoints the figures draw the two ends of each run of equal
+  // buckets instead of every position; the readout counts run by run.
+  std::mt19937_64 rng(1515);
+  for (int trial = 0; trial < 8; ++trial) {
+    core::Params p = random_setting(rng);
+    if (p.integer("bucket_max_distance") > 2000) p.set("bucket_max_distance", 2000.0);
+    p.set_text("relative", "-300000:300000");
+    const bool bidir = p.boolean("bidirectional");
+    const int nb = static_cast<int>(p.integer("buckets"));
+    const int maxd = static_cast<int>(p.integer("bucket_max_distance"));
+    CAPTURE(bidir);
+    CAPTURE(nb);
+    CAPTURE(maxd);
+    // Buckets figure: each point is core's bucket; every (bucket, side) the
+    // full list reaches appears at its first and its last position.
+    const auto f = lesson.figure("buckets", p);
+    std::set<std::pair<double, double>> drawn;
+    std::size_t points = 0;
+    for (const auto& s : f.series)
+      for (std::size_t k = 0; k < s.x.size(); ++k) {
+        CHECK(s.y[k] == core::t5_relative_bucket(static_cast<long long>(s.x[k]), bidir, nb, maxd));
+        drawn.insert({s.x[k], s.y[k]});
+        ++points;
+      }
+    CHECK(points <= 4 * static_cast<std::size_t>(nb) + 4);
+    std::map<std::pair<int, bool>, std::pair<long long, long long>> ends;  // (bucket, rp >= 0) → first, last
+    for (long long rp = -300000; rp <= 300000; ++rp) {
+      const auto key = std::make_pair(core::t5_relative_bucket(rp, bidir, nb, maxd), rp >= 0);
+      auto it = ends.find(key);
+      if (it == ends.end()) ends[key] = {rp, rp};
+      else it->second.second = rp;
+    }
+    for (const auto& e : ends) {
+      CHECK(drawn.count({static_cast<double>(e.second.first), e.first.first}) == 1);
+      CHECK(drawn.count({static_cast<double>(e.second.second), e.first.first}) == 1);
+    }
+    // Notes readout: against the notes figure's every-point curves over
+    // n = 0..4000 (beyond both codes' last-bucket starts they agree).
+    core::Params small = p;
+    small.set_text("relative", "-4000:0");
+    const auto notes = lesson.figure("notes", small);
+    REQUIRE(notes.series[0].x.size() == 4001);
+    long long differ = 0;
+    for (std::size_t n = 1; n < notes.series[0].x.size(); ++n) differ += notes.series[0].y[n] != notes.series[1].y[n];
+    CHECK(test::readout_containing(lesson.readouts(p), "T5RelativePositionBias").number == static_cast<double>(differ));
+  }
 }

@@ -19,6 +19,7 @@
 #include <numbers>
 
 #include "app/plot/figure_text.hpp"
+#include "app/lessons/budget.hpp"
 #include "app/lessons/lesson.hpp"
 #include "app/lessons/rope/setting.hpp"
 #include "app/lessons/table.hpp"
@@ -57,16 +58,21 @@ std::string vector_text(const Eigen::VectorXd& v, int shown = 8) {
   return out + "]";
 }
 
-/// The shifts 0..S with both m + s and n + s inside core's position range.
-int shift_count(double m, double n) {
-  return static_cast<int>(std::clamp(std::floor(kMaxPosition - std::max(m, n)), 0.0, static_cast<double>(kMaxShift)));
+/// The shifts 0..S with both m + s and n + s inside core's position range,
+/// S <= kMaxShift, and fewer for long vectors: each shift rotates the vector
+/// four times (proper and mixed, at m + s and n + s), |vector|/2 pairs each,
+/// within a quarter of a figure's budget (lessons/budget.hpp; 128 shifts up
+/// to |vector| = 2048, 32 at 8192).
+int shift_count(double m, double n, Eigen::Index dims) {
+  const double fit = std::max(8.0, std::floor(kFigureWorkBudget / 4 / (2.0 * static_cast<double>(dims))));
+  return static_cast<int>(std::clamp(std::floor(kMaxPosition - std::max(m, n)), 0.0, std::min(fit, static_cast<double>(kMaxShift))));
 }
 
 /// max over s = 1..S of |score(m + s, n + s) − score(m, n)|.
 double shift_error(const rope::Rotation& r, double m, double n, bool mixed) {
   const double ref = self_score(r, m, n, mixed);
   double worst = 0;
-  for (int s = 1; s <= shift_count(m, n); ++s) worst = std::max(worst, std::abs(self_score(r, m + s, n + s, mixed) - ref));
+  for (int s = 1; s <= shift_count(m, n, r.x.size()); ++s) worst = std::max(worst, std::abs(self_score(r, m + s, n + s, mixed) - ref));
   return worst;
 }
 
@@ -324,7 +330,7 @@ Figure mixing(const FigureContext& ctx) {
   const rope::Rotation r = rope::rotation(p);
   const auto& [x, base, layout] = r;
   const double m = p.real("m"), n = p.real("n");
-  const int shifts = shift_count(m, n);
+  const int shifts = shift_count(m, n, x.size());
   Figure f;
   f.title = tr("rope.mixing.title");
   f.subtitle = tr.format("rope.mixing.subtitle", {{"x", vector_text(x, 6)}, {"d", fig::num(static_cast<double>(x.size()))},
@@ -472,7 +478,7 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
 
   // 5. The relative property: ⟨f(x, m + s), f(x, n + s)⟩ = ⟨f(x, m), f(x, n)⟩
   //    (skipped when m or n sits at the top of the position range: no room to shift).
-  const int shifts = shift_count(m, n);
+  const int shifts = shift_count(m, n, x.size());
   if (shifts > 0) {
     const double err = shift_error(r, m, n, false);
     const double scale = std::max(x.squaredNorm(), std::numeric_limits<double>::min());

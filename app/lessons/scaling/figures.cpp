@@ -437,7 +437,10 @@ struct DistanceBins {
 DistanceBins distance_bins(double L_target, int pairs, double width, bool log_x) {
   const double end = std::floor(std::min(L_target, kMaxCoreDistance));
   const double start = log_x ? 1.0 : 0.0;
-  const int bins = static_cast<int>(std::clamp(width / 3, 64.0, 2048.0));
+  // ~3 pixels a bin, and at most 2^16/(d/2) bins: a bin's few sampled
+  // distances are rarely a progression, so each costs d/2 sin/cos per curve
+  // (d = 1024: 128 bins; d = 8192: 16).
+  const int bins = static_cast<int>(std::clamp(std::min(width / 3, 65'536.0 / pairs), 16.0, 2048.0));
   // at most ~2^18 pair evaluations per curve (a frame of the GUI draws three
   // curves while the factor slider moves; the power-of-two strides may give
   // a bin up to twice as many), and 1 to 16 samples per bin
@@ -650,7 +653,7 @@ double notes_roll_norm_ratio(const Eigen::VectorXd& q, double m, const Eigen::Ve
 /// softmax is not degenerate); RoPE's score at distance r is then
 ///   (2/d)·Σᵢ cos(r·θᵢ),
 /// multiplied by a² when cos and sin carry the attention factor a. At most
-/// `kEntropyKeys` keys (fewer for large d, so the work stays near 2^22 cosines)
+/// `kEntropyKeys` keys (fewer for large d, so the work stays near 2^21 cosines)
 /// are used, sampled evenly over r; the sampled entropy then gets + ln(ℓ/N),
 /// each sample standing for ℓ/N keys.
 struct Entropy {
@@ -661,18 +664,34 @@ constexpr double kEntropyKeys = 65536;
 
 Entropy attention_entropy(double ell, const Eigen::VectorXd& theta, double a2) {
   const double pairs = static_cast<double>(theta.size());
-  const double cap = std::clamp(std::floor(4194304.0 / pairs), 1024.0, kEntropyKeys);
+  const double cap = std::clamp(std::floor(2097152.0 / pairs), 128.0, kEntropyKeys);
   ell = std::max(1.0, std::floor(ell));
   const double n = std::min(ell, cap);
   const auto count = static_cast<std::size_t>(n);
-  std::vector<double> z(count);
+  // The keys r_k = k·Δ (Δ = 1, or (ℓ − 1)/(N − 1) when sampled): cos(r_k θ_i)
+  // by one complex rotation per key, re-anchored with std::cos and std::sin
+  // every kAnchor keys (at ℓ = 10^9 the arguments are so large that each
+  // std::cos pays a slow argument reduction; 32 rotations drift by ~1e-14).
+  constexpr std::size_t kAnchor = 32;
+  const double step = n == ell ? 1.0 : (ell - 1) / std::max(1.0, n - 1);
+  std::vector<double> z(count, 0.0);
+  for (Eigen::Index i = 0; i < theta.size(); ++i) {
+    const double cw = std::cos(step * theta[i]), sw = std::sin(step * theta[i]);
+    double c = 1, s = 0;
+    for (std::size_t k = 0; k < count; ++k) {
+      if (k % kAnchor == 0) {
+        const double angle = static_cast<double>(k) * step * theta[i];
+        c = std::cos(angle), s = std::sin(angle);
+      }
+      z[k] += c;
+      const double next = c * cw - s * sw;
+      s = s * cw + c * sw, c = next;
+    }
+  }
   double top = -std::numeric_limits<double>::infinity();
-  for (std::size_t k = 0; k < count; ++k) {
-    const double r = n == ell ? static_cast<double>(k) : std::round(static_cast<double>(k) * (ell - 1) / std::max(1.0, n - 1));
-    double sum = 0;
-    for (Eigen::Index i = 0; i < theta.size(); ++i) sum += std::cos(r * theta[i]);
-    z[k] = a2 * sum / pairs;
-    top = std::max(top, z[k]);
+  for (double& v : z) {
+    v = a2 * v / pairs;
+    top = std::max(top, v);
   }
   double total = 0, weighted = 0;
   for (double v : z) {

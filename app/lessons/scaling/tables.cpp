@@ -172,6 +172,14 @@ Table position_map(const Params& p) {
   return t;
 }
 
+double pairs(const Params& p) { return static_cast<double>(p.integer("d") / 2); }
+TableCost rope_scaling_cost(const Params& p) { return fixed_rows(pairs(p), 6); }
+/// Eight methods' tables, one row per pair.
+TableCost yarn_interpolation_cost(const Params& p) { return fixed_rows(pairs(p), 15, 8, "8"); }
+TableCost position_map_cost(const Params&) { return rows_of("pos", 3); }
+TableCost position_mapping_cost(const Params&) { return rows_of("pos", 5); }
+TableCost notes_yarn_check_cost(const Params&) { return fixed_rows(7, 5); }
+
 }  // namespace
 
 std::vector<TableDef> scaling_lesson_tables() {
@@ -180,21 +188,21 @@ std::vector<TableDef> scaling_lesson_tables() {
        {"method", "d", "base", "factor", "original_context", "seq_len", "beta_fast", "beta_slow", "mscale",
         "mscale_all_dim", "low_freq_factor", "high_freq_factor", "temperature", "truncate", "attention_factor",
         "short_factor", "long_factor"},
-       {}, rope_scaling},
+       {}, rope_scaling, rope_scaling_cost},
       {"position-map", "target positions mapped by PI (linear) and by the notes' gamma formula",
        {"original_context", "factor", "gamma", "pos"},
-       {{"pos", "100,1000,4096,8192,16384,30000,32768"}}, position_map},
+       {{"pos", "100,1000,4096,8192,16384,30000,32768"}}, position_map, position_map_cost},
       {"yarn-interpolation", "per pair: theta, wavelength, turns within L, ramps and theta' under every method",
        {"d", "base", "factor", "original_context", "seq_len", "beta_fast", "beta_slow", "mscale", "mscale_all_dim",
         "low_freq_factor", "high_freq_factor", "temperature", "truncate", "attention_factor", "short_factor",
         "long_factor"},
        {},
-       yarn_interpolation},
+       yarn_interpolation, yarn_interpolation_cost},
       {"position-mapping", "target positions under PI and the notes' gamma map, inside or outside the trained range",
        {"original_context", "factor", "gamma", "pos"},
        {{"pos", "100,1000,4096,8192,16384,30000,32768"}},
-       position_mapping},
-      {"notes-yarn-check", "the notes' printed YaRN numbers against their own formulas", {}, {}, notes_yarn_check},
+       position_mapping, position_mapping_cost},
+      {"notes-yarn-check", "the notes' printed YaRN numbers against their own formulas", {}, {}, notes_yarn_check, notes_yarn_check_cost},
   };
 }
 
