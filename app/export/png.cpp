@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "app/export/cairo_painter.hpp"
+
 #include "app/common/atomic_file.hpp"
 
 namespace poslab::app {

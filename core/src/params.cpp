@@ -15,6 +15,8 @@
 #include <cmath>
 #include <sstream>
 
+#include "poslab/core/float_text.hpp"
+
 namespace poslab::core {
 
 namespace {
@@ -234,7 +236,7 @@ bool parse_number(std::string_view text, double& out) {
   if (text.empty() || text.front() == '+') return false;
   const char* first = text.data();
   const char* last = text.data() + text.size();
-  auto [ptr, ec] = std::from_chars(first, last, out, std::chars_format::general);
+  auto [ptr, ec] = read_double(first, last, out);
   if (ec != std::errc() || ptr != last) return false;
   return std::isfinite(out);
 }
@@ -498,8 +500,8 @@ std::string format_number(double x) {
   // Both shortest round-trip forms; plain digits unless they are much longer
   // ("500000", "0.001", "1048576" — but "1e12", "1e-7", "6.02e23").
   std::array<char, 64> fixed{}, sci{};
-  const auto f = std::to_chars(fixed.data(), fixed.data() + fixed.size(), x, std::chars_format::fixed);
-  const auto e = std::to_chars(sci.data(), sci.data() + sci.size(), x, std::chars_format::scientific);
+  const auto f = write_double(fixed.data(), fixed.data() + fixed.size(), x, std::chars_format::fixed);
+  const auto e = write_double(sci.data(), sci.data() + sci.size(), x, std::chars_format::scientific);
   if (e.ec != std::errc()) return "nan";
   std::string exp_form(sci.data(), e.ptr);
   // "1e+12" → "1e12", "1e-07" → "1e-7": the same number, as people write it.
