@@ -61,7 +61,7 @@ def node_cmd():
 
 def core_suite(wasm):
     js = wasm / "poslab-core-tests.js"
-    r = subprocess.run(node_cmd() + [str(js)], capture_output=True, text=True, timeout=1800)
+    r = subprocess.run(node_cmd() + [str(js), "--no-colors=true"], capture_output=True, text=True, timeout=1800)
     tail = [l for l in r.stdout.splitlines() if l.startswith("[doctest]")][-3:]
     check(r.returncode == 0 and any("Status: SUCCESS" in l for l in tail),
           "core suite under node (wasm): " + " | ".join(l.replace("[doctest] ", "") for l in tail[:2]))
@@ -108,7 +108,8 @@ def same_numbers(wasm, native):
     for table, sets in TABLES:
         args = ["table", table, "--format", "json"] + [x for s in sets for x in ("--set", s)]
         n = subprocess.run([str(native)] + args, capture_output=True, text=True, timeout=300)
-        w = subprocess.run(node_cmd() + [str(cli)] + args, capture_output=True, text=True, timeout=600)
+        w = subprocess.run(node_cmd() + [str(cli)] + args, capture_output=True, text=True, timeout=600,
+                           env=dict(os.environ, POSLAB_ASSETS=str(ROOT / "assets")))
         name = table + (" " + " ".join(sets) if sets else "")
         if n.returncode != 0 or w.returncode != 0:
             check(False, f"table {name}: native exit {n.returncode}, wasm exit {w.returncode}: {w.stderr[:300]}")
