@@ -142,6 +142,7 @@
       document.getElementById('loading').remove();
       canvas.focus();
       document.body.dataset.ready = '1';
+      document.body.dataset.firstFrameMs = String(Math.round(performance.now()));
     },
   };
 

@@ -165,6 +165,11 @@ def message_of(dom):
     return m.group(1) if m else None
 
 
+def fragment_of(dom):
+    m = re.search(r'<body[^>]*data-fragment="([^"]*)"', dom)
+    return m.group(1).replace("&amp;", "&") if m else None
+
+
 def title_of(dom):
     m = re.search(r"<title>([^<]*)</title>", dom)
     return m.group(1) if m else ""
@@ -209,7 +214,10 @@ def page_checks(site, native, shots):
                 continue
             img = Image.open(shot)
             ok, why = drawn(img)
-            check(ok and 'data-ready="1"' in dom, f"#view={view}: drawn ({why})")
+            first = re.search(r'data-first-frame-ms="(\d+)"', dom)
+            check(ok and 'data-ready="1"' in dom, f"#view={view}: drawn ({why}; first frame at "
+                                                   f"{first.group(1) if first else '?'} ms of page time)")
+            check(fragment_of(dom) == f"view={view}", f"#view={view}: the page's link is {fragment_of(dom)!r}")
             want = titles.get(f"{view}.title", "?") + " — poslab"
             check(title_of(dom) == want, f"#view={view}: title {title_of(dom)!r} (want {want!r})")
             check(message_of(dom) is None, f"#view={view}: no message ({message_of(dom)})")
@@ -222,17 +230,24 @@ def page_checks(site, native, shots):
         check(not close, "every two lessons differ in over 1% of pixels" + (f" (not: {close})" if close else ""))
 
         # A link with parameters is drawn differently from the defaults.
+        # (a tall page, so the figures below the text are on screen too)
+        tall = (1280, 1800)
+        default_shot = shots / "scaling-tall.png"
+        open_page(browser, f"{base}#view=scaling", default_shot, tall)
         shot = shots / "scaling-llama3-32.png"
-        dom = open_page(browser, f"{base}#view=scaling&factor=32&method=llama3", shot)
+        dom = open_page(browser, f"{base}#view=scaling&method=llama3&factor=32", shot, tall)
         if check(shot.exists(), "#view=scaling&factor=32&method=llama3: screenshot taken"):
             img = Image.open(shot)
             ok, why = drawn(img)
             check(ok, f"#view=scaling&factor=32&method=llama3: drawn ({why})")
             check(message_of(dom) is None, f"#view=scaling&factor=32&method=llama3: no message ({message_of(dom)})")
-            if "scaling" in images:
-                share = difference(img, images["scaling"])
+            if default_shot.exists():
+                share = difference(img, Image.open(default_shot))
                 check(share > 0.01, f"#view=scaling&factor=32&method=llama3 differs from #view=scaling "
                                     f"({100 * share:.1f}% of pixels)")
+            # The address follows the state: rewritten in canonical form (keys sorted).
+            want = "view=scaling&factor=32&method=llama3"
+            check(fragment_of(dom) == want, f"the page's link is {fragment_of(dom)!r} (want {want!r})")
 
         # The state string form of a link.
         dom = open_page(browser, f"{base}#state=poslab%3A1%20lesson%3Dalibi%20heads%3D12")

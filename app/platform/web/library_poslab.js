@@ -10,6 +10,7 @@ mergeInto(LibraryManager.library, {
   // The page's address follows what is shown, without flooding Back.
   poslab_js_set_fragment: function(text) {
     var f = UTF8ToString(text);
+    document.body.dataset.fragment = f;  // readable in the page's DOM (tests/web)
     if (decodeURIComponent(location.hash.slice(1)) === decodeURIComponent(f)) return;
     history.replaceState(history.state, '', '#' + f);
   },
