@@ -203,7 +203,12 @@ def page_checks(site, native, shots):
     views = [v["id"] for v in json.loads(subprocess.run([str(native), "list", "views", "--format", "json"],
                                                           capture_output=True, text=True, check=True).stdout)]
     titles = english_titles()
-    server = serve(site)
+    # The site as it is, plus the export harness beside it.
+    served = pathlib.Path(tempfile.mkdtemp(prefix="poslab-site-"))
+    for f in site.iterdir():
+        (served / f.name).symlink_to(f.resolve())
+    (served / "exports.html").symlink_to(ROOT / "tests" / "web" / "exports.html")
+    server = serve(served)
     base = f"http://127.0.0.1:{server.server_address[1]}/index.html"
     images = {}
     try:
@@ -254,6 +259,14 @@ def page_checks(site, native, shots):
         check(title_of(dom) == titles.get("alibi.title", "?") + " — poslab" and message_of(dom) is None,
               f"#state=…lesson=alibi…: opens that lesson ({title_of(dom)!r}, message {message_of(dom)})")
 
+        # The language from the link (headless Chromium reports en-US whatever --lang says,
+        # so the browser's own language is not testable here).
+        dom = open_page(browser, f"{base}#view=alibi&lang=zh")
+        zh = {}
+        for f in (ROOT / "assets" / "i18n" / "zh").glob("*.json"):
+            zh.update(json.loads(f.read_text(encoding="utf-8")))
+        check(title_of(dom) == zh.get("alibi.title", "?") + " — poslab", f"#view=alibi&lang=zh: {title_of(dom)!r}")
+
         # A bad link: the lesson with its defaults and a message, never a blank page.
         shot = shots / "bad-link.png"
         dom = open_page(browser, f"{base}#view=scaling&factor=abc", shot)
@@ -271,8 +284,28 @@ def page_checks(site, native, shots):
         msg = message_of(dom) or ""
         check("no-such-lesson" in msg and 'data-ready="1"' in dom,
               f"#view=no-such-lesson: a message naming it, the app running ({msg!r})")
+        # Exports become downloads: PNG (drawn by the browser from the SVG, at the export size),
+        # SVG, CSV; PDF is refused in the browser (a desktop feature) and nothing is handed over.
+        dom = open_page(browser, base.replace("index.html", "exports.html"))
+        m = re.search(r"data-result=\"([^\"]*)\"", dom)
+        result = json.loads(m.group(1).replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<")
+                            .replace("&gt;", ">")) if m else {}
+        got = {d["name"]: d for d in result.get("downloads", [])}
+        exported = result.get("exported", {})
+        png = got.get("rope-frequencies.png", {})
+        check(exported.get("frequencies.png") == 1 and png.get("type") == "image/png" and png.get("png") == [1600, 1000],
+              f"export PNG: a 1600×1000 PNG download ({png.get('type')}, {png.get('png')}, {png.get('size')} bytes)")
+        svg = got.get("rope-frequencies.svg", {})
+        check(exported.get("frequencies.svg") == 1 and svg.get("head", "").startswith("<?xml") and svg.get("size", 0) > 1000,
+              f"export SVG: a download of {svg.get('size')} bytes")
+        csv = got.get("rope-frequencies.csv", {})
+        check(exported.get("frequencies.csv") == 1 and csv.get("head", "").startswith("series,"),
+              f"export CSV: a download starting {csv.get('head', '')[:20]!r}")
+        check(exported.get("frequencies.pdf") == 0 and "rope-frequencies.pdf" not in got,
+              "export PDF: refused in the browser, nothing downloaded")
     finally:
         server.shutdown()
+        shutil.rmtree(served, ignore_errors=True)
 
 
 def site_checks(site):

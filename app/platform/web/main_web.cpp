@@ -15,6 +15,7 @@
 
 #include "app/common/i18n.hpp"
 #include "app/common/messages.hpp"
+#include "app/export/figure_export.hpp"
 #include "app/lessons/lesson.hpp"
 #include "app/platform/web/link.hpp"
 #include "app/platform/web/web_platform.hpp"
@@ -173,6 +174,22 @@ EMSCRIPTEN_KEEPALIVE void poslab_open_session(const char* path) {
   if (!web::g_page || !path) return;
   web::g_page->app->open_session(path);
   web::g_page->platform->wake();
+}
+
+/// Exports figure `figure` of the lesson shown in `format` (png, svg, pdf,
+/// csv) as the figure's Export menu does: the file becomes a download after
+/// the next frame. Returns 1 when it was written (tests/web drives it).
+EMSCRIPTEN_KEEPALIVE int poslab_export(const char* figure, const char* format) {
+  if (!web::g_page || !figure || !format) return 0;
+  ui::App& app = *web::g_page->app;
+  std::string written;
+  try {
+    written = app.export_figure(figure, parse_export_format(format));
+  } catch (const std::exception& e) {
+    app.toasts().push(error_text(app.tr(), e), ui::ToastKind::error);
+  }
+  web::g_page->platform->wake();
+  return written.empty() ? 0 : 1;
 }
 
 /// Frames drawn so far (the tests wait for the first ones).
