@@ -303,6 +303,10 @@ def page_checks(site, native, shots):
               f"export CSV: a download starting {csv.get('head', '')[:20]!r}")
         check(exported.get("frequencies.pdf") == 0 and "rope-frequencies.pdf" not in got,
               "export PDF: refused in the browser, nothing downloaded")
+        check(result.get("idleFrames") == 0, f"idle page: {result.get('idleFrames')} frames drawn in 2 s of nothing")
+        stored = result.get("storedSettings")
+        check(isinstance(stored, dict) and stored.get("lesson") == "rope",
+              f"settings in localStorage (lesson {stored.get('lesson') if isinstance(stored, dict) else stored!r})")
     finally:
         server.shutdown()
         shutil.rmtree(served, ignore_errors=True)
