@@ -13,6 +13,7 @@ A character typed by the user outside these shows as ImGui's fallback.
 usage: web-fonts.py ASSETS_DIR OUT_DIR
 """
 import json
+import logging
 import pathlib
 import sys
 
@@ -54,6 +55,7 @@ def cut(src, out, codepoints, font_number=0):
 
 
 def main():
+    logging.getLogger("fontTools").setLevel(logging.ERROR)  # "FFTM NOT subset": a FontForge timestamp, dropped
     assets, out = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
     out.mkdir(parents=True, exist_ok=True)
     latin, cjk = set(), set()

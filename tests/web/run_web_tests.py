@@ -326,6 +326,15 @@ def site_checks(site):
             check(not hosts, f"{p.name} loads nothing from another host")
 
 
+def shader_checks():
+    """shaders/web/*.glsl are the desktop's shaders with the GLSL ES header: no drift."""
+    for web in sorted((ROOT / "shaders" / "web").glob("*.glsl")):
+        desktop = ROOT / "shaders" / web.name
+        w = [l for l in web.read_text().splitlines() if not l.startswith(("#version", "precision", "// WebGL 2", "// build;"))]
+        d = [l for l in desktop.read_text().splitlines() if not l.startswith("#version")] if desktop.exists() else None
+        check(w == d, f"shaders/web/{web.name} is shaders/{web.name} with the GLSL ES 3.00 header")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--site", default=str(ROOT / "build-web" / "site"))
@@ -334,12 +343,14 @@ def main():
     ap.add_argument("--shots", default=None)
     ap.add_argument("--only", choices=["node", "page"], default=None)
     a = ap.parse_args()
-    site, wasm, native = pathlib.Path(a.site), pathlib.Path(a.wasm), pathlib.Path(a.native)
-    shots = pathlib.Path(a.shots) if a.shots else pathlib.Path(a.wasm).parent / "shots"
+    # Absolute: Chromium runs in its profile folder and writes screenshots relative to it.
+    site, wasm, native = (pathlib.Path(x).resolve() for x in (a.site, a.wasm, a.native))
+    shots = pathlib.Path(a.shots).resolve() if a.shots else wasm.parent / "shots"
     shots.mkdir(parents=True, exist_ok=True)
     for old in shots.glob("*.png"):
         old.unlink()
     site_checks(site)
+    shader_checks()
     if a.only in (None, "node"):
         core_suite(wasm)
         same_numbers(wasm, native)

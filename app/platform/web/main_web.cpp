@@ -5,6 +5,7 @@
 // the language from the browser.
 
 #include <emscripten/emscripten.h>
+#include <emscripten/html5.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -47,6 +48,7 @@ struct Page {
   std::string fragment;    ///< the fragment last written to the address bar
   double last_persist = 0;  ///< emscripten_get_now() of the last save to localStorage
   bool persist_due = false;
+  long persist_timer = 0;   ///< a pending persist_now (0 = none)
 };
 
 Page* g_page = nullptr;
@@ -107,6 +109,32 @@ void apply_link(ui::App& app, const std::string& fragment) {
   poslab_js_message(message.c_str(), 1);
 }
 
+/// Settings and the autosave into localStorage: at once, or — within a
+/// second of the last save, as while a slider is dragged — a second after it
+/// (a timer, so it happens even when no frame follows).
+void persist_now() {
+  Page& page = *g_page;
+  page.app->save_on_exit();
+  poslab_js_persist();
+  page.persist_due = false;
+  page.last_persist = emscripten_get_now();
+}
+
+void persist_soon() {
+  Page& page = *g_page;
+  const double wait = page.last_persist + 1000 - emscripten_get_now();
+  if (wait <= 0) {
+    persist_now();
+  } else if (!page.persist_timer) {
+    page.persist_timer = emscripten_set_timeout(
+        [](void*) {
+          g_page->persist_timer = 0;
+          if (g_page->persist_due) persist_now();
+        },
+        wait, nullptr);
+  }
+}
+
 /// After every frame: the address bar follows what is shown, files written
 /// for the user are handed over, and the settings reach localStorage.
 void after_frame() {
@@ -128,13 +156,7 @@ void after_frame() {
         files.push_back(entry.path());
     for (const fs::path& f : files) poslab_js_download(f.c_str());
   }
-  const double now = emscripten_get_now();
-  if (page.persist_due && now - page.last_persist > 1000) {
-    app.save_on_exit();
-    poslab_js_persist();
-    page.persist_due = false;
-    page.last_persist = now;
-  }
+  if (page.persist_due) persist_soon();
 }
 
 }  // namespace
@@ -164,9 +186,7 @@ EMSCRIPTEN_KEEPALIVE void poslab_hash_changed() {
 
 /// The page is being hidden or left: settings and the autosave now.
 EMSCRIPTEN_KEEPALIVE void poslab_save_now() {
-  if (!web::g_page) return;
-  web::g_page->app->save_on_exit();
-  poslab_js_persist();
+  if (web::g_page) web::persist_now();
 }
 
 /// A session file the user dropped on the page or picked (web/poslab.js wrote it here).
