@@ -34,8 +34,11 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 
 from PIL import Image, ImageChops, ImageStat
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 results = {"passed": 0, "failed": 0}
@@ -307,9 +310,46 @@ def page_checks(site, native, shots):
         stored = result.get("storedSettings")
         check(isinstance(stored, dict) and stored.get("lesson") == "rope",
               f"settings in localStorage (lesson {stored.get('lesson') if isinstance(stored, dict) else stored!r})")
+        interaction_checks(browser, base)
     finally:
         server.shutdown()
         shutil.rmtree(served, ignore_errors=True)
+
+
+def interaction_checks(browser_path, base):
+    """The page driven as on a tablet (DevTools touch events) and a keyboard:
+    a drag moves a slider, a tap opens a lesson, keys work, the address
+    follows without adding history, a reload comes back to the same lesson."""
+    import cdp  # tests/web/cdp.py
+    b = cdp.Browser(browser_path, 1280, 800, touch=True)
+    try:
+        b.call("Page.navigate", url=f"{base}#view=rope")
+        if not check(b.wait_for("document.body && document.body.dataset.ready") == "1", "interactive page ready"):
+            return
+        time.sleep(0.5)
+        history = b.eval("history.length")
+        # The slider of the query position m, in rope's parameter panel at 1280×800.
+        b.drag(938, 158, 1100, 158)
+        frag = b.wait_for("(document.body.dataset.fragment || '').includes('m=') && document.body.dataset.fragment")
+        check(bool(frag) and b.eval("location.hash").startswith("#view=rope&m="),
+              f"a touch drag moves a slider, the address follows ({b.eval('location.hash')!r})")
+        # "4  Relative positions" in the lesson list.
+        b.tap(90, 194)
+        title = b.wait_for("document.title.startsWith('Relative') && document.title")
+        check(title == "Relative positions — poslab" and b.eval("location.hash").startswith("#view=relative"),
+              f"a tap opens a lesson ({title!r}, {b.eval('location.hash')!r})")
+        b.key("2", "Digit2", 50)
+        title = b.wait_for("document.title.startsWith('Sinusoidal') && document.title")
+        check(bool(title), f"key 2 opens lesson 2 ({b.eval('document.title')!r})")
+        check(b.eval("history.length") == history, f"the address changed without new history entries "
+                                                     f"({history} → {b.eval('history.length')})")
+        # A reload without a link comes back to the last lesson (settings and autosave in localStorage).
+        b.call("Page.navigate", url=base)
+        b.wait_for("document.body && document.body.dataset.ready")
+        title = b.wait_for("document.title.startsWith('Sinusoidal') && document.title", 10)
+        check(bool(title), f"a reload restores the last lesson ({b.eval('document.title')!r})")
+    finally:
+        b.close()
 
 
 def site_checks(site):
