@@ -15,6 +15,11 @@ mergeInto(LibraryManager.library, {
     history.replaceState(history.state, '', '#' + f);
   },
 
+  // The page's address without its fragment: "Copy link" writes it first.
+  poslab_js_page_address: function() {
+    return allocateUTF8(location.href.split('#')[0]);
+  },
+
   poslab_js_fragment: function() {
     return allocateUTF8(location.hash.slice(1));
   },

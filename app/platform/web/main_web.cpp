@@ -18,7 +18,7 @@
 #include "app/common/messages.hpp"
 #include "app/export/figure_export.hpp"
 #include "app/lessons/lesson.hpp"
-#include "app/platform/web/link.hpp"
+#include "app/common/link.hpp"
 #include "app/platform/web/web_platform.hpp"
 #include "app/plot/render.hpp"
 #include "app/ui/app.hpp"
@@ -236,7 +236,7 @@ int main() {
     options.assets = web::kAssets;
     options.config_dir = web::kConfig;
     options.persist = true;
-    options.lang = web::choose_lang(web::parse_link(fragment));
+    options.lang = web::choose_lang(parse_link(fragment));
     page->app = std::make_unique<ui::App>(*page->platform, options);
   } catch (const std::exception& e) {
     poslab_js_message(e.what(), 1);

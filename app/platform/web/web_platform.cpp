@@ -22,6 +22,7 @@ void poslab_js_fit_canvas(int* width, int* height, double* ratio);
 void poslab_js_screenshot(const char* name);
 void poslab_js_clipboard_set(const char* text);
 char* poslab_js_clipboard_get();
+char* poslab_js_page_address();
 void poslab_js_set_fullscreen(int on);
 int poslab_js_fullscreen();
 void poslab_js_ready();
@@ -199,6 +200,13 @@ bool WebPlatform::request_screenshot(const std::filesystem::path& path) {
 
 void WebPlatform::request_close() {
   // A page cannot close its tab; Ctrl+Q on the desktop quits. Nothing to do.
+}
+
+std::string WebPlatform::page_address() const {
+  char* text = poslab_js_page_address();
+  std::string out = text ? text : "";
+  std::free(text);
+  return out;
 }
 
 }  // namespace poslab::app::web

@@ -57,6 +57,7 @@ class WebPlatform final : public ui::Platform {
   float content_scale() const override;
   bool request_screenshot(const std::filesystem::path& path) override;
   void request_close() override;
+  std::string page_address() const override;
 
  private:
   WebPlatform() = default;

@@ -10,7 +10,8 @@
 //
 // The page writes the fragment of what is shown after every change
 // (history.replaceState), so the address bar is always a link to it.
-// Pure text here: no browser, no ImGui (tests/web checks it natively too).
+// The desktop's "Copy link" writes the same fragment after a base address
+// (settings.json "link_base"). Pure text: no browser, no ImGui.
 
 #include <string>
 #include <string_view>
@@ -19,7 +20,7 @@
 
 #include "app/common/session.hpp"
 
-namespace poslab::app::web {
+namespace poslab::app {
 
 struct LinkRequest {
   std::string view;                                         ///< "" = none named
@@ -50,4 +51,4 @@ std::string link_fragment(const Session& session, const std::vector<std::string_
 /// for a bad state string.
 Session link_session(const LinkRequest& link);
 
-}  // namespace poslab::app::web
+}  // namespace poslab::app

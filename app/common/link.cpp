@@ -1,9 +1,9 @@
-#include "app/platform/web/link.hpp"
+#include "app/common/link.hpp"
 
 #include <algorithm>
 #include <charconv>
 
-namespace poslab::app::web {
+namespace poslab::app {
 
 namespace {
 
@@ -101,4 +101,4 @@ Session link_session(const LinkRequest& link) {
   return s;
 }
 
-}  // namespace poslab::app::web
+}  // namespace poslab::app

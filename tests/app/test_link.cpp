@@ -1,14 +1,13 @@
-// app/platform/web/link.hpp: the state of a lesson in the page's address.
-// Pure text, so it runs natively in poslab_app_tests (tests/CMakeLists.txt).
+// app/common/link.hpp: the state of a lesson in a link (the browser's
+// address, the desktop's "Copy link").
 #include <doctest/doctest.h>
 
 #include <random>
 #include <string>
 
-#include "app/platform/web/link.hpp"
+#include "app/common/link.hpp"
 
 using namespace poslab::app;
-using namespace poslab::app::web;
 
 TEST_CASE("link: percent-encoding round-trips every byte string") {
   std::mt19937 rng(13);
