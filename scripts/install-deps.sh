@@ -28,7 +28,15 @@ packages=(
   python3
 )
 
-if [ "${1:-}" = "--bench" ]; then
+# The browser build and its checks (make web, make test-web): Debian's
+# emscripten, dpkg-dev for `apt-get source imgui` (scripts/fetch-imgui-src.sh),
+# fontTools to cut the fonts the page carries, Chromium to open the page
+# headless, Pillow to look at its screenshots. `make test` runs them too.
+web_packages=(emscripten dpkg-dev python3-fonttools chromium python3-pil libstb-dev doctest-dev)
+
+if [ "${1:-}" = "--web" ]; then
+  packages+=("${web_packages[@]}")
+elif [ "${1:-}" = "--bench" ]; then
   # tests/bench/compare.py runs the same kernels in numpy and torch
   packages+=(python3-numpy python3-torch)
 fi

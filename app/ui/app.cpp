@@ -19,6 +19,7 @@
 #include "app/common/atomic_file.hpp"
 #include "app/common/config_folder.hpp"
 #include "app/common/fonts.hpp"
+#include "app/common/link.hpp"
 #include "app/common/messages.hpp"
 #include "app/common/presets.hpp"
 #include "app/ui/animation_panel.hpp"
@@ -235,6 +236,7 @@ void App::run(Action action, int arg) {
     case Action::open_session: session_ui_.show(SessionUi::Prompt::open, suggested_session_path(ctx)); break;
     case Action::save_session: session_ui_.show(SessionUi::Prompt::save, suggested_session_path(ctx)); break;
     case Action::copy_state: copy_state(); break;
+    case Action::copy_link: copy_link(); break;
     case Action::paste_state: {
       const char* clip = ImGui::GetClipboardText();
       if (clip && *clip) paste_state(clip);
@@ -418,6 +420,17 @@ std::string App::copy_state() {
   ImGui::SetClipboardText(s.c_str());
   toasts_.push(tr_.format("ui.state.copied", {{"state", s}}), ToastKind::success);
   return s;
+}
+
+std::string App::copy_link() {
+  std::string base = platform_.page_address();
+  if (base.empty()) base = settings_.link_base;
+  if (const std::size_t hash = base.find('#'); hash != std::string::npos) base.resize(hash);
+  const std::string link = base + "#" + link_fragment(state_.session(), state_.view().keys);
+  ImGui::SetClipboardText(link.c_str());
+  toasts_.push(tr_.format(base.empty() ? "ui.link.copied_no_base" : "ui.link.copied", {{"link", link}}),
+               ToastKind::success);
+  return link;
 }
 
 std::string App::paste_state(const char* text) {

@@ -93,6 +93,10 @@ class App {
   void drop_files(std::vector<std::string> paths);
   /// Puts the state string on the clipboard and returns it.
   std::string copy_state();
+  /// Puts a link to what is shown on the clipboard and returns it: the page's
+  /// address (in a browser) or the settings' link_base, then #view=ID&KEY=VALUE…
+  /// (app/common/link.hpp).
+  std::string copy_link();
   /// Applies a state string (the clipboard's when `text` is null).
   std::string paste_state(const char* text = nullptr);
   /// Settings and the autosave session, written atomically (on exit) — only

@@ -30,6 +30,7 @@ void App::draw_menu_bar(UiContext& ctx) {
     ImGui::Separator();
     if (item(tr, "ui.keys.copy_state", "Ctrl+Shift+C")) run(Action::copy_state);
     if (item(tr, "ui.keys.paste_state", "Ctrl+Shift+V")) run(Action::paste_state);
+    if (item(tr, "ui.keys.copy_link")) run(Action::copy_link);
     ImGui::Separator();
     if (item(tr, "ui.keys.export", "Ctrl+E")) run(Action::export_dialog);
     if (item(tr, "ui.export.all")) export_lesson();

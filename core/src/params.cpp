@@ -15,6 +15,8 @@
 #include <cmath>
 #include <sstream>
 
+#include "poslab/core/float_text.hpp"
+
 namespace poslab::core {
 
 namespace {
@@ -252,7 +254,7 @@ bool parse_number(std::string_view text, double& out) {
   if (text.empty() || text.front() == '+') return false;
   const char* first = text.data();
   const char* last = text.data() + text.size();
-  auto [ptr, ec] = std::from_chars(first, last, out, std::chars_format::general);
+  auto [ptr, ec] = read_double(first, last, out);
   if (ec != std::errc() || ptr != last) return false;
   return std::isfinite(out);
 }
@@ -522,7 +524,7 @@ void append_number(std::string& out, double x) {
   // Both shortest round-trip forms; plain digits unless they are much longer
   // ("500000", "0.001", "1048576" — but "1e12", "1e-7", "6.02e23").
   std::array<char, 64> fixed{}, sci{};
-  const auto e = std::to_chars(sci.data(), sci.data() + sci.size(), x, std::chars_format::scientific);
+  const auto e = write_double(sci.data(), sci.data() + sci.size(), x, std::chars_format::scientific);
   if (e.ec != std::errc()) return void(out += "nan");
   // "1e+12" → "1e12", "1e-07" → "1e-7": the same number, as people write it.
   const char* at = std::find(sci.data(), e.ptr, 'e');
@@ -530,7 +532,7 @@ void append_number(std::string& out, double x) {
   const char* exponent = at + 2;
   while (exponent + 1 < e.ptr && *exponent == '0') ++exponent;
   const auto exp_size = static_cast<std::size_t>((at - sci.data()) + 1 + (negative ? 1 : 0) + (e.ptr - exponent));
-  const auto f = std::to_chars(fixed.data(), fixed.data() + fixed.size(), x, std::chars_format::fixed);
+  const auto f = write_double(fixed.data(), fixed.data() + fixed.size(), x, std::chars_format::fixed);
   if (f.ec == std::errc() && static_cast<std::size_t>(f.ptr - fixed.data()) <= exp_size + 3)
     return void(out.append(fixed.data(), static_cast<std::size_t>(f.ptr - fixed.data())));
   out.append(sci.data(), static_cast<std::size_t>(at - sci.data()));
