@@ -37,19 +37,25 @@ void refuse_over_budget(std::string_view key, const std::string& value_text, con
 }
 
 void check_budget(const core::Params& params, std::string_view key, double count,
-                  const std::function<BudgetUse(double count)>& describe) {
-  const BudgetUse now = describe(count);
-  if (now.amount <= now.budget) return;
-  // The largest whole count that fits, by bisection (amount grows with count).
-  double lo = 0, hi = std::floor(count);
-  while (hi - lo > 1) {
-    const double mid = std::floor((lo + hi) / 2);
-    if (describe(mid).amount <= now.budget) lo = mid;
-    else hi = mid;
+                  std::initializer_list<BudgetProduct> products) {
+  const BudgetProduct* limiting = nullptr;
+  double fit = count;
+  for (const BudgetProduct& describe : products) {
+    const BudgetUse now = describe(count);
+    if (now.amount <= now.budget) continue;
+    // The largest whole count that fits, by bisection (amount grows with count).
+    double lo = 0, hi = std::floor(count);
+    while (hi - lo > 1) {
+      const double mid = std::floor((lo + hi) / 2);
+      if (describe(mid).amount <= now.budget) lo = mid;
+      else hi = mid;
+    }
+    if (!limiting || lo < fit) limiting = &describe, fit = lo;
   }
+  if (!limiting) return;
   const core::ParamSpec& spec = core::param_spec(key);
   const bool items = spec.type == core::ParamType::list || spec.type == core::ParamType::vector;
-  refuse_over_budget(key, shown_value(params, key), now, lo, items);
+  refuse_over_budget(key, shown_value(params, key), (*limiting)(count), fit, items);
 }
 
 }  // namespace poslab::app

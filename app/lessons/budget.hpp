@@ -15,6 +15,7 @@
 // and a cosine, a complex step, an exp — about 10 ns here.
 
 #include <functional>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 
@@ -55,11 +56,14 @@ struct BudgetUse {
 /// The key's current value as a user would type it (lists as ranges, cut short).
 std::string shown_value(const core::Params& params, std::string_view key);
 
-/// Checks that `amount(count)` (a product that grows with `count`, the item
-/// count of list `key` or the value of number `key`) is within `budget`; if
-/// not, finds the largest count in [1, count) that is, and refuses.
-/// `describe(count)` gives the BudgetUse at a count (for the message).
+/// A product that grows with `count` (the item count of list `key` or the
+/// value of number `key`): `describe(count)` gives the BudgetUse at a count.
+using BudgetProduct = std::function<BudgetUse(double count)>;
+
+/// Checks that every product is within its budget at `count`; if one is
+/// not, refuses with the one that limits `key` most (the smallest count at
+/// which all fit is the "at most" of the message).
 void check_budget(const core::Params& params, std::string_view key, double count,
-                  const std::function<BudgetUse(double count)>& describe);
+                  std::initializer_list<BudgetProduct> products);
 
 }  // namespace poslab::app

@@ -51,8 +51,7 @@ void check_table_cost(const TableCost& cost, const core::Params& params) {
     return;
   }
   const double count = count_of(params, cost.key);
-  check_budget(params, cost.key, count, cells);
-  check_budget(params, cost.key, count, work);
+  check_budget(params, cost.key, count, {cells, work});
 }
 
 const TableDef* find_table(std::string_view id) {

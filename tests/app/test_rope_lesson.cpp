@@ -12,6 +12,7 @@
 
 #include <cmath>
 #include <numbers>
+#include <optional>
 #include <random>
 
 #include "lesson_test_support.hpp"
@@ -114,6 +115,28 @@ TEST_CASE("rope readouts hold at the defaults and over random vectors, positions
     const app::Readout* mixed = test::find_readout(rs, "rope.readout.mixed");
     REQUIRE(mixed != nullptr);
     if (v.size() >= 4) CHECK(mixed->number > 1e-6 * (1 + std::abs(mixed->number)));
+  }
+}
+
+TEST_CASE("rope readouts at the largest vectors the contract accepts: computed, not refused") {
+  // A rotated ±1e12 vector has entries up to √2·1e12, past the bound on
+  // typed vectors: the layout-permutation readout refused it (found by the
+  // extreme seeds of the figures fuzzer, tests/fuzz/corpus/figures/extreme_rope_*).
+  for (const char* layout : {"interleaved", "half"}) {
+    CAPTURE(layout);
+    core::Params p;
+    std::vector<double> v;
+    for (int i = 0; i < 64; ++i) v.push_back(i % 2 ? -1e12 : 1e12);
+    p.set("vector", v);
+    p.set_text("m", "1e12");
+    p.set_text("n", "999999999999");
+    p.set_text("layout", layout);
+    std::vector<app::Readout> rs;
+    REQUIRE_NOTHROW(rs = lesson.readouts(p));
+    for (const app::Readout& r : rs) CHECK(std::isfinite(r.number));
+    const app::Readout* perm = test::find_readout(rs, "rope.readout.permutation");
+    REQUIRE(perm != nullptr);
+    CHECK(perm->holds == std::optional<bool>(true));
   }
 }
 

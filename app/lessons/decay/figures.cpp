@@ -666,10 +666,11 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
 /// samples × d ≤ 2^19 (d = 128: 4,096 samples; d = 1024: 512; d = 8192: 64).
 void view_budget(const core::Params& p) {
   const double d = static_cast<double>(p.integer("d"));
-  check_budget(p, "samples", static_cast<double>(p.integer("samples")), [d](double samples) {
-    return BudgetUse{BudgetKind::work, "samples × d", core::format_number(samples) + " × " + core::format_number(d),
-                     samples * d, 2 * kRandomWork / static_cast<double>(kMinRandomDistances)};
-  });
+  check_budget(p, "samples", static_cast<double>(p.integer("samples")), {[d](double samples) {
+                 return BudgetUse{BudgetKind::work, "samples × d",
+                                  core::format_number(samples) + " × " + core::format_number(d), samples * d,
+                                  2 * kRandomWork / static_cast<double>(kMinRandomDistances)};
+               }});
 }
 
 }  // namespace
