@@ -69,7 +69,7 @@ Preset parse_preset(std::string_view json_text, std::string_view source) {
     else if (value.is_number()) typed = core::format_number(value.get<double>());
     else bad(source, "parameter \"" + key + "\" must be a string, number or boolean");
     // a preset's own setting wins over the one its config gives
-    std::erase_if(p.params, [&](const auto& kv) { return kv.first == key; });
+    std::erase_if(p.params, [&name = key](const auto& kv) { return kv.first == name; });  // (clang 14: no captured binding)
     p.params.emplace_back(key, typed);
   }
   try {

@@ -75,7 +75,9 @@ TEST_CASE("presets: the configs are the published files the fixtures hold") {
       {"llama2-7b", "llama-2-7b"},       {"llama3.1-8b", "llama-3.1-8b"}, {"qwen2.5-7b", "qwen2.5-7b-yarn"},
       {"phi-3-mini-128k", "phi-3-mini-128k"}, {"deepseek-v3", "deepseek-v3"}, {"gemma-7b", "gemma-7b"},
       {"gpt-oss-20b", "gpt-oss-20b"},     {"t5-base", "t5-base"}};
-  for (const auto& [preset, fixture] : same) {
+  for (const auto& entry : same) {  // (clang 14: CAPTURE cannot take a structured binding)
+    const std::string& preset = entry.first;
+    const std::string& fixture = entry.second;
     CAPTURE(preset);
     const nlohmann::json file = read_json((app::assets_dir() / "presets" / (preset + ".json")).string());
     const nlohmann::json config = read_json(std::string(POSLAB_SOURCE_DIR) + "/tests/fixtures/configs/" + fixture + ".json");

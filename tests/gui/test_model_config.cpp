@@ -110,7 +110,9 @@ TEST_CASE("a bad config changes nothing: not JSON, a factor of 0, a wrong list, 
        R"("rope_scaling":{"rope_type":"longrope","short_factor":[1,2],"long_factor":[1,2]}})",
        "rope_scaling.short_factor"},
   };
-  for (const auto& [text, field] : cases) {
+  for (const auto& c : cases) {  // (clang 14: CAPTURE cannot take a structured binding)
+    const char* text = c.first;
+    const char* field = c.second;
     CAPTURE(text);
     write(bad, text);
     b.app->drop_files({bad.string()});

@@ -501,8 +501,8 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
   if (head > rotary && shifts > 0) {
     Eigen::VectorXd q(head), k(head);
     for (int j = 0; j < head; ++j) q[j] = std::cos(0.7 * j + 0.3), k[j] = std::sin(1.3 * j + 0.5);
-    auto score = [&](double a, double b) {
-      return rope::rotate_partial(q, rotary, a, base, layout).dot(rope::rotate_partial(k, rotary, b, base, layout));
+    auto score = [&, base_ = base, layout_ = layout](double a, double b) {  // (clang 14: no captured binding)
+      return rope::rotate_partial(q, rotary, a, base_, layout_).dot(rope::rotate_partial(k, rotary, b, base_, layout_));
     };
     const double passthrough = q.tail(head - rotary).dot(k.tail(head - rotary));
     const double ref = score(m, n);
