@@ -1,8 +1,6 @@
 #include "app/ui/export_service.hpp"
 
 #include "app/common/atomic_file.hpp"
-#include "app/model/model_config.hpp"
-#include "app/export/cairo_painter.hpp"
 
 namespace poslab::app::ui {
 
