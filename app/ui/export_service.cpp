@@ -1,6 +1,7 @@
 #include "app/ui/export_service.hpp"
 
 #include "app/common/atomic_file.hpp"
+#include "app/model/model_config.hpp"
 
 namespace poslab::app::ui {
 
