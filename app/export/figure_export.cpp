@@ -7,6 +7,7 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 
 #include "app/common/atomic_file.hpp"
 #include "app/export/cairo_painter.hpp"
@@ -25,13 +26,6 @@ constexpr std::size_t kMaxCsvCells = 1'048'576;
 constexpr std::array<FormatName<ExportFormat>, 4> kExportFormats{
     {{"png", ExportFormat::png}, {"svg", ExportFormat::svg}, {"pdf", ExportFormat::pdf}, {"csv", ExportFormat::csv}}};
 
-fig::RenderStyle style_for(const ExportOptions& o) {
-  fig::RenderStyle s;
-  s.theme = fig::Theme::by_name(o.theme);
-  s.theme.transparent = o.transparent;
-  s.font_size = export_font_size(o.width, o.height);
-  return s;
-}
 
 cairo_status_t append_bytes(void* closure, const unsigned char* data, unsigned int length) {
   static_cast<std::string*>(closure)->append(reinterpret_cast<const char*>(data), length);
@@ -63,26 +57,79 @@ void ExportOptions::check() const {
   if (static_cast<double>(width) * height * scale * scale > 64e6)
     throw core::InvalidParameter("scale", n(scale), "width × height × scale² must stay under 64 megapixels",
                                  core::Reason{"max_megapixels", {{"max", "64"}}, {}});
+  if (!(font_scale >= 0.5 && font_scale <= 3))
+    throw core::InvalidParameter("font-scale", n(font_scale), "must be a number in 0.5..3",
+                                 core::Reason{"number_in", {{"min", "0.5"}, {"max", "3"}}, {}});
+  if (!(line_scale >= 0.5 && line_scale <= 4))
+    throw core::InvalidParameter("line-scale", n(line_scale), "must be a number in 0.5..4",
+                                 core::Reason{"number_in", {{"min", "0.5"}, {"max", "4"}}, {}});
+  if (!page.empty() && page != "figure" && page != "slide" && page != "a4" && page != "letter")
+    throw core::InvalidParameter("page", page, "must be one of figure, slide, a4, letter",
+                                 core::Reason{"one_of", {{"choices", "figure, slide, a4, letter"}}, {}});
   fig::Theme::by_name(theme);
+}
+
+std::pair<double, double> pdf_page_size(const ExportOptions& o) {
+  const bool landscape = o.width >= o.height;
+  auto oriented = [landscape](double a, double b) { return landscape ? std::pair{std::max(a, b), std::min(a, b)} : std::pair{std::min(a, b), std::max(a, b)}; };
+  if (o.page == "slide") return {960.0, 540.0};  // 13.333 × 7.5 in, PowerPoint's and Keynote's 16:9
+  if (o.page == "a4") return oriented(595.28, 841.89);
+  if (o.page == "letter") return oriented(612.0, 792.0);
+  return {static_cast<double>(o.width), static_cast<double>(o.height)};
+}
+
+fig::RenderStyle export_style(const ExportOptions& o) {
+  fig::RenderStyle s;
+  s.theme = fig::Theme::by_name(o.theme);
+  s.theme.transparent = o.transparent;
+  s.theme.line_scale *= o.line_scale;
+  s.font_size = export_font_size(o.width, o.height) * o.font_scale;
+  return s;
 }
 
 double export_font_size(int width, int height) {
   return std::clamp(std::sqrt(static_cast<double>(width) * height) / 60.0, 11.0, 40.0);
 }
 
-std::string render_png(const fig::Figure& figure, const ExportOptions& o) {
+namespace {
+
+OwnedSurface render_surface(const fig::Figure& figure, const ExportOptions& o) {
   o.check();
   const int pw = static_cast<int>(std::lround(o.width * o.scale));
   const int ph = static_cast<int>(std::lround(o.height * o.scale));
-  const OwnedSurface surface(cairo_image_surface_create(CAIRO_FORMAT_ARGB32, pw, ph));
+  OwnedSurface surface(cairo_image_surface_create(CAIRO_FORMAT_ARGB32, pw, ph));
   if (cairo_surface_status(surface.get()) != CAIRO_STATUS_SUCCESS)
     throw IoError("cannot allocate a " + std::to_string(pw) + "×" + std::to_string(ph) + " image");
   cairo_t* cr = cairo_create(surface.get());
   cairo_scale(cr, o.scale, o.scale);
-  CairoPainter painter(cr, o.scale, o.font_family);
-  fig::render_figure(figure, painter, {0, 0, static_cast<double>(o.width), static_cast<double>(o.height)}, style_for(o));
+  {
+    CairoPainter painter(cr, o.scale, o.font_family);
+    fig::render_figure(figure, painter, {0, 0, static_cast<double>(o.width), static_cast<double>(o.height)}, export_style(o));
+  }
   cairo_destroy(cr);
+  cairo_surface_flush(surface.get());
+  return surface;
+}
+
+}  // namespace
+
+std::string render_png(const fig::Figure& figure, const ExportOptions& o) {
+  const OwnedSurface surface = render_surface(figure, o);
   return encode_png(surface.get());
+}
+
+Image render_image(const fig::Figure& figure, const ExportOptions& o) {
+  const OwnedSurface surface = render_surface(figure, o);
+  Image img;
+  img.width = cairo_image_surface_get_width(surface.get());
+  img.height = cairo_image_surface_get_height(surface.get());
+  img.pixels.resize(static_cast<std::size_t>(img.width) * static_cast<std::size_t>(img.height));
+  const int stride = cairo_image_surface_get_stride(surface.get());
+  const unsigned char* data = cairo_image_surface_get_data(surface.get());
+  for (int y = 0; y < img.height; ++y)
+    std::memcpy(img.pixels.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(img.width),
+                data + static_cast<std::ptrdiff_t>(y) * stride, static_cast<std::size_t>(img.width) * 4);
+  return img;
 }
 
 void export_figure(const fig::Figure& figure, ExportFormat format, const std::filesystem::path& path,
@@ -94,17 +141,23 @@ void export_figure(const fig::Figure& figure, ExportFormat format, const std::fi
       return;
     case ExportFormat::svg: {
       SvgPainter painter(o.width, o.height, o.font_family, std::max(1.0, o.scale) * 2.0);
-      fig::render_figure(figure, painter, {0, 0, static_cast<double>(o.width), static_cast<double>(o.height)}, style_for(o));
+      fig::render_figure(figure, painter, {0, 0, static_cast<double>(o.width), static_cast<double>(o.height)}, export_style(o));
       write_file_atomically(path, painter.finish());
       return;
     }
     case ExportFormat::pdf: {
       std::string pdf;
-      cairo_surface_t* surface = cairo_pdf_surface_create_for_stream(append_bytes, &pdf, o.width, o.height);
+      // The figure is laid out at width × height and scaled onto the page,
+      // centred, its aspect kept.
+      const auto [page_w, page_h] = pdf_page_size(o);
+      cairo_surface_t* surface = cairo_pdf_surface_create_for_stream(append_bytes, &pdf, page_w, page_h);
       cairo_t* cr = cairo_create(surface);
+      const double k = std::min(page_w / o.width, page_h / o.height);
+      cairo_translate(cr, (page_w - o.width * k) / 2, (page_h - o.height * k) / 2);
+      cairo_scale(cr, k, k);
       {
-        CairoPainter painter(cr, 2.0, o.font_family);  // heatmap rasters at 2 px per point
-        fig::render_figure(figure, painter, {0, 0, static_cast<double>(o.width), static_cast<double>(o.height)}, style_for(o));
+        CairoPainter painter(cr, std::max(2.0, 2.0 * k), o.font_family);  // heatmap rasters at ≥ 2 px per point
+        fig::render_figure(figure, painter, {0, 0, static_cast<double>(o.width), static_cast<double>(o.height)}, export_style(o));
       }
       cairo_show_page(cr);
       const cairo_status_t st = cairo_status(cr);

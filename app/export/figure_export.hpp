@@ -5,7 +5,9 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <utility>
 
+#include "app/export/png.hpp"
 #include "app/plot/figure.hpp"
 #include "app/plot/render.hpp"
 
@@ -21,16 +23,38 @@ struct ExportOptions {
   int width = 1600;          ///< layout width (PNG pixels at scale 1; PDF/SVG points)
   int height = 1000;
   double scale = 1.0;        ///< PNG pixel density: a 1600×1000 figure at scale 2 is 3200×2000 px
-  bool transparent = false;  ///< no background fill (PNG alpha, SVG/PDF without a page colour)
+  /// Nothing filled: no page, no plot area, no legend box (PNG alpha, SVG
+  /// and PDF without a background), for a slide's own background; pick the
+  /// theme whose text reads on it (light: dark text, dark: light text).
+  bool transparent = false;
   std::string theme = "light";
   std::string font_family = "DejaVu Sans";
+  /// Text size relative to what the size gives (export_font_size): 0.5..3.
+  double font_scale = 1.0;
+  /// Line, marker and arrow widths relative to the theme's: 0.5..4.
+  double line_scale = 1.0;
+  /// PDF page: "" = the figure's size in points; "slide" = 13.333 × 7.5 in
+  /// (16:9), "a4", "letter" (landscape when the figure is wider than tall):
+  /// the figure fills the page, its aspect kept.
+  std::string page;
   /// Checks sizes and scale (width/height 200..8192, scale 0.5..4, at most
-  /// 64 megapixels). Raises core::InvalidParameter naming the option.
+  /// 64 megapixels), font and line scale, the page. Raises
+  /// core::InvalidParameter naming the option.
   void check() const;
 };
 
 /// The base font size for a figure of this layout size (readable on slides).
 double export_font_size(int width, int height);
+
+/// The PDF page for `options` in points (width, height).
+std::pair<double, double> pdf_page_size(const ExportOptions& options);
+
+/// The render style an export uses: the theme (transparent or not, its line
+/// scale times options.line_scale) and the font size (times font_scale).
+fig::RenderStyle export_style(const ExportOptions& options);
+
+/// `figure` drawn by cairo into width·scale × height·scale pixels (the PNG's).
+Image render_image(const fig::Figure& figure, const ExportOptions& options);
 
 /// Writes `figure` to `path` in `format`. Raises IoError (nothing written, an
 /// existing file left intact) or core::InvalidParameter.
