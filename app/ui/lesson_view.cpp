@@ -196,7 +196,7 @@ ImVec2 LessonView::figure_header(const fig::Figure& f, const std::string& menu_i
   const float start_y = ImGui::GetCursorPosY();
   const float x0 = ImGui::GetCursorPosX();
   ImGui::PushTextWrapPos(x0 + w - ImGui::CalcTextSize(c.tr("ui.plot.export_button").c_str()).x - 30 * c.scale);
-  if (!f.title.empty()) {
+  if (!f.title.empty() && !c.lecture) {  // lecture mode: the title is the figure's tab
     ImGui::PushFont(c.lecture ? c.fonts.title : c.fonts.bold);
     ImGui::TextUnformatted(f.title.c_str());
     ImGui::PopFont();
@@ -257,6 +257,7 @@ void LessonView::figure(std::string_view id, ImVec2 size) {
   // feeds back into its size); the plot gets what the header leaves.
   const float block_w = size.x > 0 ? size.x : ImGui::GetContentRegionAvail().x;
   const float block_h = size.y > 0 ? size.y : block_w * 0.62f;
+  const float block_top = ImGui::GetCursorScreenPos().y;
   FigureCache::Entry& e = c.figures.get(v, *def, c.state, c.tr, {block_w, block_h});
   const std::string menu_id = "##export-menu";
   bool export_clicked = false;
@@ -279,6 +280,9 @@ void LessonView::figure(std::string_view id, ImVec2 size) {
       c.state.reset_param(e.error_key);
     ImGui::EndChild();
   } else {
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    last_plot_ = {at.x, at.y, at.x + plot_size.x, at.y + plot_size.y};
+    last_figure_ = {at.x, block_top, at.x + plot_size.x, at.y + plot_size.y};
     handle(e.widget.draw("##plot", e.figure, e.version, plot_size, c.plot), id);
   }
   ImGui::EndGroup();
@@ -292,6 +296,8 @@ void LessonView::plot(std::string_view widget_id, const fig::Figure& figure, std
   ImGui::PushID(widget_id.data(), widget_id.data() + widget_id.size());
   ImGui::BeginGroup();
   const ImVec2 plot_size = figure_header(figure, {}, size, nullptr);
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  last_plot_ = {at.x, at.y, at.x + plot_size.x, at.y + plot_size.y};
   const PlotAction action = it->second->draw("##plot", figure, version, plot_size, c.plot);
   if (action != PlotAction::none) {
     // A lesson-built figure is exported as it is on screen.
@@ -415,8 +421,7 @@ void LessonView::default_layout() {
     // On slides one figure at a time fills the screen; tabs switch between them.
     if (ImGui::BeginTabBar("##lecture-figures", ImGuiTabBarFlags_FittingPolicyResizeDown)) {
       for (const FigureDef& f : v.figures) {
-        const FigureCache::Entry* e = c.figures.find(v.id, f.id);
-        const std::string title = (e && !e->figure.title.empty()) ? e->figure.title : std::string(f.id);
+        const std::string title = figure_title(v, f.id);
         if (ImGui::BeginTabItem((title + "###" + std::string(f.id)).c_str())) {
           const float below = v.readouts ? ImGui::GetFrameHeightWithSpacing() : 0;
           const ImVec2 avail = ImGui::GetContentRegionAvail();

@@ -95,12 +95,19 @@ PlotAction PlotWidget::draw(const char* id, const fig::Figure& figure, std::uint
   const ImVec2 local(io.MousePos.x - origin.x, io.MousePos.y - origin.y);
 
   if (hovered) {
-    ImGui::SetItemUsingMouseWheel();  // the wheel zooms here instead of scrolling the lesson
-    if (io.MouseWheel != 0) {
-      const bool only_x = io.KeyShift, only_y = io.KeyCtrl;
-      zoom_at(local, std::pow(1.18, -io.MouseWheel), !only_y || only_x, !only_x || only_y);
+    if (ImGui::IsItemClicked(ImGuiMouseButton_Left)) focused_ = true;
+    // The wheel scrolls the page; it zooms here with Ctrl held, or once the
+    // plot was clicked (until the pointer leaves it).
+    if (io.KeyCtrl || focused_) {
+      ImGui::SetItemUsingMouseWheel();
+      if (io.MouseWheel != 0) {
+        const bool only_x = io.KeyShift, only_y = io.KeyAlt;
+        zoom_at(local, std::pow(1.18, -io.MouseWheel), !only_y || only_x, !only_x || only_y);
+      }
     }
     if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) reset_view();
+  } else if (!active) {
+    focused_ = false;
   }
   if (active && ImGui::IsMouseDragging(ImGuiMouseButton_Left, 1.0f)) {
     pan(io.MouseDelta);

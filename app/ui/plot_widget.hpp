@@ -1,8 +1,9 @@
 #pragma once
 // [SECTION] The plot widget: one fig::Figure on screen (ImPlot-style
 // immediate-mode call, retained figure). Hover shows a crosshair and the
-// exact readout of fig::hover_readout; the mouse wheel zooms around the
-// cursor (Shift: x only, Ctrl: y only), dragging pans, a double-click resets;
+// exact readout of fig::hover_readout; the mouse wheel scrolls the page and
+// zooms around the cursor with Ctrl held or once the plot was clicked
+// (Shift: x only, Alt: y only), dragging pans, a double-click resets;
 // the right-click menu exports the figure, copies the readout, resets the view.
 //
 // The widget re-lays the figure out (render_figure) only when the figure, its
@@ -79,6 +80,7 @@ class PlotWidget {
   std::optional<fig::ViewRange> rec_view_;
   bool recorded_ = false;
   int layouts_ = 0;
+  bool focused_ = false;  ///< clicked, and the pointer has not left it since: the wheel zooms
   // hover
   ImVec2 last_mouse_{-1e9f, -1e9f};
   std::string readout_, menu_readout_;
