@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include "app/common/messages.hpp"
+#include "app/export/handout.hpp"
 #include "app/ui/app.hpp"
 
 namespace poslab::app::ui {
@@ -22,6 +24,27 @@ int DeckUi::add_current_view(UiContext& ctx) {
   const int index = ctx.state.add_scene(scene, at);
   ctx.toasts.push(ctx.tr.format("ui.deck.added", {{"n", std::to_string(index + 1)}}), ToastKind::success);
   return index;
+}
+
+std::string DeckUi::export_handout_pdf(UiContext& ctx) {
+  const Deck* deck = ctx.state.deck();
+  if (!deck) return {};
+  std::string stem = ctx.state.deck_source().empty() ? std::string("lecture") : fs::path(ctx.state.deck_source()).stem().string();
+  if (stem.size() > 5 && stem.ends_with(".deck")) stem.resize(stem.size() - 5);
+  const fs::path out = ctx.export_choice.dir / (stem + "-handout.pdf");
+  try {
+    std::error_code ec;
+    fs::create_directories(ctx.export_choice.dir, ec);
+    HandoutOptions o;
+    o.font_family = ctx.export_choice.options.font_family;
+    export_handout(*deck, stem, ExportFormat::pdf, out, ctx.tr, o);
+    ctx.toasts.push(ctx.tr.format("ui.export.wrote_one", {{"path", short_file_name(out, true)}}), ToastKind::success);
+    return out.string();
+  } catch (const std::exception& e) {
+    ctx.toasts.push(ctx.tr.format("ui.export.failed", {{"message", without_full_path(error_text(ctx.tr, e), out)}}),
+                    ToastKind::error);
+    return {};
+  }
 }
 
 void DeckUi::draw(UiContext& ctx, App& app) {
@@ -76,6 +99,8 @@ void DeckUi::draw(UiContext& ctx, App& app) {
       open = false;
     }
   }
+  ImGui::SameLine();
+  if (ImGui::Button(ctx.tr("ui.deck.handout").c_str())) export_handout_pdf(ctx);
   ImGui::SameLine();
   if (ImGui::Button(ctx.tr("ui.deck.close").c_str())) st.close_deck();
   ImGui::EndDisabled();

@@ -470,3 +470,18 @@ TEST_CASE("lecture mode at 1280×720 and 1920×1080: the figure fills at least 7
     b.app->set_lecture(false);
   }
 }
+
+TEST_CASE("the deck window's handout: one PDF page per scene in the export folder") {
+  test::BlindApp b;
+  REQUIRE(b.state().open_deck(ten_scenes(), (b.dir / "ten.deck.json").string()).empty());
+  ui::UiContext ctx = b.app->context();
+  const std::string out = b.app->deck_ui().export_handout_pdf(ctx);
+  REQUIRE_FALSE(out.empty());
+  CHECK(fs::path(out).filename() == "ten-handout.pdf");
+  std::ifstream in(out, std::ios::binary);
+  const std::string pdf((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::size_t pages = 0;
+  for (std::size_t at = pdf.find("/Type /Page"); at != std::string::npos; at = pdf.find("/Type /Page", at + 1))
+    pages += pdf.compare(at, 12, "/Type /Pages") != 0;
+  CHECK(pages == 10);
+}
