@@ -60,8 +60,7 @@ std::string known_figures(const ViewDef& v) {
 /// `--sweep KEY=FROM:TO`: figure `r.figure` of `view` at every value, as a GIF or numbered PNGs.
 int export_sweep(const ExportRequest& r, const ViewDef& view, const Translator& tr) {
   if (r.figure.empty())
-    throw core::InvalidParameter("figure", "(none)", "--sweep records one figure: name it with --figure",
-                                 core::Reason{"sweep_needs_figure", {}, {}});
+    throw core::InvalidParameter("figure", "(none)", "--sweep records one figure: name it with --figure");
   const FigureDef* f = find_figure(view, r.figure);
   if (!f)
     return fail(kExitUsage, tr.format("cli.unknown_figure",

@@ -382,8 +382,10 @@ void draw_heatmap(const Heatmap& h, Painter& painter, const PlotLayout& L, const
   painter.heatmap(dst, ScalarRaster{w, rows, values, mask, h.colormap, h.vmin, h.vmax, theme.masked});
 }
 
-void draw_series(const Series& s, int index, Painter& painter, const PlotLayout& L, double fs, const Theme& th) {
-  const Color color = series_color(s, index, th);
+void draw_series(const Series& s, int index, Painter& painter, const PlotLayout& L, double fs, const Theme& th,
+                 float fade = 1.0f) {
+  Color color = series_color(s, index, th);
+  color.a *= fade;
   const std::size_t n = std::min(s.x.size(), s.y.size());
   if (n == 0) return;
   const double base_y = L.y_log ? L.plot.bottom() : std::clamp(L.to_px_y(0.0), L.plot.y, L.plot.bottom());
@@ -631,7 +633,12 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
     }
   }
 
-  for (std::size_t i = 0; i < f.series.size(); ++i) draw_series(f.series[i], static_cast<int>(i), painter, L, fs, th);
+  // A highlighted series is drawn last, over the faded others.
+  const int highlight = style.highlight >= 0 && style.highlight < static_cast<int>(f.series.size()) ? style.highlight : -1;
+  for (std::size_t i = 0; i < f.series.size(); ++i)
+    if (static_cast<int>(i) != highlight)
+      draw_series(f.series[i], static_cast<int>(i), painter, L, fs, th, highlight >= 0 ? 0.18f : 1.0f);
+  if (highlight >= 0) draw_series(f.series[static_cast<std::size_t>(highlight)], highlight, painter, L, fs, th);
 
   // Arrows.
   for (const Arrow& a : f.arrows) {
@@ -802,7 +809,9 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
     double y = box.y + fs * 0.25 + legend_row / 2;
     for (const auto& [name, i] : entries) {
       const Series& se = f.series[static_cast<std::size_t>(i)];
-      const Color c = series_color(se, i, th);
+      Color c = series_color(se, i, th);
+      if (highlight >= 0 && i != highlight) c.a *= 0.3f;
+      L.legend.emplace_back(i, Rect{box.x, y - legend_row / 2, box.w, legend_row});
       const double sx = box.x + fs * 0.4;
       const double width = se.width * fs / 14.0 * th.line_scale, radius = se.marker * fs / 14.0 * std::sqrt(th.line_scale);
       if (se.kind == SeriesKind::scatter) {

@@ -59,6 +59,9 @@ struct RenderStyle {
   /// An automatic legend that would cover data in every corner goes beside
   /// the plot instead (when it takes at most a third of the width).
   bool legend_outside_data = true;
+  /// A series shown in full, every other one faded (-1: none): a click on a
+  /// legend entry in the plot widget.
+  int highlight = -1;
 };
 
 /// The visible data range (zoom and pan in the widget; data_range otherwise).
@@ -73,6 +76,8 @@ struct PlotLayout {
   Rect plot;            ///< the data area
   ViewRange range;
   bool x_log = false, y_log = false;
+  /// Where each legend entry was drawn (its series' index, its row).
+  std::vector<std::pair<int, Rect>> legend;
   double to_px_x(double x) const;
   double to_px_y(double y) const;
   double from_px_x(double px) const;

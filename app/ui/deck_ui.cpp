@@ -137,10 +137,11 @@ void DeckUi::draw(UiContext& ctx, App& app) {
       if (!detail.empty()) ImGui::TextDisabled("%s", detail.c_str());
       ImGui::PopTextWrapPos();
       ImGui::TableSetColumnIndex(2);
-      // Both languages: the one in use first.
+      // The language in use first; Chinese only when Chinese is shown (the
+      // font atlas bakes Chinese glyphs for the Chinese UI alone).
       LocalText caption = sc.caption;
       bool changed = false;
-      for (int l = 0; l < 2; ++l) {
+      for (int l = 0; l < (zh ? 2 : 1); ++l) {
         const bool is_zh = (l == 0) == zh;
         std::string& text = is_zh ? caption.zh : caption.en;
         ImGui::SetNextItemWidth(-FLT_MIN);

@@ -170,7 +170,6 @@ void ExportUi::draw(UiContext& ctx, SweepRecorder& recorder) {
   ImGui::SetNextItemWidth(100 * s);
   ImGui::InputInt(ctx.tr("ui.sweep.steps").c_str(), &steps_, 10, 50);
   steps_ = std::clamp(steps_, 1, 599);
-  ImGui::SameLine();
   ImGui::Checkbox(ctx.tr("ui.sweep.bounce").c_str(), &bounce_);
   if (recorder.active()) {
     ImGui::ProgressBar(recorder.progress(), {-FLT_MIN - 100 * s, 0});

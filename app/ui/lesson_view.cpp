@@ -71,9 +71,18 @@ void LessonView::step_bar(const Deck& steps) {
   const int n = static_cast<int>(steps.scenes.size());
   const int at = c.state.step();
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted(c.tr.format("ui.steps.indicator", {{"step", std::to_string(at + 1)}, {"count", std::to_string(n)}}).c_str());
-  // One dot per step: filled up to the current one; a click goes there.
-  for (int i = 0; i < n; ++i) {
+  const char* indicator = c.state.presenting() ? "ui.deck.position" : "ui.steps.indicator";
+  ImGui::TextUnformatted(c.tr.format(indicator, {{"step", std::to_string(at + 1)}, {"count", std::to_string(n)}}).c_str());
+  const std::string back = c.tr("ui.steps.back"), next = c.tr("ui.steps.next"), all = c.tr("ui.steps.show_all");
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const float w = ImGui::CalcTextSize(back.c_str()).x + ImGui::CalcTextSize(next.c_str()).x +
+                  ImGui::CalcTextSize(all.c_str()).x + st.FramePadding.x * 6 + st.ItemSpacing.x * 2;
+  // One dot per step, when they fit beside the buttons: filled up to the
+  // current one; a click goes there.
+  const float dot_w = ImGui::CalcTextSize("●").x + st.FramePadding.x * 2 + st.ItemSpacing.x;
+  const float room = ImGui::GetWindowContentRegionMax().x - w - ImGui::GetItemRectMax().x + ImGui::GetWindowPos().x;
+  const bool dots = dot_w * static_cast<float>(n) <= room;
+  for (int i = 0; dots && i < n; ++i) {
     ImGui::SameLine();
     ImGui::PushID(i);
     const ImVec4 col = i <= at ? c.pal.accent : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled);
@@ -85,10 +94,6 @@ void LessonView::step_bar(const Deck& steps) {
     ImGui::PopStyleColor();
     ImGui::PopID();
   }
-  const std::string back = c.tr("ui.steps.back"), next = c.tr("ui.steps.next"), all = c.tr("ui.steps.show_all");
-  const ImGuiStyle& st = ImGui::GetStyle();
-  const float w = ImGui::CalcTextSize(back.c_str()).x + ImGui::CalcTextSize(next.c_str()).x +
-                  ImGui::CalcTextSize(all.c_str()).x + st.FramePadding.x * 6 + st.ItemSpacing.x * 2;
   ImGui::SameLine(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - w));
   auto report = [&c](const std::string& why) {
     if (!why.empty()) c.toasts.push(why, ToastKind::error);

@@ -99,6 +99,7 @@ void App::draw_menu_bar(UiContext& ctx) {
     }
     ImGui::Separator();
     if (item(tr, "ui.keys.lecture", "F5", lecture_)) run(Action::lecture);
+    if (item(tr, "ui.keys.deck_panel", "Ctrl+D", deck_ui_.open)) run(Action::deck_panel);
     if (item(tr, "ui.keys.fullscreen", "F11", platform_.fullscreen())) run(Action::fullscreen);
     if (item(tr, "ui.menu.reset_layout")) reset_layout();
     ImGui::EndMenu();

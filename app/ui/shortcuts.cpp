@@ -109,21 +109,41 @@ void draw_shortcut_overlay(bool* open, const Translator& tr, float scale) {
   for (const Shortcut& s : shortcuts())
     if (s.label) rows.emplace_back(s.keys, tr(s.label));
   for (const char* extra : {"ui.keys.mouse_wheel", "ui.keys.mouse_zoom", "ui.keys.mouse_pan", "ui.keys.mouse_reset",
-                            "ui.keys.mouse_menu", "ui.keys.ctrl_click"})
+                            "ui.keys.mouse_menu", "ui.keys.mouse_legend", "ui.keys.ctrl_click"})
     rows.emplace_back(tr(std::string(extra) + ".keys"), tr(extra));
-  // As many columns of rows as the screen's height needs (a lecture's large
-  // text on 720p still fits): each row is one line.
-  const float line = ImGui::GetTextLineHeightWithSpacing() + ImGui::GetStyle().CellPadding.y * 2;
-  const float room = vp->WorkSize.y * 0.96f - line * 4 - ImGui::GetFrameHeightWithSpacing();
-  const int per_col = std::max(4, static_cast<int>(room / line));
-  const int cols = std::min(3, (static_cast<int>(rows.size()) + per_col - 1) / per_col);
-  const int per = (static_cast<int>(rows.size()) + cols - 1) / cols;
+  // Columns of rows that fit the screen (a lecture's large text on 720p
+  // too): of 1, 2 or 3 columns, the one that needs the least shrinking of
+  // the text, and the text shrunk by that much (never below 60 %).
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float line = ImGui::GetTextLineHeight() + style.CellPadding.y * 2;
+  const float room_h = vp->WorkSize.y * 0.94f - ImGui::GetTextLineHeightWithSpacing() * 2 -
+                       ImGui::GetFrameHeightWithSpacing() - style.WindowPadding.y * 2 - style.ItemSpacing.y * 3;
+  const float room_w = vp->WorkSize.x * 0.96f - style.WindowPadding.x * 2;
+  const int n = static_cast<int>(rows.size());
+  int cols = 1;
+  float fit = 0;
+  for (int c = 1; c <= 3; ++c) {
+    const int per = (n + c - 1) / c;
+    float width = 0;
+    for (int k = 0; k < c; ++k) {
+      float kw = 0, lw = 0;
+      for (int i = k * per; i < std::min(n, (k + 1) * per); ++i) {
+        kw = std::max(kw, ImGui::CalcTextSize(rows[static_cast<std::size_t>(i)].first.c_str()).x);
+        lw = std::max(lw, ImGui::CalcTextSize(rows[static_cast<std::size_t>(i)].second.c_str()).x);
+      }
+      width += kw + lw + style.CellPadding.x * 4 + style.ItemSpacing.x;
+    }
+    const float k = std::min({1.0f, room_h / (line * static_cast<float>(per)), room_w / std::max(1.0f, width)});
+    if (k > fit + 1e-3f) fit = k, cols = c;
+  }
+  ImGui::SetWindowFontScale(std::max(0.6f, fit));
+  const int per = (n + cols - 1) / cols;
   if (ImGui::BeginTable("##keys", 2 * cols, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
     for (int r = 0; r < per; ++r) {
       ImGui::TableNextRow();
       for (int c = 0; c < cols; ++c) {
         const int i = c * per + r;
-        if (i >= static_cast<int>(rows.size())) break;
+        if (i >= n) break;
         ImGui::TableSetColumnIndex(2 * c);
         ImGui::TextUnformatted(rows[static_cast<std::size_t>(i)].first.c_str());
         ImGui::TableSetColumnIndex(2 * c + 1);
@@ -132,6 +152,7 @@ void draw_shortcut_overlay(bool* open, const Translator& tr, float scale) {
     }
     ImGui::EndTable();
   }
+  ImGui::SetWindowFontScale(1.0f);
   ImGui::Spacing();
   if (ImGui::Button(tr("ui.common.close").c_str(), {120 * scale, 0})) {
     *open = false;

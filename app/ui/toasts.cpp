@@ -42,18 +42,19 @@ void Toasts::draw(double now, float scale, float text_scale) {
                           : t.kind == ToastKind::success ? ImVec4(0.2f, 0.65f, 0.35f, 1)
                                                          : ImGui::GetStyleColorVec4(ImGuiCol_Border);
     ImGui::PushStyleColor(ImGuiCol_Border, border);
-    ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 2.0f * scale);
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 2.0f * scale * text_scale);
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, {8.0f * scale * text_scale, 6.0f * scale * text_scale});
     const std::string name = "##toast" + std::to_string(i);
     ImGui::Begin(name.c_str(), nullptr,
                  ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings |
                      ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove);
-    if (text_scale != 1.0f) ImGui::SetWindowFontScale(text_scale);
+    ImGui::SetWindowFontScale(text_scale);  // kept by the window: set every time
     ImGui::PushTextWrapPos(max_w - ImGui::GetStyle().WindowPadding.x * 2);
     ImGui::TextUnformatted(t.text.c_str());
     ImGui::PopTextWrapPos();
-    y -= ImGui::GetWindowHeight() + 8 * scale;
+    y -= ImGui::GetWindowHeight() + 8 * scale * text_scale;
     ImGui::End();
-    ImGui::PopStyleVar();
+    ImGui::PopStyleVar(2);
     ImGui::PopStyleColor();
   }
 }

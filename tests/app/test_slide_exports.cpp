@@ -290,3 +290,30 @@ TEST_CASE("a legend that would cover data in every corner goes beside the plot")
   CHECK(inside >= 3);
   CHECK(M.plot.w > L.plot.w);
 }
+
+TEST_CASE("a highlighted series is drawn in full and last, the others faded; the legend says where its entries are") {
+  fig::Figure f;
+  for (int s = 0; s < 3; ++s) {
+    fig::Series se{.name = "s" + std::to_string(s), .kind = fig::SeriesKind::line};
+    se.color = fig::Color::rgb(0x102030u * static_cast<std::uint32_t>(s + 1));
+    for (int i = 0; i < 50; ++i) se.x.push_back(i), se.y.push_back(s + std::sin(i * 0.3));
+    f.series.push_back(se);
+  }
+  fig::RenderStyle st;
+  RecordingPainter plain;
+  const fig::PlotLayout L = fig::render_figure(f, plain, {0, 0, 900, 500}, st);
+  REQUIRE(L.legend.size() == 3);
+  for (int s = 0; s < 3; ++s) CHECK(L.legend[static_cast<std::size_t>(s)].first == s);
+  st.highlight = 1;
+  RecordingPainter hi;
+  fig::render_figure(f, hi, {0, 0, 900, 500}, st);
+  // Data strokes: width 2; the last one drawn is series 1, in full.
+  std::vector<RecordingPainter::Stroke> data;
+  for (const auto& s : hi.strokes)
+    if (s.width > 1.5) data.push_back(s);
+  REQUIRE(data.size() >= 3);
+  CHECK(data[2].color.a == doctest::Approx(1.0));
+  CHECK(data[2].color.r == doctest::Approx(f.series[1].color->r));
+  CHECK(data[0].color.a < 0.5f);
+  CHECK(data[1].color.a < 0.5f);
+}

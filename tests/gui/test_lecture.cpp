@@ -415,7 +415,9 @@ TEST_CASE("gui --deck FILE opens the deck at its first scene; a missing file is 
 TEST_CASE("the built-in course deck: every scene applies with its own values") {
   const auto decks = app::builtin_decks();
   REQUIRE_FALSE(decks.empty());
-  for (const auto& [id, deck] : decks) {
+  for (const auto& entry : decks) {  // not a structured binding: clang 14 cannot CAPTURE one
+    const std::string& id = entry.first;
+    const app::Deck& deck = entry.second;
     CAPTURE(id);
     ui::AppState st;
     REQUIRE(st.open_deck(deck).empty());
@@ -484,4 +486,160 @@ TEST_CASE("the deck window's handout: one PDF page per scene in the export folde
   for (std::size_t at = pdf.find("/Type /Page"); at != std::string::npos; at = pdf.find("/Type /Page", at + 1))
     pages += pdf.compare(at, 12, "/Type /Pages") != 0;
   CHECK(pages == 10);
+}
+
+TEST_CASE("every key the README's lecture table names does what it says") {
+  QueuedApp b;
+  auto& st = b.state();
+  REQUIRE(st.open_deck(ten_scenes()).empty());
+  b.app->set_lecture(true);
+  b.frames(2);
+  auto key = [&](int k, int mods = 0) {
+    tap(b, k, mods);
+    b.frames(1);
+  };
+  key(GLFW_KEY_SPACE);
+  CHECK(st.scene() == 1);
+  key(GLFW_KEY_SPACE, ui::kModShift);
+  CHECK(st.scene() == 0);
+  key(GLFW_KEY_END);
+  CHECK(st.scene() == 9);
+  key(GLFW_KEY_HOME);
+  CHECK(st.scene() == 0);
+  // S: the sliders' strip.
+  CHECK_FALSE(b.app->lecture_sliders());
+  key(GLFW_KEY_S);
+  CHECK(b.app->lecture_sliders());
+  key(GLFW_KEY_S);
+  CHECK_FALSE(b.app->lecture_sliders());
+  // P pauses and plays; , and . step it.
+  REQUIRE(st.animation().playing());
+  key(GLFW_KEY_P);
+  CHECK_FALSE(st.animation().playing());
+  const double phase = st.animation().phase();
+  key(GLFW_KEY_PERIOD);
+  CHECK(st.animation().phase() > phase);
+  key(GLFW_KEY_COMMA);
+  CHECK(st.animation().phase() == doctest::Approx(phase));
+  key(GLFW_KEY_P);
+  CHECK(st.animation().playing());
+  // Ctrl+= / Ctrl+- / Ctrl+0: the lecture's text.
+  const float base = b.app->ui_scale();
+  key(GLFW_KEY_EQUAL, ui::kModControl);
+  CHECK(b.app->ui_scale() > base);
+  key(GLFW_KEY_MINUS, ui::kModControl);
+  key(GLFW_KEY_MINUS, ui::kModControl);
+  CHECK(b.app->ui_scale() < base);
+  key(GLFW_KEY_0, ui::kModControl);
+  CHECK(b.app->ui_scale() == doctest::Approx(base));
+  // The presenter's tools: D draws (a stroke with the mouse), C clears, H spotlights.
+  key(GLFW_KEY_D);
+  CHECK(b.app->presenter().pen);
+  ImGuiIO& io = ImGui::GetIO();
+  io.MousePos = {300, 300};
+  b.frames(1);
+  io.MouseDown[0] = true;
+  for (int i = 0; i < 5; ++i) {
+    io.MousePos = {300.0f + 20 * static_cast<float>(i), 300};
+    b.frames(1);
+  }
+  io.MouseDown[0] = false;
+  b.frames(1);
+  REQUIRE(b.app->presenter().strokes.size() == 1);
+  CHECK(b.app->presenter().strokes[0].size() >= 3);
+  key(GLFW_KEY_C);
+  CHECK(b.app->presenter().strokes.empty());
+  key(GLFW_KEY_D);
+  CHECK_FALSE(b.app->presenter().pen);
+  key(GLFW_KEY_H);
+  CHECK(b.app->presenter().spotlight);
+  key(GLFW_KEY_H);
+  CHECK_FALSE(b.app->presenter().spotlight);
+  // ? and F1: every key.
+  key(GLFW_KEY_F1);
+  CHECK(b.app->help_open());
+  key(GLFW_KEY_ESCAPE);
+  CHECK_FALSE(b.app->help_open());
+  io.AddInputCharacter('?');
+  b.frames(1);
+  CHECK(b.app->help_open());
+  key(GLFW_KEY_ESCAPE);
+  // F5 leaves, as Esc does.
+  key(GLFW_KEY_F5);
+  CHECK_FALSE(b.app->lecture());
+}
+
+TEST_CASE("the mouse wheel scrolls the page; it zooms a figure with Ctrl held or once the figure was clicked") {
+  test::BlindApp b;
+  auto& st = b.state();
+  REQUIRE(st.select_view("rope"));
+  REQUIRE(st.go_to_step(1).empty());  // a step: one figure, in view
+  b.frames(3);
+  const ImVec4 r = b.app->lesson_view().last_plot_rect();
+  REQUIRE(r.z > r.x);
+  REQUIRE(r.w < b.display.y);
+  ImGuiIO& io = ImGui::GetIO();
+  const ImVec2 centre{(r.x + r.z) / 2, (r.y + r.w) / 2};
+  auto wheel = [&](bool ctrl) {
+    io.MousePos = centre;
+    b.frames(1);
+    io.KeyCtrl = ctrl;
+    io.MouseWheel = 1;
+    b.frames(1);
+    io.MouseWheel = 0;
+    io.KeyCtrl = false;
+    b.frames(1);
+  };
+  // Which widget is under the pointer: the one whose layout holds the centre.
+  auto under = [&]() -> ui::PlotWidget* {
+    for (const app::FigureDef& f : st.view().figures)
+      if (auto* x = b.app->figures().find("rope", f.id); x && x->widget.zoomed()) return &x->widget;
+    return nullptr;
+  };
+  wheel(false);
+  CHECK(under() == nullptr);  // scrolled, not zoomed
+  wheel(true);
+  ui::PlotWidget* zoomed = under();
+  REQUIRE(zoomed != nullptr);  // Ctrl+wheel zooms
+  zoomed->reset_view();
+  // A click on the figure, then the plain wheel zooms it.
+  io.MousePos = centre;
+  b.frames(1);
+  io.MouseDown[0] = true;
+  b.frames(1);
+  io.MouseDown[0] = false;
+  b.frames(1);
+  wheel(false);
+  CHECK(under() != nullptr);
+}
+
+TEST_CASE("a click on a legend entry highlights its curve and fades the rest; a second click undoes it") {
+  test::BlindApp b;
+  auto& st = b.state();
+  REQUIRE(st.select_view("rope"));
+  REQUIRE(st.go_to_step(-1).empty());
+  b.app->set_lecture(true);
+  b.frames(3);
+  REQUIRE(st.front_figure() == "frequencies");
+  ui::FigureCache::Entry* e = b.app->figures().find("rope", "frequencies");
+  REQUIRE(e != nullptr);
+  const auto& legend = e->widget.layout().legend;
+  REQUIRE(legend.size() >= 2);
+  const ImVec4 r = b.app->lesson_view().last_plot_rect();
+  const auto& box = legend[1].second;
+  ImGuiIO& io = ImGui::GetIO();
+  auto click = [&] {
+    io.MousePos = {r.x + static_cast<float>(box.x + box.w / 2), r.y + static_cast<float>(box.y + box.h / 2)};
+    b.frames(1);
+    io.MouseDown[0] = true;
+    b.frames(1);
+    io.MouseDown[0] = false;
+    b.frames(1);
+  };
+  const int layouts = e->widget.layouts();
+  click();
+  CHECK(e->widget.highlight() == legend[1].first);
+  CHECK(e->widget.layouts() > layouts);  // drawn again, faded
+  click();
+  CHECK(e->widget.highlight() == -1);
 }
