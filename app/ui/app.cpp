@@ -153,7 +153,6 @@ UiContext App::context() {
   ctx.scale = ui_scale() * content_scale();
   ctx.lecture = lecture_;
   ctx.now = now_;
-  ctx.lecture_sliders = lecture_sliders_;
   return ctx;
 }
 
@@ -220,7 +219,8 @@ void App::draw(double dt) {
   // In a lecture the toasts stay small: they are for the presenter.
   toasts_.draw(wall_, ctx.scale, lecture_ ? 0.55f : 1.0f);
 
-  redraw_ = ctx.redraw || state_.animation().playing() || recorder_.active() || presenter_.active();
+  // The presenter's tools move with the pointer: its events wake the window, no redraw needed.
+  redraw_ = ctx.redraw || state_.animation().playing() || recorder_.active();
   settings_.lesson = std::string(state_.view().id);
   settings_.theme = lecture_ ? before_lecture_.theme : state_.theme();
   settings_.ui_scale = ui_scale_;

@@ -27,7 +27,6 @@ struct UiContext {
   Palette pal;
   float scale = 1;  ///< UI scale × content scale: multiply sizes in points by it
   bool lecture = false;
-  bool lecture_sliders = false;  ///< lecture mode: the slider strip is open (S)
   double now = 0;   ///< seconds since start
   bool redraw = false;  ///< set by anyone who needs another frame soon
 };
