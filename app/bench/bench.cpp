@@ -68,12 +68,25 @@ void print_report(const nlohmann::ordered_json& report, bool json) {
                   v["default"]["p95"].get<double>(), v["max"]["p50"].get<double>(), v["max"]["p95"].get<double>());
   }
   if (report.contains("startup_ms")) std::printf("startup to first frame: %.1f ms\n", report["startup_ms"].get<double>());
+  if (report.contains("extremes")) {
+    std::printf("views at their largest sizes: thread CPU ms of every figure (1600x1000) and the readouts\n");
+    for (const auto& [view, rows] : report["extremes"].items())
+      for (const auto& row : rows) {
+        const std::string name = row["case"].get<std::string>();
+        if (row.contains("refused"))
+          std::printf("  %-12s %-40.40s refused: %.90s\n", view.c_str(), name.c_str(), row["refused"].get<std::string>().c_str());
+        else
+          std::printf("  %-12s %-40.40s %8.1f  (slowest %s %.1f)\n", view.c_str(), name.c_str(), row["total_ms"].get<double>(),
+                      row["slowest"].get<std::string>().c_str(), row["slowest_ms"].get<double>());
+      }
+  }
   if (report.contains("export_ms")) {
     std::printf("export 1600x1000 png, ms\n");
     for (const auto& [fig, ms] : report["export_ms"].items()) std::printf("  %-28s %8.1f\n", fig.c_str(), ms.get<double>());
   }
-  std::printf("kernels\n");
-  for (const auto& [name, k] : report["kernels"].items()) {
+  if (report.contains("kernels")) std::printf("kernels\n");
+  if (report.contains("kernels"))
+    for (const auto& [name, k] : report["kernels"].items()) {
     std::printf("  %-24s %10.4g ms", name.c_str(), k["ms"].get<double>());
     if (k.contains("gbps")) std::printf("  %7.2f GB/s", k["gbps"].get<double>());
     if (k.contains("gitems_per_s")) std::printf("  %7.3f Gitems/s", k["gitems_per_s"].get<double>());

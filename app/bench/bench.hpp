@@ -10,6 +10,7 @@ namespace poslab::app::bench {
 struct BenchOptions {
   bool json = false;
   bool kernels_only = false;  ///< just the kernels (what compare.py needs)
+  bool extremes = false;      ///< just the views at their largest sizes (extremes_bench.hpp)
   int repeats = 7;
 };
 

@@ -1,12 +1,15 @@
 #include "app/cli/cli.hpp"
 
 #include <CLI/CLI.hpp>
+#include <cmath>
 #include <cstdio>
 
 #include "app/bench/bench.hpp"
+#include "app/bench/extremes_bench.hpp"
 #include "app/cli/commands.hpp"
 #include "app/common/fonts.hpp"
 #include "app/common/messages.hpp"
+#include "app/export/figure_export.hpp"
 
 namespace poslab::app {
 
@@ -28,6 +31,14 @@ void parse_window_size(const std::string& text, WindowRequest& request) {
   if (std::sscanf(text.c_str(), "%dx%d%c", &w, &h, &extra) != 2 || w < 200 || h < 200 || w > 8192 || h > 8192)
     throw core::InvalidParameter("size", text, "must be WxH with each side in 200..8192, e.g. 1600x1000",
                                  core::Reason{"window_size", {}, {}});
+  if (static_cast<double>(w) * h > kImagePixelBudget) {  // the PNG a screenshot writes, as for export
+    const std::string amount = std::to_string(static_cast<long long>(w) * h),
+                      max = std::to_string(std::llround(kImagePixelBudget));
+    throw core::InvalidParameter("size", text,
+                                 amount + " pixels is over the budget of " + max +
+                                     " pixels per screenshot (docs/CONTRACT.md §1), e.g. 4096x4096 or 3840x2160",
+                                 core::Reason{"screenshot_budget", {{"amount", amount}, {"max", max}}, {}});
+  }
   request.width = w;
   request.height = h;
 }
@@ -53,6 +64,7 @@ int dispatch(int argc, char** argv, const GuiEntryPoints& gui, std::string& lang
     sub->add_option("--view", window.view, "lesson to open (poslab list views)");
     sub->add_option("--preset", window.preset, "preset to apply (poslab list presets)");
     sub->add_option("--session", window.session, "session file to open");
+    sub->add_option("--model", window.model, "a Hugging Face config.json: its lesson, its params, its warnings (poslab model)");
     sub->add_option("--set", window.sets, "KEY=VALUE, repeatable (poslab list params)");
     sub->add_option("--lang", window.lang, "en or zh (default: the system language)");
     sub->add_option("--theme", window.theme, "light, dark or projector");
@@ -85,6 +97,8 @@ int dispatch(int argc, char** argv, const GuiEntryPoints& gui, std::string& lang
   CLI::App* bench_cmd = app.add_subcommand("bench", "measure frame, export and kernel times");
   bench_cmd->add_flag("--json", bench_options.json, "print JSON");
   bench_cmd->add_flag("--kernels", bench_options.kernels_only, "only the core kernels (tests/bench/compare.py)");
+  bench_cmd->add_flag("--extremes", bench_options.extremes,
+                      "only every view's figures and readouts at the largest sizes (docs/CONTRACT.md §3 Budgets)");
 
   try {
     app.parse(argc, argv);
@@ -114,6 +128,12 @@ int dispatch(int argc, char** argv, const GuiEntryPoints& gui, std::string& lang
     try {
       nlohmann::ordered_json report = nlohmann::ordered_json::object();
       int code = kExitOk;
+      if (bench_options.extremes) {
+        bench::run_extremes_bench(report);
+        report["peak_rss_mb"] = bench::peak_rss_mb();
+        bench::print_report(report, bench_options.json);
+        return code;
+      }
       if (!bench_options.kernels_only && gui.bench_frames) code = gui.bench_frames(&report);
       bench::run_headless_bench(bench_options, report);
       bench::print_report(report, bench_options.json);
@@ -121,6 +141,11 @@ int dispatch(int argc, char** argv, const GuiEntryPoints& gui, std::string& lang
     } catch (const std::exception& e) {
       return cli::fail(kExitFailure, std::string("bench failed: ") + e.what());
     }
+  }
+  try {  // gui, screenshot: each --set key once, as for table and export
+    core::check_each_key_once(window.sets);
+  } catch (const core::InvalidParameter& e) {
+    return cli::fail(kExitUsage, error_text(translator_for(window.lang), e));
   }
   if (shot->parsed() && !shot_size.empty()) {
     try {

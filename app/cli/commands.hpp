@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "app/cli/command_io.hpp"
+#include "app/export/figure_export.hpp"
 #include "poslab/core/params.hpp"
 
 namespace CLI {
@@ -17,13 +18,18 @@ namespace poslab::app::cli {
 // Each command adds itself and its options to the command line (its
 // add_*_command, in its own file next to its run_*); the options fill its request.
 
+/// --digits: significant digits of md and tex tables, 0 (the shortest form
+/// that reads back exactly) to 17 (enough for every double); unset = 6.
+inline constexpr int kMaxDigits = 17;
+inline constexpr int kDigitsUnset = -1'000'000;
+
 struct TableRequest {
   std::string id;
   std::vector<std::string> sets;
   std::string model;  ///< --model config.json: its params, under --set
   std::string format = "csv";
   std::string out;  ///< empty: stdout
-  int digits = -1;  ///< -1: format default (full for csv/json, 6 for md/tex)
+  int digits = kDigitsUnset;  ///< unset: format default (full for csv/json, 6 for md/tex)
   std::string lang;  ///< of the error messages; empty: the system language
 };
 CLI::App* add_table_command(CLI::App& app, TableRequest& request);
@@ -83,8 +89,13 @@ int run_model(const ModelRequest& request);
 std::vector<std::string> model_sets(const std::string& file);
 /// --model on table and export: sets the model's params that `reads` holds
 /// (all when empty) and no --set in `sets` names, so an explicit --set wins.
-void apply_model(core::Params& params, const std::string& file, const std::vector<std::string_view>& reads,
+/// Returns the model's name (model_type; "" when `file` is empty).
+std::string apply_model(core::Params& params, const std::string& file, const std::vector<std::string_view>& reads,
                  const std::vector<std::string>& sets);
+
+/// Refuses an export whose images together have more than kExportPixelBudget
+/// pixels (`figures` images of o's size): core::InvalidParameter.
+void check_export_pixels(std::size_t figures, const ExportOptions& o);
 
 /// Applies --preset then --set to a fresh Params. A --set key that `view`
 /// does not read (`reads` non-empty and without it) is refused, so a typo

@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 
 #include "app/cli/cli.hpp"
@@ -120,13 +121,18 @@ int export_figures(const ExportRequest& r, const Translator& tr) {
   options.line_scale = r.line_scale;
   options.page = r.page;
   options.check();
+  check_export_pixels(figures.size(), options);
   core::Params params = params_from_request(r.preset, r.sets, view->keys, r.view);
-  apply_model(params, r.model, view->keys, r.sets);
+  std::string model = apply_model(params, r.model, view->keys, r.sets);
+  if (model.empty() && !r.preset.empty()) model = find_preset(load_presets(assets_dir()), r.preset).model;
   options.font_family = export_font_families(tr.lang());
 
   // Build every figure before writing any file: invalid input writes nothing.
   std::vector<fig::Figure> built;
-  for (const FigureDef* f : figures) built.push_back(build_figure(*view, *f, params, tr, r.width, r.height));
+  for (const FigureDef* f : figures) {
+    built.push_back(build_figure(*view, *f, params, tr, r.width, r.height));
+    built.back().subtitle = model_subtitle(model, built.back().subtitle);  // the model it shows, by name
+  }
 
   auto file_name = [&](const FigureDef* f) {
     return std::string(view->id) + "-" + std::string(f->id) + "." + export_extension(format);
@@ -149,8 +155,22 @@ int export_figures(const ExportRequest& r, const Translator& tr) {
 
 }  // namespace
 
+void check_export_pixels(std::size_t figures, const ExportOptions& o) {
+  const double pixels = static_cast<double>(figures) * o.width * o.height * o.scale * o.scale;
+  if (pixels <= kExportPixelBudget) return;
+  const std::string amount = std::to_string(std::llround(pixels)), max = std::to_string(std::llround(kExportPixelBudget));
+  throw core::InvalidParameter("figures × width × height × scale²",
+                               std::to_string(figures) + " × " + std::to_string(o.width) + " × " +
+                                   std::to_string(o.height) + " × " + core::format_number(o.scale) + "²",
+                               amount + " pixels is over the budget of " + max +
+                                   " pixels per export (docs/CONTRACT.md §1); export fewer figures at once (--figure) "
+                                   "or smaller",
+                               core::Reason{"export_budget", {{"amount", amount}, {"max", max}}, {}});
+}
+
 core::Params params_from_request(const std::string& preset, const std::vector<std::string>& sets,
                                  const std::vector<std::string_view>& reads, const std::string& view) {
+  core::check_each_key_once(sets);
   core::Params params;
   if (!preset.empty()) find_preset(load_presets(assets_dir()), preset).apply(params);
   for (const std::string& s : sets) {

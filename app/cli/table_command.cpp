@@ -17,7 +17,7 @@ CLI::App* add_table_command(CLI::App& app, TableRequest& r) {
   sub->add_option("--model", r.model, "a Hugging Face config.json whose params apply first (poslab model)");
   sub->add_option("--format", r.format, "csv (default), json, md or tex");
   sub->add_option("--out", r.out, "write to this file instead of standard output");
-  sub->add_option("--digits", r.digits, "significant digits (md/tex default 6; 0 = full precision)");
+  sub->add_option("--digits", r.digits, "significant digits for md/tex, 0..17 (default 6; 0 = full precision)");
   sub->add_option("--lang", r.lang, "language of error messages: en or zh (default: the system language)");
   return sub;
 }
@@ -41,6 +41,9 @@ int print_table(const TableRequest& r, const Translator& tr) {
   const TableDef* def = find_table(r.id);
   if (!def) return fail(kExitUsage, tr.format("cli.unknown_table", {{"table", r.id}, {"tables", known_tables()}}));
   const TableFormat format = parse_table_format(r.format);
+  if (r.digits != kDigitsUnset && (r.digits < 0 || r.digits > kMaxDigits))
+    return fail(kExitUsage, tr.format("cli.digits_range", {{"digits", std::to_string(r.digits)}, {"max", std::to_string(kMaxDigits)}}));
+  core::check_each_key_once(r.sets);
   core::Params params;
   for (const std::string& s : r.sets) {
     const std::size_t eq = s.find('=');
@@ -54,7 +57,7 @@ int print_table(const TableRequest& r, const Translator& tr) {
   apply_model(params, r.model, def->keys, r.sets);
   const Table table = build_table(*def, params);
   TableWriteOptions options;
-  options.digits = r.digits >= 0 ? r.digits : (format == TableFormat::md || format == TableFormat::tex ? 6 : 0);
+  options.digits = r.digits != kDigitsUnset ? r.digits : (format == TableFormat::md || format == TableFormat::tex ? 6 : 0);
   write_output(r.out, write_table(table, format, options));
   return kExitOk;
 }

@@ -1,20 +1,15 @@
 #include "app/export/figure_export.hpp"
 
-#include <cairo-pdf.h>
-#include <cairo.h>
-
 #include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
-#include <cstring>
 
 #include "app/common/atomic_file.hpp"
-#include "app/export/cairo_painter.hpp"
 #include "app/export/format_names.hpp"
-#include "app/export/png.hpp"
 #include "app/export/svg_painter.hpp"
 #include "app/export/table_writer.hpp"
+#include "poslab/core/float_text.hpp"
 #include "poslab/core/params.hpp"
 
 namespace poslab::app {
@@ -26,18 +21,12 @@ constexpr std::size_t kMaxCsvCells = 1'048'576;
 constexpr std::array<FormatName<ExportFormat>, 4> kExportFormats{
     {{"png", ExportFormat::png}, {"svg", ExportFormat::svg}, {"pdf", ExportFormat::pdf}, {"csv", ExportFormat::csv}}};
 
-
-cairo_status_t append_bytes(void* closure, const unsigned char* data, unsigned int length) {
-  static_cast<std::string*>(closure)->append(reinterpret_cast<const char*>(data), length);
-  return CAIRO_STATUS_SUCCESS;
-}
-
 std::string n(double v) { return core::format_number(v); }
 
 /// A float in its own shortest round-trip form (0.84147096, not 0.8414709568023682).
 std::string nf(float v) {
   char buf[32];
-  auto [ptr, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  auto [ptr, ec] = core::write_float(buf, buf + sizeof buf, v);
   return ec == std::errc() ? std::string(buf, ptr) : n(v);
 }
 
@@ -54,9 +43,17 @@ void ExportOptions::check() const {
   if (!(scale >= 0.5 && scale <= 4))
     throw core::InvalidParameter("scale", n(scale), "must be a number in 0.5..4",
                                  core::Reason{"number_in", {{"min", "0.5"}, {"max", "4"}}, {}});
-  if (static_cast<double>(width) * height * scale * scale > 64e6)
-    throw core::InvalidParameter("scale", n(scale), "width × height × scale² must stay under 64 megapixels",
-                                 core::Reason{"max_megapixels", {{"max", "64"}}, {}});
+  // The image's pixels (docs/CONTRACT.md §1, budgets): named by the product
+  // the user's options make, not by one option they may not have given.
+  const double pixels = static_cast<double>(width) * height * scale * scale;
+  if (pixels > kImagePixelBudget) {
+    const std::string amount = std::to_string(std::llround(pixels)), max = std::to_string(std::llround(kImagePixelBudget));
+    throw core::InvalidParameter(
+        "width × height × scale²", std::to_string(width) + " × " + std::to_string(height) + " × " + n(scale) + "²",
+        amount + " pixels is over the budget of " + max +
+            " pixels per image (docs/CONTRACT.md §1), e.g. 4096 × 4096 at scale 1 or 1600 × 1000 at scale 3.2",
+        core::Reason{"image_budget", {{"amount", amount}, {"max", max}}, {}});
+  }
   if (!(font_scale >= 0.5 && font_scale <= 3))
     throw core::InvalidParameter("font-scale", n(font_scale), "must be a number in 0.5..3",
                                  core::Reason{"number_in", {{"min", "0.5"}, {"max", "3"}}, {}});
@@ -71,14 +68,20 @@ void ExportOptions::check() const {
 
 std::pair<double, double> pdf_page_size(const ExportOptions& o) {
   const bool landscape = o.width >= o.height;
-  auto oriented = [landscape](double a, double b) { return landscape ? std::pair{std::max(a, b), std::min(a, b)} : std::pair{std::min(a, b), std::max(a, b)}; };
+  auto oriented = [landscape](double a, double b) {
+    return landscape ? std::pair{std::max(a, b), std::min(a, b)} : std::pair{std::min(a, b), std::max(a, b)};
+  };
   if (o.page == "slide") return {960.0, 540.0};  // 13.333 × 7.5 in, PowerPoint's and Keynote's 16:9
   if (o.page == "a4") return oriented(595.28, 841.89);
   if (o.page == "letter") return oriented(612.0, 792.0);
   return {static_cast<double>(o.width), static_cast<double>(o.height)};
 }
 
-fig::RenderStyle export_style(const ExportOptions& o) {
+double export_font_size(int width, int height) {
+  return std::clamp(std::sqrt(static_cast<double>(width) * height) / 60.0, 11.0, 40.0);
+}
+
+fig::RenderStyle export_render_style(const ExportOptions& o) {
   fig::RenderStyle s;
   s.theme = fig::Theme::by_name(o.theme);
   s.theme.transparent = o.transparent;
@@ -87,49 +90,12 @@ fig::RenderStyle export_style(const ExportOptions& o) {
   return s;
 }
 
-double export_font_size(int width, int height) {
-  return std::clamp(std::sqrt(static_cast<double>(width) * height) / 60.0, 11.0, 40.0);
-}
-
-namespace {
-
-OwnedSurface render_surface(const fig::Figure& figure, const ExportOptions& o) {
+std::string render_svg(const fig::Figure& figure, const ExportOptions& o) {
   o.check();
-  const int pw = static_cast<int>(std::lround(o.width * o.scale));
-  const int ph = static_cast<int>(std::lround(o.height * o.scale));
-  OwnedSurface surface(cairo_image_surface_create(CAIRO_FORMAT_ARGB32, pw, ph));
-  if (cairo_surface_status(surface.get()) != CAIRO_STATUS_SUCCESS)
-    throw IoError("cannot allocate a " + std::to_string(pw) + "×" + std::to_string(ph) + " image");
-  cairo_t* cr = cairo_create(surface.get());
-  cairo_scale(cr, o.scale, o.scale);
-  {
-    CairoPainter painter(cr, o.scale, o.font_family);
-    fig::render_figure(figure, painter, {0, 0, static_cast<double>(o.width), static_cast<double>(o.height)}, export_style(o));
-  }
-  cairo_destroy(cr);
-  cairo_surface_flush(surface.get());
-  return surface;
-}
-
-}  // namespace
-
-std::string render_png(const fig::Figure& figure, const ExportOptions& o) {
-  const OwnedSurface surface = render_surface(figure, o);
-  return encode_png(surface.get());
-}
-
-Image render_image(const fig::Figure& figure, const ExportOptions& o) {
-  const OwnedSurface surface = render_surface(figure, o);
-  Image img;
-  img.width = cairo_image_surface_get_width(surface.get());
-  img.height = cairo_image_surface_get_height(surface.get());
-  img.pixels.resize(static_cast<std::size_t>(img.width) * static_cast<std::size_t>(img.height));
-  const int stride = cairo_image_surface_get_stride(surface.get());
-  const unsigned char* data = cairo_image_surface_get_data(surface.get());
-  for (int y = 0; y < img.height; ++y)
-    std::memcpy(img.pixels.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(img.width),
-                data + static_cast<std::ptrdiff_t>(y) * stride, static_cast<std::size_t>(img.width) * 4);
-  return img;
+  SvgPainter painter(o.width, o.height, o.font_family, std::max(1.0, o.scale) * 2.0);
+  fig::render_figure(figure, painter, {0, 0, static_cast<double>(o.width), static_cast<double>(o.height)},
+                     export_render_style(o));
+  return painter.finish();
 }
 
 void export_figure(const fig::Figure& figure, ExportFormat format, const std::filesystem::path& path,
@@ -139,37 +105,12 @@ void export_figure(const fig::Figure& figure, ExportFormat format, const std::fi
     case ExportFormat::png:
       write_file_atomically(path, render_png(figure, o));
       return;
-    case ExportFormat::svg: {
-      SvgPainter painter(o.width, o.height, o.font_family, std::max(1.0, o.scale) * 2.0);
-      fig::render_figure(figure, painter, {0, 0, static_cast<double>(o.width), static_cast<double>(o.height)}, export_style(o));
-      write_file_atomically(path, painter.finish());
+    case ExportFormat::svg:
+      write_file_atomically(path, render_svg(figure, o));
       return;
-    }
-    case ExportFormat::pdf: {
-      std::string pdf;
-      // The figure is laid out at width × height and scaled onto the page,
-      // centred, its aspect kept.
-      const auto [page_w, page_h] = pdf_page_size(o);
-      cairo_surface_t* surface = cairo_pdf_surface_create_for_stream(append_bytes, &pdf, page_w, page_h);
-      cairo_t* cr = cairo_create(surface);
-      const double k = std::min(page_w / o.width, page_h / o.height);
-      cairo_translate(cr, (page_w - o.width * k) / 2, (page_h - o.height * k) / 2);
-      cairo_scale(cr, k, k);
-      {
-        CairoPainter painter(cr, std::max(2.0, 2.0 * k), o.font_family);  // heatmap rasters at ≥ 2 px per point
-        fig::render_figure(figure, painter, {0, 0, static_cast<double>(o.width), static_cast<double>(o.height)}, export_style(o));
-      }
-      cairo_show_page(cr);
-      const cairo_status_t st = cairo_status(cr);
-      cairo_destroy(cr);
-      cairo_surface_finish(surface);
-      const cairo_status_t st2 = cairo_surface_status(surface);
-      cairo_surface_destroy(surface);
-      if (st != CAIRO_STATUS_SUCCESS || st2 != CAIRO_STATUS_SUCCESS)
-        throw IoError(std::string("cannot render PDF: ") + cairo_status_to_string(st != CAIRO_STATUS_SUCCESS ? st : st2));
-      write_file_atomically(path, pdf);
+    case ExportFormat::pdf:
+      write_file_atomically(path, render_pdf(figure, o));
       return;
-    }
     case ExportFormat::csv:
       write_file_atomically(path, figure_csv(figure));
       return;

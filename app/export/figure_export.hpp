@@ -1,6 +1,7 @@
 #pragma once
-// Figure → file: PNG and PDF through cairo, SVG through SvgPainter (text as
-// text), CSV of the plotted data. Every file is written atomically.
+// Figure → file: PNG and PDF through cairo (figure_export_cairo.cpp; in the
+// browser build platform/web/figure_export_web.cpp), SVG through SvgPainter
+// (text as text), CSV of the plotted data. Every file is written atomically.
 
 #include <filesystem>
 #include <string>
@@ -18,6 +19,13 @@ enum class ExportFormat { png, svg, pdf, csv };
 /// "png" | "svg" | "pdf" | "csv"; raises core::InvalidParameter("format", …).
 ExportFormat parse_export_format(std::string_view word);
 const char* export_extension(ExportFormat format);
+
+/// Pixels one exported image may have (width × height × scale²): 2^24, a
+/// 4096 × 4096 PNG, rendered and encoded within about a second; and all
+/// the images of one `poslab export` together (a lesson's six figures at
+/// 1600 × 1000, scale 2, are 38.4 million).
+inline constexpr double kImagePixelBudget = 16'777'216;
+inline constexpr double kExportPixelBudget = 40'000'000;
 
 struct ExportOptions {
   int width = 1600;          ///< layout width (PNG pixels at scale 1; PDF/SVG points)
@@ -38,8 +46,9 @@ struct ExportOptions {
   /// the figure fills the page, its aspect kept.
   std::string page;
   /// Checks sizes and scale (width/height 200..8192, scale 0.5..4, at most
-  /// 64 megapixels), font and line scale, the page. Raises
-  /// core::InvalidParameter naming the option.
+  /// kImagePixelBudget pixels), font and line scale, the page. Raises
+  /// core::InvalidParameter naming the option (the pixels: the product of
+  /// the three).
   void check() const;
 };
 
@@ -48,13 +57,6 @@ double export_font_size(int width, int height);
 
 /// The PDF page for `options` in points (width, height).
 std::pair<double, double> pdf_page_size(const ExportOptions& options);
-
-/// The render style an export uses: the theme (transparent or not, its line
-/// scale times options.line_scale) and the font size (times font_scale).
-fig::RenderStyle export_style(const ExportOptions& options);
-
-/// `figure` drawn by cairo into width·scale × height·scale pixels (the PNG's).
-Image render_image(const fig::Figure& figure, const ExportOptions& options);
 
 /// Writes `figure` to `path` in `format`. Raises IoError (nothing written, an
 /// existing file left intact) or core::InvalidParameter.
@@ -67,7 +69,25 @@ void export_figure(const fig::Figure& figure, ExportFormat format, const std::fi
 std::string figure_csv(const fig::Figure& figure);
 
 /// Renders `figure` to PNG bytes in memory (used by tests and the GUI's
-/// thumbnails). Raises IoError.
+/// thumbnails). Raises IoError. (In the browser build: an SVG document of the
+/// PNG's pixel size, which the page rasterizes when it hands the file over —
+/// see platform/web/figure_export_web.cpp.)
 std::string render_png(const fig::Figure& figure, const ExportOptions& options);
+
+/// The figure as an SVG document (text as text, heatmaps as embedded PNGs).
+std::string render_svg(const fig::Figure& figure, const ExportOptions& options);
+
+/// The figure as a one-page PDF. Raises IoError (in the browser build always:
+/// PDF is a desktop feature there).
+std::string render_pdf(const fig::Figure& figure, const ExportOptions& options);
+
+/// The style a figure of these options is drawn with: the theme (transparent
+/// or not, its line scale times options.line_scale) and the font size (times
+/// font_scale).
+fig::RenderStyle export_render_style(const ExportOptions& options);
+
+/// `figure` drawn into width·scale × height·scale pixels, as the PNG is. Raises
+/// IoError (in the browser build always: image frames are a desktop feature there).
+Image render_image(const fig::Figure& figure, const ExportOptions& options);
 
 }  // namespace poslab::app

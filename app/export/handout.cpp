@@ -1,7 +1,9 @@
 #include "app/export/handout.hpp"
 
+#ifndef __EMSCRIPTEN__  // the browser build has no cairo: its handouts are SVG
 #include <cairo-pdf.h>
 #include <cairo.h>
+#endif
 
 #include <algorithm>
 #include <cmath>
@@ -9,7 +11,9 @@
 
 #include "app/common/atomic_file.hpp"
 #include "app/common/text_wrap.hpp"
+#ifndef __EMSCRIPTEN__
 #include "app/export/cairo_painter.hpp"
+#endif
 #include "app/export/svg_painter.hpp"
 #include "app/lessons/lesson.hpp"
 #include "poslab/core/errors.hpp"
@@ -98,10 +102,12 @@ void draw_page(fig::Painter& p, const ScenePage& s, Page page, const fig::Theme&
   }
 }
 
+#ifndef __EMSCRIPTEN__
 cairo_status_t append_bytes(void* closure, const unsigned char* data, unsigned int length) {
   static_cast<std::string*>(closure)->append(reinterpret_cast<const char*>(data), length);
   return CAIRO_STATUS_SUCCESS;
 }
+#endif
 
 }  // namespace
 
@@ -147,7 +153,11 @@ std::vector<fs::path> export_handout(const Deck& deck, std::string_view source, 
   }
 
   std::vector<fs::path> written;
+#ifdef __EMSCRIPTEN__
+  if (format != ExportFormat::svg) throw IoError("in the browser a handout is SVG (PDF and PNG are desktop features)");
+#endif
   if (format == ExportFormat::pdf) {
+#ifndef __EMSCRIPTEN__
     std::string pdf;
     cairo_surface_t* surface = cairo_pdf_surface_create_for_stream(append_bytes, &pdf, page.w, page.h);
     cairo_t* cr = cairo_create(surface);
@@ -167,6 +177,7 @@ std::vector<fs::path> export_handout(const Deck& deck, std::string_view source, 
       throw IoError(std::string("cannot render PDF: ") + cairo_status_to_string(st != CAIRO_STATUS_SUCCESS ? st : st2));
     write_file_atomically(out, pdf);
     written.push_back(out);
+#endif
     return written;
   }
 
@@ -188,6 +199,7 @@ std::vector<fs::path> export_handout(const Deck& deck, std::string_view source, 
       draw_page(painter, pg, page, theme);
       files.emplace_back(path, painter.finish());
     } else {
+#ifndef __EMSCRIPTEN__
       const int pw = static_cast<int>(std::lround(page.w * o.png_scale)), ph = static_cast<int>(std::lround(page.h * o.png_scale));
       const OwnedSurface surface(cairo_image_surface_create(CAIRO_FORMAT_ARGB32, pw, ph));
       if (cairo_surface_status(surface.get()) != CAIRO_STATUS_SUCCESS) throw IoError("cannot allocate a handout page");
@@ -199,6 +211,7 @@ std::vector<fs::path> export_handout(const Deck& deck, std::string_view source, 
       }
       cairo_destroy(cr);
       files.emplace_back(path, encode_png(surface.get()));
+#endif
     }
   }
   if (!fs::exists(out, ec) && !fs::create_directories(out, ec))

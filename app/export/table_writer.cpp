@@ -1,6 +1,7 @@
 #include "app/export/table_writer.hpp"
 
 #include <array>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 
@@ -94,8 +95,27 @@ std::string tex_escape(std::string_view s) {
 
 bool is_numeric(const Cell& c) { return std::holds_alternative<double>(c) || std::holds_alternative<long long>(c); }
 
+/// Appends a number cell as format_cell(c) writes it, without a temporary
+/// string; false for words (the caller quotes or escapes them).
+bool append_numeric(std::string& out, const Cell& c) {
+  if (const double* x = std::get_if<double>(&c)) return core::append_number(out, *x), true;
+  if (const long long* n = std::get_if<long long>(&c)) {
+    char buf[24];
+    const auto r = std::to_chars(buf, buf + sizeof buf, *n);
+    return out.append(buf, r.ptr), true;
+  }
+  if (const bool* b = std::get_if<bool>(&c)) return out += *b ? "true" : "false", true;
+  return false;
+}
+
+/// Room for the text of `t` (about 24 characters a cell), reserved once so a
+/// million rows are not copied as the text grows; pages never written cost
+/// no memory.
+std::size_t text_estimate(const Table& t) { return 256 + t.rows.size() * (t.columns.size() * 24 + 4); }
+
 std::string write_csv(const Table& t) {
   std::string out;
+  out.reserve(text_estimate(t));
   for (std::size_t c = 0; c < t.columns.size(); ++c) {
     if (c) out += ',';
     out += csv_field(t.columns[c]);
@@ -104,7 +124,7 @@ std::string write_csv(const Table& t) {
   for (const auto& row : t.rows) {
     for (std::size_t c = 0; c < row.size(); ++c) {
       if (c) out += ',';
-      out += csv_field(format_cell(row[c]));
+      if (!append_numeric(out, row[c])) out += csv_field(format_cell(row[c]));
     }
     out += '\n';
   }
@@ -112,7 +132,9 @@ std::string write_csv(const Table& t) {
 }
 
 std::string write_json(const Table& t) {
-  std::string out = "{\"table\":" + json_escape(t.id) + ",\"params\":{";
+  std::string out;
+  out.reserve(text_estimate(t));
+  out += "{\"table\":" + json_escape(t.id) + ",\"params\":{";
   for (std::size_t i = 0; i < t.params.size(); ++i) {
     if (i) out += ',';
     out += json_escape(t.params[i].first) + ':' + json_param(t.params[i].second);
@@ -128,7 +150,9 @@ std::string write_json(const Table& t) {
     out += '[';
     for (std::size_t c = 0; c < t.rows[r].size(); ++c) {
       if (c) out += ',';
-      out += json_cell(t.rows[r][c]);
+      const Cell& cell = t.rows[r][c];
+      const double* x = std::get_if<double>(&cell);
+      if ((x && !std::isfinite(*x)) || !append_numeric(out, cell)) out += json_cell(cell);
     }
     out += ']';
   }
@@ -137,7 +161,8 @@ std::string write_json(const Table& t) {
     if (i) out += ',';
     out += json_escape(t.meta[i].first) + ':' + json_cell(t.meta[i].second);
   }
-  return out + "}}\n";
+  out += "}}\n";
+  return out;
 }
 
 std::string write_md(const Table& t, int digits) {
@@ -182,7 +207,8 @@ std::string write_tex(const Table& t, int digits) {
     for (const auto& [k, v] : t.meta) note += (note.empty() ? "" : "; ") + tex_escape(k) + " = " + tex_escape(format_cell(v, digits));
     out += "\\multicolumn{" + std::to_string(t.columns.size()) + "}{l}{\\footnotesize " + note + "} \\\\\n";
   }
-  return out + "\\end{tabular}\n";
+  out += "\\end{tabular}\n";
+  return out;
 }
 
 }  // namespace

@@ -41,6 +41,7 @@ core::Params resolve_view_params(const ViewDef& view, const core::Params& params
   for (const auto& [key, text] : view.defaults)
     if (!resolved.is_set(key)) resolved.set(key, parsed_default(key, text));
   core::check_param_relations(resolved, view.keys);
+  if (view.budget) view.budget(resolved);
   return resolved;
 }
 

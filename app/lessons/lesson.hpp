@@ -63,6 +63,12 @@ struct ViewDef {
   std::vector<std::string_view> tables;
   /// Live readouts at the current parameters (may be null).
   std::vector<Readout> (*readouts)(const FigureContext& ctx) = nullptr;
+  /// Refuses parameters whose figures or readouts would be over their work
+  /// budget however finely they sample (lessons/budget.hpp: decay's samples
+  /// × d); run by resolve_view_params, so before any of them is built. Null
+  /// when every figure and readout keeps its own budget by sampling what the
+  /// pixels need.
+  void (*budget)(const core::Params& resolved) = nullptr;
 };
 
 /// Every view, in lesson order.
@@ -75,7 +81,8 @@ const ViewDef* find_view(std::string_view id);
 const FigureDef* find_figure(const ViewDef& view, std::string_view id);
 
 /// `params` with the view's own defaults applied to unset keys, relations
-/// between the view's keys checked. Raises core::InvalidParameter.
+/// between the view's keys and the view's budget checked. Raises
+/// core::InvalidParameter.
 core::Params resolve_view_params(const ViewDef& view, const core::Params& params);
 
 /// The readouts of `view` at `params` (resolved first); empty if it has none.

@@ -4,6 +4,7 @@
 // listed by lessons/registry.cpp; formats in export/table_writer.*.
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -28,15 +29,31 @@ struct Table {
   void add_row(std::vector<Cell> row) { rows.push_back(std::move(row)); }
 };
 
-/// At most this many rows per table (a narrower `pos` or `distance` list is
-/// the answer to a bigger request); keeps any output under ~100 MB.
-inline constexpr std::size_t kMaxTableRows = 1'000'000;
+/// What a table will cost, known from its parameters before it is built
+/// (docs/CONTRACT.md §3 "Budgets", app/lessons/budget.hpp): `rows(count)`
+/// rows of `columns` cells, each row `per_row` units of work. `key` is the
+/// parameter that sets the number of rows — `count` is its item count (a
+/// list) or its value (a number); empty for a table of fixed size.
+struct TableCost {
+  std::string_view key;
+  double columns = 1;
+  std::function<double(double count)> rows;
+  double per_row = 1;
+  /// per_row in the contract's symbols ("d/2", "|vector|"); "1" for one unit.
+  std::string per_row_formula = "1";
+};
 
-/// What a too-long table asks the user to narrow, in its message.
-enum class RowsHint { positions, distances };
+/// The common shape: `rows_per_item` rows for each item (or unit of value) of
+/// `key`.
+TableCost rows_of(std::string_view key, double columns, double per_row = 1, std::string per_row_formula = "1",
+                  double rows_per_item = 1);
+/// A table whose size the parameters set without one key to blame (d/2
+/// pairs, a fixed list of notes): checked all the same.
+TableCost fixed_rows(double rows, double columns, double per_row = 1, std::string per_row_formula = "1");
 
-/// Raises InvalidParameter on `key` when `rows` would exceed kMaxTableRows.
-void check_table_rows(std::string_view key, double rows, RowsHint hint = RowsHint::positions);
+/// Raises the budget refusal (app/lessons/budget.hpp) when the table `cost`
+/// describes is over kTableCellBudget cells or kTableWorkBudget work.
+void check_table_cost(const TableCost& cost, const core::Params& params);
 
 /// A table of the registry: its id, the keys it reads, and its builder.
 struct TableDef {
@@ -49,6 +66,9 @@ struct TableDef {
   /// Builds the table; parameters were checked (single values and relations
   /// over `keys`). Raises core::InvalidParameter for what only it can judge.
   Table (*build)(const core::Params& params);
+  /// Its size and work at the parameters (checked, defaults applied), before
+  /// it is built: build_table refuses what is over budget.
+  TableCost (*cost)(const core::Params& params) = nullptr;
 };
 
 /// Every table, in the order `poslab list tables` prints them.
@@ -58,7 +78,7 @@ std::span<const TableDef> table_defs();
 const TableDef* find_table(std::string_view id);
 
 /// Applies the table's own defaults to unset keys, checks the relations
-/// between the keys `def` reads, builds the table, and records in
+/// between the keys `def` reads and the table's budgets, builds the table, and records in
 /// `Table::params` the value of every key read. Raises core::InvalidParameter.
 Table build_table(const TableDef& def, const core::Params& params);
 

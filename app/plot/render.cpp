@@ -20,6 +20,7 @@ namespace poslab::app::fig {
 
 namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr int kMaxRasterSide = 4096;  // heatmap rasters never exceed this per side
 }  // namespace
 
@@ -98,7 +99,9 @@ std::string printf_string(char conv, double v, int prec) {
 }
 
 std::string with_thousands(long long v) {
-  std::string digits = std::to_string(v < 0 ? -v : v);
+  // The magnitude as unsigned: −LLONG_MIN overflows a long long.
+  const unsigned long long magnitude = v < 0 ? 0ULL - static_cast<unsigned long long>(v) : static_cast<unsigned long long>(v);
+  std::string digits = std::to_string(magnitude);
   std::string out;
   const int n = static_cast<int>(digits.size());
   for (int i = 0; i < n; ++i) {
@@ -134,16 +137,25 @@ std::string superscript(int k) {
   return out;
 }
 
+/// Whole numbers up to 2^53 (every one a double holds exactly) are written
+/// with thousands separators; larger ones, where llround would leave the
+/// range of long long, in %g form.
+constexpr double kLargestExactInteger = 9007199254740992.0;
+
 std::string format_tick(double v, double step, TickFormat format) {
   if (v == 0) return "0";
+  // A tick at a number no step can separate from its neighbours (a span
+  // below what doubles resolve) is written as the number itself.
+  if (!std::isfinite(step) || !(std::abs(step) > 0)) return tidy_number(printf_string('g', v, 3));
   switch (format) {
     case TickFormat::integer:
+      if (std::abs(v) >= kLargestExactInteger) return tidy_number(printf_string('g', v, 3));
       return with_thousands(std::llround(v));
     case TickFormat::scientific:
       return tidy_number(printf_string('e', v, 1));
     case TickFormat::pi: {
       const double q = v / std::numbers::pi;
-      if (std::abs(q - std::round(q)) < 1e-9) {
+      if (std::abs(q) < kLargestExactInteger && std::abs(q - std::round(q)) < 1e-9) {
         const long long k = std::llround(q);
         return k == 1 ? "π" : k == -1 ? "−π" : tidy_number(std::to_string(k)) + "π";
       }
@@ -155,17 +167,50 @@ std::string format_tick(double v, double step, TickFormat format) {
   const double a = std::abs(v);
   if (a >= 1e6 || a < 1e-4) return tidy_number(printf_string('g', v, 3));
   if (std::abs(step) >= 1 && std::abs(v - std::round(v)) < 1e-9 * std::max(1.0, a))
-    return with_thousands(std::llround(v));
+    return with_thousands(std::llround(v));  // a < 1e6 here
   const int decimals = std::clamp(static_cast<int>(std::ceil(-std::log10(std::abs(step)) - 1e-9)), 0, 10);
   return tidy_number(printf_string('f', v, decimals));
 }
 
+/// A round step (1, 2 or 5 × 10^k) near span/target; 0 when the span is not
+/// a positive finite number or its step would not be a normal double (a span
+/// of a few subnormals: no ticks can be told apart there).
 double nice_step(double span, int target) {
   const double raw = span / std::max(1, target);
+  if (!std::isfinite(raw) || !(raw >= std::numeric_limits<double>::min())) return 0;
   const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+  if (!(mag > 0) || !std::isfinite(mag)) return 0;
   const double norm = raw / mag;
   const double nice = norm < 1.5 ? 1 : norm < 3 ? 2 : norm < 7 ? 5 : 10;
   return nice * mag;
+}
+
+/// Ticks of a symmetric-log axis: 0 and ±1, ±10, ±100 … labelled (every
+/// other decade when there are many), ±2 and ±5 × 10^k labelled when at most
+/// three decades show on a side, the other integers of each decade as minor ticks.
+std::vector<Tick> symlog_ticks(double lo, double hi, TickFormat format) {
+  std::vector<Tick> out;
+  const double reach = std::max(std::abs(lo), std::abs(hi));
+  const int top = static_cast<int>(std::ceil(std::log10(std::max(reach, 1.0)))) + 1;
+  const int every = top > 8 ? 2 : 1;
+  const bool few = top <= 4;
+  auto label = [&](double v) {
+    return format == TickFormat::integer || std::abs(v) < 1e7 ? with_thousands(std::llround(v)) : format_tick(v, v, format);
+  };
+  auto add = [&](double v, bool labelled) {
+    if (v >= lo - 1e-9 && v <= hi + 1e-9) out.push_back({v, labelled ? label(v) : std::string{}});
+  };
+  add(0.0, true);
+  for (int k = 0; k < top && k < 300; ++k) {
+    const double p = std::pow(10.0, k);
+    for (int m = 1; m <= 9; ++m) {
+      const bool labelled = m == 1 ? k % every == 0 : few && (m == 2 || m == 5);
+      if (m > 1 && !few && top > 6) continue;  // many decades: decades only
+      add(m * p, labelled), add(-m * p, labelled);
+    }
+  }
+  std::sort(out.begin(), out.end(), [](const Tick& x, const Tick& y) { return x.value < y.value; });
+  return out;
 }
 
 }  // namespace
@@ -202,13 +247,26 @@ std::vector<Tick> make_ticks(double lo, double hi, AxisScale scale, TickFormat f
     std::sort(out.begin(), out.end(), [](const Tick& x, const Tick& y) { return x.value < y.value; });
     return out;
   }
-  double step = nice_step(hi - lo, target);
-  if (format == TickFormat::integer) step = std::max(1.0, std::round(step));
+  if (scale == AxisScale::symlog) return symlog_ticks(lo, hi, format);
+  // hi − lo overflows for ends near ±1.8e308; half of each does not.
+  const double span = std::isfinite(hi - lo) ? hi - lo : 2 * (hi / 2 - lo / 2);
+  double step = nice_step(span, target);
+  if (format == TickFormat::integer && step > 0) step = std::max(1.0, std::round(step));
   if (format == TickFormat::pi) {
-    const double q = nice_step((hi - lo) / std::numbers::pi, target);
+    const double q = nice_step(span / std::numbers::pi, target);
     step = (q >= 0.5 ? std::max(0.5, std::round(q * 2) / 2) : q) * std::numbers::pi;
   }
-  const double first = std::ceil(lo / step - 1e-9) * step;
+  const double first = step > 0 ? std::ceil(lo / step - 1e-9) * step : kNaN;
+  // A step below the spacing of doubles near the ends would repeat values.
+  const double resolution = 4 * std::max(std::nextafter(std::abs(lo), kInf) - std::abs(lo),
+                                         std::nextafter(std::abs(hi), kInf) - std::abs(hi));
+  if (!std::isfinite(first) || !std::isfinite(step) || !(step > resolution) || (hi - first) / step > 1000) {
+    // No round step fits this span (subnormal, or ends beyond what a step
+    // can walk): the two ends, as numbers.
+    out.push_back({lo, format_tick(lo, 0, format)});
+    out.push_back({hi, format_tick(hi, 0, format)});
+    return out;
+  }
   for (int i = 0; i < 1000; ++i) {
     double v = first + i * step;
     if (v > hi + step * 1e-9) break;
@@ -231,36 +289,34 @@ std::string format_readout(double value, int significant) {
 // [SECTION] Layout and transforms
 
 double PlotLayout::to_px_x(double x) const {
-  const double a = x_log ? std::log10(range.x_min) : range.x_min;
-  const double b = x_log ? std::log10(range.x_max) : range.x_max;
-  const double v = x_log ? (x > 0 ? std::log10(x) : kNaN) : x;
-  return plot.x + (v - a) / (b - a) * plot.w;
+  const double a = axis_forward(range.x_min, x_scale), b = axis_forward(range.x_max, x_scale);
+  return plot.x + (axis_forward(x, x_scale) - a) / (b - a) * plot.w;
 }
 double PlotLayout::to_px_y(double y) const {
-  const double a = y_log ? std::log10(range.y_min) : range.y_min;
-  const double b = y_log ? std::log10(range.y_max) : range.y_max;
-  const double v = y_log ? (y > 0 ? std::log10(y) : kNaN) : y;
-  return plot.y + plot.h - (v - a) / (b - a) * plot.h;
+  const double a = axis_forward(range.y_min, y_scale), b = axis_forward(range.y_max, y_scale);
+  return plot.y + plot.h - (axis_forward(y, y_scale) - a) / (b - a) * plot.h;
 }
 double PlotLayout::from_px_x(double px) const {
-  const double a = x_log ? std::log10(range.x_min) : range.x_min;
-  const double b = x_log ? std::log10(range.x_max) : range.x_max;
-  const double v = a + (px - plot.x) / plot.w * (b - a);
-  return x_log ? std::pow(10.0, v) : v;
+  const double a = axis_forward(range.x_min, x_scale), b = axis_forward(range.x_max, x_scale);
+  return axis_inverse(a + (px - plot.x) / plot.w * (b - a), x_scale);
 }
 double PlotLayout::from_px_y(double py) const {
-  const double a = y_log ? std::log10(range.y_min) : range.y_min;
-  const double b = y_log ? std::log10(range.y_max) : range.y_max;
-  const double v = a + (plot.y + plot.h - py) / plot.h * (b - a);
-  return y_log ? std::pow(10.0, v) : v;
+  const double a = axis_forward(range.y_min, y_scale), b = axis_forward(range.y_max, y_scale);
+  return axis_inverse(a + (plot.y + plot.h - py) / plot.h * (b - a), y_scale);
 }
 
 ViewRange default_view(const Figure& f) {
   const DataRange r = data_range(f);
   ViewRange v{r.x_min, r.x_max, r.y_min, r.y_max};
-  auto pad = [](double& lo, double& hi, bool log, bool tight, bool fixed_lo, bool fixed_hi) {
+  auto pad = [](double& lo, double& hi, AxisScale scale, bool tight, bool fixed_lo, bool fixed_hi) {
     if (tight) return;
-    if (log) {
+    if (scale == AxisScale::symlog) {  // 4 % of the drawn width, in the drawn coordinate
+      const double a = axis_forward(lo, scale), b = axis_forward(hi, scale), p = (b - a) * 0.04;
+      if (!fixed_lo) lo = axis_inverse(a - p, scale);
+      if (!fixed_hi) hi = axis_inverse(b + p, scale);
+      return;
+    }
+    if (scale == AxisScale::log) {
       const double ratio = std::pow(hi / lo, 0.03);
       if (!fixed_lo) lo /= ratio;
       if (!fixed_hi) hi *= ratio;
@@ -270,8 +326,8 @@ ViewRange default_view(const Figure& f) {
       if (!fixed_hi) hi += p;
     }
   };
-  pad(v.x_min, v.x_max, f.x.scale == AxisScale::log, f.x.tight, f.x.min.has_value(), f.x.max.has_value());
-  pad(v.y_min, v.y_max, f.y.scale == AxisScale::log, f.y.tight, f.y.min.has_value(), f.y.max.has_value());
+  pad(v.x_min, v.x_max, f.x.scale, f.x.tight, f.x.min.has_value(), f.x.max.has_value());
+  pad(v.y_min, v.y_max, f.y.scale, f.y.tight, f.y.min.has_value(), f.y.max.has_value());
   if (f.y.reversed && f.y.scale == AxisScale::linear) std::swap(v.y_min, v.y_max);  // bottom first
   return v;
 }
@@ -330,6 +386,14 @@ namespace {
 // [SECTION] Drawing
 
 /// Samples heatmap `h` over the part of the plot it covers, at pixel density.
+/// The cell of n along [lo, hi] that holds x, clamped to 0..n−1 before any
+/// conversion (a span of a few subnormals makes the quotient infinite).
+int cell_index(double x, double lo, double hi, int n) {
+  const double t = std::floor((x - lo) / (hi - lo) * n);
+  if (!(t > 0)) return 0;  // also NaN
+  return t >= n - 1 ? n - 1 : static_cast<int>(t);
+}
+
 void draw_heatmap(const Heatmap& h, Painter& painter, const PlotLayout& L, const Theme& theme) {
   const double px0 = std::max(L.plot.x, std::min(L.to_px_x(h.x0), L.to_px_x(h.x1)));
   const double px1 = std::min(L.plot.right(), std::max(L.to_px_x(h.x0), L.to_px_x(h.x1)));
@@ -347,10 +411,8 @@ void draw_heatmap(const Heatmap& h, Painter& painter, const PlotLayout& L, const
   std::vector<std::uint8_t> mask;
   if (h.is_matrix()) {
     std::vector<int> ci(static_cast<std::size_t>(w)), ri(static_cast<std::size_t>(rows));
-    for (int c = 0; c < w; ++c)
-      ci[static_cast<std::size_t>(c)] = std::clamp(static_cast<int>(std::floor((xs[static_cast<std::size_t>(c)] - h.x0) / (h.x1 - h.x0) * h.cols)), 0, h.cols - 1);
-    for (int r = 0; r < rows; ++r)
-      ri[static_cast<std::size_t>(r)] = std::clamp(static_cast<int>(std::floor((ys[static_cast<std::size_t>(r)] - h.y0) / (h.y1 - h.y0) * h.rows)), 0, h.rows - 1);
+    for (int c = 0; c < w; ++c) ci[static_cast<std::size_t>(c)] = cell_index(xs[static_cast<std::size_t>(c)], h.x0, h.x1, h.cols);
+    for (int r = 0; r < rows; ++r) ri[static_cast<std::size_t>(r)] = cell_index(ys[static_cast<std::size_t>(r)], h.y0, h.y1, h.rows);
     if (!h.mask.empty()) mask.resize(values.size());
     for (int r = 0; r < rows; ++r)
       for (int c = 0; c < w; ++c) {
@@ -388,7 +450,7 @@ void draw_series(const Series& s, int index, Painter& painter, const PlotLayout&
   color.a *= fade;
   const std::size_t n = std::min(s.x.size(), s.y.size());
   if (n == 0) return;
-  const double base_y = L.y_log ? L.plot.bottom() : std::clamp(L.to_px_y(0.0), L.plot.y, L.plot.bottom());
+  const double base_y = L.y_scale == AxisScale::log ? L.plot.bottom() : std::clamp(L.to_px_y(0.0), L.plot.y, L.plot.bottom());
   const double scale = fs / 14.0 * th.line_scale;  // line widths
   const double marker_scale = fs / 14.0 * std::sqrt(th.line_scale);
   switch (s.kind) {
@@ -467,13 +529,12 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
 
   PlotLayout L;
   L.outer = bounds;
-  L.x_log = f.x.scale == AxisScale::log;
-  L.y_log = f.y.scale == AxisScale::log;
+  L.x_scale = f.x.scale, L.y_scale = f.y.scale;
   L.range = view ? *view : default_view(f);
-  if (L.x_log && L.range.x_min <= 0) L.range.x_min = L.range.x_max > 0 ? L.range.x_max * 1e-6 : 1e-6;
-  if (L.y_log && L.range.y_min <= 0) L.range.y_min = L.range.y_max > 0 ? L.range.y_max * 1e-6 : 1e-6;
+  if (L.x_scale == AxisScale::log && L.range.x_min <= 0) L.range.x_min = L.range.x_max > 0 ? L.range.x_max * 1e-6 : 1e-6;
+  if (L.y_scale == AxisScale::log && L.range.y_min <= 0) L.range.y_min = L.range.y_max > 0 ? L.range.y_max * 1e-6 : 1e-6;
   if (L.range.x_max <= L.range.x_min) L.range.x_max = L.range.x_min + 1;
-  const bool y_reversed = f.y.reversed && !L.y_log;  // then y_min (bottom) > y_max (top)
+  const bool y_reversed = f.y.reversed && L.y_scale != AxisScale::log;  // then y_min (bottom) > y_max (top)
   if (y_reversed ? L.range.y_min <= L.range.y_max : L.range.y_max <= L.range.y_min)
     L.range.y_max = L.range.y_min + (y_reversed ? -1 : 1);
   const double y_lo = std::min(L.range.y_min, L.range.y_max), y_hi = std::max(L.range.y_min, L.range.y_max);
@@ -696,8 +757,22 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
     if (!std::isfinite(a) || !std::isfinite(z)) continue;
     const double cx = std::clamp((a + z) / 2, L.plot.x + fs, L.plot.right() - fs);
     const TextStyle st{fs * 0.85, false, th.muted};
-    painter.text({cx, L.plot.bottom() - fs * 0.3}, b.label, st, Anchor::center, VAnchor::bottom);
-    remember({cx, L.plot.bottom() - fs * 0.3}, b.label, st, Anchor::center, VAnchor::bottom);
+    Point at{cx, b.label_top ? L.plot.y + fs * 0.3 : L.plot.bottom() - fs * 0.3};
+    const VAnchor v = b.label_top ? VAnchor::top : VAnchor::bottom;
+    // Clear of the reference-line labels already placed: a line lower (higher
+    // for labels at the bottom) while they overlap, a few lines at most.
+    const double w = text_width(painter, b.label, st), hgt = st.size * 1.25;
+    for (int tries = 0; tries < 4; ++tries) {
+      const Rect box{at.x - w / 2, v == VAnchor::top ? at.y : at.y - hgt, w, hgt};
+      const bool hit = std::any_of(labels.begin(), labels.end(), [&](const Rect& r) {
+        const double gap = fs * 0.6;  // touching labels read as one
+        return box.x < r.right() + gap && r.x < box.right() + gap && box.y < r.bottom() && r.y < box.bottom();
+      });
+      if (!hit) break;
+      at.y += v == VAnchor::top ? hgt : -hgt;
+    }
+    painter.text(at, b.label, st, Anchor::center, v);
+    remember(at, b.label, st, Anchor::center, v);
   }
   for (const TextNote& n : f.notes) {
     const Point p{L.to_px_x(n.x), L.to_px_y(n.y)};

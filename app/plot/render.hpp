@@ -75,7 +75,7 @@ struct PlotLayout {
   Rect outer;           ///< the whole figure
   Rect plot;            ///< the data area
   ViewRange range;
-  bool x_log = false, y_log = false;
+  AxisScale x_scale = AxisScale::linear, y_scale = AxisScale::linear;
   /// Where each legend entry was drawn (its series' index, its row).
   std::vector<std::pair<int, Rect>> legend;
   double to_px_x(double x) const;

@@ -15,9 +15,11 @@
 #include <iostream>
 #include <limits>
 
+#include "app/common/assets.hpp"
 #include "app/common/atomic_file.hpp"
 #include "app/common/config_folder.hpp"
 #include "app/common/fonts.hpp"
+#include "app/common/link.hpp"
 #include "app/common/messages.hpp"
 #include "app/common/presets.hpp"
 #define GLFW_INCLUDE_NONE
@@ -196,6 +198,11 @@ void App::draw(double dt) {
   figures_.begin_frame();
 
   handle_keys();
+  if (!dropped_.empty()) {
+    const std::string path = dropped_.front();
+    dropped_.clear();
+    (void)open_model_config(path);  // says itself what happened
+  }
   UiContext ctx = context();
   state_.tick_animation(dt);
   export_ui_.tick(ctx, recorder_);
@@ -207,6 +214,7 @@ void App::draw(double dt) {
     switch (p) {
       case SessionUi::Prompt::open: return open_session(text);
       case SessionUi::Prompt::save: return save_session(text);
+      case SessionUi::Prompt::model: return open_model_config(text);
       case SessionUi::Prompt::open_deck: return open_deck(text);
       case SessionUi::Prompt::save_deck: return save_deck(text);
       default: return paste_state(text.c_str());
@@ -335,6 +343,7 @@ void App::run(Action action, int arg) {
       session_ui_.show(SessionUi::Prompt::save, suggested_session_path(ctx), export_choice_.dir, settings_.recent_sessions);
       break;
     case Action::copy_state: copy_state(); break;
+    case Action::copy_link: copy_link(); break;
     case Action::paste_state: {
       const char* clip = ImGui::GetClipboardText();
       if (clip && *clip) paste_state(clip);
@@ -530,6 +539,29 @@ std::string App::open_session(const fs::path& path) {
   return {};
 }
 
+std::string App::open_model_config(const fs::path& path) {
+  std::string why;
+  try {
+    why = state_.open_model_config(read_text_file(path), path.string());
+  } catch (const std::exception& e) {
+    why = error_text(tr_, e);
+  }
+  if (!why.empty()) {
+    const std::string msg = tr_.format("ui.model.open_failed", {{"path", path.filename().string()}, {"message", why}});
+    toasts_.push(msg, ToastKind::error);
+    return msg;
+  }
+  const auto& m = *state_.model();
+  toasts_.push(tr_.format("ui.model.opened", {{"model", m.name}, {"count", std::to_string(m.warnings.size())}}),
+               m.warnings.empty() ? ToastKind::success : ToastKind::info);
+  return {};
+}
+
+void App::drop_files(std::vector<std::string> paths) {
+  if (!paths.empty()) dropped_ = std::move(paths);
+  redraw_ = true;
+}
+
 std::string App::open_deck(const fs::path& path) {
   std::string why;
   try {
@@ -577,6 +609,17 @@ std::string App::copy_state() {
   ImGui::SetClipboardText(s.c_str());
   toasts_.push(tr_.format("ui.state.copied", {{"state", s}}), ToastKind::success);
   return s;
+}
+
+std::string App::copy_link() {
+  std::string base = platform_.page_address();
+  if (base.empty()) base = settings_.link_base;
+  if (const std::size_t hash = base.find('#'); hash != std::string::npos) base.resize(hash);
+  const std::string link = base + "#" + link_fragment(state_.session(), state_.view().keys);
+  ImGui::SetClipboardText(link.c_str());
+  toasts_.push(tr_.format(base.empty() ? "ui.link.copied_no_base" : "ui.link.copied", {{"link", link}}),
+               ToastKind::success);
+  return link;
 }
 
 std::string App::paste_state(const char* text) {

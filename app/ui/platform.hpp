@@ -30,6 +30,10 @@ class Platform {
   /// (GLFW's key callback): shortcuts then come from that queue and no tap
   /// between two frames is lost. False: the App polls ImGui's key state.
   virtual bool queues_keys() const { return false; }
+  /// The address the app is served from (the browser's page, without its
+  /// fragment), or "" when it is not a page: "Copy link" then uses the
+  /// settings' link_base.
+  virtual std::string page_address() const { return {}; }
 };
 
 /// No window: nothing is drawn, everything else behaves.

@@ -84,6 +84,7 @@ void SessionUi::draw(UiContext& ctx, const std::function<std::string(Prompt, con
   const bool saving = prompt_ == Prompt::save || prompt_ == Prompt::save_deck;
   const char* title = prompt_ == Prompt::open        ? "ui.session.open_title"
                       : prompt_ == Prompt::save      ? "ui.session.save_title"
+                      : prompt_ == Prompt::model     ? "ui.model.open_title"
                       : prompt_ == Prompt::open_deck ? "ui.deck.open_title"
                       : prompt_ == Prompt::save_deck ? "ui.deck.save_title"
                                                      : "ui.session.paste_title";
@@ -91,7 +92,10 @@ void SessionUi::draw(UiContext& ctx, const std::function<std::string(Prompt, con
   ImGui::TextUnformatted(ctx.tr(title).c_str());
   ImGui::PopFont();
   ImGui::PushTextWrapPos(0);
-  ImGui::TextDisabled("%s", ctx.tr(paste ? "ui.session.paste_hint" : deck ? "ui.deck.path_hint" : "ui.session.path_hint").c_str());
+  ImGui::TextDisabled("%s", ctx.tr(paste                     ? "ui.session.paste_hint"
+                                   : prompt_ == Prompt::model ? "ui.model.path_hint"
+                                   : deck                     ? "ui.deck.path_hint"
+                                                              : "ui.session.path_hint").c_str());
   if (!paste && !folder_.empty())
     ImGui::TextDisabled("%s", ctx.tr.format("ui.files.folder", {{"folder", short_file_name(folder_)}}).c_str());
   ImGui::PopTextWrapPos();

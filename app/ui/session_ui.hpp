@@ -17,7 +17,7 @@ namespace poslab::app::ui {
 
 class SessionUi {
  public:
-  enum class Prompt { none, open, save, paste, open_deck, save_deck };
+  enum class Prompt { none, open, save, paste, model, open_deck, save_deck };
 
   /// Opens `prompt` with `suggested` in its field (a full path: the field
   /// shows its name when it is in `folder`), `recent` files below it.

@@ -46,11 +46,13 @@ void random_score_coefficients(int d, std::uint64_t seed, int samples, std::vect
   const auto half = static_cast<std::size_t>(d / 2);
   a.assign(static_cast<std::size_t>(samples) * half, 0.0);
   b.assign(static_cast<std::size_t>(samples) * half, 0.0);
+  std::vector<double> q(2 * half), k(2 * half);
   for (int s = 0; s < samples; ++s) {
     const auto sq = static_cast<std::uint64_t>(2 * s);
+    random_normals(seed, sq, 0, q);  // the same numbers as random_normal(seed, sq, j), the stream's key once
+    random_normals(seed, sq + 1, 0, k);
     for (std::size_t i = 0; i < half; ++i) {
-      const double q0 = random_normal(seed, sq, 2 * i), q1 = random_normal(seed, sq, 2 * i + 1);
-      const double k0 = random_normal(seed, sq + 1, 2 * i), k1 = random_normal(seed, sq + 1, 2 * i + 1);
+      const double q0 = q[2 * i], q1 = q[2 * i + 1], k0 = k[2 * i], k1 = k[2 * i + 1];
       a[static_cast<std::size_t>(s) * half + i] = q0 * k0 + q1 * k1;
       b[static_cast<std::size_t>(s) * half + i] = q1 * k0 - q0 * k1;
     }
@@ -157,16 +159,16 @@ namespace {
 constexpr int kBlock = 64;         // distances per block (SIMD lanes of the running sums)
 constexpr int kTableAnchor = 16;   // step-table entries between exact sin/cos
 
-using Block = Eigen::Array<double, kBlock, 1>;
 using StepTable = Eigen::Array<double, kBlock, Eigen::Dynamic>;
 
-/// Column k of (re, im) = e^{i b Δ θ_k}, b = 0..kBlock−1: exact sin/cos at
-/// every kTableAnchor-th b, complex products by e^{iΔθ_k} in between.
-void fill_step_table(double step, std::span<const double> thetas, StepTable& re, StepTable& im) {
+/// Rows `from`..`to`−1 of column k of (re, im) = e^{i b Δ θ_k}: exact sin/cos
+/// at every kTableAnchor-th b, complex products by e^{iΔθ_k} in between (row
+/// b from row b − 1, filled before: each row is what one fill of 0..to gives).
+void fill_step_table(double step, std::span<const double> thetas, StepTable& re, StepTable& im, int from, int to) {
   for (std::size_t k = 0; k < thetas.size(); ++k) {
     const auto col = static_cast<Eigen::Index>(k);
     const double wr = std::cos(step * thetas[k]), wi = std::sin(step * thetas[k]);
-    for (int b = 0; b < kBlock; ++b) {
+    for (int b = from; b < to; ++b) {
       if (b % kTableAnchor == 0) {
         const double angle = (static_cast<double>(b) * step) * thetas[k];
         re(b, col) = std::cos(angle);
@@ -177,6 +179,28 @@ void fill_step_table(double step, std::span<const double> thetas, StepTable& re,
       }
     }
   }
+}
+
+/// One run of `count` <= L distances r_0 + b·Δ: L running sums at once (the
+/// smallest L of 8, 16, 32, 64 that holds the run, so a short run does not
+/// pay for 64), from rows 0..L−1 of the step table.
+template <int L>
+void bound_run(double r0, std::size_t count, std::span<const double> thetas, const StepTable& step_re,
+               const StepTable& step_im, double* out, double* ones) {
+  using Lanes = Eigen::Array<double, L, 1>;
+  Lanes sr = Lanes::Zero(), si = Lanes::Zero(), acc = Lanes::Zero();
+  for (std::size_t k = 0; k < thetas.size(); ++k) {
+    const double ar = std::cos(r0 * thetas[k]);
+    const double ai = std::sin(r0 * thetas[k]);
+    const auto pr = step_re.col(static_cast<Eigen::Index>(k)).template head<L>();
+    const auto pi = step_im.col(static_cast<Eigen::Index>(k)).template head<L>();
+    sr += ar * pr - ai * pi;
+    si += ar * pi + ai * pr;
+    acc += (sr.square() + si.square()).sqrt();
+  }
+  for (std::size_t b = 0; b < count; ++b) out[b] = acc[static_cast<Eigen::Index>(b)] / static_cast<double>(thetas.size());
+  if (ones)
+    for (std::size_t b = 0; b < count; ++b) ones[b] = 2 * sr[static_cast<Eigen::Index>(b)];
 }
 
 /// How many of distances[j..] (at most kBlock) form the progression
@@ -197,7 +221,8 @@ std::size_t progression_length(std::span<const double> distances, std::size_t j)
 }  // namespace
 
 // Runs of consecutive distances that form an arithmetic progression
-// r_b = r_0 + b·Δ (up to kBlock of them) use e^{i r_b θ_k} = e^{i r_0 θ_k}·e^{i b Δ θ_k}:
+// r_b = r_0 + b·Δ (up to kBlock of them, in 8, 16, 32 or 64 lanes) use
+// e^{i r_b θ_k} = e^{i r_0 θ_k}·e^{i b Δ θ_k}:
 // the second factor is a table built once per Δ (exact sin/cos every
 // kTableAnchor entries, complex products by e^{iΔθ_k} in between), the first
 // one sin/cos per pair per run. The inner loop runs over the run's distances
@@ -213,39 +238,46 @@ std::size_t progression_length(std::span<const double> distances, std::size_t j)
 // growth along the list. The sums then add the usual summation error.
 void rope_decay_bound_curve(std::span<const double> distances, std::span<const double> thetas,
                             std::span<double> out) {
+  rope_decay_bound_curve(distances, thetas, out, {});
+}
+
+void rope_decay_bound_curve(std::span<const double> distances, std::span<const double> thetas,
+                            std::span<double> out, std::span<double> ones) {
   rope_check_thetas(thetas);
   check_real_items("distance", distances);
-  if (out.size() != distances.size())
+  if (out.size() != distances.size() || (!ones.empty() && ones.size() != distances.size()))
     throw InvalidParameter("distance", std::to_string(distances.size()) + " items",
                            "the output must hold one value per distance (" + std::to_string(out.size()) + ")");
+  const bool want_ones = !ones.empty();
   const std::size_t half = thetas.size();
   const std::size_t n = distances.size();
   StepTable step_re(kBlock, static_cast<Eigen::Index>(half)), step_im(kBlock, static_cast<Eigen::Index>(half));
   double table_step = std::numeric_limits<double>::quiet_NaN();
+  int table_rows = 0;  // rows of the table filled for table_step
   for (std::size_t j0 = 0; j0 < n;) {
     const std::size_t count = progression_length(distances, j0);
     if (count < 2) {
       out[j0] = rope_decay_bound(distances[j0], thetas);
+      if (want_ones) ones[j0] = rope_ones_score(distances[j0], thetas);
       ++j0;
       continue;
     }
     const double r0 = distances[j0];
     const double step = distances[j0 + 1] - r0;
-    if (!(step == table_step)) {
-      fill_step_table(step, thetas, step_re, step_im);
-      table_step = step;
+    const int lanes = count <= 8 ? 8 : count <= 16 ? 16 : count <= 32 ? 32 : kBlock;
+    if (!(step == table_step)) table_step = step, table_rows = 0;
+    if (table_rows < lanes) {
+      fill_step_table(step, thetas, step_re, step_im, table_rows, lanes);
+      table_rows = lanes;
     }
-    Block sr = Block::Zero(), si = Block::Zero(), acc = Block::Zero();
-    for (std::size_t k = 0; k < half; ++k) {
-      const double ar = std::cos(r0 * thetas[k]);
-      const double ai = std::sin(r0 * thetas[k]);
-      const auto pr = step_re.col(static_cast<Eigen::Index>(k));
-      const auto pi = step_im.col(static_cast<Eigen::Index>(k));
-      sr += ar * pr - ai * pi;
-      si += ar * pi + ai * pr;
-      acc += (sr.square() + si.square()).sqrt();
+    double* o = out.data() + j0;
+    double* w = want_ones ? ones.data() + j0 : nullptr;
+    switch (lanes) {
+      case 8: bound_run<8>(r0, count, thetas, step_re, step_im, o, w); break;
+      case 16: bound_run<16>(r0, count, thetas, step_re, step_im, o, w); break;
+      case 32: bound_run<32>(r0, count, thetas, step_re, step_im, o, w); break;
+      default: bound_run<kBlock>(r0, count, thetas, step_re, step_im, o, w); break;
     }
-    for (std::size_t b = 0; b < count; ++b) out[j0 + b] = acc[static_cast<Eigen::Index>(b)] / static_cast<double>(half);
     j0 += count;
   }
 }

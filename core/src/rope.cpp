@@ -253,8 +253,25 @@ std::vector<int> rope_layout_permutation(int d) {
   return perm;
 }
 
+namespace {
+
+/// A permutation moves numbers without computing with them: any finite
+/// vector of an allowed (even) length, also one a rotation took past the
+/// bound on typed vectors (|x| grows up to √2 per pair: the rope readouts
+/// permute rotated vectors of 1e12 entries).
+void check_permutable(const Eigen::VectorXd& x) {
+  const ParamSpec& spec = param_spec("vector");
+  const auto n = static_cast<std::size_t>(x.size());
+  if (n < spec.min_items || n > spec.max_items || n % 2 != 0)
+    check_param_value(spec, std::vector<double>(x.data(), x.data() + x.size()));
+  for (Eigen::Index j = 0; j < x.size(); ++j)
+    if (!std::isfinite(x[j])) check_real("vector", x[j]);
+}
+
+}  // namespace
+
 Eigen::VectorXd interleaved_to_half(const Eigen::VectorXd& x) {
-  check_vector(x);
+  check_permutable(x);
   const std::vector<int> perm = rope_layout_permutation(static_cast<int>(x.size()));
   Eigen::VectorXd y(x.size());
   for (Eigen::Index j = 0; j < x.size(); ++j) y[perm[static_cast<std::size_t>(j)]] = x[j];
@@ -262,7 +279,7 @@ Eigen::VectorXd interleaved_to_half(const Eigen::VectorXd& x) {
 }
 
 Eigen::VectorXd half_to_interleaved(const Eigen::VectorXd& x) {
-  check_vector(x);
+  check_permutable(x);
   const std::vector<int> perm = rope_layout_permutation(static_cast<int>(x.size()));
   Eigen::VectorXd y(x.size());
   for (Eigen::Index j = 0; j < x.size(); ++j) y[j] = x[perm[static_cast<std::size_t>(j)]];

@@ -9,6 +9,7 @@
 #include "poslab/core/sinusoidal.hpp"
 
 #include <cmath>
+#include <vector>
 #include <numbers>
 #include <string>
 
@@ -221,9 +222,16 @@ void sinusoidal_grid(std::span<const double> positions, std::span<const int> dim
                                " floats");
   for (double p : positions) check_real("pos", p);
   for (int dim : dims) check_dim(dim, d);
+  // ω of each dim once (a pow each), not once per cell: the same numbers as
+  // value_unchecked, which computes the same ω.
+  std::vector<double> omegas(dims.size());
+  for (std::size_t j = 0; j < dims.size(); ++j) omegas[j] = omega(dims[j] / 2, d, base);
   std::size_t k = 0;
   for (double p : positions)
-    for (int dim : dims) out[k++] = static_cast<float>(value_unchecked(p, dim, d, base));
+    for (std::size_t j = 0; j < dims.size(); ++j) {
+      const double angle = p * omegas[j];
+      out[k++] = static_cast<float>(dims[j] % 2 == 0 ? std::sin(angle) : std::cos(angle));
+    }
 }
 
 /// Row p+1 from row p by the angle-addition rotation of every pair:

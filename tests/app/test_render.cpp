@@ -3,8 +3,13 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
+#include <utility>
+#include <vector>
 #include <random>
+#include <set>
 
 #include "app/plot/render.hpp"
 
@@ -45,6 +50,45 @@ TEST_CASE("ticks over random ranges stay inside, ordered and labelled") {
       if (i) CHECK(t[i].value > t[i - 1].value);
     }
   }
+}
+
+TEST_CASE("ticks at spans doubles barely resolve: finite, ordered, labelled, no undefined conversion") {
+  // A figure whose data span a few subnormals (q = 5e-324,5e-324 in rope-2d)
+  // or ends near ±1.8e308 used to make the step 0 or infinite and convert
+  // inf to int in format_tick (UBSan). Each case here runs under UBSan in the
+  // sanitizer build; the labels must be numbers, never "nan" or "inf".
+  constexpr double kTiny = std::numeric_limits<double>::denorm_min();
+  constexpr double kMax = std::numeric_limits<double>::max();
+  const std::vector<std::pair<double, double>> spans = {
+      {0, kTiny},          {0, 7 * kTiny},      {-kTiny, kTiny},     {1, std::nextafter(1.0, 2.0)},
+      {1e-300, 2e-300},    {0, 1e-300},         {1e-310, 3e-310},    {-kMax, kMax},
+      {1e300, kMax},       {-kMax, -1e300},     {0, kMax},           {1e18, 1e18 + 4096},
+      {9e18, 1e19},        {-1e19, -9e18},      {1e300, 1.0000000000001e300}};
+  for (const auto& span : spans)
+    for (TickFormat format : {TickFormat::automatic, TickFormat::integer, TickFormat::scientific, TickFormat::pi}) {
+      CAPTURE(span.first);
+      CAPTURE(span.second);
+      CAPTURE(static_cast<int>(format));
+      const auto t = make_ticks(span.first, span.second, AxisScale::linear, format, 5);
+      // Integer ticks over a span below 1 may be none (no integer inside).
+      if (format != TickFormat::integer) REQUIRE(t.size() >= 2);
+      CHECK(t.size() <= 1001);
+      for (std::size_t i = 0; i < t.size(); ++i) {
+        CHECK(std::isfinite(t[i].value));
+        CHECK(!t[i].label.empty());
+        CHECK(t[i].label.find("nan") == std::string::npos);
+        CHECK(t[i].label.find("inf") == std::string::npos);
+        if (i) CHECK(t[i].value > t[i - 1].value);
+      }
+    }
+  // The two ends, as numbers, when no round step fits.
+  const auto ends = make_ticks(0, kTiny, AxisScale::linear, TickFormat::automatic, 5);
+  REQUIRE(ends.size() == 2);
+  CHECK(ends[0].label == "0");
+  CHECK(ends[1].label == "4.94e-324");
+  // Integer ticks beyond 2^53 in %g form (llround would leave long long).
+  const auto huge = make_ticks(0, 1e300, AxisScale::linear, TickFormat::integer, 4);
+  CHECK(huge.back().label.find("e") != std::string::npos);
 }
 
 TEST_CASE("log ticks are decades with superscript labels") {
@@ -95,12 +139,49 @@ TEST_CASE("layout transforms invert on linear and log axes") {
   PlotLayout L;
   L.plot = {100, 50, 800, 400};
   L.range = {1, 1e4, -2, 2};
-  L.x_log = true;
+  L.x_scale = AxisScale::log;
   for (double x : {1.0, 3.0, 100.0, 9999.0}) CHECK(L.from_px_x(L.to_px_x(x)) == doctest::Approx(x));
   for (double y : {-2.0, 0.0, 1.5}) CHECK(L.from_px_y(L.to_px_y(y)) == doctest::Approx(y));
   CHECK(L.to_px_y(2) == doctest::Approx(50));   // top
   CHECK(L.to_px_y(-2) == doctest::Approx(450)); // bottom
   CHECK(std::isnan(L.to_px_x(-1)));              // not on a log axis
+}
+
+TEST_CASE("symmetric-log axes: odd, invertible, linear-ish near 0, log far out") {
+  PlotLayout L;
+  L.plot = {0, 0, 1000, 400};
+  L.range = {-1e6, 1e6, 0, 1};
+  L.x_scale = AxisScale::symlog;
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> e(-6, 6);
+  for (int k = 0; k < 500; ++k) {
+    const double x = std::copysign(std::pow(10.0, std::abs(e(rng))) - 1, e(rng));
+    CHECK(L.from_px_x(L.to_px_x(x)) == doctest::Approx(x).epsilon(1e-9));
+    CHECK(L.to_px_x(-x) - 500 == doctest::Approx(500 - L.to_px_x(x)));  // odd around the centre
+  }
+  CHECK(L.to_px_x(0) == doctest::Approx(500));
+  // Each decade takes the same width far from 0: 10^3 → 10^4 as 10^4 → 10^5 (within 1 %).
+  const double d34 = L.to_px_x(1e4) - L.to_px_x(1e3), d45 = L.to_px_x(1e5) - L.to_px_x(1e4);
+  CHECK(d34 == doctest::Approx(d45).epsilon(0.01));
+  // Monotone everywhere, through 0.
+  double last = -1;
+  for (double x = -1e6; x <= 1e6; x += 997.3) {
+    const double px = L.to_px_x(x);
+    CHECK(px > last);
+    last = px;
+  }
+  // Ticks: 0 and ±10^k labelled, in order, inside the range, symmetric.
+  const auto ticks = make_ticks(-300, 300, AxisScale::symlog, TickFormat::integer, 6);
+  REQUIRE(!ticks.empty());
+  CHECK(std::is_sorted(ticks.begin(), ticks.end(), [](const Tick& a, const Tick& b) { return a.value < b.value; }));
+  std::set<double> labelled;
+  for (const Tick& t : ticks) {
+    CHECK(t.value >= -300);
+    CHECK(t.value <= 300);
+    if (!t.label.empty()) labelled.insert(t.value);
+  }
+  for (double v : {0.0, 1.0, -1.0, 10.0, -10.0, 100.0, -100.0}) CHECK(labelled.count(v) == 1);
+  for (double v : labelled) CHECK(labelled.count(-v) == 1);
 }
 
 TEST_CASE("hover readout names the point with its extra columns") {
@@ -117,7 +198,7 @@ TEST_CASE("hover readout names the point with its extra columns") {
   PlotLayout L;
   L.plot = {0, 0, 300, 300};
   L.range = {0, 2, 0.01, 1};
-  L.y_log = true;
+  L.y_scale = AxisScale::log;
   const std::string r = hover_readout(f, L, {L.to_px_x(1), L.to_px_y(0.1) + 2});
   CHECK(r == "pair 1 · θ = 0.1 · λ = 62.8 tokens");
   CHECK(hover_readout(f, L, {L.to_px_x(1), L.to_px_y(0.5)}).empty());  // far from every point

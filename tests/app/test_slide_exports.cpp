@@ -166,10 +166,10 @@ TEST_CASE("projector theme: every figure of every lesson draws its data at ≥ 4
 TEST_CASE("font and line scale: text and data lines grow by the factor asked for") {
   app::ExportOptions o;
   o.width = 1200, o.height = 700;
-  const fig::RenderStyle base = app::export_style(o);
+  const fig::RenderStyle base = app::export_render_style(o);
   o.font_scale = 1.75;
   o.line_scale = 2.5;
-  const fig::RenderStyle big = app::export_style(o);
+  const fig::RenderStyle big = app::export_render_style(o);
   CHECK(big.font_size == doctest::Approx(base.font_size * 1.75));
   CHECK(big.theme.line_scale == doctest::Approx(2.5));
   const app::ViewDef* v = app::find_view("rope");

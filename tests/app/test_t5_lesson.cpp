@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <map>
 #include <random>
 #include <set>
 
@@ -102,6 +103,46 @@ TEST_CASE("t5 buckets figure: every point is core's bucket, with its exact range
     REQUIRE(!below.x.empty());
     for (double v : below.extra[0].values) CHECK(v == (bidir ? -91 : -113));
     for (double x : below.x) CHECK(x <= (bidir ? -91 : -113));
+  }
+}
+
+TEST_CASE("t5 buckets figure follows the max distance: the open-ended buckets always show, the staircase is exact") {
+  std::mt19937_64 rng(1905);
+  for (int trial = 0; trial < 40; ++trial) {
+    const bool bidir = trial % 2 == 0;
+    const int nb = 2 * std::uniform_int_distribution<int>(bidir ? 4 : 2, 64)(rng);
+    const int maxd = std::uniform_int_distribution<int>(nb, 1 << 20)(rng);
+    const std::string nbs = std::to_string(nb), maxds = std::to_string(maxd);
+    const core::Params p = params({{"bidirectional", bidir ? "true" : "false"}, {"buckets", nbs.c_str()},
+                                   {"bucket_max_distance", maxds.c_str()}, {"relative", "-40:40"},
+                                   {"log_x", trial % 4 < 2 ? "true" : "false"}});
+    CAPTURE(nb);
+    CAPTURE(maxd);
+    CAPTURE(bidir);
+    const auto f = lesson.figure("buckets", p);
+    double lo = 1e300, hi = -1e300;
+    std::vector<std::pair<double, double>> pts;
+    for (const auto& s : f.series)
+      for (std::size_t k = 0; k < s.x.size(); ++k) {
+        lo = std::min(lo, s.x[k]), hi = std::max(hi, s.x[k]);
+        pts.emplace_back(s.x[k], s.y[k]);
+      }
+    // The axis reaches 1.25·D before the query, and after it in the encoder.
+    CHECK(lo <= -1.25 * maxd);
+    if (bidir) CHECK(hi >= 1.25 * maxd);
+    else CHECK(hi == 40);
+    // The open-ended series before the query spans from the left end to its
+    // first distance (two points at least, so it is drawn).
+    CHECK(f.series[1].x.size() + f.series[2].x.size() >= (bidir ? 4u : 2u));
+    // Post steps: between two consecutive points the bucket is that of the
+    // first one — checked at random distances against core.
+    std::sort(pts.begin(), pts.end());
+    for (int k = 0; k < 200; ++k) {
+      const auto rp = std::uniform_int_distribution<long long>(static_cast<long long>(lo), static_cast<long long>(hi))(rng);
+      auto it = std::upper_bound(pts.begin(), pts.end(), std::pair<double, double>{static_cast<double>(rp), 1e300}) - 1;
+      CHECK(it->second == core::t5_relative_bucket(rp, bidir, nb, maxd));
+    }
+    CHECK(f.x.scale == (trial % 4 < 2 ? app::fig::AxisScale::symlog : app::fig::AxisScale::linear));
   }
 }
 
@@ -258,4 +299,53 @@ TEST_CASE("t5: the notes' readout goes to the Notes check panel, named by the no
       CHECK(r.label.find("seed") == std::string::npos);
     }
   CHECK(notes == 1);
+}
+
+TEST_CASE("t5 at a list of 600,001 relative positions: runs drawn exactly, the notes readout counted exactly") {
+  // Past kDrawnPoints the figures draw the two ends of each run of equal
+  // buckets instead of every position; the readout counts run by run.
+  std::mt19937_64 rng(1515);
+  for (int trial = 0; trial < 8; ++trial) {
+    core::Params p = random_setting(rng);
+    if (p.integer("bucket_max_distance") > 2000) p.set("bucket_max_distance", 2000.0);
+    p.set_text("relative", "-300000:300000");
+    const bool bidir = p.boolean("bidirectional");
+    const int nb = static_cast<int>(p.integer("buckets"));
+    const int maxd = static_cast<int>(p.integer("bucket_max_distance"));
+    CAPTURE(bidir);
+    CAPTURE(nb);
+    CAPTURE(maxd);
+    // Buckets figure: each point is core's bucket; every (bucket, side) the
+    // full list reaches appears at its first and its last position.
+    const auto f = lesson.figure("buckets", p);
+    std::set<std::pair<double, double>> drawn;
+    std::size_t points = 0;
+    for (const auto& s : f.series)
+      for (std::size_t k = 0; k < s.x.size(); ++k) {
+        CHECK(s.y[k] == core::t5_relative_bucket(static_cast<long long>(s.x[k]), bidir, nb, maxd));
+        drawn.insert({s.x[k], s.y[k]});
+        ++points;
+      }
+    CHECK(points <= 4 * static_cast<std::size_t>(nb) + 4);
+    std::map<std::pair<int, bool>, std::pair<long long, long long>> ends;  // (bucket, rp >= 0) → first, last
+    for (long long rp = -300000; rp <= 300000; ++rp) {
+      const auto key = std::make_pair(core::t5_relative_bucket(rp, bidir, nb, maxd), rp >= 0);
+      auto it = ends.find(key);
+      if (it == ends.end()) ends[key] = {rp, rp};
+      else it->second.second = rp;
+    }
+    for (const auto& e : ends) {
+      CHECK(drawn.count({static_cast<double>(e.second.first), e.first.first}) == 1);
+      CHECK(drawn.count({static_cast<double>(e.second.second), e.first.first}) == 1);
+    }
+    // Notes readout: against the notes figure's every-point curves over
+    // n = 0..4000 (beyond both codes' last-bucket starts they agree).
+    core::Params small = p;
+    small.set_text("relative", "-4000:0");
+    const auto notes = lesson.figure("notes", small);
+    REQUIRE(notes.series[0].x.size() == 4001);
+    long long differ = 0;
+    for (std::size_t n = 1; n < notes.series[0].x.size(); ++n) differ += notes.series[0].y[n] != notes.series[1].y[n];
+    CHECK(test::readout_containing(lesson.readouts(p), "T5RelativePositionBias").number == static_cast<double>(differ));
+  }
 }

@@ -8,11 +8,16 @@ Usage: test_cli_reliability.py PATH/TO/poslab
 - --out through symbolic links (dangling, a loop) and into a FIFO with no
   reader: the documented outcome, and never a hang;
 - gui --session: an unreadable file is I/O (exit 1), a bad one is exit 2
-  naming what is wrong (an unknown preset, a number beyond a double).
+  naming what is wrong (an unknown preset, a number beyond a double);
+- work budgets (docs/CONTRACT.md §3 "Budgets"): the issue's stalls are
+  refused at once in one message form, the largest accepted inputs finish
+  within the memory they promise; export and screenshot pixels;
+- --digits bounds, --set of a key twice, messages in a GB18030 locale.
 Standard library only.
 """
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -26,6 +31,8 @@ ENV = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISP
 ENV["LANG"] = "C.UTF-8"
 
 # Reports of the sanitizer build: any of them fails the test, whatever the exit code.
+# The sanitizer build (its memory is ASan's, not the program's): no RSS checks there.
+SANITIZED = "ASAN_OPTIONS" in os.environ
 SANITIZER_REPORTS = (b"ERROR: AddressSanitizer", b"ERROR: LeakSanitizer", b"runtime error:",
                      b"SUMMARY: UndefinedBehaviorSanitizer")
 
@@ -238,6 +245,138 @@ class Sessions(unittest.TestCase):
         line = one_line(run("gui", "--session", path, check=2))
         self.assertIn("animation.from", line)
         self.assertIn("out of range", line)
+
+
+def budget_line(p):
+    """The one stderr line of a budget refusal, checked for the common form."""
+    line = one_line(p)
+    assert "is over the" in line and "budget of" in line and "(docs/CONTRACT.md §" in line, line
+    return line
+
+
+class Budgets(unittest.TestCase):
+    """The issue's stalls (49 s, 177 s / 456 MB, 7 min, 650 MB) are refused
+    before any work, naming the product, the budget and how far the key may go."""
+
+    def test_the_reported_stalls_are_refused_at_once(self):
+        ones = ",".join(["1"] * 8192)
+        cases = [
+            (["table", "rope-decay", "--set", "d=8192", "--set", "distance=0:999999"],
+             "distance = 0:999999: rows × d/2 = 1000000 × 4096", "distance may hold at most 16384 items"),
+            (["table", "decay-compare", "--set", "d=8192", "--set", "distance=0:999999"],
+             "rows × 3·d/2 = 1000000 × 12288", "distance may hold at most 5461 items"),
+            (["table", "rope-mixed-layouts", "--set", "vector=" + ones, "--set", "pos=0:999999"],
+             "rows × 2·|vector| = 1000000 × 16384", "pos may hold at most 4096 items"),
+            (["table", "gaussian-shift", "--set", "window=1000000", "--set", "d=2"],
+             "window = 1e6: rows × columns = 1000001 × 9", "window may be at most 466032"),
+            (["export", "--view", "decay", "--format", "csv", "--out", os.path.join(tempfile.gettempdir(), "unused"),
+              "--set", "d=8192", "--set", "samples=10000"],
+             "samples = 10000: samples × d = 10000 × 8192", "samples may be at most 64"),
+        ]
+        for args, product, fit in cases:
+            with self.subTest(args=args[:2]):
+                line = budget_line(run(*args, check=2, timeout=60))
+                self.assertIn(product, line)
+                self.assertIn(fit, line)
+
+    def test_budget_edges_are_exact(self):
+        # gaussian-shift at d = 64: (window + 1) rows × 4·d = 256 units each
+        # against 2^26: window 262143 is exactly the budget, one more is over
+        # (the old "≤ 4e7" refused exactly 4e7).
+        p = run("table", "gaussian-shift", "--set", "window=262143", "--format", "csv", "--out",
+                os.path.join(self.dir, "edge.csv"), check=0, timeout=120)
+        with open(os.path.join(self.dir, "edge.csv"), encoding="utf-8") as f:
+            self.assertEqual(sum(1 for _ in f), 1 + 262144)
+        line = budget_line(run("table", "gaussian-shift", "--set", "window=262144", check=2))
+        self.assertIn("rows × 4·d = 262145 × 256 = 67109120", line)
+        self.assertIn("window may be at most 262143", line)
+        self.assertEqual(p.stderr, b"")
+
+    def test_the_contracts_largest_list_is_a_table(self):
+        # distance = 0:1048575 (1,048,576 items, what §2 allows) was refused
+        # as "more than 1000000 rows": at d = 128 it is exactly the work budget.
+        out = os.path.join(self.dir, "big.csv")
+        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        run("table", "rope-decay", "--set", "distance=0:1048575", "--out", out, check=0, timeout=300)
+        peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        with open(out, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+        self.assertEqual(len(lines), 1 + 1048576)
+        self.assertEqual(lines[0], "distance,bound,ones_score")
+        self.assertTrue(lines[-1].startswith("1048575,"))
+        if not SANITIZED and peak_kb > before:  # this run set the children's peak
+            self.assertLess(peak_kb / 1024, 500, "a table at its budget stays under 500 MB")
+        # d = 130 makes the same list one unit per row over.
+        line = budget_line(run("table", "rope-decay", "--set", "distance=0:1048575", "--set", "d=130", check=2))
+        self.assertIn("1048576 × 65", line)
+        self.assertIn("at most 1032444 items", line)
+
+    def test_images_name_the_product_the_options_make(self):
+        out = os.path.join(self.dir, "x.png")
+        line = budget_line(run("export", "--view", "sinusoidal", "--figure", "heatmap", "--format", "png", "--out", out,
+                               "--width", "8000", "--height", "8000", check=2))
+        self.assertIn("width × height × scale² = 8000 × 8000 × 1²: 64000000 pixels", line)
+        self.assertNotIn("scale = ", line)
+        line = budget_line(run("export", "--view", "relative", "--format", "png", "--out", self.dir, "--scale", "2.5",
+                               check=2))
+        self.assertIn("figures × width × height × scale² = 6 × 1600 × 1000 × 2.5²", line)
+        line = budget_line(run("screenshot", "--view", "rope", "--out", out, "--size", "8192x8192", check=2))
+        self.assertIn("size = 8192x8192: 67108864 pixels", line)
+        self.assertFalse(os.path.exists(out))
+        # At the image budget itself: written.
+        run("export", "--view", "rope", "--figure", "frequencies", "--format", "png", "--out", out,
+            "--width", "4096", "--height", "4096", check=0, timeout=300)
+        with open(out, "rb") as f:
+            head = f.read(24)
+        self.assertEqual(head[:8], b"\x89PNG\r\n\x1a\n")
+        self.assertEqual((int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")), (4096, 4096))
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="poslab-cli-rel-")
+
+    def tearDown(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class Options(unittest.TestCase):
+    """--digits within what a double has; each --set key once, as in a session."""
+
+    def test_digits_outside_0_to_17_are_refused(self):
+        for digits in ("-1", "18", "1000"):
+            with self.subTest(digits=digits):
+                line = one_line(run("table", "alibi-slopes", "--format", "md", "--digits", digits, check=2))
+                self.assertIn(f"--digits {digits}: must be an integer in 0..17", line)
+        md = run("table", "alibi-slopes", "--set", "heads=1", "--format", "md", "--digits", "17", check=0).stdout
+        self.assertIn(b"| 1 | 0.00390625 |", md)
+        md = run("table", "alibi-slopes", "--set", "heads=1", "--format", "md", "--digits", "0", check=0).stdout
+        self.assertIn(b"| 1 | 0.00390625 |", md)
+
+    def test_a_key_set_twice_is_refused_everywhere(self):
+        out = os.path.join(tempfile.gettempdir(), "poslab-never-written")
+        for args in (["table", "rope-decay"], ["export", "--view", "rope", "--format", "csv", "--out", out],
+                     ["gui", "--view", "rope"], ["screenshot", "--view", "rope", "--out", out + ".png"]):
+            with self.subTest(command=args[0]):
+                line = one_line(run(*args, "--set", "d=64", "--set", " d=32", check=2))
+                self.assertEqual(line, "poslab: d = 64, 32: given twice; set each key once")
+                self.assertFalse(os.path.exists(out) or os.path.exists(out + ".png"))
+
+
+class Locales(unittest.TestCase):
+    """A Chinese message under a GB18030 locale is GB18030 bytes, not UTF-8."""
+
+    def test_gb18030(self):
+        env = dict(ENV, LANG="zh_CN.GB18030", LC_ALL="zh_CN.GB18030")
+        p = subprocess.run([POSLAB, "table", "rope-decay", "--set", "d=7"], capture_output=True, env=env, timeout=60)
+        self.assertEqual(p.returncode, 2)
+        text = p.stderr.decode("gb18030")
+        self.assertIn("d = 7", text)
+        self.assertIn("必须是偶数", text)
+        with self.assertRaises(UnicodeDecodeError):
+            p.stderr.decode("utf-8")
+        # The same message under a UTF-8 locale is UTF-8.
+        env = dict(ENV, LANG="zh_CN.UTF-8", LC_ALL="zh_CN.UTF-8")
+        p = subprocess.run([POSLAB, "table", "rope-decay", "--set", "d=7"], capture_output=True, env=env, timeout=60)
+        self.assertIn("必须是偶数", p.stderr.decode("utf-8"))
 
 
 if __name__ == "__main__":

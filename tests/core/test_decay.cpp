@@ -132,11 +132,27 @@ TEST_CASE("the curve kernel agrees with the one-distance bound (progressions and
   for (int j = 0; j < 100; ++j) runs.push_back(j);
   for (double stride = 2, r = 100; r < 60000; stride *= 2)
     for (int j = 0; j < 37 + static_cast<int>(stride) % 50; ++j, r += stride) runs.push_back(r);
-  std::vector<double> got_runs(runs.size());
+  std::vector<double> got_runs(runs.size()), ones_runs(runs.size());
   rope_decay_bound_curve(runs, as_span(theta), got_runs);
+  rope_decay_bound_curve(runs, as_span(theta), got_runs, ones_runs);
   for (std::size_t j = 0; j < runs.size(); ++j) {
     CAPTURE(runs[j]);
     CHECK(got_runs[j] == doctest::Approx(rope_decay_bound(runs[j], as_span(theta))).epsilon(1e-10));
+    // The ones score from the same running sums: within d·(75u + u·r·θ_0).
+    const double ones_bound = 128 * (75 + runs[j]) * 0x1p-53;
+    CHECK(std::abs(ones_runs[j] - rope_ones_score(runs[j], as_span(theta))) <= 2 * ones_bound);
+  }
+  // Runs of 2..64 distances with a new step each (8, 16, 32 and 64 lanes; the
+  // step table refilled, or extended by the rows a longer run needs).
+  std::vector<double> short_runs;
+  for (int len = 2, r = 0; len <= 64; ++len)
+    for (int j = 0; j < len; ++j) short_runs.push_back(r += len);
+  std::vector<double> got_short(short_runs.size()), ones_short(short_runs.size());
+  rope_decay_bound_curve(short_runs, as_span(theta), got_short, ones_short);
+  for (std::size_t j = 0; j < short_runs.size(); ++j) {
+    CAPTURE(short_runs[j]);
+    CHECK(got_short[j] == doctest::Approx(rope_decay_bound(short_runs[j], as_span(theta))).epsilon(1e-10));
+    CHECK(std::abs(ones_short[j] - rope_ones_score(short_runs[j], as_span(theta))) <= 2 * 128 * (75 + short_runs[j]) * 0x1p-53);
   }
 
   // a fractional step, a list that is no progression, a constant run, a short tail

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/export/table_writer.hpp"
+#include "app/lessons/budget.hpp"
 #include "app/lessons/table.hpp"
 #include "fuzz_input.hpp"
 
@@ -22,6 +23,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const poslab::core::InvalidParameter&) {
     return 0;
   }
+  // Within the budgets build_table checked before building (docs/CONTRACT.md §3).
+  if (static_cast<double>(t.rows.size()) * static_cast<double>(t.columns.size()) > poslab::app::kTableCellBudget)
+    poslab::fuzz::fail("a table over its cell budget", def.id, params);
   if (t.rows.size() > 20000) return 0;  // valid and large: formatting is tested on smaller ones
   for (const auto& row : t.rows) {
     if (row.size() != t.columns.size()) poslab::fuzz::fail("a row of the wrong width", def.id, params);

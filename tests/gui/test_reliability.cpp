@@ -456,6 +456,29 @@ TEST_CASE("a width or rotation count no double can square is refused inline, nam
   CHECK(msg.find("1e-6..1e6") != std::string::npos);
 }
 
+TEST_CASE("work over a figure's budget is refused inline before anything is computed (decay: samples × d)") {
+  // The issue's stall: decay at d = 8192 with 10,000 samples held the UI
+  // thread for 5 s and 818 MB. Now the product is refused as typed, naming
+  // the budget and how far samples may go, and the figures keep their last
+  // good state.
+  test::BlindApp b;
+  REQUIRE(b.state().select_view("decay"));
+  CHECK(b.app->type_param("d", "8192").empty());
+  b.frames(2);
+  const std::string msg = b.app->type_param("samples", "10000");
+  CAPTURE(msg);
+  CHECK(msg.find("samples × d = 10000 × 8192") != std::string::npos);
+  CHECK(msg.find("work budget") != std::string::npos);
+  CHECK(msg.find("at most 64") != std::string::npos);
+  CHECK(b.state().params().integer("samples") == 64);
+  CHECK(b.app->type_param("samples", "64").empty());
+  b.frames(2);
+  for (const auto& f : app::find_view("decay")->figures) {
+    const ui::FigureCache::Entry* e = b.app->figures().find("decay", f.id);
+    if (e) CHECK(e->error.empty());
+  }
+}
+
 // [SECTION] Sessions
 
 TEST_CASE("a session or state naming a preset this poslab lacks is refused, naming it") {

@@ -64,14 +64,19 @@ Table alibi_slopes(const Params& p) {
   return t;
 }
 
+TableCost alibi_slopes_cost(const Params& p) { return fixed_rows(static_cast<double>(p.integer("heads")), 2); }
+TableCost alibi_heads_cost(const Params& p) { return fixed_rows(static_cast<double>(p.integer("heads")), 6); }
+/// A bias, an exp of the softmax and the division per key.
+TableCost alibi_attention_cost(const Params&) { return rows_of("positions", 4, 2, "2"); }
+
 }  // namespace
 
 std::vector<TableDef> alibi_lesson_tables() {
   return {
-      {"alibi-slopes", "ALiBi slope of each head", {"heads"}, {}, alibi_slopes},
-      {"alibi-heads", "every ALiBi head's slope and where get_slopes takes it from", {"heads"}, {}, alibi_heads},
+      {"alibi-slopes", "ALiBi slope of each head", {"heads"}, {}, alibi_slopes, alibi_slopes_cost},
+      {"alibi-heads", "every ALiBi head's slope and where get_slopes takes it from", {"heads"}, {}, alibi_heads, alibi_heads_cost},
           {"alibi-attention", "one query's ALiBi bias and softmax weight on every key (equal content scores)",
-           {"heads", "head", "causal", "positions"}, {{"positions", "64"}}, alibi_attention}};
+           {"heads", "head", "causal", "positions"}, {{"positions", "64"}}, alibi_attention, alibi_attention_cost}};
 }
 
 }  // namespace poslab::app::tables

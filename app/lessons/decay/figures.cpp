@@ -26,6 +26,7 @@
 #include <string>
 
 #include "app/plot/figure_text.hpp"
+#include "app/lessons/budget.hpp"
 #include "app/lessons/decay/setting.hpp"
 #include "app/lessons/decay/trend.hpp"
 #include "app/lessons/lesson.hpp"
@@ -48,21 +49,33 @@ using fig::Figure;
 /// progression for core's blocked bound kernel); the renderer's per-pixel
 /// decimation keeps what a dense curve looks like. The budgets are sized to
 /// what a 1600-pixel-wide export shows (a few samples per pixel column where
-/// d is small) and to a frame of the GUI while a slider moves: the bound
-/// (d/2 complex steps per distance) gets kBoundWork / (d/2) distances, the
-/// ones and xPos scores (d/2 cos and pow) kScoreWork / (d/2), the random
-/// curve (samples · d/2 per distance) kRandomWork / (samples · d/2), each
-/// within [lo, hi].
-constexpr double kBoundWork = 1 << 18, kScoreWork = 1 << 15, kRandomWork = 1 << 21;
+/// d is small) and to a frame of the GUI while a slider moves
+/// (lessons/budget.hpp, kFigureWorkBudget = 2^21 units per figure): the bound
+/// (d/2 complex steps per distance, for every base drawn) gets kBoundWork /
+/// (d/2 · bases) distances, the ones and xPos scores (d/2 cos and pow)
+/// kScoreWork / (d/2), the random curve (samples · d/2 per distance)
+/// kRandomWork / (samples · d/2), each within [lo, hi]; the trend's prefix
+/// sums kExactTrendWork (or kSampledTrendWork) pair-steps shared by the
+/// bases, at trend_points(d)
+/// distances. The random curve's floor of kMinRandomDistances is what the
+/// budget on samples × d (view_budget) keeps within kRandomWork.
+constexpr double kBoundWork = kFigureWorkBudget / 2, kScoreWork = 1 << 15, kRandomWork = kFigureWorkBudget;
+/// The trend's prefix sums run through core's blocked kernel on long
+/// progressions, some 2 ns a pair-step (`poslab bench --kernels`): up to
+/// 2^24 of them, ~30 ms, keep the defaults (d = 128, three bases, 0:65536)
+/// exact (a stride over the integers aliases with the bound's oscillation).
+/// When even that needs a stride, 2^22 do (the mean is sampled either way).
+constexpr double kExactTrendWork = 16'777'216, kSampledTrendWork = 4'194'304;
+constexpr std::size_t kMinRandomDistances = 8;
 
 std::size_t budget(double work, double per_distance, std::size_t lo, std::size_t hi) {
   return std::clamp(static_cast<std::size_t>(work / per_distance), lo, hi);
 }
-std::size_t full_budget(int d) { return budget(kBoundWork, d / 2.0, 1024, 4096); }
-std::size_t score_budget(int d) { return budget(kScoreWork, d / 2.0, 128, 512); }
+std::size_t full_budget(int d, std::size_t bases) { return budget(kBoundWork, d / 2.0 * static_cast<double>(bases), 32, 4096); }
+std::size_t score_budget(int d) { return budget(kScoreWork, d / 2.0, 32, 512); }
 /// At most as many as the scores (the curves figure draws them side by side).
 std::size_t random_budget(int d, int samples) {
-  return std::min(score_budget(d), budget(kRandomWork, samples * (d / 2.0), 16, 512));
+  return std::min(score_budget(d), budget(kRandomWork, samples * (d / 2.0), kMinRandomDistances, 512));
 }
 /// Random q, k pairs and distances the RoFormer-inequality readout checks.
 constexpr int kInequalitySamples = 16;
@@ -152,8 +165,9 @@ Sampled sampled(const std::vector<double>& all, std::size_t budget, bool log_x) 
   return out;
 }
 
-/// The distances the bound is computed at (full_budget).
-Sampled full_distances(const Setting& s) { return sampled(s.distances, full_budget(s.d), s.log_x); }
+/// The distances the bound is computed at (full_budget: the same for every
+/// base, so the figures and readouts share the curves).
+Sampled full_distances(const Setting& s) { return sampled(s.distances, full_budget(s.d, s.bases.size()), s.log_x); }
 
 std::span<const double> as_span(const Eigen::VectorXd& v) { return {v.data(), static_cast<std::size_t>(v.size())}; }
 
@@ -232,18 +246,30 @@ std::size_t argmin(const std::vector<double>& v) {
 /// Beyond a few hundred tokens the bound oscillates within a wide band, so
 /// its smallest raw value says little. Its trend is the local mean over
 /// every integer distance in [⌈r/1.1⌉, ⌊1.1·r⌋] (decay::window_means), at up
-/// to kTrendPoints of the listed distances.
-constexpr std::size_t kTrendPoints = 512;
+/// to trend_points(d) of the listed distances (512 up to d = 1024: a point
+/// whose window holds no sampled integer costs a direct bound, d/2 sin/cos).
+std::size_t trend_points(int d) { return budget(kFigureWorkBudget / 16, d / 2.0, 32, 512); }
 
 struct Trend {
   std::vector<double> x, y;
+  long long stride = 1;  ///< 1: over every integer distance (decay::WindowMeans)
 };
 
 Trend local_mean(const Setting& s, double base) {
   Trend t;
-  t.x = spread(s.distances, kTrendPoints, s.log_x);
-  t.y = decay::window_means(t.x, s.d, base).mean;
+  t.x = spread(s.distances, trend_points(s.d), s.log_x);
+  const double bases = static_cast<double>(s.bases.size());
+  const double exact = (std::floor(t.x.back() * decay::kWindow) + 1) * (s.d / 2.0) * bases;
+  const double work = exact <= kExactTrendWork ? kExactTrendWork : kSampledTrendWork;
+  decay::WindowMeans means = decay::window_means(t.x, s.d, base, work / bases);
+  t.y = std::move(means.mean);
+  t.stride = means.stride;
   return t;
+}
+
+/// The trend's legend: over every integer distance, or every k-th one.
+std::string trend_name(const Translator& tr, long long stride) {
+  return stride == 1 ? tr("decay.series.trend") : tr.format("decay.series.trend_every", {{"k", fig::num(static_cast<double>(stride))}});
 }
 
 /// Where the bound levels off: once the phases r·θ_k are effectively
@@ -371,7 +397,7 @@ Figure curves(const FigureContext& ctx) {
   sb.width = 1.2f;
   // The bound's trend and where it is lowest.
   const Trend trend = local_mean(s, s.base);
-  fig::Series st{.name = tr("decay.series.trend")};
+  fig::Series st{.name = trend_name(tr, trend.stride)};
   for (std::size_t i = 0; i < trend.x.size(); ++i) st.x.push_back(trend.x[i]), st.y.push_back(trend.y[i] / bound0);
   st.color = fig::palette_color(0);
   st.width = 3.0f;
@@ -400,7 +426,6 @@ Figure bases(const FigureContext& ctx) {
   const double bound0 = (s.d / 2 + 1) / 2.0;
   Figure f;
   f.title = tr("decay.bases.title");
-  f.subtitle = tr.format("decay.bases.subtitle", {{"d", fig::num(s.d)}});
   f.x = distance_axis(s, tr);
   f.y = {.label = tr("decay.axis.bound_relative")};
   fig::Series minima{.name = tr("decay.bases.minima"), .kind = fig::SeriesKind::scatter};
@@ -408,6 +433,7 @@ Figure bases(const FigureContext& ctx) {
   minima.color = fig::Color::rgb(0x8a8f96);
   std::vector<double> minima_base;
   std::vector<fig::Series> raw, trends;
+  long long stride = 1;
   for (std::size_t b = 0; b < s.bases.size(); ++b) {
     const std::vector<double>& bound = *bound_curve(full, s.d, s.bases[b]);
     fig::Series ser;
@@ -416,6 +442,7 @@ Figure bases(const FigureContext& ctx) {
     ser.color = curve_colour(b).with_alpha(0.3f);
     ser.width = 1.0f;
     const Trend trend = local_mean(s, s.bases[b]);
+    stride = trend.stride;  // the same for every base (it depends on d and the distances)
     fig::Series mean{.name = tr.format("decay.bases.series", {{"base", fig::num(s.bases[b])}})};
     for (std::size_t i = 0; i < trend.x.size(); ++i) mean.x.push_back(trend.x[i]), mean.y.push_back(trend.y[i] / bound0);
     mean.color = curve_colour(b);
@@ -429,6 +456,8 @@ Figure bases(const FigureContext& ctx) {
     raw.push_back(std::move(ser));
     trends.push_back(std::move(mean));
   }
+  f.subtitle = stride == 1 ? tr.format("decay.bases.subtitle", {{"d", fig::num(s.d)}})
+                           : tr.format("decay.bases.subtitle_every", {{"d", fig::num(s.d)}, {"k", fig::num(static_cast<double>(stride))}});
   minima.x_name = tr("decay.readout.distance");
   minima.y_name = tr("decay.readout.relative");
   minima.extra = {{tr("decay.readout.base"), "", minima_base}};
@@ -631,6 +660,19 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
   return out;
 }
 
+/// The random curve averages `samples` seeded pairs at no fewer than
+/// kMinRandomDistances distances: samples × d/2 × kMinRandomDistances pair
+/// products (and samples × 2d seeded normals), within kRandomWork when
+/// samples × d ≤ 2^19 (d = 128: 4,096 samples; d = 1024: 512; d = 8192: 64).
+void view_budget(const core::Params& p) {
+  const double d = static_cast<double>(p.integer("d"));
+  check_budget(p, "samples", static_cast<double>(p.integer("samples")), {[d](double samples) {
+                 return BudgetUse{BudgetKind::work, "samples × d",
+                                  core::format_number(samples) + " × " + core::format_number(d), samples * d,
+                                  2 * kRandomWork / static_cast<double>(kMinRandomDistances)};
+               }});
+}
+
 }  // namespace
 
 // [SECTION] The view
@@ -644,7 +686,8 @@ ViewDef decay_view() {
           .defaults = {{"distance", "0:65536"}, {"log_x", "true"}, {"bases", "100,10000,500000"}},
           .figures = {{"curves", curves}, {"bases", bases}, {"compare", compare}},
           .tables = {"rope-decay", "decay-compare", "decay-bases"},
-          .readouts = readouts};
+          .readouts = readouts,
+          .budget = view_budget};
 }
 
 }  // namespace poslab::app

@@ -34,10 +34,9 @@ Table decay_compare(const core::Params& p) {
   const int d = static_cast<int>(p.integer("d"));
   const double base = p.real("base");
   const auto distance = p.list("distance");
-  check_table_rows("distance", static_cast<double>(distance.size()), RowsHint::distances);
   const Eigen::VectorXd theta = core::rope_inverse_frequencies(d, base);
-  std::vector<double> bound(distance.size());
-  core::rope_decay_bound_curve(distance, as_span(theta), bound);
+  std::vector<double> bound(distance.size()), ones(distance.size());
+  core::rope_decay_bound_curve(distance, as_span(theta), bound, ones);
   const double bound0 = core::rope_decay_bound(0, as_span(theta));
   const decay::Methods m = decay::methods(p);  // as the comparison figure shows them
   Table t;
@@ -45,13 +44,14 @@ Table decay_compare(const core::Params& p) {
   const double root_d = std::sqrt(static_cast<double>(d));
   const double ones0 = core::rope_ones_score(0, as_span(theta));
   const double xpos0 = core::xpos_ones_score(0, d, base, m.xpos_gamma, m.xpos_scale_base);
+  std::vector<double> xpos(distance.size());
+  core::xpos_ones_score_curve(distance, d, base, m.xpos_gamma, m.xpos_scale_base, xpos);
+  t.rows.reserve(distance.size());
   for (std::size_t i = 0; i < distance.size(); ++i) {
     const double r = distance[i];
-    const double ones = core::rope_ones_score(r, as_span(theta));
-    const double xpos = core::xpos_ones_score(r, d, base, m.xpos_gamma, m.xpos_scale_base);
-    t.add_row({r, bound[i] / bound0, decay::relative_weight((ones - ones0) / root_d),
-               decay::relative_weight((xpos - xpos0) / root_d), decay::relative_weight(m.bias(r)),
-               decay::relative_weight(decay::gaussian_delta(m, m.kernel(r), ones, d)), static_cast<long long>(m.bucket(r))});
+    t.add_row({r, bound[i] / bound0, decay::relative_weight((ones[i] - ones0) / root_d),
+               decay::relative_weight((xpos[i] - xpos0) / root_d), decay::relative_weight(m.bias(r)),
+               decay::relative_weight(decay::gaussian_delta(m, m.kernel(r), ones[i], d)), static_cast<long long>(m.bucket(r))});
   }
   t.meta.emplace_back("alibi_slope", m.slope);
   return t;
@@ -62,7 +62,6 @@ Table decay_bases(const core::Params& p) {
   const int d = static_cast<int>(p.integer("d"));
   const std::vector<double> bases = decay::compared_bases(p);
   const auto distance = p.list("distance");
-  check_table_rows("distance", static_cast<double>(distance.size() * bases.size()), RowsHint::distances);
   Table t;
   t.columns = {"base", "distance", "bound", "bound_rel"};
   const double bound0 = (d / 2 + 1) / 2.0;
@@ -80,16 +79,26 @@ Table rope_decay(const Params& p) {
   const int d = static_cast<int>(p.integer("d"));
   const double base = p.real("base");
   const auto distance = p.list("distance");
-  check_table_rows("distance", static_cast<double>(distance.size()));
   const Eigen::VectorXd theta = core::rope_inverse_frequencies(d, base);
   const std::span<const double> th(theta.data(), static_cast<std::size_t>(theta.size()));
-  std::vector<double> bound(distance.size());
-  core::rope_decay_bound_curve(distance, th, bound);
+  std::vector<double> bound(distance.size()), ones(distance.size());
+  core::rope_decay_bound_curve(distance, th, bound, ones);
   Table t;
   t.columns = {"distance", "bound", "ones_score"};
-  for (std::size_t r = 0; r < distance.size(); ++r)
-    t.add_row({distance[r], bound[r], core::rope_ones_score(distance[r], th)});
+  t.rows.reserve(distance.size());
+  for (std::size_t r = 0; r < distance.size(); ++r) t.add_row({distance[r], bound[r], ones[r]});
   return t;
+}
+
+// Their costs (docs/CONTRACT.md §3 "Budgets"): one unit per RoPE pair at one
+// distance (a complex step of the bound, which also gives the ones score).
+double pairs(const Params& p) { return static_cast<double>(p.integer("d") / 2); }
+TableCost rope_decay_cost(const Params& p) { return rows_of("distance", 3, pairs(p), "d/2"); }
+/// The bound and RoPE's ones score (d/2), xPos's score (d/2 cosines and powers).
+TableCost decay_compare_cost(const Params& p) { return rows_of("distance", 7, 3 * pairs(p), "3·d/2"); }
+/// One row per (base, distance).
+TableCost decay_bases_cost(const Params& p) {
+  return rows_of("distance", 4, pairs(p), "d/2", static_cast<double>(decay::compared_bases(p).size()));
 }
 
 }  // namespace
@@ -97,14 +106,14 @@ Table rope_decay(const Params& p) {
 std::vector<TableDef> decay_lesson_tables() {
   return {
       {"rope-decay", "RoFormer's long-term decay bound and the all-ones score", {"d", "base", "distance"}, {},
-       rope_decay},
+       rope_decay, rope_decay_cost},
       {"decay-compare", "RoPE, xPos, ALiBi and Gaussian-kernel RoPE as the softmax weight of a key at r over the key at 0 (equal content, q = k = 1); RoPE's bound; T5's bucket",
            {"d", "base", "distance", "heads", "head", "buckets", "bucket_max_distance", "bidirectional", "xpos_gamma",
             "xpos_scale_base", "alpha1", "alpha2", "sigma1", "sigma2"},
            {{"distance", kDistances}},
-           decay_compare},
+           decay_compare, decay_compare_cost},
           {"decay-bases", "RoFormer's relative decay bound for several bases", {"d", "base", "bases", "distance"},
-           {{"distance", kDistances}}, decay_bases}};
+           {{"distance", kDistances}}, decay_bases, decay_bases_cost}};
 }
 
 }  // namespace poslab::app::tables

@@ -18,7 +18,7 @@ struct Prefix {
   int d;
   double base;
   long long stride;
-  long long last;  ///< the largest distance covered, (count − 1)·stride
+  long long upto;  ///< every multiple of stride up to this distance is covered
   std::vector<double> sums;
 };
 
@@ -34,7 +34,7 @@ std::shared_ptr<const Prefix> prefix_sums(int d, double base, long long stride, 
   {
     const std::lock_guard lock(mutex);
     for (auto it = memo.begin(); it != memo.end(); ++it)
-      if ((*it)->d == d && (*it)->base == base && (*it)->stride == stride && (*it)->last >= upto) {
+      if ((*it)->d == d && (*it)->base == base && (*it)->stride == stride && (*it)->upto >= upto) {
         memo.splice(memo.begin(), memo, it);
         return memo.front();
       }
@@ -42,7 +42,7 @@ std::shared_ptr<const Prefix> prefix_sums(int d, double base, long long stride, 
   auto p = std::make_shared<Prefix>();
   p->d = d, p->base = base, p->stride = stride;
   const long long count = upto / stride + 1;
-  p->last = (count - 1) * stride;
+  p->upto = upto;
   p->sums.assign(static_cast<std::size_t>(count) + 1, 0.0);
   const Eigen::VectorXd theta = core::rope_inverse_frequencies(d, base);
   const std::span<const double> th(theta.data(), static_cast<std::size_t>(theta.size()));
@@ -77,13 +77,14 @@ std::shared_ptr<const Prefix> prefix_sums(int d, double base, long long stride, 
 
 }  // namespace
 
-WindowMeans window_means(std::span<const double> r, int d, double base) {
+WindowMeans window_means(std::span<const double> r, int d, double base, double work_budget) {
   WindowMeans out;
   if (r.empty()) return out;
   const double r_max = *std::max_element(r.begin(), r.end());
-  const auto upto = static_cast<long long>(std::floor(r_max * kWindow));
+  // Windows end at core's largest distance, 1e12 (r up to 1e12 is accepted).
+  const auto upto = static_cast<long long>(std::floor(std::min(r_max * kWindow, kMaxDistance)));
   const double work = (static_cast<double>(upto) + 1) * (d / 2.0);
-  out.stride = std::max(1LL, static_cast<long long>(std::ceil(work / kExactWork)));
+  out.stride = std::max(1LL, static_cast<long long>(std::ceil(work / std::max(work_budget, d / 2.0))));
   const auto p = prefix_sums(d, base, out.stride, upto);
   const Eigen::VectorXd theta = core::rope_inverse_frequencies(d, base);
   const std::span<const double> th(theta.data(), static_cast<std::size_t>(theta.size()));
@@ -91,7 +92,7 @@ WindowMeans window_means(std::span<const double> r, int d, double base) {
   out.mean.reserve(r.size());
   for (double x : r) {
     // Indices t with t·stride in [⌈x/1.1⌉, ⌊1.1·x⌋].
-    const double lo = std::ceil(x / kWindow), hi = std::floor(x * kWindow);
+    const double lo = std::ceil(x / kWindow), hi = std::floor(std::min(x * kWindow, kMaxDistance));
     const auto first = static_cast<long long>(std::ceil(lo / k)), last = static_cast<long long>(std::floor(hi / k));
     if (last < first) {
       out.mean.push_back(core::rope_decay_bound(x, th));

@@ -19,7 +19,9 @@
 #include <memory>
 
 #include "app/plot/figure_text.hpp"
+#include "app/lessons/budget.hpp"
 #include "app/lessons/gaussian/setting.hpp"
+#include "app/lessons/common/figures.hpp"
 #include "app/lessons/lesson.hpp"
 #include "poslab/core/decay.hpp"
 #include "poslab/core/gaussian.hpp"
@@ -37,7 +39,7 @@ using lessons::gaussian_kernel;
 
 constexpr double kEps = std::numeric_limits<double>::epsilon();
 constexpr long long kMaxMatrixPositions = 4096;  // the N × N score figures show at most this many positions
-constexpr double kShiftWork = 1e6;               // pair rotations the shift readouts may spend (window·d)
+constexpr double kShiftWork = 1 << 18;           // pair rotations the shift readouts may spend (window·d)
 constexpr double kCutoff = 0.01;                 // "erased": K below 1 % of K(0)
 
 // [SECTION] Helpers
@@ -72,7 +74,16 @@ double relative_tolerance(const core::GaussianKernel& k, int d, double largest) 
   return peak * d * (1e-12 + kEps * (8 * largest + 4 * d)) + std::numeric_limits<double>::denorm_min();
 }
 
-/// The N × N score figure (N = min(positions, 4096)) for `mode`, sampled at
+/// How many positions the N × N score figures show: every one up to
+/// kMaxMatrixPositions, and no more than their table of Σ 2cos(rθ_i) (d/2
+/// cosines a row) fits in half a figure's budget (lessons/budget.hpp): 4096
+/// up to d = 1024, 512 at d = 8192. The subtitle says when they are fewer.
+long long matrix_positions(const core::Params& p) {
+  const auto fit = static_cast<long long>(kFigureWorkBudget / 2 / (d_of(p) / 2.0));
+  return std::min({p.integer("positions"), kMaxMatrixPositions, std::max(fit, 64LL)});
+}
+
+/// The N × N score figure (N = matrix_positions) for `mode`, sampled at
 /// the pixels: K factors and Σ 2cos(rθ_i) tabulated once per figure, every
 /// cell value the exact score at integer (m, n).
 Figure scores(const FigureContext& ctx, core::KernelMode mode) {
@@ -82,7 +93,7 @@ Figure scores(const FigureContext& ctx, core::KernelMode mode) {
   const int d = d_of(p);
   const double base = p.real("base");
   const long long n_all = p.integer("positions");
-  const long long n = std::min(n_all, kMaxMatrixPositions);
+  const long long n = matrix_positions(p);
   const Eigen::VectorXd theta = core::rope_inverse_frequencies(d, base);
   const std::span<const double> th(theta.data(), static_cast<std::size_t>(theta.size()));
   // g[r] = ⟨R_m 1, R_{m+r} 1⟩ (even in r), kabs[x] = K(x), one table each.
@@ -115,8 +126,7 @@ Figure scores(const FigureContext& ctx, core::KernelMode mode) {
                               tr.format("gaussian.subtitle.rope", {{"d", fig::num(d)}, {"base", fig::num(base)}}),
                               n < n_all ? tr.format("gaussian.scores.first", {{"n", fig::num(static_cast<double>(n))}})
                                         : ""});
-  f.x = {.label = tr("gaussian.axis.key"), .format = fig::TickFormat::integer, .tight = true};
-  f.y = {.label = tr("gaussian.axis.query"), .format = fig::TickFormat::integer, .tight = true};
+  lessons::matrix_axes(f, tr("gaussian.axis.key"), tr("gaussian.axis.query"));  // query 0 at the top
   fig::Heatmap h;
   h.x0 = 0, h.x1 = static_cast<double>(n), h.y0 = 0, h.y1 = static_cast<double>(n);
   h.cols = h.rows = static_cast<int>(n);
@@ -232,8 +242,12 @@ Figure shift(const FigureContext& ctx) {
   const auto [k, d, base, m, n] = gaussian::setting(p);
   const auto window = static_cast<double>(p.integer("window"));
   const double top = std::min(window, 1e12 - std::max(m, n));  // positions stay in core's range
-  // One shift per pixel column (the curves are smooth at that scale; all of them when fewer).
-  const int samples = static_cast<int>(std::min(top + 1, std::clamp(ctx.width, 100.0, 2000.0)));
+  // One shift per pixel column (the curves are smooth at that scale; all of
+  // them when fewer), and no more than a figure's budget: each shift costs
+  // three scores of d/2 rotated pairs on both sides, ~16·d units
+  // (lessons/budget.hpp): all of them up to d = 256, 32 at d = 8192.
+  const double fit = std::max(16.0, std::floor(kFigureWorkBudget / (16.0 * d)));
+  const int samples = static_cast<int>(std::min({top + 1, std::clamp(ctx.width, 100.0, 2000.0), fit}));
   Figure f;
   f.title = tr("gaussian.shift.title");
   f.subtitle = fig::join_dot({kernel_subtitle(ctx, k), tr.format("gaussian.shift.positions", {{"m", fig::num(m)}, {"n", fig::num(n)}}),

@@ -19,15 +19,9 @@ namespace {
 
 using core::Params;
 
-constexpr double kMaxWork = 4e7;  // rows × d: keeps a table under a few seconds
-
 Table gaussian_shift(const core::Params& p) {
   const auto [k, d, base, m, n] = gaussian::setting(p);
   const long long window = p.integer("window");
-  if (static_cast<double>(window + 1) * d > kMaxWork)
-    throw core::InvalidParameter("window", std::to_string(window),
-                                 "window × d must stay <= 4e7 for this table (d = " + std::to_string(d) + ")",
-                                 core::Reason{"window_work", {{"d", std::to_string(d)}}, {}});
   if (m + static_cast<double>(window) > 1e12 || n + static_cast<double>(window) > 1e12)
     throw core::InvalidParameter("window", std::to_string(window), "m + window and n + window must stay <= 1e12",
                                  core::Reason{"window_max", {}, {}});
@@ -51,7 +45,6 @@ Table gaussian_shift(const core::Params& p) {
 Table gaussian_kernel(const Params& p) {
   const core::GaussianKernel k = lessons::gaussian_kernel(p);
   const auto pos = p.list("pos");
-  check_table_rows("pos", static_cast<double>(pos.size()));
   Table t;
   t.columns = {"pos", "kernel"};
   for (double m : pos) t.add_row({m, k(m)});
@@ -60,18 +53,27 @@ Table gaussian_kernel(const Params& p) {
   return t;
 }
 
+// Their costs (docs/CONTRACT.md §3 "Budgets").
+TableCost gaussian_kernel_cost(const Params&) { return rows_of("pos", 2, 2, "2"); }
+/// window + 1 rows (s = 0..window); per row RoPE's score, the two kernel
+/// forms and the notes' code, each rotating d/2 pairs twice.
+TableCost gaussian_shift_cost(const Params& p) {
+  const double d = static_cast<double>(p.integer("d"));
+  return {"window", 9, [](double w) { return w + 1; }, 4 * d, "4·d"};
+}
+
 }  // namespace
 
 std::vector<TableDef> gaussian_lesson_tables() {
   return {
       {"gaussian-kernel", "the notes' multi-scale Gaussian kernel K(pos)",
-       {"alpha1", "alpha2", "sigma1", "sigma2", "pos"}, {{"pos", "0:64"}}, gaussian_kernel},
+       {"alpha1", "alpha2", "sigma1", "sigma2", "pos"}, {{"pos", "0:64"}}, gaussian_kernel, gaussian_kernel_cost},
       {"gaussian-shift",
            "scores of q = k = 1 at (m + s, n + s), s = 0..window: the notes' absolute kernel, the relative one, the "
            "notes' code",
            {"alpha1", "alpha2", "sigma1", "sigma2", "m", "n", "window", "d", "base"},
            {{"d", "64"}},
-           gaussian_shift}};
+           gaussian_shift, gaussian_shift_cost}};
 }
 
 }  // namespace poslab::app::tables

@@ -29,13 +29,6 @@ Table learned_rows(const Params& p) {
   const learned::Embedding e = learned::embedding(p);
   const int d = e.d;
   const auto pos = p.list("pos");
-  if (static_cast<double>(pos.size()) * d > static_cast<double>(kMaxTableRows))
-    throw InvalidParameter("pos", std::to_string(pos.size()) + " positions",
-                           "the table would have more than " + std::to_string(kMaxTableRows) +
-                               " rows; ask for fewer positions or a smaller d",
-                           core::Reason{"max_rows_positions",
-                                        {{"max", std::to_string(kMaxTableRows)}, {"n", std::to_string(pos.size())}},
-                                        "positions"});
   Table t;
   t.columns = {"pos", "i", "value"};
   long long missing = 0;
@@ -104,14 +97,20 @@ Table encoding_comparison(const Params& p) {
   return t;
 }
 
+/// d rows per position (at most: positions past max_length have none).
+TableCost learned_rows_cost(const Params& p) {
+  return rows_of("pos", 3, 1, "1", static_cast<double>(p.integer("d")));
+}
+TableCost encoding_comparison_cost(const Params&) { return fixed_rows(6, 16); }
+
 }  // namespace
 
 std::vector<TableDef> learned_lesson_tables() {
   return {
       {"learned-rows", "entries of the seeded learned table (positions without a row are counted in meta)",
-       {"d", "max_length", "seed", "pos"}, {{"pos", "0:1,510:513"}}, learned_rows},
+       {"d", "max_length", "seed", "pos"}, {{"pos", "0:1,510:513"}}, learned_rows, learned_rows_cost},
       {"encoding-comparison", "sinusoidal, learned, Shaw, T5, RoPE and ALiBi compared, next to the notes' cells",
-       {"d", "max_length", "clip", "buckets", "heads"}, {}, encoding_comparison},
+       {"d", "max_length", "clip", "buckets", "heads"}, {}, encoding_comparison, encoding_comparison_cost},
   };
 }
 

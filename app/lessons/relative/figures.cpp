@@ -42,6 +42,9 @@ constexpr int kToyMaxWidth = 128;
 /// Toys remembered (the five term figures and the readouts of one setting
 /// share one; a few more keep an undo or a toggled menu instant).
 constexpr std::size_t kToyMemoEntries = 4;
+/// Shaw's index of relative positions up to this far is looked up, not asked
+/// of core per pixel.
+constexpr long long kLookupReach = 1 << 16;
 /// Shaw's index is written in every cell up to this many tokens.
 constexpr long long kIndexWrittenUpTo = 24;
 
@@ -143,13 +146,19 @@ Figure index(const FigureContext& ctx) {
   h.value_name = tr("relative.index.value");
   h.x_name = tr("relative.readout.key");
   h.y_name = tr("relative.readout.query");
-  h.sampler = [lookup = shaw_lookup(reach, k), reach](std::span<const double> xs, std::span<const double> ys,
-                                                       std::span<float> out) {
+  // The lookup covers |r| <= kLookupReach (a figure builds in bounded time
+  // at n = k = 10^6); a pixel farther out asks core itself.
+  const long long near = std::min(reach, kLookupReach);
+  h.sampler = [lookup = shaw_lookup(near, k), near, reach, k](std::span<const double> xs, std::span<const double> ys,
+                                                              std::span<float> out) {
     for (std::size_t r = 0; r < ys.size(); ++r) {
       const auto i = static_cast<long long>(std::floor(ys[r]));
       for (std::size_t c = 0; c < xs.size(); ++c) {
         const long long rel = std::clamp(static_cast<long long>(std::floor(xs[c])) - i, -reach, reach);
-        out[r * xs.size() + c] = static_cast<float>(lookup[static_cast<std::size_t>(rel + reach)]);
+        out[r * xs.size() + c] =
+            rel >= -near && rel <= near
+                ? static_cast<float>(lookup[static_cast<std::size_t>(rel + near)])
+                : static_cast<float>(core::shaw_relative_index(std::max(0LL, -rel), std::max(0LL, rel), k));
       }
     }
   };

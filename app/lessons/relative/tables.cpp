@@ -37,9 +37,6 @@ Table shaw_clip(const Params& p) {
 
 Table four_terms(const Params& p) {
   const long long tokens = p.integer("positions");
-  if (tokens * tokens > static_cast<long long>(kMaxTableRows))
-    throw InvalidParameter("positions", std::to_string(tokens), "the table has positions² rows; at most 1000 positions",
-                           core::Reason{"max_positions_squared", {{"max", "1000"}}, {}});
   const relative::ToyKey key = relative::toy_key(p, tokens, kToyMaxWidth);
   const core::FourTerms terms = core::four_term_decomposition(relative::toy_attention(key), key.variant);
   const Eigen::MatrixXd sum = terms.sum();
@@ -54,14 +51,22 @@ Table four_terms(const Params& p) {
   return t;
 }
 
+TableCost shaw_clip_cost(const Params&) { return rows_of("relative", 2); }
+/// positions² rows (every query, key pair); the toy's scores take a dot
+/// product of its width (min(d, 256)) per pair and term.
+TableCost four_terms_cost(const Params& p) {
+  const double width = static_cast<double>(std::min<long long>(p.integer("d"), kToyMaxWidth));
+  return {"positions", 7, [](double n) { return n * n; }, 4 * width, "4·min(d, " + std::to_string(kToyMaxWidth) + ")"};
+}
+
 }  // namespace
 
 std::vector<TableDef> relative_lesson_tables() {
   return {
       {"shaw-clip", "Shaw et al.'s relative vector index clip(n − m, −c, c) of each relative position",
-       {"clip", "relative"}, {{"relative", "-12:12"}}, shaw_clip},
+       {"clip", "relative"}, {{"relative", "-12:12"}}, shaw_clip, shaw_clip_cost},
       {"four-terms", "the toy attention score of query m and key n split into content/position terms, for a variant",
-       {"positions", "d", "base", "seed", "terms"}, {{"positions", "8"}}, four_terms},
+       {"positions", "d", "base", "seed", "terms"}, {{"positions", "8"}}, four_terms, four_terms_cost},
   };
 }
 

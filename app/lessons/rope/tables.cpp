@@ -147,7 +147,6 @@ Table rope_frequencies(const Params& p) {
 Table rope_rotate(const Params& p) {
   const auto [x, base, layout] = rope::rotation(p);
   const auto pos = p.list("pos");
-  check_table_rows("pos", static_cast<double>(pos.size()) * static_cast<double>(x.size()));
   Table t;
   t.columns = {"pos", "index", "input", "output"};
   for (double m : pos) {
@@ -157,24 +156,36 @@ Table rope_rotate(const Params& p) {
   return t;
 }
 
+// Their costs (docs/CONTRACT.md §3 "Budgets"): one unit per RoPE pair rotated.
+double vector_size(const Params& p) { return static_cast<double>(p.list("vector").size()); }
+TableCost rope_frequencies_cost(const Params& p) { return fixed_rows(static_cast<double>(p.integer("d") / 2), 3); }
+/// |vector| rows per position, half a rotation of a pair each.
+TableCost rope_rotate_cost(const Params& p) { return rows_of("pos", 4, 1, "1", vector_size(p)); }
+TableCost rope_steps_cost(const Params& p) { return fixed_rows(vector_size(p) / 2, 11, 2, "2"); }
+TableCost rope_five_vectors_cost(const Params&) { return rows_of("pos", 11, 2, "2"); }
+TableCost rope_notes_check_cost(const Params&) { return fixed_rows(24, 7, 2, "2"); }
+TableCost rope_layouts_cost(const Params& p) { return fixed_rows(static_cast<double>(p.integer("d")), 4); }
+/// Per shift: x rotated to m + s and n + s, properly and as the notes' code does.
+TableCost rope_mixed_layouts_cost(const Params& p) { return rows_of("pos", 5, 2 * vector_size(p), "2·|vector|"); }
+
 }  // namespace
 
 std::vector<TableDef> rope_lesson_tables() {
   return {
       {"rope-frequencies", "RoPE frequency theta_i and wavelength per pair", {"d", "base"}, {},
-       rope_frequencies},
+       rope_frequencies, rope_frequencies_cost},
       {"rope-rotate", "a vector rotated by RoPE at each position", {"vector", "base", "pos", "layout"},
-       {{"pos", "0:4"}}, rope_rotate},
+       {{"pos", "0:4"}}, rope_rotate, rope_rotate_cost},
       {"rope-steps", "RoPE of one vector at position m, pair by pair (angle, cos, sin, inputs, outputs)",
-       {"vector", "base", "m", "layout"}, {}, rope_steps},
+       {"vector", "base", "m", "layout"}, {}, rope_steps, rope_steps_cost},
       {"rope-five-vectors", "the notes' five 4-d vectors, vector j mod 5 rotated to position pos[j]",
-       {"base", "pos", "layout"}, {{"pos", "0:4"}}, rope_five_vectors},
+       {"base", "pos", "layout"}, {{"pos", "0:4"}}, rope_five_vectors, rope_five_vectors_cost},
       {"rope-notes-check", "every number the notes print for their RoPE examples against the reference", {}, {},
-       rope_notes_check},
+       rope_notes_check, rope_notes_check_cost},
       {"rope-layouts", "interleaved index to half index: the permutation between the two pair layouts", {"d"}, {},
-       rope_layouts},
+       rope_layouts, rope_layouts_cost},
       {"rope-mixed-layouts", "<f(x, m+s), f(x, n+s)> for s in pos: proper RoPE against the notes' mixed-layout code",
-       {"vector", "base", "m", "n", "layout", "pos"}, {{"pos", "0:16"}}, rope_mixed_layouts},
+       {"vector", "base", "m", "n", "layout", "pos"}, {{"pos", "0:16"}}, rope_mixed_layouts, rope_mixed_layouts_cost},
   };
 }
 

@@ -29,12 +29,15 @@ Table rope_2d_shift(const core::Params& p) {
   return t;
 }
 
+/// Two 2-D rotations per shift.
+TableCost rope_2d_shift_cost(const core::Params&) { return rows_of("pos", 9, 2, "2"); }
+
 }  // namespace
 
 std::vector<TableDef> rope_2d_lesson_tables() {
   return {
       {"rope-2d-shift", "2-D q and k rotated to m + s and n + s for each shift s in pos; the score stays fixed",
-           {"q", "k", "m", "n", "theta", "pos"}, {{"pos", "0:8"}}, rope_2d_shift}};
+           {"q", "k", "m", "n", "theta", "pos"}, {{"pos", "0:8"}}, rope_2d_shift, rope_2d_shift_cost}};
 }
 
 }  // namespace poslab::app::tables

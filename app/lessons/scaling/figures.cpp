@@ -65,7 +65,8 @@ constexpr std::array kMethods = {
     MethodInfo{ScalingMethod::none, 0x7F7F7F},   MethodInfo{ScalingMethod::linear, 0xE69F00},
     MethodInfo{ScalingMethod::ntk, 0x56B4E9},    MethodInfo{ScalingMethod::dynamic, 0x009E73},
     MethodInfo{ScalingMethod::yarn, 0x0072B2},   MethodInfo{ScalingMethod::yarn_paper, 0xCC79A7},
-    MethodInfo{ScalingMethod::llama3, 0xD62728}, MethodInfo{ScalingMethod::seed, 0x9467BD},
+    MethodInfo{ScalingMethod::llama3, 0xD62728}, MethodInfo{ScalingMethod::longrope, 0x8C564B},
+    MethodInfo{ScalingMethod::seed, 0x9467BD},
 };
 
 fig::Color method_colour(ScalingMethod m) {
@@ -436,7 +437,10 @@ struct DistanceBins {
 DistanceBins distance_bins(double L_target, int pairs, double width, bool log_x) {
   const double end = std::floor(std::min(L_target, kMaxCoreDistance));
   const double start = log_x ? 1.0 : 0.0;
-  const int bins = static_cast<int>(std::clamp(width / 3, 64.0, 2048.0));
+  // ~3 pixels a bin, and at most 2^16/(d/2) bins: a bin's few sampled
+  // distances are rarely a progression, so each costs d/2 sin/cos per curve
+  // (d = 1024: 128 bins; d = 8192: 16).
+  const int bins = static_cast<int>(std::clamp(std::min(width / 3, 65'536.0 / pairs), 16.0, 2048.0));
   // at most ~2^18 pair evaluations per curve (a frame of the GUI draws three
   // curves while the factor slider moves; the power-of-two strides may give
   // a bin up to twice as many), and 1 to 16 samples per bin
@@ -649,7 +653,7 @@ double notes_roll_norm_ratio(const Eigen::VectorXd& q, double m, const Eigen::Ve
 /// softmax is not degenerate); RoPE's score at distance r is then
 ///   (2/d)·Σᵢ cos(r·θᵢ),
 /// multiplied by a² when cos and sin carry the attention factor a. At most
-/// `kEntropyKeys` keys (fewer for large d, so the work stays near 2^22 cosines)
+/// `kEntropyKeys` keys (fewer for large d, so the work stays near 2^21 cosines)
 /// are used, sampled evenly over r; the sampled entropy then gets + ln(ℓ/N),
 /// each sample standing for ℓ/N keys.
 struct Entropy {
@@ -660,18 +664,34 @@ constexpr double kEntropyKeys = 65536;
 
 Entropy attention_entropy(double ell, const Eigen::VectorXd& theta, double a2) {
   const double pairs = static_cast<double>(theta.size());
-  const double cap = std::clamp(std::floor(4194304.0 / pairs), 1024.0, kEntropyKeys);
+  const double cap = std::clamp(std::floor(2097152.0 / pairs), 128.0, kEntropyKeys);
   ell = std::max(1.0, std::floor(ell));
   const double n = std::min(ell, cap);
   const auto count = static_cast<std::size_t>(n);
-  std::vector<double> z(count);
+  // The keys r_k = k·Δ (Δ = 1, or (ℓ − 1)/(N − 1) when sampled): cos(r_k θ_i)
+  // by one complex rotation per key, re-anchored with std::cos and std::sin
+  // every kAnchor keys (at ℓ = 10^9 the arguments are so large that each
+  // std::cos pays a slow argument reduction; 32 rotations drift by ~1e-14).
+  constexpr std::size_t kAnchor = 32;
+  const double step = n == ell ? 1.0 : (ell - 1) / std::max(1.0, n - 1);
+  std::vector<double> z(count, 0.0);
+  for (Eigen::Index i = 0; i < theta.size(); ++i) {
+    const double cw = std::cos(step * theta[i]), sw = std::sin(step * theta[i]);
+    double c = 1, s = 0;
+    for (std::size_t k = 0; k < count; ++k) {
+      if (k % kAnchor == 0) {
+        const double angle = static_cast<double>(k) * step * theta[i];
+        c = std::cos(angle), s = std::sin(angle);
+      }
+      z[k] += c;
+      const double next = c * cw - s * sw;
+      s = s * cw + c * sw, c = next;
+    }
+  }
   double top = -std::numeric_limits<double>::infinity();
-  for (std::size_t k = 0; k < count; ++k) {
-    const double r = n == ell ? static_cast<double>(k) : std::round(static_cast<double>(k) * (ell - 1) / std::max(1.0, n - 1));
-    double sum = 0;
-    for (Eigen::Index i = 0; i < theta.size(); ++i) sum += std::cos(r * theta[i]);
-    z[k] = a2 * sum / pairs;
-    top = std::max(top, z[k]);
+  for (double& v : z) {
+    v = a2 * v / pairs;
+    top = std::max(top, v);
   }
   double total = 0, weighted = 0;
   for (double v : z) {
@@ -720,6 +740,21 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
       case ScalingMethod::none:
         value = tr.format("scaling.readout.regimes_none", {{"n", n}});
         break;
+      case ScalingMethod::longrope: {
+        // Which list divides the pairs (HF switches the whole table once seq_len > L) and its range.
+        const Eigen::VectorXd divisor = t->theta.cwiseQuotient(t->scaled_theta);
+        const bool lists = p.is_set(*t->uses_long_factor ? "long_factor" : "short_factor");
+        value = tr.format(lists ? "scaling.readout.regimes_longrope" : "scaling.readout.regimes_longrope_uniform",
+                          {{"list", *t->uses_long_factor ? "long_factor" : "short_factor"},
+                           {"n", fig::num(static_cast<double>(p.integer("seq_len")))},
+                           {"cmp", *t->uses_long_factor ? ">" : "≤"},
+                           {"L", fig::num(L)},
+                           {"min", fig::num(divisor.minCoeff(), 6)},
+                           {"max", fig::num(divisor.maxCoeff(), 6)},
+                           {"s", fig::num(s)}});
+        number = divisor.maxCoeff();
+        break;
+      }
       default: {
         const Eigen::Index last = t->theta.size() - 1;
         const double first = t->theta[0] / t->scaled_theta[0], end = t->theta[last] / t->scaled_theta[last];
@@ -767,15 +802,17 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
                                                                  {"a2", fig::num(t->attention_factor * t->attention_factor, 6)}}),
                    t->attention_factor, std::nullopt});
 
-    // Why the factor: over s·L keys the softmax spreads thinner; a² sharpens it
-    // back (holds: the a² entropy at s·L is the closer one to the entropy at L;
-    // no claim for a = 1, where the two are the same).
+    // Why the factor: over s·L keys the softmax spreads thinner; a² > 1
+    // sharpens it back (holds: the entropy with scores × a² is below the one
+    // without). No claim for a² ≤ 1: a = 1 changes nothing, and an mscale
+    // below mscale_all_dim gives a² < 1, which flattens instead.
     const double a2 = t->attention_factor * t->attention_factor;
     const Entropy trained = attention_entropy(L, none->theta, 1);
     const Entropy wide = attention_entropy(Lt, t->scaled_theta, 1);
     const Entropy sharp = a2 == 1 ? wide : attention_entropy(Lt, t->scaled_theta, a2);
+    // (no claim for an attention_factor given outright: any number can be typed there)
     std::optional<bool> sharper;
-    if (a2 != 1) sharper = std::abs(sharp.nats - trained.nats) < std::abs(wide.nats - trained.nats);
+    if (a2 > 1 && p.real("attention_factor") == 0) sharper = sharp.nats < wide.nats;
     std::string value = tr.format("scaling.readout.entropy_value",
                                   {{"L", fig::num(L)}, {"h0", fig::num(trained.nats, 5)}, {"Lt", fig::num(std::floor(Lt))},
                                    {"h1", fig::num(wide.nats, 5)}, {"a2", fig::num(a2, 5)}, {"h2", fig::num(sharp.nats, 5)}});
@@ -863,7 +900,8 @@ ViewDef scaling_view() {
   return {.id = "scaling",
           .group = "extension",
           .keys = {"method", "d", "base", "factor", "original_context", "seq_len", "beta_fast", "beta_slow", "mscale",
-                   "mscale_all_dim", "low_freq_factor", "high_freq_factor", "gamma", "temperature", "pos", "log_x"},
+                   "mscale_all_dim", "low_freq_factor", "high_freq_factor", "gamma", "temperature", "truncate",
+                   "attention_factor", "short_factor", "long_factor", "pos", "log_x"},
           .defaults = {{"pos", "100,1000,4096,8192,16384,30000,32768"}, {"log_x", "true"}},
           .figures = {{"ratio", ratio},
                       {"wavelength", wavelength},

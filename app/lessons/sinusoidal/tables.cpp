@@ -19,8 +19,6 @@ using core::Params;
 using sinusoidal::kMaxCoreOffset;
 using sinusoidal::kMaxCorePosition;
 
-constexpr double kMaxWork = 33554432;  // sin/cos evaluations one table may take (2^25)
-
 /// ω_i and λ_i = 2π/ω_i per pair i, with the two dimensions the pair fills.
 Table sinusoidal_wavelengths(const Params& p) {
   const auto [d, base] = sinusoidal::encoding(p);
@@ -38,15 +36,6 @@ Table sinusoidal_dot_table(const Params& p) {
   const auto [d, base] = sinusoidal::encoding(p);
   const double n = p.real("n");
   const auto distance = p.list("distance");
-  if (static_cast<double>(distance.size()) * d > kMaxWork)
-    throw InvalidParameter("distance", std::to_string(distance.size()) + " offsets",
-                           "at d = " + std::to_string(d) + " at most " +
-                               core::format_number(std::floor(kMaxWork / d)) + " offsets; ask for fewer",
-                           core::Reason{"max_offsets_at_d",
-                                        {{"d", std::to_string(d)},
-                                         {"max", core::format_number(std::floor(kMaxWork / d))},
-                                         {"n", std::to_string(distance.size())}},
-                                        "offsets"});
   Table t;
   t.columns = {"offset", "dot_product", "closed_form", "difference"};
   for (double k : distance) {
@@ -78,7 +67,6 @@ Table sinusoidal_shift_table(const Params& p) {
 Table sinusoidal(const Params& p) {
   const auto [d, base] = sinusoidal::encoding(p);
   const auto pos = p.list("pos");
-  check_table_rows("pos", static_cast<double>(pos.size()) * d);
   Table t;
   t.columns = {"pos", "i", "value"};
   for (double m : pos)
@@ -86,17 +74,26 @@ Table sinusoidal(const Params& p) {
   return t;
 }
 
+// Their costs (docs/CONTRACT.md §3 "Budgets"): one unit per sinusoid evaluated.
+double dims(const Params& p) { return static_cast<double>(p.integer("d")); }
+/// d rows per position.
+TableCost sinusoidal_cost(const Params& p) { return rows_of("pos", 3, 1, "1", dims(p)); }
+TableCost sinusoidal_wavelengths_cost(const Params& p) { return fixed_rows(dims(p) / 2, 5); }
+/// Two encodings of d dimensions and the closed form's d/2 cosines per offset.
+TableCost sinusoidal_dot_cost(const Params& p) { return rows_of("distance", 4, 2.5 * dims(p), "2.5·d"); }
+TableCost sinusoidal_shift_cost(const Params& p) { return fixed_rows(dims(p), 5, 4, "4"); }
+
 }  // namespace
 
 std::vector<TableDef> sinusoidal_lesson_tables() {
   return {
-      {"sinusoidal", "PE(p), dimension j, of the sinusoidal encoding (columns pos = p, i = j)", {"d", "base", "pos"}, {{"pos", "0:9"}}, sinusoidal},
+      {"sinusoidal", "PE(p), dimension j, of the sinusoidal encoding (columns pos = p, i = j)", {"d", "base", "pos"}, {{"pos", "0:9"}}, sinusoidal, sinusoidal_cost},
       {"sinusoidal-wavelengths", "frequency θᵢ and wavelength λᵢ = 2π/θᵢ of every sinusoidal pair i",
-       {"d", "base"}, {}, sinusoidal_wavelengths},
+       {"d", "base"}, {}, sinusoidal_wavelengths, sinusoidal_wavelengths_cost},
       {"sinusoidal-dot", "PE(n + Δ)·PE(n) next to the closed form Σᵢ cos(θᵢΔ)",
-       {"d", "base", "n", "distance"}, {{"distance", "0:16"}}, sinusoidal_dot_table},
+       {"d", "base", "n", "distance"}, {{"distance", "0:16"}}, sinusoidal_dot_table, sinusoidal_dot_cost},
       {"sinusoidal-shift", "PE(m), PE(m + Δ) and M(Δ)·PE(m) per dimension j",
-       {"d", "base", "m", "offset"}, {}, sinusoidal_shift_table},
+       {"d", "base", "m", "offset"}, {}, sinusoidal_shift_table, sinusoidal_shift_cost},
   };
 }
 

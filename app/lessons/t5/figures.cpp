@@ -16,6 +16,7 @@
 #include <climits>
 #include <cmath>
 #include <memory>
+#include <iterator>
 #include <set>
 #include <span>
 #include <string>
@@ -106,11 +107,56 @@ long long last_bucket_from(const BucketLookup& look) {
   return -look.range_of(LLONG_MIN).last;
 }
 
-/// The relative positions of the `relative` list, sorted, without repeats.
+/// The relative positions of the `relative` list, sorted, without repeats
+/// (a million of them in a few milliseconds: ranges come sorted).
 std::vector<long long> relative_positions(const core::Params& p) {
-  std::set<long long> u;
-  for (double r : p.list("relative")) u.insert(static_cast<long long>(r));
-  return {u.begin(), u.end()};
+  const std::vector<double> list = p.list("relative");
+  std::vector<long long> u(list.size());
+  for (std::size_t i = 0; i < list.size(); ++i) u[i] = static_cast<long long>(list[i]);
+  if (!std::is_sorted(u.begin(), u.end())) std::sort(u.begin(), u.end());
+  u.erase(std::unique(u.begin(), u.end()), u.end());
+  return u;
+}
+
+/// Up to this many relative positions a figure draws every one; beyond, the
+/// two ends of each run of equal buckets (the same staircase, exactly, in
+/// a few points per bucket: a long list is drawn from its runs, not point by
+/// point).
+constexpr std::size_t kDrawnPoints = 4096;
+
+/// Calls emit(i, j) for each maximal run xs[i..j] on which f is constant, for
+/// an f whose values never come back once they change along the sorted xs
+/// (a monotone step function, or a pair of them moving the same way): the end
+/// of each run by bisection, O(runs · log n) evaluations of f.
+template <class F, class Emit>
+void for_each_run(std::span<const long long> xs, F f, Emit emit) {
+  for (std::size_t i = 0; i < xs.size();) {
+    const auto v = f(xs[i]);
+    std::size_t lo = i, hi = xs.size();  // f(xs[lo]) == v; f(xs[hi]) != v or hi = end
+    while (hi - lo > 1) {
+      const std::size_t mid = lo + (hi - lo) / 2;
+      if (f(xs[mid]) == v) lo = mid;
+      else hi = mid;
+    }
+    emit(i, lo);
+    i = lo + 1;
+  }
+}
+
+/// The positions of `xs` (sorted) a figure draws for a bucket function that
+/// is monotone on each side of 0 (T5's, either form): all of them up to
+/// kDrawnPoints, else the ends of each run.
+template <class F>
+std::vector<long long> drawn_positions(const std::vector<long long>& xs, F bucket_of) {
+  if (xs.size() <= kDrawnPoints) return xs;
+  std::vector<long long> out;
+  const auto zero = static_cast<std::size_t>(std::lower_bound(xs.begin(), xs.end(), 0LL) - xs.begin());
+  for (const std::span<const long long> side : {std::span<const long long>(xs).first(zero), std::span<const long long>(xs).subspan(zero)})
+    for_each_run(side, bucket_of, [&](std::size_t i, std::size_t j) {
+      out.push_back(side[i]);
+      if (j != i) out.push_back(side[j]);
+    });
+  return out;
 }
 
 // [SECTION] The notes' variant (seed 002 §2.4, T5RelativePositionBias)
@@ -154,6 +200,23 @@ std::string mode_text(const Setting& s, const Translator& tr) {
   return s.bidirectional ? tr("t5.bidirectional") : tr("t5.causal");
 }
 
+/// The relative positions the buckets figure draws: those of `relative`, the
+/// first distance of every bucket between the ends, and the ends themselves,
+/// which reach at least 1.25·D on each side that has its own buckets (keys
+/// before the query always; after it in the encoder).
+std::vector<long long> shown_positions(const core::Params& p, const Setting& s, const BucketLookup& look) {
+  const auto rel = relative_positions(p);
+  const auto reach = static_cast<long long>(std::ceil(1.25 * static_cast<double>(s.max_distance)));
+  const long long lo = std::min(rel.front(), -reach), hi = s.bidirectional ? std::max(rel.back(), reach) : rel.back();
+  std::set<long long> out(rel.begin(), rel.end());
+  out.insert(lo), out.insert(hi);
+  for (const core::T5BucketRange& r : look.ranges()) {
+    if (r.first != LLONG_MIN && r.first > lo && r.first < hi) out.insert(r.first);
+    if (r.last != LLONG_MAX && r.last > lo && r.last < hi) out.insert(r.last);  // the open-ended ones span too
+  }
+  return {out.begin(), out.end()};
+}
+
 // [SECTION] Figures
 
 /// Bucket of every relative position key − query as a staircase; hover shows
@@ -168,7 +231,9 @@ Figure buckets(const FigureContext& ctx) {
   f.title = tr("t5.buckets.title");
   f.subtitle = tr.format("t5.buckets.subtitle", {{"nb", fig::num(s.buckets)}, {"maxd", fig::num(s.max_distance)},
                                                  {"mode", mode_text(s, tr)}});
-  f.x = {.label = tr("t5.axis.relative"), .format = fig::TickFormat::integer};
+  f.x = {.label = tr("t5.axis.relative"),
+         .scale = ctx.params.boolean("log_x") ? fig::AxisScale::symlog : fig::AxisScale::linear,
+         .format = fig::TickFormat::integer};
   f.y = {.label = tr("t5.axis.bucket"), .min = -0.5, .max = s.buckets + 1.5, .format = fig::TickFormat::integer};
   const long long from = last_bucket_from(look);
   fig::Series closed{.name = tr("t5.buckets.series"), .kind = fig::SeriesKind::step};
@@ -179,8 +244,14 @@ Figure buckets(const FigureContext& ctx) {
   fig::Series open_above{.kind = fig::SeriesKind::step};
   open_below.color = open_above.color = fig::palette_color(3);
   std::vector<double> first, last, size, below_from, above_from;
-  const auto rel = relative_positions(ctx.params);
-  const auto rel_lo = static_cast<double>(rel.front()), rel_hi = static_cast<double>(rel.back());
+  // The axis always reaches 1.25·D on each side that has buckets, so the
+  // open-ended buckets stay on screen whatever D is; the staircase is drawn
+  // exactly (a point at the first distance of every bucket in view) and the
+  // positions of `relative` are points of it too (their hover readouts);
+  // a long list is drawn as its bucket runs (drawn_positions).
+  const std::vector<long long> all = shown_positions(ctx.params, s, look);
+  const auto rel_lo = static_cast<double>(all.front()), rel_hi = static_cast<double>(all.back());
+  const auto rel = drawn_positions(all, [&](long long rp) { return look.bucket(rp); });
   for (long long rp : rel) {
     const core::T5BucketRange& r = look.range_of(rp);
     if (r.first == LLONG_MIN) {
@@ -209,7 +280,8 @@ Figure buckets(const FigureContext& ctx) {
   // Exact region: |key − query| < max_exact, one bucket per distance.
   const double me = s.max_exact();
   f.bands.push_back({.from = -(me - 0.5), .to = s.bidirectional ? me - 0.5 : 0.5,
-                     .label = tr.format("t5.buckets.exact", {{"n", fig::num(me)}})});
+                     .label = tr.format("t5.buckets.exact", {{"n", fig::num(me)}}),
+                     .label_top = true});  // the curve reaches bucket 0 at the bottom of the band
   // Max distance (labelled) and the true start of the last bucket (dotted,
   // named in the legend entry of the open-ended series), where the relative
   // positions shown reach them.
@@ -222,7 +294,11 @@ Figure buckets(const FigureContext& ctx) {
   add_edges(-1);
   if (s.bidirectional) {
     add_edges(1);
-    f.notes.push_back({.x = 1.5, .y = static_cast<double>(s.side()), .text = tr.format("t5.buckets.unused", {{"b", fig::num(s.side())}})});
+    // A labelled dotted line, not a note by the curve: its label sits at the
+    // right end, where the curve is at the top (the open-ended bucket).
+    f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = static_cast<double>(s.side()),
+                           .label = tr.format("t5.buckets.unused", {{"b", fig::num(s.side())}}),
+                           .color = fig::palette_color(3), .style = fig::LineStyle::dotted});
   }
   return f;
 }
@@ -323,10 +399,27 @@ Figure notes(const FigureContext& ctx) {
   const auto& tr = ctx.tr;
   const Setting s = setting(ctx.params);
   const Setting causal = causal_setting(s);
-  std::set<long long> mags{0};
-  for (long long rp : relative_positions(ctx.params)) mags.insert(rp < 0 ? -rp : rp);
+  // |rp| of the sorted list: the negatives reversed, merged with the rest (O(N)).
+  const std::vector<long long> rel = relative_positions(ctx.params);
+  const auto zero = std::lower_bound(rel.begin(), rel.end(), 0LL);
+  std::vector<long long> below;
+  for (auto it = std::make_reverse_iterator(zero); it != rel.rend(); ++it) below.push_back(-*it);
+  std::vector<long long> mags{0};
+  mags.reserve(rel.size() + 1);
+  std::merge(below.begin(), below.end(), zero, rel.end(), std::back_inserter(mags));
+  mags.erase(std::unique(mags.begin(), mags.end()), mags.end());
   const std::shared_ptr<const BucketLookup> shared = lookup_for(causal);
   const BucketLookup& look = *shared;
+  // Both curves are monotone in n: a long list is drawn from the ends of
+  // the runs of either (each point still exact for both).
+  if (mags.size() > kDrawnPoints) {
+    std::vector<long long> ends = drawn_positions(mags, [&](long long n) { return look.bucket(-n); });
+    const std::vector<long long> notes_ends = drawn_positions(mags, [&](long long n) { return notes_bucket(-n, causal.buckets); });
+    ends.insert(ends.end(), notes_ends.begin(), notes_ends.end());
+    std::sort(ends.begin(), ends.end());
+    ends.erase(std::unique(ends.begin(), ends.end()), ends.end());
+    mags = std::move(ends);
+  }
   Figure f;
   f.title = tr("t5.notes.title");
   f.subtitle = tr.format("t5.notes.subtitle", {{"nb", fig::num(causal.buckets)}, {"maxd", fig::num(causal.max_distance)}});
@@ -346,7 +439,7 @@ Figure notes(const FigureContext& ctx) {
   f.legend = fig::LegendPlace::bottom_right;
   const double ref_from = static_cast<double>(last_bucket_from(look));
   const double notes_from = static_cast<double>(notes_last_bucket_from(causal.buckets));
-  const auto farthest = static_cast<double>(*mags.rbegin());
+  const auto farthest = static_cast<double>(mags.back());
   if (ref_from <= farthest)
     f.ref_lines.push_back({.value = ref_from, .label = tr.format("t5.notes.ref_last", {{"n", fig::num(ref_from)}}),
                            .color = fig::palette_color(0), .style = fig::LineStyle::dotted});
@@ -439,9 +532,15 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
   const std::shared_ptr<const BucketLookup> shared_causal = lookup_for(causal_setting(s));
   const BucketLookup& causal = *shared_causal;
   const auto rel = relative_positions(ctx.params);
+  // Both are non-increasing in key − query (n = max(−rp, 0) grows as rp
+  // falls), so the pair of buckets changes in runs that never come back:
+  // counted run by run, exactly, however long the list.
   long long differ = 0;
-  for (long long rp : rel)
-    if (notes_bucket(rp, s.buckets) != causal.bucket(rp)) ++differ;
+  for_each_run(
+      rel, [&](long long rp) { return std::pair<int, int>(notes_bucket(rp, s.buckets), causal.bucket(rp)); },
+      [&](std::size_t i, std::size_t j) {
+        if (notes_bucket(rel[i], s.buckets) != causal.bucket(rel[i])) differ += static_cast<long long>(j - i + 1);
+      });
   out.push_back({tr("t5.readout.notes_label"),
                  tr.format("t5.readout.notes_value", {{"k", fig::num(static_cast<double>(differ))},
                                                       {"m", fig::num(static_cast<double>(rel.size()))},
@@ -457,7 +556,7 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
 ViewDef t5_view() {
   return {.id = "t5",
           .group = "relative",
-          .keys = {"buckets", "bucket_max_distance", "bidirectional", "positions", "relative"},
+          .keys = {"buckets", "bucket_max_distance", "bidirectional", "positions", "relative", "log_x"},
           .defaults = {{"positions", "160"}},
           .figures = {{"buckets", buckets}, {"matrix", matrix}, {"usage", usage}, {"notes", notes}},
           .tables = {"t5-buckets", "t5-bucket-ranges"},

@@ -58,14 +58,20 @@ Table t5_buckets(const Params& p) {
   return t;
 }
 
+TableCost t5_buckets_cost(const Params&) { return rows_of("relative", 2); }
+/// Each bucket's ends are found by bisection: about 64 bucket evaluations.
+TableCost t5_bucket_ranges_cost(const Params& p) {
+  return fixed_rows(static_cast<double>(p.integer("buckets")), 5, 64, "64");
+}
+
 }  // namespace
 
 std::vector<TableDef> t5_lesson_tables() {
   return {
       {"t5-buckets", "T5 bucket of each relative position key − query = −r",
-       {"buckets", "bucket_max_distance", "bidirectional", "relative"}, {}, t5_buckets},
+       {"buckets", "bucket_max_distance", "bidirectional", "relative"}, {}, t5_buckets, t5_buckets_cost},
       {"t5-bucket-ranges", "every T5 bucket with the range of key − query = −r it covers",
-           {"buckets", "bucket_max_distance", "bidirectional"}, {}, t5_bucket_ranges}};
+           {"buckets", "bucket_max_distance", "bidirectional"}, {}, t5_bucket_ranges, t5_bucket_ranges_cost}};
 }
 
 }  // namespace poslab::app::tables

@@ -33,12 +33,14 @@ Table why_position_shuffle(const core::Params& p) {
   return t;
 }
 
+TableCost why_position_shuffle_cost(const core::Params&) { return fixed_rows(kTokens, 5, 2 * kTokens * kTokens); }
+
 }  // namespace
 
 std::vector<TableDef> why_position_lesson_tables() {
   return {{"why-position-shuffle",
            "each word's new place under the shuffle perm and how much its attention output changes, without and with positions",
-           {"perm", "pe_scale", "seed"}, {}, why_position_shuffle}};
+           {"perm", "pe_scale", "seed"}, {}, why_position_shuffle, why_position_shuffle_cost}};
 }
 
 }  // namespace poslab::app::tables

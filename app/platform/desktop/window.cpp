@@ -35,6 +35,16 @@ std::string g_glfw_error;  // the last GLFW error, for the one-line message
 
 void on_glfw_error(int, const char* description) { g_glfw_error = description ? description : "unknown error"; }
 
+/// Files dropped on the window go to the App (a config.json opens its model).
+void on_drop(GLFWwindow* window, int count, const char** paths) {
+  auto* self = static_cast<Window*>(glfwGetWindowUserPointer(window));
+  if (!self || count <= 0 || !paths) return;
+  std::vector<std::string> files;
+  for (int i = 0; i < count; ++i)
+    if (paths[i]) files.emplace_back(paths[i]);
+  self->files_dropped(std::move(files));
+}
+
 /// Frames drawn after any input so ImGui settles (hover states, popups).
 constexpr int kSettleFrames = 3;
 
@@ -92,6 +102,7 @@ void Window::attach(App& app) {
   glfwSetKeyCallback(window_, &Window::on_key);
   ImGui_ImplGlfw_InitForOpenGL(window_, true);
   ImGui_ImplOpenGL3_Init("#version 330 core");
+  glfwSetDropCallback(window_, on_drop);
   attached_ = true;
 }
 
@@ -100,9 +111,14 @@ void Window::on_key(GLFWwindow* window, int key, int, int action, int mods) {
   if (self && self->app_) self->app_->key_event(key, action, mods);
 }
 
+void Window::files_dropped(std::vector<std::string> paths) {
+  if (app_) app_->drop_files(std::move(paths));
+}
+
 void Window::detach() {
-  app_ = nullptr;
   if (!attached_) return;
+  glfwSetDropCallback(window_, nullptr);
+  app_ = nullptr;
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();
   attached_ = false;

@@ -34,6 +34,8 @@ class Window final : public Platform {
   void attach(App& app);
   /// Unhooks the backends (before the App's ImGui context goes away).
   void detach();
+  /// Files dropped on the window (GLFW's drop callback): handed to the App.
+  void files_dropped(std::vector<std::string> paths);
   /// Restores the remembered geometry, sets the icon (a PNG; none if
   /// unreadable) and shows the window.
   void show(const Settings& settings, const std::filesystem::path& icon_png);
@@ -80,7 +82,7 @@ class Window final : public Platform {
   GLFWmonitor* current_monitor() const;
 
   GLFWwindow* window_ = nullptr;
-  App* app_ = nullptr;  ///< set by attach(): where key events go
+  App* app_ = nullptr;  ///< while attached: where key events and dropped files go
   std::unique_ptr<gl::HeatmapRenderer> heatmaps_;
   bool attached_ = false;
   bool for_screenshot_ = false;

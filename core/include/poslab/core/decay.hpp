@@ -36,5 +36,12 @@ void rope_random_mean_abs_score_curve(std::span<const double> distances, int d, 
 /// (d = 128, 65,536 distances: ~6 ms).
 void rope_decay_bound_curve(std::span<const double> distances, std::span<const double> thetas,
                             std::span<double> out);
+/// The same, and rope_ones_score at every distance into `ones` (same size):
+/// the last running sum S_{d/2}(r) = Σ_k e^{i r θ_k} of the bound holds it,
+/// ones(r) = 2·Re S_{d/2}(r), so it costs nothing more. Each term carries the
+/// error above, so ones agrees with rope_ones_score to within
+/// d·(75u + u·max|rθ|) absolute.
+void rope_decay_bound_curve(std::span<const double> distances, std::span<const double> thetas,
+                            std::span<double> out, std::span<double> ones);
 
 }  // namespace poslab::core

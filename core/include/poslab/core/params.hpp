@@ -105,6 +105,9 @@ std::string format_param_value(const ParamSpec& spec, const ParamValue& value);
 /// Formats a number in the shortest form that reads back to the same double
 /// ("10000", "0.1", "1e-07").
 std::string format_number(double x);
+/// format_number(x) appended to `out`, without a temporary string (for
+/// writers of a million numbers).
+void append_number(std::string& out, double x);
 
 /// Checks used by core math functions on their own arguments, against the
 /// spec of `key`. They raise the same InvalidParameter as the parser.
@@ -120,6 +123,13 @@ void check_real(const ParamSpec& spec, double value);
 /// e.g. the word order `perm` of the why-position lesson. Raises
 /// InvalidParameter naming `key` (reason "permutation").
 void check_permutation(std::string_view key, std::span<const double> items);
+
+/// Checks that no key is assigned twice among `assignments` ("KEY=VALUE", as
+/// --set takes them): one command line sets each key once, as a session file
+/// does, so `--set d=64 --set d=32` is refused instead of silently taking the
+/// last. Raises InvalidParameter naming the key and both values (reason
+/// "given_twice"); assignments without '=' are left to set_assignment.
+void check_each_key_once(std::span<const std::string> assignments);
 
 /// A full set of parameter values: every key has its default until `set`.
 class Params {

@@ -72,7 +72,8 @@ double rope_score(const Eigen::VectorXd& q, const Eigen::VectorXd& k, double m, 
                   PairLayout layout);
 
 /// The permutation P with half = P·interleaved: perm[j] is where interleaved
-/// index j lands in the half layout (2i → i, 2i+1 → i + d/2).
+/// index j lands in the half layout (2i → i, 2i+1 → i + d/2). The two
+/// permutations below take any finite vector of an even length in 2..8192.
 std::vector<int> rope_layout_permutation(int d);
 Eigen::VectorXd interleaved_to_half(const Eigen::VectorXd& x);
 Eigen::VectorXd half_to_interleaved(const Eigen::VectorXd& x);
