@@ -25,6 +25,8 @@ packages=(
   # tests: doctest, a virtual display with Mesa's software GL, clang's sanitizers
   # and libFuzzer, poppler to check that exported PDFs render
   doctest-dev xvfb xauth libgl1-mesa-dri clang libclang-rt-14-dev poppler-utils
+  # tests: XTest sends real key taps to the window under Xvfb; giflib reads back the GIFs poslab writes
+  libxtst-dev
   python3
 )
 

@@ -69,9 +69,12 @@ int dispatch(int argc, char** argv, const GuiEntryPoints& gui, std::string& lang
     sub->add_option("--lang", window.lang, "en or zh (default: the system language)");
     sub->add_option("--theme", window.theme, "light, dark or projector");
     sub->add_option("--step", window.step, "open the lesson at guided step N (1-based; poslab list views --format json)");
+    sub->add_option("--deck", window.deck, "a deck file to present, or a built-in deck's id (poslab list decks)");
+    sub->add_flag("--lecture", window.lecture, "lecture mode: figure first, projector theme, text sized to the screen");
   };
   CLI::App* gui_cmd = app.add_subcommand("gui", "open the desktop app (the default)");
   add_window_options(gui_cmd);
+  gui_cmd->add_flag("--fresh", window.fresh, "start from the defaults, not from the last session (the autosave)");
 
   std::string shot_size;
   CLI::App* shot = app.add_subcommand("screenshot", "render the app window for a view and save a PNG (needs a display)");
@@ -87,6 +90,8 @@ int dispatch(int argc, char** argv, const GuiEntryPoints& gui, std::string& lang
   CLI::App* list_cmd = cli::add_list_command(app, list);
   cli::ModelRequest model;
   CLI::App* model_cmd = cli::add_model_command(app, model);
+  cli::DeckRequest deck;
+  CLI::App* deck_cmd = cli::add_deck_command(app, deck);
 
   bench::BenchOptions bench_options;
   CLI::App* bench_cmd = app.add_subcommand("bench", "measure frame, export and kernel times");
@@ -111,12 +116,14 @@ int dispatch(int argc, char** argv, const GuiEntryPoints& gui, std::string& lang
   lang = table_cmd->parsed()    ? table.lang
          : export_cmd->parsed() ? exp.lang
          : model_cmd->parsed()  ? model.lang
+         : deck_cmd->parsed()   ? deck.lang
                                 : window.lang;
 
   if (table_cmd->parsed()) return cli::run_table(table);
   if (export_cmd->parsed()) return cli::run_export(exp);
   if (list_cmd->parsed()) return cli::run_list(list);
   if (model_cmd->parsed()) return cli::run_model(model);
+  if (deck_cmd->parsed()) return cli::run_deck(deck);
   if (bench_cmd->parsed()) {
     try {
       nlohmann::ordered_json report = nlohmann::ordered_json::object();

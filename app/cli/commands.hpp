@@ -55,9 +55,26 @@ struct ExportRequest {
   bool transparent = false;
   std::string theme = "light";
   std::string lang;  ///< empty: the system language
+  double font_scale = 1.0, line_scale = 1.0;
+  std::string page;    ///< PDF: "" (the figure's size), slide, a4, letter
+  std::string sweep;   ///< KEY=FROM:TO: an animated GIF or numbered PNGs of the figure
+  int frames = 60;
+  bool bounce = false;
+  double seconds = 5;
 };
 CLI::App* add_export_command(CLI::App& app, ExportRequest& request);
 int run_export(const ExportRequest& request);
+
+struct DeckRequest {
+  std::string deck;  ///< a deck file or a built-in deck's id
+  std::string format;
+  std::string out;
+  std::string page = "a4";
+  std::string theme = "light";
+  std::string lang;
+};
+CLI::App* add_deck_command(CLI::App& app, DeckRequest& request);
+int run_deck(const DeckRequest& request);
 
 struct ModelRequest {
   std::string file;  ///< config.json, or "-" for standard input

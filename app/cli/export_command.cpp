@@ -12,6 +12,7 @@
 #include "app/common/i18n.hpp"
 #include "app/common/presets.hpp"
 #include "app/export/figure_export.hpp"
+#include "app/export/sweep.hpp"
 #include "app/lessons/lesson.hpp"
 
 namespace poslab::app::cli {
@@ -33,6 +34,13 @@ CLI::App* add_export_command(CLI::App& app, ExportRequest& r) {
   sub->add_flag("--transparent", r.transparent, "no background");
   sub->add_option("--theme", r.theme, "light (default), dark or projector");
   sub->add_option("--lang", r.lang, "en or zh (default: the system language)");
+  sub->add_option("--font-scale", r.font_scale, "text size × this (0.5..3), e.g. 1.5 for slides; default 1");
+  sub->add_option("--line-scale", r.line_scale, "line widths × this (0.5..4); default 1");
+  sub->add_option("--page", r.page, "PDF page: slide (13.333 × 7.5 in), a4, letter; default: the figure's size");
+  sub->add_option("--sweep", r.sweep, "KEY=FROM:TO: one frame per value (--format gif, or png: numbered files in --out)");
+  sub->add_option("--frames", r.frames, "sweep: frames from FROM to TO (2..600); default 60");
+  sub->add_flag("--bounce", r.bounce, "sweep: forward, then back");
+  sub->add_option("--seconds", r.seconds, "sweep: seconds from FROM to TO (GIF timing); default 5");
   return sub;
 }
 
@@ -50,10 +58,48 @@ std::string known_figures(const ViewDef& v) {
   return out;
 }
 
+/// `--sweep KEY=FROM:TO`: figure `r.figure` of `view` at every value, as a GIF or numbered PNGs.
+int export_sweep(const ExportRequest& r, const ViewDef& view, const Translator& tr) {
+  if (r.figure.empty())
+    throw core::InvalidParameter("figure", "(none)", "--sweep records one figure: name it with --figure");
+  const FigureDef* f = find_figure(view, r.figure);
+  if (!f)
+    return fail(kExitUsage, tr.format("cli.unknown_figure",
+                                      {{"view", r.view}, {"figure", r.figure}, {"figures", known_figures(view)}}));
+  if (r.format != "gif" && r.format != "png")
+    throw core::InvalidParameter("format", r.format, "a sweep is gif or png (numbered files)",
+                                 core::Reason{"one_of", {{"choices", "gif, png"}}, {}});
+  SweepSpec spec;
+  parse_sweep(r.sweep, spec);
+  spec.frames = r.frames;
+  spec.bounce = r.bounce;
+  spec.seconds = r.seconds;
+  ExportOptions options;
+  options.width = r.width;
+  options.height = r.height;
+  options.scale = r.scale;
+  options.transparent = r.transparent;
+  options.theme = r.theme;
+  options.font_scale = r.font_scale;
+  options.line_scale = r.line_scale;
+  options.font_family = export_font_families(tr.lang());
+  core::Params params = params_from_request(r.preset, r.sets, view.keys, r.view);
+  apply_model(params, r.model, view.keys, r.sets);
+  fs::path out = r.out;
+  std::error_code ec;
+  if (r.format == "gif" && fs::is_directory(out, ec))
+    out /= std::string(view.id) + "-" + std::string(f->id) + "-" + spec.key + ".gif";
+  SweepWriter writer(view, *f, std::move(params), spec, r.format == "gif" ? SweepFormat::gif : SweepFormat::png_sequence,
+                     options, tr, out);
+  writer.run();
+  return kExitOk;
+}
+
 /// The figures of `r`, written; every message in tr's language.
 int export_figures(const ExportRequest& r, const Translator& tr) {
   const ViewDef* view = find_view(r.view);
   if (!view) return fail(kExitUsage, tr.format("cli.unknown_view", {{"view", r.view}, {"views", known_views()}}));
+  if (!r.sweep.empty()) return export_sweep(r, *view, tr);
   std::vector<const FigureDef*> figures;
   if (!r.figure.empty()) {
     const FigureDef* f = find_figure(*view, r.figure);
@@ -71,6 +117,9 @@ int export_figures(const ExportRequest& r, const Translator& tr) {
   options.scale = r.scale;
   options.transparent = r.transparent;
   options.theme = r.theme;
+  options.font_scale = r.font_scale;
+  options.line_scale = r.line_scale;
+  options.page = r.page;
   options.check();
   check_export_pixels(figures.size(), options);
   core::Params params = params_from_request(r.preset, r.sets, view->keys, r.view);

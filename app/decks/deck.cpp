@@ -279,4 +279,23 @@ std::vector<std::pair<std::string, Deck>> builtin_decks() {
   return out;
 }
 
+Deck load_deck_named(const std::string& name, std::filesystem::path* source) {
+  std::error_code ec;
+  const std::filesystem::path path(name);
+  if (!std::filesystem::exists(path, ec) && path.extension() != ".json" && path.parent_path().empty()) {
+    const std::filesystem::path builtin = assets_dir() / "decks" / (name + ".json");
+    if (std::filesystem::exists(builtin, ec)) {
+      if (source) source->clear();
+      return load_deck_file(builtin);
+    }
+  }
+  if (!std::filesystem::exists(path, ec) && !std::filesystem::is_symlink(path, ec)) {
+    std::string ids;
+    for (const auto& [id, deck] : builtin_decks()) ids += (ids.empty() ? "" : ", ") + id;
+    throw IoError("cannot read " + name + ": no such file" + (ids.empty() ? "" : " or built-in deck (" + ids + ")"));
+  }
+  if (source) *source = std::filesystem::absolute(path, ec);
+  return load_deck_file(path);
+}
+
 }  // namespace poslab::app

@@ -104,4 +104,10 @@ void check_step_number(std::string_view view_id, int step);
 /// The built-in decks (assets/decks/*.json): id (file stem) and deck, by id.
 std::vector<std::pair<std::string, Deck>> builtin_decks();
 
+/// `name` as `poslab gui --deck` takes it: the deck file at that path when
+/// one exists, else the built-in deck with that id. Raises IoError (no such
+/// file or deck, unreadable) or core::InvalidParameter (bad content).
+/// `source` receives the file's path ("" for a built-in deck).
+Deck load_deck_named(const std::string& name, std::filesystem::path* source = nullptr);
+
 }  // namespace poslab::app

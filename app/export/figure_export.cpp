@@ -54,7 +54,27 @@ void ExportOptions::check() const {
             " pixels per image (docs/CONTRACT.md §1), e.g. 4096 × 4096 at scale 1 or 1600 × 1000 at scale 3.2",
         core::Reason{"image_budget", {{"amount", amount}, {"max", max}}, {}});
   }
+  if (!(font_scale >= 0.5 && font_scale <= 3))
+    throw core::InvalidParameter("font-scale", n(font_scale), "must be a number in 0.5..3",
+                                 core::Reason{"number_in", {{"min", "0.5"}, {"max", "3"}}, {}});
+  if (!(line_scale >= 0.5 && line_scale <= 4))
+    throw core::InvalidParameter("line-scale", n(line_scale), "must be a number in 0.5..4",
+                                 core::Reason{"number_in", {{"min", "0.5"}, {"max", "4"}}, {}});
+  if (!page.empty() && page != "figure" && page != "slide" && page != "a4" && page != "letter")
+    throw core::InvalidParameter("page", page, "must be one of figure, slide, a4, letter",
+                                 core::Reason{"one_of", {{"choices", "figure, slide, a4, letter"}}, {}});
   fig::Theme::by_name(theme);
+}
+
+std::pair<double, double> pdf_page_size(const ExportOptions& o) {
+  const bool landscape = o.width >= o.height;
+  auto oriented = [landscape](double a, double b) {
+    return landscape ? std::pair{std::max(a, b), std::min(a, b)} : std::pair{std::min(a, b), std::max(a, b)};
+  };
+  if (o.page == "slide") return {960.0, 540.0};  // 13.333 × 7.5 in, PowerPoint's and Keynote's 16:9
+  if (o.page == "a4") return oriented(595.28, 841.89);
+  if (o.page == "letter") return oriented(612.0, 792.0);
+  return {static_cast<double>(o.width), static_cast<double>(o.height)};
 }
 
 double export_font_size(int width, int height) {
@@ -65,7 +85,8 @@ fig::RenderStyle export_render_style(const ExportOptions& o) {
   fig::RenderStyle s;
   s.theme = fig::Theme::by_name(o.theme);
   s.theme.transparent = o.transparent;
-  s.font_size = export_font_size(o.width, o.height);
+  s.theme.line_scale *= o.line_scale;
+  s.font_size = export_font_size(o.width, o.height) * o.font_scale;
   return s;
 }
 

@@ -6,7 +6,9 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <utility>
 
+#include "app/export/png.hpp"
 #include "app/plot/figure.hpp"
 #include "app/plot/render.hpp"
 
@@ -29,17 +31,32 @@ struct ExportOptions {
   int width = 1600;          ///< layout width (PNG pixels at scale 1; PDF/SVG points)
   int height = 1000;
   double scale = 1.0;        ///< PNG pixel density: a 1600×1000 figure at scale 2 is 3200×2000 px
-  bool transparent = false;  ///< no background fill (PNG alpha, SVG/PDF without a page colour)
+  /// Nothing filled: no page, no plot area, no legend box (PNG alpha, SVG
+  /// and PDF without a background), for a slide's own background; pick the
+  /// theme whose text reads on it (light: dark text, dark: light text).
+  bool transparent = false;
   std::string theme = "light";
   std::string font_family = "DejaVu Sans";
+  /// Text size relative to what the size gives (export_font_size): 0.5..3.
+  double font_scale = 1.0;
+  /// Line, marker and arrow widths relative to the theme's: 0.5..4.
+  double line_scale = 1.0;
+  /// PDF page: "" = the figure's size in points; "slide" = 13.333 × 7.5 in
+  /// (16:9), "a4", "letter" (landscape when the figure is wider than tall):
+  /// the figure fills the page, its aspect kept.
+  std::string page;
   /// Checks sizes and scale (width/height 200..8192, scale 0.5..4, at most
-  /// kImagePixelBudget pixels). Raises core::InvalidParameter naming the
-  /// option (the pixels: the product of the three).
+  /// kImagePixelBudget pixels), font and line scale, the page. Raises
+  /// core::InvalidParameter naming the option (the pixels: the product of
+  /// the three).
   void check() const;
 };
 
 /// The base font size for a figure of this layout size (readable on slides).
 double export_font_size(int width, int height);
+
+/// The PDF page for `options` in points (width, height).
+std::pair<double, double> pdf_page_size(const ExportOptions& options);
 
 /// Writes `figure` to `path` in `format`. Raises IoError (nothing written, an
 /// existing file left intact) or core::InvalidParameter.
@@ -64,7 +81,13 @@ std::string render_svg(const fig::Figure& figure, const ExportOptions& options);
 /// PDF is a desktop feature there).
 std::string render_pdf(const fig::Figure& figure, const ExportOptions& options);
 
-/// The theme and font size a figure of these options is drawn with.
+/// The style a figure of these options is drawn with: the theme (transparent
+/// or not, its line scale times options.line_scale) and the font size (times
+/// font_scale).
 fig::RenderStyle export_render_style(const ExportOptions& options);
+
+/// `figure` drawn into width·scale × height·scale pixels, as the PNG is. Raises
+/// IoError (in the browser build always: image frames are a desktop feature there).
+Image render_image(const fig::Figure& figure, const ExportOptions& options);
 
 }  // namespace poslab::app

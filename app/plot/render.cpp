@@ -35,9 +35,45 @@ Theme Theme::dark() {
           Color::rgb(0x3a3d42), Color::rgb(0xbdc1c6), Color::rgb(0x4a4d52), false};
 }
 Theme Theme::projector() {
-  // High contrast for washed-out projectors: pure white, black text, darker grid.
-  return {Color::rgb(0xffffff), Color::rgb(0xffffff), Color::rgb(0x000000), Color::rgb(0x202124),
-          Color::rgb(0xc4c7cc), Color::rgb(0x000000), Color::rgb(0xbdbdbd), false};
+  // High contrast for washed-out projectors: pure white, black text, darker
+  // grid, data lines twice as thick, every data colour at 4.5:1 or more
+  // against white (no yellow or sky blue on white), larger tick labels.
+  Theme t{Color::rgb(0xffffff), Color::rgb(0xffffff), Color::rgb(0x000000), Color::rgb(0x202124),
+          Color::rgb(0xb8bbc0), Color::rgb(0x000000), Color::rgb(0xbdbdbd), false};
+  t.line_scale = 2.0;
+  t.min_contrast = 4.5;
+  t.tick_scale = 1.0;
+  return t;
+}
+
+Color Theme::ink(Color c) const { return min_contrast > 0 ? with_contrast(c, plot_background, min_contrast) : c; }
+
+double relative_luminance(Color c) {
+  auto lin = [](double v) { return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+  return 0.2126 * lin(c.r) + 0.7152 * lin(c.g) + 0.0722 * lin(c.b);
+}
+
+double contrast_ratio(Color a, Color b) {
+  const double la = relative_luminance(a), lb = relative_luminance(b);
+  return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+}
+
+Color with_contrast(Color c, Color background, double ratio) {
+  if (contrast_ratio(c, background) >= ratio) return c;
+  // Towards black on a light background, towards white on a dark one; the
+  // smallest mix that reaches the ratio (contrast grows with the mix).
+  const bool light = relative_luminance(background) > 0.18;
+  const float target = light ? 0.0f : 1.0f;
+  auto mix = [&](double t) {
+    const float k = static_cast<float>(t);
+    return Color{c.r + (target - c.r) * k, c.g + (target - c.g) * k, c.b + (target - c.b) * k, c.a};
+  };
+  double lo = 0, hi = 1;
+  for (int i = 0; i < 40; ++i) {
+    const double mid = (lo + hi) / 2;
+    (contrast_ratio(mix(mid), background) >= ratio ? hi : lo) = mid;
+  }
+  return mix(hi);
 }
 Theme Theme::by_name(std::string_view name) {
   if (name == "light") return light();
@@ -314,7 +350,9 @@ void fix_aspect(ViewRange& v, const Rect& plot) {
   }
 }
 
-Color series_color(const Series& s, int index) { return s.color ? *s.color : palette_color(index); }
+Color series_color(const Series& s, int index, const Theme& th) {
+  return th.ink(s.color ? *s.color : palette_color(index));
+}
 
 // [SECTION] Decimation (declared in the header)
 }  // namespace
@@ -406,12 +444,15 @@ void draw_heatmap(const Heatmap& h, Painter& painter, const PlotLayout& L, const
   painter.heatmap(dst, ScalarRaster{w, rows, values, mask, h.colormap, h.vmin, h.vmax, theme.masked});
 }
 
-void draw_series(const Series& s, int index, Painter& painter, const PlotLayout& L, double fs) {
-  const Color color = series_color(s, index);
+void draw_series(const Series& s, int index, Painter& painter, const PlotLayout& L, double fs, const Theme& th,
+                 float fade = 1.0f) {
+  Color color = series_color(s, index, th);
+  color.a *= fade;
   const std::size_t n = std::min(s.x.size(), s.y.size());
   if (n == 0) return;
   const double base_y = L.y_scale == AxisScale::log ? L.plot.bottom() : std::clamp(L.to_px_y(0.0), L.plot.y, L.plot.bottom());
-  const double scale = fs / 14.0;
+  const double scale = fs / 14.0 * th.line_scale;  // line widths
+  const double marker_scale = fs / 14.0 * std::sqrt(th.line_scale);
   switch (s.kind) {
     case SeriesKind::line:
     case SeriesKind::step: {
@@ -444,7 +485,7 @@ void draw_series(const Series& s, int index, Painter& painter, const PlotLayout&
     case SeriesKind::scatter:
       for (std::size_t i = 0; i < n; ++i) {
         const Point p{L.to_px_x(s.x[i]), L.to_px_y(s.y[i])};
-        if (std::isfinite(p.x) && std::isfinite(p.y)) painter.fill_circle(p, s.marker * scale, color);
+        if (std::isfinite(p.x) && std::isfinite(p.y)) painter.fill_circle(p, s.marker * marker_scale, color);
       }
       break;
     case SeriesKind::bars: {
@@ -465,7 +506,7 @@ void draw_series(const Series& s, int index, Painter& painter, const PlotLayout&
         if (!std::isfinite(x) || !std::isfinite(y)) continue;
         const Point line[] = {{x, base_y}, {x, y}};
         painter.stroke_polyline(line, color, std::max(1.0, s.width * scale * 0.75), LineStyle::solid);
-        painter.fill_circle({x, y}, s.marker * scale, color);
+        painter.fill_circle({x, y}, s.marker * marker_scale, color);
       }
       break;
   }
@@ -483,7 +524,7 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
   const TextStyle title_st{fs * 1.3, true, th.text};
   const TextStyle sub_st{fs * 0.95, false, th.muted};
   const TextStyle label_st{fs, false, th.text};
-  const TextStyle tick_st{fs * 0.86, false, th.muted};
+  const TextStyle tick_st{fs * th.tick_scale, false, th.muted};
   const TextStyle legend_st{fs * 0.9, false, th.text};
 
   PlotLayout L;
@@ -534,6 +575,52 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
     right -= cb_w + fs * 0.5 + w + (hm->value_name.empty() ? 0 : label_st.size * 1.4) + fs * 0.8;
   }
   L.plot = {left, top, std::max(10.0, right - left), std::max(10.0, bottom - top)};
+
+  // The legend's entries and box, and its corner: the one covering the
+  // fewest series points. When every corner covers data and the box is
+  // narrow enough, it goes beside the plot, outside the data.
+  std::vector<std::pair<std::string, int>> entries;
+  for (std::size_t i = 0; i < f.series.size(); ++i)
+    if (!f.series[i].name.empty()) entries.emplace_back(f.series[i].name, static_cast<int>(i));
+  const bool legend = style.show_legend && f.legend != LegendPlace::none && !entries.empty();
+  double legend_text_w = 0;
+  if (legend)
+    for (const auto& entry : entries) legend_text_w = std::max(legend_text_w, text_width(painter, entry.first, legend_st));
+  const double swatch = fs * 1.6, legend_row = legend_st.size * 1.45;
+  const double box_w = legend_text_w + swatch + fs * 1.2, box_h = legend_row * static_cast<double>(entries.size()) + fs * 0.5;
+  auto corner_box = [&](LegendPlace p) {
+    const bool r = p == LegendPlace::top_right || p == LegendPlace::bottom_right;
+    const bool t = p == LegendPlace::top_right || p == LegendPlace::top_left;
+    return Rect{r ? L.plot.right() - box_w - fs * 0.5 : L.plot.x + fs * 0.5,
+                t ? L.plot.y + fs * 0.5 : L.plot.bottom() - box_h - fs * 0.5, box_w, box_h};
+  };
+  auto points_under = [&](const Rect& b) {
+    const Rect near{b.x - fs * 0.5, b.y - fs * 0.5, b.w + fs, b.h + fs};
+    double score = 0;
+    for (const Series& se : f.series) {
+      const std::size_t n = std::min(se.x.size(), se.y.size());
+      for (std::size_t k = 0; k < n; k += std::max<std::size_t>(1, n / 2000)) {
+        const Point q{L.to_px_x(se.x[k]), L.to_px_y(se.y[k])};
+        if (std::isfinite(q.x) && std::isfinite(q.y) && near.contains(q)) score += 1;
+      }
+    }
+    return score;
+  };
+  const LegendPlace corners[] = {LegendPlace::top_right, LegendPlace::top_left, LegendPlace::bottom_right,
+                                 LegendPlace::bottom_left};
+  bool legend_outside = false;
+  if (legend && f.legend == LegendPlace::automatic && style.legend_outside_data && !hm &&
+      box_w + fs * 0.8 <= L.plot.w / 3 && box_h <= L.plot.h) {
+    const ViewRange unfitted = L.range;
+    if (f.equal_aspect && !(f.x.tight && f.y.tight) && !view) fix_aspect(L.range, L.plot);  // scored where the points will be
+    double least = 1e300;
+    for (LegendPlace c : corners) least = std::min(least, points_under(corner_box(c)));
+    if (least > 0) {
+      legend_outside = true;
+      L.plot.w = std::max(10.0, L.plot.w - box_w - fs * 0.8);
+      L.range = unfitted;  // fitted to the narrower plot below
+    }
+  }
   if (f.equal_aspect && f.x.tight && f.y.tight) {
     // Tight axes (a matrix) never pad past their data: the plot shrinks to
     // the data's aspect instead, kept at the top left next to its tick labels.
@@ -555,7 +642,7 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
   auto x_ticks = make_ticks(L.range.x_min, L.range.x_max, f.x.scale, f.x.format, x_target);
   if (!f.x.ticks.empty()) x_ticks = explicit_ticks(f.x);
 
-  painter.fill_rect(L.plot, th.plot_background);
+  if (!th.transparent) painter.fill_rect(L.plot, th.plot_background);
 
   // Grid (major ticks only).
   painter.push_clip(L.plot);
@@ -592,32 +679,38 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
 
   // Reference lines.
   for (const RefLine& l : f.ref_lines) {
-    const Color c = l.color ? *l.color : th.muted;
+    const Color c = th.ink(l.color ? *l.color : th.muted);
+    const double width = 1.5 * th.line_scale;
     if (l.orientation == Orientation::vertical) {
       const double x = L.to_px_x(l.value);
       if (!std::isfinite(x)) continue;
       const Point g[] = {{x, L.plot.y}, {x, L.plot.bottom()}};
-      painter.stroke_polyline(g, c, 1.5, l.style);
+      painter.stroke_polyline(g, c, width, l.style);
     } else {
       const double y = L.to_px_y(l.value);
       if (!std::isfinite(y)) continue;
       const Point g[] = {{L.plot.x, y}, {L.plot.right(), y}};
-      painter.stroke_polyline(g, c, 1.5, l.style);
+      painter.stroke_polyline(g, c, width, l.style);
     }
   }
 
-  for (std::size_t i = 0; i < f.series.size(); ++i) draw_series(f.series[i], static_cast<int>(i), painter, L, fs);
+  // A highlighted series is drawn last, over the faded others.
+  const int highlight = style.highlight >= 0 && style.highlight < static_cast<int>(f.series.size()) ? style.highlight : -1;
+  for (std::size_t i = 0; i < f.series.size(); ++i)
+    if (static_cast<int>(i) != highlight)
+      draw_series(f.series[i], static_cast<int>(i), painter, L, fs, th, highlight >= 0 ? 0.18f : 1.0f);
+  if (highlight >= 0) draw_series(f.series[static_cast<std::size_t>(highlight)], highlight, painter, L, fs, th);
 
   // Arrows.
   for (const Arrow& a : f.arrows) {
-    const Color c = a.color ? *a.color : th.text;
+    const Color c = th.ink(a.color ? *a.color : th.text);
     const Point p0{L.to_px_x(a.x0), L.to_px_y(a.y0)}, p1{L.to_px_x(a.x1), L.to_px_y(a.y1)};
     if (!std::isfinite(p0.x) || !std::isfinite(p0.y) || !std::isfinite(p1.x) || !std::isfinite(p1.y)) continue;
     const double dx = p1.x - p0.x, dy = p1.y - p0.y, len = std::hypot(dx, dy);
     if (len < 1e-6) continue;
     const double ux = dx / len, uy = dy / len, head = std::min(fs * 0.8, len * 0.4);
     const Point shaft[] = {p0, {p1.x - ux * head * 0.8, p1.y - uy * head * 0.8}};
-    painter.stroke_polyline(shaft, c, fs * 0.16, LineStyle::solid);
+    painter.stroke_polyline(shaft, c, fs * 0.16 * th.line_scale, LineStyle::solid);
     const Point tip[] = {p1, {p1.x - ux * head - uy * head * 0.45, p1.y - uy * head + ux * head * 0.45},
                          {p1.x - ux * head + uy * head * 0.45, p1.y - uy * head - ux * head * 0.45}};
     painter.fill_polygon(tip, c);
@@ -638,7 +731,7 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
   };
   for (const RefLine& l : f.ref_lines) {
     if (l.label.empty()) continue;
-    const TextStyle st{fs * 0.85, false, l.color ? *l.color : th.muted};
+    const TextStyle st{fs * 0.85, false, th.ink(l.color ? *l.color : th.muted)};
     if (l.orientation == Orientation::vertical) {
       const double x = L.to_px_x(l.value);
       if (!std::isfinite(x) || x < L.plot.x || x > L.plot.right()) continue;
@@ -684,7 +777,13 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
   for (const TextNote& n : f.notes) {
     const Point p{L.to_px_x(n.x), L.to_px_y(n.y)};
     if (!std::isfinite(p.x) || !std::isfinite(p.y) || !L.plot.contains(p)) continue;
-    const TextStyle st{fs * 0.9, false, n.color ? *n.color : th.text};
+    // A note over a heatmap has the colour its cell needs: it is not inked against the background.
+    const bool on_heatmap = std::any_of(f.heatmaps.begin(), f.heatmaps.end(), [&](const Heatmap& h) {
+      return n.x >= std::min(h.x0, h.x1) && n.x <= std::max(h.x0, h.x1) && n.y >= std::min(h.y0, h.y1) &&
+             n.y <= std::max(h.y0, h.y1);
+    });
+    const Color nc = n.color ? *n.color : th.text;
+    const TextStyle st{fs * 0.9, false, on_heatmap ? nc : th.ink(nc)};
     painter.text(p, n.text, st, n.anchor, VAnchor::middle);
     remember(p, n.text, st, n.anchor, VAnchor::middle);
   }
@@ -719,12 +818,24 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
     painter.text({L.plot.x - tick_len - fs * 0.25, y}, t.label, tick_st, Anchor::right, VAnchor::middle);
     last_label_top = y - tick_st.size * 0.6;
   }
-  if (!f.x.label.empty())
-    painter.text({L.plot.x + L.plot.w / 2, bounds.bottom() - pad}, axis_title(f.x), label_st, Anchor::center,
-                 VAnchor::bottom);
-  if (!f.y.label.empty())
-    painter.text({bounds.x + pad, L.plot.y + L.plot.h / 2}, axis_title(f.y), label_st, Anchor::center, VAnchor::top,
+  // Axis titles, smaller when longer than their side (never clipped by the
+  // title above or the figure's edge), down to 60 %.
+  auto fitted = [&](const std::string& text, double room) {
+    TextStyle st = label_st;
+    const double w = text_width(painter, text, st);
+    if (w > room && w > 0) st.size *= std::max(0.6, room / w);
+    return st;
+  };
+  if (!f.x.label.empty()) {
+    const std::string t = axis_title(f.x);
+    painter.text({L.plot.x + L.plot.w / 2, bounds.bottom() - pad}, t, fitted(t, 2 * std::min(L.plot.x + L.plot.w / 2 - bounds.x, bounds.right() - L.plot.x - L.plot.w / 2) - 2 * pad),
+                 Anchor::center, VAnchor::bottom);
+  }
+  if (!f.y.label.empty()) {
+    const std::string t = axis_title(f.y);
+    painter.text({bounds.x + pad, L.plot.y + L.plot.h / 2}, t, fitted(t, L.plot.h), Anchor::center, VAnchor::top,
                  true);
+  }
 
   // Colorbar.
   if (hm) {
@@ -750,63 +861,45 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
   }
 
   // Legend.
-  std::vector<std::pair<std::string, int>> entries;
-  for (std::size_t i = 0; i < f.series.size(); ++i)
-    if (!f.series[i].name.empty()) entries.emplace_back(f.series[i].name, static_cast<int>(i));
-  if (style.show_legend && f.legend != LegendPlace::none && !entries.empty()) {
-    double w = 0;
-    for (const auto& [name, i] : entries) w = std::max(w, text_width(painter, name, legend_st));
-    const double swatch = fs * 1.6, row = legend_st.size * 1.45;
-    const double box_w = w + swatch + fs * 1.2, box_h = row * static_cast<double>(entries.size()) + fs * 0.5;
+  if (legend) {
     LegendPlace place = f.legend;
-    auto corner_box = [&](LegendPlace p) {
-      const bool r = p == LegendPlace::top_right || p == LegendPlace::bottom_right;
-      const bool t = p == LegendPlace::top_right || p == LegendPlace::top_left;
-      return Rect{r ? L.plot.right() - box_w - fs * 0.5 : L.plot.x + fs * 0.5,
-                  t ? L.plot.y + fs * 0.5 : L.plot.bottom() - box_h - fs * 0.5, box_w, box_h};
-    };
-    if (place == LegendPlace::automatic) {
+    if (place == LegendPlace::automatic && !legend_outside) {
       // The corner whose box covers the fewest series points, and never a
       // label of a reference line, band or note if any corner avoids them.
-      const LegendPlace order[] = {LegendPlace::top_right, LegendPlace::top_left, LegendPlace::bottom_right,
-                                   LegendPlace::bottom_left};
       double best_score = 1e300;
-      for (LegendPlace candidate : order) {
+      for (LegendPlace candidate : corners) {
         const Rect b = corner_box(candidate);
-        const Rect near{b.x - fs * 0.5, b.y - fs * 0.5, b.w + fs, b.h + fs};
-        double score = 0;
-        for (const Series& s : f.series) {
-          const std::size_t n = std::min(s.x.size(), s.y.size());
-          for (std::size_t k = 0; k < n; k += std::max<std::size_t>(1, n / 2000)) {
-            const Point q{L.to_px_x(s.x[k]), L.to_px_y(s.y[k])};
-            if (std::isfinite(q.x) && std::isfinite(q.y) && near.contains(q)) score += 1;
-          }
-        }
+        double score = points_under(b);
         for (const Rect& r : labels)
           if (r.x < b.right() && r.right() > b.x && r.y < b.bottom() && r.bottom() > b.y) score += 1e6;
         if (score < best_score) best_score = score, place = candidate;
       }
     }
-    const Rect box = corner_box(place);
-    painter.fill_rect(box, th.plot_background.with_alpha(0.9f));
-    const Point outline[] = {{box.x, box.y}, {box.right(), box.y}, {box.right(), box.bottom()}, {box.x, box.bottom()}, {box.x, box.y}};
-    painter.stroke_polyline(outline, th.grid, 1.0, LineStyle::solid);
-    double y = box.y + fs * 0.25 + row / 2;
+    const Rect box = legend_outside ? Rect{L.plot.right() + fs * 0.8, L.plot.y, box_w, box_h} : corner_box(place);
+    if (!th.transparent && !legend_outside) painter.fill_rect(box, th.plot_background.with_alpha(0.9f));
+    if (!legend_outside) {
+      const Point outline[] = {{box.x, box.y}, {box.right(), box.y}, {box.right(), box.bottom()}, {box.x, box.bottom()}, {box.x, box.y}};
+      painter.stroke_polyline(outline, th.grid, 1.0, LineStyle::solid);
+    }
+    double y = box.y + fs * 0.25 + legend_row / 2;
     for (const auto& [name, i] : entries) {
-      const Series& s = f.series[static_cast<std::size_t>(i)];
-      const Color c = series_color(s, i);
+      const Series& se = f.series[static_cast<std::size_t>(i)];
+      Color c = series_color(se, i, th);
+      if (highlight >= 0 && i != highlight) c.a *= 0.3f;
+      L.legend.emplace_back(i, Rect{box.x, y - legend_row / 2, box.w, legend_row});
       const double sx = box.x + fs * 0.4;
-      if (s.kind == SeriesKind::scatter) {
-        painter.fill_circle({sx + swatch / 2, y}, s.marker * fs / 14.0, c);
-      } else if (s.kind == SeriesKind::bars) {
-        painter.fill_rect({sx + swatch * 0.2, y - row * 0.3, swatch * 0.6, row * 0.6}, c);
+      const double width = se.width * fs / 14.0 * th.line_scale, radius = se.marker * fs / 14.0 * std::sqrt(th.line_scale);
+      if (se.kind == SeriesKind::scatter) {
+        painter.fill_circle({sx + swatch / 2, y}, radius, c);
+      } else if (se.kind == SeriesKind::bars) {
+        painter.fill_rect({sx + swatch * 0.2, y - legend_row * 0.3, swatch * 0.6, legend_row * 0.6}, c);
       } else {
         const Point seg[] = {{sx, y}, {sx + swatch, y}};
-        painter.stroke_polyline(seg, c, s.width * fs / 14.0, s.style);
-        if (s.kind == SeriesKind::stems) painter.fill_circle({sx + swatch / 2, y}, s.marker * fs / 14.0, c);
+        painter.stroke_polyline(seg, c, width, se.style);
+        if (se.kind == SeriesKind::stems) painter.fill_circle({sx + swatch / 2, y}, radius, c);
       }
       painter.text({sx + swatch + fs * 0.4, y}, name, legend_st, Anchor::left, VAnchor::middle);
-      y += row;
+      y += legend_row;
     }
   }
 

@@ -25,18 +25,43 @@ namespace poslab::app::fig {
 /// projector = high contrast light for lecture halls).
 struct Theme {
   Color background, plot_background, text, muted, grid, axis, masked;
-  bool transparent = false;  ///< exports: no background fill
+  bool transparent = false;  ///< exports: no background fill (the page, the plot area, the legend box)
+  /// Data lines, markers, arrows and reference lines are this many times
+  /// thicker (the projector's 2: a 1.5 pt line is lost on a washed-out screen).
+  double line_scale = 1.0;
+  /// Every data colour (series, reference lines, arrows, notes) is darkened
+  /// or lightened as little as needed for this contrast ratio against the
+  /// plot background (WCAG 2; 0 = as the figure says).
+  double min_contrast = 0.0;
+  /// Tick labels' size relative to the base font.
+  double tick_scale = 0.86;
+  /// `c` as this theme draws data in it (with_contrast when min_contrast is set).
+  Color ink(Color c) const;
   static Theme light();
   static Theme dark();
   static Theme projector();
   static Theme by_name(std::string_view name);  ///< light | dark | projector; raises InvalidParameter("theme", …)
 };
 
+/// WCAG 2 relative luminance of an sRGB colour (0 black … 1 white).
+double relative_luminance(Color c);
+/// WCAG 2 contrast ratio of two colours (1 … 21), alpha ignored.
+double contrast_ratio(Color a, Color b);
+/// `c` mixed towards black (on a light background) or white (on a dark one)
+/// just enough for `ratio` against `background`; `c` itself when it has it.
+Color with_contrast(Color c, Color background, double ratio);
+
 struct RenderStyle {
   Theme theme = Theme::light();
   double font_size = 14;       ///< base font size in painter units
   bool show_title = true;      ///< the GUI shows titles in its own chrome
   bool show_legend = true;
+  /// An automatic legend that would cover data in every corner goes beside
+  /// the plot instead (when it takes at most a third of the width).
+  bool legend_outside_data = true;
+  /// A series shown in full, every other one faded (-1: none): a click on a
+  /// legend entry in the plot widget.
+  int highlight = -1;
 };
 
 /// The visible data range (zoom and pan in the widget; data_range otherwise).
@@ -51,6 +76,8 @@ struct PlotLayout {
   Rect plot;            ///< the data area
   ViewRange range;
   AxisScale x_scale = AxisScale::linear, y_scale = AxisScale::linear;
+  /// Where each legend entry was drawn (its series' index, its row).
+  std::vector<std::pair<int, Rect>> legend;
   double to_px_x(double x) const;
   double to_px_y(double y) const;
   double from_px_x(double px) const;

@@ -22,6 +22,10 @@
 #include "app/common/link.hpp"
 #include "app/common/messages.hpp"
 #include "app/common/presets.hpp"
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+#include <imgui_internal.h>
+
 #include "app/ui/animation_panel.hpp"
 #include "app/ui/request.hpp"
 #include "app/ui/slider_math.hpp"
@@ -60,7 +64,14 @@ App::App(Platform& platform, AppOptions options) : platform_(platform), options_
   } catch (const std::exception&) {
     // cairo falls back to its default face
   }
-  if (options_.persist && !options_.config_dir.empty()) restore_autosave();
+  if (options_.persist && !options_.config_dir.empty() && options_.restore_autosave) restore_autosave();
+  else if (!options_.restore_autosave) state_.open_lesson(0);  // --fresh: the first lesson at its first step
+  wall_ = wall_clock();
+}
+
+double App::wall_clock() const {
+  if (options_.clock) return options_.clock();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 void App::open_config_folder() {
@@ -124,7 +135,13 @@ App::~App() {
   ImGui::DestroyContext(imgui_);
 }
 
-std::string App::apply_request(const WindowRequest& request) { return apply_window_request(state_, request); }
+std::string App::apply_request(const WindowRequest& request) {
+  std::string why = apply_window_request(state_, request);
+  if (why.empty() && !request.deck.empty() && state_.deck())
+    remember_recent(settings_.recent_decks, state_.deck_source());
+  if (why.empty() && request.lecture) set_lecture(true);
+  return why;
+}
 
 float App::content_scale() const {
   const float s = platform_.content_scale();
@@ -143,8 +160,16 @@ UiContext App::context() {
 
 // [SECTION] Frames
 
+float App::ui_scale() const {
+  if (!lecture_) return ui_scale_;
+  return std::clamp(std::round(lecture_base_ * lecture_zoom_ * 20.0f) / 20.0f, kMinUiScale, kMaxLectureScale);
+}
+
 void App::before_frame() {
   ImGui::SetCurrentContext(imgui_);
+  // Lecture text follows the screen's height (the last frame's display size;
+  // a display that changes re-bakes the fonts once).
+  if (const float h = ImGui::GetIO().DisplaySize.y; h > 0) lecture_base_ = h / kLectureHeightPerScale / content_scale();
   const float scale = ui_scale(), cs = content_scale();
   if (fonts_dirty_ || scale != applied_scale_ || cs != applied_content_scale_) {
     std::string warning;
@@ -167,17 +192,18 @@ void App::before_frame() {
 void App::draw(double dt) {
   ImGui::SetCurrentContext(imgui_);
   now_ += std::max(0.0, dt);
+  wall_ = std::max(wall_, wall_clock());
   ++frames_;
   platform_.heatmaps().begin_frame();
   figures_.begin_frame();
-  UiContext ctx = context();
 
-  for (const Pressed& p : pressed_shortcuts()) run(p.action, p.arg);
+  handle_keys();
   if (!dropped_.empty()) {
     const std::string path = dropped_.front();
     dropped_.clear();
     (void)open_model_config(path);  // says itself what happened
   }
+  UiContext ctx = context();
   state_.tick_animation(dt);
   export_ui_.tick(ctx, recorder_);
 
@@ -185,15 +211,23 @@ void App::draw(double dt) {
   else draw_shell(ctx);
   export_ui_.draw(ctx, recorder_);
   session_ui_.draw(ctx, [this](SessionUi::Prompt p, const std::string& text) -> std::string {
-    if (p == SessionUi::Prompt::open) return open_session(text);
-    if (p == SessionUi::Prompt::save) return save_session(text);
-    if (p == SessionUi::Prompt::model) return open_model_config(text);
-    return paste_state(text.c_str());
+    switch (p) {
+      case SessionUi::Prompt::open: return open_session(text);
+      case SessionUi::Prompt::save: return save_session(text);
+      case SessionUi::Prompt::model: return open_model_config(text);
+      case SessionUi::Prompt::open_deck: return open_deck(text);
+      case SessionUi::Prompt::save_deck: return save_deck(text);
+      default: return paste_state(text.c_str());
+    }
   });
+  deck_ui_.draw(ctx, *this);
   draw_shortcut_overlay(&help_open_, tr_, ctx.scale);
   notation_.draw(options_.assets, tr_, ctx.scale);
-  toasts_.draw(now_, ctx.scale);
+  if (lecture_) draw_presenter_tools(ctx);
+  // In a lecture the toasts stay small: they are for the presenter.
+  toasts_.draw(wall_, ctx.scale, lecture_ ? 0.55f : 1.0f);
 
+  // The presenter's tools move with the pointer: its events wake the window, no redraw needed.
   redraw_ = ctx.redraw || state_.animation().playing() || recorder_.active();
   settings_.lesson = std::string(state_.view().id);
   settings_.theme = lecture_ ? before_lecture_.theme : state_.theme();
@@ -215,7 +249,7 @@ void App::blind_frame(double dt, ImVec2 display) {
 
 bool App::wants_redraw() const { return redraw_ || fonts_dirty_ || seconds_until_wake() <= 0; }
 
-double App::seconds_until_wake() const { return toasts_.seconds_to_next_change(now_); }
+double App::seconds_until_wake() const { return toasts_.seconds_to_next_change(std::max(wall_, wall_clock())); }
 
 void App::update_title() {
   const std::string t = tr_.format("ui.window.title", {{"lesson", lesson_title(tr_, state_.view().id)}});
@@ -223,6 +257,75 @@ void App::update_title() {
     title_ = t;
     platform_.set_title(t);
   }
+}
+
+// [SECTION] Keys
+
+void App::key_event(int key, int action, int mods) { keys_.push({key, action, mods}); }
+
+void App::handle_keys() {
+  const ImGuiIO& io = ImGui::GetIO();
+  // A text field has the keyboard, or a widget is being dragged: plain keys are its.
+  const bool typing = io.WantTextInput || ImGui::IsAnyItemActive();
+  auto act = [&](const Pressed& p) {
+    if (p.action == Action::escape) escape(typing);
+    else run(p.action, p.arg);
+  };
+  if (platform_.queues_keys()) {
+    // One event at a time, in order: a tap of L lights the laser and puts it out.
+    for (const KeyEvent& e : keys_.take()) {
+      if (e.key == GLFW_KEY_L && e.action == kKeyRelease) presenter_.laser = false;
+      for (const Pressed& p : shortcuts_for(std::span(&e, 1), typing)) act(p);
+    }
+  } else {
+    keys_.take();  // a platform that does not queue: ImGui's key state
+    for (const Pressed& p : pressed_shortcuts()) act(p);
+    if (presenter_.laser && !ImGui::IsKeyDown(GLFW_KEY_L)) presenter_.laser = false;
+  }
+  if (help_typed()) act({Action::help, 0});
+}
+
+bool App::close_front_window() {
+  struct Floating {
+    const char* name;
+    bool open;
+    std::function<void()> close;
+  };
+  const Floating floating[] = {
+      {"###export", export_ui_.open, [this] { export_ui_.open = false; }},
+      {"###deck", deck_ui_.open, [this] { deck_ui_.open = false; }},
+      {"###notation", notation_.is_open(), [this] { notation_.close(); }},
+  };
+  const Floating* front = nullptr;
+  int front_index = -1;
+  for (const Floating& f : floating) {
+    if (!f.open) continue;
+    ImGuiWindow* w = ImGui::FindWindowByName(f.name);
+    const int index = w ? ImGui::FindWindowDisplayIndex(w) : 1 << 20;  // opened this frame: on top
+    if (index > front_index) front_index = index, front = &f;
+  }
+  if (!front) return false;
+  front->close();
+  return true;
+}
+
+void App::escape(bool typing) {
+  redraw_ = true;
+  if (help_open_) {
+    help_open_ = false;
+    return;
+  }
+  if (session_ui_.showing() != SessionUi::Prompt::none) {
+    session_ui_.close();
+    return;
+  }
+  if (typing) return;  // the field lets go of the keyboard; a second Esc goes on
+  if (close_front_window()) return;
+  if (lecture_ && presenter_.active()) {
+    presenter_.clear();
+    return;
+  }
+  if (lecture_) set_lecture(false);
 }
 
 // [SECTION] Actions
@@ -233,8 +336,12 @@ void App::run(Action action, int arg) {
   };
   UiContext ctx = context();
   switch (action) {
-    case Action::open_session: session_ui_.show(SessionUi::Prompt::open, suggested_session_path(ctx)); break;
-    case Action::save_session: session_ui_.show(SessionUi::Prompt::save, suggested_session_path(ctx)); break;
+    case Action::open_session:
+      session_ui_.show(SessionUi::Prompt::open, suggested_session_path(ctx), export_choice_.dir, settings_.recent_sessions);
+      break;
+    case Action::save_session:
+      session_ui_.show(SessionUi::Prompt::save, suggested_session_path(ctx), export_choice_.dir, settings_.recent_sessions);
+      break;
     case Action::copy_state: copy_state(); break;
     case Action::copy_link: copy_link(); break;
     case Action::paste_state: {
@@ -244,15 +351,22 @@ void App::run(Action action, int arg) {
       break;
     }
     case Action::export_dialog: export_ui_.open = !export_ui_.open; break;
+    case Action::deck_panel: deck_ui_.open = !deck_ui_.open; break;
     case Action::screenshot: screenshot(); break;
     case Action::lecture: set_lecture(!lecture_); break;
-    case Action::exit_lecture:
-      if (lecture_ && !help_open_) set_lecture(false);
-      break;
+    case Action::escape: escape(); break;
     case Action::fullscreen: platform_.set_fullscreen(!platform_.fullscreen()); break;
     case Action::scale_up: set_ui_scale(ui_scale() + kScaleStep); break;
     case Action::scale_down: set_ui_scale(ui_scale() - kScaleStep); break;
-    case Action::scale_reset: set_ui_scale(lecture_ ? 2.0f : 1.0f); break;
+    case Action::scale_reset:
+      if (lecture_) lecture_zoom_ = 1.0f;
+      else set_ui_scale(1.0f);
+      break;
+    case Action::space:
+      // A clicker's key: on slides Space goes on, as → does.
+      if (lecture_) refused(state_.next_step());
+      else run(Action::play);
+      break;
     case Action::play: {
       Animation& a = state_.animation();
       if (!a.active())
@@ -278,6 +392,27 @@ void App::run(Action action, int arg) {
       if (state_.step() >= 0) refused(state_.go_to_step(state_.step()));
       else state_.reset_view();
       break;
+    case Action::first_step:
+      if (state_.steps()) refused(state_.go_to_step(0));
+      break;
+    case Action::last_step:
+      if (const Deck* d = state_.steps()) refused(state_.go_to_step(static_cast<int>(d->scenes.size()) - 1));
+      break;
+    case Action::prev_figure: state_.cycle_figure(-1); break;
+    case Action::next_figure: state_.cycle_figure(+1); break;
+    case Action::toggle_sliders:
+      if (lecture_) lecture_sliders_ = !lecture_sliders_;
+      break;
+    case Action::laser:
+      if (lecture_) presenter_.laser = true;
+      break;
+    case Action::spotlight:
+      if (lecture_) presenter_.spotlight = !presenter_.spotlight;
+      break;
+    case Action::pen:
+      if (lecture_) presenter_.pen = !presenter_.pen;
+      break;
+    case Action::clear_pen: presenter_.strokes.clear(); break;
     case Action::lesson_n:
       if (arg >= 0 && arg < static_cast<int>(state_.views().size())) state_.open_lesson(arg);
       break;
@@ -316,8 +451,13 @@ std::string App::set_lang(std::string_view lang) {
 
 void App::set_ui_scale(float scale) {
   if (!std::isfinite(scale)) return;
-  scale = std::clamp(std::round(scale * 20.0f) / 20.0f, kMinUiScale, kMaxUiScale);
-  (lecture_ ? lecture_scale_ : ui_scale_) = scale;
+  if (lecture_) {
+    // In a lecture the scale is the screen's times a zoom (Ctrl+= / Ctrl+-).
+    scale = std::clamp(std::round(scale * 20.0f) / 20.0f, kMinUiScale, kMaxLectureScale);
+    lecture_zoom_ = std::clamp(scale / std::max(0.1f, lecture_base_), 0.5f, 2.0f);
+    return;
+  }
+  ui_scale_ = std::clamp(std::round(scale * 20.0f) / 20.0f, kMinUiScale, kMaxUiScale);
 }
 
 void App::set_lecture(bool on) {
@@ -325,11 +465,14 @@ void App::set_lecture(bool on) {
   if (on) {
     before_lecture_ = {state_.theme(), platform_.fullscreen()};
     lecture_ = true;
-    lecture_scale_ = std::max(2.0f, ui_scale_);
+    lecture_zoom_ = 1.0f;
+    lecture_sliders_ = false;
+    presenter_ = {};
     state_.set_theme("projector");
     platform_.set_fullscreen(true);
   } else {
     lecture_ = false;
+    presenter_ = {};
     state_.set_theme(before_lecture_.theme);
     if (!before_lecture_.fullscreen) platform_.set_fullscreen(false);
   }
@@ -361,10 +504,12 @@ std::string App::save_session(const fs::path& path) {
     std::error_code ec;
     if (!path.parent_path().empty()) fs::create_directories(path.parent_path(), ec);
     save_session_file(path, s);
-    toasts_.push(tr_.format("ui.session.saved", {{"path", path.string()}}), ToastKind::success);
+    remember_recent(settings_.recent_sessions, fs::absolute(path, ec).string());
+    toasts_.push(tr_.format("ui.session.saved", {{"path", short_file_name(path, true)}}), ToastKind::success);
     return {};
   } catch (const std::exception& e) {
-    const std::string msg = tr_.format("ui.session.save_failed", {{"message", error_text(tr_, e)}});
+    const std::string msg =
+        tr_.format("ui.session.save_failed", {{"message", without_full_path(error_text(tr_, e), path)}});
     toasts_.push(msg, ToastKind::error);
     return msg;
   }
@@ -384,11 +529,13 @@ std::string App::open_session(const fs::path& path) {
     why = error_text(tr_, e);
   }
   if (!why.empty()) {
-    const std::string msg = tr_.format("ui.session.open_failed", {{"message", why}});
+    const std::string msg = tr_.format("ui.session.open_failed", {{"message", without_full_path(why, path)}});
     toasts_.push(msg, ToastKind::error);
     return msg;
   }
-  toasts_.push(tr_.format("ui.session.opened", {{"path", path.string()}}), ToastKind::success);
+  std::error_code ec;
+  remember_recent(settings_.recent_sessions, fs::absolute(path, ec).string());
+  toasts_.push(tr_.format("ui.session.opened", {{"path", short_file_name(path, true)}}), ToastKind::success);
   return {};
 }
 
@@ -413,6 +560,48 @@ std::string App::open_model_config(const fs::path& path) {
 void App::drop_files(std::vector<std::string> paths) {
   if (!paths.empty()) dropped_ = std::move(paths);
   redraw_ = true;
+}
+
+std::string App::open_deck(const fs::path& path) {
+  std::string why;
+  try {
+    Deck deck = load_deck_file(path);
+    std::error_code ec;
+    const std::string source = fs::absolute(path, ec).string();
+    why = state_.open_deck(std::move(deck), source);
+    if (why.empty()) remember_recent(settings_.recent_decks, source);
+  } catch (const std::exception& e) {
+    why = error_text(tr_, e);
+  }
+  if (!why.empty()) {
+    const std::string msg = tr_.format("ui.deck.open_failed", {{"message", without_full_path(why, path)}});
+    toasts_.push(msg, ToastKind::error);
+    return msg;
+  }
+  toasts_.push(tr_.format("ui.deck.opened", {{"path", short_file_name(path, true)},
+                                             {"count", std::to_string(state_.deck()->scenes.size())}}),
+               ToastKind::success);
+  return {};
+}
+
+std::string App::save_deck(const fs::path& path) {
+  try {
+    const Deck* deck = state_.deck();
+    if (!deck) throw IoError(tr_("ui.deck.none"));
+    std::error_code ec;
+    if (!path.parent_path().empty()) fs::create_directories(path.parent_path(), ec);
+    save_deck_file(path, *deck);
+    const std::string source = fs::absolute(path, ec).string();
+    state_.set_deck_source(source);
+    state_.mark_deck_saved();
+    remember_recent(settings_.recent_decks, source);
+    toasts_.push(tr_.format("ui.deck.saved", {{"path", short_file_name(path, true)}}), ToastKind::success);
+    return {};
+  } catch (const std::exception& e) {
+    const std::string msg = tr_.format("ui.deck.save_failed", {{"message", without_full_path(error_text(tr_, e), path)}});
+    toasts_.push(msg, ToastKind::error);
+    return msg;
+  }
 }
 
 std::string App::copy_state() {

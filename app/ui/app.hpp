@@ -13,6 +13,7 @@
 #include <imgui.h>
 
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -20,17 +21,25 @@
 #include "app/cli/cli.hpp"
 #include "app/common/config_folder.hpp"
 #include "app/ui/app_state.hpp"
+#include "app/ui/deck_ui.hpp"
 #include "app/ui/export_ui.hpp"
+#include "app/ui/key_events.hpp"
 #include "app/ui/lesson_view.hpp"
 #include "app/ui/notation_card.hpp"
 #include "app/ui/params_panel.hpp"
 #include "app/ui/platform.hpp"
+#include "app/ui/presenter.hpp"
 #include "app/ui/session_ui.hpp"
 #include "app/ui/shortcuts.hpp"
 #include "app/ui/sweep_recorder.hpp"
 #include "app/ui/ui_context.hpp"
 
 namespace poslab::app::ui {
+
+/// Lecture mode: one UI scale step per this many pixels of screen height
+/// (2 at 1080 px, 1.33 at 720 px): 720p and 1080p look alike.
+inline constexpr float kLectureHeightPerScale = 540.0f;
+inline constexpr float kMaxLectureScale = 4.0f;
 
 struct AppOptions {
   std::filesystem::path assets;      ///< the assets folder (assets_dir())
@@ -41,6 +50,10 @@ struct AppOptions {
   /// Default: find_config_dir() (none when there is no private folder: the
   /// app runs without saving and says so). Given here, it is used as it is.
   std::filesystem::path config_dir;
+  /// Start from the last session (the autosave); false: from the defaults (`gui --fresh`).
+  bool restore_autosave = true;
+  /// Wall-clock seconds (toasts age by it, asleep or not). Default: a steady clock.
+  std::function<double()> clock;
 };
 
 class App {
@@ -66,8 +79,19 @@ class App {
   /// Seconds until something changes by itself (a toast expires); infinity if nothing will.
   double seconds_until_wake() const;
 
+  // ---- keys
+  /// A key event from the window system's callback (key_events.hpp), handled
+  /// at the next frame in the order it came — however many come per frame.
+  void key_event(int key, int action, int mods);
+  KeyQueue& key_queue() { return keys_; }
+
   // ---- everything the menus and shortcuts do
   void run(Action action, int arg = 0);
+  /// Esc: closes the topmost window or prompt (the "?" overlay, the Open or
+  /// Save prompt, then the front-most of Export, Deck and Notation), else
+  /// clears the pen and spotlight, else leaves lecture mode. While a text
+  /// field has the keyboard, Esc only lets go of it (ImGui does that).
+  void escape(bool typing = false);
   void set_theme(std::string_view theme);
   const std::string& theme() const { return state_.theme(); }
   /// "en" or "zh": reloads texts and re-bakes the fonts. Returns "" or why not.
@@ -75,9 +99,14 @@ class App {
   const std::string& lang() const { return tr_.lang(); }
   /// The UI scale (0.75–3), applied next frame by re-baking the fonts.
   void set_ui_scale(float scale);
-  float ui_scale() const { return lecture_ ? lecture_scale_ : ui_scale_; }
+  float ui_scale() const;
   void set_lecture(bool on);
   bool lecture() const { return lecture_; }
+  /// Lecture mode: the slider strip is open (S).
+  bool lecture_sliders() const { return lecture_sliders_; }
+  /// The UI scale lecture mode starts from: text in proportion to the
+  /// screen's height (2 at 1080 px, 1.33 at 720 px), whatever the screen.
+  float lecture_base_scale() const { return lecture_base_; }
   void reset_layout();
   std::string apply_preset(std::string_view id);
 
@@ -125,6 +154,16 @@ class App {
   ExportChoice& export_choice() { return export_choice_; }
   SweepRecorder& recorder() { return recorder_; }
   ExportUi& export_ui() { return export_ui_; }
+  DeckUi& deck_ui() { return deck_ui_; }
+  SessionUi& session_ui() { return session_ui_; }
+  NotationCard& notation() { return notation_; }
+  /// Presenter tools (lecture mode): laser dot held, spotlight, pen strokes.
+  const PresenterTools& presenter() const { return presenter_; }
+  PresenterTools& presenter() { return presenter_; }
+  /// Opens a deck file and presents its first scene ("" or the message, also toasted).
+  std::string open_deck(const std::filesystem::path& path);
+  /// Saves the open deck ("" or the message, also toasted).
+  std::string save_deck(const std::filesystem::path& path);
   const UiFonts& fonts() const { return fonts_; }
   bool help_open() const { return help_open_; }
   /// A UiContext for this frame (tests use it to drive panels directly).
@@ -140,6 +179,11 @@ class App {
   std::filesystem::path keep_unreadable(const std::filesystem::path& file);
   void draw_shell(UiContext& ctx);
   void draw_lecture(UiContext& ctx);
+  void draw_presenter_tools(UiContext& ctx);
+  void handle_keys();
+  /// The front-most of the floating windows that are open; closes it.
+  bool close_front_window();
+  double wall_clock() const;
   void draw_menu_bar(UiContext& ctx);
   void update_title();
   float content_scale() const;
@@ -161,9 +205,15 @@ class App {
   ExportUi export_ui_;
   SweepRecorder recorder_;
   SessionUi session_ui_;
+  DeckUi deck_ui_;
+  KeyQueue keys_;
+  PresenterTools presenter_;
   std::vector<std::string> dropped_;  ///< files dropped since the last frame
 
-  float ui_scale_ = 1.0f, lecture_scale_ = 2.0f, applied_scale_ = 0, applied_content_scale_ = 0;
+  float ui_scale_ = 1.0f, applied_scale_ = 0, applied_content_scale_ = 0;
+  /// Lecture mode: the base scale from the screen's height, times the zoom Ctrl+= / Ctrl+- set.
+  float lecture_base_ = 2.0f, lecture_zoom_ = 1.0f;
+  bool lecture_sliders_ = false;
   std::string applied_theme_;
   bool fonts_dirty_ = true;
   bool lecture_ = false;
@@ -175,7 +225,8 @@ class App {
   NotationCard notation_;
   bool redraw_ = false;
   std::uint64_t style_key_ = 1;
-  double now_ = 0;
+  double now_ = 0;    ///< animation time: the sum of the frames' dt
+  double wall_ = 0;   ///< wall-clock seconds at this frame (toasts)
   int frames_ = 0;
   std::string title_;
   // the last screenshot's time stamp and number within that second

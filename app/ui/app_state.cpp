@@ -59,6 +59,8 @@ void AppState::select_view_index(int index) {
   view_index_ = index;
   step_ = -1;  // another lesson: its whole page until open_lesson/go_to_step pick a step
   step_revealed_ = false;
+  scene_ = -1;  // a lesson chosen by hand ends a deck's presentation
+  figure_.clear();
   // An animation of a key the new lesson does not read stops.
   if (animation_.active() && !reads(view(), animation_.config().key)) animation_.clear();
   invalidate();
@@ -203,6 +205,7 @@ std::string AppState::apply_preset(std::string_view id) {
   else model_ = LoadedModel{preset->model, preset->source, preset->view, preset->warnings};
   step_ = -1;
   step_revealed_ = false;
+  scene_ = -1;
   select_view_index(index);
   invalidate();
   return {};
@@ -310,6 +313,8 @@ std::string AppState::apply_session(const Session& s) {
   view_index_ = index;
   step_ = -1;
   step_revealed_ = false;
+  scene_ = -1;
+  figure_.clear();
   animation_ = anim;
   invalidate();
   return {};
@@ -318,6 +323,7 @@ std::string AppState::apply_session(const Session& s) {
 // [SECTION] Guided steps
 
 const Deck* AppState::steps() const {
+  if (presenting()) return &*deck_;
   try {
     return lesson_steps(view().id);
   } catch (const std::exception&) {
@@ -327,18 +333,23 @@ const Deck* AppState::steps() const {
 
 const Scene* AppState::current_step() const {
   const Deck* d = steps();
-  if (!d || step_ < 0 || step_ >= static_cast<int>(d->scenes.size())) return nullptr;
-  return &d->scenes[static_cast<std::size_t>(step_)];
+  const int at = step();
+  if (!d || at < 0 || at >= static_cast<int>(d->scenes.size())) return nullptr;
+  return &d->scenes[static_cast<std::size_t>(at)];
 }
 
 void AppState::open_lesson(int index) {
   select_view_index(index);
   step_ = -1;
   step_revealed_ = false;
+  scene_ = -1;
+  figure_.clear();
   if (steps()) (void)go_to_step(0);
 }
 
 std::string AppState::go_to_step(int index) {
+  if (presenting()) return go_to_scene(index);
+  figure_.clear();
   const Deck* d = steps();
   if (!d || index < 0) {
     step_ = -1;
@@ -365,6 +376,7 @@ std::string AppState::next_step() {
     invalidate();
     return {};
   }
+  if (presenting()) return scene_ + 1 < static_cast<int>(d->scenes.size()) ? go_to_scene(scene_ + 1) : std::string();
   if (d && step_ >= 0 && step_ + 1 < static_cast<int>(d->scenes.size())) return go_to_step(step_ + 1);
   if (view_index_ + 1 < static_cast<int>(views().size())) open_lesson(view_index_ + 1);
   return {};
@@ -380,6 +392,7 @@ std::string AppState::prev_step() {
     invalidate();
     return {};
   }
+  if (presenting()) return scene_ > 0 ? go_to_scene(scene_ - 1) : std::string();
   if (step_ > 0) return go_to_step(step_ - 1);
   if (view_index_ == 0) return {};
   open_lesson(view_index_ - 1);
@@ -416,6 +429,154 @@ std::string AppState::apply_scene(const Scene& scene, bool revealed) {
   animation_ = anim;
   invalidate();
   return {};
+}
+
+// [SECTION] A teacher's deck
+
+std::string AppState::open_deck(Deck deck, std::string source) {
+  if (deck.scenes.empty()) return texts()("ui.deck.empty");
+  std::optional<Deck> old = std::move(deck_);
+  const std::string old_source = deck_source_;
+  const int old_scene = scene_;
+  deck_ = std::move(deck);
+  scene_ = -1;
+  if (std::string why = go_to_scene(0); !why.empty()) {
+    deck_ = std::move(old);  // the old deck (and its place) stay
+    scene_ = old_scene;
+    return why;
+  }
+  deck_source_ = std::move(source);
+  deck_modified_ = false;
+  return {};
+}
+
+void AppState::close_deck() {
+  deck_.reset();
+  deck_source_.clear();
+  scene_ = -1;
+  deck_modified_ = false;
+}
+
+std::string AppState::go_to_scene(int index) {
+  if (!deck_) return {};
+  figure_.clear();
+  if (index < 0) {
+    scene_ = -1;
+    step_ = -1;
+    step_revealed_ = false;
+    invalidate();
+    return {};
+  }
+  index = std::min(index, static_cast<int>(deck_->scenes.size()) - 1);
+  if (std::string why = apply_scene(deck_->scenes[static_cast<std::size_t>(index)]); !why.empty()) return why;
+  scene_ = index;
+  step_ = -1;
+  step_revealed_ = false;
+  return {};
+}
+
+Scene AppState::capture_scene(std::string figure, std::vector<std::string> sliders) const {
+  const ViewDef& v = view();
+  Scene sc;
+  sc.lesson = std::string(v.id);
+  Session s;
+  s.set_params(params_);
+  for (auto& kv : s.params)
+    if (reads(v, kv.first)) sc.params.push_back(std::move(kv));
+  sc.figure = figure.empty() ? front_figure() : std::move(figure);
+  if (!find_figure(v, sc.figure)) sc.figure.clear();
+  for (std::string& k : sliders)
+    if (reads(v, k) && std::find(sc.sliders.begin(), sc.sliders.end(), k) == sc.sliders.end())
+      sc.sliders.push_back(std::move(k));
+  if (const Scene* step = current_step()) {
+    sc.caption = step->caption;
+    if (sc.sliders.empty()) sc.sliders = step->sliders;
+    if (step->has_question() && !step_revealed_) {  // revealed, the params already hold the answer
+      sc.question = step->question;
+      sc.answer = step->answer;
+      sc.reveal_params = step->reveal_params;
+      sc.reveal_figure = step->reveal_figure;
+    }
+  }
+  if (animation_.active()) sc.animation = animation_.config();
+  return sc;
+}
+
+int AppState::add_scene(Scene scene, int at) {
+  if (!deck_) deck_ = Deck{};
+  const int n = static_cast<int>(deck_->scenes.size());
+  at = at < 0 ? n : std::min(at, n);
+  deck_->scenes.insert(deck_->scenes.begin() + at, std::move(scene));
+  if (scene_ >= at) ++scene_;
+  deck_modified_ = true;
+  return at;
+}
+
+bool AppState::move_scene(int from, int to) {
+  if (!deck_) return false;
+  const int n = static_cast<int>(deck_->scenes.size());
+  if (from < 0 || from >= n || to < 0 || to >= n) return false;
+  if (from == to) return true;
+  Scene moved = std::move(deck_->scenes[static_cast<std::size_t>(from)]);
+  deck_->scenes.erase(deck_->scenes.begin() + from);
+  deck_->scenes.insert(deck_->scenes.begin() + to, std::move(moved));
+  // The scene shown stays the one shown, wherever it went.
+  if (scene_ == from) scene_ = to;
+  else if (from < scene_ && to >= scene_) --scene_;
+  else if (from > scene_ && to <= scene_ && scene_ >= 0) ++scene_;
+  deck_modified_ = true;
+  return true;
+}
+
+bool AppState::delete_scene(int index) {
+  if (!deck_ || index < 0 || index >= static_cast<int>(deck_->scenes.size())) return false;
+  deck_->scenes.erase(deck_->scenes.begin() + index);
+  if (deck_->scenes.empty()) {
+    close_deck();
+    return true;
+  }
+  if (scene_ == index) scene_ = -1;  // what was shown stays on screen, no longer a scene
+  else if (scene_ > index) --scene_;
+  deck_modified_ = true;
+  return true;
+}
+
+bool AppState::set_caption(int index, LocalText caption) {
+  if (!deck_ || index < 0 || index >= static_cast<int>(deck_->scenes.size())) return false;
+  Scene& sc = deck_->scenes[static_cast<std::size_t>(index)];
+  if (sc.caption == caption) return true;
+  sc.caption = std::move(caption);
+  deck_modified_ = true;
+  return true;
+}
+
+// [SECTION] The figure in front
+
+void AppState::set_figure(std::string_view id) {
+  if (!id.empty() && !find_figure(view(), id)) return;
+  if (figure_ == id) return;
+  figure_ = std::string(id);
+}
+
+std::string AppState::front_figure() const {
+  if (!figure_.empty()) return figure_;
+  if (const Scene* step = current_step()) {
+    if (step_revealed_ && !step->reveal_figure.empty()) return step->reveal_figure;
+    if (!step->figure.empty()) return step->figure;
+  }
+  const ViewDef& v = view();
+  return v.figures.empty() ? std::string() : std::string(v.figures.front().id);
+}
+
+void AppState::cycle_figure(int delta) {
+  const ViewDef& v = view();
+  const int n = static_cast<int>(v.figures.size());
+  if (n < 2) return;
+  const std::string now = front_figure();
+  int i = 0;
+  for (int k = 0; k < n; ++k)
+    if (v.figures[static_cast<std::size_t>(k)].id == now) i = k;
+  set_figure(v.figures[static_cast<std::size_t>(((i + delta) % n + n) % n)].id);
 }
 
 std::string shown_model(const AppState& state) {

@@ -117,10 +117,11 @@ class AppState {
   std::string apply_session(const Session& session);
 
   // ---- guided steps (a lesson's assets/steps/<id>.json) and deck scenes
-  /// The current lesson's guided steps, or nullptr when it has none.
+  /// The current lesson's guided steps (the deck while one is presented),
+  /// or nullptr when it has none.
   const Deck* steps() const;
-  /// The step shown, 0-based; -1 = the whole lesson page (no step).
-  int step() const { return step_; }
+  /// The step (or the deck's scene) shown, 0-based; -1 = the whole lesson page.
+  int step() const { return presenting() ? scene_ : step_; }
   /// The current step's answer is shown (its question was asked and revealed).
   bool step_revealed() const { return step_revealed_; }
   /// The current step, or nullptr on the whole lesson page.
@@ -141,6 +142,54 @@ class AppState {
   /// lesson back to its default, then sets the scene's params (and the
   /// reveal's with `revealed`) and its animation. Returns "" or the refusal.
   std::string apply_scene(const Scene& scene, bool revealed = false);
+
+  // ---- a teacher's deck (docs/DECKS.md): scenes across lessons, each with
+  // its own parameters. While a deck is presented, steps(), step(),
+  // current_step(), go_to_step(), next_step() and prev_step() walk its
+  // scenes instead of the lesson's guided steps (and stop at its ends).
+  /// Opens `deck` (already checked by parse_deck) and presents its first
+  /// scene. Returns "" or why the scene was refused (then nothing changes).
+  std::string open_deck(Deck deck, std::string source = {});
+  /// Forgets the deck (its scenes are lost unless saved).
+  void close_deck();
+  /// The open deck, or nullptr.
+  const Deck* deck() const { return deck_ ? &*deck_ : nullptr; }
+  /// Where the deck came from or was last saved ("" = not saved yet).
+  const std::string& deck_source() const { return deck_source_; }
+  void set_deck_source(std::string source) { deck_source_ = std::move(source); }
+  /// True while the deck's scenes are being presented.
+  bool presenting() const { return deck_.has_value() && scene_ >= 0; }
+  /// The scene shown, 0-based (-1 = not presenting).
+  int scene() const { return scene_; }
+  /// Shows scene `index` of the deck (clamped; -1 stops presenting and keeps
+  /// the state as it is). Returns "" or the refusal.
+  std::string go_to_scene(int index);
+  /// The current lesson as a scene: its lesson, every key of it that is set
+  /// (as typed), `figure` in front, `sliders`, the animation, and the
+  /// caption and question of the guided step shown (if any).
+  Scene capture_scene(std::string figure = {}, std::vector<std::string> sliders = {}) const;
+  // Editing the deck (a deck is created by the first add). Indices are 0-based.
+  /// Inserts `scene` at `at` (clamped; -1 = the end); returns its index.
+  int add_scene(Scene scene, int at = -1);
+  /// Moves scene `from` to position `to`; false when either is out of range.
+  bool move_scene(int from, int to);
+  /// Deletes scene `index`; the deck closes with its last scene.
+  bool delete_scene(int index);
+  /// Sets the caption of scene `index`.
+  bool set_caption(int index, LocalText caption);
+  /// The deck changed since it was opened or saved.
+  bool deck_modified() const { return deck_modified_; }
+  void mark_deck_saved() { deck_modified_ = false; }
+
+  // ---- the figure in front ([ and ]): "" = the step's or the lesson's first
+  const std::string& figure() const { return figure_; }
+  /// Brings figure `id` of the current lesson to the front ("" = the default).
+  void set_figure(std::string_view id);
+  /// The figure in front now: figure(), else the step's (or its reveal's),
+  /// else the lesson's first.
+  std::string front_figure() const;
+  /// [ / ]: the previous or next figure of the lesson, wrapping around.
+  void cycle_figure(int delta);
 
  private:
   void invalidate();                        ///< everything may have changed
@@ -166,6 +215,11 @@ class AppState {
 
   int step_ = -1;
   bool step_revealed_ = false;
+  std::optional<Deck> deck_;
+  std::string deck_source_;
+  int scene_ = -1;
+  bool deck_modified_ = false;
+  std::string figure_;
   mutable std::string resolve_error_, resolve_error_key_;
 };
 

@@ -41,10 +41,10 @@ std::string ExportUi::start_sweep(UiContext& ctx, SweepRecorder& recorder, int f
     r.params = ctx.state.params();
     r.animation = ctx.state.animation().config();
     r.steps = steps;
+    r.bounce = bounce_;
     r.format = format;
     r.dir = ctx.export_choice.dir;
-    r.theme = ctx.export_choice.options.theme;
-    r.font_family = ctx.export_choice.options.font_family;
+    r.options = ctx.export_choice.options;  // the export size and look
     why = recorder.start(std::move(r), ctx.tr);
   }
   if (!why.empty()) ctx.toasts.push(ctx.tr.format("ui.sweep.failed", {{"message", why}}), ToastKind::error);
@@ -110,6 +110,22 @@ void ExportUi::draw(UiContext& ctx, SweepRecorder& recorder) {
   }
   ImGui::SameLine();
   ImGui::Checkbox(ctx.tr("ui.export.transparent").c_str(), &c.options.transparent);
+  // For slides: bigger text and thicker lines than the size alone gives, a PDF page of a slide's size.
+  ImGui::SetNextItemWidth(110 * s);
+  ImGui::InputDouble(ctx.tr("ui.export.font_scale").c_str(), &c.options.font_scale, 0.25, 0.5, "%.2f");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(110 * s);
+  ImGui::InputDouble(ctx.tr("ui.export.line_scale").c_str(), &c.options.line_scale, 0.25, 0.5, "%.2f");
+  c.options.font_scale = std::clamp(c.options.font_scale, 0.5, 3.0);
+  c.options.line_scale = std::clamp(c.options.line_scale, 0.5, 4.0);
+  ImGui::TextUnformatted(ctx.tr("ui.export.page").c_str());
+  const std::pair<const char*, const char*> pages[] = {{"figure", "ui.export.page_figure"}, {"slide", "ui.export.page_slide"},
+                                                      {"a4", "ui.export.page_a4"}, {"letter", "ui.export.page_letter"}};
+  for (const auto& [page, label] : pages) {
+    ImGui::SameLine();
+    const bool chosen = c.options.page == page || (c.options.page.empty() && std::string(page) == "figure");
+    if (ImGui::RadioButton(ctx.tr(label).c_str(), chosen)) c.options.page = page;
+  }
   ImGui::Spacing();
   if (ImGui::Button(ctx.tr("ui.export.all").c_str())) export_all(ctx);
   ImGui::SameLine();
@@ -135,9 +151,17 @@ void ExportUi::draw(UiContext& ctx, SweepRecorder& recorder) {
   figure_ = std::clamp(figure_, 0, std::max(0, static_cast<int>(v.figures.size()) - 1));
   const std::string current = v.figures.empty() ? std::string() : std::string(v.figures[static_cast<std::size_t>(figure_)].id);
   ImGui::SetNextItemWidth(200 * s);
-  if (ImGui::BeginCombo(ctx.tr("ui.sweep.figure").c_str(), current.c_str())) {
-    for (int i = 0; i < static_cast<int>(v.figures.size()); ++i)
-      if (ImGui::Selectable(std::string(v.figures[static_cast<std::size_t>(i)].id).c_str(), i == figure_)) figure_ = i;
+  // Figures by their titles (the id when a figure has no title text).
+  auto figure_title = [&](std::string_view id) {
+    const std::string key = std::string(v.id) + "." + std::string(id) + ".title";
+    return ctx.tr.has(key) ? ctx.tr(key) : std::string(id);
+  };
+  ImGui::SetNextItemWidth(std::min(420 * s, ImGui::GetContentRegionAvail().x * 0.7f));
+  if (ImGui::BeginCombo(ctx.tr("ui.sweep.figure").c_str(), current.empty() ? "" : figure_title(current).c_str())) {
+    for (int i = 0; i < static_cast<int>(v.figures.size()); ++i) {
+      const std::string_view id = v.figures[static_cast<std::size_t>(i)].id;
+      if (ImGui::Selectable((figure_title(id) + "##" + std::string(id)).c_str(), i == figure_)) figure_ = i;
+    }
     ImGui::EndCombo();
   }
   ImGui::RadioButton(ctx.tr("ui.sweep.gif").c_str(), &sweep_format_, 0);
@@ -146,7 +170,8 @@ void ExportUi::draw(UiContext& ctx, SweepRecorder& recorder) {
   ImGui::SameLine();
   ImGui::SetNextItemWidth(100 * s);
   ImGui::InputInt(ctx.tr("ui.sweep.steps").c_str(), &steps_, 10, 50);
-  steps_ = std::clamp(steps_, 1, 600);
+  steps_ = std::clamp(steps_, 1, 599);
+  ImGui::Checkbox(ctx.tr("ui.sweep.bounce").c_str(), &bounce_);
   if (recorder.active()) {
     ImGui::ProgressBar(recorder.progress(), {-FLT_MIN - 100 * s, 0});
     ImGui::SameLine();

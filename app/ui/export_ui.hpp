@@ -1,8 +1,10 @@
 #pragma once
 // The export dialog (Ctrl+E): a folder, formats (PNG/SVG/PDF/CSV), size,
-// scale and theme; "export every figure of this lesson"; and recording the
-// animation's sweep as an animated GIF or a numbered PNG sequence, one frame
-// per app frame with a progress bar. Results are reported in a toast that
+// scale, theme, transparency, font and line scale, the PDF page; "export
+// every figure of this lesson"; and recording the animation's sweep as an
+// animated GIF (one shared palette) or a numbered PNG sequence at that size
+// and look, forward or forward and back, one unit of work per app frame with
+// a progress bar. Results are reported in a toast that
 // says where the files went.
 
 #include <filesystem>
@@ -33,6 +35,7 @@ class ExportUi {
   int figure_ = 0;
   int sweep_format_ = 0;  // 0 = GIF, 1 = PNG sequence
   int steps_ = 60;
+  bool bounce_ = false;   // forward, then back
   int theme_ = 0;         // light, dark, projector
 };
 

@@ -1,16 +1,48 @@
-// Lecture mode (F5): the projector theme at a large scale, fullscreen, and
-// nothing but the lesson's title, its figure(s) and the chosen sliders
-// (right-click a parameter → "Show in lecture mode"). ← → step through the
-// lessons like slides; Esc or F5 leaves.
+// [SECTION] Index
+// - Lecture mode (F5): the screen
+// - The lesson in lecture mode: figure first
+// - Figure titles
+// - Presenter tools
+//
+// Lecture mode: the projector theme, fullscreen on the screen the window is
+// on, text in proportion to the screen's height, and the figure in front
+// taking most of the screen. Above it, the lesson's figures as tabs ([ and ]
+// switch them) and the step's caption; below it, a one-line strip with the
+// animation, which S opens into the sliders. → / ← / Space / PgDn / PgUp go
+// through the steps (or a deck's scenes), R resets one, Esc leaves.
 
 #include <imgui.h>
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
+#include "app/common/messages.hpp"
 #include "app/ui/app.hpp"
 
 namespace poslab::app::ui {
+
+// [SECTION] Lecture mode: the screen
+
+namespace {
+
+/// The sliders lecture mode shows: the scene's, else those chosen for the
+/// lesson (right-click a parameter → "Show in lecture mode"), else all.
+std::vector<std::string> lecture_keys(const UiContext& ctx) {
+  const ViewDef& v = ctx.state.view();
+  std::vector<std::string> keys;
+  if (const Scene* step = ctx.state.current_step(); step && !step->sliders.empty()) return step->sliders;
+  const auto it = ctx.settings.lecture_keys.find(std::string(v.id));
+  if (it != ctx.settings.lecture_keys.end() && !it->second.empty()) {
+    for (const std::string& k : it->second)
+      if (core::find_param(k)) keys.push_back(k);
+    return keys;
+  }
+  for (std::string_view k : v.keys) keys.emplace_back(k);
+  return keys;
+}
+
+}  // namespace
 
 void App::draw_lecture(UiContext& ctx) {
   const ImGuiViewport* vp = ImGui::GetMainViewport();
@@ -19,57 +51,254 @@ void App::draw_lecture(UiContext& ctx) {
   ImGui::SetNextWindowSize(vp->Size);
   ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, 0);
   ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 0);
-  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, {16 * s, 12 * s});
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, {12 * s, 4 * s});
   ImGui::Begin("##lecture", nullptr,
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
-                   ImGuiWindowFlags_NoBringToFrontOnFocus);
+                   ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoScrollWithMouse);
   ImGui::PopStyleVar(3);
+  ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, {ImGui::GetStyle().ItemSpacing.x, 3 * s});
 
-  // Title line: the lesson, where we are, how to leave.
-  ImGui::PushFont(fonts_.title);
-  ImGui::TextUnformatted(lesson_title(tr_, state_.view().id).c_str());
-  ImGui::PopFont();
-  const std::string where = tr_.format("ui.lecture.position", {{"n", std::to_string(state_.view_index() + 1)},
-                                                               {"total", std::to_string(state_.views().size())}});
-  ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - ImGui::CalcTextSize(where.c_str()).x);
-  ImGui::TextDisabled("%s", where.c_str());
-
-  // The chosen sliders (all of the lesson's when none was chosen).
-  std::vector<std::string> keys;
-  const auto it = settings_.lecture_keys.find(std::string(state_.view().id));
-  if (it != settings_.lecture_keys.end() && !it->second.empty()) {
-    for (const std::string& k : it->second)
-      if (core::find_param(k)) keys.push_back(k);
-  } else {
-    for (std::string_view k : state_.view().keys) keys.emplace_back(k);
-  }
-  // The sliders take at most a third of the screen (scrolling beyond), the
-  // figures the rest.
-  const int rows = static_cast<int>((keys.size() + 2) / 3);
-  const float row_h = ImGui::GetFrameHeightWithSpacing() + ImGui::GetTextLineHeightWithSpacing() + 4 * s;
-  const bool anim = state_.animation().active();
+  // The sliders below the figure when S opened them (at most a third of the screen).
+  const std::vector<std::string> keys = lecture_keys(ctx);
+  const float row_h = ImGui::GetFrameHeightWithSpacing() + ImGui::GetTextLineHeightWithSpacing() + 2 * s;
+  const int cols = std::clamp(static_cast<int>(keys.size()), 1, 4);
+  const int rows = static_cast<int>((keys.size() + static_cast<std::size_t>(cols) - 1) / static_cast<std::size_t>(cols));
   const float avail = ImGui::GetContentRegionAvail().y;
-  const float anim_h = anim ? ImGui::GetFrameHeightWithSpacing() : 0;
-  const float params_h = std::min(static_cast<float>(rows) * row_h + ImGui::GetStyle().ItemSpacing.y, avail / 3);
+  const float sliders_h =
+      lecture_sliders_ && !keys.empty() ? std::min(static_cast<float>(rows) * row_h + 4 * s, avail / 3) : 0.0f;
 
-  ImGui::BeginChild("##lecture-lesson", {0, std::max(100.0f * s, avail - params_h - anim_h)}, false,
-                    ImGuiWindowFlags_AlwaysVerticalScrollbar);
-  lesson_view_.draw(ctx);
-  ImGui::EndChild();
-  if (!keys.empty()) {
-    ImGui::BeginChild("##lecture-params", {0, params_h}, false);
-    params_panel_.draw_compact(ctx, keys);
+  // The controls of the top line, beside the figures' tabs: the sliders'
+  // switch and the animation.
+  auto controls = [&] {
+    const std::string toggle = tr_(lecture_sliders_ ? "ui.lecture.hide_sliders" : "ui.lecture.show_sliders");
+    if (ImGui::SmallButton(toggle.c_str())) lecture_sliders_ = !lecture_sliders_;
+    Animation& a = state_.animation();
+    if (!a.active()) return;
+    ImGui::SameLine();
+    if (ImGui::SmallButton(a.playing() ? "■##lecture-play" : "▶##lecture-play")) a.toggle();
+    ImGui::SameLine();
+    const std::string value = param_name(tr_, a.config().key) + " = " + fig::format_readout(a.value());
+    ImGui::ProgressBar(static_cast<float>(a.phase()), {std::max(180.0f * s, ImGui::CalcTextSize(value.c_str()).x + 16 * s), ImGui::GetFrameHeight() * 0.8f},
+                       value.c_str());
+  };
+  lesson_view_.lecture_page(ctx, std::max(100.0f * s, avail - sliders_h), controls);
+
+  if (sliders_h > 0) {
+    ImGui::SetCursorPosY(std::max(ImGui::GetCursorPosY(), ImGui::GetWindowHeight() - ImGui::GetStyle().WindowPadding.y - sliders_h));
+    ImGui::BeginChild("##lecture-params", {0, sliders_h}, false);
+    params_panel_.draw_compact(ctx, keys, cols);
     ImGui::EndChild();
   }
-  if (anim) {
-    Animation& a = state_.animation();
-    if (ImGui::Button(tr_(a.playing() ? "ui.anim.pause" : "ui.anim.play").c_str(), {120 * s, 0})) a.toggle();
-    ImGui::SameLine();
-    const std::string value = fig::format_readout(a.value());
-    ImGui::ProgressBar(static_cast<float>(a.phase()), {-FLT_MIN, 0},
-                       (param_name(tr_, a.config().key) + " = " + value).c_str());
-  }
+  ImGui::PopStyleVar();
   ImGui::End();
+}
+
+// [SECTION] The lesson in lecture mode: figure first
+
+void LessonView::lecture_page(UiContext& ctx, float height, const std::function<void()>& controls) {
+  ctx_ = &ctx;
+  UiContext& c = ctx;
+  const ViewDef& v = c.state.view();
+  const float top = ImGui::GetCursorPosY();
+  if (!c.state.resolved()) {
+    conflict_banner();
+    return;
+  }
+  const Scene* step = c.state.current_step();
+  const std::string front = c.state.front_figure();
+
+  // The figures as tabs (their titles), and where we are, on one line.
+  std::string where = lesson_title(c.tr, v.id);
+  if (const Deck* d = c.state.steps(); d && step)
+    where += "  ·  " + c.tr.format(c.state.presenting() ? "ui.deck.position" : "ui.steps.indicator",
+                                   {{"step", std::to_string(c.state.step() + 1)},
+                                    {"count", std::to_string(d->scenes.size())}});
+  if (ImGui::BeginTable("##lecture-head", 3, ImGuiTableFlags_SizingStretchProp)) {
+    ImGui::TableSetupColumn("tabs", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableSetupColumn("controls", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn("where", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize(where.c_str()).x);
+    ImGui::TableNextColumn();
+    const bool forced = front != last_tab_front_;
+    std::string selected;
+    if (ImGui::BeginTabBar("##lecture-figures", ImGuiTabBarFlags_FittingPolicyResizeDown)) {
+      for (const FigureDef& f : v.figures) {
+        const std::string label = figure_title(v, f.id) + "###" + std::string(f.id);
+        const ImGuiTabItemFlags flags = forced && f.id == front ? ImGuiTabItemFlags_SetSelected : 0;
+        if (ImGui::BeginTabItem(label.c_str(), nullptr, flags)) {
+          selected = std::string(f.id);
+          ImGui::EndTabItem();
+        }
+      }
+      ImGui::EndTabBar();
+    }
+    if (!forced && !selected.empty() && selected != front) c.state.set_figure(selected);  // a tab clicked
+    last_tab_front_ = c.state.front_figure();
+    ImGui::TableNextColumn();
+    ImGui::AlignTextToFramePadding();
+    if (controls) controls();
+    ImGui::TableNextColumn();
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextDisabled("%s", where.c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", c.tr("ui.lecture.strip_hint").c_str());
+    ImGui::EndTable();
+  }
+
+  // The step's words: its caption, its question, its answer once revealed.
+  // Above the figure when they are short; beside it, in a column, when they
+  // would take more than a sixth of the screen's height from the figure.
+  const std::string& lang = c.tr.lang();
+  std::vector<std::pair<std::string, int>> words;  // text, 0 plain / 1 question
+  if (step) {
+    if (!step->caption.empty()) words.emplace_back(step->caption.in(lang), 0);
+    if (step->has_question()) {
+      words.emplace_back(c.tr("ui.steps.predict") + " " + step->question.in(lang), 1);
+      if (c.state.step_revealed()) words.emplace_back(c.tr("ui.steps.answer") + " " + step->answer.in(lang), 0);
+    }
+  }
+  auto draw_words = [&] {
+    for (const auto& [text, kind] : words) {
+      if (kind == 1) {
+        ImGui::PushFont(c.fonts.bold);
+        wrapped_colored(c.pal.accent, text);
+        ImGui::PopFont();
+      } else {
+        wrapped_text(text);
+      }
+    }
+  };
+  const float width = ImGui::GetContentRegionAvail().x;
+  auto words_height = [&](float wrap) {
+    float h = 0;
+    for (const auto& [text, kind] : words)
+      h += ImGui::CalcTextSize(text.c_str(), nullptr, false, wrap).y * (kind == 1 ? 1.1f : 1.0f) +
+           ImGui::GetStyle().ItemSpacing.y;
+    return h;
+  };
+  const LessonScreen* screen = lesson_screen(v.id);
+  const bool controls_above = step && screen && screen->step_controls;
+  const float controls_h = controls_above ? ImGui::GetFrameHeightWithSpacing() : 0.0f;
+  const bool beside = (!words.empty() || controls_above) && words_height(width) + controls_h > height / 7 && width > height;
+  const float column_w = beside ? std::floor(width * 0.3f) : 0.0f;
+  if (!beside) {
+    ImGui::BeginGroup();
+    draw_words();
+    ImGui::EndGroup();
+    if (controls_above) screen->step_controls(*this);
+  }
+
+  // The figure in front, in what is left.
+  const float used = ImGui::GetCursorPosY() - top;
+  const float spacing = ImGui::GetStyle().ItemSpacing.x;
+  const ImVec2 size{beside ? width - column_w - spacing : width, std::max(120.0f * c.scale, height - used)};
+  const bool screen_draws_it =
+      screen && std::find(screen->replaces.begin(), screen->replaces.end(), front) != screen->replaces.end();
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  ImGui::BeginGroup();
+  if (screen_draws_it && screen->draw_replaced) {
+    ImGui::BeginChild("##lecture-screen", size, false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    screen->draw_replaced(*this, front, size);
+    ImGui::EndChild();
+    last_plot_ = last_figure_ = {at.x, at.y, at.x + size.x, at.y + size.y};
+  } else if (screen_draws_it) {
+    ImGui::BeginChild("##lecture-screen", size, false);
+    screen->draw(*this);
+    ImGui::EndChild();
+    last_plot_ = last_figure_ = {at.x, at.y, at.x + size.x, at.y + size.y};
+  } else if (!front.empty()) {
+    figure(front, size);
+  }
+  ImGui::EndGroup();
+  if (beside) {
+    ImGui::SameLine(0, spacing);
+    ImGui::BeginChild("##lecture-words", {column_w, size.y}, false);
+    draw_words();
+    if (controls_above) screen->step_controls(*this);
+    ImGui::EndChild();
+  }
+}
+
+// [SECTION] Figure titles
+
+std::string LessonView::figure_title(const ViewDef& v, std::string_view id) {
+  const Translator& tr = ctx_->tr;
+  const std::string key = std::string(v.id) + "." + std::string(id) + ".title";
+  if (tr.has(key)) return tr(key);
+  const std::string cache_key = tr.lang() + "/" + std::string(v.id) + "/" + std::string(id);
+  if (auto it = titles_.find(cache_key); it != titles_.end()) return it->second;
+  std::string title;
+  if (const FigureCache::Entry* e = ctx_->figures.find(v.id, id); e && !e->figure.title.empty()) {
+    title = e->figure.title;
+  } else if (const FigureDef* def = find_figure(v, id)) {
+    try {  // once per figure and language: its title at the current parameters, small
+      title = build_figure(v, *def, ctx_->state.params(), tr, 240, 160).title;
+    } catch (const std::exception&) {
+    }
+  }
+  if (title.empty()) {  // the id in words
+    title = std::string(id);
+    std::replace(title.begin(), title.end(), '-', ' ');
+    std::replace(title.begin(), title.end(), '_', ' ');
+    if (!title.empty() && title[0] >= 'a' && title[0] <= 'z') title[0] = static_cast<char>(title[0] - 'a' + 'A');
+  }
+  return titles_.emplace(cache_key, title).first->second;
+}
+
+// [SECTION] Presenter tools
+
+void App::draw_presenter_tools(UiContext& ctx) {
+  PresenterTools& p = presenter_;
+  const ImGuiIO& io = ImGui::GetIO();
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  const float s = ctx.scale;
+  ImDrawList* dl = ImGui::GetForegroundDrawList();
+  const bool mouse_in = io.MousePos.x >= vp->Pos.x && io.MousePos.y >= vp->Pos.y &&
+                        io.MousePos.x < vp->Pos.x + vp->Size.x && io.MousePos.y < vp->Pos.y + vp->Size.y;
+  auto to_screen = [&](PresenterTools::Point q) {
+    return ImVec2(vp->Pos.x + q.x * vp->Size.x, vp->Pos.y + q.y * vp->Size.y);
+  };
+
+  // The pen: a window over everything takes the mouse while the pen is on.
+  if (p.pen) {
+    ImGui::SetNextWindowPos(vp->Pos);
+    ImGui::SetNextWindowSize(vp->Size);
+    ImGui::SetNextWindowBgAlpha(0.0f);
+    ImGui::Begin("##pen", nullptr,
+                 ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                     ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoFocusOnAppearing);
+    ImGui::InvisibleButton("##pen-canvas", vp->Size);
+    const bool down = ImGui::IsItemActive();
+    if (down && mouse_in) {
+      const PresenterTools::Point q{(io.MousePos.x - vp->Pos.x) / vp->Size.x, (io.MousePos.y - vp->Pos.y) / vp->Size.y};
+      if (!p.drawing) p.strokes.emplace_back();
+      if (p.strokes.back().size() < 20000) p.strokes.back().push_back(q);
+    }
+    p.drawing = down;
+    ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
+    ImGui::End();
+  } else {
+    p.drawing = false;
+  }
+  const ImU32 ink = IM_COL32(220, 30, 30, 255);
+  for (const auto& stroke : p.strokes) {
+    std::vector<ImVec2> pts;
+    pts.reserve(stroke.size());
+    for (const PresenterTools::Point& q : stroke) pts.push_back(to_screen(q));
+    if (pts.size() == 1) dl->AddCircleFilled(pts[0], 3.0f * s, ink);
+    else dl->AddPolyline(pts.data(), static_cast<int>(pts.size()), ink, 0, 4.0f * s);
+  }
+
+  // The spotlight: everything but a circle around the pointer dimmed.
+  if (p.spotlight && mouse_in) {
+    const float r = std::min(vp->Size.x, vp->Size.y) * 0.18f;
+    const float far = std::hypot(vp->Size.x, vp->Size.y) * 2;
+    dl->AddCircle(io.MousePos, r + far / 2, IM_COL32(0, 0, 0, 170), 96, far);
+  }
+  // The laser: a red dot with a soft ring while L is held.
+  if (p.laser && mouse_in) {
+    dl->AddCircleFilled(io.MousePos, 14.0f * s, IM_COL32(255, 0, 0, 60), 32);
+    dl->AddCircleFilled(io.MousePos, 6.0f * s, IM_COL32(255, 20, 20, 235), 24);
+  }
+  if (p.laser || p.spotlight) ImGui::SetMouseCursor(ImGuiMouseCursor_None);
 }
 
 }  // namespace poslab::app::ui

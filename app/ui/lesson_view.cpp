@@ -99,9 +99,18 @@ void LessonView::step_bar(const Deck& steps) {
   const int n = static_cast<int>(steps.scenes.size());
   const int at = c.state.step();
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted(c.tr.format("ui.steps.indicator", {{"step", std::to_string(at + 1)}, {"count", std::to_string(n)}}).c_str());
-  // One dot per step: filled up to the current one; a click goes there.
-  for (int i = 0; i < n; ++i) {
+  const char* indicator = c.state.presenting() ? "ui.deck.position" : "ui.steps.indicator";
+  ImGui::TextUnformatted(c.tr.format(indicator, {{"step", std::to_string(at + 1)}, {"count", std::to_string(n)}}).c_str());
+  const std::string back = c.tr("ui.steps.back"), next = c.tr("ui.steps.next"), all = c.tr("ui.steps.show_all");
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const float w = ImGui::CalcTextSize(back.c_str()).x + ImGui::CalcTextSize(next.c_str()).x +
+                  ImGui::CalcTextSize(all.c_str()).x + st.FramePadding.x * 6 + st.ItemSpacing.x * 2;
+  // One dot per step, when they fit beside the buttons: filled up to the
+  // current one; a click goes there.
+  const float dot_w = ImGui::CalcTextSize("●").x + st.FramePadding.x * 2 + st.ItemSpacing.x;
+  const float room = ImGui::GetWindowContentRegionMax().x - w - ImGui::GetItemRectMax().x + ImGui::GetWindowPos().x;
+  const bool dots = dot_w * static_cast<float>(n) <= room;
+  for (int i = 0; dots && i < n; ++i) {
     ImGui::SameLine();
     ImGui::PushID(i);
     const ImVec4 col = i <= at ? c.pal.accent : ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled);
@@ -113,10 +122,6 @@ void LessonView::step_bar(const Deck& steps) {
     ImGui::PopStyleColor();
     ImGui::PopID();
   }
-  const std::string back = c.tr("ui.steps.back"), next = c.tr("ui.steps.next"), all = c.tr("ui.steps.show_all");
-  const ImGuiStyle& st = ImGui::GetStyle();
-  const float w = ImGui::CalcTextSize(back.c_str()).x + ImGui::CalcTextSize(next.c_str()).x +
-                  ImGui::CalcTextSize(all.c_str()).x + st.FramePadding.x * 6 + st.ItemSpacing.x * 2;
   ImGui::SameLine(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - w));
   auto report = [&c](const std::string& why) {
     if (!why.empty()) c.toasts.push(why, ToastKind::error);
@@ -229,7 +234,7 @@ ImVec2 LessonView::figure_header(const fig::Figure& f, const std::string& menu_i
   const float start_y = ImGui::GetCursorPosY();
   const float x0 = ImGui::GetCursorPosX();
   ImGui::PushTextWrapPos(x0 + w - ImGui::CalcTextSize(c.tr("ui.plot.export_button").c_str()).x - 30 * c.scale);
-  if (!f.title.empty()) {
+  if (!f.title.empty() && !c.lecture) {  // lecture mode: the title is the figure's tab
     ImGui::PushFont(c.lecture ? c.fonts.title : c.fonts.bold);
     ImGui::TextUnformatted(f.title.c_str());
     ImGui::PopFont();
@@ -290,6 +295,7 @@ void LessonView::figure(std::string_view id, ImVec2 size) {
   // feeds back into its size); the plot gets what the header leaves.
   const float block_w = size.x > 0 ? size.x : ImGui::GetContentRegionAvail().x;
   const float block_h = size.y > 0 ? size.y : block_w * 0.62f;
+  const float block_top = ImGui::GetCursorScreenPos().y;
   FigureCache::Entry& e = c.figures.get(v, *def, c.state, c.tr, {block_w, block_h});
   const std::string menu_id = "##export-menu";
   bool export_clicked = false;
@@ -312,6 +318,9 @@ void LessonView::figure(std::string_view id, ImVec2 size) {
       c.state.reset_param(e.error_key);
     ImGui::EndChild();
   } else {
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    last_plot_ = {at.x, at.y, at.x + plot_size.x, at.y + plot_size.y};
+    last_figure_ = {at.x, block_top, at.x + plot_size.x, at.y + plot_size.y};
     handle(e.widget.draw("##plot", e.figure, e.version, plot_size, c.plot), id);
   }
   ImGui::EndGroup();
@@ -325,6 +334,8 @@ void LessonView::plot(std::string_view widget_id, const fig::Figure& figure, std
   ImGui::PushID(widget_id.data(), widget_id.data() + widget_id.size());
   ImGui::BeginGroup();
   const ImVec2 plot_size = figure_header(figure, {}, size, nullptr);
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  last_plot_ = {at.x, at.y, at.x + plot_size.x, at.y + plot_size.y};
   const PlotAction action = it->second->draw("##plot", figure, version, plot_size, c.plot);
   if (action != PlotAction::none) {
     // A lesson-built figure is exported as it is on screen.
@@ -448,8 +459,7 @@ void LessonView::default_layout() {
     // On slides one figure at a time fills the screen; tabs switch between them.
     if (ImGui::BeginTabBar("##lecture-figures", ImGuiTabBarFlags_FittingPolicyResizeDown)) {
       for (const FigureDef& f : v.figures) {
-        const FigureCache::Entry* e = c.figures.find(v.id, f.id);
-        const std::string title = (e && !e->figure.title.empty()) ? e->figure.title : std::string(f.id);
+        const std::string title = figure_title(v, f.id);
         if (ImGui::BeginTabItem((title + "###" + std::string(f.id)).c_str())) {
           const float below = v.readouts ? ImGui::GetFrameHeightWithSpacing() : 0;
           const ImVec2 avail = ImGui::GetContentRegionAvail();

@@ -3,6 +3,7 @@
 // the default layout (text, readouts, figures in a grid, tables) for lessons
 // without a screen of their own (ui/lesson_screens.cpp), and the guided steps.
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -44,6 +45,21 @@ class LessonView final : public LessonUi {
 
   TableView& tables() { return tables_; }
 
+  /// Lecture mode, figure first: the figures as tabs with their titles (the
+  /// one in front selected), the step's or scene's caption and question, and
+  /// the figure in front filling the rest of `height` (lecture.cpp).
+  /// `controls` draws on the top line between the tabs and the position.
+  void lecture_page(UiContext& ctx, float height, const std::function<void()>& controls = {});
+  /// The human title of figure `id` of `view` (tabs, menus): its
+  /// "<view>.<id>.title" text, else the title of a built figure, else the id
+  /// in words ("score shift").
+  std::string figure_title(const ViewDef& view, std::string_view id);
+  /// Where the last plot was drawn this frame, in screen coordinates (tests
+  /// and lecture mode check that the figure fills the screen).
+  const ImVec4& last_plot_rect() const { return last_plot_; }
+  /// The last figure's whole block: its subtitle and its plot.
+  const ImVec4& last_figure_rect() const { return last_figure_; }
+
  private:
   /// Title, subtitle and export button above a plot; returns the plot's size.
   ImVec2 figure_header(const fig::Figure& figure, const std::string& menu_id, ImVec2 size, bool* export_clicked);
@@ -63,6 +79,10 @@ class LessonView final : public LessonUi {
   void symbol_tooltip(const std::string& text);
 
   UiContext* ctx_ = nullptr;
+  ImVec4 last_plot_{0, 0, 0, 0};  ///< x0, y0, x1, y1
+  ImVec4 last_figure_{0, 0, 0, 0};
+  std::string last_tab_front_;    ///< the figure the lecture tabs last showed in front
+  std::map<std::string, std::string, std::less<>> titles_;  ///< built titles, by "lang/view/figure"
   TableView tables_;
   std::map<std::string, std::unique_ptr<PlotWidget>, std::less<>> custom_plots_;
   std::vector<Readout> readouts_;

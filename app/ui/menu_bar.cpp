@@ -26,7 +26,7 @@ void App::draw_menu_bar(UiContext& ctx) {
   if (ImGui::BeginMenu(tr("ui.menu.file").c_str())) {
     if (item(tr, "ui.keys.open", "Ctrl+O")) run(Action::open_session);
     if (item(tr, "ui.keys.save", "Ctrl+S")) run(Action::save_session);
-    if (item(tr, "ui.model.open")) session_ui_.show(SessionUi::Prompt::model, export_choice_.dir / "config.json");
+    if (item(tr, "ui.model.open")) session_ui_.show(SessionUi::Prompt::model, export_choice_.dir / "config.json", export_choice_.dir);
     ImGui::Separator();
     if (item(tr, "ui.keys.copy_state", "Ctrl+Shift+C")) run(Action::copy_state);
     if (item(tr, "ui.keys.paste_state", "Ctrl+Shift+V")) run(Action::paste_state);
@@ -101,6 +101,7 @@ void App::draw_menu_bar(UiContext& ctx) {
     }
     ImGui::Separator();
     if (item(tr, "ui.keys.lecture", "F5", lecture_)) run(Action::lecture);
+    if (item(tr, "ui.keys.deck_panel", "Ctrl+D", deck_ui_.open)) run(Action::deck_panel);
     if (item(tr, "ui.keys.fullscreen", "F11", platform_.fullscreen())) run(Action::fullscreen);
     if (item(tr, "ui.menu.reset_layout")) reset_layout();
     ImGui::EndMenu();

@@ -156,10 +156,10 @@ void ParamsPanel::draw(UiContext& ctx) {
       }
 }
 
-void ParamsPanel::draw_compact(UiContext& ctx, std::span<const std::string> keys) {
+void ParamsPanel::draw_compact(UiContext& ctx, std::span<const std::string> keys, int columns) {
   const int n = static_cast<int>(keys.size());
   if (n == 0) return;
-  const int cols = std::min(n, 3);
+  const int cols = std::clamp(std::min(n, columns), 1, 8);
   if (ImGui::BeginTable("##lecture-params", cols, ImGuiTableFlags_SizingStretchSame)) {
     for (const std::string& key : keys) {
       const core::ParamSpec* spec = core::find_param(key);
@@ -296,23 +296,30 @@ void ParamsPanel::numeric(UiContext& ctx, const core::ParamSpec& spec, double va
     ImGui::TextDisabled("%s", ctx.tr("ui.params.typing_hint").c_str());
     return;
   }
-  char display[64];
-  std::snprintf(display, sizeof display, "%s", number(value).c_str());
-  ImGui::SetNextItemWidth(-FLT_MIN);
+  // The value beside the slider, never under its handle: the slider keeps
+  // the width the widest usual value leaves it.
+  const std::string shown_value = number(value);
+  const float spacing = ImGui::GetStyle().ItemSpacing.x;
+  const float value_w = std::max(ImGui::CalcTextSize("0.000000").x, ImGui::CalcTextSize(shown_value.c_str()).x);
+  ImGui::SetNextItemWidth(std::max(40.0f * ctx.scale, w - value_w - spacing));
   const ImGuiSliderFlags flags = ImGuiSliderFlags_NoInput | ImGuiSliderFlags_NoRoundToFormat;
+  const char* no_text = " ";  // the slider's own text stays empty
   if (spec.scale == core::SliderScale::pow2) {
     const int kmin = pow2_min_exponent(spec), kmax = pow2_max_exponent(spec);
     int k = std::clamp(static_cast<int>(std::lround(std::log2(std::max(1.0, value)))), kmin, kmax);
-    if (ImGui::SliderInt("##v", &k, kmin, kmax, display, flags)) set(ctx, spec.key, snap(spec, std::exp2(k), true));
+    if (ImGui::SliderInt("##v", &k, kmin, kmax, no_text, flags)) set(ctx, spec.key, snap(spec, std::exp2(k), true));
   } else {
     double v = value, lo = spec.ui_min, hi = spec.ui_max;
     const bool log = spec.scale == core::SliderScale::log && lo > 0;
-    if (ImGui::SliderScalar("##v", ImGuiDataType_Double, &v, &lo, &hi, display,
+    if (ImGui::SliderScalar("##v", ImGuiDataType_Double, &v, &lo, &hi, no_text,
                             flags | (log ? ImGuiSliderFlags_Logarithmic : 0)) &&
         v != value)
       set(ctx, spec.key, snap(spec, v, false));
   }
   if (ImGui::IsItemHovered() && !ImGui::IsItemActive()) ImGui::SetTooltip("%s", ctx.tr("ui.params.ctrl_click").c_str());
+  ImGui::SameLine(0, spacing);
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(shown_value.c_str());
   if (compact) return;
   // The slider's range under its two ends, small and muted.
   const std::string lo = number(spec.ui_min), hi = number(spec.ui_max);
@@ -320,7 +327,7 @@ void ParamsPanel::numeric(UiContext& ctx, const core::ParamSpec& spec, double va
   ImGui::PushStyleColor(ImGuiCol_Text, ctx.pal.muted);
   const float x0 = ImGui::GetCursorPosX();
   ImGui::TextUnformatted(lo.c_str());
-  ImGui::SameLine(x0 + w - ImGui::CalcTextSize(hi.c_str()).x);
+  ImGui::SameLine(std::max(x0, x0 + w - value_w - spacing - ImGui::CalcTextSize(hi.c_str()).x));
   ImGui::TextUnformatted(hi.c_str());
   ImGui::PopStyleColor();
   ImGui::PopFont();

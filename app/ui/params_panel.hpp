@@ -19,8 +19,8 @@ class ParamsPanel {
  public:
   /// The full panel for the current lesson.
   void draw(UiContext& ctx);
-  /// Only `keys` (lecture mode: the chosen sliders), laid out in columns.
-  void draw_compact(UiContext& ctx, std::span<const std::string> keys);
+  /// Only `keys` (lecture mode: the chosen sliders), laid out in `columns` (at most 3 by default).
+  void draw_compact(UiContext& ctx, std::span<const std::string> keys, int columns = 3);
 
   /// Typed entry, as Ctrl+click then Enter does it: returns "" when applied,
   /// else the message shown under the control (the old value stays).

@@ -26,6 +26,10 @@ class Platform {
   /// when there is no window to capture (blind mode).
   virtual bool request_screenshot(const std::filesystem::path& path) = 0;
   virtual void request_close() = 0;
+  /// True when the window system pushes every key press to App::key_event
+  /// (GLFW's key callback): shortcuts then come from that queue and no tap
+  /// between two frames is lost. False: the App polls ImGui's key state.
+  virtual bool queues_keys() const { return false; }
   /// The address the app is served from (the browser's page, without its
   /// fragment), or "" when it is not a page: "Copy link" then uses the
   /// settings' link_base.
@@ -43,9 +47,11 @@ class BlindPlatform final : public Platform {
   float content_scale() const override { return scale; }
   bool request_screenshot(const std::filesystem::path&) override { return false; }
   void request_close() override { close_requested = true; }
+  bool queues_keys() const override { return key_events; }
 
   NullHeatmapSink sink;
   bool full = false, close_requested = false;
+  bool key_events = false;  ///< tests: key presses come through App::key_event
   std::string title;
   float scale = 1.0f;
   int font_uploads = 0;

@@ -38,6 +38,7 @@ void PlotWidget::record(const fig::Figure& figure, ImVec2 size, const PlotEnv& e
   style.theme = env.theme;
   style.font_size = env.fonts->size;
   style.show_title = false;  // the title is in the widget's header (LessonView)
+  style.highlight = highlight_;
   const double density = ImGui::GetIO().DisplayFramebufferScale.x > 0 ? ImGui::GetIO().DisplayFramebufferScale.x : 1.0;
   ImGuiPainter painter(recording_, *env.fonts, *env.sink, slots_, density);
   layout_ = fig::render_figure(figure, painter, fig::Rect{0, 0, size.x, size.y}, style, view_);
@@ -94,24 +95,40 @@ PlotAction PlotWidget::draw(const char* id, const fig::Figure& figure, std::uint
   const ImGuiIO& io = ImGui::GetIO();
   const ImVec2 local(io.MousePos.x - origin.x, io.MousePos.y - origin.y);
 
+  // A legend entry under the pointer: a click highlights its series (and fades
+  // the rest); a second click, or a click on another, changes it.
+  int entry = -1;
+  if (hovered && recorded_)
+    for (const auto& [series, box] : layout_.legend)
+      if (box.contains({local.x, local.y})) entry = series;
+  if (entry >= 0) ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
+  if (entry >= 0 && ImGui::IsItemClicked(ImGuiMouseButton_Left)) highlight_ = highlight_ == entry ? -1 : entry;
   if (hovered) {
-    ImGui::SetItemUsingMouseWheel();  // the wheel zooms here instead of scrolling the lesson
-    if (io.MouseWheel != 0) {
-      const bool only_x = io.KeyShift, only_y = io.KeyCtrl;
-      zoom_at(local, std::pow(1.18, -io.MouseWheel), !only_y || only_x, !only_x || only_y);
+    if (ImGui::IsItemClicked(ImGuiMouseButton_Left)) focused_ = true;
+    // The wheel scrolls the page; it zooms here with Ctrl held, or once the
+    // plot was clicked (until the pointer leaves it).
+    if (io.KeyCtrl || focused_) {
+      ImGui::SetItemUsingMouseWheel();
+      if (io.MouseWheel != 0) {
+        const bool only_x = io.KeyShift, only_y = io.KeyAlt;
+        zoom_at(local, std::pow(1.18, -io.MouseWheel), !only_y || only_x, !only_x || only_y);
+      }
     }
     if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) reset_view();
+  } else if (!active) {
+    focused_ = false;
   }
   if (active && ImGui::IsMouseDragging(ImGuiMouseButton_Left, 1.0f)) {
     pan(io.MouseDelta);
     ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeAll);
   }
 
+  if (highlight_ >= static_cast<int>(figure.series.size())) highlight_ = -1;  // another figure now
   const bool stale = !recorded_ || version != rec_version_ || env.style_key != rec_style_ || size.x != rec_size_.x ||
-                     size.y != rec_size_.y || view_ != rec_view_;
+                     size.y != rec_size_.y || view_ != rec_view_ || highlight_ != rec_highlight_;
   if (stale) {
     record(figure, size, env);
-    rec_version_ = version, rec_style_ = env.style_key, rec_size_ = size, rec_view_ = view_;
+    rec_version_ = version, rec_style_ = env.style_key, rec_size_ = size, rec_view_ = view_, rec_highlight_ = highlight_;
     last_mouse_ = {-1e9f, -1e9f};
   }
   ImDrawList* list = ImGui::GetWindowDrawList();

@@ -1,8 +1,10 @@
 #pragma once
 // [SECTION] The plot widget: one fig::Figure on screen (ImPlot-style
 // immediate-mode call, retained figure). Hover shows a crosshair and the
-// exact readout of fig::hover_readout; the mouse wheel zooms around the
-// cursor (Shift: x only, Ctrl: y only), dragging pans, a double-click resets;
+// exact readout of fig::hover_readout; the mouse wheel scrolls the page and
+// zooms around the cursor with Ctrl held or once the plot was clicked
+// (Shift: x only, Alt: y only), dragging pans, a double-click resets, a
+// click on a legend entry highlights its curve and fades the rest;
 // the right-click menu exports the figure, copies the readout, resets the view.
 //
 // The widget re-lays the figure out (render_figure) only when the figure, its
@@ -53,6 +55,8 @@ class PlotWidget {
   bool zoomed() const { return view_.has_value(); }
   const std::optional<fig::ViewRange>& view() const { return view_; }
   void reset_view() { view_.reset(); }
+  /// The series a click on its legend entry highlighted (-1: none).
+  int highlight() const { return highlight_; }
   /// Zooms by `factor` (< 1 zooms in) around a point given relative to the
   /// widget's top-left corner; `x`/`y` choose the axes.
   void zoom_at(ImVec2 local, double factor, bool x = true, bool y = true);
@@ -79,6 +83,8 @@ class PlotWidget {
   std::optional<fig::ViewRange> rec_view_;
   bool recorded_ = false;
   int layouts_ = 0;
+  int highlight_ = -1, rec_highlight_ = -1;  ///< the series a legend click highlighted
+  bool focused_ = false;  ///< clicked, and the pointer has not left it since: the wheel zooms
   // hover
   ImVec2 last_mouse_{-1e9f, -1e9f};
   std::string readout_, menu_readout_;

@@ -63,6 +63,18 @@ std::string apply_window_request(AppState& state, const WindowRequest& r, bool* 
     }
     if (std::string why = state.go_to_step(r.step - 1); !why.empty()) return why;
   }
+  if (!r.deck.empty()) {
+    try {
+      std::filesystem::path source;
+      Deck deck = load_deck_named(r.deck, &source);
+      if (std::string why = state.open_deck(std::move(deck), source.string()); !why.empty()) return why;
+    } catch (const IoError& e) {
+      if (io_failure) *io_failure = true;  // no such file: exit code 1, as for --session
+      return state.refusal(e);
+    } catch (const std::exception& e) {
+      return state.refusal(e);
+    }
+  }
   if (!r.sets.empty())
     if (std::string why = state.set_assignments(r.sets); !why.empty()) return why;
   if (!r.theme.empty()) {

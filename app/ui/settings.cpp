@@ -89,14 +89,27 @@ Settings load_settings(const fs::path& file, std::string* warning) {
     read_if(j, "export_dir", s.export_dir);
     read_if(j, "link_base", s.link_base);
     read_if(j, "lecture_keys", s.lecture_keys);
+    read_if(j, "recent_sessions", s.recent_sessions);
+    read_if(j, "recent_decks", s.recent_decks);
   } catch (const std::exception& e) {
     if (warning) *warning = file.string() + ": " + e.what();
     return Settings{};
+  }
+  for (auto* recent : {&s.recent_sessions, &s.recent_decks}) {
+    std::erase_if(*recent, [](const std::string& p) { return p.empty() || p.size() > 4096; });
+    if (recent->size() > kMaxRecent) recent->resize(kMaxRecent);
   }
   const Settings d;
   if (s.theme != "light" && s.theme != "dark" && s.theme != "projector") s.theme = d.theme;
   if (s.lang != "" && s.lang != "en" && s.lang != "zh") s.lang.clear();
   return s;
+}
+
+void remember_recent(std::vector<std::string>& list, const std::string& path) {
+  if (path.empty()) return;
+  std::erase(list, path);
+  list.insert(list.begin(), path);
+  if (list.size() > kMaxRecent) list.resize(kMaxRecent);
 }
 
 ScreenRect place_window(const Settings& s, std::span<const ScreenRect> areas) {
@@ -144,7 +157,9 @@ void save_settings(const fs::path& file, const Settings& s) {
             {"right_width", s.right_width},
             {"export_dir", s.export_dir},
             {"link_base", s.link_base},
-            {"lecture_keys", s.lecture_keys}};
+            {"lecture_keys", s.lecture_keys},
+            {"recent_sessions", s.recent_sessions},
+            {"recent_decks", s.recent_decks}};
   write_file_atomically(file, j.dump(2) + "\n");
 }
 

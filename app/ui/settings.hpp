@@ -17,7 +17,8 @@ namespace poslab::app::ui {
 
 struct Settings {
   // Window (screen coordinates); has_position = false: let the system place it.
-  int x = 0, y = 0, width = 1440, height = 900;
+  // The default fits a 1280×720 screen with its panels and title bar.
+  int x = 0, y = 0, width = 1200, height = 660;
   bool has_position = false;
   bool maximized = false;
   std::string lesson;             ///< last lesson (empty: the first)
@@ -31,9 +32,16 @@ struct Settings {
   std::string link_base;
   /// Sliders shown in lecture mode, per lesson (empty = all of the lesson's).
   std::map<std::string, std::vector<std::string>> lecture_keys;
+  /// Session and deck files opened or saved, newest first (at most kMaxRecent each).
+  std::vector<std::string> recent_sessions, recent_decks;
 
   bool operator==(const Settings&) const = default;
 };
+
+inline constexpr std::size_t kMaxRecent = 8;
+
+/// Puts `path` first in `list` (once), keeping at most kMaxRecent entries.
+void remember_recent(std::vector<std::string>& list, const std::string& path);
 
 inline constexpr float kMinUiScale = 0.75f;
 inline constexpr float kMaxUiScale = 3.0f;

@@ -4,9 +4,12 @@
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 
+#include <algorithm>
+
 namespace poslab::app::ui {
 
 std::span<const Shortcut> shortcuts() {
+  // action, key, ctrl, shift, shown, label, arg, while typing, repeats, any shift
   static const Shortcut table[] = {
       {Action::help, GLFW_KEY_F1, false, false, "? / F1", "ui.keys.help", 0, true},
       {Action::notation, GLFW_KEY_F2, false, false, "F2", "ui.keys.notation", 0, true},
@@ -15,35 +18,47 @@ std::span<const Shortcut> shortcuts() {
       {Action::copy_state, GLFW_KEY_C, true, true, "Ctrl+Shift+C", "ui.keys.copy_state", 0, true},
       {Action::paste_state, GLFW_KEY_V, true, true, "Ctrl+Shift+V", "ui.keys.paste_state", 0, true},
       {Action::export_dialog, GLFW_KEY_E, true, false, "Ctrl+E", "ui.keys.export", 0, true},
+      {Action::deck_panel, GLFW_KEY_D, true, false, "Ctrl+D", "ui.keys.deck_panel", 0, true},
       {Action::screenshot, GLFW_KEY_F12, false, false, "F12", "ui.keys.screenshot", 0, true},
-      {Action::lecture, GLFW_KEY_F5, false, false, "F5", "ui.keys.lecture", 0, true},
-      {Action::exit_lecture, GLFW_KEY_ESCAPE, false, false, "Esc", "ui.keys.exit_lecture", 0, false},
+      {Action::lecture, GLFW_KEY_F5, false, false, "F5", "ui.keys.lecture", 0, true, false, true},
+      {Action::escape, GLFW_KEY_ESCAPE, false, false, "Esc", "ui.keys.escape", 0, true, false, true},
       {Action::fullscreen, GLFW_KEY_F11, false, false, "F11", "ui.keys.fullscreen", 0, true},
-      {Action::scale_up, GLFW_KEY_EQUAL, true, false, "Ctrl+=", "ui.keys.scale_up", 0, true},
-      {Action::scale_up, GLFW_KEY_KP_ADD, true, false, "Ctrl+=", nullptr, 0, true},
-      {Action::scale_down, GLFW_KEY_MINUS, true, false, "Ctrl+-", "ui.keys.scale_down", 0, true},
-      {Action::scale_down, GLFW_KEY_KP_SUBTRACT, true, false, "Ctrl+-", nullptr, 0, true},
+      {Action::scale_up, GLFW_KEY_EQUAL, true, false, "Ctrl+=", "ui.keys.scale_up", 0, true, true, true},
+      {Action::scale_up, GLFW_KEY_KP_ADD, true, false, "Ctrl+=", nullptr, 0, true, true},
+      {Action::scale_down, GLFW_KEY_MINUS, true, false, "Ctrl+-", "ui.keys.scale_down", 0, true, true},
+      {Action::scale_down, GLFW_KEY_KP_SUBTRACT, true, false, "Ctrl+-", nullptr, 0, true, true},
       {Action::scale_reset, GLFW_KEY_0, true, false, "Ctrl+0", "ui.keys.scale_reset", 0, true},
-      {Action::play, GLFW_KEY_SPACE, false, false, "Space", "ui.keys.play", 0, false},
-      {Action::step_back, GLFW_KEY_COMMA, false, false, ",", "ui.keys.step_back", 0, false},
-      {Action::step_forward, GLFW_KEY_PERIOD, false, false, ".", "ui.keys.step_forward", 0, false},
-      {Action::next_step, GLFW_KEY_RIGHT, false, false, "→ / PgDn", "ui.keys.next_step", 0, false},
-      {Action::next_step, GLFW_KEY_PAGE_DOWN, false, false, "PgDn", nullptr, 0, false},
-      {Action::prev_step, GLFW_KEY_LEFT, false, false, "← / PgUp", "ui.keys.prev_step", 0, false},
-      {Action::prev_step, GLFW_KEY_PAGE_UP, false, false, "PgUp", nullptr, 0, false},
-      {Action::reset_step, GLFW_KEY_R, false, false, "R", "ui.keys.reset_step", 0, false},
-      {Action::prev_lesson, GLFW_KEY_UP, false, false, "↑", "ui.keys.prev_lesson", 0, false},
-      {Action::next_lesson, GLFW_KEY_DOWN, false, false, "↓", "ui.keys.next_lesson", 0, false},
-      {Action::lesson_n, GLFW_KEY_1, false, false, "1 … 9, 0", "ui.keys.lesson_n", 0, false},
-      {Action::lesson_n, GLFW_KEY_2, false, false, "2", nullptr, 1, false},
-      {Action::lesson_n, GLFW_KEY_3, false, false, "3", nullptr, 2, false},
-      {Action::lesson_n, GLFW_KEY_4, false, false, "4", nullptr, 3, false},
-      {Action::lesson_n, GLFW_KEY_5, false, false, "5", nullptr, 4, false},
-      {Action::lesson_n, GLFW_KEY_6, false, false, "6", nullptr, 5, false},
-      {Action::lesson_n, GLFW_KEY_7, false, false, "7", nullptr, 6, false},
-      {Action::lesson_n, GLFW_KEY_8, false, false, "8", nullptr, 7, false},
-      {Action::lesson_n, GLFW_KEY_9, false, false, "9", nullptr, 8, false},
-      {Action::lesson_n, GLFW_KEY_0, false, false, "0", nullptr, 9, false},  // the tenth lesson
+      {Action::next_step, GLFW_KEY_RIGHT, false, false, "→ / PgDn", "ui.keys.next_step"},
+      {Action::next_step, GLFW_KEY_PAGE_DOWN, false, false, "PgDn", nullptr},
+      {Action::prev_step, GLFW_KEY_LEFT, false, false, "← / PgUp", "ui.keys.prev_step"},
+      {Action::prev_step, GLFW_KEY_PAGE_UP, false, false, "PgUp", nullptr},
+      {Action::space, GLFW_KEY_SPACE, false, false, "Space", "ui.keys.space"},
+      {Action::prev_step, GLFW_KEY_SPACE, false, true, "Shift+Space", nullptr},
+      {Action::first_step, GLFW_KEY_HOME, false, false, "Home / End", "ui.keys.first_last"},
+      {Action::last_step, GLFW_KEY_END, false, false, "End", nullptr},
+      {Action::reset_step, GLFW_KEY_R, false, false, "R", "ui.keys.reset_step"},
+      {Action::prev_figure, GLFW_KEY_LEFT_BRACKET, false, false, "[ / ]", "ui.keys.figures"},
+      {Action::next_figure, GLFW_KEY_RIGHT_BRACKET, false, false, "]", nullptr},
+      {Action::toggle_sliders, GLFW_KEY_S, false, false, "S", "ui.keys.sliders"},
+      {Action::play, GLFW_KEY_P, false, false, "P", "ui.keys.play"},
+      {Action::step_back, GLFW_KEY_COMMA, false, false, ",", "ui.keys.step_back", 0, false, true},
+      {Action::step_forward, GLFW_KEY_PERIOD, false, false, ".", "ui.keys.step_forward", 0, false, true},
+      {Action::laser, GLFW_KEY_L, false, false, "L", "ui.keys.laser"},
+      {Action::spotlight, GLFW_KEY_H, false, false, "H", "ui.keys.spotlight"},
+      {Action::pen, GLFW_KEY_D, false, false, "D", "ui.keys.pen"},
+      {Action::clear_pen, GLFW_KEY_C, false, false, "C", "ui.keys.clear_pen"},
+      {Action::prev_lesson, GLFW_KEY_UP, false, false, "↑", "ui.keys.prev_lesson"},
+      {Action::next_lesson, GLFW_KEY_DOWN, false, false, "↓", "ui.keys.next_lesson"},
+      {Action::lesson_n, GLFW_KEY_1, false, false, "1 … 9, 0", "ui.keys.lesson_n", 0},
+      {Action::lesson_n, GLFW_KEY_2, false, false, "2", nullptr, 1},
+      {Action::lesson_n, GLFW_KEY_3, false, false, "3", nullptr, 2},
+      {Action::lesson_n, GLFW_KEY_4, false, false, "4", nullptr, 3},
+      {Action::lesson_n, GLFW_KEY_5, false, false, "5", nullptr, 4},
+      {Action::lesson_n, GLFW_KEY_6, false, false, "6", nullptr, 5},
+      {Action::lesson_n, GLFW_KEY_7, false, false, "7", nullptr, 6},
+      {Action::lesson_n, GLFW_KEY_8, false, false, "8", nullptr, 7},
+      {Action::lesson_n, GLFW_KEY_9, false, false, "9", nullptr, 8},
+      {Action::lesson_n, GLFW_KEY_0, false, false, "0", nullptr, 9},  // the tenth lesson
       {Action::quit, GLFW_KEY_Q, true, false, "Ctrl+Q", "ui.keys.quit", 0, true},
   };
   return table;
@@ -55,49 +70,91 @@ std::vector<Pressed> pressed_shortcuts() {
   // A text field has the keyboard, or a widget is being dragged: plain keys are its.
   const bool typing = io.WantTextInput || ImGui::IsAnyItemActive();
   for (const Shortcut& s : shortcuts()) {
-    if (s.ctrl != io.KeyCtrl || s.shift != io.KeyShift) continue;
+    if (s.ctrl != io.KeyCtrl || (s.shift != io.KeyShift && !s.any_shift)) continue;
     if (typing && !s.while_typing) continue;
     if (s.key < 0 || s.key >= IM_ARRAYSIZE(io.KeysDown)) continue;
-    const bool repeat = s.action == Action::scale_up || s.action == Action::scale_down ||
-                        s.action == Action::step_back || s.action == Action::step_forward;
-    if (ImGui::IsKeyPressed(s.key, repeat)) out.push_back({s.action, s.arg});
+    if (!ImGui::IsKeyPressed(s.key, s.repeats)) continue;
+    // One action per key (Space and Shift+Space share a key).
+    if (std::none_of(out.begin(), out.end(), [&](const Pressed& p) { return p.action == s.action && p.arg == s.arg; }))
+      out.push_back({s.action, s.arg});
   }
-  if (!typing)
-    for (int i = 0; i < io.InputQueueCharacters.Size; ++i)
-      if (io.InputQueueCharacters[i] == '?') out.push_back({Action::help, 0});
   return out;
+}
+
+bool help_typed() {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (io.WantTextInput || ImGui::IsAnyItemActive()) return false;
+  for (int i = 0; i < io.InputQueueCharacters.Size; ++i)
+    if (io.InputQueueCharacters[i] == '?') return true;
+  return false;
 }
 
 void draw_shortcut_overlay(bool* open, const Translator& tr, float scale) {
   if (*open && !ImGui::IsPopupOpen("##shortcuts")) ImGui::OpenPopup("##shortcuts");
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos({vp->WorkPos.x + vp->WorkSize.x * 0.5f, vp->WorkPos.y + vp->WorkSize.y * 0.5f},
-                          ImGuiCond_Appearing, {0.5f, 0.5f});
+                          ImGuiCond_Always, {0.5f, 0.5f});
+  ImGui::SetNextWindowSizeConstraints({0, 0}, {vp->WorkSize.x * 0.96f, vp->WorkSize.y * 0.96f});
   if (!ImGui::BeginPopupModal("##shortcuts", open, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoTitleBar))
     return;
+  if (!*open) {  // closed from outside (Esc)
+    ImGui::CloseCurrentPopup();
+    ImGui::EndPopup();
+    return;
+  }
   ImGui::TextUnformatted(tr("ui.keys.title").c_str());
   ImGui::Separator();
-  if (ImGui::BeginTable("##keys", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
-    for (const Shortcut& s : shortcuts()) {
-      if (!s.label) continue;
-      ImGui::TableNextRow();
-      ImGui::TableSetColumnIndex(0);
-      ImGui::TextUnformatted(s.keys);
-      ImGui::TableSetColumnIndex(1);
-      ImGui::TextUnformatted(tr(s.label).c_str());
+  // Every row: the keys, what they do.
+  std::vector<std::pair<std::string, std::string>> rows;
+  for (const Shortcut& s : shortcuts())
+    if (s.label) rows.emplace_back(s.keys, tr(s.label));
+  for (const char* extra : {"ui.keys.mouse_wheel", "ui.keys.mouse_zoom", "ui.keys.mouse_pan", "ui.keys.mouse_reset",
+                            "ui.keys.mouse_menu", "ui.keys.mouse_legend", "ui.keys.ctrl_click"})
+    rows.emplace_back(tr(std::string(extra) + ".keys"), tr(extra));
+  // Columns of rows that fit the screen (a lecture's large text on 720p
+  // too): of 1, 2 or 3 columns, the one that needs the least shrinking of
+  // the text, and the text shrunk by that much (never below 60 %).
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float line = ImGui::GetTextLineHeight() + style.CellPadding.y * 2;
+  const float room_h = vp->WorkSize.y * 0.94f - ImGui::GetTextLineHeightWithSpacing() * 2 -
+                       ImGui::GetFrameHeightWithSpacing() - style.WindowPadding.y * 2 - style.ItemSpacing.y * 3;
+  const float room_w = vp->WorkSize.x * 0.96f - style.WindowPadding.x * 2;
+  const int n = static_cast<int>(rows.size());
+  int cols = 1;
+  float fit = 0;
+  for (int c = 1; c <= 3; ++c) {
+    const int per = (n + c - 1) / c;
+    float width = 0;
+    for (int k = 0; k < c; ++k) {
+      float kw = 0, lw = 0;
+      for (int i = k * per; i < std::min(n, (k + 1) * per); ++i) {
+        kw = std::max(kw, ImGui::CalcTextSize(rows[static_cast<std::size_t>(i)].first.c_str()).x);
+        lw = std::max(lw, ImGui::CalcTextSize(rows[static_cast<std::size_t>(i)].second.c_str()).x);
+      }
+      width += kw + lw + style.CellPadding.x * 4 + style.ItemSpacing.x;
     }
-    for (const char* extra : {"ui.keys.mouse_zoom", "ui.keys.mouse_pan", "ui.keys.mouse_reset", "ui.keys.mouse_menu",
-                              "ui.keys.ctrl_click"}) {
+    const float k = std::min({1.0f, room_h / (line * static_cast<float>(per)), room_w / std::max(1.0f, width)});
+    if (k > fit + 1e-3f) fit = k, cols = c;
+  }
+  ImGui::SetWindowFontScale(std::max(0.6f, fit));
+  const int per = (n + cols - 1) / cols;
+  if (ImGui::BeginTable("##keys", 2 * cols, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
+    for (int r = 0; r < per; ++r) {
       ImGui::TableNextRow();
-      ImGui::TableSetColumnIndex(0);
-      ImGui::TextUnformatted(tr(std::string(extra) + ".keys").c_str());
-      ImGui::TableSetColumnIndex(1);
-      ImGui::TextUnformatted(tr(extra).c_str());
+      for (int c = 0; c < cols; ++c) {
+        const int i = c * per + r;
+        if (i >= n) break;
+        ImGui::TableSetColumnIndex(2 * c);
+        ImGui::TextUnformatted(rows[static_cast<std::size_t>(i)].first.c_str());
+        ImGui::TableSetColumnIndex(2 * c + 1);
+        ImGui::TextUnformatted(rows[static_cast<std::size_t>(i)].second.c_str());
+      }
     }
     ImGui::EndTable();
   }
+  ImGui::SetWindowFontScale(1.0f);
   ImGui::Spacing();
-  if (ImGui::Button(tr("ui.common.close").c_str(), {120 * scale, 0}) || ImGui::IsKeyPressed(GLFW_KEY_ESCAPE)) {
+  if (ImGui::Button(tr("ui.common.close").c_str(), {120 * scale, 0})) {
     *open = false;
     ImGui::CloseCurrentPopup();
   }

@@ -1,30 +1,16 @@
 #pragma once
-// How a parameter's slider maps to its value (ParamSpec::scale): linear, log,
-// or powers of two; and how a swept value snaps to what the parameter allows
-// (whole numbers, even numbers, exclusive bounds). Shared by the parameter
-// panel and the animation; no ImGui here.
+// The sliders' mapping, from app/common/slider_math.hpp (the headless sweeps
+// share it), under the names the panels use.
 
-#include "poslab/core/params.hpp"
+#include "app/common/slider_math.hpp"
 
 namespace poslab::app::ui {
 
-/// True for the parameters a slider (and an animation) can move: integer and real.
-bool is_numeric(const core::ParamSpec& spec);
-
-/// The value at position t in [0, 1] between lo and hi, geometric for log
-/// and pow2 scales (when lo > 0), linear otherwise. Not snapped.
-double interpolate(const core::ParamSpec& spec, double lo, double hi, double t);
-
-/// Inverse of interpolate, clamped to [0, 1].
-double position_of(const core::ParamSpec& spec, double lo, double hi, double value);
-
-/// The nearest value the parameter allows: rounded for integers, to an even
-/// number for even ones, to a power of two for pow2 sliders when `pow2_steps`,
-/// and inside min..max (a hair inside an exclusive bound).
-double snap(const core::ParamSpec& spec, double value, bool pow2_steps);
-
-/// For pow2 sliders: the exponents k with 2^k inside ui_min..ui_max.
-int pow2_min_exponent(const core::ParamSpec& spec);
-int pow2_max_exponent(const core::ParamSpec& spec);
+using app::interpolate;
+using app::is_numeric;
+using app::position_of;
+using app::pow2_max_exponent;
+using app::pow2_min_exponent;
+using app::snap;
 
 }  // namespace poslab::app::ui

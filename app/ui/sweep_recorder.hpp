@@ -1,9 +1,12 @@
 #pragma once
-// Saving a played sweep: the animation's parameter goes from `from` to `to`
-// once, and each step's figure (rebuilt at that value, drawn by cairo as the
-// exports are) becomes a frame of an animated GIF or a numbered PNG
-// (<view>-<figure>-0001.png …). One frame per step() so the window stays
-// responsive and shows progress; the live parameters are never touched.
+// Saving a played sweep from the GUI: the animation's parameter goes from
+// `from` to `to` (and back, when asked), and each value's figure — rebuilt at
+// that value at the export size and look, drawn by cairo as the exports are
+// — becomes a frame of an animated GIF with one shared palette or a numbered
+// PNG (<view>-<figure>-<key>-0001.png …). The work is app::SweepWriter's, the
+// same as `poslab export --sweep`; here one unit of it per app frame, so the
+// window stays responsive and shows progress. The live parameters are never
+// touched.
 
 #include <filesystem>
 #include <memory>
@@ -11,33 +14,32 @@
 
 #include "app/common/i18n.hpp"
 #include "app/common/session.hpp"
+#include "app/export/sweep.hpp"
 #include "app/lessons/lesson.hpp"
-#include "app/ui/gif_writer.hpp"
 
 namespace poslab::app::ui {
 
-enum class SweepFormat { gif, png_sequence };
+using app::SweepFormat;
 
 struct SweepRequest {
   const ViewDef* view = nullptr;
   const FigureDef* figure = nullptr;
   core::Params params;         ///< the session's parameters at the start
-  SessionAnimation animation;  ///< key, from, to, speed (frame timing)
+  SessionAnimation animation;  ///< key, from, to, speed (one pass lasts kSweepSeconds / speed)
   int steps = 60;              ///< frames = steps + 1
+  bool bounce = false;         ///< forward, then back
   SweepFormat format = SweepFormat::gif;
   std::filesystem::path dir;
-  int width = 960, height = 600;
-  std::string theme = "light";
-  std::string font_family = "DejaVu Sans";
+  ExportOptions options;       ///< size, scale, theme, font and line scale (transparency: PNGs only)
 };
 
 class SweepRecorder {
  public:
   /// Checks the request and opens the output. Returns "" or why it cannot start.
   std::string start(SweepRequest request, const Translator& tr);
-  bool active() const { return active_; }
-  /// Renders and writes the next frame. Returns false when the recording is
-  /// over (finished or failed: see error() / output()).
+  bool active() const { return writer_ != nullptr; }
+  /// Does the next unit of work. Returns false when the recording is over
+  /// (finished or failed: see error() / output()).
   bool step();
   void cancel();
   float progress() const;
@@ -47,14 +49,11 @@ class SweepRecorder {
   int frames_written() const { return written_; }
 
  private:
-  void finish();
-  SweepRequest req_;
+  std::unique_ptr<SweepWriter> writer_;
   const Translator* tr_ = nullptr;
-  std::unique_ptr<GifWriter> gif_;
   std::filesystem::path output_;
   std::string error_;
-  int next_ = 0, written_ = 0;
-  bool active_ = false;
+  int written_ = 0;
 };
 
 }  // namespace poslab::app::ui

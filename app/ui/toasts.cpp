@@ -25,7 +25,7 @@ double Toasts::seconds_to_next_change(double now) const {
   return next < 0 ? 0 : next;
 }
 
-void Toasts::draw(double now, float scale) {
+void Toasts::draw(double now, float scale, float text_scale) {
   while (!toasts_.empty() && toasts_.front().shown_at >= 0 && now - toasts_.front().shown_at > kToastSeconds)
     toasts_.pop_front();
   if (toasts_.empty()) return;
@@ -35,23 +35,26 @@ void Toasts::draw(double now, float scale) {
   for (auto it = toasts_.rbegin(); it != toasts_.rend(); ++it, ++i) {
     Toast& t = *it;
     if (t.shown_at < 0) t.shown_at = now;
+    const float max_w = vp->WorkSize.x * (text_scale < 1 ? 0.3f : 0.5f);
     ImGui::SetNextWindowPos({vp->WorkPos.x + vp->WorkSize.x - 12 * scale, y}, ImGuiCond_Always, {1.0f, 1.0f});
-    ImGui::SetNextWindowSizeConstraints({0, 0}, {vp->WorkSize.x * 0.5f, vp->WorkSize.y * 0.5f});
+    ImGui::SetNextWindowSizeConstraints({0, 0}, {max_w, vp->WorkSize.y * 0.5f});
     const ImVec4 border = t.kind == ToastKind::error     ? ImVec4(0.86f, 0.2f, 0.2f, 1)
                           : t.kind == ToastKind::success ? ImVec4(0.2f, 0.65f, 0.35f, 1)
                                                          : ImGui::GetStyleColorVec4(ImGuiCol_Border);
     ImGui::PushStyleColor(ImGuiCol_Border, border);
-    ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 2.0f * scale);
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 2.0f * scale * text_scale);
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, {8.0f * scale * text_scale, 6.0f * scale * text_scale});
     const std::string name = "##toast" + std::to_string(i);
     ImGui::Begin(name.c_str(), nullptr,
                  ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings |
                      ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove);
-    ImGui::PushTextWrapPos(vp->WorkSize.x * 0.45f);
+    ImGui::SetWindowFontScale(text_scale);  // kept by the window: set every time
+    ImGui::PushTextWrapPos(max_w - ImGui::GetStyle().WindowPadding.x * 2);
     ImGui::TextUnformatted(t.text.c_str());
     ImGui::PopTextWrapPos();
-    y -= ImGui::GetWindowHeight() + 8 * scale;
+    y -= ImGui::GetWindowHeight() + 8 * scale * text_scale;
     ImGui::End();
-    ImGui::PopStyleVar();
+    ImGui::PopStyleVar(2);
     ImGui::PopStyleColor();
   }
 }

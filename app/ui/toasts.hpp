@@ -13,8 +13,10 @@ enum class ToastKind { info, success, error };
 class Toasts {
  public:
   void push(std::string text, ToastKind kind = ToastKind::info);
-  /// Draws the live toasts (needs a frame) and drops expired ones.
-  void draw(double now, float scale);
+  /// Draws the live toasts (needs a frame) and drops expired ones. `now` is
+  /// wall-clock seconds, so a toast expires on time however rarely the
+  /// window wakes; `text_scale` < 1 draws them small (lecture mode).
+  void draw(double now, float scale, float text_scale = 1.0f);
   /// Seconds until the next toast expires (infinity when none is shown).
   double seconds_to_next_change(double now) const;
   bool empty() const { return toasts_.empty(); }

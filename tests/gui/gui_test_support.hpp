@@ -17,6 +17,8 @@ struct BlindApp {
   app::ui::BlindPlatform platform;
   std::unique_ptr<app::ui::App> app;
   std::filesystem::path dir;
+  double clock = 1000.0;  ///< the App's wall clock, in seconds
+  ImVec2 display{1600, 1000};  ///< the blind window's size
 
   BlindApp() {
     static int counter = 0;
@@ -29,6 +31,7 @@ struct BlindApp {
     o.lang = "en";
     o.persist = false;
     o.config_dir = dir / "config";
+    o.clock = [this] { return clock; };  // wall-clock time the test moves (frames() moves it by dt)
     app = std::make_unique<app::ui::App>(platform, o);
     app->export_choice().dir = dir / "exports";
     frames(3);
@@ -41,8 +44,12 @@ struct BlindApp {
   BlindApp(const BlindApp&) = delete;
   BlindApp& operator=(const BlindApp&) = delete;
 
-  void frames(int n, double dt = 1.0 / 60) {
-    for (int i = 0; i < n; ++i) app->blind_frame(dt);
+  /// `n` frames of `dt` seconds each; the wall clock moves with them unless `tick_clock` is false.
+  void frames(int n, double dt = 1.0 / 60, bool tick_clock = true) {
+    for (int i = 0; i < n; ++i) {
+      if (tick_clock) clock += dt;
+      app->blind_frame(dt, display);
+    }
   }
   app::ui::AppState& state() { return app->state(); }
 };

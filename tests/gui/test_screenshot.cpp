@@ -90,6 +90,31 @@ TEST_CASE("poslab screenshot of every view: a PNG of the requested size, not bla
   fs::remove_all(dir);
 }
 
+TEST_CASE("poslab screenshot --lecture and --deck: the lecture screen at 1280×720 and 1920×1080") {
+  if (!have_display()) {
+    MESSAGE("no display (run under xvfb-run): skipped");
+    return;
+  }
+  const fs::path dir = out_dir();
+  for (const std::string size : {"1280x720", "1920x1080"}) {
+    CAPTURE(size);
+    const fs::path png = dir / ("lecture-" + size + ".png");
+    const Run r = run("screenshot --deck course --lecture --out " + png.string() + " --size " + size);
+    CHECK_MESSAGE(r.code == 0, r.err);
+    REQUIRE(fs::exists(png));
+    const app::ui::Image img = app::ui::decode_png(read(png));
+    CHECK(img.width == (size == "1280x720" ? 1280 : 1920));
+    CHECK(distinct_colours(img) > 30);
+    CHECK(img.pixels[static_cast<std::size_t>(img.width) * static_cast<std::size_t>(img.height - 2) + 2] ==
+          0xffffffffu);  // the projector's white, to the edge: no panels
+  }
+  const Run bad = run("screenshot --deck no-such-deck --out " + (dir / "x.png").string());
+  CHECK(bad.code == 1);
+  CHECK(bad.err.find("no-such-deck") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir / "x.png"));
+  fs::remove_all(dir);
+}
+
 TEST_CASE("poslab screenshot: bad input exits 2 with one line, nothing written") {
   const fs::path dir = out_dir();
   const fs::path png = dir / "x.png";

@@ -15,6 +15,7 @@
 #include "app/lessons/rope_2d/setting.hpp"
 #include "app/plot/figure.hpp"
 #include "app/plot/figure_text.hpp"
+#include "app/plot/render.hpp"
 #include "app/ui/lesson_ui.hpp"
 
 namespace poslab::app::ui {
@@ -83,10 +84,14 @@ void canvas(LessonUi& ui, float side) {
   dl->PushClipRect(origin_px, ImVec2(origin_px.x + side, origin_px.y + side), true);
   dl->AddLine(ImVec2(origin_px.x, c.y), ImVec2(origin_px.x + side, c.y), grid);
   dl->AddLine(ImVec2(c.x, origin_px.y), ImVec2(c.x, origin_px.y + side), grid);
-  const fig::Color cq = fig::palette_color(0), ck = fig::palette_color(1);
+  // On a projector (lecture mode) the colours darken to 4.5:1 on white and the circles thicken.
+  const bool lecture = ui.lecture_mode();
+  const fig::Theme ink = lecture ? fig::Theme::projector() : fig::Theme::light();
+  const fig::Color cq = ink.ink(fig::palette_color(0)), ck = ink.ink(fig::palette_color(1));
   // Rotation keeps length: q′ stays on the circle |q|, k′ on |k|.
-  dl->AddCircle(c, static_cast<float>(q.norm() * px), colour(cq, 0.35f), 96, 1.0f);
-  dl->AddCircle(c, static_cast<float>(k.norm() * px), colour(ck, 0.35f), 96, 1.0f);
+  const float ring = lecture ? 2.0f * scale : 1.0f;
+  dl->AddCircle(c, static_cast<float>(q.norm() * px), colour(cq, lecture ? 0.6f : 0.35f), 96, ring);
+  dl->AddCircle(c, static_cast<float>(k.norm() * px), colour(ck, lecture ? 0.6f : 0.35f), 96, ring);
   // The angle from q′ to k′ as an arc.
   if (qr.norm() > 0 && kr.norm() > 0) {
     const double a0 = std::atan2(qr[1], qr[0]);
@@ -153,7 +158,8 @@ void draw(LessonUi& ui) {
 
 /// A guided step showing "plane": the canvas alone, as large as the step allows.
 void draw_plane(LessonUi& ui, std::string_view, ImVec2 size) {
-  canvas(ui, std::clamp(std::min(size.x, size.y), 240.0f * ui.ui_scale(), 720.0f * ui.ui_scale()));
+  // Never larger than the room given: a canvas taller than it was cut off at the bottom.
+  canvas(ui, std::max(120.0f, std::min({size.x, size.y, 720.0f * ui.ui_scale()})));
 }
 
 }  // namespace

@@ -66,7 +66,10 @@ int run_window(const WindowRequest& request) {
   const int width = request.width > 0 ? request.width : kDefaultShotWidth;
   const int height = request.height > 0 ? request.height : kDefaultShotHeight;
   std::string error;
-  std::unique_ptr<Window> window = Window::create(screenshot ? width : 1440, screenshot ? height : 900, screenshot, error);
+  // The window's first size; show() then applies the remembered one, fitted to the screen.
+  const Settings defaults;
+  std::unique_ptr<Window> window =
+      Window::create(screenshot ? width : defaults.width, screenshot ? height : defaults.height, screenshot, error);
   if (!window)
     return cli::fail(kExitFailure, tr.format("cli.needs_display", {{"error", error}}));
   try {
@@ -74,6 +77,7 @@ int run_window(const WindowRequest& request) {
     options.assets = assets;
     options.lang = lang;
     options.persist = persist;
+    options.restore_autosave = !request.fresh;
     App app(*window, options);
     if (std::string why = app.apply_request(request); !why.empty()) return cli::fail(kExitUsage, why);
     window->attach(app);

@@ -96,11 +96,19 @@ Window::~Window() {
 }
 
 void Window::attach(App& app) {
-  app_ = &app;  // the App made its ImGui context current
+  // Ours first: ImGui's backend installs its callbacks after and calls ours
+  // from them (the App made its ImGui context current).
+  app_ = &app;
+  glfwSetKeyCallback(window_, &Window::on_key);
   ImGui_ImplGlfw_InitForOpenGL(window_, true);
   ImGui_ImplOpenGL3_Init("#version 330 core");
   glfwSetDropCallback(window_, on_drop);
   attached_ = true;
+}
+
+void Window::on_key(GLFWwindow* window, int key, int, int action, int mods) {
+  auto* self = static_cast<Window*>(glfwGetWindowUserPointer(window));
+  if (self && self->app_) self->app_->key_event(key, action, mods);
 }
 
 void Window::files_dropped(std::vector<std::string> paths) {
@@ -167,15 +175,37 @@ bool Window::fullscreen() const { return glfwGetWindowMonitor(window_) != nullpt
 void Window::set_fullscreen(bool on) {
   if (for_screenshot_ || on == fullscreen()) return;
   if (on) {
+    // The monitor the window is on (a laptop beside a projector), not the primary one.
+    GLFWmonitor* monitor = current_monitor();
     glfwGetWindowPos(window_, &windowed_x_, &windowed_y_);
     glfwGetWindowSize(window_, &windowed_w_, &windowed_h_);
-    GLFWmonitor* monitor = glfwGetPrimaryMonitor();
     if (!monitor) return;
     const GLFWvidmode* mode = glfwGetVideoMode(monitor);
+    if (!mode) return;
     glfwSetWindowMonitor(window_, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
   } else {
     glfwSetWindowMonitor(window_, nullptr, windowed_x_, windowed_y_, windowed_w_, windowed_h_, 0);
   }
+}
+
+GLFWmonitor* Window::current_monitor() const {
+  int count = 0;
+  GLFWmonitor** monitors = glfwGetMonitors(&count);
+  int wx = 0, wy = 0, ww = 0, wh = 0;
+  glfwGetWindowPos(window_, &wx, &wy);
+  glfwGetWindowSize(window_, &ww, &wh);
+  GLFWmonitor* best = glfwGetPrimaryMonitor();
+  long long best_area = 0;
+  for (int i = 0; i < count; ++i) {
+    int mx = 0, my = 0;
+    glfwGetMonitorPos(monitors[i], &mx, &my);
+    const GLFWvidmode* mode = glfwGetVideoMode(monitors[i]);
+    if (!mode) continue;
+    const long long ox = std::max(0, std::min(wx + ww, mx + mode->width) - std::max(wx, mx));
+    const long long oy = std::max(0, std::min(wy + wh, my + mode->height) - std::max(wy, my));
+    if (ox * oy > best_area) best_area = ox * oy, best = monitors[i];
+  }
+  return best;
 }
 
 void Window::set_size(int width, int height) { glfwSetWindowSize(window_, width, height); }

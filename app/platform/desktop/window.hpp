@@ -13,6 +13,7 @@
 #include "app/ui/settings.hpp"
 
 struct GLFWwindow;
+struct GLFWmonitor;
 
 namespace poslab::app::gl {
 class HeatmapRenderer;
@@ -63,6 +64,7 @@ class Window final : public Platform {
   float content_scale() const override;
   bool request_screenshot(const std::filesystem::path& path) override;
   void request_close() override;
+  bool queues_keys() const override { return app_ != nullptr; }
 
  private:
   Window() = default;
@@ -73,8 +75,14 @@ class Window final : public Platform {
   /// staging buffer, the C heap's free pages).
   void release_after_shrink(int width, int height);
 
+  /// GLFW's key callback: every press goes to the App's queue (ImGui's
+  /// backend chains to it and keeps its polled key state as well).
+  static void on_key(GLFWwindow* window, int key, int scancode, int action, int mods);
+  /// The monitor that holds most of the window (the primary one when none does).
+  GLFWmonitor* current_monitor() const;
+
   GLFWwindow* window_ = nullptr;
-  App* app_ = nullptr;  ///< while attached: where dropped files go
+  App* app_ = nullptr;  ///< while attached: where key events and dropped files go
   std::unique_ptr<gl::HeatmapRenderer> heatmaps_;
   bool attached_ = false;
   bool for_screenshot_ = false;

@@ -27,6 +27,11 @@ std::string render_png(const fig::Figure& figure, const ExportOptions& o) {
   return svg;
 }
 
+Image render_image(const fig::Figure&, const ExportOptions& o) {
+  o.check();
+  throw IoError("recording a sweep (GIF or PNG frames) is a desktop feature of poslab");
+}
+
 std::string render_pdf(const fig::Figure&, const ExportOptions& o) {
   o.check();
   throw IoError("PDF is a desktop feature of poslab: in the browser, export PNG or SVG (an SVG prints as a PDF)");

@@ -1,9 +1,9 @@
-#include "app/ui/slider_math.hpp"
+#include "app/common/slider_math.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-namespace poslab::app::ui {
+namespace poslab::app {
 
 using core::ParamSpec;
 using core::ParamType;
@@ -59,4 +59,4 @@ double snap(const ParamSpec& spec, double v, bool pow2_steps) {
   return v;
 }
 
-}  // namespace poslab::app::ui
+}  // namespace poslab::app

@@ -1,0 +1,226 @@
+#include "app/export/handout.hpp"
+
+#ifndef __EMSCRIPTEN__  // the browser build has no cairo: its handouts are SVG
+#include <cairo-pdf.h>
+#include <cairo.h>
+#endif
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "app/common/atomic_file.hpp"
+#include "app/common/text_wrap.hpp"
+#ifndef __EMSCRIPTEN__
+#include "app/export/cairo_painter.hpp"
+#endif
+#include "app/export/svg_painter.hpp"
+#include "app/lessons/lesson.hpp"
+#include "poslab/core/errors.hpp"
+
+namespace poslab::app {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Page {
+  double w, h;
+};
+
+Page page_of(const std::string& page) {
+  if (page == "letter") return {792, 612};
+  if (page == "slide") return {960, 540};
+  if (page == "a4" || page.empty()) return {841.89, 595.28};
+  throw core::InvalidParameter("page", page, "must be one of a4, letter, slide",
+                               core::Reason{"one_of", {{"choices", "a4, letter, slide"}}, {}});
+}
+
+/// One scene's page, ready to draw: its figure and its texts.
+struct ScenePage {
+  fig::Figure figure;
+  std::string header, lesson, caption, question, answer, params;
+};
+
+std::string lesson_name(const Translator& tr, std::string_view id) {
+  const std::string key = std::string(id) + ".title";
+  return tr.has(key) ? tr(key) : std::string(id);
+}
+
+/// Wrapped lines of `text` at `width` (paragraphs split at '\n').
+std::vector<std::string> lines_of(fig::Painter& p, const std::string& text, const fig::TextStyle& st, double width) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string_view line(text.data() + start, end - start);
+    for (const auto& [a, b] : wrap_line(line, static_cast<float>(width),
+                                        [&](std::string_view s) { return static_cast<float>(p.measure(s, st).w); }))
+      out.emplace_back(line.substr(a, b - a));
+    start = end + 1;
+  }
+  return out;
+}
+
+/// The page: header, figure, words, parameters. Text sizes in points.
+void draw_page(fig::Painter& p, const ScenePage& s, Page page, const fig::Theme& theme) {
+  const double margin = std::min(page.w, page.h) * 0.06, fs = 11;
+  const double w = page.w - 2 * margin;
+  if (!theme.transparent) p.fill_rect({0, 0, page.w, page.h}, theme.background);
+  double y = margin;
+  const fig::TextStyle head{fs * 0.9, false, theme.muted}, title{fs * 1.45, true, theme.text};
+  const fig::TextStyle body{fs * 1.1, false, theme.text}, bold{fs * 1.1, true, theme.text}, small{fs * 0.9, false, theme.muted};
+  p.text({margin, y}, s.header, head, fig::Anchor::left, fig::VAnchor::top);
+  y += head.size * 1.5;
+  p.text({margin, y}, s.lesson, title, fig::Anchor::left, fig::VAnchor::top);
+  y += title.size * 1.5;
+
+  // The words below the figure: measure them first, the figure gets the rest.
+  std::vector<std::pair<std::string, const fig::TextStyle*>> words;
+  for (const auto& l : lines_of(p, s.caption, body, w)) words.emplace_back(l, &body);
+  for (const auto& l : lines_of(p, s.question, bold, w)) words.emplace_back(l, &bold);
+  for (const auto& l : lines_of(p, s.answer, body, w)) words.emplace_back(l, &body);
+  const std::vector<std::string> params = lines_of(p, s.params, small, w);
+  double words_h = 0;
+  for (const auto& wl : words) words_h += wl.second->size * 1.35;
+  words_h += static_cast<double>(params.size()) * small.size * 1.35 + fs;
+  const double fig_h = std::max(page.h * 0.35, page.h - margin - y - words_h - fs);
+  fig::RenderStyle st;
+  st.theme = theme;
+  st.font_size = std::clamp(std::sqrt(w * fig_h) / 48.0, 8.0, 14.0);
+  fig::render_figure(s.figure, p, {margin, y, w, fig_h}, st);
+  y += fig_h + fs * 0.6;
+  for (const auto& [line, style] : words) {
+    p.text({margin, y}, line, *style, fig::Anchor::left, fig::VAnchor::top);
+    y += style->size * 1.35;
+  }
+  y += fs * 0.4;
+  for (const auto& line : params) {
+    p.text({margin, y}, line, small, fig::Anchor::left, fig::VAnchor::top);
+    y += small.size * 1.35;
+  }
+}
+
+#ifndef __EMSCRIPTEN__
+cairo_status_t append_bytes(void* closure, const unsigned char* data, unsigned int length) {
+  static_cast<std::string*>(closure)->append(reinterpret_cast<const char*>(data), length);
+  return CAIRO_STATUS_SUCCESS;
+}
+#endif
+
+}  // namespace
+
+std::vector<fs::path> export_handout(const Deck& deck, std::string_view source, ExportFormat format, const fs::path& out,
+                                     const Translator& tr, const HandoutOptions& o) {
+  if (format == ExportFormat::csv)
+    throw core::InvalidParameter("format", "csv", "a handout is pdf, png or svg",
+                                 core::Reason{"one_of", {{"choices", "pdf, png, svg"}}, {}});
+  const Page page = page_of(o.page);
+  const fig::Theme theme = fig::Theme::by_name(o.theme);
+  const std::string lang = tr.lang();
+  const std::string title = deck.title.in(lang);
+
+  // Every scene's figure first: a scene that cannot be drawn writes nothing.
+  std::vector<ScenePage> pages;
+  const int n = static_cast<int>(deck.scenes.size());
+  for (int i = 0; i < n; ++i) {
+    const Scene& sc = deck.scenes[static_cast<std::size_t>(i)];
+    const std::string where = std::string(source) + ", scene " + std::to_string(i + 1);
+    const ViewDef* view = find_view(sc.lesson);
+    if (!view) throw core::InvalidParameter("deck", where, "\"" + sc.lesson + "\" is not a lesson");
+    const FigureDef* def = sc.figure.empty() ? (view->figures.empty() ? nullptr : &view->figures.front())
+                                             : find_figure(*view, sc.figure);
+    if (!def) throw core::InvalidParameter("deck", where, "the lesson has no figure \"" + sc.figure + "\"");
+    ScenePage pg;
+    try {
+      // The scene as it ends: with its answer (and what the answer shows), when it asks.
+      const Session s = sc.session(sc.has_question());
+      const FigureDef* shown = sc.has_question() && !sc.reveal_figure.empty() ? find_figure(*view, sc.reveal_figure) : def;
+      pg.figure = build_figure(*view, shown ? *shown : *def, s.to_params(), tr, page.w, page.h * 0.7);
+      for (const auto& [k, v] : s.params) pg.params += (pg.params.empty() ? "" : " · ") + k + " = " + v;
+    } catch (const core::InvalidParameter& e) {
+      throw core::InvalidParameter("deck", where, e.what());
+    }
+    pg.header = (title.empty() ? std::string() : title + "  ·  ") + std::to_string(i + 1) + " / " + std::to_string(n);
+    pg.lesson = lesson_name(tr, sc.lesson);
+    pg.caption = sc.caption.in(lang);
+    if (sc.has_question()) {
+      pg.question = tr("ui.steps.predict") + " " + sc.question.in(lang);
+      pg.answer = tr("ui.steps.answer") + " " + sc.answer.in(lang);
+    }
+    pages.push_back(std::move(pg));
+  }
+
+  std::vector<fs::path> written;
+#ifdef __EMSCRIPTEN__
+  if (format != ExportFormat::svg) throw IoError("in the browser a handout is SVG (PDF and PNG are desktop features)");
+#endif
+  if (format == ExportFormat::pdf) {
+#ifndef __EMSCRIPTEN__
+    std::string pdf;
+    cairo_surface_t* surface = cairo_pdf_surface_create_for_stream(append_bytes, &pdf, page.w, page.h);
+    cairo_t* cr = cairo_create(surface);
+    {
+      CairoPainter painter(cr, 3.0, o.font_family);
+      for (const ScenePage& pg : pages) {
+        draw_page(painter, pg, page, theme);
+        cairo_show_page(cr);
+      }
+    }
+    const cairo_status_t st = cairo_status(cr);
+    cairo_destroy(cr);
+    cairo_surface_finish(surface);
+    const cairo_status_t st2 = cairo_surface_status(surface);
+    cairo_surface_destroy(surface);
+    if (st != CAIRO_STATUS_SUCCESS || st2 != CAIRO_STATUS_SUCCESS)
+      throw IoError(std::string("cannot render PDF: ") + cairo_status_to_string(st != CAIRO_STATUS_SUCCESS ? st : st2));
+    write_file_atomically(out, pdf);
+    written.push_back(out);
+#endif
+    return written;
+  }
+
+  // One file per scene: all rendered before the first is written.
+  std::error_code ec;
+  if (fs::exists(out, ec) && !fs::is_directory(out, ec))
+    throw IoError("cannot write the handout into " + out.string() + ": it is not a folder");
+  std::string stem = fs::path(std::string(source)).stem().string();
+  if (stem.size() > 5 && stem.ends_with(".deck")) stem.resize(stem.size() - 5);
+  if (stem.empty()) stem = "deck";
+  std::vector<std::pair<fs::path, std::string>> files;
+  for (int i = 0; i < n; ++i) {
+    const ScenePage& pg = pages[static_cast<std::size_t>(i)];
+    char number[16];
+    std::snprintf(number, sizeof number, "-%02d-", i + 1);
+    const fs::path path = out / (stem + number + deck.scenes[static_cast<std::size_t>(i)].lesson + "." + export_extension(format));
+    if (format == ExportFormat::svg) {
+      SvgPainter painter(page.w, page.h, o.font_family, 2.0);
+      draw_page(painter, pg, page, theme);
+      files.emplace_back(path, painter.finish());
+    } else {
+#ifndef __EMSCRIPTEN__
+      const int pw = static_cast<int>(std::lround(page.w * o.png_scale)), ph = static_cast<int>(std::lround(page.h * o.png_scale));
+      const OwnedSurface surface(cairo_image_surface_create(CAIRO_FORMAT_ARGB32, pw, ph));
+      if (cairo_surface_status(surface.get()) != CAIRO_STATUS_SUCCESS) throw IoError("cannot allocate a handout page");
+      cairo_t* cr = cairo_create(surface.get());
+      cairo_scale(cr, o.png_scale, o.png_scale);
+      {
+        CairoPainter painter(cr, o.png_scale, o.font_family);
+        draw_page(painter, pg, page, theme);
+      }
+      cairo_destroy(cr);
+      files.emplace_back(path, encode_png(surface.get()));
+#endif
+    }
+  }
+  if (!fs::exists(out, ec) && !fs::create_directories(out, ec))
+    throw IoError("cannot create folder " + out.string() + ": " + ec.message());
+  for (const auto& [path, bytes] : files) {
+    write_file_atomically(path, bytes);
+    written.push_back(path);
+  }
+  return written;
+}
+
+}  // namespace poslab::app

@@ -1,0 +1,319 @@
+// Exports for slides and the projector theme:
+// - the projector theme draws every data colour at ≥ 4.5:1 on its background
+//   (WCAG 2, computed here from the sRGB formula), data lines at least twice
+//   as thick as the light theme's, no light-on-white series — checked on
+//   every figure of every lesson through a painter that records every call;
+// - with_contrast keeps colours that already contrast and reaches the ratio
+//   with the least change, for random colours on light and dark backgrounds;
+// - --font-scale and --line-scale scale the text and the lines;
+// - --transparent leaves every pixel outside the ink transparent (the plot
+//   area and the legend too);
+// - --page slide|a4|letter gives the PDF page in points;
+// - legends stay off the data when a corner would cover it.
+
+#include <doctest/doctest.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <random>
+#include <regex>
+
+#include "app/export/figure_export.hpp"
+#include "app/lessons/lesson.hpp"
+#include "app/plot/render.hpp"
+#include "app_test_support.hpp"
+
+using namespace poslab;
+namespace fig = poslab::app::fig;
+
+namespace {
+
+/// WCAG 2.1 contrast, written out independently of render.cpp.
+double luminance(fig::Color c) {
+  auto lin = [](double v) { return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+  return 0.2126 * lin(c.r) + 0.7152 * lin(c.g) + 0.0722 * lin(c.b);
+}
+double contrast(fig::Color a, fig::Color b) {
+  const double x = luminance(a), y = luminance(b);
+  return (std::max(x, y) + 0.05) / (std::min(x, y) + 0.05);
+}
+
+/// Records what render_figure draws.
+class RecordingPainter final : public fig::Painter {
+ public:
+  struct Stroke {
+    fig::Color color;
+    double width;
+  };
+  struct Text {
+    fig::Point at;
+    fig::Color color;
+    double size;
+  };
+  std::vector<Stroke> strokes;
+  std::vector<fig::Color> dots;
+  std::vector<Text> texts;
+  std::vector<fig::Rect> heatmaps;
+  std::vector<std::pair<fig::Rect, fig::Color>> rects;
+
+  void fill_rect(const fig::Rect& r, fig::Color c) override { rects.emplace_back(r, c); }
+  void stroke_polyline(std::span<const fig::Point>, fig::Color c, double width, fig::LineStyle) override {
+    strokes.push_back({c, width});
+  }
+  void fill_polygon(std::span<const fig::Point>, fig::Color) override {}
+  void fill_circle(fig::Point, double, fig::Color c) override { dots.push_back(c); }
+  void text(fig::Point at, std::string_view, const fig::TextStyle& st, fig::Anchor, fig::VAnchor, bool) override {
+    texts.push_back({at, st.color, st.size});
+  }
+  fig::Size measure(std::string_view s, const fig::TextStyle& st) override {
+    return {static_cast<double>(s.size()) * st.size * 0.55, st.size};
+  }
+  void heatmap(const fig::Rect& dst, const fig::ScalarRaster&) override { heatmaps.push_back(dst); }
+  void push_clip(const fig::Rect&) override {}
+  void pop_clip() override {}
+
+  bool on_heatmap(fig::Point p) const {
+    for (const fig::Rect& r : heatmaps)
+      if (r.contains(p)) return true;
+    return false;
+  }
+};
+
+RecordingPainter draw(const fig::Figure& f, const fig::Theme& theme, double font = 14) {
+  RecordingPainter p;
+  fig::RenderStyle st;
+  st.theme = theme;
+  st.font_size = font;
+  fig::render_figure(f, p, {0, 0, 1200, 700}, st);
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("contrast: the WCAG formula's known values, and with_contrast over random colours") {
+  const fig::Color white = fig::Color::rgb(0xffffff), black = fig::Color::rgb(0x000000);
+  CHECK(fig::contrast_ratio(white, black) == doctest::Approx(21.0));
+  CHECK(fig::contrast_ratio(white, white) == doctest::Approx(1.0));
+  CHECK(fig::contrast_ratio(fig::Color::rgb(0x767676), white) == doctest::Approx(4.54).epsilon(0.005));  // the famous grey
+  // Okabe–Ito yellow and sky blue on white: why the projector theme changes them.
+  CHECK(contrast(fig::palette_color(7), white) < 2);
+  CHECK(contrast(fig::palette_color(5), white) < 2.5);
+
+  std::mt19937 rng(12);
+  std::uniform_real_distribution<float> u(0, 1);
+  for (int i = 0; i < 2000; ++i) {
+    const fig::Color c{u(rng), u(rng), u(rng), 1};
+    const fig::Color bg = i % 2 ? white : fig::Color::rgb(0x1e1f22);
+    const double want = 1.5 + 6.0 * u(rng);
+    const fig::Color out = fig::with_contrast(c, bg, want);
+    CAPTURE(i);
+    if (contrast(c, bg) >= want) {
+      CHECK(out == c);  // already enough: unchanged
+    } else {
+      CHECK(contrast(out, bg) >= want - 1e-6);
+      // The least change: 2 % less of the mix would not reach it.
+      const bool light = luminance(bg) > 0.18;
+      // The mix t towards black (or white), read from the channel that moved most.
+      const float hi = std::max({c.r, c.g, c.b}), lo = std::min({c.r, c.g, c.b});
+      const float out_hi = std::max({out.r, out.g, out.b}), out_lo = std::min({out.r, out.g, out.b});
+      const double t = light ? (hi > 0.05f ? 1 - out_hi / hi : 0) : (lo < 0.95f ? (out_lo - lo) / (1 - lo) : 0);
+      if (t > 0.03) {
+        const double k = t - 0.02;
+        const float target = light ? 0.0f : 1.0f;
+        const fig::Color less{c.r + (target - c.r) * static_cast<float>(k), c.g + (target - c.g) * static_cast<float>(k),
+                              c.b + (target - c.b) * static_cast<float>(k), 1};
+        CHECK(contrast(less, bg) < want);
+      }
+    }
+  }
+}
+
+TEST_CASE("projector theme: every figure of every lesson draws its data at ≥ 4.5:1, lines at least twice as thick") {
+  const fig::Theme projector = fig::Theme::projector(), light = fig::Theme::light();
+  int figures = 0;
+  for (const app::ViewDef& v : app::view_defs())
+    for (const app::FigureDef& def : v.figures) {
+      CAPTURE(v.id);
+      CAPTURE(def.id);
+      const fig::Figure f = app::build_figure(v, def, core::Params{}, test::english(), 1200, 700);
+      const RecordingPainter p = draw(f, projector);
+      const RecordingPainter l = draw(f, light);
+      ++figures;
+      double widest_p = 0, widest_l = 0;
+      for (const auto& s : p.strokes) {
+        widest_p = std::max(widest_p, s.width);
+        // The grid and the frame are drawn at 1 unit; everything thicker is data.
+        if (s.width > 1.01) CHECK(contrast(s.color, projector.plot_background) >= 4.5 - 1e-6);
+      }
+      for (const auto& s : l.strokes) widest_l = std::max(widest_l, s.width);
+      if (widest_l > 1.01) CHECK(widest_p >= 2 * widest_l - 1e-9);  // there are data lines
+      for (const fig::Color& c : p.dots) CHECK(contrast(c, projector.plot_background) >= 4.5 - 1e-6);
+      for (const auto& t : p.texts) {
+        if (p.on_heatmap(t.at)) continue;  // a cell's value: coloured for its cell
+        CHECK(contrast(t.color, projector.background) >= 4.5 - 1e-6);
+      }
+      // Solid bars and markers: no light fill on white.
+      for (const auto& [r, c] : p.rects)
+        if (c.a > 0.99f && !(c == projector.background) && !(c == projector.plot_background) && r.w < 600)
+          CHECK(contrast(c, projector.plot_background) >= 4.5 - 1e-6);
+    }
+  CHECK(figures >= 40);
+}
+
+TEST_CASE("font and line scale: text and data lines grow by the factor asked for") {
+  app::ExportOptions o;
+  o.width = 1200, o.height = 700;
+  const fig::RenderStyle base = app::export_render_style(o);
+  o.font_scale = 1.75;
+  o.line_scale = 2.5;
+  const fig::RenderStyle big = app::export_render_style(o);
+  CHECK(big.font_size == doctest::Approx(base.font_size * 1.75));
+  CHECK(big.theme.line_scale == doctest::Approx(2.5));
+  const app::ViewDef* v = app::find_view("rope");
+  REQUIRE(v);
+  const fig::Figure f = app::build_figure(*v, *app::find_figure(*v, "frequencies"), core::Params{}, test::english());
+  RecordingPainter a, b;
+  fig::render_figure(f, a, {0, 0, 1200, 700}, base);
+  fig::render_figure(f, b, {0, 0, 1200, 700}, big);
+  double wa = 0, wb = 0, ta = 0, tb = 0;
+  for (const auto& s : a.strokes) wa = std::max(wa, s.width);
+  for (const auto& s : b.strokes) wb = std::max(wb, s.width);
+  for (const auto& t : a.texts) ta = std::max(ta, t.size);
+  for (const auto& t : b.texts) tb = std::max(tb, t.size);
+  // Data lines are series width × font/14 × line scale.
+  CHECK(wb == doctest::Approx(wa * 2.5 * 1.75));
+  CHECK(tb == doctest::Approx(ta * 1.75));
+  // Out of range: refused, naming the option.
+  for (double bad : {0.1, 9.0, std::nan("")}) {
+    app::ExportOptions x;
+    x.font_scale = bad;
+    CHECK_THROWS_AS(x.check(), core::InvalidParameter);
+    app::ExportOptions y;
+    y.line_scale = bad;
+    CHECK_THROWS_AS(y.check(), core::InvalidParameter);
+  }
+}
+
+TEST_CASE("--transparent: nothing is filled, the plot area and the legend box included") {
+  const app::ViewDef* v = app::find_view("scaling");
+  REQUIRE(v);
+  const fig::Figure f = app::build_figure(*v, *app::find_figure(*v, "ratio"), core::Params{}, test::english(), 800, 500);
+  app::ExportOptions o;
+  o.width = 800, o.height = 500;
+  for (const char* theme : {"light", "dark", "projector"}) {
+    CAPTURE(theme);
+    o.theme = theme;
+    o.transparent = false;
+    const app::Image filled = app::render_image(f, o);
+    o.transparent = true;
+    const app::Image clear = app::render_image(f, o);
+    std::size_t transparent = 0, opaque_filled = 0;
+    for (std::uint32_t p : clear.pixels) transparent += (p >> 24) == 0;
+    for (std::uint32_t p : filled.pixels) opaque_filled += (p >> 24) == 255;
+    CHECK(opaque_filled == filled.pixels.size());
+    // Only ink remains: most of the figure (the plot area's inside too) is see-through.
+    CHECK(transparent > clear.pixels.size() * 6 / 10);
+    // Every pixel of the plot's background colour is gone: no fully opaque
+    // pixel has the theme's plot background colour.
+    const fig::Color bg = fig::Theme::by_name(theme).plot_background;
+    const std::uint32_t bg_px = 0xff000000u | (static_cast<std::uint32_t>(std::lround(bg.r * 255)) << 16) |
+                                (static_cast<std::uint32_t>(std::lround(bg.g * 255)) << 8) |
+                                static_cast<std::uint32_t>(std::lround(bg.b * 255));
+    std::size_t bg_left = 0;
+    for (std::uint32_t p : clear.pixels) bg_left += p == bg_px;
+    CHECK(bg_left < clear.pixels.size() / 100);
+  }
+}
+
+TEST_CASE("--page: the PDF page in points, the figure's own size by default") {
+  const app::ViewDef* v = app::find_view("rope");
+  REQUIRE(v);
+  const fig::Figure f = app::build_figure(*v, *app::find_figure(*v, "frequencies"), core::Params{}, test::english());
+  const auto dir = std::filesystem::temp_directory_path() / ("poslab-page-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  auto media_box = [&](const app::ExportOptions& o) {
+    const auto path = dir / "x.pdf";
+    app::export_figure(f, app::ExportFormat::pdf, path, o);
+    std::ifstream in(path, std::ios::binary);
+    const std::string pdf((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::smatch m;
+    REQUIRE(std::regex_search(pdf, m, std::regex(R"(/MediaBox \[ *0 0 ([0-9.]+) ([0-9.]+) *\])")));
+    return std::pair{std::stod(m[1]), std::stod(m[2])};
+  };
+  app::ExportOptions o;
+  o.width = 1920, o.height = 1080;
+  CHECK(media_box(o) == std::pair{1920.0, 1080.0});
+  o.page = "slide";
+  const auto slide = media_box(o);
+  CHECK(slide.first / 72 == doctest::Approx(13.333).epsilon(0.001));
+  CHECK(slide.second / 72 == doctest::Approx(7.5));
+  o.page = "a4";
+  const auto a4 = media_box(o);
+  CHECK(a4.first == doctest::Approx(841.89).epsilon(0.001));  // landscape: the figure is wider than tall
+  CHECK(a4.second == doctest::Approx(595.28).epsilon(0.001));
+  o.width = 800, o.height = 1000;
+  o.page = "letter";
+  CHECK(media_box(o) == std::pair{612.0, 792.0});
+  o.page = "tabloid";
+  CHECK_THROWS_AS(o.check(), core::InvalidParameter);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("a legend that would cover data in every corner goes beside the plot") {
+  fig::Figure f;
+  f.x = {.label = "x"};
+  f.y = {.label = "y"};
+  // Noise filling the whole plot: every corner covers points.
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<double> u(0, 1);
+  for (int s = 0; s < 3; ++s) {
+    fig::Series se{.name = "series " + std::to_string(s), .kind = fig::SeriesKind::scatter};
+    for (int i = 0; i < 400; ++i) se.x.push_back(u(rng)), se.y.push_back(u(rng));
+    f.series.push_back(se);
+  }
+  RecordingPainter p;
+  fig::RenderStyle st;
+  const fig::PlotLayout L = fig::render_figure(f, p, {0, 0, 1200, 700}, st);
+  // The legend's names are drawn right of the data area.
+  int beside = 0;
+  for (const auto& t : p.texts) beside += t.at.x > L.plot.right();
+  CHECK(beside >= 3);
+  // Without the option, they stay inside.
+  st.legend_outside_data = false;
+  RecordingPainter q;
+  const fig::PlotLayout M = fig::render_figure(f, q, {0, 0, 1200, 700}, st);
+  int inside = 0;
+  for (const auto& t : q.texts) inside += t.at.x > M.plot.x && t.at.x < M.plot.right() && t.at.y > M.plot.y && t.at.y < M.plot.bottom();
+  CHECK(inside >= 3);
+  CHECK(M.plot.w > L.plot.w);
+}
+
+TEST_CASE("a highlighted series is drawn in full and last, the others faded; the legend says where its entries are") {
+  fig::Figure f;
+  for (int s = 0; s < 3; ++s) {
+    fig::Series se{.name = "s" + std::to_string(s), .kind = fig::SeriesKind::line};
+    se.color = fig::Color::rgb(0x102030u * static_cast<std::uint32_t>(s + 1));
+    for (int i = 0; i < 50; ++i) se.x.push_back(i), se.y.push_back(s + std::sin(i * 0.3));
+    f.series.push_back(se);
+  }
+  fig::RenderStyle st;
+  RecordingPainter plain;
+  const fig::PlotLayout L = fig::render_figure(f, plain, {0, 0, 900, 500}, st);
+  REQUIRE(L.legend.size() == 3);
+  for (int s = 0; s < 3; ++s) CHECK(L.legend[static_cast<std::size_t>(s)].first == s);
+  st.highlight = 1;
+  RecordingPainter hi;
+  fig::render_figure(f, hi, {0, 0, 900, 500}, st);
+  // Data strokes: width 2; the last one drawn is series 1, in full.
+  std::vector<RecordingPainter::Stroke> data;
+  for (const auto& s : hi.strokes)
+    if (s.width > 1.5) data.push_back(s);
+  REQUIRE(data.size() >= 3);
+  CHECK(data[2].color.a == doctest::Approx(1.0));
+  CHECK(data[2].color.r == doctest::Approx(f.series[1].color->r));
+  CHECK(data[0].color.a < 0.5f);
+  CHECK(data[1].color.a < 0.5f);
+}

@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+"""CLI tests for the lecture hall (docs/DECKS.md, docs/CONTRACT.md §1):
+`poslab deck export` handouts (one PDF page per scene, checked with pdfinfo
+and pdftoppm when present; one PNG or SVG per scene), bad decks refused with
+exit 2 naming the scene and nothing written, `list decks`, and the slide
+options of `poslab export` (--font-scale, --line-scale, --page, --sweep).
+
+Usage: test_cli_lecture.py PATH/TO/poslab
+"""
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import unittest
+
+POSLAB = os.path.abspath(sys.argv.pop(1)) if len(sys.argv) > 1 else "poslab"
+ENV = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+ENV["LANG"] = "C.UTF-8"
+
+
+def run(*args):
+    return subprocess.run([POSLAB, *args], capture_output=True, env=ENV, timeout=300)
+
+
+def png_size(path):
+    with open(path, "rb") as f:
+        head = f.read(24)
+    assert head[:8] == b"\x89PNG\r\n\x1a\n", path
+    return struct.unpack(">II", head[16:24])
+
+
+def deck(scenes, version=1):
+    return json.dumps({"format": "poslab-deck", "version": version, "title": "T", "scenes": scenes})
+
+
+class Handouts(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="poslab-deck-cli-")
+
+    def tearDown(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def path(self, name):
+        return os.path.join(self.dir, name)
+
+    def test_list_decks(self):
+        p = run("list", "decks", "--format", "json")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        decks = {d["id"]: d for d in json.loads(p.stdout)}
+        self.assertIn("course", decks)
+        self.assertGreaterEqual(decks["course"]["scenes"], 18)
+
+    def test_builtin_deck_pdf_one_page_per_scene(self):
+        scenes = {d["id"]: d["scenes"] for d in json.loads(run("list", "decks", "--format", "json").stdout)}
+        out = self.path("handout.pdf")
+        p = run("deck", "export", "course", "--format", "pdf", "--out", out)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(out, "rb") as f:
+            pdf = f.read()
+        self.assertTrue(pdf.startswith(b"%PDF-"))
+        self.assertEqual(pdf.count(b"/Type /Page\n") + pdf.count(b"/Type /Page "), scenes["course"])
+        if shutil.which("pdfinfo"):
+            info = subprocess.run(["pdfinfo", out], capture_output=True, text=True).stdout
+            self.assertIn("Pages:           %d" % scenes["course"], info)
+            self.assertIn("841.89 x 595.28 pts (A4)", info)
+        if shutil.which("pdftoppm"):
+            # Every page has ink on it: the rendered pages are not blank.
+            subprocess.run(["pdftoppm", "-r", "20", "-gray", out, self.path("page")], check=True)
+            pages = sorted(f for f in os.listdir(self.dir) if f.startswith("page"))
+            self.assertEqual(len(pages), scenes["course"])
+            for name in pages:
+                with open(self.path(name), "rb") as f:
+                    data = f.read()
+                # PGM: the header's three lines, then one byte per pixel.
+                pixels = data.split(b"\n", 3)[3]
+                dark = sum(1 for b in pixels if b < 128)
+                self.assertGreater(dark, len(pixels) // 200, name)
+
+    def test_png_and_svg_one_file_per_scene(self):
+        src = self.path("two.deck.json")
+        with open(src, "w") as f:
+            f.write(deck([{"lesson": "rope", "params": {"d": 4}, "caption": "c"},
+                          {"lesson": "alibi", "figure": "slopes", "caption": {"en": "e", "zh": "中"}}]))
+        for fmt in ("png", "svg"):
+            out = self.path(fmt)
+            p = run("deck", "export", src, "--format", fmt, "--out", out, "--page", "slide")
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertEqual(sorted(os.listdir(out)), ["two-01-rope.%s" % fmt, "two-02-alibi.%s" % fmt])
+        self.assertEqual(png_size(self.path("png/two-01-rope.png")), (1920, 1080))
+
+    def test_bad_decks_exit_2_naming_the_scene_and_write_nothing(self):
+        cases = {
+            "lesson": (deck([{"lesson": "rope"}, {"lesson": "nope"}]), "scene 2"),
+            "param": (deck([{"lesson": "rope", "params": {"d": 3}}]), "scene 1"),
+            "unknown param": (deck([{"lesson": "alibi", "params": {"base": 2}}]), "scene 1"),
+            "version": (deck([{"lesson": "rope"}], version=99), "newer poslab"),
+            "truncated": (deck([{"lesson": "rope"}])[:-9], "truncated"),
+        }
+        for name, (text, said) in cases.items():
+            with self.subTest(name):
+                src = self.path("bad.json")
+                with open(src, "w") as f:
+                    f.write(text)
+                for fmt, out in (("pdf", self.path("bad.pdf")), ("png", self.path("badpng"))):
+                    p = run("deck", "export", src, "--format", fmt, "--out", out)
+                    self.assertEqual(p.returncode, 2, p.stderr)
+                    err = p.stderr.decode()
+                    self.assertIn(said, err)
+                    self.assertEqual(err.count("\n"), 1, err)
+                    self.assertFalse(os.path.exists(out))
+        p = run("deck", "export", self.path("missing.json"), "--format", "pdf", "--out", self.path("m.pdf"))
+        self.assertEqual(p.returncode, 1)
+
+
+class SlideExports(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="poslab-slides-cli-")
+
+    def tearDown(self):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def test_page_and_scales(self):
+        out = os.path.join(self.dir, "f.pdf")
+        p = run("export", "--view", "rope", "--figure", "frequencies", "--format", "pdf", "--width", "1920",
+                "--height", "1080", "--page", "slide", "--font-scale", "1.5", "--line-scale", "2", "--out", out)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        if shutil.which("pdfinfo"):
+            info = subprocess.run(["pdfinfo", out], capture_output=True, text=True).stdout
+            self.assertIn("Page size:       960 x 540 pts", info)
+        for bad in (["--font-scale", "9"], ["--line-scale", "0"], ["--page", "tabloid"]):
+            with self.subTest(bad=bad):
+                out2 = os.path.join(self.dir, "bad.pdf")
+                p = run("export", "--view", "rope", "--figure", "frequencies", "--format", "pdf", "--out", out2, *bad)
+                self.assertEqual(p.returncode, 2)
+                self.assertIn(bad[0].lstrip("-"), p.stderr.decode())
+                self.assertFalse(os.path.exists(out2))
+
+    def test_sweep_gif(self):
+        out = os.path.join(self.dir, "s.gif")
+        p = run("export", "--view", "alibi", "--figure", "slopes", "--sweep", "heads=2:16", "--frames", "5",
+                "--format", "gif", "--width", "480", "--height", "270", "--out", out)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(out, "rb") as f:
+            head = f.read(13)
+        self.assertEqual(head[:6], b"GIF89a")
+        self.assertEqual(struct.unpack("<HH", head[6:10]), (480, 270))
+        self.assertEqual(head[10] & 0x80, 0x80)  # one global colour table
+        p = run("export", "--view", "alibi", "--sweep", "heads=2:16", "--format", "gif", "--out", out)
+        self.assertEqual(p.returncode, 2)  # --figure is needed
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=1)
