@@ -19,15 +19,24 @@ packages=(
   # app
   libimgui-dev libglfw3-dev libepoxy-dev libcairo2-dev libpng-dev libfontconfig-dev
   nlohmann-json3-dev libcli11-dev libstb-dev libgif-dev
-  # fonts: a clear sans with Greek and math symbols, and a CJK face
-  fonts-dejavu-core fonts-wqy-microhei
+  # fonts: a clear sans with Greek and math symbols, and a CJK face with a bold
+  # weight for Chinese headings (Noto Sans CJK SC; WenQuanYi has regular only)
+  fonts-dejavu-core fonts-wqy-microhei fonts-noto-cjk
   # tests: doctest, a virtual display with Mesa's software GL, clang's sanitizers
   # and libFuzzer, poppler to check that exported PDFs render
   doctest-dev xvfb xauth libgl1-mesa-dri clang libclang-rt-14-dev poppler-utils
   python3
 )
 
-if [ "${1:-}" = "--bench" ]; then
+# The browser build and its checks (make web, make test-web): Debian's
+# emscripten, dpkg-dev for `apt-get source imgui` (scripts/fetch-imgui-src.sh),
+# fontTools to cut the fonts the page carries, Chromium to open the page
+# headless, Pillow to look at its screenshots. `make test` runs them too.
+web_packages=(emscripten dpkg-dev python3-fonttools chromium python3-pil libstb-dev doctest-dev)
+
+if [ "${1:-}" = "--web" ]; then
+  packages+=("${web_packages[@]}")
+elif [ "${1:-}" = "--bench" ]; then
   # tests/bench/compare.py runs the same kernels in numpy and torch
   packages+=(python3-numpy python3-torch)
 fi

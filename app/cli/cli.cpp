@@ -64,6 +64,7 @@ int dispatch(int argc, char** argv, const GuiEntryPoints& gui, std::string& lang
     sub->add_option("--view", window.view, "lesson to open (poslab list views)");
     sub->add_option("--preset", window.preset, "preset to apply (poslab list presets)");
     sub->add_option("--session", window.session, "session file to open");
+    sub->add_option("--model", window.model, "a Hugging Face config.json: its lesson, its params, its warnings (poslab model)");
     sub->add_option("--set", window.sets, "KEY=VALUE, repeatable (poslab list params)");
     sub->add_option("--lang", window.lang, "en or zh (default: the system language)");
     sub->add_option("--theme", window.theme, "light, dark or projector");

@@ -19,6 +19,7 @@ struct WindowRequest {
   std::string view;                  ///< empty: the last lesson (or the first)
   std::string preset;
   std::string session;               ///< a session file to open
+  std::string model;                 ///< a Hugging Face config.json to open (after the preset)
   std::vector<std::string> sets;     ///< KEY=VALUE, applied after preset and session
   std::string lang;                  ///< "", "en", "zh"
   std::string theme;                 ///< "", "light", "dark", "projector"

@@ -72,7 +72,8 @@ int run_model(const ModelRequest& request);
 std::vector<std::string> model_sets(const std::string& file);
 /// --model on table and export: sets the model's params that `reads` holds
 /// (all when empty) and no --set in `sets` names, so an explicit --set wins.
-void apply_model(core::Params& params, const std::string& file, const std::vector<std::string_view>& reads,
+/// Returns the model's name (model_type; "" when `file` is empty).
+std::string apply_model(core::Params& params, const std::string& file, const std::vector<std::string_view>& reads,
                  const std::vector<std::string>& sets);
 
 /// Refuses an export whose images together have more than kExportPixelBudget

@@ -74,12 +74,16 @@ int export_figures(const ExportRequest& r, const Translator& tr) {
   options.check();
   check_export_pixels(figures.size(), options);
   core::Params params = params_from_request(r.preset, r.sets, view->keys, r.view);
-  apply_model(params, r.model, view->keys, r.sets);
+  std::string model = apply_model(params, r.model, view->keys, r.sets);
+  if (model.empty() && !r.preset.empty()) model = find_preset(load_presets(assets_dir()), r.preset).model;
   options.font_family = export_font_families(tr.lang());
 
   // Build every figure before writing any file: invalid input writes nothing.
   std::vector<fig::Figure> built;
-  for (const FigureDef* f : figures) built.push_back(build_figure(*view, *f, params, tr, r.width, r.height));
+  for (const FigureDef* f : figures) {
+    built.push_back(build_figure(*view, *f, params, tr, r.width, r.height));
+    built.back().subtitle = model_subtitle(model, built.back().subtitle);  // the model it shows, by name
+  }
 
   auto file_name = [&](const FigureDef* f) {
     return std::string(view->id) + "-" + std::string(f->id) + "." + export_extension(format);

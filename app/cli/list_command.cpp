@@ -60,7 +60,15 @@ int print_list(const ListRequest& r) {
       out += p.id + "\t" + p.name + " — " + p.note + "\n";
       nlohmann::ordered_json params = nlohmann::ordered_json::object();
       for (const auto& [k, v] : p.params) params[k] = v;
-      j.push_back({{"id", p.id}, {"name", p.name}, {"view", p.view}, {"note", p.note}, {"params", params}});
+      nlohmann::ordered_json entry = {{"id", p.id}, {"name", p.name}, {"view", p.view}, {"note", p.note}, {"params", params}};
+      if (!p.source.empty()) {  // a model's preset: the config.json it reproduces
+        entry["source"] = p.source;
+        entry["model"] = p.model;
+        nlohmann::ordered_json ids = nlohmann::ordered_json::array();
+        for (const ModelWarning& w : p.warnings) ids.push_back(w.id);
+        entry["warnings"] = ids;
+      }
+      j.push_back(std::move(entry));
     }
   } else if (r.what == "decks") {
     for (const auto& [id, deck] : builtin_decks()) {

@@ -34,14 +34,15 @@ std::string read_input(const std::string& file) {
   return text;
 }
 
-int print_model(const ModelRequest& r) {
+int print_model(const ModelRequest& r, const Translator& tr) {
   if (r.format != "text" && r.format != "json" && r.format != "md")
-    throw core::InvalidParameter("format", r.format, "must be text, json or md");
+    throw core::InvalidParameter("format", r.format, "must be one of text, json, md",
+                                 core::Reason{"one_of", {{"choices", "text, json, md"}}, {}});
   const ModelReading reading = read_model_config_text(read_input(r.file));
   std::string text;
-  if (r.format == "json") text = model_reading_json(reading).dump(2) + "\n";
-  else if (r.format == "md") text = model_reading_md(reading);
-  else text = model_reading_text(reading);
+  if (r.format == "json") text = model_reading_json(reading, &tr).dump(2) + "\n";
+  else if (r.format == "md") text = model_reading_md(reading, &tr);
+  else text = model_reading_text(reading, &tr);
   write_output(r.out, text);
   return kExitOk;
 }
@@ -50,7 +51,7 @@ int print_model(const ModelRequest& r) {
 
 int run_model(const ModelRequest& r) {
   return run_in_language(r.lang, {"cli.out_of_memory_table", {{"table", "model"}}},
-                         [&](const Translator&) { return print_model(r); });
+                         [&](const Translator& tr) { return print_model(r, tr); });
 }
 
 std::vector<std::string> model_sets(const std::string& file) {
@@ -58,9 +59,11 @@ std::vector<std::string> model_sets(const std::string& file) {
   return model_assignments(read_model_config_text(read_input(file)));
 }
 
-void apply_model(core::Params& params, const std::string& file, const std::vector<std::string_view>& reads,
-                 const std::vector<std::string>& sets) {
-  for (const std::string& a : model_sets(file)) {
+std::string apply_model(core::Params& params, const std::string& file, const std::vector<std::string_view>& reads,
+                        const std::vector<std::string>& sets) {
+  if (file.empty()) return {};
+  const ModelReading reading = read_model_config_text(read_input(file));
+  for (const std::string& a : model_assignments(reading)) {
     const std::string key = a.substr(0, a.find('='));
     const bool read = reads.empty() || std::find(reads.begin(), reads.end(), key) != reads.end();
     const bool overridden = std::any_of(sets.begin(), sets.end(), [&](const std::string& s) {
@@ -68,6 +71,7 @@ void apply_model(core::Params& params, const std::string& file, const std::vecto
     });
     if (read && !overridden) params.set_assignment(a);
   }
+  return reading.model;
 }
 
 }  // namespace poslab::app::cli

@@ -1,85 +1,48 @@
 #include "app/common/fonts.hpp"
 
-#include <cairo.h>
-#include <fontconfig/fontconfig.h>
-
-#include "app/common/atomic_file.hpp"
+#include <cstdint>
+#include <fstream>
 
 namespace poslab::app {
 
-namespace {
-
-/// The best font file for `pattern_text` that covers every character of `sample`.
-bool match(const char* pattern_text, const char* sample, bool bold, FontChoice& out) {
-  FcPattern* pat = FcNameParse(reinterpret_cast<const FcChar8*>(pattern_text));
-  if (!pat) return false;
-  if (bold) FcPatternAddInteger(pat, FC_WEIGHT, FC_WEIGHT_BOLD);
-  FcCharSet* cs = FcCharSetCreate();
-  const auto* s = reinterpret_cast<const FcChar8*>(sample);
-  int len = static_cast<int>(std::char_traits<char>::length(sample));
-  while (len > 0) {
-    FcChar32 ch = 0;
-    const int n = FcUtf8ToUcs4(s, &ch, len);
-    if (n <= 0) break;
-    FcCharSetAddChar(cs, ch);
-    s += n;
-    len -= n;
+double em_share_of_height(const std::filesystem::path& file, int index) {
+  // An sfnt file (OpenType spec, "Font file" and "TTC header"): a table
+  // directory, or for a collection a list of offsets to one per face.
+  std::ifstream in(file, std::ios::binary);
+  auto read = [&](std::uint32_t at, int bytes) -> std::int64_t {
+    unsigned char b[4] = {};
+    in.seekg(at);
+    if (!in.read(reinterpret_cast<char*>(b), bytes)) return -1;
+    std::uint32_t v = 0;
+    for (int k = 0; k < bytes; ++k) v = (v << 8) | b[k];
+    return v;
+  };
+  const auto as_int16 = [](std::int64_t v) { return static_cast<std::int16_t>(static_cast<std::uint16_t>(v)); };
+  if (!in || index < 0) return 0;
+  std::int64_t directory = 0;
+  if (read(0, 4) == 0x74746366) {  // 'ttcf'
+    const std::int64_t faces = read(8, 4);
+    if (faces < 0 || index >= faces) return 0;
+    directory = read(12 + 4 * static_cast<std::uint32_t>(index), 4);
+  } else if (index != 0) {
+    return 0;
   }
-  FcPatternAddCharSet(pat, FC_CHARSET, cs);
-  FcConfigSubstitute(nullptr, pat, FcMatchPattern);
-  FcDefaultSubstitute(pat);
-  FcResult result = FcResultNoMatch;
-  FcPattern* font = FcFontMatch(nullptr, pat, &result);
-  bool ok = false;
-  if (font) {
-    FcCharSet* have = nullptr;
-    FcChar8* file = nullptr;
-    FcChar8* family = nullptr;
-    int index = 0;
-    if (FcPatternGetCharSet(font, FC_CHARSET, 0, &have) == FcResultMatch && FcCharSetIsSubset(cs, have) &&
-        FcPatternGetString(font, FC_FILE, 0, &file) == FcResultMatch &&
-        FcPatternGetString(font, FC_FAMILY, 0, &family) == FcResultMatch) {
-      if (FcPatternGetInteger(font, FC_INDEX, 0, &index) != FcResultMatch) index = 0;
-      (bold ? out.bold_file : out.file) = reinterpret_cast<const char*>(file);
-      (bold ? out.bold_index : out.index) = index;
-      if (!bold) out.family = reinterpret_cast<const char*>(family);
-      ok = true;
-    }
-    FcPatternDestroy(font);
+  const std::int64_t tables = directory < 0 ? -1 : read(static_cast<std::uint32_t>(directory) + 4, 2);
+  if (tables < 0 || tables > 4096) return 0;
+  std::int64_t head = -1, hhea = -1;
+  for (std::int64_t t = 0; t < tables; ++t) {
+    const auto record = static_cast<std::uint32_t>(directory + 12 + 16 * t);
+    const std::int64_t tag = read(record, 4);
+    if (tag == 0x68656164) head = read(record + 8, 4);  // 'head'
+    if (tag == 0x68686561) hhea = read(record + 8, 4);  // 'hhea'
   }
-  FcCharSetDestroy(cs);
-  FcPatternDestroy(pat);
-  return ok;
-}
-
-}  // namespace
-
-FontChoice find_font(const std::string& lang) {
-  FcInit();
-  FontChoice f;
-  const char* latin_sample = "Aa0θλγσαβ≤·²⁻¹−π";
-  if (lang == "zh") {
-    // CJK only: Latin, Greek and math come from the Latin face (see fonts.hpp).
-    const char* sample = "位置编码旋转外推插值，：（）";
-    for (const char* name : {"Noto Sans CJK SC", "WenQuanYi Micro Hei", "Source Han Sans SC", "sans-serif:lang=zh-cn"})
-      if (match(name, sample, false, f)) {
-        if (!match(name, sample, true, f)) f.bold_file = f.file, f.bold_index = f.index;
-        return f;
-      }
-    throw IoError("no font with Chinese glyphs found (install fonts-wqy-microhei or fonts-noto-cjk)");
-  }
-  for (const char* name : {"DejaVu Sans", "sans-serif"})
-    if (match(name, latin_sample, false, f)) {
-      if (!match(name, latin_sample, true, f)) f.bold_file = f.file, f.bold_index = f.index;
-      return f;
-    }
-  throw IoError("no sans font with Greek letters found (install fonts-dejavu-core)");
-}
-
-std::string export_font_families(const std::string& lang) {
-  const std::string latin = find_font("en").family;
-  if (lang != "zh") return latin;
-  return latin + ", " + find_font("zh").family;
+  if (head < 0 || hhea < 0) return 0;
+  const std::int64_t units_per_em = read(static_cast<std::uint32_t>(head) + 18, 2);
+  const std::int64_t ascender = read(static_cast<std::uint32_t>(hhea) + 4, 2);
+  const std::int64_t descender = read(static_cast<std::uint32_t>(hhea) + 6, 2);
+  if (units_per_em <= 0 || ascender < 0 || descender < 0) return 0;
+  const int height = as_int16(ascender) - as_int16(descender);
+  return height > 0 ? static_cast<double>(units_per_em) / height : 0;
 }
 
 std::vector<std::string> split_font_families(std::string_view families) {
@@ -119,11 +82,6 @@ std::vector<TextRun> split_cjk_runs(std::string_view s) {
   }
   if (start < s.size()) runs.push_back({s.substr(start), run_cjk});
   return runs;
-}
-
-void release_font_caches() {
-  cairo_debug_reset_static_data();
-  FcFini();
 }
 
 }  // namespace poslab::app

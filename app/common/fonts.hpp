@@ -29,6 +29,15 @@ struct FontChoice {
 /// also 位置编码 for Chinese).
 FontChoice find_font(const std::string& lang);
 
+/// A face's em as a share of the height ImGui's stb_truetype sizes it by:
+/// unitsPerEm / (hhea ascender − hhea descender), read from the font file
+/// (face `index` of a collection). 0.86 for DejaVu Sans and WenQuanYi Micro
+/// Hei, 0.69 for Noto Sans CJK — so at one "pixel height" an ideograph of Noto
+/// is a fifth smaller than one of WenQuanYi. The atlas merges each CJK face at
+/// the pixel height that gives it the Latin face's em, as cairo does (it sizes
+/// fonts by em). 0 when the file is not a font it can read.
+double em_share_of_height(const std::filesystem::path& file, int index);
+
 /// The font families figures are exported with, as a comma-separated list in
 /// drawing order: "DejaVu Sans" for English; "DejaVu Sans, <CJK family>" for
 /// Chinese (CJK characters from the second). Raises IoError like find_font.

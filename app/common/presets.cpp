@@ -42,13 +42,34 @@ Preset parse_preset(std::string_view json_text, std::string_view source) {
   p.name = text("name", true);
   p.note = text("note", false);
   p.view = text("view", false);
-  if (!j.contains("params") || !j["params"].is_object()) bad(source, "needs a \"params\" object");
-  for (const auto& [key, value] : j["params"].items()) {
+  p.source = text("source", false);
+  if (j.contains("config")) {
+    if (p.source.empty()) bad(source, "needs a \"source\" field naming the config.json it reproduces");
+    ModelReading reading;
+    try {
+      reading = read_model_config(j["config"]);
+    } catch (const core::InvalidParameter& e) {
+      bad(source, std::string("has a config poslab cannot read: ") + e.what());
+    }
+    if (p.view.empty()) p.view = reading.view;
+    p.model = reading.model;
+    p.warnings = reading.warnings;
+    for (const std::string& a : model_assignments(reading)) {
+      const std::size_t eq = a.find('=');
+      p.params.emplace_back(a.substr(0, eq), a.substr(eq + 1));
+    }
+  }
+  if (j.contains("params") && !j["params"].is_object()) bad(source, "field \"params\" must be an object");
+  if (!j.contains("params") && !j.contains("config")) bad(source, "needs a \"params\" object or a \"config\"");
+  const nlohmann::json own = j.value("params", nlohmann::json::object());
+  for (const auto& [key, value] : own.items()) {
     std::string typed;
     if (value.is_string()) typed = value.get<std::string>();
     else if (value.is_boolean()) typed = value.get<bool>() ? "true" : "false";
     else if (value.is_number()) typed = core::format_number(value.get<double>());
     else bad(source, "parameter \"" + key + "\" must be a string, number or boolean");
+    // a preset's own setting wins over the one its config gives
+    std::erase_if(p.params, [&](const auto& kv) { return kv.first == key; });
     p.params.emplace_back(key, typed);
   }
   try {

@@ -1,14 +1,22 @@
 #pragma once
-// Presets: named parameter sets from assets/presets/*.json, e.g. the RoPE
-// settings of Llama 3.1 8B. Each file:
-//   {"id": "llama3.1-8b", "name": "Llama 3.1 8B", "view": "scaling",
+// Presets: named parameter sets from assets/presets/*.json. A model's preset
+// is its real config.json (the position fields, as published) read by
+// app/model exactly as `poslab model` reads it, plus the few settings no
+// config states (the pair layout):
+//   {"id": "llama3.1-8b", "name": "Llama 3.1 8B",
+//    "source": "meta-llama/Llama-3.1-8B config.json",
 //    "note": "one line on why it is interesting",
-//    "params": {"base": 500000, "method": "llama3", ...}}
+//    "config": {"model_type": "llama", "rope_theta": 500000.0, "rope_scaling": {…}, …},
+//    "params": {"layout": "interleaved"}}
+// Its lesson is the reading's view; its params the reading's params, then
+// "params" (which win). A preset without "config" (the notes' examples)
+// gives "view" and "params" itself.
 
 #include <filesystem>
 #include <string>
 #include <vector>
 
+#include "app/model/model_config.hpp"
 #include "poslab/core/params.hpp"
 
 namespace poslab::app {
@@ -18,6 +26,10 @@ struct Preset {
   std::string name;
   std::string note;
   std::string view;  ///< the lesson it opens on (may be empty)
+  std::string source;  ///< the config.json it reproduces ("" when it has none)
+  /// The model read from its config: model_type and the reader's warnings.
+  std::string model;
+  std::vector<ModelWarning> warnings;
   /// key → value as typed ("1e6", "half", "0:9").
   std::vector<std::pair<std::string, std::string>> params;
 

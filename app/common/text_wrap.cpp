@@ -22,6 +22,10 @@ bool closing(char32_t c) {
   return std::u32string_view(U"，。、；：？！）」』”’》】,.;:?!)").find(c) != std::u32string_view::npos;
 }
 bool opening(char32_t c) { return std::u32string_view(U"（「『“‘《【(").find(c) != std::u32string_view::npos; }
+/// A relation binds the words on both sides: "L = 4,096", "100 → 18.95" stay on one line.
+bool relation(char32_t c) { return std::u32string_view(U"=≈≠≡≤≥<>→").find(c) != std::u32string_view::npos; }
+/// A big operator binds the word after it: "Σᵢ 2·cos(r·θᵢ)" stays on one line.
+bool big_operator(char32_t c) { return std::u32string_view(U"Σ∑∏").find(c) != std::u32string_view::npos; }
 
 }  // namespace
 
@@ -30,15 +34,18 @@ std::vector<std::pair<std::size_t, std::size_t>> wrap_line(std::string_view line
   std::vector<std::pair<std::size_t, std::size_t>> lines;
   std::size_t start = 0, cut = std::string_view::npos, resume = 0;
   float w = 0;
-  char32_t prev = 0;
+  char32_t prev = 0, word_head = 0;  // word_head: the first character of the word c belongs to
   for (std::size_t i = 0; i < line.size();) {
     std::size_t n = 1;
     const char32_t c = decode(line, i, n);
-    // A break may come before c: at a space (dropped), or between characters
-    // when either side is CJK, unless c closes or prev opens.
+    // A break may come before c: at a space (dropped) not next to a relation,
+    // or between characters when either side is CJK, unless c closes or prev opens.
     if (i > start) {
-      if (c == U' ') cut = i, resume = i + 1;
-      else if ((is_cjk(c) || is_cjk(prev)) && prev != U' ' && !closing(c) && !opening(prev)) cut = i, resume = i;
+      std::size_t next_n = 1;
+      const char32_t next = i + 1 < line.size() ? decode(line, i + 1, next_n) : 0;
+      if (c == U' ') {
+        if (!relation(prev) && !relation(next) && !big_operator(word_head)) cut = i, resume = i + 1;
+      } else if ((is_cjk(c) || is_cjk(prev)) && prev != U' ' && !closing(c) && !opening(prev)) cut = i, resume = i;
     }
     const float cw = measure(line.substr(i, n));
     if (w + cw > width && cut != std::string_view::npos && cut > start) {
@@ -48,6 +55,7 @@ std::vector<std::pair<std::size_t, std::size_t>> wrap_line(std::string_view line
       w = start < i ? measure(line.substr(start, i - start)) : 0;
     }
     w += cw;
+    if (c != U' ' && (prev == U' ' || prev == 0 || is_cjk(prev) || is_cjk(c))) word_head = c;
     prev = c;
     i += n;
   }

@@ -9,9 +9,20 @@
 #include <string>
 #include <vector>
 
+#include "app/export/png.hpp"
+#include "app/export/raster_argb.hpp"
 #include "app/plot/painter.hpp"
 
 namespace poslab::app {
+
+/// A cairo surface owned by its holder (destroyed with it).
+struct SurfaceDeleter {
+  void operator()(cairo_surface_t* s) const { cairo_surface_destroy(s); }
+};
+using OwnedSurface = std::unique_ptr<cairo_surface_t, SurfaceDeleter>;
+
+/// The PNG bytes of a cairo image surface. Raises IoError.
+std::string encode_png(cairo_surface_t* surface);
 
 /// A handle on the cairo painter. Its drawing calls are fig::Painter's,
 /// declared once in plot/painter.hpp; the class that implements them lives in
@@ -40,8 +51,5 @@ class CairoPainter {
 double text_advance(cairo_t* cr, std::string_view utf8, const std::string& family, const std::string& cjk_family,
                     const fig::TextStyle& style);
 
-/// Turns a scalar raster into premultiplied ARGB32 pixels through the
-/// colormap's lookup table; masked cells get `raster.masked`. Shared with the SVG painter.
-std::vector<std::uint32_t> raster_to_argb(const fig::ScalarRaster& raster);
 
 }  // namespace poslab::app

@@ -1,19 +1,15 @@
 #include "app/export/figure_export.hpp"
 
-#include <cairo-pdf.h>
-#include <cairo.h>
-
 #include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
 
 #include "app/common/atomic_file.hpp"
-#include "app/export/cairo_painter.hpp"
 #include "app/export/format_names.hpp"
-#include "app/export/png.hpp"
 #include "app/export/svg_painter.hpp"
 #include "app/export/table_writer.hpp"
+#include "poslab/core/float_text.hpp"
 #include "poslab/core/params.hpp"
 
 namespace poslab::app {
@@ -25,25 +21,12 @@ constexpr std::size_t kMaxCsvCells = 1'048'576;
 constexpr std::array<FormatName<ExportFormat>, 4> kExportFormats{
     {{"png", ExportFormat::png}, {"svg", ExportFormat::svg}, {"pdf", ExportFormat::pdf}, {"csv", ExportFormat::csv}}};
 
-fig::RenderStyle style_for(const ExportOptions& o) {
-  fig::RenderStyle s;
-  s.theme = fig::Theme::by_name(o.theme);
-  s.theme.transparent = o.transparent;
-  s.font_size = export_font_size(o.width, o.height);
-  return s;
-}
-
-cairo_status_t append_bytes(void* closure, const unsigned char* data, unsigned int length) {
-  static_cast<std::string*>(closure)->append(reinterpret_cast<const char*>(data), length);
-  return CAIRO_STATUS_SUCCESS;
-}
-
 std::string n(double v) { return core::format_number(v); }
 
 /// A float in its own shortest round-trip form (0.84147096, not 0.8414709568023682).
 std::string nf(float v) {
   char buf[32];
-  auto [ptr, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  auto [ptr, ec] = core::write_float(buf, buf + sizeof buf, v);
   return ec == std::errc() ? std::string(buf, ptr) : n(v);
 }
 
@@ -78,19 +61,20 @@ double export_font_size(int width, int height) {
   return std::clamp(std::sqrt(static_cast<double>(width) * height) / 60.0, 11.0, 40.0);
 }
 
-std::string render_png(const fig::Figure& figure, const ExportOptions& o) {
+fig::RenderStyle export_render_style(const ExportOptions& o) {
+  fig::RenderStyle s;
+  s.theme = fig::Theme::by_name(o.theme);
+  s.theme.transparent = o.transparent;
+  s.font_size = export_font_size(o.width, o.height);
+  return s;
+}
+
+std::string render_svg(const fig::Figure& figure, const ExportOptions& o) {
   o.check();
-  const int pw = static_cast<int>(std::lround(o.width * o.scale));
-  const int ph = static_cast<int>(std::lround(o.height * o.scale));
-  const OwnedSurface surface(cairo_image_surface_create(CAIRO_FORMAT_ARGB32, pw, ph));
-  if (cairo_surface_status(surface.get()) != CAIRO_STATUS_SUCCESS)
-    throw IoError("cannot allocate a " + std::to_string(pw) + "×" + std::to_string(ph) + " image");
-  cairo_t* cr = cairo_create(surface.get());
-  cairo_scale(cr, o.scale, o.scale);
-  CairoPainter painter(cr, o.scale, o.font_family);
-  fig::render_figure(figure, painter, {0, 0, static_cast<double>(o.width), static_cast<double>(o.height)}, style_for(o));
-  cairo_destroy(cr);
-  return encode_png(surface.get());
+  SvgPainter painter(o.width, o.height, o.font_family, std::max(1.0, o.scale) * 2.0);
+  fig::render_figure(figure, painter, {0, 0, static_cast<double>(o.width), static_cast<double>(o.height)},
+                     export_render_style(o));
+  return painter.finish();
 }
 
 void export_figure(const fig::Figure& figure, ExportFormat format, const std::filesystem::path& path,
@@ -100,31 +84,12 @@ void export_figure(const fig::Figure& figure, ExportFormat format, const std::fi
     case ExportFormat::png:
       write_file_atomically(path, render_png(figure, o));
       return;
-    case ExportFormat::svg: {
-      SvgPainter painter(o.width, o.height, o.font_family, std::max(1.0, o.scale) * 2.0);
-      fig::render_figure(figure, painter, {0, 0, static_cast<double>(o.width), static_cast<double>(o.height)}, style_for(o));
-      write_file_atomically(path, painter.finish());
+    case ExportFormat::svg:
+      write_file_atomically(path, render_svg(figure, o));
       return;
-    }
-    case ExportFormat::pdf: {
-      std::string pdf;
-      cairo_surface_t* surface = cairo_pdf_surface_create_for_stream(append_bytes, &pdf, o.width, o.height);
-      cairo_t* cr = cairo_create(surface);
-      {
-        CairoPainter painter(cr, 2.0, o.font_family);  // heatmap rasters at 2 px per point
-        fig::render_figure(figure, painter, {0, 0, static_cast<double>(o.width), static_cast<double>(o.height)}, style_for(o));
-      }
-      cairo_show_page(cr);
-      const cairo_status_t st = cairo_status(cr);
-      cairo_destroy(cr);
-      cairo_surface_finish(surface);
-      const cairo_status_t st2 = cairo_surface_status(surface);
-      cairo_surface_destroy(surface);
-      if (st != CAIRO_STATUS_SUCCESS || st2 != CAIRO_STATUS_SUCCESS)
-        throw IoError(std::string("cannot render PDF: ") + cairo_status_to_string(st != CAIRO_STATUS_SUCCESS ? st : st2));
-      write_file_atomically(path, pdf);
+    case ExportFormat::pdf:
+      write_file_atomically(path, render_pdf(figure, o));
       return;
-    }
     case ExportFormat::csv:
       write_file_atomically(path, figure_csv(figure));
       return;

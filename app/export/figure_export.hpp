@@ -1,6 +1,7 @@
 #pragma once
-// Figure → file: PNG and PDF through cairo, SVG through SvgPainter (text as
-// text), CSV of the plotted data. Every file is written atomically.
+// Figure → file: PNG and PDF through cairo (figure_export_cairo.cpp; in the
+// browser build platform/web/figure_export_web.cpp), SVG through SvgPainter
+// (text as text), CSV of the plotted data. Every file is written atomically.
 
 #include <filesystem>
 #include <string>
@@ -51,7 +52,19 @@ void export_figure(const fig::Figure& figure, ExportFormat format, const std::fi
 std::string figure_csv(const fig::Figure& figure);
 
 /// Renders `figure` to PNG bytes in memory (used by tests and the GUI's
-/// thumbnails). Raises IoError.
+/// thumbnails). Raises IoError. (In the browser build: an SVG document of the
+/// PNG's pixel size, which the page rasterizes when it hands the file over —
+/// see platform/web/figure_export_web.cpp.)
 std::string render_png(const fig::Figure& figure, const ExportOptions& options);
+
+/// The figure as an SVG document (text as text, heatmaps as embedded PNGs).
+std::string render_svg(const fig::Figure& figure, const ExportOptions& options);
+
+/// The figure as a one-page PDF. Raises IoError (in the browser build always:
+/// PDF is a desktop feature there).
+std::string render_pdf(const fig::Figure& figure, const ExportOptions& options);
+
+/// The theme and font size a figure of these options is drawn with.
+fig::RenderStyle export_render_style(const ExportOptions& options);
 
 }  // namespace poslab::app

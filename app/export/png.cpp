@@ -5,6 +5,8 @@
 #include <csetjmp>
 #include <cstring>
 
+#include "app/export/cairo_painter.hpp"
+
 #include "app/common/atomic_file.hpp"
 
 namespace poslab::app {

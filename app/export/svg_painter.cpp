@@ -1,13 +1,12 @@
 #include "app/export/svg_painter.hpp"
 
-#include <cairo.h>
-
 #include <cmath>
 #include <cstdio>
 
 #include "app/common/fonts.hpp"
-#include "app/export/cairo_painter.hpp"
 #include "app/export/png.hpp"
+#include "app/export/raster_argb.hpp"
+#include "app/export/text_metrics.hpp"
 
 namespace poslab::app {
 
@@ -94,14 +93,9 @@ class SvgPainter::Impl final : public fig::Painter {
         if (cjk_family_ != f) font_family_attr_ += std::string(", ") + f;
       font_family_attr_ += ", sans-serif";
     }
-    scratch_surface_ = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1);
-    scratch_ = cairo_create(scratch_surface_);
+    metrics_ = std::make_unique<TextMetrics>(family_, cjk_family_);
   }
 
-  ~Impl() override {
-    cairo_destroy(scratch_);
-    cairo_surface_destroy(scratch_surface_);
-  }
   Impl(const Impl&) = delete;
   Impl& operator=(const Impl&) = delete;
 
@@ -133,17 +127,13 @@ class SvgPainter::Impl final : public fig::Painter {
 
   fig::Size measure(std::string_view utf8, const fig::TextStyle& style) override {
     if (utf8.empty()) return {0, style.size};
-    return {text_advance(scratch_, utf8, family_, cjk_family_, style), style.size};
+    return {metrics_->advance(utf8, style), style.size};
   }
 
   void text(fig::Point at, std::string_view utf8, const fig::TextStyle& style, fig::Anchor h, fig::VAnchor v,
             bool rotated) override {
     if (utf8.empty()) return;
-    cairo_select_font_face(scratch_, family_.c_str(), CAIRO_FONT_SLANT_NORMAL,
-                           style.bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
-    cairo_set_font_size(scratch_, style.size);
-    cairo_font_extents_t fe;
-    cairo_font_extents(scratch_, &fe);
+    const TextMetrics::Extents fe = metrics_->extents(style);
     double dy = 0;
     switch (v) {
       case fig::VAnchor::top: dy = fe.ascent; break;
@@ -206,8 +196,7 @@ class SvgPainter::Impl final : public fig::Painter {
   double density_;
   int clip_id_ = 0;
   int open_groups_ = 0;
-  cairo_surface_t* scratch_surface_ = nullptr;
-  cairo_t* scratch_ = nullptr;  ///< for text metrics only
+  std::unique_ptr<TextMetrics> metrics_;  ///< text is measured, not drawn
 };
 
 SvgPainter::SvgPainter(double width, double height, std::string font_family, double raster_density)

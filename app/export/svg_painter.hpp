@@ -1,7 +1,7 @@
 #pragma once
 // A Painter that writes SVG by hand, so text stays text (<text> elements a
 // reader can select, search and restyle) — cairo's SVG surface turns glyphs
-// into outlines. Text is measured with cairo + fontconfig on the same font
+// into outlines. Text is measured (export/text_metrics.hpp) on the same font
 // the file names, so the layout matches the PNG and PDF.
 
 #include <memory>

@@ -69,7 +69,10 @@ Table build_table(const TableDef& def, const core::Params& params) {
   Table t = def.build(resolved);
   t.id = std::string(def.id);
   t.params.clear();
-  for (std::string_view key : def.keys) t.params.emplace_back(std::string(key), resolved.value(key));
+  // A key with no default that is not set (LongRoPE's lists: "uniform") has no value to list.
+  for (std::string_view key : def.keys)
+    if (resolved.is_set(key) || !core::param_spec(key).default_text.empty())
+      t.params.emplace_back(std::string(key), resolved.value(key));
   return t;
 }
 

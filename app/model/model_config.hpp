@@ -16,10 +16,12 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "app/common/i18n.hpp"
 #include "poslab/core/params.hpp"
 
 namespace poslab::app {
@@ -27,9 +29,14 @@ namespace poslab::app {
 /// A note that teaches: what the config says, what transformers does with
 /// it, and what the author probably meant.
 struct ModelWarning {
-  std::string id;
-  std::string text;
+  std::string id;    ///< stable (docs/CONTRACT.md §5)
+  std::string text;  ///< in English
+  std::string key;   ///< its translation key, "model.warning.…"
+  std::vector<std::pair<std::string, std::string>> args;  ///< the key's {placeholders}
 };
+
+/// The warning in tr's language (tr.format(key, args)).
+std::string model_warning_text(const Translator& tr, const ModelWarning& warning);
 
 struct ModelReading {
   std::string model;   ///< model_type (else architectures[0], else "unknown")
@@ -44,14 +51,16 @@ struct ModelReading {
   nlohmann::ordered_json params = nlohmann::ordered_json::object();
   std::vector<std::string> defaulted;  ///< config fields taken from transformers' defaults
   std::vector<ModelWarning> warnings;
-  /// longrope: the per-pair factors (short: seq_len ≤ L, long: seq_len > L).
+  /// longrope: the per-pair divisors (short: seq_len ≤ L, long: seq_len > L),
+  /// also in `params`.
   std::vector<double> short_factor, long_factor;
 
   bool has_warning(std::string_view id) const;
 };
 
 /// Reads a parsed config. Raises core::InvalidParameter naming the config
-/// field (e.g. "rope_scaling.factor") and what is allowed.
+/// field (e.g. "rope_scaling.factor") and what is allowed, with a Reason
+/// ("model_…") for other languages.
 ModelReading read_model_config(const nlohmann::json& config);
 
 /// Parses `text` as JSON first ("config = not JSON: …" when it is not).
@@ -60,9 +69,13 @@ ModelReading read_model_config_text(std::string_view text);
 /// `params` as KEY=VALUE assignments, in order (for --model on table/export).
 std::vector<std::string> model_assignments(const ModelReading& reading);
 
-/// The three output formats of `poslab model`.
-nlohmann::ordered_json model_reading_json(const ModelReading& reading);
-std::string model_reading_text(const ModelReading& reading);
-std::string model_reading_md(const ModelReading& reading);
+/// A figure's subtitle naming the model it shows: "phi3 · <subtitle>".
+std::string model_subtitle(std::string_view model, std::string_view subtitle);
+
+/// The three output formats of `poslab model`; warnings in tr's language
+/// (English when tr is null).
+nlohmann::ordered_json model_reading_json(const ModelReading& reading, const Translator* tr = nullptr);
+std::string model_reading_text(const ModelReading& reading, const Translator* tr = nullptr);
+std::string model_reading_md(const ModelReading& reading, const Translator* tr = nullptr);
 
 }  // namespace poslab::app

@@ -29,6 +29,8 @@ std::string set_flags(const ModelReading& r) {
   return out;
 }
 
+std::string text_of(const ModelWarning& w, const Translator* tr) { return tr ? model_warning_text(*tr, w) : w.text; }
+
 std::string joined(const std::vector<std::string>& items) {
   std::string out;
   for (const std::string& s : items) out += (out.empty() ? "" : ", ") + s;
@@ -37,7 +39,12 @@ std::string joined(const std::vector<std::string>& items) {
 
 }  // namespace
 
-nlohmann::ordered_json model_reading_json(const ModelReading& r) {
+std::string model_subtitle(std::string_view model, std::string_view subtitle) {
+  if (model.empty()) return std::string(subtitle);
+  return std::string(model) + (subtitle.empty() ? "" : " · ") + std::string(subtitle);
+}
+
+nlohmann::ordered_json model_reading_json(const ModelReading& r, const Translator* tr) {
   nlohmann::ordered_json j;
   j["model"] = r.model;
   j["family"] = r.family;
@@ -50,13 +57,13 @@ nlohmann::ordered_json model_reading_json(const ModelReading& r) {
   j["params"] = r.params;
   j["defaulted"] = r.defaulted;
   nlohmann::ordered_json warnings = nlohmann::ordered_json::array();
-  for (const ModelWarning& w : r.warnings) warnings.push_back({{"id", w.id}, {"text", w.text}});
+  for (const ModelWarning& w : r.warnings) warnings.push_back({{"id", w.id}, {"text", text_of(w, tr)}});
   j["warnings"] = warnings;
   if (!r.short_factor.empty()) j["longrope"] = {{"short_factor", r.short_factor}, {"long_factor", r.long_factor}};
   return j;
 }
 
-std::string model_reading_text(const ModelReading& r) {
+std::string model_reading_text(const ModelReading& r, const Translator* tr) {
   std::ostringstream out;
   out << "model            " << r.model << "\n"
       << "family           " << r.family << (r.view.empty() ? "" : "  (poslab view: " + r.view + ")") << "\n"
@@ -69,11 +76,11 @@ std::string model_reading_text(const ModelReading& r) {
       << "target_context   " << or_dash(r.target_context) << "\n";
   if (!r.params.empty()) out << "poslab           " << set_flags(r) << "\n";
   if (!r.defaulted.empty()) out << "defaulted        " << joined(r.defaulted) << " (transformers' defaults)\n";
-  for (const ModelWarning& w : r.warnings) out << "\nwarning " << w.id << ": " << w.text << "\n";
+  for (const ModelWarning& w : r.warnings) out << "\nwarning " << w.id << ": " << text_of(w, tr) << "\n";
   return out.str();
 }
 
-std::string model_reading_md(const ModelReading& r) {
+std::string model_reading_md(const ModelReading& r, const Translator* tr) {
   std::ostringstream out;
   out << "## " << r.model << ": " << r.family << "\n\n"
       << "| field | value |\n|---|---|\n"
@@ -88,7 +95,7 @@ std::string model_reading_md(const ModelReading& r) {
   if (!r.defaulted.empty()) out << "| defaulted | " << joined(r.defaulted) << " |\n";
   if (!r.warnings.empty()) {
     out << "\n### Warnings\n\n";
-    for (const ModelWarning& w : r.warnings) out << "- **" << w.id << "**: " << w.text << "\n";
+    for (const ModelWarning& w : r.warnings) out << "- **" << w.id << "**: " << text_of(w, tr) << "\n";
   }
   return out.str();
 }

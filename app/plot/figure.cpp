@@ -91,6 +91,24 @@ std::optional<float> Heatmap::value_at(double x, double y) const {
   return out[0];
 }
 
+double axis_forward(double v, AxisScale s) {
+  switch (s) {
+    case AxisScale::log: return v > 0 ? std::log10(v) : std::numeric_limits<double>::quiet_NaN();
+    case AxisScale::symlog: return std::copysign(std::log10(1.0 + std::abs(v)), v);
+    case AxisScale::linear: break;
+  }
+  return v;
+}
+
+double axis_inverse(double u, AxisScale s) {
+  switch (s) {
+    case AxisScale::log: return std::pow(10.0, u);
+    case AxisScale::symlog: return std::copysign(std::pow(10.0, std::abs(u)) - 1.0, u);
+    case AxisScale::linear: break;
+  }
+  return u;
+}
+
 DataRange data_range(const Figure& f) {
   constexpr double inf = std::numeric_limits<double>::infinity();
   DataRange r{inf, -inf, inf, -inf};

@@ -55,7 +55,14 @@ Color palette_color(int index);
 
 // [SECTION] Axes
 
-enum class AxisScale { linear, log };
+/// linear; log (decades, positive values only); symlog: sign(v)·log10(1 + |v|),
+/// linear near 0 and logarithmic far from it on both sides (T5's distances).
+enum class AxisScale { linear, log, symlog };
+
+/// The coordinate an axis of scale `s` is drawn in (linear for `linear`,
+/// log10 for `log`, sign(v)·log10(1 + |v|) for `symlog`), and back.
+double axis_forward(double v, AxisScale s);
+double axis_inverse(double u, AxisScale s);
 
 enum class TickFormat {
   automatic,   ///< plain decimals, switching to 1e-4 / 1e5 style when short
@@ -160,6 +167,7 @@ struct Band {
   double from = 0, to = 0;
   std::string label;
   std::optional<Color> color;
+  bool label_top = false;  ///< label inside the top of the plot (default: the bottom)
 };
 
 enum class Anchor { left, center, right };

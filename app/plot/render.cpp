@@ -149,6 +149,34 @@ double nice_step(double span, int target) {
   return nice * mag;
 }
 
+/// Ticks of a symmetric-log axis: 0 and ±1, ±10, ±100 … labelled (every
+/// other decade when there are many), ±2 and ±5 × 10^k labelled when at most
+/// three decades show on a side, the other integers of each decade as minor ticks.
+std::vector<Tick> symlog_ticks(double lo, double hi, TickFormat format) {
+  std::vector<Tick> out;
+  const double reach = std::max(std::abs(lo), std::abs(hi));
+  const int top = static_cast<int>(std::ceil(std::log10(std::max(reach, 1.0)))) + 1;
+  const int every = top > 8 ? 2 : 1;
+  const bool few = top <= 4;
+  auto label = [&](double v) {
+    return format == TickFormat::integer || std::abs(v) < 1e7 ? with_thousands(std::llround(v)) : format_tick(v, v, format);
+  };
+  auto add = [&](double v, bool labelled) {
+    if (v >= lo - 1e-9 && v <= hi + 1e-9) out.push_back({v, labelled ? label(v) : std::string{}});
+  };
+  add(0.0, true);
+  for (int k = 0; k < top && k < 300; ++k) {
+    const double p = std::pow(10.0, k);
+    for (int m = 1; m <= 9; ++m) {
+      const bool labelled = m == 1 ? k % every == 0 : few && (m == 2 || m == 5);
+      if (m > 1 && !few && top > 6) continue;  // many decades: decades only
+      add(m * p, labelled), add(-m * p, labelled);
+    }
+  }
+  std::sort(out.begin(), out.end(), [](const Tick& x, const Tick& y) { return x.value < y.value; });
+  return out;
+}
+
 }  // namespace
 
 std::vector<Tick> make_ticks(double lo, double hi, AxisScale scale, TickFormat format, int target) {
@@ -183,6 +211,7 @@ std::vector<Tick> make_ticks(double lo, double hi, AxisScale scale, TickFormat f
     std::sort(out.begin(), out.end(), [](const Tick& x, const Tick& y) { return x.value < y.value; });
     return out;
   }
+  if (scale == AxisScale::symlog) return symlog_ticks(lo, hi, format);
   // hi − lo overflows for ends near ±1.8e308; half of each does not.
   const double span = std::isfinite(hi - lo) ? hi - lo : 2 * (hi / 2 - lo / 2);
   double step = nice_step(span, target);
@@ -224,36 +253,34 @@ std::string format_readout(double value, int significant) {
 // [SECTION] Layout and transforms
 
 double PlotLayout::to_px_x(double x) const {
-  const double a = x_log ? std::log10(range.x_min) : range.x_min;
-  const double b = x_log ? std::log10(range.x_max) : range.x_max;
-  const double v = x_log ? (x > 0 ? std::log10(x) : kNaN) : x;
-  return plot.x + (v - a) / (b - a) * plot.w;
+  const double a = axis_forward(range.x_min, x_scale), b = axis_forward(range.x_max, x_scale);
+  return plot.x + (axis_forward(x, x_scale) - a) / (b - a) * plot.w;
 }
 double PlotLayout::to_px_y(double y) const {
-  const double a = y_log ? std::log10(range.y_min) : range.y_min;
-  const double b = y_log ? std::log10(range.y_max) : range.y_max;
-  const double v = y_log ? (y > 0 ? std::log10(y) : kNaN) : y;
-  return plot.y + plot.h - (v - a) / (b - a) * plot.h;
+  const double a = axis_forward(range.y_min, y_scale), b = axis_forward(range.y_max, y_scale);
+  return plot.y + plot.h - (axis_forward(y, y_scale) - a) / (b - a) * plot.h;
 }
 double PlotLayout::from_px_x(double px) const {
-  const double a = x_log ? std::log10(range.x_min) : range.x_min;
-  const double b = x_log ? std::log10(range.x_max) : range.x_max;
-  const double v = a + (px - plot.x) / plot.w * (b - a);
-  return x_log ? std::pow(10.0, v) : v;
+  const double a = axis_forward(range.x_min, x_scale), b = axis_forward(range.x_max, x_scale);
+  return axis_inverse(a + (px - plot.x) / plot.w * (b - a), x_scale);
 }
 double PlotLayout::from_px_y(double py) const {
-  const double a = y_log ? std::log10(range.y_min) : range.y_min;
-  const double b = y_log ? std::log10(range.y_max) : range.y_max;
-  const double v = a + (plot.y + plot.h - py) / plot.h * (b - a);
-  return y_log ? std::pow(10.0, v) : v;
+  const double a = axis_forward(range.y_min, y_scale), b = axis_forward(range.y_max, y_scale);
+  return axis_inverse(a + (plot.y + plot.h - py) / plot.h * (b - a), y_scale);
 }
 
 ViewRange default_view(const Figure& f) {
   const DataRange r = data_range(f);
   ViewRange v{r.x_min, r.x_max, r.y_min, r.y_max};
-  auto pad = [](double& lo, double& hi, bool log, bool tight, bool fixed_lo, bool fixed_hi) {
+  auto pad = [](double& lo, double& hi, AxisScale scale, bool tight, bool fixed_lo, bool fixed_hi) {
     if (tight) return;
-    if (log) {
+    if (scale == AxisScale::symlog) {  // 4 % of the drawn width, in the drawn coordinate
+      const double a = axis_forward(lo, scale), b = axis_forward(hi, scale), p = (b - a) * 0.04;
+      if (!fixed_lo) lo = axis_inverse(a - p, scale);
+      if (!fixed_hi) hi = axis_inverse(b + p, scale);
+      return;
+    }
+    if (scale == AxisScale::log) {
       const double ratio = std::pow(hi / lo, 0.03);
       if (!fixed_lo) lo /= ratio;
       if (!fixed_hi) hi *= ratio;
@@ -263,8 +290,8 @@ ViewRange default_view(const Figure& f) {
       if (!fixed_hi) hi += p;
     }
   };
-  pad(v.x_min, v.x_max, f.x.scale == AxisScale::log, f.x.tight, f.x.min.has_value(), f.x.max.has_value());
-  pad(v.y_min, v.y_max, f.y.scale == AxisScale::log, f.y.tight, f.y.min.has_value(), f.y.max.has_value());
+  pad(v.x_min, v.x_max, f.x.scale, f.x.tight, f.x.min.has_value(), f.x.max.has_value());
+  pad(v.y_min, v.y_max, f.y.scale, f.y.tight, f.y.min.has_value(), f.y.max.has_value());
   if (f.y.reversed && f.y.scale == AxisScale::linear) std::swap(v.y_min, v.y_max);  // bottom first
   return v;
 }
@@ -383,7 +410,7 @@ void draw_series(const Series& s, int index, Painter& painter, const PlotLayout&
   const Color color = series_color(s, index);
   const std::size_t n = std::min(s.x.size(), s.y.size());
   if (n == 0) return;
-  const double base_y = L.y_log ? L.plot.bottom() : std::clamp(L.to_px_y(0.0), L.plot.y, L.plot.bottom());
+  const double base_y = L.y_scale == AxisScale::log ? L.plot.bottom() : std::clamp(L.to_px_y(0.0), L.plot.y, L.plot.bottom());
   const double scale = fs / 14.0;
   switch (s.kind) {
     case SeriesKind::line:
@@ -461,13 +488,12 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
 
   PlotLayout L;
   L.outer = bounds;
-  L.x_log = f.x.scale == AxisScale::log;
-  L.y_log = f.y.scale == AxisScale::log;
+  L.x_scale = f.x.scale, L.y_scale = f.y.scale;
   L.range = view ? *view : default_view(f);
-  if (L.x_log && L.range.x_min <= 0) L.range.x_min = L.range.x_max > 0 ? L.range.x_max * 1e-6 : 1e-6;
-  if (L.y_log && L.range.y_min <= 0) L.range.y_min = L.range.y_max > 0 ? L.range.y_max * 1e-6 : 1e-6;
+  if (L.x_scale == AxisScale::log && L.range.x_min <= 0) L.range.x_min = L.range.x_max > 0 ? L.range.x_max * 1e-6 : 1e-6;
+  if (L.y_scale == AxisScale::log && L.range.y_min <= 0) L.range.y_min = L.range.y_max > 0 ? L.range.y_max * 1e-6 : 1e-6;
   if (L.range.x_max <= L.range.x_min) L.range.x_max = L.range.x_min + 1;
-  const bool y_reversed = f.y.reversed && !L.y_log;  // then y_min (bottom) > y_max (top)
+  const bool y_reversed = f.y.reversed && L.y_scale != AxisScale::log;  // then y_min (bottom) > y_max (top)
   if (y_reversed ? L.range.y_min <= L.range.y_max : L.range.y_max <= L.range.y_min)
     L.range.y_max = L.range.y_min + (y_reversed ? -1 : 1);
   const double y_lo = std::min(L.range.y_min, L.range.y_max), y_hi = std::max(L.range.y_min, L.range.y_max);
@@ -638,8 +664,22 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
     if (!std::isfinite(a) || !std::isfinite(z)) continue;
     const double cx = std::clamp((a + z) / 2, L.plot.x + fs, L.plot.right() - fs);
     const TextStyle st{fs * 0.85, false, th.muted};
-    painter.text({cx, L.plot.bottom() - fs * 0.3}, b.label, st, Anchor::center, VAnchor::bottom);
-    remember({cx, L.plot.bottom() - fs * 0.3}, b.label, st, Anchor::center, VAnchor::bottom);
+    Point at{cx, b.label_top ? L.plot.y + fs * 0.3 : L.plot.bottom() - fs * 0.3};
+    const VAnchor v = b.label_top ? VAnchor::top : VAnchor::bottom;
+    // Clear of the reference-line labels already placed: a line lower (higher
+    // for labels at the bottom) while they overlap, a few lines at most.
+    const double w = text_width(painter, b.label, st), hgt = st.size * 1.25;
+    for (int tries = 0; tries < 4; ++tries) {
+      const Rect box{at.x - w / 2, v == VAnchor::top ? at.y : at.y - hgt, w, hgt};
+      const bool hit = std::any_of(labels.begin(), labels.end(), [&](const Rect& r) {
+        const double gap = fs * 0.6;  // touching labels read as one
+        return box.x < r.right() + gap && r.x < box.right() + gap && box.y < r.bottom() && r.y < box.bottom();
+      });
+      if (!hit) break;
+      at.y += v == VAnchor::top ? hgt : -hgt;
+    }
+    painter.text(at, b.label, st, Anchor::center, v);
+    remember(at, b.label, st, Anchor::center, v);
   }
   for (const TextNote& n : f.notes) {
     const Point p{L.to_px_x(n.x), L.to_px_y(n.y)};

@@ -50,7 +50,7 @@ struct PlotLayout {
   Rect outer;           ///< the whole figure
   Rect plot;            ///< the data area
   ViewRange range;
-  bool x_log = false, y_log = false;
+  AxisScale x_scale = AxisScale::linear, y_scale = AxisScale::linear;
   double to_px_x(double x) const;
   double to_px_y(double y) const;
   double from_px_x(double px) const;

@@ -15,9 +15,11 @@
 #include <iostream>
 #include <limits>
 
+#include "app/common/assets.hpp"
 #include "app/common/atomic_file.hpp"
 #include "app/common/config_folder.hpp"
 #include "app/common/fonts.hpp"
+#include "app/common/link.hpp"
 #include "app/common/messages.hpp"
 #include "app/common/presets.hpp"
 #include "app/ui/animation_panel.hpp"
@@ -171,6 +173,11 @@ void App::draw(double dt) {
   UiContext ctx = context();
 
   for (const Pressed& p : pressed_shortcuts()) run(p.action, p.arg);
+  if (!dropped_.empty()) {
+    const std::string path = dropped_.front();
+    dropped_.clear();
+    (void)open_model_config(path);  // says itself what happened
+  }
   state_.tick_animation(dt);
   export_ui_.tick(ctx, recorder_);
 
@@ -180,6 +187,7 @@ void App::draw(double dt) {
   session_ui_.draw(ctx, [this](SessionUi::Prompt p, const std::string& text) -> std::string {
     if (p == SessionUi::Prompt::open) return open_session(text);
     if (p == SessionUi::Prompt::save) return save_session(text);
+    if (p == SessionUi::Prompt::model) return open_model_config(text);
     return paste_state(text.c_str());
   });
   draw_shortcut_overlay(&help_open_, tr_, ctx.scale);
@@ -228,6 +236,7 @@ void App::run(Action action, int arg) {
     case Action::open_session: session_ui_.show(SessionUi::Prompt::open, suggested_session_path(ctx)); break;
     case Action::save_session: session_ui_.show(SessionUi::Prompt::save, suggested_session_path(ctx)); break;
     case Action::copy_state: copy_state(); break;
+    case Action::copy_link: copy_link(); break;
     case Action::paste_state: {
       const char* clip = ImGui::GetClipboardText();
       if (clip && *clip) paste_state(clip);
@@ -383,11 +392,45 @@ std::string App::open_session(const fs::path& path) {
   return {};
 }
 
+std::string App::open_model_config(const fs::path& path) {
+  std::string why;
+  try {
+    why = state_.open_model_config(read_text_file(path), path.string());
+  } catch (const std::exception& e) {
+    why = error_text(tr_, e);
+  }
+  if (!why.empty()) {
+    const std::string msg = tr_.format("ui.model.open_failed", {{"path", path.filename().string()}, {"message", why}});
+    toasts_.push(msg, ToastKind::error);
+    return msg;
+  }
+  const auto& m = *state_.model();
+  toasts_.push(tr_.format("ui.model.opened", {{"model", m.name}, {"count", std::to_string(m.warnings.size())}}),
+               m.warnings.empty() ? ToastKind::success : ToastKind::info);
+  return {};
+}
+
+void App::drop_files(std::vector<std::string> paths) {
+  if (!paths.empty()) dropped_ = std::move(paths);
+  redraw_ = true;
+}
+
 std::string App::copy_state() {
   const std::string s = session_state_string(state_.session());
   ImGui::SetClipboardText(s.c_str());
   toasts_.push(tr_.format("ui.state.copied", {{"state", s}}), ToastKind::success);
   return s;
+}
+
+std::string App::copy_link() {
+  std::string base = platform_.page_address();
+  if (base.empty()) base = settings_.link_base;
+  if (const std::size_t hash = base.find('#'); hash != std::string::npos) base.resize(hash);
+  const std::string link = base + "#" + link_fragment(state_.session(), state_.view().keys);
+  ImGui::SetClipboardText(link.c_str());
+  toasts_.push(tr_.format(base.empty() ? "ui.link.copied_no_base" : "ui.link.copied", {{"link", link}}),
+               ToastKind::success);
+  return link;
 }
 
 std::string App::paste_state(const char* text) {

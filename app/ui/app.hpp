@@ -84,8 +84,19 @@ class App {
   // ---- sessions and state strings (each returns "" or a message, also toasted)
   std::string save_session(const std::filesystem::path& path);
   std::string open_session(const std::filesystem::path& path);
+  /// Opens a Hugging Face config.json (File → Open model config…, a file
+  /// dropped on the window): its lesson in its state, its warnings shown.
+  /// All-or-nothing; returns "" or the message (also toasted).
+  std::string open_model_config(const std::filesystem::path& path);
+  /// Files dropped on the window: the first is opened as a model config at
+  /// the start of the next frame (the window calls this from its callback).
+  void drop_files(std::vector<std::string> paths);
   /// Puts the state string on the clipboard and returns it.
   std::string copy_state();
+  /// Puts a link to what is shown on the clipboard and returns it: the page's
+  /// address (in a browser) or the settings' link_base, then #view=ID&KEY=VALUE…
+  /// (app/common/link.hpp).
+  std::string copy_link();
   /// Applies a state string (the clipboard's when `text` is null).
   std::string paste_state(const char* text = nullptr);
   /// Settings and the autosave session, written atomically (on exit) — only
@@ -150,6 +161,7 @@ class App {
   ExportUi export_ui_;
   SweepRecorder recorder_;
   SessionUi session_ui_;
+  std::vector<std::string> dropped_;  ///< files dropped since the last frame
 
   float ui_scale_ = 1.0f, lecture_scale_ = 2.0f, applied_scale_ = 0, applied_content_scale_ = 0;
   std::string applied_theme_;

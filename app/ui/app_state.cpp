@@ -199,11 +199,53 @@ std::string AppState::apply_preset(std::string_view id) {
   if (const auto why = check_for_view(v[static_cast<std::size_t>(index)], next)) return refusal(*why);
   params_ = std::move(next);
   preset_id_ = preset->id;
+  if (preset->source.empty()) model_.reset();
+  else model_ = LoadedModel{preset->model, preset->source, preset->view, preset->warnings};
   step_ = -1;
   step_revealed_ = false;
   select_view_index(index);
   invalidate();
   return {};
+}
+
+std::string AppState::open_model_config(std::string_view text, std::string source) {
+  ModelReading reading;
+  try {
+    reading = read_model_config_text(text);
+  } catch (const std::exception& e) {
+    return refusal(e);
+  }
+  LoadedModel loaded{reading.model, std::move(source), reading.view, reading.warnings};
+  const auto v = views();
+  int index = -1;
+  for (std::size_t i = 0; i < v.size(); ++i)
+    if (v[i].id == reading.view) index = static_cast<int>(i);
+  if (index < 0) {  // no lesson shows it: only its warnings
+    model_ = std::move(loaded);
+    invalidate();
+    return {};
+  }
+  core::Params next;
+  try {
+    for (const std::string& a : model_assignments(reading)) next.set_assignment(a);
+  } catch (const core::InvalidParameter& e) {
+    return refusal(e);
+  }
+  if (const auto why = check_for_view(v[static_cast<std::size_t>(index)], next)) return refusal(*why);
+  params_ = std::move(next);
+  preset_id_.clear();
+  model_ = std::move(loaded);
+  step_ = -1;
+  step_revealed_ = false;
+  select_view_index(index);
+  invalidate();
+  return {};
+}
+
+void AppState::close_model() {
+  if (!model_) return;
+  model_.reset();
+  invalidate();  // the figures' subtitles name it
 }
 
 void AppState::set_theme(std::string_view theme) {
@@ -260,6 +302,10 @@ std::string AppState::apply_session(const Session& s) {
   // Everything checked: commit.
   params_ = std::move(next);
   preset_id_ = s.preset;
+  // A session records no model file; a model preset's config is still known.
+  model_.reset();
+  for (const Preset& p : presets_)
+    if (p.id == s.preset && !p.source.empty()) model_ = LoadedModel{p.model, p.source, p.view, p.warnings};
   if (!s.theme.empty()) set_theme(s.theme);
   view_index_ = index;
   step_ = -1;
@@ -370,6 +416,11 @@ std::string AppState::apply_scene(const Scene& scene, bool revealed) {
   animation_ = anim;
   invalidate();
   return {};
+}
+
+std::string shown_model(const AppState& state) {
+  const auto& m = state.model();
+  return m && m->view == state.view().id ? m->name : std::string();
 }
 
 }  // namespace poslab::app::ui

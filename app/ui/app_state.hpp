@@ -82,6 +82,23 @@ class AppState {
   /// that lesson exists. Returns "" or the reason nothing changed.
   std::string apply_preset(std::string_view id);
 
+  // ---- a model's config.json (File → Open model config…, a dropped file, --model)
+  /// The model shown: its name, where it came from, the reader's warnings and
+  /// the lesson its config opened.
+  struct LoadedModel {
+    std::string name;    ///< model_type (ModelReading::model)
+    std::string source;  ///< the file, or the config a preset reproduces
+    std::string view;
+    std::vector<ModelWarning> warnings;
+  };
+  const std::optional<LoadedModel>& model() const { return model_; }
+  /// Reads a config.json's text (app/model) and, all-or-nothing, starts from
+  /// the defaults, applies the reading's params and opens its lesson. A model
+  /// poslab has no lesson for (family unknown) changes no parameter but is
+  /// shown with its warnings. Returns "" or the refusal (nothing changed).
+  std::string open_model_config(std::string_view text, std::string source);
+  void close_model();
+
   // ---- theme
   const std::string& theme() const { return theme_; }
   void set_theme(std::string_view theme);  ///< light | dark | projector (others ignored)
@@ -135,6 +152,7 @@ class AppState {
   int view_index_ = 0;
   core::Params params_;
   std::string preset_id_;
+  std::optional<LoadedModel> model_;
   std::string theme_ = "dark";
   Animation animation_;
   std::uint64_t revision_ = 1;
@@ -150,5 +168,9 @@ class AppState {
   bool step_revealed_ = false;
   mutable std::string resolve_error_, resolve_error_key_;
 };
+
+/// The model whose name the current lesson's figures carry: the loaded
+/// model's name when its lesson is open, else "".
+std::string shown_model(const AppState& state);
 
 }  // namespace poslab::app::ui

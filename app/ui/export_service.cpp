@@ -1,10 +1,7 @@
 #include "app/ui/export_service.hpp"
 
-#include <cairo.h>
-
-#include <cstring>
-
 #include "app/common/atomic_file.hpp"
+#include "app/model/model_config.hpp"
 #include "app/export/cairo_painter.hpp"
 
 namespace poslab::app::ui {
@@ -38,9 +35,10 @@ fs::path file_for(const ViewDef& view, const FigureDef& def, const ExportChoice&
 }  // namespace
 
 fs::path export_figure_file(const ViewDef& view, const FigureDef& def, const core::Params& params,
-                            const Translator& tr, ExportFormat format, const ExportChoice& choice) {
+                            const Translator& tr, ExportFormat format, const ExportChoice& choice, std::string_view model) {
   choice.options.check();
-  const fig::Figure figure = build_figure(view, def, params, tr, choice.options.width, choice.options.height);
+  fig::Figure figure = build_figure(view, def, params, tr, choice.options.width, choice.options.height);
+  figure.subtitle = model_subtitle(model, figure.subtitle);
   ensure_dir(choice.dir);
   const fs::path out = file_for(view, def, choice, format);
   export_figure(figure, format, out, choice.options);
@@ -48,15 +46,17 @@ fs::path export_figure_file(const ViewDef& view, const FigureDef& def, const cor
 }
 
 std::vector<fs::path> export_lesson_files(const ViewDef& view, const core::Params& params, const Translator& tr,
-                                          const ExportChoice& choice) {
+                                          const ExportChoice& choice, std::string_view model) {
   choice.options.check();
   const auto formats = choice.formats();
   if (formats.empty())
     throw core::InvalidParameter("format", "(none)", "choose at least one of PNG, SVG, PDF, CSV",
                                  core::Reason{"no_format", {{"choices", "PNG, SVG, PDF, CSV"}}, "none"});
   std::vector<fig::Figure> built;
-  for (const FigureDef& def : view.figures)
+  for (const FigureDef& def : view.figures) {
     built.push_back(build_figure(view, def, params, tr, choice.options.width, choice.options.height));
+    built.back().subtitle = model_subtitle(model, built.back().subtitle);
+  }
   ensure_dir(choice.dir);
   std::vector<fs::path> written;
   for (std::size_t i = 0; i < built.size(); ++i)
@@ -66,36 +66,6 @@ std::vector<fs::path> export_lesson_files(const ViewDef& view, const core::Param
       written.push_back(out);
     }
   return written;
-}
-
-Image render_figure_image(const fig::Figure& figure, int width, int height, const std::string& theme,
-                          const std::string& font_family) {
-  cairo_surface_t* surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height);
-  if (cairo_surface_status(surface) != CAIRO_STATUS_SUCCESS) {
-    cairo_surface_destroy(surface);
-    throw IoError("cannot allocate a " + std::to_string(width) + "×" + std::to_string(height) + " image");
-  }
-  cairo_t* cr = cairo_create(surface);
-  {
-    CairoPainter painter(cr, 1.0, font_family);
-    fig::RenderStyle style;
-    style.theme = fig::Theme::by_name(theme);
-    style.font_size = export_font_size(width, height);
-    fig::render_figure(figure, painter, fig::Rect{0, 0, static_cast<double>(width), static_cast<double>(height)}, style);
-  }
-  cairo_destroy(cr);
-  cairo_surface_flush(surface);
-  Image img;
-  img.width = width, img.height = height;
-  img.pixels.resize(static_cast<std::size_t>(width) * static_cast<std::size_t>(height));
-  const int stride = cairo_image_surface_get_stride(surface);
-  const unsigned char* data = cairo_image_surface_get_data(surface);
-  for (int y = 0; y < height; ++y)
-    std::memcpy(img.pixels.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(width),
-                data + static_cast<std::ptrdiff_t>(y) * stride, static_cast<std::size_t>(width) * 4);
-  cairo_surface_destroy(surface);
-  for (std::uint32_t& p : img.pixels) p |= 0xff000000u;
-  return img;
 }
 
 }  // namespace poslab::app::ui

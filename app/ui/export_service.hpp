@@ -25,14 +25,17 @@ struct ExportChoice {
 };
 
 /// Writes figure `def` of `view` in `format` into choice.dir; returns the path.
-/// Raises IoError or core::InvalidParameter (nothing written then).
+/// Raises IoError or core::InvalidParameter (nothing written then). `model`
+/// (a config's model_type, "" for none) leads the subtitle.
 std::filesystem::path export_figure_file(const ViewDef& view, const FigureDef& def, const core::Params& params,
-                                         const Translator& tr, ExportFormat format, const ExportChoice& choice);
+                                         const Translator& tr, ExportFormat format, const ExportChoice& choice,
+                                         std::string_view model = {});
 
 /// Every figure of `view` in every chosen format; builds them all before
 /// writing any. Returns the files written.
 std::vector<std::filesystem::path> export_lesson_files(const ViewDef& view, const core::Params& params,
-                                                       const Translator& tr, const ExportChoice& choice);
+                                                       const Translator& tr, const ExportChoice& choice,
+                                                       std::string_view model = {});
 
 /// `figure` drawn by cairo into a width × height image (the export look).
 Image render_figure_image(const fig::Figure& figure, int width, int height, const std::string& theme,

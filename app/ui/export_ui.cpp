@@ -17,7 +17,8 @@ const char* const kThemes[] = {"light", "dark", "projector"};
 
 std::vector<std::filesystem::path> ExportUi::export_all(UiContext& ctx) {
   try {
-    const auto files = export_lesson_files(ctx.state.view(), ctx.state.params(), ctx.tr, ctx.export_choice);
+    const auto files = export_lesson_files(ctx.state.view(), ctx.state.params(), ctx.tr, ctx.export_choice,
+                                           shown_model(ctx.state));
     ctx.toasts.push(ctx.tr.format("ui.export.wrote_many", {{"n", std::to_string(files.size())},
                                                            {"dir", ctx.export_choice.dir.string()}}),
                     ToastKind::success);

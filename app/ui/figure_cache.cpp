@@ -41,6 +41,8 @@ FigureCache::Entry& FigureCache::get(const ViewDef& view, const FigureDef& def, 
     const core::Params* resolved = state.resolved();
     e.figure = resolved ? build_figure_resolved(view, def, *resolved, tr, w, h, &e.reads)
                         : build_figure(view, def, state.params(), tr, w, h, &e.reads);  // raises the conflict
+    if (const auto& model = state.model(); model && model->view == view.id)
+      e.figure.subtitle = model_subtitle(model->name, e.figure.subtitle);  // a new or closed model invalidates
     std::sort(e.reads.begin(), e.reads.end());
     e.reads.erase(std::unique(e.reads.begin(), e.reads.end()), e.reads.end());
     e.reads_known = true;

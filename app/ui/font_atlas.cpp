@@ -92,11 +92,17 @@ UiFonts FontAtlasBuilder::build(ImFontAtlas& atlas, const std::filesystem::path&
     if (warning) *warning = e.what();
   }
 
-  auto add = [&](const std::filesystem::path& file, float px) -> ImFont* {
+  // The CJK face merged into each face has the same weight: a bold title is
+  // bold in both scripts ("正弦位置编码 PE[pos, i]"). FontNo picks the face of a
+  // collection (.ttc): Noto Sans CJK holds JP, KR, SC, TC and HK, whose
+  // glyphs for one ideograph differ; face 0 would draw Chinese in Japanese forms.
+  // The CJK face gets the Latin face's em (em_share_of_height), as in exports.
+  auto add = [&](const std::filesystem::path& file, int index, float px, bool bold) -> ImFont* {
     ImFontConfig cfg;
     cfg.OversampleH = 2;
     cfg.OversampleV = 1;
     cfg.PixelSnapH = false;
+    cfg.FontNo = index;
     ImFont* font = nullptr;
     if (!file.empty()) font = atlas.AddFontFromFileTTF(file.c_str(), px, &cfg, ranges_.Data);
     if (!font) {
@@ -104,19 +110,27 @@ UiFonts FontAtlasBuilder::build(ImFontAtlas& atlas, const std::filesystem::path&
       def.SizePixels = px;
       font = atlas.AddFontDefault(&def);
     }
-    if (!cjk_font.file.empty() && !cjk_ranges_.empty()) {
+    const bool cjk_bold = bold && !cjk_font.bold_file.empty();
+    const std::filesystem::path& cjk_file = cjk_bold ? cjk_font.bold_file : cjk_font.file;
+    if (!cjk_file.empty() && !cjk_ranges_.empty()) {
       ImFontConfig merge;
       merge.MergeMode = true;
       merge.OversampleH = 1;
-      atlas.AddFontFromFileTTF(cjk_font.file.c_str(), px, &merge, cjk_ranges_.Data);
+      merge.FontNo = cjk_bold ? cjk_font.bold_index : cjk_font.index;
+      const double latin_em = file.empty() ? 0 : em_share_of_height(file, index);
+      const double cjk_em = em_share_of_height(cjk_file, merge.FontNo);
+      const float cjk_px = latin_em > 0 && cjk_em > 0 ? px * static_cast<float>(latin_em / cjk_em) : px;
+      atlas.AddFontFromFileTTF(cjk_file.c_str(), cjk_px, &merge, cjk_ranges_.Data);
     }
     return font;
   };
-  const std::filesystem::path bold_file = latin.bold_file.empty() ? latin.file : latin.bold_file;
-  fonts.regular = add(latin.file, fonts.size);
-  fonts.small = add(latin.file, std::round(fonts.size * 0.86f));
-  fonts.bold = add(bold_file, fonts.size);
-  fonts.title = add(bold_file, std::round(fonts.size * 1.3f));
+  const bool latin_bold = !latin.bold_file.empty();
+  const std::filesystem::path& bold_file = latin_bold ? latin.bold_file : latin.file;
+  const int bold_index = latin_bold ? latin.bold_index : latin.index;
+  fonts.regular = add(latin.file, latin.index, fonts.size, false);
+  fonts.small = add(latin.file, latin.index, std::round(fonts.size * 0.86f), false);
+  fonts.bold = add(bold_file, bold_index, fonts.size, true);
+  fonts.title = add(bold_file, bold_index, std::round(fonts.size * 1.3f), true);
   atlas.Flags |= ImFontAtlasFlags_NoPowerOfTwoHeight;
   if (!atlas.Build()) {
     // A font file that stb_truetype cannot read: ImGui's own font still works.

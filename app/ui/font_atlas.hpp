@@ -6,7 +6,9 @@
 // punctuation, super- and subscripts, arrows, mathematical operators,
 // geometric shapes and ✓ ✗ — plus every character that occurs in the active
 // translation files (ImFontGlyphRangesBuilder), so a Chinese translation
-// bakes exactly the CJK glyphs it uses, merged from the language's own font.
+// bakes exactly the CJK glyphs it uses, merged from the language's own font:
+// its regular face into regular and small, its bold face (Noto Sans CJK SC
+// Bold) into bold and title, at the Latin face's em.
 
 #include <imgui.h>
 

@@ -36,8 +36,36 @@ void LessonView::conflict_banner() {
   ImGui::PopStyleColor();
 }
 
+/// The model a config.json put here, on its lesson: its name, where it came
+/// from and every warning the reader raised (what the config says, what
+/// transformers does with it, what the author meant), folded on a click.
+void LessonView::model_banner() {
+  UiContext& c = *ctx_;
+  const auto& m = c.state.model();
+  if (!m || m->view != c.state.view().id) return;
+  const std::string header =
+      c.tr.format(m->warnings.empty() ? "ui.model.banner_clean" : "ui.model.banner",
+                  {{"model", m->name}, {"count", std::to_string(m->warnings.size())}}) + "##model-banner";
+  if (ImGui::CollapsingHeader(header.c_str(), ImGuiTreeNodeFlags_DefaultOpen)) {
+    ImGui::Indent();
+    ImGui::PushStyleColor(ImGuiCol_Text, c.pal.muted);
+    wrapped_text(c.tr.format("ui.model.source", {{"source", m->source}}));
+    ImGui::PopStyleColor();
+    for (const ModelWarning& w : m->warnings) {
+      ImGui::PushFont(c.fonts.bold);
+      ImGui::TextUnformatted(w.id.c_str());
+      ImGui::PopFont();
+      wrapped_text(model_warning_text(c.tr, w));
+    }
+    if (ImGui::SmallButton(c.tr("ui.model.close").c_str())) c.state.close_model();
+    ImGui::Unindent();
+  }
+  ImGui::Separator();
+}
+
 void LessonView::draw(UiContext& ctx) {
   ctx_ = &ctx;
+  if (!ctx.lecture) model_banner();
   if (!ctx.state.resolved()) {
     conflict_banner();
     return;
@@ -127,15 +155,20 @@ void LessonView::step_layout(const Scene& step) {
   // The step's words; hovering them lists what each symbol in them means.
   ImGui::BeginGroup();
   std::string shown = step.caption.in(lang);
+  // "Predict: …" — after a full-width colon (先猜一猜：) no space: its glyph has one.
+  auto labelled = [](const std::string& label, const std::string& text) {
+    const bool full_width = label.size() >= 3 && label.compare(label.size() - 3, 3, "：") == 0;
+    return label + (full_width ? "" : " ") + text;
+  };
   if (!step.caption.empty()) wrapped_text(shown);
   if (step.has_question()) {
     ImGui::Spacing();
     ImGui::PushFont(c.fonts.bold);
-    wrapped_colored(c.pal.accent, c.tr("ui.steps.predict") + " " + step.question.in(lang));
+    wrapped_colored(c.pal.accent, labelled(c.tr("ui.steps.predict"), step.question.in(lang)));
     ImGui::PopFont();
     shown += " " + step.question.in(lang);
     if (c.state.step_revealed()) {
-      wrapped_text(c.tr("ui.steps.answer") + " " + step.answer.in(lang));
+      wrapped_text(labelled(c.tr("ui.steps.answer"), step.answer.in(lang)));
       shown += " " + step.answer.in(lang);
     } else {
       wrapped_colored(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), c.tr("ui.steps.reveal_hint"));
@@ -234,7 +267,7 @@ std::string LessonView::export_figure(UiContext& c, std::string_view id, ExportF
   const FigureDef* def = find_figure(v, id);
   if (!def) return {};
   try {
-    const auto path = export_figure_file(v, *def, c.state.params(), c.tr, format, c.export_choice);
+    const auto path = export_figure_file(v, *def, c.state.params(), c.tr, format, c.export_choice, shown_model(c.state));
     c.toasts.push(c.tr.format("ui.export.wrote_one", {{"path", path.string()}}), ToastKind::success);
     return path.string();
   } catch (const std::exception& e) {

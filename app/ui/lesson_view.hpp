@@ -49,6 +49,7 @@ class LessonView final : public LessonUi {
   ImVec2 figure_header(const fig::Figure& figure, const std::string& menu_id, ImVec2 size, bool* export_clicked);
   void handle(PlotAction action, std::string_view figure_id);
   void conflict_banner();
+  void model_banner();
   /// The lesson without steps: its custom screen or the default layout.
   void whole_page();
   /// A guided step: the step bar, its caption and question, its figure in

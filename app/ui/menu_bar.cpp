@@ -26,9 +26,11 @@ void App::draw_menu_bar(UiContext& ctx) {
   if (ImGui::BeginMenu(tr("ui.menu.file").c_str())) {
     if (item(tr, "ui.keys.open", "Ctrl+O")) run(Action::open_session);
     if (item(tr, "ui.keys.save", "Ctrl+S")) run(Action::save_session);
+    if (item(tr, "ui.model.open")) session_ui_.show(SessionUi::Prompt::model, export_choice_.dir / "config.json");
     ImGui::Separator();
     if (item(tr, "ui.keys.copy_state", "Ctrl+Shift+C")) run(Action::copy_state);
     if (item(tr, "ui.keys.paste_state", "Ctrl+Shift+V")) run(Action::paste_state);
+    if (item(tr, "ui.keys.copy_link")) run(Action::copy_link);
     ImGui::Separator();
     if (item(tr, "ui.keys.export", "Ctrl+E")) run(Action::export_dialog);
     if (item(tr, "ui.export.all")) export_lesson();

@@ -178,8 +178,11 @@ void ParamsPanel::name_line(UiContext& ctx, const core::ParamSpec& spec, bool co
   ImGui::TextUnformatted(name.c_str());
   context_menu(ctx, spec);
   if (!spec.unit.empty()) {
-    ImGui::SameLine(0, 4 * ctx.scale);
-    ImGui::TextDisabled("(%s)", unit_text(ctx.tr, spec.unit).c_str());
+    // Full-width parentheses in Chinese, as units are written in its running
+    // text; their glyph carries its own space, so no gap is added before it.
+    const std::string unit = ctx.tr.format("ui.params.unit", {{"unit", unit_text(ctx.tr, spec.unit)}});
+    ImGui::SameLine(0, unit.rfind("（", 0) == 0 ? 0 : 4 * ctx.scale);
+    ImGui::TextDisabled("%s", unit.c_str());
   }
   const std::string help = help_text(ctx.tr, spec);
   if (!help.empty()) {

@@ -26,6 +26,10 @@ class Platform {
   /// when there is no window to capture (blind mode).
   virtual bool request_screenshot(const std::filesystem::path& path) = 0;
   virtual void request_close() = 0;
+  /// The address the app is served from (the browser's page, without its
+  /// fragment), or "" when it is not a page: "Copy link" then uses the
+  /// settings' link_base.
+  virtual std::string page_address() const { return {}; }
 };
 
 /// No window: nothing is drawn, everything else behaves.

@@ -10,8 +10,8 @@ namespace poslab::app::ui {
 namespace {
 
 /// Axis value → the space zoom and pan work in (log10 for log axes).
-double fwd(double v, bool log) { return log ? std::log10(v) : v; }
-double inv(double v, bool log) { return log ? std::pow(10.0, v) : v; }
+double fwd(double v, fig::AxisScale s) { return fig::axis_forward(v, s); }
+double inv(double v, fig::AxisScale s) { return fig::axis_inverse(v, s); }
 
 }  // namespace
 
@@ -48,17 +48,17 @@ void PlotWidget::record(const fig::Figure& figure, ImVec2 size, const PlotEnv& e
 void PlotWidget::zoom_at(ImVec2 local, double factor, bool zx, bool zy) {
   if (!recorded_ || !(factor > 0)) return;
   fig::ViewRange r = layout_.range;
-  auto zoom = [&](double& lo, double& hi, double px_frac, bool log) {
+  auto zoom = [&](double& lo, double& hi, double px_frac, fig::AxisScale log) {
     const double a = fwd(lo, log), b = fwd(hi, log);
     const double c = a + (b - a) * px_frac;
     double na = c + (a - c) * factor, nb = c + (b - c) * factor;
     if (!(std::abs(nb - na) > 1e-12 * std::max(1.0, std::abs(c))) || !std::isfinite(na) || !std::isfinite(nb)) return;
-    if (log && (nb - na > 300 || na < -300 || nb > 300)) return;  // beyond doubles
+    if (log != fig::AxisScale::linear && (nb - na > 300 || na < -300 || nb > 300)) return;  // beyond doubles
     lo = inv(na, log), hi = inv(nb, log);
   };
   const fig::Rect& p = layout_.plot;
-  if (zx) zoom(r.x_min, r.x_max, std::clamp((local.x - p.x) / p.w, 0.0, 1.0), layout_.x_log);
-  if (zy) zoom(r.y_min, r.y_max, std::clamp((p.bottom() - local.y) / p.h, 0.0, 1.0), layout_.y_log);
+  if (zx) zoom(r.x_min, r.x_max, std::clamp((local.x - p.x) / p.w, 0.0, 1.0), layout_.x_scale);
+  if (zy) zoom(r.y_min, r.y_max, std::clamp((p.bottom() - local.y) / p.h, 0.0, 1.0), layout_.y_scale);
   view_ = r;
 }
 
@@ -66,12 +66,12 @@ void PlotWidget::pan(ImVec2 delta) {
   if (!recorded_ || (delta.x == 0 && delta.y == 0)) return;
   fig::ViewRange r = view_ ? *view_ : layout_.range;
   const fig::Rect& p = layout_.plot;
-  auto shift = [](double& lo, double& hi, double frac, bool log) {
+  auto shift = [](double& lo, double& hi, double frac, fig::AxisScale log) {
     const double a = fwd(lo, log), b = fwd(hi, log), d = (b - a) * frac;
     lo = inv(a + d, log), hi = inv(b + d, log);
   };
-  shift(r.x_min, r.x_max, -delta.x / p.w, layout_.x_log);
-  shift(r.y_min, r.y_max, delta.y / p.h, layout_.y_log);
+  shift(r.x_min, r.x_max, -delta.x / p.w, layout_.x_scale);
+  shift(r.y_min, r.y_max, delta.y / p.h, layout_.y_scale);
   view_ = r;
 }
 

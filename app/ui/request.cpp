@@ -1,5 +1,6 @@
 #include "app/ui/request.hpp"
 
+#include "app/common/assets.hpp"
 #include "app/common/atomic_file.hpp"
 #include "app/common/session.hpp"
 #include "app/plot/render.hpp"
@@ -38,11 +39,21 @@ std::string apply_window_request(AppState& state, const WindowRequest& r, bool* 
                                                   core::Reason{"one_of", {{"choices", ids}}, {}}));
     if (std::string why = state.apply_preset(r.preset); !why.empty()) return why;
   }
+  if (!r.model.empty()) {
+    std::string text;
+    try {
+      text = read_text_file(r.model);
+    } catch (const IoError& e) {
+      if (io_failure) *io_failure = true;  // a missing file: exit code 1
+      return state.refusal(e);
+    }
+    if (std::string why = state.open_model_config(text, r.model); !why.empty()) return why;
+  }
   if (!r.view.empty() && !state.select_view(r.view))
     return tr.format("cli.unknown_view", {{"view", r.view}, {"views", known_views()}});
   // A lesson asked for by name, settings or a session opens on its whole page
   // unless a step is asked for too.
-  if (r.step == 0 && (!r.view.empty() || !r.sets.empty() || !r.preset.empty() || !r.session.empty()))
+  if (r.step == 0 && (!r.view.empty() || !r.sets.empty() || !r.preset.empty() || !r.session.empty() || !r.model.empty()))
     (void)state.go_to_step(-1);
   if (r.step != 0) {
     try {

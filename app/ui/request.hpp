@@ -10,8 +10,9 @@
 
 namespace poslab::app::ui {
 
-/// Applies, in this order: the session file, the preset, the view, the
-/// --set assignments (all-or-nothing), the theme. Returns "" or one line
+/// Applies, in this order: the session file, the preset, the model config
+/// (--model: its lesson and params), the view, the --set assignments
+/// (all-or-nothing), the theme. Returns "" or one line
 /// naming what is wrong and what is allowed. When the session file cannot be
 /// read (missing, a folder, no permission) `*io_failure` is set: that is exit
 /// code 1 (I/O), not 2 (bad input).

@@ -33,21 +33,26 @@ void SessionUi::draw(UiContext& ctx, const std::function<std::string(Prompt, con
     if (!just_opened_) prompt_ = Prompt::none;
     return;
   }
-  const char* title = prompt_ == Prompt::open ? "ui.session.open_title"
-                      : prompt_ == Prompt::save ? "ui.session.save_title"
-                                                : "ui.session.paste_title";
+  const char* title = prompt_ == Prompt::open    ? "ui.session.open_title"
+                      : prompt_ == Prompt::save  ? "ui.session.save_title"
+                      : prompt_ == Prompt::model ? "ui.model.open_title"
+                                                 : "ui.session.paste_title";
   ImGui::PushFont(ctx.fonts.bold);
   ImGui::TextUnformatted(ctx.tr(title).c_str());
   ImGui::PopFont();
   ImGui::PushTextWrapPos(0);
-  ImGui::TextDisabled("%s", ctx.tr(prompt_ == Prompt::paste ? "ui.session.paste_hint" : "ui.session.path_hint").c_str());
+  ImGui::TextDisabled("%s", ctx.tr(prompt_ == Prompt::paste   ? "ui.session.paste_hint"
+                                   : prompt_ == Prompt::model ? "ui.model.path_hint"
+                                                              : "ui.session.path_hint").c_str());
   ImGui::PopTextWrapPos();
   if (just_opened_) ImGui::SetKeyboardFocusHere();
   just_opened_ = false;
   ImGui::SetNextItemWidth(-FLT_MIN);
   const bool enter = ImGui::InputText("##path", &text_, ImGuiInputTextFlags_EnterReturnsTrue);
   if (!error_.empty()) wrapped_colored(ctx.pal.error, error_);
-  const char* ok = prompt_ == Prompt::save ? "ui.session.save" : prompt_ == Prompt::open ? "ui.session.open" : "ui.session.apply";
+  const char* ok = prompt_ == Prompt::save                               ? "ui.session.save"
+                   : prompt_ == Prompt::open || prompt_ == Prompt::model ? "ui.session.open"
+                                                                        : "ui.session.apply";
   bool close = false;
   if (ImGui::Button(ctx.tr(ok).c_str(), {120 * s, 0}) || enter) {
     error_ = confirm(prompt_, text_);

@@ -12,7 +12,7 @@ namespace poslab::app::ui {
 
 class SessionUi {
  public:
-  enum class Prompt { none, open, save, paste };
+  enum class Prompt { none, open, save, paste, model };
 
   void show(Prompt prompt, const std::filesystem::path& suggested);
   Prompt showing() const { return prompt_; }

@@ -87,6 +87,7 @@ Settings load_settings(const fs::path& file, std::string* warning) {
     s.left_width = left >= 0 && left <= kMaxPanelWidth ? static_cast<float>(left) : 0.0f;
     s.right_width = right >= 0 && right <= kMaxPanelWidth ? static_cast<float>(right) : 0.0f;
     read_if(j, "export_dir", s.export_dir);
+    read_if(j, "link_base", s.link_base);
     read_if(j, "lecture_keys", s.lecture_keys);
   } catch (const std::exception& e) {
     if (warning) *warning = file.string() + ": " + e.what();
@@ -142,6 +143,7 @@ void save_settings(const fs::path& file, const Settings& s) {
             {"left_width", s.left_width},
             {"right_width", s.right_width},
             {"export_dir", s.export_dir},
+            {"link_base", s.link_base},
             {"lecture_keys", s.lecture_keys}};
   write_file_atomically(file, j.dump(2) + "\n");
 }

@@ -26,6 +26,9 @@ struct Settings {
   std::string lang;               ///< "" = the system language
   float left_width = 0, right_width = 0;  ///< panel widths in points at scale 1 (0 = default)
   std::string export_dir;         ///< "" = ~/poslab-exports
+  /// Where poslab's web page is hosted ("https://…/poslab/"): "Copy link"
+  /// writes <link_base>#view=… (docs/CONTRACT.md). "" = the fragment alone.
+  std::string link_base;
   /// Sliders shown in lecture mode, per lesson (empty = all of the lesson's).
   std::map<std::string, std::vector<std::string>> lecture_keys;
 

@@ -15,6 +15,8 @@
 #include <cmath>
 #include <sstream>
 
+#include "poslab/core/float_text.hpp"
+
 namespace poslab::core {
 
 namespace {
@@ -39,6 +41,10 @@ const std::array kSpecs = {
               .even = true, .ui_min = 2, .ui_max = 1024, .scale = S::pow2, .unit = "dims"},
     ParamSpec{.key = "base", .type = T::real, .default_text = "10000", .min = 1, .max = 1e12,
               .min_exclusive = true, .ui_min = 2, .ui_max = 1e7, .scale = S::log},
+    // Partial rotary (GPT-NeoX rotary_pct, phi partial_rotary_factor, rotary_dim):
+    // a head of head_dim dims of which only the first d rotate; 0 = d (all rotate).
+    ParamSpec{.key = "head_dim", .type = T::integer, .default_text = "0", .min = 0, .max = 8192,
+              .ui_min = 0, .ui_max = 1024, .unit = "dims"},
     ParamSpec{.key = "positions", .type = T::integer, .default_text = "512", .min = 1,
               .max = 1'048'576, .ui_min = 1, .ui_max = 1'048'576, .scale = S::log, .unit = "tokens"},
     ParamSpec{.key = "pos", .type = T::list, .default_text = "", .min = 0, .max = kMaxPosition,
@@ -88,7 +94,8 @@ const std::array kSpecs = {
               .ui_min = 1, .ui_max = 256, .scale = S::log},
     // ---- context extension
     ParamSpec{.key = "method", .type = T::choice, .default_text = "yarn",
-              .choices = "none|linear|ntk|dynamic|yarn|yarn-paper|llama3|notes", .choice_aliases = "seed=notes"},
+              .choices = "none|linear|ntk|dynamic|yarn|yarn-paper|llama3|longrope|notes",
+              .choice_aliases = "seed=notes|su=longrope"},
     ParamSpec{.key = "factor", .type = T::real, .default_text = "8", .min = 1, .max = 1024,
               .ui_min = 1, .ui_max = 64, .scale = S::log},
     ParamSpec{.key = "original_context", .type = T::integer, .default_text = "4096", .min = 1,
@@ -112,6 +119,19 @@ const std::array kSpecs = {
               .max = 1e6, .min_exclusive = true, .ui_min = 0.1, .ui_max = 64, .scale = S::log},
     ParamSpec{.key = "high_freq_factor", .type = T::real, .default_text = "4", .min = 0,
               .max = 1e6, .min_exclusive = true, .ui_min = 0.1, .ui_max = 64, .scale = S::log},
+    // YaRN's newer options (HF `_compute_yarn_parameters`): the rounding of the
+    // correction range and an explicit factor on cos and sin (also LongRoPE's).
+    ParamSpec{.key = "truncate", .type = T::boolean, .default_text = "true"},
+    ParamSpec{.key = "attention_factor", .type = T::real, .default_text = "0", .min = 0, .max = 1e6,
+              .ui_min = 0, .ui_max = 4},
+    // LongRoPE (Phi-3): one divisor per pair, d/2 numbers each; unset = 1
+    // (short) and factor (long) for every pair. A vector is always written out.
+    // Published lists hold 1..~65; below 1e-6 θ/ext would leave the finite
+    // range for a fast pair (θ_0 = 1 divided by a denormal is infinite).
+    ParamSpec{.key = "short_factor", .type = T::vector, .default_text = "", .min = 1e-6, .max = 1e6,
+              .min_items = 1, .max_items = 4096},
+    ParamSpec{.key = "long_factor", .type = T::vector, .default_text = "", .min = 1e-6, .max = 1e6,
+              .min_items = 1, .max_items = 4096},
     ParamSpec{.key = "gamma", .type = T::real, .default_text = "0.8", .min = 0, .max = 2,
               .ui_min = 0, .ui_max = 2},
     ParamSpec{.key = "temperature", .type = T::real, .default_text = "0.25", .min = 0, .max = 1e3,
@@ -234,7 +254,7 @@ bool parse_number(std::string_view text, double& out) {
   if (text.empty() || text.front() == '+') return false;
   const char* first = text.data();
   const char* last = text.data() + text.size();
-  auto [ptr, ec] = std::from_chars(first, last, out, std::chars_format::general);
+  auto [ptr, ec] = read_double(first, last, out);
   if (ec != std::errc() || ptr != last) return false;
   return std::isfinite(out);
 }
@@ -504,7 +524,7 @@ void append_number(std::string& out, double x) {
   // Both shortest round-trip forms; plain digits unless they are much longer
   // ("500000", "0.001", "1048576" — but "1e12", "1e-7", "6.02e23").
   std::array<char, 64> fixed{}, sci{};
-  const auto e = std::to_chars(sci.data(), sci.data() + sci.size(), x, std::chars_format::scientific);
+  const auto e = write_double(sci.data(), sci.data() + sci.size(), x, std::chars_format::scientific);
   if (e.ec != std::errc()) return void(out += "nan");
   // "1e+12" → "1e12", "1e-07" → "1e-7": the same number, as people write it.
   const char* at = std::find(sci.data(), e.ptr, 'e');
@@ -512,7 +532,7 @@ void append_number(std::string& out, double x) {
   const char* exponent = at + 2;
   while (exponent + 1 < e.ptr && *exponent == '0') ++exponent;
   const auto exp_size = static_cast<std::size_t>((at - sci.data()) + 1 + (negative ? 1 : 0) + (e.ptr - exponent));
-  const auto f = std::to_chars(fixed.data(), fixed.data() + fixed.size(), x, std::chars_format::fixed);
+  const auto f = write_double(fixed.data(), fixed.data() + fixed.size(), x, std::chars_format::fixed);
   if (f.ec == std::errc() && static_cast<std::size_t>(f.ptr - fixed.data()) <= exp_size + 3)
     return void(out.append(fixed.data(), static_cast<std::size_t>(f.ptr - fixed.data())));
   out.append(sci.data(), static_cast<std::size_t>(at - sci.data()));
@@ -709,7 +729,26 @@ void check_param_relations(const Params& p, std::span<const std::string_view> ke
         throw InvalidParameter("dims", number(x), "every dimension must be < d = " + std::to_string(d),
                                Reason{"dims_below_d", {{"d", std::to_string(d)}}, {}});
   }
+  if (reads("head_dim") && reads("d") && p.integer("head_dim") != 0 && p.integer("head_dim") < p.integer("d"))
+    throw InvalidParameter("head_dim", std::to_string(p.integer("head_dim")),
+                           "must be 0 (the head is d wide) or >= d = " + std::to_string(p.integer("d")) +
+                               " (only the first d dims of a head rotate)",
+                           Reason{"head_dim_below_d", {{"d", std::to_string(p.integer("d"))}}, {}});
   if (reads("perm")) check_permutation("perm", p.list("perm"));
+  // LongRoPE: one divisor per pair (HF only logs a wrong length, then fails
+  // multiplying tensors of different sizes). Lists set for another d are kept
+  // while another method is shown.
+  if (reads("method") && reads("d") && p.choice("method") == "longrope")
+    for (std::string_view key : {std::string_view("short_factor"), std::string_view("long_factor")}) {
+      if (!reads(key) || !p.is_set(key)) continue;
+      const std::size_t pairs = static_cast<std::size_t>(p.integer("d") / 2), n = p.list(key).size();
+      if (n != pairs)
+        throw InvalidParameter(std::string(key), std::to_string(n) + " numbers",
+                               "must hold d/2 = " + std::to_string(pairs) +
+                                   " numbers for method=longrope (one divisor per pair)",
+                               Reason{"longrope_pairs", {{"pairs", std::to_string(pairs)}, {"n", std::to_string(n)}},
+                                      "numbers"});
+    }
   if (reads("head") && reads("heads") && p.integer("head") > p.integer("heads"))
     throw InvalidParameter("head", std::to_string(p.integer("head")),
                            "must be <= heads = " + std::to_string(p.integer("heads")),

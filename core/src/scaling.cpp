@@ -16,6 +16,15 @@
 // - YaRN authors' repository jquesnelle/yarn, `scaled_rope/LlamaYaRNScaledRotaryEmbedding.py`
 //   (`find_correction_dim`, `find_correction_range`, `linear_ramp_mask`,
 //   `get_mscale`): the same formulas as HF with truncate = True.
+// - The same file's `_compute_longrope_parameters` (LongRoPE, Ding et al. 2024,
+//   arXiv:2402.13753; Phi-3's configs), in both layouts: the 2024 one takes the
+//   factor from max_position_embeddings/original_max_position_embeddings when
+//   the config has the latter at its top level, the 2025 one prefers
+//   rope_scaling["factor"] and falls back to that ratio. Both give
+//   attention_factor = √(1 + ln s / ln L) (1 for s ≤ 1) unless the config sets
+//   one, and divide pair i by long_factor[i] when seq_len > L, else by
+//   short_factor[i]. Reading a config into (factor, L) is app/model's job; here
+//   s = `factor` and L = `original_context`.
 // - Peng, Quesnelle, Fan, Shippole 2023, "YaRN: Efficient Context Window
 //   Extension of Large Language Models", arXiv:2309.00071, §3.2 ("NTK-by-parts"):
 //   r(d) = L/λ_d, the ramp γ(r), h(θ_d) = (1 − γ(r(d)))·θ_d/s + γ(r(d))·θ_d
@@ -51,7 +60,8 @@ constexpr std::array kMethodNames = {
     MethodName{ScalingMethod::none, "none"},     MethodName{ScalingMethod::linear, "linear"},
     MethodName{ScalingMethod::ntk, "ntk"},       MethodName{ScalingMethod::dynamic, "dynamic"},
     MethodName{ScalingMethod::yarn, "yarn"},     MethodName{ScalingMethod::yarn_paper, "yarn-paper"},
-    MethodName{ScalingMethod::llama3, "llama3"}, MethodName{ScalingMethod::seed, "notes"},
+    MethodName{ScalingMethod::llama3, "llama3"}, MethodName{ScalingMethod::longrope, "longrope"},
+    MethodName{ScalingMethod::seed, "notes"},
 };
 
 /// The cross-parameter rules, through the one implementation in params.cpp so
@@ -80,6 +90,7 @@ ScalingMethod parse_scaling_method(std::string_view word) {
   for (const auto& m : kMethodNames)
     if (word == m.name) return m.method;
   if (word == "seed") return ScalingMethod::seed;  // the name before "notes" (docs/CONTRACT.md)
+  if (word == "su") return ScalingMethod::longrope;  // Phi-3's first name for it (transformers renames it)
   check_param_value(param_spec("method"), std::string(word));  // raises the uniform message
   throw InvalidParameter("method", std::string(word), describe_allowed(param_spec("method")),
                          allowed_reason(param_spec("method")));
@@ -123,6 +134,22 @@ void ScalingConfig::check() const {
                            "must be >= 4 for method=ntk and method=dynamic (base' = base·s^(d/(d−2)) is "
                            "undefined at d = 2)",
                            Reason{"ntk_needs_d4", {}, {}});
+  static const ParamSpec& kAttention = param_spec("attention_factor");
+  check_real(kAttention, attention_factor);
+  if (method != ScalingMethod::longrope) return;
+  // the lists, and their length against d, through params.cpp (the messages `--set` gives)
+  Params p;
+  p.set("method", std::string("longrope"));
+  p.set("d", static_cast<double>(d));
+  if (!short_factor.empty()) p.set("short_factor", short_factor);
+  if (!long_factor.empty()) p.set("long_factor", long_factor);
+  constexpr std::array<std::string_view, 4> kKeys = {"method", "d", "short_factor", "long_factor"};
+  check_param_relations(p, kKeys);
+  if (attention_factor == 0 && factor > 1 && original_context < 2)
+    throw InvalidParameter("original_context", std::to_string(original_context),
+                           "must be >= 2 for method=longrope with factor > 1 (its attention factor "
+                           "√(1 + ln s / ln L) divides by ln L)",
+                           Reason{"longrope_needs_l2", {}, {}});
 }
 
 // [SECTION] YaRN helpers
@@ -188,6 +215,29 @@ double yarn_get_mscale(double scale, double mscale) {
   return get_mscale(scale, mscale);
 }
 
+namespace {
+
+// HF `_compute_longrope_parameters`:
+//   if factor <= 1.0: attention_factor = 1.0
+//   else: attention_factor = math.sqrt(1 + math.log(factor) / math.log(original_max_position_embeddings))
+double longrope_attention(double factor, double original_context) {
+  if (factor <= 1.0) return 1.0;
+  return std::sqrt(1 + std::log(factor) / std::log(original_context));
+}
+
+}  // namespace
+
+double longrope_attention_factor(double factor, double original_context) {
+  check_real("factor", factor);
+  check_integer("original_context", original_context);
+  if (factor > 1 && original_context < 2)
+    throw InvalidParameter("original_context", format_number(original_context),
+                           "must be >= 2 for method=longrope with factor > 1 (its attention factor "
+                           "√(1 + ln s / ln L) divides by ln L)",
+                           Reason{"longrope_needs_l2", {}, {}});
+  return longrope_attention(factor, original_context);
+}
+
 // [SECTION] The methods
 
 namespace {
@@ -214,18 +264,19 @@ double dynamic_base(const ScalingConfig& c) {
   return c.base * std::pow((c.factor * seq / max_pos) - (c.factor - 1), static_cast<double>(c.d) / (c.d - 2));
 }
 
-/// HF `_compute_yarn_parameters` (truncate = True, the default):
-///   low, high = find_correction_range(beta_fast, beta_slow, dim, base, L)
+/// HF `_compute_yarn_parameters`:
+///   low, high = find_correction_range(beta_fast, beta_slow, dim, base, L, truncate)
 ///   linear_ramp_factor(min, max, dim/2): if min == max: max += 0.001;
 ///     clamp((i − min)/(max − min), 0, 1)
 ///   extrapolation_factor = 1 − linear_ramp           (our ramp)
 ///   inv_freq = (θ/s)·(1 − extrapolation_factor) + θ·extrapolation_factor
-///   attention_factor = get_mscale(s, mscale)/get_mscale(s, mscale_all_dim) if both
-///     are set (non-zero), else get_mscale(s) = 0.1·ln s + 1.
+///   attention_factor = rope_scaling["attention_factor"] if set, else
+///     get_mscale(s, mscale)/get_mscale(s, mscale_all_dim) if both are set
+///     (non-zero), else get_mscale(s) = 0.1·ln s + 1.
 /// HF computes the ramp in float32; here in double.
 void yarn_hf(const ScalingConfig& c, ScalingTable& t) {
   const auto [low, high_raw] =
-      correction_range(c.beta_fast, c.beta_slow, c.d, c.base, static_cast<double>(c.original_context), true);
+      correction_range(c.beta_fast, c.beta_slow, c.d, c.base, static_cast<double>(c.original_context), c.truncate);
   t.correction_low = low;
   t.correction_high = high_raw;
   double high = high_raw;
@@ -237,9 +288,30 @@ void yarn_hf(const ScalingConfig& c, ScalingTable& t) {
     t.ramp[i] = extrapolation;
     t.scaled_theta[i] = (t.theta[i] / c.factor) * (1.0 - extrapolation) + t.theta[i] * extrapolation;
   }
-  t.attention_factor = (c.mscale != 0 && c.mscale_all_dim != 0)
+  t.attention_factor = c.attention_factor > 0 ? c.attention_factor
+                       : (c.mscale != 0 && c.mscale_all_dim != 0)
                            ? get_mscale(c.factor, c.mscale) / get_mscale(c.factor, c.mscale_all_dim)
                            : get_mscale(c.factor, 1.0);
+}
+
+/// HF `_compute_longrope_parameters`:
+///   ext_factors = long_factor if seq_len and seq_len > original_max_position_embeddings else short_factor
+///   inv_freq = 1.0 / (ext_factors * base**(arange(0, dim, 2)/dim))
+///   attention_factor = rope_scaling["attention_factor"] or longrope_attention(factor, L)
+/// HF builds the table at init with seq_len = None (short) and rebuilds it
+/// once a sequence is longer than L (long); `seq_len` here is that length.
+/// Empty lists: 1 (short) and s (long) for every pair.
+void longrope(const ScalingConfig& c, ScalingTable& t) {
+  const bool use_long = c.seq_len > c.original_context;
+  const std::vector<double>& list = use_long ? c.long_factor : c.short_factor;
+  const double uniform = use_long ? c.factor : 1.0;
+  for (Eigen::Index i = 0; i < t.theta.size(); ++i) {
+    const double ext = list.empty() ? uniform : list[static_cast<std::size_t>(i)];
+    t.scaled_theta[i] = t.theta[i] / ext;
+  }
+  t.uses_long_factor = use_long;
+  t.attention_factor =
+      c.attention_factor > 0 ? c.attention_factor : longrope_attention(c.factor, static_cast<double>(c.original_context));
 }
 
 /// The paper's NTK-by-parts (YaRN §3.2): r_i = L/λ_i (turns within L tokens),
@@ -342,6 +414,10 @@ ScalingTable rope_scaling_table(const ScalingConfig& config) {
       break;
     case ScalingMethod::llama3:
       llama3(c, t);
+      break;
+    case ScalingMethod::longrope:
+      longrope(c, t);
+      solve_ramp(t, c.factor);
       break;
     case ScalingMethod::seed: {
       // the notes (seed 002 §4.4 and §4.5 code): θ'_i = θ_i / s^(t/(d/2)); attention factor 1

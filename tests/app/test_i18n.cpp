@@ -6,7 +6,9 @@
 //   "error.<reason id>", …) exists for every id the program has;
 // - no key in the files is used nowhere;
 // - error_text says every core::Reason in English exactly as what() does and
-//   in Chinese with every placeholder filled.
+//   in Chinese with every placeholder filled;
+// - every Chinese text (translations, guided steps, the notation card) keeps
+//   docs/GLOSSARY.md: punctuation, spacing, unbreakable numbers, one word per term.
 // The sources are read from POSLAB_SOURCE_DIR (tests/CMakeLists.txt).
 //
 // [SECTION] Index
@@ -16,6 +18,7 @@
 // - Keys in code, keys in files
 // - Error messages: one exception per reason id
 // - Figures and readouts ask for no missing key
+// - Chinese as written
 
 #include <doctest/doctest.h>
 
@@ -31,6 +34,7 @@
 #include "app/cli/cli.hpp"
 #include "app/cli/commands.hpp"
 #include "app/common/messages.hpp"
+#include "app/common/notation.hpp"
 #include "app/common/presets.hpp"
 #include "app/common/session.hpp"
 #include "app/export/figure_export.hpp"
@@ -38,6 +42,7 @@
 #include "app/decks/deck.hpp"
 #include "app/lessons/lesson.hpp"
 #include "app/lessons/table.hpp"
+#include "app/model/model_config.hpp"
 #include "app_test_support.hpp"
 #include "core/core_test_support.hpp"
 #include "poslab/core/alibi.hpp"
@@ -419,6 +424,8 @@ std::vector<core::InvalidParameter> exceptions_for_every_reason() {
   add([] { resolve("scaling", {"method=llama3", "low_freq_factor=4", "high_freq_factor=2"}); });
   add([] { resolve("alibi", {"heads=4", "head=5"}); });
   add([] { resolve("why-position", {"perm=0,0,1,2,3,4"}); });
+  add([] { resolve("scaling", {"method=longrope", "d=8", "short_factor=1,2,3"}); });
+  add([] { resolve("rope", {"d=64", "head_dim=32"}); });
   add([] { resolve("sinusoidal", {"d=64", "dims=100"}); });
   // core's own limits
   add([] { (void)core::learned_value(0, 200, 512, 128, 0); });
@@ -437,6 +444,7 @@ std::vector<core::InvalidParameter> exceptions_for_every_reason() {
     (void)core::sinusoidal_matrix<double>(pos, 128, 10000);
   });
   add([] { core::ScalingConfig{.method = core::ScalingMethod::ntk, .d = 2}.check(); });
+  add([] { core::ScalingConfig{.method = core::ScalingMethod::longrope, .factor = 2, .original_context = 1}.check(); });
   add([] {
     (void)core::rope_scaling_table(
         core::ScalingConfig{.method = core::ScalingMethod::seed, .d = 2, .factor = 1024, .temperature = 1000});
@@ -464,7 +472,7 @@ std::vector<core::InvalidParameter> exceptions_for_every_reason() {
   add([] { table("sinusoidal", {"pos=0:99999", "d=128"}); });  // cells, a list
   add([] { table("rope-decay", {"distance=0:999999", "d=8192"}); });  // work, a list
   add([] { table("gaussian-shift", {"window=100000", "d=8192"}); });  // work, a number
-  add([] { table("four-terms", {"positions=2000", "d=2"}); });         // cells, a number
+  add([] { table("four-terms", {"positions=2000", "d=2"}); });         // cells, a number (work binds at d >= 8)
   add([] { table("learned-rows", {"pos=0:99999", "d=128"}); });
   add([] { table("learned-rows", {"pos=1.5"}); });
   add([] { table("four-terms", {"positions=2000"}); });
@@ -474,6 +482,34 @@ std::vector<core::InvalidParameter> exceptions_for_every_reason() {
   add([] { table("gaussian-shift", {"window=10", "m=1e12", "d=2"}); });
   add([] { table("sinusoidal-dot", {"distance=0:999999", "d=128"}); });
   add([] { table("sinusoidal-dot", {"distance=2e9"}); });
+  // poslab model: every way a config.json is refused (app/model)
+  for (const char* config :
+       {"not json", "[1]", R"({"vocab_size": 1})", R"({"model_type": "foo"})", R"({"model_type":"llama","rope_theta":"x"})",
+        R"({"model_type":"llama","rope_theta":-1})", R"({"model_type":"llama","max_position_embeddings":0})",
+        R"({"model_type":"llama","max_position_embeddings":10.5})", R"({"alibi":3})",
+        R"({"model_type":"llama","rope_scaling":{"rope_type":5}})", R"({"alibi":true})",
+        R"({"model_type":"bloom","n_head":1000})", R"({"model_type":"t5","relative_attention_num_buckets":33})",
+        R"({"model_type":"t5","relative_attention_num_buckets":32,"relative_attention_max_distance":4})",
+        R"({"position_embedding_type":"absolute"})", R"({"rope_theta":10000})",
+        R"({"rope_theta":10000,"hidden_size":64})", R"({"rope_theta":10000,"hidden_size":100,"num_attention_heads":3})",
+        R"({"model_type":"gpt_neox","hidden_size":1024,"num_attention_heads":16,"rotary_pct":0.25,"partial_rotary_factor":0.5})",
+        R"({"rope_theta":1e4,"hidden_size":64,"num_attention_heads":1,"partial_rotary_factor":0.01})",
+        R"({"rope_theta":1e4,"hidden_size":6,"num_attention_heads":2})",
+        R"({"model_type":"llama","rope_scaling":{"type":"yarn","rope_type":"linear","factor":2}})",
+        R"({"model_type":"llama","rope_scaling":{"factor":2}})", R"({"model_type":"llama","rope_scaling":{"rope_type":"yarn"}})",
+        R"({"model_type":"llama","rope_scaling":{"rope_type":"linear","factor":0}})", R"({"model_type":"llama","rope_scaling":5})",
+        R"({"rope_theta":1e4,"hidden_size":64,"num_attention_heads":1,"rope_scaling":{"rope_type":"linear","factor":2}})",
+        R"({"rope_theta":1e4,"hidden_size":64,"num_attention_heads":1,"rope_scaling":{"rope_type":"yarn","factor":2}})",
+        R"({"model_type":"llama","rope_scaling":{"rope_type":"llama3","factor":8}})",
+        R"({"model_type":"llama","rope_scaling":{"rope_type":"llama3","factor":8,"original_max_position_embeddings":8192}})",
+        R"({"model_type":"llama","rope_scaling":{"rope_type":"llama3","factor":8,"original_max_position_embeddings":8192,"low_freq_factor":4,"high_freq_factor":2}})",
+        R"({"rope_theta":1e4,"hidden_size":4,"num_attention_heads":1,"rope_scaling":{"rope_type":"longrope","short_factor":[1,1],"long_factor":[1,1]}})",
+        R"({"rope_theta":1e4,"hidden_size":4,"num_attention_heads":1,"max_position_embeddings":1,"rope_scaling":{"rope_type":"longrope","short_factor":[1,1],"long_factor":[1,1]}})",
+        R"({"rope_theta":1e4,"hidden_size":4,"num_attention_heads":1,"original_max_position_embeddings":4096,"rope_scaling":{"rope_type":"longrope","short_factor":[1,1],"long_factor":[1,1]}})",
+        R"({"model_type":"phi3","max_position_embeddings":8192,"original_max_position_embeddings":4096,"rope_scaling":{"rope_type":"longrope","long_factor":[1]}})",
+        R"({"model_type":"phi3","max_position_embeddings":8192,"original_max_position_embeddings":4096,"rope_scaling":{"rope_type":"longrope","short_factor":[1],"long_factor":[1]}})"})
+    add([config] { (void)app::read_model_config_text(config); });
+
   return out;
 }
 
@@ -560,6 +596,189 @@ TEST_CASE("i18n: every figure and readout, at every choice, in Chinese, finds it
     for (const std::string& k : zh.missing_keys()) s += k + " ";
     return s;
   }());
+}
+
+// [SECTION] Chinese as written
+//
+// What docs/GLOSSARY.md asks of every Chinese text — translations, guided
+// steps, the notation card — that a program can check: Chinese punctuation
+// in Chinese sentences, one space between Chinese and Latin or numbers,
+// numbers that never break, one word per term, no "seed" shown.
+
+/// The code points of UTF-8 `s`, each with the byte it starts at (an invalid
+/// byte becomes U+FFFD).
+std::vector<std::pair<char32_t, std::size_t>> code_points(std::string_view s) {
+  std::vector<std::pair<char32_t, std::size_t>> out;
+  for (std::size_t i = 0; i < s.size();) {
+    const auto b = static_cast<unsigned char>(s[i]);
+    const std::size_t n = b < 0x80 ? 1 : (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : (b >> 3) == 0x1E ? 4 : 0;
+    if (n == 0 || i + n > s.size()) {
+      out.emplace_back(U'\uFFFD', i++);
+      continue;
+    }
+    char32_t c = n == 1 ? b : b & (0x7F >> n);
+    for (std::size_t k = 1; k < n; ++k) c = (c << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+    out.emplace_back(c, i);
+    i += n;
+  }
+  return out;
+}
+
+bool is_han(char32_t c) { return (c >= 0x3400 && c <= 0x9FFF) || (c >= 0xF900 && c <= 0xFAFF); }
+/// Chinese punctuation: no space next to it (“两个“the”的输出”, “0.15（d = 128 时）”).
+bool is_chinese_punct(char32_t c) { return std::u32string_view(U"，。：；、！？（）《》“”").find(c) != std::u32string_view::npos; }
+/// ASCII letters and digits, Greek letters.
+bool is_latin_or_digit(char32_t c) {
+  return (c >= U'0' && c <= U'9') || (c >= U'A' && c <= U'Z') || (c >= U'a' && c <= U'z') || (c >= 0x391 && c <= 0x3C9);
+}
+/// Letters, digits and ideographs: what a space may not separate from Chinese punctuation.
+bool is_word(char32_t c) { return is_han(c) || is_latin_or_digit(c); }
+
+/// Words the glossary rules out, with the word it uses instead.
+const std::vector<std::pair<std::string, std::string>>& ruled_out_words() {
+  static const std::vector<std::pair<std::string, std::string>> words = {
+      {"底数", "基数"}, {"分量对", "维度对"}, {"缩放倍数", "缩放因子"},
+      {"热图", "热力图"}, {"位置嵌入", "位置编码"}, {"外插", "外推"},
+      {"分箱", "分桶"}, {"令牌", "token"}, {"词元", "token"},
+      {"带种子", "固定种子的随机"}, {"按种子", "用固定种子"}, {"键 − 查询", "键减查询"},
+      {"查询 − 键", "查询减键"}, {"YaRN 代码", "YaRN（代码）"},
+  };
+  return words;
+}
+
+/// What a Chinese text breaks of docs/GLOSSARY.md, one line per problem.
+std::vector<std::string> chinese_style_problems(const std::string& text) {
+  std::vector<std::string> out;
+  const auto cps = code_points(text);
+  auto cp = [&](std::size_t i) -> char32_t { return i < cps.size() ? cps[i].first : 0; };
+  auto around = [&](std::size_t i) {  // a few characters either side, for the message
+    const std::size_t from = cps[i > 8 ? i - 8 : 0].second;
+    const std::size_t to = i + 9 < cps.size() ? cps[i + 9].second : text.size();
+    return "«" + text.substr(from, to - from) + "»";
+  };
+  auto digit = [](char32_t d) { return d >= U'0' && d <= U'9'; };
+  for (std::size_t i = 0; i < cps.size(); ++i) {
+    const char32_t c = cp(i), prev = i > 0 ? cp(i - 1) : 0, next = cp(i + 1);
+    // An ASCII , : ; ! ? with Chinese on either side (spaces skipped): a Chinese sentence's.
+    if (std::u32string_view(U",:;!?").find(c) != std::u32string_view::npos) {
+      std::size_t a = i, b = i + 1;
+      while (a > 0 && cp(a - 1) == U' ') --a;
+      while (cp(b) == U' ') ++b;
+      if ((a > 0 && is_han(cp(a - 1))) || is_han(cp(b)))
+        out.push_back("half-width punctuation in a Chinese sentence: " + around(i));
+    }
+    if (c == U' ' && ((is_chinese_punct(prev) && is_word(next)) || (is_word(prev) && is_chinese_punct(next))))
+      out.push_back("a space next to Chinese punctuation: " + around(i));
+    if ((is_han(prev) && is_latin_or_digit(c)) || (is_latin_or_digit(prev) && is_han(c)))
+      out.push_back("no space between Chinese and Latin or a number: " + around(i));
+    // "10 000": a space inside a number is a place to break the line.
+    if (c == U' ' && digit(prev)) {
+      const bool three = digit(cp(i + 1)) && digit(cp(i + 2)) && digit(cp(i + 3));
+      if (three && !digit(cp(i + 4))) out.push_back("digits grouped with a space (write 10,000): " + around(i));
+    }
+    if (c == U'%' && prev == U' ' && i > 1 && (digit(cp(i - 2)) || cp(i - 2) == U'}'))
+      out.push_back("a space before % (write 1%): " + around(i));
+  }
+  for (const auto& [word, instead] : ruled_out_words())
+    if (text.find(word) != std::string::npos) out.push_back("“" + word + "”: the glossary says “" + instead + "”");
+  // 远程衰减 is the term; 长程衰减 only beside it, as its other name.
+  if (text.find("长程衰减") != std::string::npos && text.find("远程衰减") == std::string::npos)
+    out.push_back("“长程衰减” without “远程衰减”");
+  // YaRN's two variants, in one form everywhere: YaRN（代码）, YaRN（论文）.
+  for (std::size_t p = text.find("YaRN（"); p != std::string::npos; p = text.find("YaRN（", p + 1)) {
+    const std::string_view rest = std::string_view(text).substr(p + std::string("YaRN（").size());
+    if (rest.rfind("代码）", 0) != 0 && rest.rfind("论文）", 0) != 0) out.push_back("YaRN（…） other than 代码 or 论文");
+  }
+  // The notes' method was once called "seed": no Chinese text shows the word (a {seed} placeholder is a number).
+  std::string outside;
+  int brace = 0;
+  for (char c : text) {
+    if (c == '{') ++brace;
+    if (brace == 0) outside += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (c == '}') brace = std::max(0, brace - 1);
+  }
+  if (outside.find("seed") != std::string::npos) out.push_back("the word “seed”");
+  return out;
+}
+
+/// Every Chinese text a user reads from the assets: translations, the guided
+/// steps of every lesson, the notation card — each with where it comes from.
+std::vector<std::pair<std::string, std::string>> chinese_texts() {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& entry : texts("zh")) out.emplace_back("i18n " + entry.first, entry.second);
+  for (const app::ViewDef& v : app::view_defs()) {
+    const app::Deck* steps = app::lesson_steps(v.id);
+    if (!steps) continue;
+    out.emplace_back("steps " + std::string(v.id) + " title", steps->title.zh);
+    for (std::size_t k = 0; k < steps->scenes.size(); ++k) {
+      const app::Scene& s = steps->scenes[k];
+      const std::string where = "steps " + std::string(v.id) + " " + std::to_string(k + 1) + " ";
+      out.emplace_back(where + "caption", s.caption.zh);
+      out.emplace_back(where + "question", s.question.zh);
+      out.emplace_back(where + "answer", s.answer.zh);
+    }
+  }
+  for (const app::NotationEntry& e : app::load_notation(app::assets_dir())) out.emplace_back("notation " + e.symbol, e.zh);
+  return out;
+}
+
+TEST_CASE("i18n: every step and notation text has its Chinese") {
+  std::size_t steps = 0;
+  for (const app::ViewDef& v : app::view_defs()) {
+    const app::Deck* deck = app::lesson_steps(v.id);
+    if (!deck) continue;
+    CAPTURE(v.id);
+    CHECK_FALSE(deck->title.zh.empty());
+    for (const app::Scene& s : deck->scenes)
+      for (const app::LocalText* t : {&s.caption, &s.question, &s.answer}) {
+        ++steps;
+        CAPTURE(t->en);
+        CHECK(t->en.empty() == t->zh.empty());
+      }
+  }
+  CHECK(steps > 100);
+  for (const app::NotationEntry& e : app::load_notation(app::assets_dir())) {
+    CAPTURE(e.symbol);
+    CHECK_FALSE(e.zh.empty());
+  }
+}
+
+TEST_CASE("i18n: the Chinese style check sees each problem") {
+  CHECK(chinese_style_problems("正弦位置编码：每个位置一行 PE(p)，d = 128 时约 54,410 个 token（1%）").empty());
+  CHECK(chinese_style_problems("两个“the”的输出 · 随机种子 {seed} · cos∠(第 p₀ 行，第 p 行)").empty());
+  CHECK(chinese_style_problems("RoFormer 把这叫作远程衰减（也有人叫长程衰减）").empty());
+  CHECK(chinese_style_problems("YaRN（代码）和 YaRN（论文）").empty());
+  for (const char* bad : {"位置编码, 旋转", "注意：d = 4:第", "两个 “the”", "（ 单位", "第 1对", "d维", "b = 10 000 时",
+                          "低于 1 %", "频率底数", "分量对下标", "打乱后的热图", "带种子的 q", "n − m（键 − 查询）",
+                          "扩展后的长程衰减", "YaRN（HF）", "方法 seed"}) {
+    CAPTURE(bad);
+    CHECK(chinese_style_problems(bad).size() == 1);
+  }
+}
+
+TEST_CASE("i18n: every Chinese text follows the glossary's punctuation, spacing and terms") {
+  const auto all = chinese_texts();
+  CHECK(all.size() > 1000);
+  for (const auto& entry : all) {
+    CAPTURE(entry.first);
+    CAPTURE(entry.second);
+    for (const std::string& problem : chinese_style_problems(entry.second)) FAIL_CHECK(problem);
+  }
+}
+
+TEST_CASE("i18n: a scaling method has one name in the menu and in the figures' legends") {
+  for (const char* lang : {"en", "zh"}) {
+    CAPTURE(lang);
+    for (std::string_view m : core::param_choices(core::param_spec("method"))) {
+      CAPTURE(m);
+      const auto menu = texts(lang).find("param.method.choice." + std::string(m));
+      const auto legend = texts(lang).find("scaling.method." + std::string(m));
+      REQUIRE(menu != texts(lang).end());
+      REQUIRE(legend != texts(lang).end());
+      CHECK(menu->second == legend->second);
+      CHECK(menu->second.find("seed") == std::string::npos);
+    }
+  }
 }
 
 }  // namespace

@@ -8,13 +8,19 @@
 #include <cmath>
 #include <fstream>
 #include <optional>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "app/common/assets.hpp"
 #include "app/model/model_config.hpp"
+#include "app/common/messages.hpp"
+#include "app_test_support.hpp"
+#include "core/core_test_support.hpp"
 #include "poslab/core/errors.hpp"
 #include "poslab/core/params.hpp"
+#include "poslab/core/scaling.hpp"
 
 namespace {
 
@@ -63,7 +69,7 @@ const std::vector<Expected>& expectations() {
        {"mla_rope_head_dim", "legacy_type", "mscale_cancels", "max_positions_scaled"}},
       {"gpt-oss-20b", "rope", 64, 64, 150000, "yarn", 32, 4096, 131072, kGptOss,
        {"head_dim_explicit", "yarn_truncate_false", "max_positions_scaled"}},
-      {"phi-3-mini-128k", "rope", 96, 96, 10000, "none", {}, 4096, 131072, kPhi3, {"legacy_type", "longrope"}},
+      {"phi-3-mini-128k", "rope", 96, 96, 10000, "longrope", 32, 4096, 131072, kPhi3, {"legacy_type", "longrope"}},
       {"gemma-7b", "rope", 256, 256, 10000, "none", {}, 8192, {}, 1.0, {"head_dim_explicit"}},
       {"t5-base", "t5", 64, {}, {}, nullptr, {}, {}, {}, {}, {"t5_encoder_decoder"}},
       {"bloom-560m", "alibi", 64, {}, {}, nullptr, {}, 2048, {}, {}, {}},
@@ -81,6 +87,11 @@ std::vector<std::string> warning_ids(const ModelReading& r) {
   std::vector<std::string> ids;
   for (const auto& w : r.warnings) ids.push_back(w.id);
   return ids;
+}
+
+const poslab::app::Translator& chinese() {
+  static const poslab::app::Translator tr = poslab::app::Translator::load(poslab::app::assets_dir(), "zh");
+  return tr;
 }
 
 std::string joined(const std::vector<std::string>& v) {
@@ -115,6 +126,17 @@ TEST_CASE("model: every fixture reads as transformers reads it") {
     CHECK(joined(warning_ids(r)) == joined(e.warnings));
     // Every warning teaches: it says what the config holds and is a sentence or more.
     for (const auto& w : r.warnings) CHECK(w.text.size() > 80);
+    // ... in Chinese too: every placeholder filled, not the English text.
+    for (const auto& w : r.warnings) {
+      const std::string zh = poslab::app::model_warning_text(chinese(), w);
+      CAPTURE(zh);
+      CHECK(zh != w.text);
+      CHECK(zh.find('{') == std::string::npos);
+      CHECK(poslab::app::model_warning_text(poslab::test::english(), w) == w.text);
+    }
+    // Partial rotary: the whole head goes to the rope lesson as head_dim.
+    if (r.rotary_dim && r.head_dim && *r.rotary_dim != *r.head_dim) CHECK(r.params.at("head_dim").get<int>() == *r.head_dim);
+    else CHECK_FALSE(r.params.contains("head_dim"));
     // The params are valid poslab parameters.
     poslab::core::Params p;
     for (const std::string& a : poslab::app::model_assignments(r)) CHECK_NOTHROW(p.set_assignment(a));
@@ -142,6 +164,10 @@ TEST_CASE("model: views, defaults and legacy fields") {
   const ModelReading phi3 = fixture("phi-3-mini-128k");
   CHECK(phi3.short_factor.size() == 48);
   CHECK(phi3.long_factor.size() == 48);
+  CHECK(phi3.params.at("short_factor").size() == 48);
+  CHECK(phi3.params.at("seq_len").get<long long>() == 131072);  // > L: the long list
+  CHECK(fixture("gpt-oss-20b").params.at("truncate").get<bool>() == false);
+  CHECK_FALSE(fixture("qwen2.5-7b-yarn").params.contains("truncate"));
   const ModelReading dyn = fixture("llama-dynamic");
   CHECK(dyn.params.at("seq_len").get<long long>() == 8192);
   // v4 and v5 spellings of Llama 3.1 read the same.
@@ -216,5 +242,97 @@ TEST_CASE("model: the three outputs say the same") {
     CHECK(s.find("--set method=yarn") != std::string::npos);
     CHECK(s.find("yarn_factor_vs_ratio") != std::string::npos);
     CHECK(s.find("131072") != std::string::npos);
+  }
+}
+
+// [SECTION] The params reproduce the model: the rope-scaling table at them gives
+// transformers' numbers (the table's own checks are in test_scaling.cpp; here
+// the reading's attention factor and per-pair divisors).
+
+namespace {
+
+poslab::core::Params params_of(const ModelReading& r) {
+  poslab::core::Params p;
+  for (const std::string& a : poslab::app::model_assignments(r)) p.set_assignment(a);
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("model: every fixture's params rebuild its attention factor in core") {
+  for (const Expected& e : expectations()) {
+    if (!e.method || std::string(e.method) == "none") continue;
+    CAPTURE(e.fixture);
+    const ModelReading r = fixture(e.fixture);
+    const poslab::core::Params p = params_of(r);
+    poslab::core::ScalingConfig c;
+    c.method = poslab::core::parse_scaling_method(p.choice("method"));
+    c.d = static_cast<int>(p.integer("d"));
+    c.base = p.real("base");
+    c.factor = p.real("factor");
+    c.original_context = p.integer("original_context");
+    c.seq_len = p.integer("seq_len");
+    c.beta_fast = p.real("beta_fast"), c.beta_slow = p.real("beta_slow");
+    c.mscale = p.real("mscale"), c.mscale_all_dim = p.real("mscale_all_dim");
+    c.low_freq_factor = p.real("low_freq_factor"), c.high_freq_factor = p.real("high_freq_factor");
+    c.truncate = p.boolean("truncate");
+    c.attention_factor = p.real("attention_factor");
+    if (p.is_set("short_factor")) c.short_factor = p.list("short_factor"), c.long_factor = p.list("long_factor");
+    const poslab::core::ScalingTable t = poslab::core::rope_scaling_table(c);
+    CHECK(t.attention_factor == doctest::Approx(*e.attention_factor).epsilon(1e-15));
+  }
+  // Phi-3: pair i is divided by long_factor[i] (seq_len 131072 > L = 4096)
+  const ModelReading phi3 = fixture("phi-3-mini-128k");
+  const poslab::core::Params p = params_of(phi3);
+  const auto divisors = p.list("long_factor");
+  REQUIRE(divisors.size() == 48);
+  for (std::size_t i = 0; i < 48; ++i) CHECK(divisors[i] == phi3.long_factor[i]);
+  CHECK(divisors.back() == 64.76000213623047);
+}
+
+TEST_CASE("model: explicit attention_factor, longrope factor against the ratio, longrope without a factor") {
+  using poslab::app::read_model_config_text;
+  const ModelReading yarn = read_model_config_text(
+      R"({"model_type":"qwen2","hidden_size":4096,"num_attention_heads":32,"max_position_embeddings":131072,)"
+      R"("rope_theta":1e6,"rope_scaling":{"rope_type":"yarn","factor":4,"original_max_position_embeddings":32768,)"
+      R"("attention_factor":1.25}})");
+  CHECK(*yarn.attention_factor == 1.25);
+  CHECK(yarn.params.at("attention_factor").get<double>() == 1.25);
+  CHECK(yarn.has_warning("attention_factor_explicit"));
+  // Phi-3 with an explicit factor 16 next to 131072/4096 = 32: the 2025 code uses 16, the 2024 code 32.
+  nlohmann::json phi = nlohmann::json::parse(fixture_text("phi-3-mini-128k"));
+  phi["rope_scaling"]["factor"] = 16;
+  const ModelReading both = poslab::app::read_model_config(phi);
+  CHECK(both.params.at("factor").get<double>() == 16);
+  CHECK(*both.attention_factor == doctest::Approx(std::sqrt(1 + std::log(16.0) / std::log(4096.0))).epsilon(1e-15));
+  CHECK(both.has_warning("longrope_factor_vs_ratio"));
+  // longrope with rope_scaling's own original_max_position_embeddings and no top-level one
+  phi = nlohmann::json::parse(fixture_text("phi-3-mini-128k"));
+  phi.erase("original_max_position_embeddings");
+  phi["rope_scaling"]["original_max_position_embeddings"] = 8192;
+  const ModelReading inner = poslab::app::read_model_config(phi);
+  CHECK(inner.trained_context == 8192);
+  CHECK(inner.params.at("factor").get<double>() == 16);
+  CHECK_FALSE(inner.has_warning("longrope_factor_vs_ratio"));
+  // no original anywhere: L = max_position_embeddings, s = 1, short list, a = 1
+  phi.at("rope_scaling").erase("original_max_position_embeddings");
+  const ModelReading plain = poslab::app::read_model_config(phi);
+  CHECK(plain.trained_context == 131072);
+  CHECK(*plain.attention_factor == 1.0);
+  CHECK(plain.params.at("seq_len").get<long long>() == 131072);
+  CHECK(plain.warnings.back().key == "model.warning.longrope_short");
+}
+
+TEST_CASE("model: errors say what() in English and in full in Chinese") {
+  using poslab::app::read_model_config_text;
+  for (const char* bad : {"not json", "[1]", R"({"vocab_size": 1})", R"({"model_type":"foo"})",
+                          R"({"model_type":"llama","rope_scaling":{"rope_type":"linear","factor":0}})",
+                          R"({"model_type":"llama","rope_scaling":{"rope_type":"yarn"}})"}) {
+    CAPTURE(bad);
+    const auto e = poslab::test::raised_by([&] { (void)read_model_config_text(bad); });
+    CHECK(poslab::app::error_text(poslab::test::english(), e) == e.what());
+    const std::string zh = poslab::app::error_text(chinese(), e);
+    CHECK(zh != e.what());
+    CHECK(!std::regex_search(zh, std::regex(R"(\{[A-Za-z_])")));  // every placeholder filled ("{…}" is a value)
   }
 }

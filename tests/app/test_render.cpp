@@ -3,11 +3,13 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <utility>
 #include <vector>
 #include <random>
+#include <set>
 
 #include "app/plot/render.hpp"
 
@@ -137,12 +139,49 @@ TEST_CASE("layout transforms invert on linear and log axes") {
   PlotLayout L;
   L.plot = {100, 50, 800, 400};
   L.range = {1, 1e4, -2, 2};
-  L.x_log = true;
+  L.x_scale = AxisScale::log;
   for (double x : {1.0, 3.0, 100.0, 9999.0}) CHECK(L.from_px_x(L.to_px_x(x)) == doctest::Approx(x));
   for (double y : {-2.0, 0.0, 1.5}) CHECK(L.from_px_y(L.to_px_y(y)) == doctest::Approx(y));
   CHECK(L.to_px_y(2) == doctest::Approx(50));   // top
   CHECK(L.to_px_y(-2) == doctest::Approx(450)); // bottom
   CHECK(std::isnan(L.to_px_x(-1)));              // not on a log axis
+}
+
+TEST_CASE("symmetric-log axes: odd, invertible, linear-ish near 0, log far out") {
+  PlotLayout L;
+  L.plot = {0, 0, 1000, 400};
+  L.range = {-1e6, 1e6, 0, 1};
+  L.x_scale = AxisScale::symlog;
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> e(-6, 6);
+  for (int k = 0; k < 500; ++k) {
+    const double x = std::copysign(std::pow(10.0, std::abs(e(rng))) - 1, e(rng));
+    CHECK(L.from_px_x(L.to_px_x(x)) == doctest::Approx(x).epsilon(1e-9));
+    CHECK(L.to_px_x(-x) - 500 == doctest::Approx(500 - L.to_px_x(x)));  // odd around the centre
+  }
+  CHECK(L.to_px_x(0) == doctest::Approx(500));
+  // Each decade takes the same width far from 0: 10^3 → 10^4 as 10^4 → 10^5 (within 1 %).
+  const double d34 = L.to_px_x(1e4) - L.to_px_x(1e3), d45 = L.to_px_x(1e5) - L.to_px_x(1e4);
+  CHECK(d34 == doctest::Approx(d45).epsilon(0.01));
+  // Monotone everywhere, through 0.
+  double last = -1;
+  for (double x = -1e6; x <= 1e6; x += 997.3) {
+    const double px = L.to_px_x(x);
+    CHECK(px > last);
+    last = px;
+  }
+  // Ticks: 0 and ±10^k labelled, in order, inside the range, symmetric.
+  const auto ticks = make_ticks(-300, 300, AxisScale::symlog, TickFormat::integer, 6);
+  REQUIRE(!ticks.empty());
+  CHECK(std::is_sorted(ticks.begin(), ticks.end(), [](const Tick& a, const Tick& b) { return a.value < b.value; }));
+  std::set<double> labelled;
+  for (const Tick& t : ticks) {
+    CHECK(t.value >= -300);
+    CHECK(t.value <= 300);
+    if (!t.label.empty()) labelled.insert(t.value);
+  }
+  for (double v : {0.0, 1.0, -1.0, 10.0, -10.0, 100.0, -100.0}) CHECK(labelled.count(v) == 1);
+  for (double v : labelled) CHECK(labelled.count(-v) == 1);
 }
 
 TEST_CASE("hover readout names the point with its extra columns") {
@@ -159,7 +198,7 @@ TEST_CASE("hover readout names the point with its extra columns") {
   PlotLayout L;
   L.plot = {0, 0, 300, 300};
   L.range = {0, 2, 0.01, 1};
-  L.y_log = true;
+  L.y_scale = AxisScale::log;
   const std::string r = hover_readout(f, L, {L.to_px_x(1), L.to_px_y(0.1) + 2});
   CHECK(r == "pair 1 · θ = 0.1 · λ = 62.8 tokens");
   CHECK(hover_readout(f, L, {L.to_px_x(1), L.to_px_y(0.5)}).empty());  // far from every point

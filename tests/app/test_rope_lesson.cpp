@@ -156,8 +156,9 @@ TEST_CASE("rope figures carry core's numbers") {
   REQUIRE(f.heatmaps.size() == 1);
   const auto& h = f.heatmaps[0];
   REQUIRE(h.cols == 4);
-  // Row 0 is drawn at the top: storage row n−1. R[0][1] = −sin(2·θ_0) = −sin 2; R[3][2] = sin(0.02).
-  auto at = [&](int r, int c) { return h.values[static_cast<std::size_t>(3 - r) * 4 + static_cast<std::size_t>(c)]; };
+  // Row r at y = r on a reversed axis (row 0 at the top). R[0][1] = −sin(2·θ_0) = −sin 2; R[3][2] = sin(0.02).
+  CHECK(f.y.reversed);
+  auto at = [&](int r, int c) { return h.values[static_cast<std::size_t>(r) * 4 + static_cast<std::size_t>(c)]; };
   CHECK(at(0, 1) == doctest::Approx(-std::sin(2.0)).epsilon(1e-6));
   CHECK(at(3, 2) == doctest::Approx(std::sin(0.02)).epsilon(1e-6));
   CHECK(at(0, 2) == 0.0f);
@@ -168,7 +169,7 @@ TEST_CASE("rope figures carry core's numbers") {
   const auto& hg = g.heatmaps[0];
   REQUIRE(hg.cols == 16);
   // Shown indices 0..7 and 64..71: index 64 is column 8; R[0][64] = −sin(3).
-  CHECK(hg.values[static_cast<std::size_t>(15) * 16 + 8] == doctest::Approx(-std::sin(3.0)).epsilon(1e-6));
+  CHECK(hg.values[static_cast<std::size_t>(0) * 16 + 8] == doctest::Approx(-std::sin(3.0)).epsilon(1e-6));
 
   // Dials: hand i at angle m·θ_i mod 2π (the tips' hover column).
   core::Params q;
@@ -184,4 +185,59 @@ TEST_CASE("rope figures carry core's numbers") {
               doctest::Approx(std::fmod(100.0 / std::pow(10000.0, 2.0 * i / 8), 2 * std::numbers::pi)).epsilon(1e-12));
     }
   CHECK(found);
+}
+
+TEST_CASE("rope: partial rotary — which dims of the head turn, and the score still depends on m − n only") {
+  // GPT-NeoX/Pythia: head 64, rotary_pct 0.25 → d = 16; half layout (rotate_half over the first 16 dims)
+  const core::Params p = test::params({{"d", "16"}, {"head_dim", "64"}, {"layout", "half"}, {"m", "37"}, {"n", "5"}});
+  const auto f = lesson.figure("partial-rotary", p);
+  REQUIRE(f.series.size() == 1);
+  const auto& s = f.series[0];
+  REQUIRE(s.x.size() == 16);  // one point per rotating dim, none for the 48 that pass through
+  // half layout: dim j belongs to pair j mod 8; λ = 2π·base^(2i/16), computed here independently
+  for (int j = 0; j < 16; ++j) {
+    CAPTURE(j);
+    CHECK(s.x[static_cast<std::size_t>(j)] == j);
+    CHECK(s.y[static_cast<std::size_t>(j)] == doctest::Approx(2 * std::numbers::pi * std::pow(1e4, 2.0 * (j % 8) / 16)).epsilon(1e-12));
+  }
+  REQUIRE(f.bands.size() == 1);
+  CHECK(f.bands[0].from == 15.5);
+  CHECK(f.bands[0].to == 63.5);
+  CHECK(f.subtitle.find("16 of 64 dims rotate (25%)") != std::string::npos);
+  // interleaved: dim j belongs to pair j/2
+  const auto g = lesson.figure("partial-rotary", test::params({{"d", "16"}, {"head_dim", "64"}}));
+  CHECK(g.series[0].y[3] == doctest::Approx(2 * std::numbers::pi * std::pow(1e4, 2.0 / 16)).epsilon(1e-12));
+  // the readout claims the relative property for the whole head and holds
+  const auto rs = lesson.readouts(p);
+  const app::Readout* partial = test::find_readout(rs, "rope.readout.partial");
+  REQUIRE(partial != nullptr);
+  REQUIRE(partial->holds);
+  CHECK(*partial->holds);
+  test::check_readouts(rs);
+  // without head_dim every dim turns: no band, no partial readout
+  const auto all = lesson.figure("partial-rotary", test::params({{"d", "16"}}));
+  CHECK(all.bands.empty());
+  CHECK(all.series[0].x.size() == 16);
+  CHECK(test::find_readout(lesson.readouts(test::params({{"d", "16"}})), "rope.readout.partial") == nullptr);
+  // head_dim below d is refused by the lesson's rules
+  CHECK_THROWS_AS(app::resolve_view_params(lesson.view(), test::params({{"d", "16"}, {"head_dim", "8"}})),
+                  core::InvalidParameter);
+}
+
+TEST_CASE("rope: partial rotary readouts hold over random heads") {
+  std::mt19937_64 rng(5);
+  std::uniform_int_distribution<int> pairs(1, 32), extra(0, 64);
+  std::uniform_real_distribution<double> pos(0, 3000), lb(0.5, 6);
+  for (int trial = 0; trial < 40; ++trial) {
+    const int d = 2 * pairs(rng);
+    core::Params p;
+    p.set("d", static_cast<double>(d));
+    p.set("head_dim", static_cast<double>(d + extra(rng)));
+    p.set("m", pos(rng)), p.set("n", pos(rng));
+    p.set("base", std::pow(10.0, lb(rng)));
+    p.set_text("layout", trial % 2 ? "half" : "interleaved");
+    CAPTURE(trial);
+    test::check_readouts(lesson.readouts(p));
+    CHECK(app::fig::all_finite(lesson.figure("partial-rotary", p)));
+  }
 }

@@ -209,7 +209,7 @@ TEST_CASE("scaling lesson: figures show core's numbers") {
   const core::Params defaults;
   SUBCASE("ratio: every method, YaRN (code) on top, values θ′/θ from core") {
     const fig::Figure f = lesson.figure("ratio", defaults);
-    CHECK(f.series.size() == 8);
+    CHECK(f.series.size() == 9);
     CHECK(f.series.back().name == method("yarn"));
     CHECK(test::series(f, method("yarn")).y[32] == doctest::Approx(0.5961538461538462).epsilon(1e-13));
     CHECK(test::series(f, method("linear")).y[5] == doctest::Approx(0.125).epsilon(1e-15));
@@ -263,7 +263,7 @@ TEST_CASE("scaling lesson: figures show core's numbers") {
   }
   SUBCASE("d = 2: NTK and dynamic NTK are undefined, the figures say so instead of failing") {
     const fig::Figure f = lesson.figure("ratio", params({{"d", "2"}, {"method", "ntk"}}));
-    CHECK(f.series.size() == 6);
+    CHECK(f.series.size() == 7);
     CHECK(f.notes.size() == 2);
     CHECK_NOTHROW(lesson.figure("wavelength", params({{"d", "2"}, {"method", "dynamic"}})));
     CHECK(lesson.check_readouts(params({{"d", "2"}, {"method", "ntk"}})) >= 3);
@@ -321,4 +321,59 @@ TEST_CASE("scaling lesson: tables") {
       CHECK(test::english().has("scaling.tables." + std::string(id)));
     }
   }
+}
+
+TEST_CASE("scaling lesson: LongRoPE with Phi-3's lists, and without lists") {
+  const std::vector<app::Preset> presets = app::load_presets(app::assets_dir());
+  core::Params phi;
+  app::find_preset(presets, "phi-3-mini-128k").apply(phi);
+  // the ratio figure: LongRoPE on top, θ′/θ = 1/long_factor[i] (seq_len 131072 > L = 4096)
+  const fig::Figure f = lesson.figure("ratio", phi);
+  CHECK(f.series.back().name == method("longrope"));
+  const auto divisors = phi.list("long_factor");
+  for (std::size_t i = 0; i < divisors.size(); ++i) CHECK(f.series.back().y[i] == doctest::Approx(1 / divisors[i]).epsilon(1e-14));
+  // the readouts: which list, its range; the attention factor √(1 + ln 32 / ln 4096)
+  const auto rs = lesson.readouts(phi);
+  test::check_readouts(rs);
+  const app::Readout* regimes = &test::readout(rs, with_method("scaling.readout.regimes", "longrope"));
+  CHECK(regimes->value.rfind("long_factor (ℓ = 131,072 > L = 4,096)", 0) == 0);
+  CHECK(regimes->number == doctest::Approx(64.76000213623047).epsilon(1e-14));
+  const app::Readout* attention = &test::readout(rs, with_method("scaling.readout.attention", "longrope"));
+  CHECK(attention->number == doctest::Approx(std::sqrt(1 + std::log(32.0) / std::log(4096.0))).epsilon(1e-14));
+  // seq_len ≤ L: the short list
+  phi.set("seq_len", 4096.0);
+  const auto short_rs = lesson.readouts(phi);
+  const app::Readout* short_regimes = &test::readout(short_rs, with_method("scaling.readout.regimes", "longrope"));
+  CHECK(short_regimes->value.rfind("short_factor (ℓ = 4,096 ≤ L = 4,096)", 0) == 0);
+  CHECK(short_regimes->number == doctest::Approx(3.049999999999997).epsilon(1e-14));
+  // the tables list LongRoPE in every method's column and in the rope-scaling meta
+  const app::Table t = app::build_table(*app::find_table("yarn-interpolation"), phi);
+  CHECK(test::number(t, 47, "scaled_theta_longrope") == doctest::Approx(std::pow(1e4, -94.0 / 96) / 3.049999999999997).epsilon(1e-13));
+  // without lists (--set method=longrope): 1 up to L, s beyond — the defaults show PI's numbers
+  const fig::Figure plain = lesson.figure("ratio", params({{"method", "longrope"}}));
+  CHECK(plain.series.back().y[10] == doctest::Approx(0.125).epsilon(1e-15));
+  CHECK(lesson.check_readouts(params({{"method", "longrope"}})) >= 3);
+  // lists of the wrong length for d are refused naming the list
+  core::Params wrong = phi;
+  wrong.set("d", 128.0);
+  try {
+    (void)app::resolve_view_params(lesson.view(), wrong);
+    FAIL("accepted 48 divisors for 64 pairs");
+  } catch (const core::InvalidParameter& e) {
+    CHECK(e.key() == "short_factor");
+  }
+}
+
+TEST_CASE("scaling lesson: YaRN truncate = false and an explicit attention factor, gpt-oss") {
+  const std::vector<app::Preset> presets = app::load_presets(app::assets_dir());
+  core::Params oss;
+  app::find_preset(presets, "gpt-oss-20b").apply(oss);
+  CHECK_FALSE(oss.boolean("truncate"));
+  const app::Table t = app::build_table(*app::find_table("rope-scaling"), oss);
+  CHECK(test::meta(t, "correction_low") == doctest::Approx(8.092779115512402).epsilon(1e-13));
+  CHECK(test::number(t, 10, "ramp") == doctest::Approx(0.7950380881581633).epsilon(1e-12));
+  oss.set("attention_factor", 1.5);
+  const app::Table a = app::build_table(*app::find_table("rope-scaling"), oss);
+  CHECK(test::meta(a, "attention_factor") == 1.5);
+  test::check_readouts(lesson.readouts(oss));
 }

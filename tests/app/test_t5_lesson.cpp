@@ -106,6 +106,46 @@ TEST_CASE("t5 buckets figure: every point is core's bucket, with its exact range
   }
 }
 
+TEST_CASE("t5 buckets figure follows the max distance: the open-ended buckets always show, the staircase is exact") {
+  std::mt19937_64 rng(1905);
+  for (int trial = 0; trial < 40; ++trial) {
+    const bool bidir = trial % 2 == 0;
+    const int nb = 2 * std::uniform_int_distribution<int>(bidir ? 4 : 2, 64)(rng);
+    const int maxd = std::uniform_int_distribution<int>(nb, 1 << 20)(rng);
+    const std::string nbs = std::to_string(nb), maxds = std::to_string(maxd);
+    const core::Params p = params({{"bidirectional", bidir ? "true" : "false"}, {"buckets", nbs.c_str()},
+                                   {"bucket_max_distance", maxds.c_str()}, {"relative", "-40:40"},
+                                   {"log_x", trial % 4 < 2 ? "true" : "false"}});
+    CAPTURE(nb);
+    CAPTURE(maxd);
+    CAPTURE(bidir);
+    const auto f = lesson.figure("buckets", p);
+    double lo = 1e300, hi = -1e300;
+    std::vector<std::pair<double, double>> pts;
+    for (const auto& s : f.series)
+      for (std::size_t k = 0; k < s.x.size(); ++k) {
+        lo = std::min(lo, s.x[k]), hi = std::max(hi, s.x[k]);
+        pts.emplace_back(s.x[k], s.y[k]);
+      }
+    // The axis reaches 1.25·D before the query, and after it in the encoder.
+    CHECK(lo <= -1.25 * maxd);
+    if (bidir) CHECK(hi >= 1.25 * maxd);
+    else CHECK(hi == 40);
+    // The open-ended series before the query spans from the left end to its
+    // first distance (two points at least, so it is drawn).
+    CHECK(f.series[1].x.size() + f.series[2].x.size() >= (bidir ? 4u : 2u));
+    // Post steps: between two consecutive points the bucket is that of the
+    // first one — checked at random distances against core.
+    std::sort(pts.begin(), pts.end());
+    for (int k = 0; k < 200; ++k) {
+      const auto rp = std::uniform_int_distribution<long long>(static_cast<long long>(lo), static_cast<long long>(hi))(rng);
+      auto it = std::upper_bound(pts.begin(), pts.end(), std::pair<double, double>{static_cast<double>(rp), 1e300}) - 1;
+      CHECK(it->second == core::t5_relative_bucket(rp, bidir, nb, maxd));
+    }
+    CHECK(f.x.scale == (trial % 4 < 2 ? app::fig::AxisScale::symlog : app::fig::AxisScale::linear));
+  }
+}
+
 TEST_CASE("t5 matrix figure samples bucket(key − query) at any pixel, also for a million positions") {
   std::mt19937_64 rng(7);
   for (const char* n : {"160", "1048576"}) {

@@ -1,5 +1,6 @@
-// Wrapping (app/common/text_wrap.hpp): a line breaks only at a space or next
-// to a CJK character, so no number, formula or Latin word is ever split —
+// Wrapping (app/common/text_wrap.hpp): a line breaks only at a space (not one
+// beside a relation such as =) or next to a CJK character, so no number,
+// equation or Latin word is ever split —
 // checked on every translated text, every guided step and every readout the
 // lessons compute, in English and Chinese, at many widths.
 
@@ -69,7 +70,19 @@ void check_breaks(const std::string& text) {
       for (std::size_t k = 0; k + 1 < lines.size(); ++k) {
         const std::size_t cut = lines[k].second, next = lines[k + 1].first;
         if (next == cut + 1) {
-          CHECK(line[cut] == ' ');  // a space dropped
+          CHECK(line[cut] == ' ');  // a space dropped, never one beside a relation ("L⏎= 4,096")
+          const std::u32string_view relations = U"=≈≠≡≤≥<>→";
+          // The word before the space, back to the previous space or CJK character.
+          std::size_t head = cut;
+          while (head > 0 && line[head - 1] != ' ' && !app::is_cjk(before(line, head))) {
+            --head;
+            while (head > 0 && (static_cast<unsigned char>(line[head]) & 0xC0) == 0x80) --head;
+          }
+          const bool beside = relations.find(before(line, cut)) != std::u32string_view::npos ||
+                              (next < line.size() && relations.find(after(line, next)) != std::u32string_view::npos) ||
+                              std::u32string_view(U"Σ∑∏").find(after(line, head)) != std::u32string_view::npos;
+          CHECK_MESSAGE(!beside, "broken beside a relation at width " << width << ": «"
+                                     << std::string(line.substr(0, cut)) << "⏎" << std::string(line.substr(next)) << "»");
           continue;
         }
         REQUIRE(next == cut);
@@ -86,7 +99,7 @@ void check_breaks(const std::string& text) {
 }  // namespace
 
 TEST_CASE("wrap: the example from the Chinese review never splits its numbers") {
-  const std::string s = "|k′| = 0.894427，时针的波长变长；0.125^0.8 = 0.18946，1.0296 → 1.0295";
+  const std::string s = "|k′| = 0.894427，时针的波长变长；0.125^0.8 = 0.18946，1.0296 → 1.0295，在 L = 4,096 个键上，分数是 Σᵢ 2·cos(r·θᵢ)（灰色）";
   check_breaks(s);
   // English: break at spaces only, never after '.' or ',' inside a word.
   check_breaks("with b = 500,000 and θ′ᵢ = θᵢ/s the ratio is 0.0099191 exactly");

@@ -130,6 +130,28 @@ TEST_CASE("every figure at its view's defaults: finite, titled, renders a non-bl
     }
 }
 
+TEST_CASE("every matrix heatmap reads like a matrix: row 0 at the top, in every lesson") {
+  // A heatmap whose rows are positions, dimensions or matrix rows is written
+  // the way a table is: the first row at the top (the y axis reversed).
+  int heatmaps = 0;
+  for (const ViewDef& v : app::view_defs())
+    for (const auto& f : v.figures) {
+      const fig::Figure figure = app::build_figure(v, f, core::Params{}, test::english());
+      if (figure.heatmaps.empty()) continue;
+      CAPTURE(std::string(v.id) + "/" + std::string(f.id));
+      ++heatmaps;
+      CHECK(figure.y.scale == fig::AxisScale::linear);
+      for (const fig::Heatmap& h : figure.heatmaps) {
+        if (h.rows <= 1) continue;  // a labelled strip (rope's two layouts), not a matrix
+        // Row 0 covers y from y0 towards y1. It is drawn at the top when the
+        // axis is reversed and y1 > y0, or not reversed and y1 < y0.
+        REQUIRE(h.y1 != h.y0);
+        CHECK(figure.y.reversed == (h.y1 > h.y0));
+      }
+    }
+  CHECK(heatmaps >= 10);
+}
+
 TEST_CASE("every figure and readout over random parameters") {
   std::mt19937_64 rng(20261121);
   for (const ViewDef& v : app::view_defs()) {

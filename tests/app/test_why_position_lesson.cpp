@@ -45,7 +45,7 @@ std::vector<app::Readout> readouts(const core::Params& p) { return app::view_rea
 
 /// The cell (row r, column c) of a heatmap drawn with row 0 at the top.
 float cell(const app::fig::Heatmap& h, int r, int c) {
-  return h.values[static_cast<std::size_t>(h.rows - 1 - r) * static_cast<std::size_t>(h.cols) + static_cast<std::size_t>(c)];
+  return h.values[static_cast<std::size_t>(r) * static_cast<std::size_t>(h.cols) + static_cast<std::size_t>(c)];
 }
 
 /// The core computation the lesson shows: "the dog bit the old man", d = 8.
@@ -161,10 +161,11 @@ TEST_CASE("why-position attention maps: core's weights, row 0 at the top, the sh
       CHECK(reorder_gap > 1e-3);
     else
       CHECK(reorder_gap <= 1e-6);
-    // The top row is the first word: y tick at 0 names it, ticks ascend.
+    // The top row is the first word: the y axis is reversed, its tick at 0 names it.
     REQUIRE(a.y.ticks.size() == 6);
-    CHECK(a.y.ticks.back().first == 0);
-    CHECK(a.y.ticks.back().second == "the₀");
+    CHECK(a.y.reversed);
+    CHECK(a.y.ticks.front().first == 0);
+    CHECK(a.y.ticks.front().second == "the₀");
     CHECK(a.x.ticks.at(1).second == "dog₁");
     CHECK(b.x.ticks.at(0).second == "the₀");  // perm[0] = 3: the other "the"
     CHECK(b.x.ticks.at(2).second == "old₂");

@@ -6,6 +6,7 @@ input (exit 2, one line naming the config field).
 Usage: test_cli_model.py PATH/TO/poslab
 """
 import json
+import math
 import os
 import subprocess
 import sys
@@ -99,6 +100,154 @@ class ModelOnTableAndExport(unittest.TestCase):
         p = run("table", "rope-scaling", "--model", "-", stdin=b"[]")
         self.assertEqual(p.returncode, 2)
         self.assertIn("config", p.stderr.decode())
+
+
+def hf_inv_freq(config):
+    """transformers' (inv_freq, attention_factor) for a config, transcribed from
+    modeling_rope_utils.py (the 2025 file: _compute_default/linear/dynamic/yarn/
+    longrope/llama3_parameters) in plain float64 Python, independently of
+    poslab: the dims, the base and L come from the config's own fields here."""
+    rs = config.get("rope_scaling") or {}
+    rtype = rs.get("rope_type", rs.get("type", "default"))
+    head_dim = config.get("qk_rope_head_dim") or config.get("head_dim") or config["hidden_size"] // config["num_attention_heads"]
+    dim = int(head_dim * config.get("partial_rotary_factor", 1.0))
+    base = config.get("rope_theta", 10000.0)
+    max_pos = config["max_position_embeddings"]
+    default = [1.0 / base ** (i / dim) for i in range(0, dim, 2)]
+    if rtype == "dynamic":  # at seq_len = factor·max_position_embeddings, as poslab shows it
+        factor = rs["factor"]
+        seq_len = factor * max_pos
+        b = base * ((factor * seq_len / max_pos) - (factor - 1)) ** (dim / (dim - 2))
+        return [1.0 / b ** (i / dim) for i in range(0, dim, 2)], 1.0
+    if rtype == "llama3":
+        factor, low, high = rs["factor"], rs["low_freq_factor"], rs["high_freq_factor"]
+        old = rs["original_max_position_embeddings"]
+        out = []
+        for f in default:
+            wl = 2 * math.pi / f
+            if wl < old / high:
+                out.append(f)
+            elif wl > old / low:
+                out.append(f / factor)
+            else:
+                smooth = (old / wl - low) / (high - low)
+                out.append((1 - smooth) * f / factor + smooth * f)
+        return out, 1.0
+    if rtype == "yarn":
+        factor = rs["factor"]
+        original = rs.get("original_max_position_embeddings", max_pos)
+        mscale, mscale_all_dim = rs.get("mscale"), rs.get("mscale_all_dim")
+
+        def get_mscale(scale, m=1):
+            return 1.0 if scale <= 1 else 0.1 * m * math.log(scale) + 1.0
+
+        attention = rs.get("attention_factor")
+        if attention is None:
+            attention = get_mscale(factor, mscale) / get_mscale(factor, mscale_all_dim) if mscale and mscale_all_dim \
+                else get_mscale(factor)
+        beta_fast, beta_slow = rs.get("beta_fast") or 32, rs.get("beta_slow") or 1
+
+        def corr(rot):
+            return (dim * math.log(original / (rot * 2 * math.pi))) / (2 * math.log(base))
+
+        low, high = corr(beta_fast), corr(beta_slow)
+        if rs.get("truncate", True):
+            low, high = math.floor(low), math.ceil(high)
+        low, high = max(low, 0), min(high, dim - 1)
+        if low == high:
+            high += 0.001
+        out = []
+        for i in range(dim // 2):
+            extrapolation = 1 - min(max((i - low) / (high - low), 0), 1)
+            pos = base ** (2 * i / dim)
+            out.append(1.0 / (factor * pos) * (1 - extrapolation) + 1.0 / pos * extrapolation)
+        return out, attention
+    if rtype in ("longrope", "su"):
+        original = config.get("original_max_position_embeddings", rs.get("original_max_position_embeddings", max_pos))
+        factor = rs.get("factor") or max_pos / original
+        attention = rs.get("attention_factor")
+        if attention is None:
+            attention = 1.0 if factor <= 1 else math.sqrt(1 + math.log(factor) / math.log(original))
+        seq_len = max_pos  # poslab shows the list of the extended context
+        ext = rs["long_factor"] if seq_len > original else rs["short_factor"]
+        return [1.0 / (e * base ** (i / dim)) for e, i in zip(ext, range(0, dim, 2))], attention
+    if rtype == "linear":
+        return [f / rs["factor"] for f in default], 1.0
+    return default, 1.0
+
+
+class ModelAgainstTransformers(unittest.TestCase):
+    """`poslab table rope-scaling --model F` gives transformers' inv_freq and attention factor."""
+
+    def test_rope_scaling_table(self):
+        for name, rtype in [("deepseek-v3", "yarn"), ("gpt-oss-20b", "yarn"), ("qwen2.5-7b-yarn", "yarn"),
+                            ("llama-3.1-8b", "llama3"), ("llama-3.2-1b", "llama3"), ("llama-dynamic", "dynamic"),
+                            ("phi-3-mini-128k", "longrope"), ("vicuna-7b-v1.5-16k", "linear")]:
+            with self.subTest(name=name):
+                with open(config(name), encoding="utf-8") as f:
+                    cfg = json.load(f)
+                inv_freq, attention = hf_inv_freq(cfg)
+                p = run("table", "rope-scaling", "--model", config(name), "--format", "json")
+                self.assertEqual(p.returncode, 0, p.stderr)
+                t = json.loads(p.stdout)
+                self.assertEqual(t["params"]["method"], rtype)
+                col = t["columns"].index("scaled_theta")
+                got = [row[col] for row in t["rows"]]
+                self.assertEqual(len(got), len(inv_freq))
+                for i, (a, b) in enumerate(zip(got, inv_freq)):
+                    self.assertAlmostEqual(a / b, 1.0, delta=1e-12, msg=f"pair {i}")
+                self.assertAlmostEqual(t["meta"]["attention_factor"], attention, delta=1e-14)
+
+    def test_gpt_oss_truncate_false_changes_the_ramp(self):
+        with open(config("gpt-oss-20b"), encoding="utf-8") as f:
+            cfg = json.load(f)
+        cfg["rope_scaling"]["truncate"] = True
+        rounded, _ = hf_inv_freq(cfg)
+        t = json.loads(run("table", "rope-scaling", "--model", config("gpt-oss-20b"), "--format", "json").stdout)
+        col = t["columns"].index("scaled_theta")
+        self.assertGreater(abs(t["rows"][10][col] / rounded[10] - 1), 1e-3)  # the unrounded ramp differs inside it
+        self.assertAlmostEqual(t["meta"]["correction_low"], 8.092779115512402, delta=1e-12)
+
+    def test_longrope_short_list_at_seq_len_l(self):
+        with open(config("phi-3-mini-128k"), encoding="utf-8") as f:
+            cfg = json.load(f)
+        t = json.loads(run("table", "rope-scaling", "--model", config("phi-3-mini-128k"), "--set", "seq_len=4096",
+                           "--format", "json").stdout)
+        col = t["columns"].index("scaled_theta")
+        for i, e in enumerate(cfg["rope_scaling"]["short_factor"]):
+            self.assertAlmostEqual(t["rows"][i][col] * e * 10000.0 ** (2 * i / 96), 1.0, delta=1e-12)
+        self.assertEqual(t["meta"]["factor_list"], "short")
+
+    def test_warnings_in_chinese(self):
+        p = run("model", config("deepseek-v3"), "--format", "json", "--lang", "zh")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        j = json.loads(p.stdout)
+        self.assertIn("mscale_cancels", [w["id"] for w in j["warnings"]])
+        for w in j["warnings"]:
+            self.assertNotIn("{", w["text"])
+            self.assertTrue(any("\u4e00" <= ch <= "\u9fff" for ch in w["text"]), w["text"])
+        p = run("model", "-", "--lang", "zh", stdin=b'{"model_type":"llama","rope_scaling":{"rope_type":"yarn"}}')
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("rope_scaling.factor", p.stderr.decode())
+        self.assertIn("必须", p.stderr.decode())
+
+
+class PresetsAreConfigs(unittest.TestCase):
+    """A model preset exports exactly what --model with the same published config exports."""
+
+    def test_preset_equals_model(self):
+        presets = {p["id"]: p for p in json.loads(run("list", "presets", "--format", "json").stdout)}
+        for preset, fixture in [("phi-3-mini-128k", "phi-3-mini-128k"), ("deepseek-v3", "deepseek-v3"),
+                                ("llama3.1-8b", "llama-3.1-8b"), ("gpt-oss-20b", "gpt-oss-20b")]:
+            with self.subTest(preset=preset):
+                self.assertIn("config.json", presets[preset]["source"])
+                with tempfile.TemporaryDirectory() as tmp:
+                    a, b = os.path.join(tmp, "a.csv"), os.path.join(tmp, "b.csv")
+                    for out, how in ((a, ("--preset", preset)), (b, ("--model", config(fixture)))):
+                        p = run("export", "--view", "scaling", "--figure", "ratio", "--format", "csv", "--out", out, *how)
+                        self.assertEqual(p.returncode, 0, p.stderr)
+                    with open(a, "rb") as fa, open(b, "rb") as fb:
+                        self.assertEqual(fa.read(), fb.read())
 
 
 class ModelBadInput(unittest.TestCase):

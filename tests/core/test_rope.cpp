@@ -80,6 +80,15 @@ TEST_CASE("inverse frequencies: within the stated bound of base^(−2i/d), every
   // h = d/2 is not a power of two (the exponents are rounded). The reference
   // is powl in long double (x87: 64-bit mantissa, within ~2^−63 of exact).
   const double u = std::ldexp(1.0, -53);
+  // Where long double's powl is only double's pow — musl's for 113-bit long
+  // double, in the browser build (emscripten) — the reference itself is off
+  // by up to one ulp (2u) of pow plus ln(base)·u·i/h (its exponent rounded to
+  // double): that is added to the bound there, nowhere else.
+#if defined(__EMSCRIPTEN__)
+  constexpr bool kReferenceIsDouble = true;
+#else
+  constexpr bool kReferenceIsDouble = false;
+#endif
   double worst_ratio = 0;  // the largest error seen, in units of its bound
   for (std::uint64_t trial = 0; trial < 400; ++trial) {
     const int d = trial < 13 ? 2 << trial : 2 * (1 + static_cast<int>(random_uniform(21, 0, trial) * 4096));
@@ -95,7 +104,8 @@ TEST_CASE("inverse frequencies: within the stated bound of base^(−2i/d), every
     for (int i = 0; i < h; ++i) {
       const long double ref = std::pow(static_cast<long double>(base), -static_cast<long double>(i) / h);
       const double err = static_cast<double>(std::fabs(static_cast<long double>(t[i]) / ref - 1));
-      const double bound = 5 * u + (exact_exponents ? 0.0 : std::log(base) * u * i / h) + 1e-18;
+      const double rounded_exponent = exact_exponents ? 0.0 : std::log(base) * u * i / h;
+      const double bound = 5 * u + rounded_exponent + (kReferenceIsDouble ? 2 * u + rounded_exponent : 0.0) + 1e-18;
       if (!(err <= bound)) {
         CAPTURE(i);
         CHECK(err <= bound);

@@ -19,6 +19,7 @@
 #include <numbers>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "core_test_support.hpp"
 #include "poslab/core/errors.hpp"
@@ -87,8 +88,11 @@ ScalingTable checked_table(const ScalingConfig& c, std::span<const PairRef> refs
 }  // namespace
 
 TEST_CASE("method names") {
-  for (const char* name : {"none", "linear", "ntk", "dynamic", "yarn", "yarn-paper", "llama3", "notes"})
+  for (const char* name : {"none", "linear", "ntk", "dynamic", "yarn", "yarn-paper", "llama3", "longrope", "notes"})
     CHECK(std::string(scaling_method_name(parse_scaling_method(name))) == name);
+  // "su" was Phi-3's first name for LongRoPE (transformers' Phi3Config renames it)
+  CHECK(parse_scaling_method("su") == ScalingMethod::longrope);
+  CHECK(std::get<std::string>(parse_param_value(param_spec("method"), "su")) == "longrope");
   CHECK(parse_scaling_method("yarn-paper") == ScalingMethod::yarn_paper);
   // "seed" was the notes' method's name before "notes": still accepted, as the
   // same method, and a parameter typed so reads back as "notes".
@@ -333,13 +337,13 @@ TEST_CASE("none: θ' = θ, ramp 1") {
   CHECK(t.attention_factor == 1.0);
 }
 
-TEST_CASE("ramps stay in [0, 1] and meet PI and extrapolation at their ends (400 seeded configs)") {
-  const ScalingMethod methods[] = {ScalingMethod::none, ScalingMethod::linear,     ScalingMethod::ntk,
-                                   ScalingMethod::dynamic, ScalingMethod::yarn, ScalingMethod::yarn_paper,
-                                   ScalingMethod::llama3, ScalingMethod::seed};
-  for (std::uint64_t i = 0; i < 400; ++i) {
+TEST_CASE("ramps stay in [0, 1] and meet PI and extrapolation at their ends (450 seeded configs)") {
+  const ScalingMethod methods[] = {ScalingMethod::none,   ScalingMethod::linear,     ScalingMethod::ntk,
+                                   ScalingMethod::dynamic, ScalingMethod::yarn,      ScalingMethod::yarn_paper,
+                                   ScalingMethod::llama3,  ScalingMethod::seed,      ScalingMethod::longrope};
+  for (std::uint64_t i = 0; i < 450; ++i) {
     ScalingConfig c;
-    c.method = methods[i % 8];
+    c.method = methods[i % 9];
     c.d = 2 * (2 + static_cast<int>(random_uniform(51, 0, i) * 255));
     c.base = std::pow(10.0, 1 + random_uniform(51, 1, i) * 8);
     c.factor = i % 16 < 2 ? 1.0 : std::pow(2.0, random_uniform(51, 2, i) * 7);
@@ -352,11 +356,18 @@ TEST_CASE("ramps stay in [0, 1] and meet PI and extrapolation at their ends (400
     c.temperature = random_uniform(51, 9, i) * 2;
     c.mscale = i % 3 == 0 ? 0.0 : random_uniform(51, 10, i);
     c.mscale_all_dim = i % 5 == 0 ? 0.0 : random_uniform(51, 11, i);
+    c.truncate = i % 4 != 0;
+    if (c.original_context < 2) c.original_context = 2;  // longrope's attention factor divides by ln L
+    if (c.method == ScalingMethod::longrope && i % 3 != 0)  // divisors ≥ 1 (LongRoPE's search space); else unset
+      for (int k = 0; k < c.d / 2; ++k) {
+        c.short_factor.push_back(1 + random_uniform(52, static_cast<std::uint64_t>(k), i) * 3);
+        c.long_factor.push_back(1 + random_uniform(53, static_cast<std::uint64_t>(k), i) * 2 * c.factor);
+      }
     CAPTURE(i);
     CAPTURE(scaling_method_name(c.method));
     const ScalingTable t = checked_table(c);
     CHECK(t.attention_factor > 0);
-    if (c.factor == 1.0 && c.method != ScalingMethod::dynamic) {
+    if (c.factor == 1.0 && c.method != ScalingMethod::dynamic && c.short_factor.empty()) {
       CHECK(t.ramp.isOnes(0.0));
       CHECK((t.scaled_theta - t.theta).cwiseAbs().maxCoeff() <= 1e-15 * t.theta.maxCoeff());
     }
@@ -364,9 +375,9 @@ TEST_CASE("ramps stay in [0, 1] and meet PI and extrapolation at their ends (400
 }
 
 TEST_CASE("at the corners of every parameter range: finite values or InvalidParameter, never NaN/Inf") {
-  const ScalingMethod methods[] = {ScalingMethod::none, ScalingMethod::linear,     ScalingMethod::ntk,
-                                   ScalingMethod::dynamic, ScalingMethod::yarn, ScalingMethod::yarn_paper,
-                                   ScalingMethod::llama3, ScalingMethod::seed};
+  const ScalingMethod methods[] = {ScalingMethod::none,   ScalingMethod::linear,     ScalingMethod::ntk,
+                                   ScalingMethod::dynamic, ScalingMethod::yarn,      ScalingMethod::yarn_paper,
+                                   ScalingMethod::llama3,  ScalingMethod::seed,      ScalingMethod::longrope};
   int built = 0;
   for (ScalingMethod method : methods)
     for (int d : {2, 4, 8192})
@@ -408,10 +419,10 @@ TEST_CASE("at the corners of every parameter range: finite values or InvalidPara
                 CHECK((t.scaled_theta.array() > 0).all());
               } catch (const InvalidParameter& e) {
                 const std::string key = e.key();
-                CHECK((key == "d" || key == "temperature"));
+                CHECK((key == "d" || key == "temperature" || (key == "original_context" && big_l == 1)));
               }
             }
-  CHECK(built > 300);
+  CHECK(built > 330);
 }
 
 TEST_CASE("dynamic NTK with factor 1 still scales once seq_len > L (its effective factor is seq_len/L)") {
@@ -483,4 +494,168 @@ TEST_CASE("every invalid scaling parameter is rejected with its key") {
   rejects([] { position_map_gamma_limit(0, 8, 0.8); }, "original_context");
   // d = 2 is fine where the formula is defined
   CHECK_NOTHROW(table([](ScalingConfig& c) { c.d = 2; }));
+}
+
+// [SECTION] LongRoPE (Phi-3), YaRN's truncate and attention_factor
+//
+// Expected values: a throwaway python3 transcription of HF's
+// `_compute_longrope_parameters` and `_compute_yarn_parameters` (the 2025
+// file, with `truncate`), numpy float64 (f64) and float32 as torch computes
+// (f32). The lists are Phi-3-mini-128k-instruct's (tests/fixtures/configs/
+// phi-3-mini-128k.json): head_dim 3072/32 = 96, 48 pairs, L = 4096,
+// max_position_embeddings 131072, so s = 32 and the attention factor is
+// √(1 + ln 32 / ln 4096) = √(1 + 5/12).
+
+namespace {
+
+const std::vector<double> kPhi3Short = {
+    1.1, 1.1, 1.1, 1.3000000000000003, 1.3500000000000003, 1.3500000000000003, 1.4000000000000004,
+    1.5500000000000005, 2.000000000000001, 2.000000000000001, 2.000000000000001, 2.000000000000001,
+    2.000000000000001, 2.000000000000001, 2.000000000000001, 2.000000000000001, 2.000000000000001,
+    2.000000000000001, 2.000000000000001, 2.000000000000001, 2.000000000000001, 2.000000000000001,
+    2.000000000000001, 2.000000000000001, 2.000000000000001, 2.0500000000000007, 2.0500000000000007,
+    2.0500000000000007, 2.0500000000000007, 2.0500000000000007, 2.0500000000000007, 2.1000000000000005,
+    2.1000000000000005, 2.1500000000000004, 2.25, 2.25, 2.25, 2.25, 2.25, 2.3999999999999995, 2.4499999999999993,
+    2.499999999999999, 2.6999999999999984, 2.6999999999999984, 2.7499999999999982, 2.799999999999998,
+    2.8999999999999977, 3.049999999999997};
+const std::vector<double> kPhi3Long = {
+    1.0700000524520874, 1.1200000047683716, 1.149999976158142, 1.4199999570846558, 1.5699999332427979,
+    1.7999999523162842, 2.129999876022339, 2.129999876022339, 3.009999990463257, 5.910000324249268,
+    6.950000286102295, 9.070000648498535, 9.930000305175781, 10.710000038146973, 11.130000114440918,
+    14.609999656677246, 15.409998893737793, 19.809999465942383, 37.279998779296875, 38.279998779296875,
+    38.599998474121094, 40.12000274658203, 46.20000457763672, 50.940006256103516, 53.66000747680664,
+    54.9373893737793, 56.89738845825195, 57.28738784790039, 59.98738479614258, 60.86738586425781,
+    60.887386322021484, 61.71739196777344, 62.91739273071289, 62.957393646240234, 63.41739273071289,
+    63.8173942565918, 63.83739471435547, 63.897396087646484, 63.93739700317383, 64.06739807128906,
+    64.11434936523438, 64.12435150146484, 64.15435028076172, 64.19435119628906, 64.24435424804688,
+    64.57435607910156, 64.69000244140625, 64.76000213623047};
+
+ScalingConfig phi3(long long seq_len) {
+  ScalingConfig c;
+  c.method = ScalingMethod::longrope;
+  c.d = 96;
+  c.base = 10000;
+  c.factor = 32;
+  c.original_context = 4096;
+  c.seq_len = seq_len;
+  c.short_factor = kPhi3Short;
+  c.long_factor = kPhi3Long;
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("longrope (HF code), Phi-3-mini-128k: short_factor up to L, long_factor beyond") {
+  SUBCASE("seq_len = L = 4096: short_factor (HF at init, seq_len None, gives the same)") {
+    const PairRef ref[] = {{0, 0.9090909090909091, 0.9090908765792847, 0},
+                           {10, 0.07338996338110344, 0.07338996231555939, 0},
+                           {20, 0.010772173450159411, 0.010772175155580044, 0},
+                           {30, 0.0015425744683748186, 0.001542574493214488, 0},
+                           {47, 3.972221831569147e-05, 3.9722213841741905e-05, 0}};
+    const ScalingTable t = checked_table(phi3(4096), ref, false);
+    REQUIRE(t.uses_long_factor);
+    CHECK_FALSE(*t.uses_long_factor);
+    CHECK(t.attention_factor == doctest::Approx(1.1902380714238083).epsilon(1e-15));
+    CHECK(t.attention_factor == doctest::Approx(std::sqrt(1 + 5.0 / 12)).epsilon(1e-15));
+    for (Eigen::Index i = 0; i < 48; ++i) CHECK(t.theta[i] / t.scaled_theta[i] == doctest::Approx(kPhi3Short[i]).epsilon(1e-14));
+  }
+  SUBCASE("seq_len = L + 1: long_factor, the largest divisor 64.76 > s is the effective factor") {
+    const PairRef ref[] = {{0, 0.9345793934386541, 0.9345793724060059, 0},
+                           {10, 0.02111941305322222, 0.021119413897395134, 0},
+                           {20, 0.0005581437241445225, 0.000558143830858171, 0},
+                           {30, 5.1936498693567024e-05, 5.193650213186629e-05, 0},
+                           {47, 1.87079619929597e-06, 1.870796040748246e-06, 0}};
+    const ScalingTable t = checked_table(phi3(4097), ref, false);
+    CHECK(*t.uses_long_factor);
+    CHECK(t.effective_factor == doctest::Approx(64.76000213623047).epsilon(1e-15));
+    CHECK(t.ramp[47] == doctest::Approx(0).scale(1.0));
+    // the attention factor does not depend on which list is in use
+    CHECK(t.attention_factor == doctest::Approx(1.1902380714238083).epsilon(1e-15));
+    CHECK(rope_scaling_table(phi3(131072)).scaled_theta == t.scaled_theta);
+  }
+  SUBCASE("an explicit attention_factor replaces √(1 + ln s / ln L); s ≤ 1 gives 1") {
+    ScalingConfig c = phi3(100);
+    c.attention_factor = 1.25;
+    CHECK(rope_scaling_table(c).attention_factor == 1.25);
+    c.attention_factor = 0;
+    c.factor = 1;
+    CHECK(rope_scaling_table(c).attention_factor == 1.0);
+    CHECK(longrope_attention_factor(32, 4096) == doctest::Approx(1.1902380714238083).epsilon(1e-15));
+    CHECK(longrope_attention_factor(1, 1) == 1.0);
+  }
+  SUBCASE("no lists: 1 for every pair up to L, s beyond (PI)") {
+    ScalingConfig c = llama2(ScalingMethod::longrope);
+    c.seq_len = 4096;
+    const ScalingTable short_t = checked_table(c);
+    CHECK((short_t.scaled_theta - short_t.theta).cwiseAbs().maxCoeff() == 0);
+    CHECK(short_t.ramp.isOnes(0.0));
+    c.seq_len = 4097;
+    const ScalingTable long_t = checked_table(c);
+    const ScalingTable pi = rope_scaling_table(llama2(ScalingMethod::linear));
+    CHECK((long_t.scaled_theta - pi.scaled_theta).cwiseAbs().maxCoeff() <= 1e-18);
+    CHECK(long_t.ramp.isZero(1e-12));
+    CHECK(long_t.attention_factor == doctest::Approx(std::sqrt(1 + std::log(8.0) / std::log(4096.0))).epsilon(1e-15));
+  }
+  SUBCASE("lists of the wrong length, L = 1 with s > 1, a list entry of 0: refused naming the key") {
+    rejects([] { ScalingConfig c = phi3(10); c.d = 128; (void)rope_scaling_table(c); }, "short_factor");
+    rejects([] { ScalingConfig c = phi3(10); c.long_factor.pop_back(); (void)rope_scaling_table(c); }, "long_factor");
+    rejects([] { ScalingConfig c = phi3(10); c.short_factor[3] = 0; (void)rope_scaling_table(c); }, "short_factor");
+    rejects([] { ScalingConfig c = phi3(10); c.original_context = 1; (void)rope_scaling_table(c); }, "original_context");
+    rejects([] { (void)longrope_attention_factor(2, 1); }, "original_context");
+    // other methods ignore the lists (a model's lists stay while another method is shown)
+    ScalingConfig c = phi3(10);
+    c.method = ScalingMethod::yarn;
+    c.d = 128;
+    CHECK_NOTHROW(rope_scaling_table(c));
+  }
+  const auto err = raised_by([] { ScalingConfig c = phi3(10); c.long_factor.pop_back(); (void)rope_scaling_table(c); });
+  CHECK(std::string(err.what()) == "long_factor = 47 numbers: must hold d/2 = 48 numbers for method=longrope (one divisor per pair)");
+}
+
+TEST_CASE("yarn (HF code), gpt-oss: truncate = false keeps the correction range fractional") {
+  ScalingConfig c;
+  c.method = ScalingMethod::yarn;
+  c.d = 64;
+  c.base = 150000;
+  c.factor = 32;
+  c.original_context = 4096;
+  c.truncate = false;
+  const PairRef ref[] = {{0, 1.0, 1.0, 1.0},
+                         {8, 0.050813274815461475, 0.050813280045986176, 1.0},
+                         {9, 0.03170569618466377, 0.031705696135759354, 0.9025043567529006},
+                         {10, 0.019335001126540362, 0.019335001707077026, 0.7950380881581633},
+                         {12, 0.00679495948973222, 0.006794959306716919, 0.5801055509686888},
+                         {16, 0.00045648391922324086, 0.0004564839182421565, 0.1502404765897397},
+                         {17, 0.00012931870124506317, 0.00012931869423482567, 0.04277420799500242},
+                         {20, 1.818833668168956e-05, 1.818833698052913e-05, 0.0},
+                         {31, 3.0235114281192144e-07, 3.023511396804679e-07, 0.0}};
+  const ScalingTable t = checked_table(c, ref);
+  CHECK(*t.correction_low == doctest::Approx(8.092779115512402).epsilon(1e-14));
+  CHECK(*t.correction_high == doctest::Approx(17.39802450158856).epsilon(1e-14));
+  CHECK(t.attention_factor == doctest::Approx(1.3465735902799727).epsilon(1e-15));
+  const auto range = yarn_correction_range(32, 1, 64, 150000, 4096, false);
+  CHECK(range.first == *t.correction_low);
+  CHECK(range.second == *t.correction_high);
+  // truncate = true (the default) rounds to (8, 18): pairs 9..17 differ, the ends agree
+  c.truncate = true;
+  const PairRef rounded[] = {{9, 0.031620752275346484, 0.031620752066373825, 0.9},
+                             {16, 0.0005809475019311124, 0.0005809474969282746, 0.2},
+                             {20, 1.818833668168956e-05, 1.818833698052913e-05, 0.0}};
+  const ScalingTable r = checked_table(c, rounded);
+  CHECK(*r.correction_low == 8);
+  CHECK(*r.correction_high == 18);
+  CHECK(r.scaled_theta[0] == t.scaled_theta[0]);
+  CHECK(r.scaled_theta[31] == t.scaled_theta[31]);
+}
+
+TEST_CASE("yarn: an explicit attention_factor replaces 0.1·ln s + 1 and the mscale ratio") {
+  ScalingConfig c = llama2(ScalingMethod::yarn);
+  c.attention_factor = 1.5;
+  CHECK(rope_scaling_table(c).attention_factor == 1.5);
+  c.mscale = 1, c.mscale_all_dim = 0.5;
+  CHECK(rope_scaling_table(c).attention_factor == 1.5);
+  c.attention_factor = 0;  // 0 = computed
+  CHECK(rope_scaling_table(c).attention_factor == doctest::Approx((0.1 * std::log(8.0) + 1) / (0.05 * std::log(8.0) + 1)).epsilon(1e-15));
+  rejects([] { ScalingConfig b; b.attention_factor = -1; (void)rope_scaling_table(b); }, "attention_factor");
+  rejects([] { ScalingConfig b; b.attention_factor = std::nan(""); (void)rope_scaling_table(b); }, "attention_factor");
 }

@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <fstream>
 
 #include "app/common/fonts.hpp"
 #include "app/common/messages.hpp"
@@ -82,6 +83,81 @@ TEST_CASE("the font atlas bakes the Chinese glyphs the translation uses, not the
   // 龘 (U+9F98) is in the CJK block but in no translation: not baked.
   CHECK(font->FindGlyphNoFallback(static_cast<ImWchar>(0x9F98)) == nullptr);
   CHECK(ImGui::GetIO().Fonts->TexHeight <= 4096);
+}
+
+/// The ink of glyph `c` of `font` in the baked atlas: the sum of its coverage.
+double ink(const ImFont* font, char32_t c) {
+  const ImFontGlyph* g = font->FindGlyphNoFallback(static_cast<ImWchar>(c));
+  if (!g) return 0;
+  unsigned char* pixels = nullptr;
+  int w = 0, h = 0;
+  ImGui::GetIO().Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+  double sum = 0;
+  for (int y = static_cast<int>(g->V0 * h); y < static_cast<int>(g->V1 * h); ++y)
+    for (int x = static_cast<int>(g->U0 * w); x < static_cast<int>(g->U1 * w); ++x) sum += pixels[4 * (y * w + x) + 3];
+  return sum;
+}
+
+TEST_CASE("Chinese headings are bold in both scripts, and an ideograph is one Latin em wide") {
+  if (!has_chinese_font()) {
+    MESSAGE("no Chinese font installed: skipped");
+    return;
+  }
+  const app::FontChoice cjk = app::find_font("zh");
+  CHECK_MESSAGE((cjk.bold_file != cjk.file || cjk.bold_index != cjk.index),
+                "no bold CJK face: Chinese headings are half bold (scripts/install-deps.sh installs fonts-noto-cjk)");
+  test::BlindApp t;
+  REQUIRE(t.app->set_lang("zh").empty());
+  t.frames(2);
+  const ui::UiFonts& fonts = t.app->fonts();
+  // Same size, heavier strokes: more ink for the Latin P and for 位 alike.
+  for (char32_t c : {U'P', U'位', U'码'}) {
+    CAPTURE(static_cast<unsigned>(c));
+    const double regular = ink(fonts.regular, c), bold = ink(fonts.bold, c);
+    CHECK(regular > 0);
+    if (cjk.bold_file != cjk.file || c == U'P') CHECK(bold > 1.2 * regular);
+  }
+  // An ideograph advances one em of the Latin face (cairo's size in exports),
+  // whatever the CJK face's own vertical metrics (Noto's em is 0.69 of its height).
+  const app::FontChoice latin = app::find_font("en");
+  const double em = fonts.size * app::em_share_of_height(latin.file, latin.index);
+  REQUIRE(em > 0);
+  for (const ImFont* f : {fonts.regular, fonts.bold}) {
+    const ImFontGlyph* g = f->FindGlyphNoFallback(static_cast<ImWchar>(U'位'));
+    REQUIRE(g != nullptr);
+    CHECK(g->AdvanceX == doctest::Approx(em).epsilon(0.02));
+  }
+}
+
+TEST_CASE("em_share_of_height reads unitsPerEm and hhea from a font file or a collection") {
+  // DejaVu Sans (fonts-dejavu-core): unitsPerEm 2048, ascender 1901, descender −483.
+  const app::FontChoice latin = app::find_font("en");
+  if (latin.family == "DejaVu Sans") CHECK(app::em_share_of_height(latin.file, 0) == doctest::Approx(2048.0 / 2384.0));
+  CHECK(app::em_share_of_height(latin.file, latin.index) > 0.5);
+  CHECK(app::em_share_of_height(latin.file, 7) == 0);  // a single font has face 0 only
+  if (has_chinese_font()) {
+    const app::FontChoice cjk = app::find_font("zh");
+    const double share = app::em_share_of_height(cjk.file, cjk.index);
+    CHECK(share > 0.5);
+    CHECK(share <= 1.0);
+    CHECK(app::em_share_of_height(cjk.file, 1000) == 0);
+  }
+  // Not a font, a truncated font, no file: 0, never a crash.
+  const fs::path dir = fs::temp_directory_path() / ("poslab-em-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  {
+    std::ofstream(dir / "text.ttf") << "hello, not a font";
+    std::ifstream in(latin.file, std::ios::binary);
+    std::string head(300, '\0');
+    in.read(head.data(), 300);
+    std::ofstream(dir / "cut.ttf", std::ios::binary) << head;
+    std::ofstream(dir / "ttc.ttc", std::ios::binary) << std::string("ttcf\0\1\0\0\0\0\0\x09", 12);
+  }
+  for (const char* name : {"text.ttf", "cut.ttf", "ttc.ttc", "missing.ttf"}) {
+    CAPTURE(name);
+    CHECK(app::em_share_of_height(dir / name, 0) == 0);
+  }
+  fs::remove_all(dir);
 }
 
 TEST_CASE("the language chosen in the menu is remembered; --lang and the locale are not written") {

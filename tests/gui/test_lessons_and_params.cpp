@@ -115,7 +115,10 @@ TEST_CASE("every parameter of every view across its range, and refused typed val
           break;
         case core::ParamType::list:
         case core::ParamType::vector:
-          try_value(core::parse_param_value(*spec, spec->default_text.empty() ? "0:9" : spec->default_text));
+          // no default: a list of positions, or a vector of positive numbers (LongRoPE's divisors)
+          try_value(core::parse_param_value(*spec, !spec->default_text.empty()        ? spec->default_text
+                                                   : spec->type == core::ParamType::list ? "0:9"
+                                                                                         : "1,2"));
           break;
       }
       // An invalid typed value: refused with core's message, the old value kept.

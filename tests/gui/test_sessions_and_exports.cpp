@@ -9,6 +9,7 @@
 #include "app/common/session.hpp"
 #include "app/ui/image.hpp"
 #include "app/ui/request.hpp"
+#include "app/common/link.hpp"
 #include "gui_test_support.hpp"
 
 using namespace poslab;
@@ -152,6 +153,29 @@ TEST_CASE("copy state, change it, paste it back; a bad state changes nothing") {
   ImGui::SetClipboardText("not a state");
   b.app->run(ui::Action::paste_state);
   CHECK(st.session() == before);
+}
+
+TEST_CASE("copy link: the settings' base address, then the lesson and its set parameters; it opens the same state") {
+  test::BlindApp b;
+  auto& st = b.state();
+  REQUIRE(st.select_view("scaling"));
+  REQUIRE(st.set_assignments({"method=llama3", "factor=32"}).empty());
+  // No base address configured: the fragment alone.
+  std::string link = b.app->copy_link();
+  CHECK(link == "#view=scaling&factor=32&method=llama3");
+  CHECK(std::string(ImGui::GetClipboardText()) == link);
+  b.app->settings().link_base = "https://example.org/course/poslab/index.html#old";
+  b.app->run(ui::Action::copy_link);
+  link = ImGui::GetClipboardText();
+  CHECK(link == "https://example.org/course/poslab/index.html#view=scaling&factor=32&method=llama3");
+  // The link reads back as the state it was copied from.
+  const app::Session before = st.session();
+  st.reset_view();
+  st.select_view_index(0);
+  const app::Session back = app::link_session(app::parse_link(link.substr(link.find('#'))));
+  REQUIRE(st.apply_session(back).empty());
+  CHECK(st.view().id == std::string_view("scaling"));
+  CHECK(st.session().params == before.params);
 }
 
 TEST_CASE("export from the GUI: one figure, every figure of the lesson, tables") {

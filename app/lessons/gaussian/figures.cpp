@@ -21,6 +21,7 @@
 #include "app/plot/figure_text.hpp"
 #include "app/lessons/budget.hpp"
 #include "app/lessons/gaussian/setting.hpp"
+#include "app/lessons/common/figures.hpp"
 #include "app/lessons/lesson.hpp"
 #include "poslab/core/decay.hpp"
 #include "poslab/core/gaussian.hpp"
@@ -125,8 +126,7 @@ Figure scores(const FigureContext& ctx, core::KernelMode mode) {
                               tr.format("gaussian.subtitle.rope", {{"d", fig::num(d)}, {"base", fig::num(base)}}),
                               n < n_all ? tr.format("gaussian.scores.first", {{"n", fig::num(static_cast<double>(n))}})
                                         : ""});
-  f.x = {.label = tr("gaussian.axis.key"), .format = fig::TickFormat::integer, .tight = true};
-  f.y = {.label = tr("gaussian.axis.query"), .format = fig::TickFormat::integer, .tight = true};
+  lessons::matrix_axes(f, tr("gaussian.axis.key"), tr("gaussian.axis.query"));  // query 0 at the top
   fig::Heatmap h;
   h.x0 = 0, h.x1 = static_cast<double>(n), h.y0 = 0, h.y1 = static_cast<double>(n);
   h.cols = h.rows = static_cast<int>(n);

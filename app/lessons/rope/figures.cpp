@@ -240,16 +240,16 @@ Figure rotation_matrix(const FigureContext& ctx) {
                          {{"m", fig::num(m)}, {"d", fig::num(d)}, {"base", fig::num(base)},
                           {"layout", tr(layout == core::PairLayout::interleaved ? "rope.layout.interleaved" : "rope.layout.half")}});
   f.x = {.label = tr("rope.matrix.axis.col"), .tight = true};
-  f.y = {.label = tr("rope.matrix.axis.row"), .tight = true};
+  f.y = {.label = tr("rope.matrix.axis.row"), .tight = true, .reversed = true};  // row 0 at the top
   f.equal_aspect = true;
-  // y = −row so row 0 is at the top; the ticks name the real indices.
+  // The ticks name the real indices (for d > 16 two runs of them).
   fig::Heatmap h;
-  h.x0 = -0.5, h.x1 = n - 0.5, h.y0 = -(n - 0.5), h.y1 = 0.5;
+  h.x0 = -0.5, h.x1 = n - 0.5, h.y0 = -0.5, h.y1 = n - 0.5;
   h.cols = n, h.rows = n;
   h.values.resize(static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
   for (int r = 0; r < n; ++r)
     for (int c = 0; c < n; ++c)
-      h.values[static_cast<std::size_t>(n - 1 - r) * static_cast<std::size_t>(n) + static_cast<std::size_t>(c)] =
+      h.values[static_cast<std::size_t>(r) * static_cast<std::size_t>(n) + static_cast<std::size_t>(c)] =
           static_cast<float>(sub(r, c));
   h.colormap = fig::Colormap::signed_;
   h.vmin = -1, h.vmax = 1;
@@ -258,13 +258,13 @@ Figure rotation_matrix(const FigureContext& ctx) {
   h.y_name = tr("rope.matrix.readout.row");
   f.heatmaps.push_back(std::move(h));
   for (int j = 0; j < n; ++j) f.x.ticks.emplace_back(j, std::to_string(idx[static_cast<std::size_t>(j)]));
-  for (int j = n - 1; j >= 0; --j) f.y.ticks.emplace_back(-j, std::to_string(idx[static_cast<std::size_t>(j)]));  // ascending
+  for (int j = 0; j < n; ++j) f.y.ticks.emplace_back(j, std::to_string(idx[static_cast<std::size_t>(j)]));
   // Values in the non-zero cells when they fit (d <= 8).
   if (n <= 8)
     for (int r = 0; r < n; ++r)
       for (int c = 0; c < n; ++c)
         if (sub(r, c) != 0)
-          f.notes.push_back({.x = static_cast<double>(c), .y = static_cast<double>(-r), .text = fig::num(sub(r, c), 3), .anchor = fig::Anchor::center,
+          f.notes.push_back({.x = static_cast<double>(c), .y = static_cast<double>(r), .text = fig::num(sub(r, c), 3), .anchor = fig::Anchor::center,
                              // the signed map is dark only at its negative end
                              .color = sub(r, c) < -0.35 ? fig::Color::rgb(0xffffff) : fig::Color::rgb(0x1d1d1f)});
   return f;
@@ -395,6 +395,49 @@ Figure worked(const FigureContext& ctx) {
   return f;
 }
 
+/// Partial rotary: per dimension j of a head of head_dim dims, the wavelength
+/// λ of the pair it belongs to (log y) — pair j/2 (interleaved) or j mod d/2
+/// (half, HF's rotate_half over the first d dims). Dims d … head_dim − 1 do not
+/// rotate: a shaded band, no position in them. With head_dim = 0 (or d) every
+/// dim rotates and the figure says so.
+Figure partial_rotary(const FigureContext& ctx) {
+  const auto& p = ctx.params;
+  const auto& tr = ctx.tr;
+  const auto [d, base, theta] = rope::frequencies(p);
+  const auto [head, rotary] = rope::head_split(p);
+  const core::PairLayout layout = layout_of(p);
+  const double L = rope::trained_context(p);
+  Figure f;
+  f.title = tr("rope.partial.title");
+  const std::string pct = fig::num(100.0 * rotary / head, 4);
+  f.subtitle = head > rotary ? tr.format("rope.partial.subtitle", {{"d", fig::num(rotary)}, {"head", fig::num(head)},
+                                                                   {"pct", pct}, {"rest", fig::num(head - rotary)}})
+                             : tr.format("rope.partial.subtitle_all", {{"d", fig::num(rotary)}});
+  f.x = {.label = tr("rope.partial.axis.x"), .format = fig::TickFormat::integer};
+  f.x.min = -0.5, f.x.max = head - 0.5;
+  f.y = {.label = tr("rope.partial.axis.y"), .unit = tr("unit.tokens"), .scale = fig::AxisScale::log};
+  fig::Series lambda{.name = tr("rope.partial.rotating"), .kind = fig::SeriesKind::scatter};
+  lambda.marker = head <= 128 ? 3.5f : 1.5f;
+  lambda.color = fig::palette_color(0);
+  std::vector<double> pair_col;
+  for (int j = 0; j < rotary; ++j) {
+    const int pair = layout == core::PairLayout::interleaved ? j / 2 : j % (d / 2);
+    lambda.x.push_back(j), lambda.y.push_back(2 * kPi / theta[pair]);
+    pair_col.push_back(pair);
+  }
+  lambda.x_name = tr("rope.partial.readout.dim");
+  lambda.y_name = "λ";
+  lambda.extra = {{tr("rope.readout.pair"), "", pair_col}};
+  f.series.push_back(std::move(lambda));
+  if (head > rotary)
+    f.bands.push_back({.from = rotary - 0.5, .to = head - 0.5,
+                       .label = tr.format("rope.partial.passthrough", {{"rest", fig::num(head - rotary)}}),
+                       .color = fig::Color::rgb(0x9aa0a6).with_alpha(0.25f)});
+  f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = L, .label = "L = " + fig::num(L)});
+  f.legend = fig::LegendPlace::automatic;
+  return f;
+}
+
 // [SECTION] Readouts
 
 std::vector<Readout> readouts(const FigureContext& ctx) {
@@ -451,6 +494,28 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
                                                                    {"pct", fig::num(100 * mixed_err / scale, 3)}}),
                    .number = mixed_err, .notes = true});
   }
+  // 7. Partial rotary: the whole head's score still depends on m − n only, and
+  //    the dims that do not rotate add the same ⟨q, k⟩ at every position.
+  const rope::HeadSplit split = rope::head_split(p);
+  const int head = split.head, rotary = split.rotary;  // (plain ints: the lambda below captures them)
+  if (head > rotary && shifts > 0) {
+    Eigen::VectorXd q(head), k(head);
+    for (int j = 0; j < head; ++j) q[j] = std::cos(0.7 * j + 0.3), k[j] = std::sin(1.3 * j + 0.5);
+    auto score = [&](double a, double b) {
+      return rope::rotate_partial(q, rotary, a, base, layout).dot(rope::rotate_partial(k, rotary, b, base, layout));
+    };
+    const double passthrough = q.tail(head - rotary).dot(k.tail(head - rotary));
+    const double ref = score(m, n);
+    double worst = 0;
+    for (int s = 1; s <= shifts; ++s) worst = std::max(worst, std::abs(score(m + s, n + s) - ref));
+    const double rest = ref - rope::rotate_partial(q, rotary, m, base, layout).head(rotary).dot(
+                                  rope::rotate_partial(k, rotary, n, base, layout).head(rotary));
+    const double tol = score_tolerance(q, std::max(m, n) + shifts) + score_tolerance(k, std::max(m, n) + shifts);
+    out.push_back({.label = tr.format("rope.readout.partial", {{"d", fig::num(rotary)}, {"head", fig::num(head)}}),
+                   .value = tr.format("rope.readout.partial_value", {{"s", fig::num(shifts)}, {"e", fig::num(worst, 2)},
+                                                                     {"c", fig::num(passthrough, 6)}}),
+                   .number = worst, .holds = worst <= tol && std::abs(rest - passthrough) <= tol});
+  }
   const double ratio = x.norm() > 0 ? core::rope_rotate_mixed(x, m, base).norm() / x.norm() : 1.0;
   out.push_back({.label = tr("rope.readout.mixed_norm"), .value = fig::num(ratio, 6), .number = ratio, .notes = true});
 
@@ -478,14 +543,15 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
 ViewDef rope_view() {
   return {.id = "rope",
           .group = "rotary",
-          .keys = {"vector", "m", "n", "layout", "pos", "d", "base", "original_context"},
+          .keys = {"vector", "m", "n", "layout", "pos", "d", "base", "original_context", "head_dim"},
           .defaults = {{"pos", "0:4"}},
           .figures = {{"frequencies", frequencies},
                       {"dials", dials},
                       {"rotation-matrix", rotation_matrix},
                       {"layouts", layouts},
                       {"mixing", mixing},
-                      {"worked", worked}},
+                      {"worked", worked},
+                      {"partial-rotary", partial_rotary}},
           .tables = {"rope-steps", "rope-five-vectors", "rope-notes-check", "rope-layouts", "rope-frequencies",
                      "rope-rotate"},
           .readouts = readouts};

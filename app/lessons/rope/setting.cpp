@@ -10,6 +10,18 @@ Frequencies frequencies(const core::Params& p) {
   return f;
 }
 
+HeadSplit head_split(const core::Params& p) {
+  const int d = static_cast<int>(p.integer("d"));
+  const int head = static_cast<int>(p.integer("head_dim"));
+  return {head == 0 ? d : head, d};
+}
+
+Eigen::VectorXd rotate_partial(const Eigen::VectorXd& x, int rotary, double m, double base, core::PairLayout layout) {
+  Eigen::VectorXd y = x;
+  y.head(rotary) = core::rope_rotate<double>(Eigen::VectorXd(x.head(rotary)), m, base, layout);
+  return y;
+}
+
 double trained_context(const core::Params& p) { return static_cast<double>(p.integer("original_context")); }
 
 std::vector<int> dial_pairs(int half) {

@@ -23,6 +23,20 @@ struct Frequencies {
 };
 Frequencies frequencies(const core::Params& p);
 
+/// Partial rotary (GPT-NeoX rotary_pct, phi partial_rotary_factor, HF's
+/// rotary_dim): a head of `head` dims of which only the first `rotary` = d
+/// rotate, with θ_i = base^(−2i/d) over the rotating dims (HF builds inv_freq
+/// over dim = head_dim·partial_rotary_factor); the rest pass through.
+struct HeadSplit {
+  int head;    ///< `head_dim`, or d when it is 0
+  int rotary;  ///< d
+};
+HeadSplit head_split(const core::Params& p);
+
+/// x (head dims) with its first `rotary` dims rotated to position m by RoPE in
+/// `layout` (core::rope_rotate) and the others unchanged.
+Eigen::VectorXd rotate_partial(const Eigen::VectorXd& x, int rotary, double m, double base, core::PairLayout layout);
+
 /// L (`original_context`): a pair turns at least once within it when λ_i < L.
 double trained_context(const core::Params& p);
 

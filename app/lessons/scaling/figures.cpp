@@ -65,7 +65,8 @@ constexpr std::array kMethods = {
     MethodInfo{ScalingMethod::none, 0x7F7F7F},   MethodInfo{ScalingMethod::linear, 0xE69F00},
     MethodInfo{ScalingMethod::ntk, 0x56B4E9},    MethodInfo{ScalingMethod::dynamic, 0x009E73},
     MethodInfo{ScalingMethod::yarn, 0x0072B2},   MethodInfo{ScalingMethod::yarn_paper, 0xCC79A7},
-    MethodInfo{ScalingMethod::llama3, 0xD62728}, MethodInfo{ScalingMethod::seed, 0x9467BD},
+    MethodInfo{ScalingMethod::llama3, 0xD62728}, MethodInfo{ScalingMethod::longrope, 0x8C564B},
+    MethodInfo{ScalingMethod::seed, 0x9467BD},
 };
 
 fig::Color method_colour(ScalingMethod m) {
@@ -739,6 +740,21 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
       case ScalingMethod::none:
         value = tr.format("scaling.readout.regimes_none", {{"n", n}});
         break;
+      case ScalingMethod::longrope: {
+        // Which list divides the pairs (HF switches the whole table once seq_len > L) and its range.
+        const Eigen::VectorXd divisor = t->theta.cwiseQuotient(t->scaled_theta);
+        const bool lists = p.is_set(*t->uses_long_factor ? "long_factor" : "short_factor");
+        value = tr.format(lists ? "scaling.readout.regimes_longrope" : "scaling.readout.regimes_longrope_uniform",
+                          {{"list", *t->uses_long_factor ? "long_factor" : "short_factor"},
+                           {"n", fig::num(static_cast<double>(p.integer("seq_len")))},
+                           {"cmp", *t->uses_long_factor ? ">" : "≤"},
+                           {"L", fig::num(L)},
+                           {"min", fig::num(divisor.minCoeff(), 6)},
+                           {"max", fig::num(divisor.maxCoeff(), 6)},
+                           {"s", fig::num(s)}});
+        number = divisor.maxCoeff();
+        break;
+      }
       default: {
         const Eigen::Index last = t->theta.size() - 1;
         const double first = t->theta[0] / t->scaled_theta[0], end = t->theta[last] / t->scaled_theta[last];
@@ -786,15 +802,17 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
                                                                  {"a2", fig::num(t->attention_factor * t->attention_factor, 6)}}),
                    t->attention_factor, std::nullopt});
 
-    // Why the factor: over s·L keys the softmax spreads thinner; a² sharpens it
-    // back (holds: the a² entropy at s·L is the closer one to the entropy at L;
-    // no claim for a = 1, where the two are the same).
+    // Why the factor: over s·L keys the softmax spreads thinner; a² > 1
+    // sharpens it back (holds: the entropy with scores × a² is below the one
+    // without). No claim for a² ≤ 1: a = 1 changes nothing, and an mscale
+    // below mscale_all_dim gives a² < 1, which flattens instead.
     const double a2 = t->attention_factor * t->attention_factor;
     const Entropy trained = attention_entropy(L, none->theta, 1);
     const Entropy wide = attention_entropy(Lt, t->scaled_theta, 1);
     const Entropy sharp = a2 == 1 ? wide : attention_entropy(Lt, t->scaled_theta, a2);
+    // (no claim for an attention_factor given outright: any number can be typed there)
     std::optional<bool> sharper;
-    if (a2 != 1) sharper = std::abs(sharp.nats - trained.nats) < std::abs(wide.nats - trained.nats);
+    if (a2 > 1 && p.real("attention_factor") == 0) sharper = sharp.nats < wide.nats;
     std::string value = tr.format("scaling.readout.entropy_value",
                                   {{"L", fig::num(L)}, {"h0", fig::num(trained.nats, 5)}, {"Lt", fig::num(std::floor(Lt))},
                                    {"h1", fig::num(wide.nats, 5)}, {"a2", fig::num(a2, 5)}, {"h2", fig::num(sharp.nats, 5)}});
@@ -882,7 +900,8 @@ ViewDef scaling_view() {
   return {.id = "scaling",
           .group = "extension",
           .keys = {"method", "d", "base", "factor", "original_context", "seq_len", "beta_fast", "beta_slow", "mscale",
-                   "mscale_all_dim", "low_freq_factor", "high_freq_factor", "gamma", "temperature", "pos", "log_x"},
+                   "mscale_all_dim", "low_freq_factor", "high_freq_factor", "gamma", "temperature", "truncate",
+                   "attention_factor", "short_factor", "long_factor", "pos", "log_x"},
           .defaults = {{"pos", "100,1000,4096,8192,16384,30000,32768"}, {"log_x", "true"}},
           .figures = {{"ratio", ratio},
                       {"wavelength", wavelength},

@@ -23,6 +23,10 @@ core::ScalingConfig scaling_config(const core::Params& p, core::ScalingMethod me
   c.low_freq_factor = p.real("low_freq_factor");
   c.high_freq_factor = p.real("high_freq_factor");
   c.temperature = p.real("temperature");
+  c.truncate = p.boolean("truncate");
+  c.attention_factor = p.real("attention_factor");
+  if (p.is_set("short_factor")) c.short_factor = p.list("short_factor");
+  if (p.is_set("long_factor")) c.long_factor = p.list("long_factor");
   return c;
 }
 

@@ -19,7 +19,8 @@ double target_context(const core::Params& p);
 
 /// `method` at the lesson's parameters: d, base, factor, original_context,
 /// seq_len, beta_fast, beta_slow, mscale, mscale_all_dim, low_freq_factor,
-/// high_freq_factor and temperature.
+/// high_freq_factor, temperature, truncate, attention_factor, short_factor and
+/// long_factor (the last two only when set).
 core::ScalingConfig scaling_config(const core::Params& p, core::ScalingMethod method);
 
 /// The extension the lesson shows: `method`, taking a model trained on L

@@ -30,7 +30,7 @@ using scaling::trained_context;
 /// The methods with a θ′ column, in the lesson's order (none is θ itself).
 constexpr std::array kScaled = {ScalingMethod::linear, ScalingMethod::ntk,        ScalingMethod::dynamic,
                                 ScalingMethod::yarn,   ScalingMethod::yarn_paper, ScalingMethod::llama3,
-                                ScalingMethod::seed};
+                                ScalingMethod::longrope, ScalingMethod::seed};
 
 std::string column_suffix(ScalingMethod m) {
   std::string name = core::scaling_method_name(m);
@@ -74,6 +74,7 @@ Table yarn_interpolation(const Params& p) {
   t.meta.emplace_back("correction_high_exact", core::yarn_find_correction_dim(p.real("beta_slow"), d, base, L));
   t.meta.emplace_back("attention_factor_yarn", yarn.attention_factor);
   t.meta.emplace_back("attention_factor_yarn_paper", at(ScalingMethod::yarn_paper).attention_factor);
+  t.meta.emplace_back("attention_factor_longrope", at(ScalingMethod::longrope).attention_factor);
   t.meta.emplace_back("effective_base_ntk", at(ScalingMethod::ntk).effective_base);
   t.meta.emplace_back("effective_base_dynamic", at(ScalingMethod::dynamic).effective_base);
   t.meta.emplace_back("effective_factor_dynamic", at(ScalingMethod::dynamic).effective_factor);
@@ -151,6 +152,7 @@ Table rope_scaling(const Params& p) {
   if (s.correction_high) t.meta.emplace_back("correction_high", *s.correction_high);
   if (c.method == core::ScalingMethod::ntk || c.method == core::ScalingMethod::dynamic)
     t.meta.emplace_back("effective_base", s.effective_base);
+  if (s.uses_long_factor) t.meta.emplace_back("factor_list", std::string(*s.uses_long_factor ? "long" : "short"));
   // The divisor the ramp interpolates towards (= factor unless a method divides
   // some θ by more, e.g. dynamic NTK at seq_len ≫ L): θ' = ramp·θ + (1 − ramp)·θ/effective_factor.
   t.meta.emplace_back("effective_factor", s.effective_factor);
@@ -184,14 +186,16 @@ std::vector<TableDef> scaling_lesson_tables() {
   return {
       {"rope-scaling", "per-pair frequencies under a context-extension method",
        {"method", "d", "base", "factor", "original_context", "seq_len", "beta_fast", "beta_slow", "mscale",
-        "mscale_all_dim", "low_freq_factor", "high_freq_factor", "temperature"},
+        "mscale_all_dim", "low_freq_factor", "high_freq_factor", "temperature", "truncate", "attention_factor",
+        "short_factor", "long_factor"},
        {}, rope_scaling, rope_scaling_cost},
       {"position-map", "target positions mapped by PI (linear) and by the notes' gamma formula",
        {"original_context", "factor", "gamma", "pos"},
        {{"pos", "100,1000,4096,8192,16384,30000,32768"}}, position_map, position_map_cost},
       {"yarn-interpolation", "per pair: theta, wavelength, turns within L, ramps and theta' under every method",
        {"d", "base", "factor", "original_context", "seq_len", "beta_fast", "beta_slow", "mscale", "mscale_all_dim",
-        "low_freq_factor", "high_freq_factor", "temperature"},
+        "low_freq_factor", "high_freq_factor", "temperature", "truncate", "attention_factor", "short_factor",
+        "long_factor"},
        {},
        yarn_interpolation, yarn_interpolation_cost},
       {"position-mapping", "target positions under PI and the notes' gamma map, inside or outside the trained range",

@@ -213,7 +213,9 @@ Figure sinusoids(const FigureContext& ctx) {
   constexpr double kRowGap = 2.8;
   Figure f;
   f.title = tr("sinusoidal.sinusoids.title");
-  f.subtitle = tr.format("sinusoidal.sinusoids.subtitle", {{"d", fig::num(d)}, {"base", fig::num(base)},
+  // Arrows (one wavelength) are drawn on at most six rows; the subtitle says so only then.
+  f.subtitle = tr.format(dims.size() <= 6 ? "sinusoidal.sinusoids.subtitle" : "sinusoidal.sinusoids.subtitle_no_arrows",
+                         {{"d", fig::num(d)}, {"base", fig::num(base)},
                                                            {"n", fig::num(static_cast<double>(n - 1))}});
   f.x = {.label = tr("sinusoidal.axis.pos"), .unit = tr("unit.tokens"), .format = fig::TickFormat::integer};
   f.y = {.label = tr("sinusoidal.sinusoids.axis.y"), .min = -kRowGap * static_cast<double>(dims.size() - 1) - 1.3,

@@ -200,6 +200,23 @@ std::string mode_text(const Setting& s, const Translator& tr) {
   return s.bidirectional ? tr("t5.bidirectional") : tr("t5.causal");
 }
 
+/// The relative positions the buckets figure draws: those of `relative`, the
+/// first distance of every bucket between the ends, and the ends themselves,
+/// which reach at least 1.25·D on each side that has its own buckets (keys
+/// before the query always; after it in the encoder).
+std::vector<long long> shown_positions(const core::Params& p, const Setting& s, const BucketLookup& look) {
+  const auto rel = relative_positions(p);
+  const auto reach = static_cast<long long>(std::ceil(1.25 * static_cast<double>(s.max_distance)));
+  const long long lo = std::min(rel.front(), -reach), hi = s.bidirectional ? std::max(rel.back(), reach) : rel.back();
+  std::set<long long> out(rel.begin(), rel.end());
+  out.insert(lo), out.insert(hi);
+  for (const core::T5BucketRange& r : look.ranges()) {
+    if (r.first != LLONG_MIN && r.first > lo && r.first < hi) out.insert(r.first);
+    if (r.last != LLONG_MAX && r.last > lo && r.last < hi) out.insert(r.last);  // the open-ended ones span too
+  }
+  return {out.begin(), out.end()};
+}
+
 // [SECTION] Figures
 
 /// Bucket of every relative position key − query as a staircase; hover shows
@@ -214,7 +231,9 @@ Figure buckets(const FigureContext& ctx) {
   f.title = tr("t5.buckets.title");
   f.subtitle = tr.format("t5.buckets.subtitle", {{"nb", fig::num(s.buckets)}, {"maxd", fig::num(s.max_distance)},
                                                  {"mode", mode_text(s, tr)}});
-  f.x = {.label = tr("t5.axis.relative"), .format = fig::TickFormat::integer};
+  f.x = {.label = tr("t5.axis.relative"),
+         .scale = ctx.params.boolean("log_x") ? fig::AxisScale::symlog : fig::AxisScale::linear,
+         .format = fig::TickFormat::integer};
   f.y = {.label = tr("t5.axis.bucket"), .min = -0.5, .max = s.buckets + 1.5, .format = fig::TickFormat::integer};
   const long long from = last_bucket_from(look);
   fig::Series closed{.name = tr("t5.buckets.series"), .kind = fig::SeriesKind::step};
@@ -225,7 +244,12 @@ Figure buckets(const FigureContext& ctx) {
   fig::Series open_above{.kind = fig::SeriesKind::step};
   open_below.color = open_above.color = fig::palette_color(3);
   std::vector<double> first, last, size, below_from, above_from;
-  const auto all = relative_positions(ctx.params);
+  // The axis always reaches 1.25·D on each side that has buckets, so the
+  // open-ended buckets stay on screen whatever D is; the staircase is drawn
+  // exactly (a point at the first distance of every bucket in view) and the
+  // positions of `relative` are points of it too (their hover readouts);
+  // a long list is drawn as its bucket runs (drawn_positions).
+  const std::vector<long long> all = shown_positions(ctx.params, s, look);
   const auto rel_lo = static_cast<double>(all.front()), rel_hi = static_cast<double>(all.back());
   const auto rel = drawn_positions(all, [&](long long rp) { return look.bucket(rp); });
   for (long long rp : rel) {
@@ -256,7 +280,8 @@ Figure buckets(const FigureContext& ctx) {
   // Exact region: |key − query| < max_exact, one bucket per distance.
   const double me = s.max_exact();
   f.bands.push_back({.from = -(me - 0.5), .to = s.bidirectional ? me - 0.5 : 0.5,
-                     .label = tr.format("t5.buckets.exact", {{"n", fig::num(me)}})});
+                     .label = tr.format("t5.buckets.exact", {{"n", fig::num(me)}}),
+                     .label_top = true});  // the curve reaches bucket 0 at the bottom of the band
   // Max distance (labelled) and the true start of the last bucket (dotted,
   // named in the legend entry of the open-ended series), where the relative
   // positions shown reach them.
@@ -269,7 +294,11 @@ Figure buckets(const FigureContext& ctx) {
   add_edges(-1);
   if (s.bidirectional) {
     add_edges(1);
-    f.notes.push_back({.x = 1.5, .y = static_cast<double>(s.side()), .text = tr.format("t5.buckets.unused", {{"b", fig::num(s.side())}})});
+    // A labelled dotted line, not a note by the curve: its label sits at the
+    // right end, where the curve is at the top (the open-ended bucket).
+    f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = static_cast<double>(s.side()),
+                           .label = tr.format("t5.buckets.unused", {{"b", fig::num(s.side())}}),
+                           .color = fig::palette_color(3), .style = fig::LineStyle::dotted});
   }
   return f;
 }
@@ -527,7 +556,7 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
 ViewDef t5_view() {
   return {.id = "t5",
           .group = "relative",
-          .keys = {"buckets", "bucket_max_distance", "bidirectional", "positions", "relative"},
+          .keys = {"buckets", "bucket_max_distance", "bidirectional", "positions", "relative", "log_x"},
           .defaults = {{"positions", "160"}},
           .figures = {{"buckets", buckets}, {"matrix", matrix}, {"usage", usage}, {"notes", notes}},
           .tables = {"t5-buckets", "t5-bucket-ranges"},

@@ -58,19 +58,20 @@ std::string two_decimals(double v) {
   return buf;
 }
 
-/// A matrix as a heatmap with row 0 at the top (y = −row), one labelled tick
+/// A matrix as a heatmap, cell (r, c) at y = r, x = x_offset + c (on a reversed
+/// y axis row 0 is at the top), one labelled tick
 /// per row and column, and the value written in each cell.
 void add_matrix(Figure& f, const Eigen::MatrixXd& a, double x_offset, fig::Colormap map, double vmax,
                 const std::string& value_name, const std::string& x_name, const std::string& y_name,
                 bool write_values) {
   const auto rows = static_cast<int>(a.rows()), cols = static_cast<int>(a.cols());
   fig::Heatmap h;
-  h.x0 = x_offset - 0.5, h.x1 = x_offset + cols - 0.5, h.y0 = -(rows - 0.5), h.y1 = 0.5;
+  h.x0 = x_offset - 0.5, h.x1 = x_offset + cols - 0.5, h.y0 = -0.5, h.y1 = rows - 0.5;
   h.cols = cols, h.rows = rows;
   h.values.resize(static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols));
   for (int r = 0; r < rows; ++r)
     for (int c = 0; c < cols; ++c)
-      h.values[static_cast<std::size_t>(rows - 1 - r) * static_cast<std::size_t>(cols) + static_cast<std::size_t>(c)] =
+      h.values[static_cast<std::size_t>(r) * static_cast<std::size_t>(cols) + static_cast<std::size_t>(c)] =
           static_cast<float>(a(r, c));
   h.colormap = map;
   h.vmin = map == fig::Colormap::signed_ ? -vmax : 0.0;
@@ -83,7 +84,7 @@ void add_matrix(Figure& f, const Eigen::MatrixXd& a, double x_offset, fig::Color
   for (int r = 0; r < rows; ++r)
     for (int c = 0; c < cols; ++c) {
       const double t = a(r, c) / vmax;  // the magnitude map is light above ~0.55, dark below
-      f.notes.push_back({.x = x_offset + c, .y = static_cast<double>(-r), .text = two_decimals(a(r, c)),
+      f.notes.push_back({.x = x_offset + c, .y = static_cast<double>(r), .text = two_decimals(a(r, c)),
                          .anchor = fig::Anchor::center,
                          .color = t > 0.55 ? fig::Color::rgb(0x1d1d1f) : fig::Color::rgb(0xffffff)});
     }
@@ -95,12 +96,12 @@ Figure attention_figure(const Eigen::MatrixXd& a, const std::vector<std::string>
                         const Translator& tr) {
   Figure f;
   f.x = {.label = tr("why-position.axis.key"), .tight = true};
-  f.y = {.label = tr("why-position.axis.query"), .tight = true};
+  f.y = {.label = tr("why-position.axis.query"), .tight = true, .reversed = true};  // query 0 at the top
   f.equal_aspect = true;
   add_matrix(f, a, 0, fig::Colormap::magnitude, vmax, tr("why-position.readout.weight"),
              tr("why-position.readout.key"), tr("why-position.readout.query"), true);
   for (int j = 0; j < kTokens; ++j) f.x.ticks.emplace_back(j, labels[static_cast<std::size_t>(j)]);
-  for (int j = kTokens - 1; j >= 0; --j) f.y.ticks.emplace_back(-j, labels[static_cast<std::size_t>(j)]);  // ascending
+  for (int j = 0; j < kTokens; ++j) f.y.ticks.emplace_back(j, labels[static_cast<std::size_t>(j)]);
   f.legend = fig::LegendPlace::none;
   return f;
 }
@@ -167,7 +168,8 @@ Figure outputs(const FigureContext& ctx) {
   f.subtitle = tr.format(t.gap <= kEquivarianceTolerance ? "why-position.outputs.subtitle_rounding" : "why-position.outputs.subtitle",
                          {{"encoding", encoding_text(s, tr)}, {"gap", fig::num(t.gap, 2)}});
   f.x = {.label = tr("why-position.outputs.axis.dim"), .tight = true};
-  f.y = {.label = tr("why-position.outputs.axis.word"), .min = -(kTokens - 0.5), .max = 1.3, .tight = true};
+  // Reversed: word 0 at the top, the block titles above it (y = −0.9).
+  f.y = {.label = tr("why-position.outputs.axis.word"), .min = -1.3, .max = kTokens - 0.5, .tight = true, .reversed = true};
   const std::string value = tr("why-position.readout.output");
   const std::string dim = tr("why-position.readout.dim"), word = tr("why-position.readout.word");
   add_matrix(f, t.original.output, 0, fig::Colormap::signed_, vmax, value, dim, word, false);
@@ -176,11 +178,11 @@ Figure outputs(const FigureContext& ctx) {
   const char* names[] = {"why-position.outputs.block_original", "why-position.outputs.block_shuffled",
                          "why-position.outputs.block_difference"};
   for (int b = 0; b < 3; ++b) {
-    f.notes.push_back({.x = b * block + (kD - 1) / 2.0, .y = 0.9, .text = tr(names[b]), .anchor = fig::Anchor::center});
+    f.notes.push_back({.x = b * block + (kD - 1) / 2.0, .y = -0.9, .text = tr(names[b]), .anchor = fig::Anchor::center});
     for (int j = 0; j < kD; j += kD - 1) f.x.ticks.emplace_back(b * block + j, std::to_string(j));
   }
   const std::vector<std::string> labels = original_labels();
-  for (int j = kTokens - 1; j >= 0; --j) f.y.ticks.emplace_back(-j, labels[static_cast<std::size_t>(j)]);
+  for (int j = 0; j < kTokens; ++j) f.y.ticks.emplace_back(j, labels[static_cast<std::size_t>(j)]);
   f.legend = fig::LegendPlace::none;
   return f;
 }

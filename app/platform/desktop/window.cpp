@@ -35,6 +35,16 @@ std::string g_glfw_error;  // the last GLFW error, for the one-line message
 
 void on_glfw_error(int, const char* description) { g_glfw_error = description ? description : "unknown error"; }
 
+/// Files dropped on the window go to the App (a config.json opens its model).
+void on_drop(GLFWwindow* window, int count, const char** paths) {
+  auto* self = static_cast<Window*>(glfwGetWindowUserPointer(window));
+  if (!self || count <= 0 || !paths) return;
+  std::vector<std::string> files;
+  for (int i = 0; i < count; ++i)
+    if (paths[i]) files.emplace_back(paths[i]);
+  self->files_dropped(std::move(files));
+}
+
 /// Frames drawn after any input so ImGui settles (hover states, popups).
 constexpr int kSettleFrames = 3;
 
@@ -86,14 +96,21 @@ Window::~Window() {
 }
 
 void Window::attach(App& app) {
-  (void)app;  // the App made its ImGui context current
+  app_ = &app;  // the App made its ImGui context current
   ImGui_ImplGlfw_InitForOpenGL(window_, true);
   ImGui_ImplOpenGL3_Init("#version 330 core");
+  glfwSetDropCallback(window_, on_drop);
   attached_ = true;
+}
+
+void Window::files_dropped(std::vector<std::string> paths) {
+  if (app_) app_->drop_files(std::move(paths));
 }
 
 void Window::detach() {
   if (!attached_) return;
+  glfwSetDropCallback(window_, nullptr);
+  app_ = nullptr;
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();
   attached_ = false;

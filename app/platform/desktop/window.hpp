@@ -33,6 +33,8 @@ class Window final : public Platform {
   void attach(App& app);
   /// Unhooks the backends (before the App's ImGui context goes away).
   void detach();
+  /// Files dropped on the window (GLFW's drop callback): handed to the App.
+  void files_dropped(std::vector<std::string> paths);
   /// Restores the remembered geometry, sets the icon (a PNG; none if
   /// unreadable) and shows the window.
   void show(const Settings& settings, const std::filesystem::path& icon_png);
@@ -72,6 +74,7 @@ class Window final : public Platform {
   void release_after_shrink(int width, int height);
 
   GLFWwindow* window_ = nullptr;
+  App* app_ = nullptr;  ///< while attached: where dropped files go
   std::unique_ptr<gl::HeatmapRenderer> heatmaps_;
   bool attached_ = false;
   bool for_screenshot_ = false;

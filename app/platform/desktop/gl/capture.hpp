@@ -3,7 +3,7 @@
 // screenshot`), and an offscreen framebuffer of an exact size (screenshots
 // never depend on the screen being large enough).
 
-#include <epoxy/gl.h>
+#include "app/platform/desktop/gl/gl_api.hpp"
 
 #include "app/ui/image.hpp"
 

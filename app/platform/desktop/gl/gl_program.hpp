@@ -3,7 +3,7 @@
 // with the compiler's log in the error when anything fails. Needs a current
 // OpenGL 3.3 core context (functions through libepoxy).
 
-#include <epoxy/gl.h>
+#include "app/platform/desktop/gl/gl_api.hpp"
 
 #include <string>
 #include <string_view>

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "app/export/cairo_painter.hpp"
+#include "app/export/raster_argb.hpp"
 
 namespace poslab::app::gl {
 
@@ -38,7 +38,8 @@ HeatmapRenderer::HeatmapRenderer() {
       glBindTexture(GL_TEXTURE_2D, luts_[i]);
       set_nearest_clamped();
       glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-      glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 256, 1, 0, GL_RGBA, GL_UNSIGNED_INT_8_8_8_8_REV, lut.data());
+      // r | g<<8 | b<<16 | a<<24 is the bytes r, g, b, a in memory (every target is little-endian)
+      glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 256, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE, lut.data());
     }
     glBindTexture(GL_TEXTURE_2D, static_cast<GLuint>(previous));
   }
@@ -101,9 +102,10 @@ std::uint32_t HeatmapRenderer::upload(std::uint32_t id, const fig::ScalarRaster&
     else glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, r.w, r.h, GL_RED, GL_FLOAT, data);
   } else {
     s.rgba = true;
-    const auto px = raster_to_argb(r);  // 0xAARRGGBB per pixel
-    if (fresh) glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, r.w, r.h, 0, GL_BGRA, GL_UNSIGNED_INT_8_8_8_8_REV, px.data());
-    else glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, r.w, r.h, GL_BGRA, GL_UNSIGNED_INT_8_8_8_8_REV, px.data());
+    auto px = raster_to_argb(r);  // 0xAARRGGBB per pixel → the bytes r, g, b, a (GL ES has no BGRA)
+    for (std::uint32_t& p : px) p = (p & 0xff00ff00u) | ((p >> 16) & 0xffu) | ((p & 0xffu) << 16);
+    if (fresh) glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, r.w, r.h, 0, GL_RGBA, GL_UNSIGNED_BYTE, px.data());
+    else glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, r.w, r.h, GL_RGBA, GL_UNSIGNED_BYTE, px.data());
   }
   s.w = r.w, s.h = r.h;
   glBindTexture(GL_TEXTURE_2D, static_cast<GLuint>(previous));

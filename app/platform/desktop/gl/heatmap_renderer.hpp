@@ -8,7 +8,7 @@
 // If the shaders cannot be built, rasters are coloured on the CPU instead
 // (RGBA8 textures drawn with ImDrawList::AddImage) and `fallback_reason()` says why.
 
-#include <epoxy/gl.h>
+#include "app/platform/desktop/gl/gl_api.hpp"
 
 #include <array>
 #include <map>

@@ -10,11 +10,17 @@
 //   yarn      HF `_compute_yarn_parameters` / YaRN authors' code: ramp linear in the pair
 //             index between floor(low) and ceil(high) correction dims,
 //             θ'_i = θ_i·ramp_i + (θ_i/s)·(1 − ramp_i); attention factor 0.1·ln s + 1
-//             (or get_mscale(s, mscale)/get_mscale(s, mscale_all_dim) when both are set)
+//             (or get_mscale(s, mscale)/get_mscale(s, mscale_all_dim) when both are set);
+//             truncate = false (HF's newer flag, gpt-oss) keeps the correction range unrounded
 //   yarn-paper the paper's γ(r): ramp linear in r_i = L/λ_i between α = beta_slow and
 //             β = beta_fast (Peng et al. 2023, eq. 17–18), no floor/ceil
 //   llama3    HF `_compute_llama3_parameters`: keep λ < L/high_freq_factor, divide
 //             λ > L/low_freq_factor by s, smooth in between
+//   longrope  HF `_compute_longrope_parameters` (Phi-3; first called `su`): every pair
+//             has its own divisor, θ'_i = θ_i / ext_i with ext = long_factor when
+//             seq_len > L, else short_factor; attention factor √(1 + ln s / ln L)
+//             (1 for s ≤ 1). Without lists: short_factor = 1, long_factor = s for
+//             every pair (LongRoPE reduced to PI beyond L).
 //   seed      the notes' formula (seed 002 §4.1): θ'_i = θ_i / s^(t/(d/2))
 //
 // `ramp` is the weight of the unscaled frequency:
@@ -27,18 +33,26 @@
 // factor is s·seq_len/L − (s − 1); the seed formula once t > d/2) the solve
 // uses that larger divisor instead, reported as `effective_factor`:
 //   θ'_i = ramp_i·θ_i + (1 − ramp_i)·θ_i/effective_factor.
+// longrope's lists may divide a pair by more than s too (effective_factor =
+// max(s, max ext_i)); a list entry below 1 speeds its pair up, which no ramp in
+// [0, 1] describes: that pair's ramp is clamped to 1.
+//
+// yarn and longrope take an explicit `attention_factor` (> 0) in place of the
+// computed one, as HF reads rope_scaling["attention_factor"].
 
 #include <optional>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include <Eigen/Dense>
 
 namespace poslab::core {
 
-enum class ScalingMethod { none, linear, ntk, dynamic, yarn, yarn_paper, llama3, seed };
+enum class ScalingMethod { none, linear, ntk, dynamic, yarn, yarn_paper, llama3, seed, longrope };
 
-/// "yarn-paper" ↔ ScalingMethod::yarn_paper, etc. Raises InvalidParameter("method", ...).
+/// "yarn-paper" ↔ ScalingMethod::yarn_paper, etc. ("seed" and "su" are accepted as the
+/// older names of "notes" and "longrope"). Raises InvalidParameter("method", ...).
 ScalingMethod parse_scaling_method(std::string_view word);
 const char* scaling_method_name(ScalingMethod method);
 
@@ -53,8 +67,17 @@ struct ScalingConfig {
   double mscale = 0, mscale_all_dim = 0;  ///< 0 = unset
   double low_freq_factor = 1, high_freq_factor = 4;
   double temperature = 0.25;         ///< seed method's t
+  /// longrope: one divisor per pair (d/2 each); empty = 1 (short) and s (long) for every pair.
+  std::vector<double> short_factor, long_factor;
+  /// yarn and longrope: the factor on cos and sin when > 0 (HF's rope_scaling
+  /// attention_factor); 0 = computed from factor (and mscale, mscale_all_dim).
+  double attention_factor = 0;
+  /// yarn: round the correction range to whole pairs (floor/ceil, HF's default);
+  /// false keeps it fractional (HF's `truncate`, gpt-oss).
+  bool truncate = true;
   /// Checks every field against its parameter spec and the relations
-  /// (beta_fast > beta_slow, high > low). Raises InvalidParameter.
+  /// (beta_fast > beta_slow, high > low; longrope: lists of d/2 numbers, and
+  /// L ≥ 2 when its attention factor divides by ln L). Raises InvalidParameter.
   void check() const;
 };
 
@@ -70,6 +93,8 @@ struct ScalingTable {
   /// max(factor, max_i θ_i/θ'_i) (= factor except dynamic past ~2L, seed with t > d/2).
   double effective_factor = 1.0;
   std::optional<double> correction_low, correction_high;  ///< yarn: the (truncated) correction dims
+  /// longrope: which list divides the pairs (seq_len > L: long_factor).
+  std::optional<bool> uses_long_factor;
 };
 
 /// The per-pair table for `config` (checks it first: config.check()).
@@ -88,6 +113,10 @@ std::pair<double, double> yarn_correction_range(double beta_fast, double beta_sl
 
 /// YaRN's get_mscale: 1 for s ≤ 1, else 0.1·mscale·ln s + 1.
 double yarn_get_mscale(double scale, double mscale = 1.0);
+
+/// LongRoPE's attention factor (HF `_compute_longrope_parameters`, Microsoft's
+/// Phi-3 code): 1 for s ≤ 1, else √(1 + ln s / ln L). Needs L ≥ 2 when s > 1.
+double longrope_attention_factor(double factor, double original_context);
 
 /// Position interpolation: m' = m / s.
 double position_map_linear(double pos, double factor);

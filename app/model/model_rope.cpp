@@ -1,0 +1,480 @@
+// Reading a RoPE model's config as transformers does: the head and rotating
+// dimensions (configuration_<type>.py), the base, the rope_type and its
+// fields (modeling_rope_utils.py), the attention factor, and the poslab
+// parameters that reproduce it all (docs/CONTRACT.md §5).
+//
+// [SECTION] Index
+// - Dimensions: head_dim, MLA, partial rotary in three spellings
+// - rope_type, factor, the trained and the target context
+// - The rope types: linear, dynamic, llama3, yarn, longrope
+// - read_rope
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "app/model/model_reader.hpp"
+#include "poslab/core/errors.hpp"
+#include "poslab/core/scaling.hpp"
+
+namespace poslab::app::model_detail {
+
+namespace {
+
+using core::InvalidParameter;
+using core::Reason;
+
+std::string n_text(long long x) { return num(static_cast<double>(x)); }
+
+// [SECTION] Dimensions
+
+struct Dims {
+  int head_dim = 0;
+  int rotary_dim = 0;
+};
+
+/// head_dim: DeepSeek's qk_rope_head_dim, else an explicit head_dim, else
+/// hidden_size / num_attention_heads (and their legacy names).
+long long head_dimension(Reader& r) {
+  const json& c = r.config();
+  std::string hidden_name, heads_name;
+  const json* hidden = r.field({"hidden_size", "n_embd", "n_embed", "d_model"}, &hidden_name);
+  const json* heads = r.field({"num_attention_heads", "n_head", "n_heads", "num_heads"}, &heads_name);
+  std::optional<long long> hidden_v, heads_v;
+  if (hidden) hidden_v = integer(*hidden, hidden_name, 1, kMaxWidth);
+  if (heads) heads_v = integer(*heads, heads_name, 1, kMaxHeads);
+  const std::optional<long long> split =
+      hidden_v && heads_v ? std::optional<long long>(*hidden_v / *heads_v) : std::nullopt;
+
+  if (const json* mla = Reader::present(c, "qk_rope_head_dim")) {
+    const long long head_dim = integer(*mla, "qk_rope_head_dim", 2, 8192);
+    long long nope = 0;
+    if (const json* n = Reader::present(c, "qk_nope_head_dim")) nope = integer(*n, "qk_nope_head_dim", 0, 8192);
+    if (nope)
+      r.warn("model.warning.mla_rope_head_dim_nope", {{"d", n_text(head_dim)}, {"nope", n_text(nope)}}, "mla_rope_head_dim");
+    else
+      r.warn("model.warning.mla_rope_head_dim", {{"d", n_text(head_dim)}});
+    return head_dim;
+  }
+  if (const json* explicit_dim = r.field({"head_dim"})) {
+    const long long head_dim = integer(*explicit_dim, "head_dim", 1, 8192);
+    if (split && *split != head_dim)
+      r.warn("model.warning.head_dim_explicit",
+             {{"head_dim", n_text(head_dim)}, {"hidden_name", hidden_name}, {"heads_name", heads_name},
+              {"hidden", n_text(*hidden_v)}, {"heads", n_text(*heads_v)}, {"split", n_text(*split)}});
+    return head_dim;
+  }
+  if (!hidden)
+    missing("hidden_size", "is needed (with num_attention_heads) to find the head dimension, or give head_dim",
+            Reason{"model_head_needs_hidden", {}, {}});
+  if (!heads)
+    missing("num_attention_heads", "is needed (with hidden_size) to find the head dimension, or give head_dim",
+            Reason{"model_head_needs_heads", {}, {}});
+  if (*hidden_v % *heads_v != 0)
+    throw InvalidParameter(hidden_name, n_text(*hidden_v),
+                           "must be a multiple of " + heads_name + " = " + n_text(*heads_v) + " (or give head_dim)",
+                           Reason{"model_hidden_multiple", {{"heads_name", heads_name}, {"heads", n_text(*heads_v)}}, {}});
+  return *split;
+}
+
+/// The head and the part of it that rotates: partial rotary is spelled
+/// partial_rotary_factor (phi, StableLM; inside rope_parameters in v5),
+/// rotary_pct (GPT-NeoX) or rotary_dim (GPT-J, the original phi code), and
+/// transformers turns each into int(head_dim × fraction).
+Dims rope_dims(Reader& r) {
+  const json& c = r.config();
+  const long long head_dim = head_dimension(r);
+  Dims d;
+  d.head_dim = static_cast<int>(head_dim);
+
+  struct Spelling {
+    const char* name;
+    double fraction;
+  };
+  std::vector<Spelling> spellings;
+  const json* scaling = Reader::present(c, "rope_parameters");
+  if (const json* p = scaling ? Reader::present(*scaling, "partial_rotary_factor") : nullptr)
+    spellings.push_back({"rope_parameters.partial_rotary_factor", number(*p, "rope_parameters.partial_rotary_factor", 0, 1, true)});
+  if (const json* p = Reader::present(c, "partial_rotary_factor"))
+    spellings.push_back({"partial_rotary_factor", number(*p, "partial_rotary_factor", 0, 1, true)});
+  if (const json* p = Reader::present(c, "rotary_pct"))
+    spellings.push_back({"rotary_pct", number(*p, "rotary_pct", 0, 1, true)});
+  if (const json* p = Reader::present(c, "rotary_dim")) {
+    const long long rd = integer(*p, "rotary_dim", 2, head_dim);
+    spellings.push_back({"rotary_dim", static_cast<double>(rd) / static_cast<double>(head_dim)});
+  }
+  if (spellings.empty()) {
+    std::string name;
+    if (const json* p = r.field({"partial_rotary_factor", "rotary_pct"}, &name))
+      spellings.push_back({name == "rotary_pct" ? "rotary_pct" : "partial_rotary_factor", number(*p, name, 0, 1, true)});
+  }
+  d.rotary_dim = d.head_dim;
+  if (!spellings.empty()) {
+    const Spelling& first = spellings.front();
+    for (const Spelling& s : spellings)
+      if (std::abs(s.fraction - first.fraction) > 1e-9)
+        throw InvalidParameter(s.name, num(s.fraction) + " of the head",
+                               std::string("contradicts ") + first.name + " = " + num(first.fraction) +
+                                   " of the head; give one of them",
+                               Reason{"model_rotary_contradicts", {{"other", first.name}, {"other_value", num(first.fraction)},
+                                                                   {"fraction", num(s.fraction)}},
+                                      "of_head"});
+    const int rotary = static_cast<int>(static_cast<double>(head_dim) * first.fraction + 1e-9);
+    if (rotary < 2 || rotary % 2 != 0)
+      throw InvalidParameter(first.name, num(first.fraction),
+                             "must leave an even number ≥ 2 of rotating dimensions (head_dim " + n_text(head_dim) +
+                                 " × it = " + num(static_cast<double>(rotary)) + ")",
+                             Reason{"model_rotary_even", {{"head", n_text(head_dim)}, {"rotary", num(static_cast<double>(rotary))}}, {}});
+    d.rotary_dim = rotary;
+    if (rotary != d.head_dim)
+      r.warn("model.warning.partial_rotary",
+             {{"field", first.name},
+              {"value", num(first.fraction * (std::string(first.name) == "rotary_dim" ? static_cast<double>(head_dim) : 1.0))},
+              {"d", num(rotary)},
+              {"head", n_text(head_dim)}});
+  }
+  if (d.rotary_dim % 2 != 0 || d.rotary_dim > 8192)
+    throw InvalidParameter("head_dim", num(d.rotary_dim), "must be an even number of rotating dimensions in 2..8192",
+                           Reason{"model_rotary_range", {}, {}});
+  return d;
+}
+
+// [SECTION] rope_type, factor, contexts
+
+/// The JSON scaling object: v5 `rope_parameters` or v4 `rope_scaling` (may be null).
+const json* scaling_object(const json& c, std::string& where) {
+  if (const json* p = Reader::present(c, "rope_parameters")) {
+    where = "rope_parameters";
+    return p;
+  }
+  if (const json* s = Reader::present(c, "rope_scaling")) {
+    where = "rope_scaling";
+    return s;
+  }
+  where = "rope_scaling";
+  return nullptr;
+}
+
+/// rope_type from `type` / `rope_type`, with the warnings and the contradiction check.
+std::string rope_type(Reader& r, const json* s, const std::string& where) {
+  if (!s) return "default";
+  const json* rt = Reader::present(*s, "rope_type");
+  const json* t = Reader::present(*s, "type");
+  if (rt && !rt->is_string()) throw InvalidParameter(at(where, "rope_type"), shown(*rt), "must be a string", Reason{"model_string", {}, {}});
+  if (t && !t->is_string()) throw InvalidParameter(at(where, "type"), shown(*t), "must be a string", Reason{"model_string", {}, {}});
+  if (rt && t && rt->get<std::string>() != t->get<std::string>())
+    throw InvalidParameter(at(where, "type"), shown(*t),
+                           "contradicts " + where + ".rope_type = " + shown(*rt) +
+                               ": transformers' config classes copy `type` over `rope_type` while the rope code reads "
+                               "`rope_type` first; keep only rope_type",
+                           Reason{"model_type_contradicts", {{"where", where}, {"rope_type", shown(*rt)}}, {}});
+  if (t && !rt) r.warn("model.warning.legacy_type", {{"where", where}, {"type", shown(*t)}});
+  if (!rt && !t) {
+    if (s->contains("factor"))
+      missing(at(where, "rope_type"), "is needed with a factor: linear, dynamic, yarn, longrope or llama3",
+              Reason{"model_rope_type_needed", {}, {}});
+    return "default";
+  }
+  return (rt ? rt : t)->get<std::string>();
+}
+
+double scaling_factor(const json* s, const std::string& where, const std::string& type) {
+  const json* f = s ? Reader::present(*s, "factor") : nullptr;
+  if (!f)
+    missing(at(where, "factor"), "is required for rope_type " + type + " (a number ≥ 1)",
+            Reason{"model_factor_required", {{"type", type}}, {}});
+  if (f->is_number() && f->get<double>() < 1)
+    throw InvalidParameter(at(where, "factor"), shown(*f),
+                           "must be ≥ 1 (s = L'/L: how many times the trained context the model should read)",
+                           Reason{"model_factor_at_least_1", {}, {}});
+  return number(*f, at(where, "factor"), 1, 1e6);
+}
+
+double optional_number(const json* s, const char* key, const std::string& where, double fallback, double min, double max,
+                       bool above = false) {
+  const json* v = s ? Reader::present(*s, key) : nullptr;
+  return v ? number(*v, where + "." + key, min, max, above) : fallback;
+}
+
+/// The context the model is meant to read: the config's max_position_embeddings
+/// when it is larger than the trained context L (the length it was extended
+/// to), else factor·L.
+long long target_context(Reader& r, double factor, long long trained) {
+  const std::optional<long long> max_pos = max_positions(r);
+  return max_pos && *max_pos > trained ? *max_pos : std::llround(factor * static_cast<double>(trained));
+}
+
+void context_warnings(Reader& r, double factor, long long trained, const std::string& original_field) {
+  std::string max_name;
+  const std::optional<long long> max_pos = max_positions(r, &max_name);
+  if (!max_pos || !(factor > 1)) return;
+  const long long target = std::llround(factor * static_cast<double>(trained));
+  const Args args = {{"max_name", max_name}, {"M", n_text(*max_pos)}, {"L", n_text(trained)}, {"s", num(factor)},
+                     {"original", original_field}, {"target", n_text(target)}};
+  if (*max_pos == target) r.warn("model.warning.max_positions_scaled", args);
+  else if (*max_pos == trained) r.warn("model.warning.max_positions_unscaled", args);
+  else r.warn("model.warning.max_positions_mismatch", args);
+}
+
+// [SECTION] The rope types
+
+long long original_of(const json* v, const std::string& name, long long min = 1) {
+  return integer(*v, name, min, kMaxContext);
+}
+
+void read_linear_dynamic(Reader& r, const json* s, const std::string& where, const std::string& type, double factor) {
+  ModelReading& out = r.out();
+  std::optional<long long> max_pos = max_positions(r);
+  if (!max_pos)
+    missing("max_position_embeddings", "is needed: " + type + " scaling reads the trained context from it",
+            Reason{"model_scaling_needs_max_pos", {{"type", type}}, {}});
+  out.trained_context = *max_pos;
+  if (const json* o = Reader::present(*s, "original_max_position_embeddings"))
+    out.trained_context = original_of(o, at(where, "original_max_position_embeddings"));
+  out.target_context = std::llround(factor * static_cast<double>(*out.trained_context));
+  out.params["original_context"] = *out.trained_context;
+  if (type == "dynamic") {
+    out.params["seq_len"] = *out.target_context;
+    r.warn("model.warning.dynamic", {{"L", n_text(*out.trained_context)}, {"target", n_text(*out.target_context)}});
+  }
+}
+
+void read_llama3(Reader& r, const json* s, const std::string& where, double factor) {
+  ModelReading& out = r.out();
+  const json* o = Reader::present(*s, "original_max_position_embeddings");
+  if (!o)
+    missing(at(where, "original_max_position_embeddings"), "is required for rope_type llama3 (the trained context)",
+            Reason{"model_llama3_original", {}, {}});
+  out.trained_context = original_of(o, at(where, "original_max_position_embeddings"));
+  const json* lo = Reader::present(*s, "low_freq_factor");
+  const json* hi = Reader::present(*s, "high_freq_factor");
+  if (!lo) missing(at(where, "low_freq_factor"), "is required for rope_type llama3", Reason{"model_llama3_required", {}, {}});
+  if (!hi) missing(at(where, "high_freq_factor"), "is required for rope_type llama3", Reason{"model_llama3_required", {}, {}});
+  const double low = number(*lo, at(where, "low_freq_factor"), 0, 1e6, true);
+  const double high = number(*hi, at(where, "high_freq_factor"), 0, 1e6, true);
+  if (!(high > low))
+    throw InvalidParameter(at(where, "high_freq_factor"), num(high), "must be > low_freq_factor = " + num(low),
+                           Reason{"greater_than", {{"other", "low_freq_factor"}, {"other_value", num(low)}}, {}});
+  out.target_context = target_context(r, factor, *out.trained_context);
+  out.params["original_context"] = *out.trained_context;
+  out.params["low_freq_factor"] = low;
+  out.params["high_freq_factor"] = high;
+  context_warnings(r, factor, *out.trained_context, at(where, "original_max_position_embeddings"));
+}
+
+/// HF `_compute_yarn_parameters`: L from original_max_position_embeddings
+/// (else max_position_embeddings), beta_fast/beta_slow (32/1), mscale and
+/// mscale_all_dim, an explicit attention_factor, and `truncate` (True).
+void read_yarn(Reader& r, const json* s, const std::string& where, double factor) {
+  ModelReading& out = r.out();
+  nlohmann::ordered_json& p = out.params;
+  std::string max_name;
+  const std::optional<long long> max_pos = max_positions(r, &max_name);
+  const json* o = Reader::present(*s, "original_max_position_embeddings");
+  if (o) out.trained_context = original_of(o, at(where, "original_max_position_embeddings"));
+  if (!out.trained_context)
+    missing("max_position_embeddings",
+            "is needed: yarn reads the trained context from it or from original_max_position_embeddings",
+            Reason{"model_yarn_needs_max_pos", {}, {}});
+  const double beta_fast = optional_number(s, "beta_fast", where, 32, 0, 1e6, true);
+  const double beta_slow = optional_number(s, "beta_slow", where, 1, 0, 1e6, true);
+  if (!(beta_fast > beta_slow))
+    throw InvalidParameter(at(where, "beta_fast"), num(beta_fast), "must be > beta_slow = " + num(beta_slow),
+                           Reason{"greater_than", {{"other", "beta_slow"}, {"other_value", num(beta_slow)}}, {}});
+  const double mscale = optional_number(s, "mscale", where, 0, 0, 1e3);
+  const double mscale_all_dim = optional_number(s, "mscale_all_dim", where, 0, 0, 1e3);
+  out.target_context = target_context(r, factor, *out.trained_context);
+  p["original_context"] = *out.trained_context;
+  p["beta_fast"] = beta_fast;
+  p["beta_slow"] = beta_slow;
+  p["mscale"] = mscale;
+  p["mscale_all_dim"] = mscale_all_dim;
+  for (const char* key : {"beta_fast", "beta_slow"})
+    if (!Reader::present(*s, key)) r.note_default(where + "." + key);
+
+  double attention = mscale > 0 && mscale_all_dim > 0
+                         ? core::yarn_get_mscale(factor, mscale) / core::yarn_get_mscale(factor, mscale_all_dim)
+                         : core::yarn_get_mscale(factor);
+  if (mscale > 0 && mscale_all_dim > 0 && mscale == mscale_all_dim)
+    r.warn("model.warning.mscale_cancels",
+           {{"mscale", num(mscale)}, {"squared", num(std::pow(core::yarn_get_mscale(factor, mscale_all_dim), 2))}});
+  if (const json* a = Reader::present(*s, "attention_factor")) {
+    const double computed = attention;
+    attention = number(*a, at(where, "attention_factor"), 0, 1e6, true);
+    p["attention_factor"] = attention;
+    r.warn("model.warning.attention_factor_explicit",
+           {{"where", where}, {"a", num(attention)}, {"computed", num(computed)}});
+  }
+  out.attention_factor = attention;
+  if (const json* tr = Reader::present(*s, "truncate"); tr && !boolean(*tr, at(where, "truncate"))) {
+    p["truncate"] = false;
+    const auto exact = core::yarn_correction_range(beta_fast, beta_slow, out.rotary_dim.value_or(2), p["base"].get<double>(),
+                                                   static_cast<double>(*out.trained_context), false);
+    r.warn("model.warning.yarn_truncate_false",
+           {{"where", where}, {"low", num(exact.first)}, {"high", num(exact.second)},
+            {"low_rounded", num(std::floor(exact.first))}, {"high_rounded", num(std::ceil(exact.second))}});
+  }
+  if (o && max_pos && factor > 1 &&
+      std::abs(static_cast<double>(*max_pos) / static_cast<double>(*out.trained_context) - factor) > 1e-9) {
+    const double ratio = static_cast<double>(*max_pos) / static_cast<double>(*out.trained_context);
+    const Args args = {{"max_name", max_name}, {"M", n_text(*max_pos)}, {"L", n_text(*out.trained_context)},
+                       {"ratio", num(ratio)}, {"s", num(factor)}};
+    if (ratio == 1) r.warn("model.warning.yarn_factor_vs_ratio_one", args, "yarn_factor_vs_ratio");
+    else r.warn("model.warning.yarn_factor_vs_ratio", args);
+  }
+  context_warnings(r, factor, *out.trained_context, at(where, "original_max_position_embeddings"));
+}
+
+/// HF `_compute_longrope_parameters` (Phi-3): L is the top-level
+/// original_max_position_embeddings (Phi3Config keeps it there; transformers
+/// gives it priority), else rope_scaling's, else max_position_embeddings; s is
+/// rope_scaling.factor, else max_position_embeddings / L (the 2024 code took
+/// that ratio whenever the top-level field existed: warned when they differ);
+/// a = the config's attention_factor, else √(1 + ln s / ln L).
+void read_longrope(Reader& r, const json* s, const std::string& where, int pairs) {
+  ModelReading& out = r.out();
+  nlohmann::ordered_json& p = out.params;
+  const json& c = r.config();
+  std::string max_name;
+  const std::optional<long long> max_pos = max_positions(r, &max_name);
+  std::string original_name;
+  long long L = 0;
+  if (const json* o = Reader::present(c, "original_max_position_embeddings")) {
+    original_name = "original_max_position_embeddings";
+    L = original_of(o, original_name, 2);
+  } else if (const json* o2 = Reader::present(*s, "original_max_position_embeddings")) {
+    original_name = at(where, "original_max_position_embeddings");
+    L = original_of(o2, original_name, 2);
+  } else {
+    if (!max_pos)
+      missing("max_position_embeddings", "is needed: longrope reads the trained context from it",
+              Reason{"model_longrope_needs_max_pos", {}, {}});
+    if (*max_pos < 2)
+      throw InvalidParameter(max_name, n_text(*max_pos), "must be ≥ 2 for longrope (its attention factor divides by ln L)",
+                             Reason{"model_longrope_l2", {}, {}});
+    original_name = max_name;
+    L = *max_pos;
+  }
+  const json* f = Reader::present(*s, "factor");
+  double factor = 1;
+  std::string factor_source;
+  if (f) {
+    factor = scaling_factor(s, where, "longrope");
+    factor_source = at(where, "factor");
+  } else {
+    if (!max_pos)
+      missing("max_position_embeddings", "is needed with original_max_position_embeddings for longrope (no factor given)",
+              Reason{"model_longrope_needs_ratio", {}, {}});
+    factor = std::max(1.0, static_cast<double>(*max_pos) / static_cast<double>(L));
+    factor_source = max_name + "/" + original_name;
+  }
+  out.trained_context = L;
+  out.target_context = max_pos && *max_pos > L ? *max_pos : std::llround(factor * static_cast<double>(L));
+
+  std::vector<double>* lists[] = {&out.short_factor, &out.long_factor};
+  const char* keys[] = {"short_factor", "long_factor"};
+  for (int k = 0; k < 2; ++k) {
+    const json* list = Reader::present(*s, keys[k]);
+    const std::string path = at(where, keys[k]);
+    if (!list || !list->is_array()) {
+      const Reason why{"model_longrope_list_required", {{"pairs", num(pairs)}}, {}};
+      const std::string text = "is required for longrope: a list of " + num(pairs) + " numbers (one per rotating pair)";
+      if (!list) missing(path, text, why);
+      throw InvalidParameter(path, shown(*list), text, why);
+    }
+    if (list->size() != static_cast<std::size_t>(pairs))
+      throw InvalidParameter(path, num(static_cast<double>(list->size())) + " numbers",
+                             "must hold rotary_dim/2 = " + num(pairs) +
+                                 " numbers, one per rotating pair (transformers only logs this and then fails "
+                                 "multiplying tensors of different sizes)",
+                             Reason{"model_longrope_list_length", {{"pairs", num(pairs)}, {"n", num(static_cast<double>(list->size()))}},
+                                    "numbers"});
+    for (std::size_t i = 0; i < list->size(); ++i)
+      lists[k]->push_back(number((*list)[i], path + "[" + std::to_string(i) + "]", 1e-6, 1e6));
+  }
+  const double computed = core::longrope_attention_factor(factor, static_cast<double>(L));
+  const json* explicit_attention = Reader::present(*s, "attention_factor");
+  const double attention =
+      explicit_attention ? number(*explicit_attention, at(where, "attention_factor"), 0, 1e6, true) : computed;
+  out.attention_factor = attention;
+  p["factor"] = factor;
+  p["original_context"] = L;
+  p["seq_len"] = *out.target_context;  // > L: the long list, the one the extension is for
+  p["short_factor"] = out.short_factor;
+  p["long_factor"] = out.long_factor;
+  if (explicit_attention) p["attention_factor"] = attention;
+  const bool long_list = *out.target_context > L;
+  r.warn(long_list ? "model.warning.longrope" : "model.warning.longrope_short",
+         {{"pairs", num(pairs)}, {"L", n_text(L)}, {"source", factor_source}, {"s", num(factor)},
+          {"a", num(computed)}, {"target", n_text(*out.target_context)}},
+         "longrope");
+  if (explicit_attention)
+    r.warn("model.warning.longrope_attention_explicit", {{"where", where}, {"a", num(attention)}, {"computed", num(computed)}},
+           "attention_factor_explicit");
+  // The 2024 code: s = max/original whenever the top-level field exists, the factor ignored.
+  if (f && max_pos && Reader::present(c, "original_max_position_embeddings")) {
+    const double ratio = static_cast<double>(*max_pos) / static_cast<double>(L);
+    if (std::abs(ratio - factor) > 1e-9)
+      r.warn("model.warning.longrope_factor_vs_ratio",
+             {{"where", where}, {"s", num(factor)}, {"max_name", max_name}, {"M", n_text(*max_pos)}, {"L", n_text(L)},
+              {"ratio", num(ratio)}, {"a_old", num(core::longrope_attention_factor(std::max(1.0, ratio), static_cast<double>(L)))},
+              {"a_new", num(computed)}});
+  }
+}
+
+}  // namespace
+
+// [SECTION] read_rope
+
+void read_rope(Reader& r) {
+  ModelReading& out = r.out();
+  const json& c = r.config();
+  const Dims dims = rope_dims(r);
+  out.head_dim = dims.head_dim;
+  out.rotary_dim = dims.rotary_dim;
+
+  std::string where;
+  const json* s = scaling_object(c, where);
+  if (s && !s->is_object()) throw InvalidParameter(where, shown(*s), "must be an object or null", Reason{"model_object_or_null", {}, {}});
+  std::string type = rope_type(r, s, where);
+
+  // base θ
+  double base = 10000;
+  if (const json* t = s ? Reader::present(*s, "rope_theta") : nullptr) {
+    base = number(*t, at(where, "rope_theta"), 1, 1e12, true);
+  } else {
+    std::string name;
+    if (const json* t2 = r.field({"rope_theta", "rotary_emb_base"}, &name)) base = number(*t2, name, 1, 1e12, true);
+    else r.note_default("rope_theta");  // every RoPE config class defaults to 10000
+  }
+
+  nlohmann::ordered_json& p = out.params;
+  p["method"] = "none";
+  p["d"] = dims.rotary_dim;
+  p["base"] = base;
+  // Partial rotary: the rope lesson shows the whole head and which part turns.
+  if (dims.rotary_dim != dims.head_dim) p["head_dim"] = dims.head_dim;
+  out.view = "rope";
+  out.trained_context = max_positions(r);
+  out.attention_factor = 1.0;
+
+  if (type == "default") return;
+  if (type == "su") {
+    r.warn("model.warning.longrope_su", {{"where", where}});
+    type = "longrope";
+  }
+  if (type != "linear" && type != "dynamic" && type != "yarn" && type != "longrope" && type != "llama3") {
+    r.warn("model.warning.unknown_rope_type", {{"where", where}, {"type", type}});
+    return;
+  }
+  out.view = "scaling";
+  p["method"] = type;
+  if (type == "longrope") return read_longrope(r, s, where, dims.rotary_dim / 2);
+  const double factor = scaling_factor(s, where, type);
+  p["factor"] = factor;
+  if (type == "linear" || type == "dynamic") return read_linear_dynamic(r, s, where, type, factor);
+  if (type == "llama3") return read_llama3(r, s, where, factor);
+  read_yarn(r, s, where, factor);
+}
+
+}  // namespace poslab::app::model_detail

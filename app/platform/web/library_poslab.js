@@ -1,0 +1,76 @@
+// The browser side of WebPlatform (app/platform/web/web_platform.cpp): what
+// C++ asks of the page. Linked with --js-library; the page's own script
+// (web/poslab.js) provides Module.poslab (canvas fitting, downloads,
+// messages, clipboard, storage), so these stay thin.
+mergeInto(LibraryManager.library, {
+  poslab_js_set_title: function(text) {
+    document.title = UTF8ToString(text);
+  },
+
+  // The page's address follows what is shown, without flooding Back.
+  poslab_js_set_fragment: function(text) {
+    var f = UTF8ToString(text);
+    document.body.dataset.fragment = f;  // readable in the page's DOM (tests/web)
+    if (decodeURIComponent(location.hash.slice(1)) === decodeURIComponent(f)) return;
+    history.replaceState(history.state, '', '#' + f);
+  },
+
+  // The page's address without its fragment: "Copy link" writes it first.
+  poslab_js_page_address: function() {
+    return allocateUTF8(location.href.split('#')[0]);
+  },
+
+  poslab_js_fragment: function() {
+    return allocateUTF8(location.hash.slice(1));
+  },
+
+  // Fits the canvas's drawing buffer to its CSS size × devicePixelRatio
+  // (crisp on HiDPI) and reports both.
+  poslab_js_fit_canvas: function(width, height, ratio) {
+    var fit = Module.poslab.fitCanvas();
+    HEAP32[width >> 2] = fit.width;
+    HEAP32[height >> 2] = fit.height;
+    HEAPF64[ratio >> 3] = fit.ratio;
+  },
+
+  poslab_js_message: function(text, isError) {
+    Module.poslab.showMessage(UTF8ToString(text), !!isError);
+  },
+
+  // Hands a file of the in-memory file system to the user as a download and
+  // removes it.
+  poslab_js_download: function(path) {
+    Module.poslab.download(UTF8ToString(path));
+  },
+
+  // The canvas as drawn this frame, downloaded as a PNG.
+  poslab_js_screenshot: function(name) {
+    Module.poslab.screenshot(UTF8ToString(name));
+  },
+
+  poslab_js_clipboard_set: function(text) {
+    Module.poslab.setClipboard(UTF8ToString(text));
+  },
+
+  poslab_js_clipboard_get: function() {
+    return allocateUTF8(Module.poslab.clipboard || '');
+  },
+
+  poslab_js_set_fullscreen: function(on) {
+    Module.poslab.setFullscreen(!!on);
+  },
+
+  poslab_js_fullscreen: function() {
+    return document.fullscreenElement ? 1 : 0;
+  },
+
+  // Settings and the autosave (files under /config) into localStorage.
+  poslab_js_persist: function() {
+    Module.poslab.persist();
+  },
+
+  // The first frame is on screen: the page drops its loading note.
+  poslab_js_ready: function() {
+    Module.poslab.ready();
+  },
+});

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Builds poslab for the browser into build-web/site/ (make web):
+#   index.html, page.js, poslab.js, poslab.wasm, poslab.data
+# with Debian's emscripten and Dear ImGui's sources from Debian's source
+# package (scripts/fetch-imgui-src.sh). With --tests, also the node programs
+# the web tests run (the core suite, the command line).
+#
+# Environment: WEB_DIR (default build-web), JOBS (default: nproc).
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+web="${WEB_DIR:-$root/build-web}"
+case "$web" in /*) ;; *) web="$root/$web" ;; esac
+jobs="${JOBS:-$(nproc 2>/dev/null || echo 2)}"
+targets=(poslab_web)
+tests=OFF
+if [ "${1:-}" = "--tests" ]; then
+  targets+=(poslab_cli_node poslab_core_tests_node)
+  tests=ON
+fi
+
+for tool in emcmake em++ node /usr/bin/python3; do
+  command -v "$tool" >/dev/null 2>&1 || { echo "poslab: $tool is missing (scripts/install-deps.sh --web)" >&2; exit 1; }
+done
+# emscripten runs its JavaScript tools with node; a node that is not
+# Debian's finds Debian's node modules (acorn) only through NODE_PATH.
+export NODE_PATH="${NODE_PATH:+$NODE_PATH:}/usr/share/nodejs"
+# Debian ships emscripten's system libraries prebuilt in a frozen cache
+# (/usr/share/emscripten/cache, FROZEN_CACHE): nothing is built into it or
+# written to it on a first run.
+
+imgui="$("$root/scripts/fetch-imgui-src.sh")"
+
+# The assets the page carries: the app's, with the fonts cut to the glyphs
+# the texts use.
+rm -rf "$web/assets.new"
+mkdir -p "$web"
+cp -a "$root/assets" "$web/assets.new"
+rm -f "$web/assets.new/icons/"*.desktop
+/usr/bin/python3 "$root/scripts/web-fonts.py" "$root/assets" "$web/assets.new/fonts" >/dev/null
+if [ -d "$web/assets" ] && diff -r -q "$web/assets" "$web/assets.new" >/dev/null 2>&1; then
+  rm -rf "$web/assets.new"  # unchanged: the packed data stays up to date
+else
+  rm -rf "$web/assets"
+  mv "$web/assets.new" "$web/assets"
+fi
+
+emcmake cmake -S "$root/app/platform/web" -B "$web/wasm" -DCMAKE_BUILD_TYPE=Release \
+  -DPOSLAB_IMGUI_DIR="$imgui" -DPOSLAB_WEB_ASSETS="$web/assets" -DPOSLAB_WEB_TESTS="$tests" \
+  -DPOSLAB_WERROR=ON >/dev/null
+cmake --build "$web/wasm" -j "$jobs" --target "${targets[@]}"
+# The packed assets are an input the compiler does not track: relink when they changed.
+if [ "$web/assets" -nt "$web/wasm/poslab.data" ]; then
+  rm -f "$web/wasm/poslab.js"
+  cmake --build "$web/wasm" -j "$jobs" --target poslab_web
+fi
+
+site="$web/site"
+rm -rf "$site.new"
+mkdir -p "$site.new"
+cp "$root/web/index.html" "$root/web/page.js" "$site.new/"
+cp "$web/wasm/poslab.js" "$web/wasm/poslab.wasm" "$web/wasm/poslab.data" "$site.new/"
+cp "$root/assets/icons/poslab.svg" "$site.new/favicon.svg"
+rm -rf "$site"
+mv "$site.new" "$site"
+bytes=$(cat "$site"/* | gzip -9 | wc -c)
+echo "poslab: the site is in $site ($(du -sk "$site" | cut -f1) KiB, $((bytes / 1024)) KiB gzipped)"

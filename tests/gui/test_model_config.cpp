@@ -1,0 +1,178 @@
+// Opening a model's config.json in the GUI (issue 14): dropped on the window,
+// through File → Open model config…, or `poslab gui --model` — the right
+// lesson opens in the model's state, its warnings are there, its figures name
+// it; a bad config changes nothing and says why.
+
+#include <doctest/doctest.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "app/common/presets.hpp"
+#include "app/ui/request.hpp"
+#include "gui_test_support.hpp"
+
+using namespace poslab;
+namespace ui = poslab::app::ui;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string fixture(const char* name) {
+  return std::string(POSLAB_SOURCE_DIR) + "/tests/fixtures/configs/" + name + ".json";
+}
+
+void write(const fs::path& p, const std::string& text) {
+  std::ofstream out(p, std::ios::binary);
+  out << text;
+}
+
+/// The subtitle of figure `id` of the open lesson as the window drew it.
+std::string drawn_subtitle(test::BlindApp& b, std::string_view id) {
+  const auto* e = b.app->figures().find(b.state().view().id, id);
+  REQUIRE_MESSAGE(e, "figure " << id << " was not drawn");
+  return e->figure.subtitle;
+}
+
+}  // namespace
+
+TEST_CASE("a config.json dropped on the window opens its lesson, its state and its warnings") {
+  test::BlindApp b;
+  auto& st = b.state();
+  REQUIRE(st.select_view("sinusoidal"));
+  b.app->drop_files({fixture("phi-3-mini-128k"), "/ignored/second.json"});
+  b.frames(3);
+  CHECK(st.view().id == "scaling");
+  REQUIRE(st.model());
+  CHECK(st.model()->name == "phi3");
+  CHECK(st.model()->source == fixture("phi-3-mini-128k"));
+  REQUIRE(st.model()->warnings.size() == 2);
+  CHECK(st.model()->warnings[1].id == "longrope");
+  CHECK(st.params().choice("method") == "longrope");
+  CHECK(st.params().integer("d") == 96);
+  CHECK(st.params().list("long_factor").size() == 48);
+  CHECK(b.app->toasts().last().find("phi3") != std::string::npos);
+  // the lesson's readouts and figures: LongRoPE at the model's numbers, named after it
+  REQUIRE(st.resolved());
+  CHECK(drawn_subtitle(b, "ratio").rfind("phi3 · ", 0) == 0);
+  // closing the model: the figures no longer carry its name, the params stay
+  st.close_model();
+  b.frames(2);
+  CHECK_FALSE(st.model());
+  CHECK(drawn_subtitle(b, "ratio").rfind("phi3", 0) == std::string::npos);
+  CHECK(st.params().choice("method") == "longrope");
+}
+
+TEST_CASE("File → Open model config: T5, GPT-NeoX with partial rotary, an unknown model, Chinese warnings") {
+  test::BlindApp b;
+  auto& st = b.state();
+  CHECK(b.app->open_model_config(fixture("t5-base")).empty());
+  b.frames(2);
+  CHECK(st.view().id == "t5");
+  CHECK(st.params().integer("buckets") == 32);
+  CHECK(b.app->open_model_config(fixture("pythia-410m")).empty());
+  b.frames(2);
+  CHECK(st.view().id == "rope");
+  CHECK(st.params().integer("d") == 16);
+  CHECK(st.params().integer("head_dim") == 64);  // the rope lesson shows which 16 of 64 dims turn
+  CHECK(drawn_subtitle(b, "partial-rotary").find("16 of 64 dims rotate") != std::string::npos);
+  // a model poslab has no lesson for: the lesson and its parameters stay, the warning shows
+  const fs::path odd = b.dir / "odd.json";
+  write(odd, R"({"model_type": "mamba", "max_position_embeddings": 2048})");
+  const core::Params before = st.params();
+  CHECK(b.app->open_model_config(odd).empty());
+  CHECK(st.view().id == "rope");
+  CHECK(st.params() == before);
+  REQUIRE(st.model());
+  CHECK(st.model()->warnings.at(0).id == "unknown_model_type");
+  // in Chinese
+  CHECK(b.app->set_lang("zh").empty());
+  CHECK(b.app->open_model_config(fixture("deepseek-v3")).empty());
+  b.frames(2);
+  CHECK(b.app->toasts().last().find("已打开 deepseek_v3") != std::string::npos);
+}
+
+TEST_CASE("a bad config changes nothing: not JSON, a factor of 0, a wrong list, a missing file") {
+  test::BlindApp b;
+  auto& st = b.state();
+  REQUIRE(st.apply_preset("llama3.1-8b").empty());
+  b.frames(2);
+  const core::Params before = st.params();
+  const std::string view(st.view().id);
+  const fs::path bad = b.dir / "bad.json";
+  const std::pair<const char*, const char*> cases[] = {
+      {"{ not json", "config"},
+      {R"({"model_type":"llama","rope_scaling":{"rope_type":"linear","factor":0}})", "rope_scaling.factor"},
+      {R"({"model_type":"phi3","max_position_embeddings":8192,"original_max_position_embeddings":4096,)"
+       R"("rope_scaling":{"rope_type":"longrope","short_factor":[1,2],"long_factor":[1,2]}})",
+       "rope_scaling.short_factor"},
+  };
+  for (const auto& [text, field] : cases) {
+    CAPTURE(text);
+    write(bad, text);
+    b.app->drop_files({bad.string()});
+    b.frames(1);
+    CHECK(st.params() == before);
+    CHECK(st.view().id == view);
+    CHECK(b.app->toasts().last_kind() == ui::ToastKind::error);
+    CHECK(b.app->toasts().last().find(field) != std::string::npos);
+    REQUIRE(st.model());
+    CHECK(st.model()->name == "llama");  // the preset's model is still the one shown
+  }
+  CHECK_FALSE(b.app->open_model_config(b.dir / "missing.json").empty());
+  CHECK(st.params() == before);
+}
+
+TEST_CASE("model presets carry their model; other presets and sessions do not") {
+  ui::AppState st(app::load_presets(app::assets_dir()));
+  REQUIRE(st.apply_preset("deepseek-v3").empty());
+  REQUIRE(st.model());
+  CHECK(st.model()->name == "deepseek_v3");
+  CHECK(st.model()->source.find("config.json") != std::string::npos);
+  CHECK(st.view().id == "scaling");
+  REQUIRE(st.apply_preset("notes-yarn-example").empty());
+  CHECK_FALSE(st.model());
+  REQUIRE(st.apply_preset("gpt-oss-20b").empty());
+  REQUIRE(st.model());
+  app::Session s = st.session();
+  s.preset.clear();
+  REQUIRE(st.apply_session(s).empty());
+  CHECK_FALSE(st.model());
+}
+
+TEST_CASE("gui/screenshot --model: applied after the preset, before --set; a missing file is an I/O failure") {
+  ui::AppState st(app::load_presets(app::assets_dir()));
+  app::WindowRequest r;
+  r.model = fixture("gpt-oss-20b");
+  r.sets = {"factor=16"};
+  CHECK(ui::apply_window_request(st, r).empty());
+  CHECK(st.view().id == "scaling");
+  CHECK(st.params().boolean("truncate") == false);
+  CHECK(st.params().real("factor") == 16);  // an explicit --set wins
+  REQUIRE(st.model());
+  ui::AppState other(app::load_presets(app::assets_dir()));
+  bool io = false;
+  const std::string why = ui::apply_window_request(other, {.model = "/nonexistent/config.json"}, &io);
+  CHECK(why.find("/nonexistent/config.json") != std::string::npos);
+  CHECK(io);
+  io = false;
+  const fs::path bad = fs::temp_directory_path() / ("poslab-bad-model-" + std::to_string(::getpid()) + ".json");
+  write(bad, "[]");
+  CHECK(ui::apply_window_request(other, {.model = bad.string()}, &io).find("config") != std::string::npos);
+  CHECK_FALSE(io);
+  fs::remove(bad);
+
+  // the real window, when there is a display: exit 0 and a PNG
+  if (std::getenv("DISPLAY") && *std::getenv("DISPLAY")) {
+    const fs::path png = fs::temp_directory_path() / ("poslab-model-shot-" + std::to_string(::getpid()) + ".png");
+    const std::string cmd = std::string(POSLAB_BINARY) + " screenshot --model " + fixture("phi-3-mini-128k") +
+                            " --size 800x600 --out " + png.string() + " 2>/dev/null";
+    const int status = std::system(cmd.c_str());
+    CHECK((WIFEXITED(status) && WEXITSTATUS(status) == 0));
+    CHECK(fs::file_size(png) > 1000);
+    fs::remove(png);
+  }
+}

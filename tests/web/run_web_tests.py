@@ -1,0 +1,404 @@
+#!/usr/bin/python3
+"""The browser build's checks (make test-web, part of make test).
+
+1. The core test suite compiled by emscripten passes under node.
+2. Tables computed in wasm (the command line under node) equal the native
+   ones to 1e-12 (relative), cell by cell.
+3. Headless Chromium (software WebGL 2) opens the site from links:
+   - every lesson at #view=ID: drawn (not blank), each different from every
+     other, the page's title "<lesson title> — poslab", no message shown;
+   - #view=scaling&factor=32&method=llama3: drawn differently from the
+     defaults, no message;
+   - a link with a bad value: the lesson with a message naming the problem
+     (in the page and drawn), not a blank page;
+   - the address bar follows the state (checked through the title and the
+     message only: headless Chromium shows no address bar).
+   The site must load nothing from another host (a Content-Security-Policy
+   of 'self' in index.html; any request for another host would fail the
+   page) and stay within 8 MiB gzipped.
+
+usage: run_web_tests.py --site build-web/site --wasm build-web/wasm --native build/poslab [--shots DIR]
+Prints "N passed, N failed" last; exit 1 on any failure.
+"""
+import argparse
+import functools
+import gzip
+import hashlib
+import http.server
+import json
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+from PIL import Image, ImageChops, ImageStat
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+results = {"passed": 0, "failed": 0}
+
+
+def check(ok, what):
+    results["passed" if ok else "failed"] += 1
+    print(("ok    " if ok else "FAIL  ") + what, flush=True)
+    return ok
+
+
+def node_cmd():
+    node = shutil.which("node") or "/usr/bin/node"
+    cmd = [node]
+    # Emscripten 3.1.6 loads the .wasm with fetch() when it exists (node 18+);
+    # fetch cannot read a file path.
+    if subprocess.run([node, "--no-experimental-fetch", "-e", "0"], capture_output=True).returncode == 0:
+        cmd.append("--no-experimental-fetch")
+    return cmd
+
+
+# ---- 1. the core suite under node
+
+def core_suite(wasm):
+    js = wasm / "poslab-core-tests.js"
+    r = subprocess.run(node_cmd() + [str(js), "--no-colors=true"], capture_output=True, text=True, timeout=1800)
+    tail = [l for l in r.stdout.splitlines() if l.startswith("[doctest]")][-3:]
+    check(r.returncode == 0 and any("Status: SUCCESS" in l for l in tail),
+          "core suite under node (wasm): " + " | ".join(l.replace("[doctest] ", "") for l in tail[:2]))
+    if r.returncode != 0:
+        print(r.stdout[-3000:], r.stderr[-2000:])
+
+
+# ---- 2. the same numbers
+
+TABLES = [
+    ("rope-frequencies", []),
+    ("rope-scaling", ["method=yarn", "factor=32"]),
+    ("rope-scaling", ["method=llama3", "factor=8", "base=500000"]),
+    ("yarn-interpolation", []),
+    ("sinusoidal", []),
+    ("alibi-slopes", ["heads=12"]),
+    ("t5-buckets", []),
+    ("decay-compare", []),
+    ("gaussian-kernel", []),
+    ("rope-rotate", []),
+]
+
+
+def numbers_equal(a, b, path, bad):
+    if isinstance(a, bool) or isinstance(b, bool) or not isinstance(a, (int, float)) or not isinstance(b, (int, float)):
+        if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+            for i, (x, y) in enumerate(zip(a, b)):
+                numbers_equal(x, y, f"{path}[{i}]", bad)
+        elif isinstance(a, dict) and isinstance(b, dict) and a.keys() == b.keys():
+            for k in a:
+                numbers_equal(a[k], b[k], f"{path}.{k}", bad)
+        elif a != b:
+            bad.append(f"{path}: {a!r} vs {b!r}")
+        return
+    if a == b:
+        return
+    scale = max(abs(a), abs(b), 1e-300)
+    if abs(a - b) > 1e-12 * max(scale, 1.0) and abs(a - b) / scale > 1e-12:
+        bad.append(f"{path}: {a!r} vs {b!r}")
+
+
+def same_numbers(wasm, native):
+    cli = wasm / "poslab-cli.js"
+    for table, sets in TABLES:
+        args = ["table", table, "--format", "json"] + [x for s in sets for x in ("--set", s)]
+        n = subprocess.run([str(native)] + args, capture_output=True, text=True, timeout=300)
+        w = subprocess.run(node_cmd() + [str(cli)] + args, capture_output=True, text=True, timeout=600,
+                           env=dict(os.environ, POSLAB_ASSETS=str(ROOT / "assets")))
+        name = table + (" " + " ".join(sets) if sets else "")
+        if n.returncode != 0 or w.returncode != 0:
+            check(False, f"table {name}: native exit {n.returncode}, wasm exit {w.returncode}: {w.stderr[:300]}")
+            continue
+        a, b = json.loads(n.stdout), json.loads(w.stdout)
+        bad = []
+        numbers_equal(a, b, table, bad)
+        rows = len(a.get("rows", []))
+        check(not bad and rows > 0, f"table {name}: {rows} rows, wasm = native to 1e-12" +
+              ("" if not bad else f" — {len(bad)} differ, first: {bad[0]}"))
+
+
+# ---- 3. the page in Chromium
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, ".wasm": "application/wasm",
+                      ".js": "text/javascript", ".svg": "image/svg+xml"}
+
+    def log_message(self, *args):
+        pass
+
+
+def serve(site):
+    handler = functools.partial(QuietHandler, directory=str(site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def chromium():
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        if shutil.which(name):
+            return shutil.which(name)
+    return None
+
+
+def open_page(browser, url, shot=None, size=(1280, 800)):
+    """Loads url in a fresh profile; returns the DOM after the page settled (and a screenshot)."""
+    with tempfile.TemporaryDirectory(prefix="poslab-chromium-") as profile:
+        cmd = [browser, "--headless=new", "--no-sandbox", "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
+               "--ignore-gpu-blocklist", "--no-first-run", "--disable-extensions", "--lang=en-US",
+               f"--user-data-dir={profile}", f"--window-size={size[0]},{size[1]}", "--virtual-time-budget=15000",
+               "--dump-dom"]
+        if shot:
+            cmd.append(f"--screenshot={shot}")
+        env = dict(os.environ, LANG="en_US.UTF-8", LANGUAGE="en")
+        r = subprocess.run(cmd + [url], capture_output=True, text=True, timeout=120, env=env, cwd=profile)
+        return r.stdout
+
+
+def message_of(dom):
+    m = re.search(r'<div id="message"[^>]*style="display: block;"[^>]*><span id="message-text">([^<]*)</span>', dom)
+    return m.group(1) if m else None
+
+
+def fragment_of(dom):
+    m = re.search(r'<body[^>]*data-fragment="([^"]*)"', dom)
+    return m.group(1).replace("&amp;", "&") if m else None
+
+
+def title_of(dom):
+    m = re.search(r"<title>([^<]*)</title>", dom)
+    return m.group(1) if m else ""
+
+
+def drawn(img):
+    """Not blank: many colours and real contrast (a blank page is one colour)."""
+    small = img.convert("RGB").resize((320, 200))
+    colours = len(set(small.getdata()))
+    spread = max(ImageStat.Stat(small.convert("L")).stddev[0], 0)
+    return colours > 40 and spread > 10, f"{colours} colours, contrast {spread:.0f}"
+
+
+def difference(a, b):
+    """Share of pixels that differ noticeably."""
+    d = ImageChops.difference(a.convert("L"), b.convert("L")).point(lambda v: 255 if v > 24 else 0)
+    return sum(1 for v in d.getdata() if v) / (a.width * a.height)
+
+
+def english_titles():
+    texts = {}
+    for f in (ROOT / "assets" / "i18n" / "en").glob("*.json"):
+        texts.update(json.loads(f.read_text(encoding="utf-8")))
+    return texts
+
+
+def page_checks(site, native, shots):
+    browser = chromium()
+    if not check(browser is not None, "Chromium is installed (scripts/install-deps.sh)"):
+        return
+    views = [v["id"] for v in json.loads(subprocess.run([str(native), "list", "views", "--format", "json"],
+                                                          capture_output=True, text=True, check=True).stdout)]
+    titles = english_titles()
+    # The site as it is, plus the export harness beside it.
+    served = pathlib.Path(tempfile.mkdtemp(prefix="poslab-site-"))
+    for f in site.iterdir():
+        (served / f.name).symlink_to(f.resolve())
+    (served / "exports.html").symlink_to(ROOT / "tests" / "web" / "exports.html")
+    server = serve(served)
+    base = f"http://127.0.0.1:{server.server_address[1]}/index.html"
+    images = {}
+    try:
+        for view in views:
+            shot = shots / f"view-{view}.png"
+            dom = open_page(browser, f"{base}#view={view}", shot)
+            if not check(shot.exists(), f"#view={view}: screenshot taken"):
+                continue
+            img = Image.open(shot)
+            ok, why = drawn(img)
+            first = re.search(r'data-first-frame-ms="(\d+)"', dom)
+            check(ok and 'data-ready="1"' in dom, f"#view={view}: drawn ({why}; first frame at "
+                                                   f"{first.group(1) if first else '?'} ms of page time)")
+            check(fragment_of(dom) == f"view={view}", f"#view={view}: the page's link is {fragment_of(dom)!r}")
+            want = titles.get(f"{view}.title", "?") + " — poslab"
+            check(title_of(dom) == want, f"#view={view}: title {title_of(dom)!r} (want {want!r})")
+            check(message_of(dom) is None, f"#view={view}: no message ({message_of(dom)})")
+            images[view] = img
+        fingerprints = {hashlib.sha256(img.convert("RGB").resize((160, 100)).tobytes()).hexdigest(): v
+                        for v, img in images.items()}
+        check(len(fingerprints) == len(images) == len(views), f"{len(views)} lessons drawn, all distinct")
+        close = [(a, b) for i, a in enumerate(images) for b in list(images)[i + 1:]
+                 if difference(images[a], images[b]) < 0.01]
+        check(not close, "every two lessons differ in over 1% of pixels" + (f" (not: {close})" if close else ""))
+
+        # A link with parameters is drawn differently from the defaults.
+        # (a tall page, so the figures below the text are on screen too)
+        tall = (1280, 1800)
+        default_shot = shots / "scaling-tall.png"
+        open_page(browser, f"{base}#view=scaling", default_shot, tall)
+        shot = shots / "scaling-llama3-32.png"
+        dom = open_page(browser, f"{base}#view=scaling&method=llama3&factor=32", shot, tall)
+        if check(shot.exists(), "#view=scaling&factor=32&method=llama3: screenshot taken"):
+            img = Image.open(shot)
+            ok, why = drawn(img)
+            check(ok, f"#view=scaling&factor=32&method=llama3: drawn ({why})")
+            check(message_of(dom) is None, f"#view=scaling&factor=32&method=llama3: no message ({message_of(dom)})")
+            if default_shot.exists():
+                share = difference(img, Image.open(default_shot))
+                check(share > 0.01, f"#view=scaling&factor=32&method=llama3 differs from #view=scaling "
+                                    f"({100 * share:.1f}% of pixels)")
+            # The address follows the state: rewritten in canonical form (keys sorted).
+            want = "view=scaling&factor=32&method=llama3"
+            check(fragment_of(dom) == want, f"the page's link is {fragment_of(dom)!r} (want {want!r})")
+
+        # The state string form of a link.
+        dom = open_page(browser, f"{base}#state=poslab%3A1%20lesson%3Dalibi%20heads%3D12")
+        check(title_of(dom) == titles.get("alibi.title", "?") + " — poslab" and message_of(dom) is None,
+              f"#state=…lesson=alibi…: opens that lesson ({title_of(dom)!r}, message {message_of(dom)})")
+
+        # The language from the link (headless Chromium reports en-US whatever --lang says,
+        # so the browser's own language is not testable here).
+        dom = open_page(browser, f"{base}#view=alibi&lang=zh")
+        zh = {}
+        for f in (ROOT / "assets" / "i18n" / "zh").glob("*.json"):
+            zh.update(json.loads(f.read_text(encoding="utf-8")))
+        check(title_of(dom) == zh.get("alibi.title", "?") + " — poslab", f"#view=alibi&lang=zh: {title_of(dom)!r}")
+
+        # A bad link: the lesson with its defaults and a message, never a blank page.
+        shot = shots / "bad-link.png"
+        dom = open_page(browser, f"{base}#view=scaling&factor=abc", shot)
+        msg = message_of(dom) or ""
+        check("factor" in msg and "abc" in msg, f"#view=scaling&factor=abc: message naming it ({msg!r})")
+        check(title_of(dom) == titles.get("scaling.title", "?") + " — poslab",
+              f"#view=scaling&factor=abc: opens the lesson ({title_of(dom)!r})")
+        if shot.exists():
+            ok, why = drawn(Image.open(shot))
+            check(ok, f"#view=scaling&factor=abc: drawn, not blank ({why})")
+            if "scaling" in images:
+                check(difference(Image.open(shot), images["scaling"]) > 0.001,
+                      "#view=scaling&factor=abc: the message is drawn over the lesson")
+        dom = open_page(browser, f"{base}#view=no-such-lesson")
+        msg = message_of(dom) or ""
+        check("no-such-lesson" in msg and 'data-ready="1"' in dom,
+              f"#view=no-such-lesson: a message naming it, the app running ({msg!r})")
+        # Exports become downloads: PNG (drawn by the browser from the SVG, at the export size),
+        # SVG, CSV; PDF is refused in the browser (a desktop feature) and nothing is handed over.
+        dom = open_page(browser, base.replace("index.html", "exports.html"))
+        m = re.search(r"data-result=\"([^\"]*)\"", dom)
+        result = json.loads(m.group(1).replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<")
+                            .replace("&gt;", ">")) if m else {}
+        got = {d["name"]: d for d in result.get("downloads", [])}
+        exported = result.get("exported", {})
+        png = got.get("rope-frequencies.png", {})
+        check(exported.get("frequencies.png") == 1 and png.get("type") == "image/png" and png.get("png") == [1600, 1000],
+              f"export PNG: a 1600×1000 PNG download ({png.get('type')}, {png.get('png')}, {png.get('size')} bytes)")
+        svg = got.get("rope-frequencies.svg", {})
+        check(exported.get("frequencies.svg") == 1 and svg.get("head", "").startswith("<?xml") and svg.get("size", 0) > 1000,
+              f"export SVG: a download of {svg.get('size')} bytes")
+        csv = got.get("rope-frequencies.csv", {})
+        check(exported.get("frequencies.csv") == 1 and csv.get("head", "").startswith("series,"),
+              f"export CSV: a download starting {csv.get('head', '')[:20]!r}")
+        check(exported.get("frequencies.pdf") == 0 and "rope-frequencies.pdf" not in got,
+              "export PDF: refused in the browser, nothing downloaded")
+        check(result.get("idleFrames") == 0, f"idle page: {result.get('idleFrames')} frames drawn in 2 s of nothing")
+        stored = result.get("storedSettings")
+        check(isinstance(stored, dict) and stored.get("lesson") == "rope",
+              f"settings in localStorage (lesson {stored.get('lesson') if isinstance(stored, dict) else stored!r})")
+        interaction_checks(browser, base)
+    finally:
+        server.shutdown()
+        shutil.rmtree(served, ignore_errors=True)
+
+
+def interaction_checks(browser_path, base):
+    """The page driven as on a tablet (DevTools touch events) and a keyboard:
+    a drag moves a slider, a tap opens a lesson, keys work, the address
+    follows without adding history, a reload comes back to the same lesson."""
+    import cdp  # tests/web/cdp.py
+    b = cdp.Browser(browser_path, 1280, 800, touch=True)
+    try:
+        b.call("Page.navigate", url=f"{base}#view=rope")
+        if not check(b.wait_for("document.body && document.body.dataset.ready") == "1", "interactive page ready"):
+            return
+        time.sleep(0.5)
+        history = b.eval("history.length")
+        # The slider of the query position m, in rope's parameter panel at 1280×800.
+        b.drag(938, 158, 1100, 158)
+        frag = b.wait_for("(document.body.dataset.fragment || '').includes('m=') && document.body.dataset.fragment")
+        check(bool(frag) and b.eval("location.hash").startswith("#view=rope&m="),
+              f"a touch drag moves a slider, the address follows ({b.eval('location.hash')!r})")
+        # "4  Relative positions" in the lesson list.
+        b.tap(90, 194)
+        title = b.wait_for("document.title.startsWith('Relative') && document.title")
+        check(title == "Relative positions — poslab" and b.eval("location.hash").startswith("#view=relative"),
+              f"a tap opens a lesson ({title!r}, {b.eval('location.hash')!r})")
+        b.key("2", "Digit2", 50)
+        title = b.wait_for("document.title.startsWith('Sinusoidal') && document.title")
+        check(bool(title), f"key 2 opens lesson 2 ({b.eval('document.title')!r})")
+        check(b.eval("history.length") == history, f"the address changed without new history entries "
+                                                     f"({history} → {b.eval('history.length')})")
+        # A reload without a link comes back to the last lesson (settings and autosave in localStorage).
+        b.call("Page.navigate", url=base)
+        b.wait_for("document.body && document.body.dataset.ready")
+        title = b.wait_for("document.title.startsWith('Sinusoidal') && document.title", 10)
+        check(bool(title), f"a reload restores the last lesson ({b.eval('document.title')!r})")
+    finally:
+        b.close()
+
+
+def site_checks(site):
+    files = sorted(p for p in site.iterdir() if p.is_file())
+    need = {"index.html", "page.js", "poslab.js", "poslab.wasm", "poslab.data"}
+    check(need <= {p.name for p in files}, f"site has {', '.join(sorted(need))}")
+    total = sum(len(gzip.compress(p.read_bytes(), 9)) for p in files)
+    check(total <= 8 * 1024 * 1024, f"site is {total / 1048576:.2f} MiB gzipped (budget 8 MiB)")
+    # Nothing from another host: no absolute URL in what the page loads.
+    for p in files:
+        if p.suffix in (".html", ".js"):
+            text = p.read_text(encoding="utf-8", errors="replace")
+            hosts = set(re.findall(r"""(?:src|href)\s*=\s*["'](https?:)?//""", text))
+            check(not hosts, f"{p.name} loads nothing from another host")
+
+
+def shader_checks():
+    """shaders/web/*.glsl are the desktop's shaders with the GLSL ES header: no drift."""
+    for web in sorted((ROOT / "shaders" / "web").glob("*.glsl")):
+        desktop = ROOT / "shaders" / web.name
+        w = [l for l in web.read_text().splitlines() if not l.startswith(("#version", "precision", "// WebGL 2", "// build;"))]
+        d = [l for l in desktop.read_text().splitlines() if not l.startswith("#version")] if desktop.exists() else None
+        check(w == d, f"shaders/web/{web.name} is shaders/{web.name} with the GLSL ES 3.00 header")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--site", default=str(ROOT / "build-web" / "site"))
+    ap.add_argument("--wasm", default=str(ROOT / "build-web" / "wasm"))
+    ap.add_argument("--native", default=str(ROOT / "build" / "poslab"))
+    ap.add_argument("--shots", default=None)
+    ap.add_argument("--only", choices=["node", "page"], default=None)
+    a = ap.parse_args()
+    # Absolute: Chromium runs in its profile folder and writes screenshots relative to it.
+    site, wasm, native = (pathlib.Path(x).resolve() for x in (a.site, a.wasm, a.native))
+    shots = pathlib.Path(a.shots).resolve() if a.shots else wasm.parent / "shots"
+    shots.mkdir(parents=True, exist_ok=True)
+    for old in shots.glob("*.png"):
+        old.unlink()
+    site_checks(site)
+    shader_checks()
+    if a.only in (None, "node"):
+        core_suite(wasm)
+        same_numbers(wasm, native)
+    if a.only in (None, "page"):
+        page_checks(site, native, shots)
+    print(f"{results['passed']} passed, {results['failed']} failed")
+    sys.exit(1 if results["failed"] else 0)
+
+
+if __name__ == "__main__":
+    main()

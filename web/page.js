@@ -1,0 +1,245 @@
+// The page around poslab's program (poslab.js + poslab.wasm, built from the
+// same C++ as the desktop app; see app/platform/web/). Everything the C++
+// side asks of the browser is here: fitting the canvas to the page and its
+// devicePixelRatio, the link in the address bar, downloads, the clipboard,
+// settings and the autosave in localStorage, touch as mouse, the message bar.
+// Nothing is fetched from another host.
+'use strict';
+
+(function () {
+  const canvas = document.getElementById('canvas');
+  const messageBox = document.getElementById('message');
+  const STORE = 'poslab:';                      // localStorage key prefix
+  const CONFIG_FILES = ['settings.json', 'autosave.json'];
+
+  function showMessage(text, isError) {
+    document.getElementById('message-text').textContent = text;
+    messageBox.className = isError ? '' : 'note';
+    messageBox.style.display = 'block';
+  }
+  document.getElementById('message-close').onclick = () => { messageBox.style.display = 'none'; };
+
+  function utf8(bytes) { return new TextDecoder().decode(bytes); }
+
+  function base64(bytes) {
+    let s = '';
+    for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+    return btoa(s);
+  }
+
+  function save(blob, name) {
+    const a = document.createElement('a');
+    a.href = URL.createObjectURL(blob);
+    a.download = name;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+  }
+
+  const TYPES = {svg: 'image/svg+xml', png: 'image/png', csv: 'text/csv', json: 'application/json',
+                 md: 'text/markdown', tex: 'application/x-tex', txt: 'text/plain'};
+
+  // A ".png" the program wrote as SVG (app/platform/web/figure_export_web.cpp)
+  // is drawn on a canvas of the SVG's size, with the fonts the page carries,
+  // and saved as PNG.
+  let fontFaces = null;
+  function embeddedFonts() {
+    if (fontFaces !== null) return fontFaces;
+    const faces = [['DejaVu Sans', 'normal', 'DejaVuSans-subset.ttf'],
+                   ['DejaVu Sans', 'bold', 'DejaVuSans-Bold-subset.ttf'],
+                   ['WenQuanYi Micro Hei', 'normal', 'wqy-microhei-subset.ttf']];
+    fontFaces = faces.map(([family, weight, file]) => {
+      try {
+        const data = Module.FS.readFile('/assets/fonts/' + file);
+        return `@font-face{font-family:"${family}";font-weight:${weight};src:url(data:font/ttf;base64,${base64(data)})}`;
+      } catch (e) { return ''; }
+    }).join('');
+    return fontFaces;
+  }
+
+  function rasterize(svgText, name) {
+    const style = '<style>' + embeddedFonts() + '</style>';
+    const withFonts = svgText.replace(/(<svg[^>]*>)/, '$1' + style);
+    const w = +(/<svg[^>]*\swidth="(\d+)"/.exec(withFonts) || [])[1];
+    const h = +(/<svg[^>]*\sheight="(\d+)"/.exec(withFonts) || [])[1];
+    const img = new Image();
+    const url = URL.createObjectURL(new Blob([withFonts], {type: 'image/svg+xml'}));
+    img.onload = () => {
+      const c = document.createElement('canvas');
+      c.width = w || img.width;
+      c.height = h || img.height;
+      c.getContext('2d').drawImage(img, 0, 0, c.width, c.height);
+      URL.revokeObjectURL(url);
+      c.toBlob((blob) => {
+        if (blob) save(blob, name);
+        else showMessage('The browser could not make the PNG ' + name + '.', true);
+      }, 'image/png');
+    };
+    img.onerror = () => { URL.revokeObjectURL(url); showMessage('The browser could not draw ' + name + '.', true); };
+    img.src = url;
+  }
+
+  const poslab = {
+    clipboard: '',
+    downloads: [],  // names handed over (the tests read it)
+
+    fitCanvas() {
+      const ratio = window.devicePixelRatio || 1;
+      const rect = canvas.getBoundingClientRect();
+      const width = Math.max(1, Math.round(rect.width * ratio));
+      const height = Math.max(1, Math.round(rect.height * ratio));
+      if (canvas.width !== width) canvas.width = width;
+      if (canvas.height !== height) canvas.height = height;
+      return {width, height, ratio};
+    },
+
+    showMessage,
+
+    download(path) {
+      const name = path.split('/').pop();
+      let bytes;
+      try {
+        bytes = Module.FS.readFile(path);
+        Module.FS.unlink(path);
+      } catch (e) {
+        return;
+      }
+      poslab.downloads.push(name);
+      const ext = name.split('.').pop().toLowerCase();
+      const head = utf8(bytes.subarray(0, 64));
+      if (ext === 'png' && /^\s*<(\?xml|svg)/.test(head)) rasterize(utf8(bytes), name);
+      else save(new Blob([bytes], {type: TYPES[ext] || 'application/octet-stream'}), name);
+    },
+
+    screenshot(name) {
+      // Called right after the frame is drawn, before the browser presents it.
+      canvas.toBlob((blob) => { if (blob) save(blob, name); }, 'image/png');
+      poslab.downloads.push(name);
+    },
+
+    setClipboard(text) {
+      poslab.clipboard = text;
+      if (navigator.clipboard && navigator.clipboard.writeText)
+        navigator.clipboard.writeText(text).catch(() => {});
+    },
+
+    setFullscreen(on) {
+      if (on && !document.fullscreenElement) document.documentElement.requestFullscreen().catch(() => {});
+      else if (!on && document.fullscreenElement) document.exitFullscreen().catch(() => {});
+    },
+
+    // /config/*.json → localStorage (settings and the autosave survive reloads).
+    persist() {
+      for (const f of CONFIG_FILES) {
+        try {
+          localStorage.setItem(STORE + f, utf8(Module.FS.readFile('/config/' + f)));
+        } catch (e) { /* not written yet, or storage is off: the app still works */ }
+      }
+    },
+
+    ready() {
+      document.getElementById('loading').remove();
+      canvas.focus();
+      document.body.dataset.ready = '1';
+      document.body.dataset.firstFrameMs = String(Math.round(performance.now()));
+    },
+  };
+
+  function restoreConfig() {
+    Module.FS.mkdirTree('/config');
+    for (const f of CONFIG_FILES) {
+      let text = null;
+      try { text = localStorage.getItem(STORE + f); } catch (e) { /* storage off */ }
+      if (text) Module.FS.writeFile('/config/' + f, text);
+    }
+    // The browser's language, as the desktop reads LANG.
+    const lang = (navigator.languages && navigator.languages[0]) || navigator.language || 'en';
+    Module.ENV.LANG = lang.replace('-', '_') + '.UTF-8';
+  }
+
+  window.Module = {
+    canvas,
+    poslab,
+    preRun: [restoreConfig],
+    print: (t) => console.log(t),
+    printErr: (t) => console.warn(t),
+    onAbort: (what) => showMessage('poslab stopped: ' + what + ' — reload the page to start again.', true),
+  };
+
+  // ---- events the program does not get through GLFW
+
+  window.addEventListener('resize', () => Module._poslab_resize && Module._poslab_resize());
+  // A change of devicePixelRatio (zoom, moving to another screen) fires no resize everywhere.
+  (function watchRatio() {
+    const m = matchMedia(`(resolution: ${window.devicePixelRatio}dppx)`);
+    m.addEventListener('change', () => { if (Module._poslab_resize) Module._poslab_resize(); watchRatio(); }, {once: true});
+  })();
+  window.addEventListener('hashchange', () => Module._poslab_hash_changed && Module._poslab_hash_changed());
+  const saveNow = () => Module._poslab_save_now && Module._poslab_save_now();
+  window.addEventListener('pagehide', saveNow);
+  document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'hidden') saveNow(); });
+  document.addEventListener('fullscreenchange', () => Module._poslab_resize && Module._poslab_resize());
+  window.addEventListener('paste', (e) => {
+    poslab.clipboard = (e.clipboardData && e.clipboardData.getData('text/plain')) || poslab.clipboard;
+    if (Module._poslab_wake) Module._poslab_wake();
+  }, true);
+
+  // Keys the app uses that the browser would take (reload, help, save page, …).
+  // Registered before the program's own listeners, so they run first.
+  window.addEventListener('keydown', (e) => {
+    const ctrl = e.ctrlKey || e.metaKey;
+    if (ctrl && !e.shiftKey && e.key.toLowerCase() === 'o') {  // Open session: the browser's file picker
+      e.preventDefault();
+      e.stopImmediatePropagation();
+      document.getElementById('upload').click();
+      return;
+    }
+    const appKeys = ['F1', 'F2', 'F5', 'F11', 'F12'];
+    if (appKeys.includes(e.key) || (ctrl && ['s', 'e', '=', '-', '0', '+'].includes(e.key.toLowerCase())) ||
+        (ctrl && e.shiftKey && ['c', 'v'].includes(e.key.toLowerCase())))
+      e.preventDefault();
+  }, true);
+
+  // Sessions come in as uploads: picked (Ctrl+O) or dropped on the page.
+  function openSessionFile(file) {
+    file.arrayBuffer().then((buffer) => {
+      const path = '/uploads/' + file.name.replace(/[^\w.\-]/g, '_');
+      Module.FS.mkdirTree('/uploads');
+      Module.FS.writeFile(path, new Uint8Array(buffer));
+      Module.ccall('poslab_open_session', null, ['string'], [path]);
+    });
+  }
+  document.getElementById('upload').addEventListener('change', (e) => {
+    if (e.target.files[0]) openSessionFile(e.target.files[0]);
+    e.target.value = '';
+  });
+  window.addEventListener('dragover', (e) => e.preventDefault(), true);
+  window.addEventListener('drop', (e) => {
+    e.preventDefault();
+    e.stopImmediatePropagation();
+    if (e.dataTransfer.files[0]) openSessionFile(e.dataTransfer.files[0]);
+  }, true);
+
+  // Touch: a tap is a click, a drag is a drag with the left button. Pointer
+  // events for touch and pen become the mouse events the program listens to.
+  function asMouse(type, e) {
+    canvas.dispatchEvent(new MouseEvent(type, {clientX: e.clientX, clientY: e.clientY, button: 0,
+                                               buttons: type === 'mouseup' ? 0 : 1, bubbles: true, cancelable: true}));
+  }
+  canvas.addEventListener('pointerdown', (e) => {
+    if (e.pointerType === 'mouse') return;
+    e.preventDefault();
+    canvas.setPointerCapture(e.pointerId);
+    asMouse('mousemove', e);
+    asMouse('mousedown', e);
+  });
+  canvas.addEventListener('pointermove', (e) => { if (e.pointerType !== 'mouse') { e.preventDefault(); asMouse('mousemove', e); } });
+  const up = (e) => { if (e.pointerType !== 'mouse') { e.preventDefault(); asMouse('mouseup', e); } };
+  canvas.addEventListener('pointerup', up);
+  canvas.addEventListener('pointercancel', up);
+  // The touch events themselves would reach the program as button presses at the old position.
+  for (const t of ['touchstart', 'touchmove', 'touchend', 'touchcancel'])
+    window.addEventListener(t, (e) => { if (e.target === canvas) { e.stopImmediatePropagation(); e.preventDefault(); } },
+                            {capture: true, passive: false});
+})();
