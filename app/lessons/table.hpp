@@ -80,10 +80,10 @@ struct TableSize {
 TableSize table_size(const TableDef& def, const core::Params& params);
 
 /// A table the GUI builds on its own thread while a slider moves: at most
-/// these (decay-compare over the decay lesson's default 0:65536 is 458,759
-/// cells and 12.6 million units, ~0.1 s); a larger one is written by
-/// `poslab table` instead.
-inline constexpr double kScreenTableCells = 524'288;
+/// these (the decay lesson's defaults, 0:65536 over three bases, make
+/// decay-bases 786,444 cells and decay-compare 12.6 million units, ~0.1 s
+/// each); a larger one is written by `poslab table` instead.
+inline constexpr double kScreenTableCells = 1'048'576;
 inline constexpr double kScreenTableWork = 16'777'216;
 
 /// Every table, in the order `poslab list tables` prints them.
