@@ -68,8 +68,10 @@ Preset parse_preset(std::string_view json_text, std::string_view source) {
     else if (value.is_boolean()) typed = value.get<bool>() ? "true" : "false";
     else if (value.is_number()) typed = core::format_number(value.get<double>());
     else bad(source, "parameter \"" + key + "\" must be a string, number or boolean");
-    // a preset's own setting wins over the one its config gives
-    std::erase_if(p.params, [&](const auto& kv) { return kv.first == key; });
+    // a preset's own setting wins over the one its config gives (a copy of
+    // the key: clang 14, the sanitizer build, captures no structured binding)
+    const std::string name = key;
+    std::erase_if(p.params, [&](const auto& kv) { return kv.first == name; });
     p.params.emplace_back(key, typed);
   }
   try {
