@@ -54,6 +54,17 @@ void check_table_cost(const TableCost& cost, const core::Params& params) {
   check_budget(params, cost.key, count, {cells, work});
 }
 
+TableSize table_size(const TableDef& def, const core::Params& params) {
+  core::Params resolved = params;
+  for (const auto& [key, text] : def.defaults)
+    if (!resolved.is_set(key)) resolved.set_text(key, text);
+  core::check_param_relations(resolved, def.keys);
+  if (!def.cost) return {};
+  const TableCost cost = def.cost(resolved);
+  const double rows = cost.rows(cost.key.empty() ? 0 : count_of(resolved, cost.key));
+  return {rows, rows * cost.columns, rows * cost.per_row};
+}
+
 const TableDef* find_table(std::string_view id) {
   for (const TableDef& def : table_defs())
     if (def.id == id) return &def;

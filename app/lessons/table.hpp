@@ -71,6 +71,21 @@ struct TableDef {
   TableCost (*cost)(const core::Params& params) = nullptr;
 };
 
+/// The size of the table `def` would build at `params` (its own defaults
+/// applied, relations checked), without building it. Raises
+/// core::InvalidParameter as build_table does for invalid parameters.
+struct TableSize {
+  double rows = 0, cells = 0, work = 0;
+};
+TableSize table_size(const TableDef& def, const core::Params& params);
+
+/// A table the GUI builds on its own thread while a slider moves: at most
+/// these (the decay lesson's defaults, 0:65536 over three bases, make
+/// decay-bases 786,444 cells and decay-compare 12.6 million units, ~0.1 s
+/// each); a larger one is written by `poslab table` instead.
+inline constexpr double kScreenTableCells = 1'048'576;
+inline constexpr double kScreenTableWork = 16'777'216;
+
 /// Every table, in the order `poslab list tables` prints them.
 std::span<const TableDef> table_defs();
 

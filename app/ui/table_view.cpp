@@ -24,7 +24,14 @@ TableView::Entry& TableView::get(UiContext& ctx, std::string_view id) {
   else if (!params) e.error = ctx.state.resolve_error();
   else {
     try {
-      e.table = build_table(*def, *params);
+      // A table past what a frame can build waits for `poslab table`
+      // (docs/CONTRACT.md §3, budgets): the UI thread never builds it.
+      const TableSize size = table_size(*def, *params);
+      if (size.cells > kScreenTableCells || size.work > kScreenTableWork)
+        e.error = ctx.tr.format("ui.table.too_large", {{"id", std::string(id)},
+                                                       {"rows", std::to_string(static_cast<long long>(size.rows))}});
+      else
+        e.table = build_table(*def, *params);
     } catch (const std::exception& ex) {
       e.error = error_text(ctx.tr, ex);
     }

@@ -266,9 +266,9 @@ class Budgets(unittest.TestCase):
             (["table", "decay-compare", "--set", "d=8192", "--set", "distance=0:999999"],
              "rows × 3·d/2 = 1000000 × 12288", "distance may hold at most 5461 items"),
             (["table", "rope-mixed-layouts", "--set", "vector=" + ones, "--set", "pos=0:999999"],
-             "rows × 2·|vector| = 1000000 × 16384", "pos may hold at most 4096 items"),
+             "rows × 8·|vector| = 1000000 × 65536", "pos may hold at most 1024 items"),
             (["table", "gaussian-shift", "--set", "window=1000000", "--set", "d=2"],
-             "window = 1e6: rows × columns = 1000001 × 9", "window may be at most 466032"),
+             "window = 1e6: rows × 16·(d + 16) = 1000001 × 288", "window may be at most 233015"),
             (["export", "--view", "decay", "--format", "csv", "--out", os.path.join(tempfile.gettempdir(), "unused"),
               "--set", "d=8192", "--set", "samples=10000"],
              "samples = 10000: samples × d = 10000 × 8192", "samples may be at most 64"),
@@ -280,16 +280,16 @@ class Budgets(unittest.TestCase):
                 self.assertIn(fit, line)
 
     def test_budget_edges_are_exact(self):
-        # gaussian-shift at d = 64: (window + 1) rows × 4·d = 256 units each
-        # against 2^26: window 262143 is exactly the budget, one more is over
-        # (the old "≤ 4e7" refused exactly 4e7).
-        p = run("table", "gaussian-shift", "--set", "window=262143", "--format", "csv", "--out",
+        # gaussian-shift at d = 64: (window + 1) rows × 16·(d + 16) = 1280
+        # units each against 2^26: window 52427 is the last within, the next
+        # is over (the old "≤ 4e7" refused exactly 4e7).
+        p = run("table", "gaussian-shift", "--set", "window=52427", "--format", "csv", "--out",
                 os.path.join(self.dir, "edge.csv"), check=0, timeout=120)
         with open(os.path.join(self.dir, "edge.csv"), encoding="utf-8") as f:
-            self.assertEqual(sum(1 for _ in f), 1 + 262144)
-        line = budget_line(run("table", "gaussian-shift", "--set", "window=262144", check=2))
-        self.assertIn("rows × 4·d = 262145 × 256 = 67109120", line)
-        self.assertIn("window may be at most 262143", line)
+            self.assertEqual(sum(1 for _ in f), 1 + 52428)
+        line = budget_line(run("table", "gaussian-shift", "--set", "window=52428", check=2))
+        self.assertIn("rows × 16·(d + 16) = 52429 × 1280 = 67109120", line)
+        self.assertIn("window may be at most 52427", line)
         self.assertEqual(p.stderr, b"")
 
     def test_the_contracts_largest_list_is_a_table(self):

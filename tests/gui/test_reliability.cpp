@@ -479,6 +479,24 @@ TEST_CASE("work over a figure's budget is refused inline before anything is comp
   }
 }
 
+TEST_CASE("a table too large to build while a slider moves says so instead of blocking the window") {
+  // decay at 1,048,576 distances: rope-decay is 2^26 units (a CLI table at
+  // its budget, ~0.6 s), past what the screen builds on the UI thread.
+  test::BlindApp b;
+  REQUIRE(b.state().select_view("decay"));
+  std::string error;
+  {
+    ui::UiContext ctx = b.app->context();
+    CHECK_FALSE(b.app->lesson_view().tables().text(ctx, "rope-decay", app::TableFormat::csv, &error).empty());
+  }
+  CHECK(b.app->type_param("distance", "0:1048575").empty());
+  b.frames(2);
+  ui::UiContext ctx = b.app->context();
+  CHECK(b.app->lesson_view().tables().text(ctx, "rope-decay", app::TableFormat::csv, &error).empty());
+  CHECK(error.find("1048576 rows") != std::string::npos);
+  CHECK(error.find("poslab table rope-decay") != std::string::npos);
+}
+
 // [SECTION] Sessions
 
 TEST_CASE("a session or state naming a preset this poslab lacks is refused, naming it") {

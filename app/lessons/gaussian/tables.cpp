@@ -56,10 +56,12 @@ Table gaussian_kernel(const Params& p) {
 // Their costs (docs/CONTRACT.md §3 "Budgets").
 TableCost gaussian_kernel_cost(const Params&) { return rows_of("pos", 2, 2, "2"); }
 /// window + 1 rows (s = 0..window); per row RoPE's score, the two kernel
-/// forms and the notes' code, each rotating d/2 pairs twice.
+/// forms and the notes' code, each rotating two vectors of d (d/2 sin and
+/// cos each, the frequencies computed anew, four vectors allocated):
+/// 16·(d + 16) units, as measured (the + 16: what a row costs at d = 2).
 TableCost gaussian_shift_cost(const Params& p) {
   const double d = static_cast<double>(p.integer("d"));
-  return {"window", 9, [](double w) { return w + 1; }, 4 * d, "4·d"};
+  return {"window", 9, [](double w) { return w + 1; }, 16 * (d + 16), "16·(d + 16)"};
 }
 
 }  // namespace

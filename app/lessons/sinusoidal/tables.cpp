@@ -79,8 +79,9 @@ double dims(const Params& p) { return static_cast<double>(p.integer("d")); }
 /// d rows per position.
 TableCost sinusoidal_cost(const Params& p) { return rows_of("pos", 3, 1, "1", dims(p)); }
 TableCost sinusoidal_wavelengths_cost(const Params& p) { return fixed_rows(dims(p) / 2, 5); }
-/// Two encodings of d dimensions and the closed form's d/2 cosines per offset.
-TableCost sinusoidal_dot_cost(const Params& p) { return rows_of("distance", 4, 2.5 * dims(p), "2.5·d"); }
+/// Two encodings of d dimensions and the closed form's d/2 cosines per
+/// offset, and two rows allocated: 4·d + 16 units, as measured.
+TableCost sinusoidal_dot_cost(const Params& p) { return rows_of("distance", 4, 4 * dims(p) + 16, "(4·d + 16)"); }
 TableCost sinusoidal_shift_cost(const Params& p) { return fixed_rows(dims(p), 5, 4, "4"); }
 
 }  // namespace
