@@ -201,13 +201,14 @@
       e.preventDefault();
   }, true);
 
-  // Sessions come in as uploads: picked (Ctrl+O) or dropped on the page.
+  // Sessions, decks and model configs come in as uploads: picked (Ctrl+O,
+  // File → Open…) or dropped on the page; the program tells them apart.
   function openSessionFile(file) {
     file.arrayBuffer().then((buffer) => {
       const path = '/uploads/' + file.name.replace(/[^\w.\-]/g, '_');
       Module.FS.mkdirTree('/uploads');
       Module.FS.writeFile(path, new Uint8Array(buffer));
-      Module.ccall('poslab_open_session', null, ['string'], [path]);
+      Module.ccall('poslab_open_file', null, ['string'], [path]);
     });
   }
   document.getElementById('upload').addEventListener('change', (e) => {

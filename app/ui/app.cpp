@@ -15,6 +15,8 @@
 #include <iostream>
 #include <limits>
 
+#include <nlohmann/json.hpp>
+
 #include "app/common/assets.hpp"
 #include "app/common/atomic_file.hpp"
 #include "app/common/config_folder.hpp"
@@ -201,7 +203,7 @@ void App::draw(double dt) {
   if (!dropped_.empty()) {
     const std::string path = dropped_.front();
     dropped_.clear();
-    (void)open_model_config(path);  // says itself what happened
+    (void)open_file(path);  // says itself what happened
   }
   UiContext ctx = context();
   state_.tick_animation(dt);
@@ -337,6 +339,7 @@ void App::run(Action action, int arg) {
   UiContext ctx = context();
   switch (action) {
     case Action::open_session:
+      if (platform_.pick_file()) break;
       session_ui_.show(SessionUi::Prompt::open, suggested_session_path(ctx), export_choice_.dir, settings_.recent_sessions);
       break;
     case Action::save_session:
@@ -555,6 +558,19 @@ std::string App::open_model_config(const fs::path& path) {
   toasts_.push(tr_.format("ui.model.opened", {{"model", m.name}, {"count", std::to_string(m.warnings.size())}}),
                m.warnings.empty() ? ToastKind::success : ToastKind::info);
   return {};
+}
+
+std::string App::open_file(const fs::path& path) {
+  std::string format;
+  try {
+    const nlohmann::json j = nlohmann::json::parse(read_text_file(path), nullptr, false);
+    if (j.is_object() && j.contains("format") && j["format"].is_string()) format = j["format"].get<std::string>();
+  } catch (const std::exception&) {
+    // unreadable: open_model_config says why
+  }
+  if (format == "poslab-session") return open_session(path);
+  if (format == "poslab-deck") return open_deck(path);
+  return open_model_config(path);
 }
 
 void App::drop_files(std::vector<std::string> paths) {

@@ -117,8 +117,15 @@ class App {
   /// dropped on the window): its lesson in its state, its warnings shown.
   /// All-or-nothing; returns "" or the message (also toasted).
   std::string open_model_config(const std::filesystem::path& path);
-  /// Files dropped on the window: the first is opened as a model config at
-  /// the start of the next frame (the window calls this from its callback).
+  /// Opens a file of any kind poslab reads, told apart by its content: a
+  /// session ("format": "poslab-session"), a deck ("poslab-deck"), otherwise
+  /// a model's config.json. Returns "" or the message (also toasted).
+  std::string open_file(const std::filesystem::path& path);
+  /// The system's file picker, when the platform has one (a browser): true
+  /// when it was shown and the file will come through open_file.
+  bool pick_file() { return platform_.pick_file(); }
+  /// Files dropped on the window: the first is opened (open_file) at the
+  /// start of the next frame (the window calls this from its callback).
   void drop_files(std::vector<std::string> paths);
   /// Puts the state string on the clipboard and returns it.
   std::string copy_state();

@@ -80,7 +80,7 @@ void DeckUi::draw(UiContext& ctx, App& app) {
   if (ImGui::Button(ctx.tr("ui.deck.add").c_str())) add_current_view(ctx);
   ImGui::EndDisabled();
   ImGui::SameLine();
-  if (ImGui::Button(ctx.tr("ui.deck.open").c_str())) {
+  if (ImGui::Button(ctx.tr("ui.deck.open").c_str()) && !app.pick_file()) {
     const fs::path suggested = st.deck_source().empty() ? folder / "lecture.deck.json" : fs::path(st.deck_source());
     app.session_ui().show(SessionUi::Prompt::open_deck, suggested, folder, ctx.settings.recent_decks);
   }

@@ -34,6 +34,10 @@ class Platform {
   /// fragment), or "" when it is not a page: "Copy link" then uses the
   /// settings' link_base.
   virtual std::string page_address() const { return {}; }
+  /// Asks the user for a file to open with the system's own picker (a
+  /// browser's file input); the chosen file later reaches App::open_file.
+  /// False when there is no such picker: the App shows its path prompt.
+  virtual bool pick_file() { return false; }
 };
 
 /// No window: nothing is drawn, everything else behaves.

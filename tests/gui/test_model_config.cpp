@@ -66,6 +66,41 @@ TEST_CASE("a config.json dropped on the window opens its lesson, its state and i
   CHECK(st.params().choice("method") == "longrope");
 }
 
+TEST_CASE("a dropped or picked file is told apart by its content: session, deck or model config") {
+  test::BlindApp b;
+  auto& st = b.state();
+  // a session of the RoPE lesson at d = 8, saved by the app itself
+  REQUIRE(st.select_view("rope"));
+  REQUIRE(st.set_param_text("d", "8").empty());
+  const fs::path session = b.dir / "mine.json";  // no telling extension: the content decides
+  REQUIRE(b.app->save_session(session).empty());
+  REQUIRE(st.select_view("sinusoidal"));
+  b.app->drop_files({session.string()});
+  b.frames(2);
+  CHECK(st.view().id == "rope");
+  CHECK(st.params().integer("d") == 8);
+  CHECK_FALSE(st.model());
+  CHECK(st.deck() == nullptr);
+  // a deck: opened as a deck, not refused as a config with no position fields
+  const fs::path deck = b.dir / "deck.json";
+  write(deck, R"({"format": "poslab-deck", "version": 1, "title": "t",
+                  "scenes": [{"lesson": "alibi", "params": {"heads": 8}}, {"lesson": "t5"}]})");
+  REQUIRE(b.app->open_file(deck).empty());
+  REQUIRE(st.deck() != nullptr);
+  CHECK(st.deck()->scenes.size() == 2);
+  // a model config
+  REQUIRE(b.app->open_file(fixture("llama-3.1-8b")).empty());
+  REQUIRE(st.model());
+  CHECK(st.view().id == "scaling");
+  // not JSON at all: the model reader's message, nothing changed
+  const core::Params before = st.params();
+  const fs::path junk = b.dir / "junk.txt";
+  write(junk, "not json {");
+  CHECK_FALSE(b.app->open_file(junk).empty());
+  CHECK(b.app->toasts().last_kind() == ui::ToastKind::error);
+  CHECK(st.params() == before);
+}
+
 TEST_CASE("File → Open model config: T5, GPT-NeoX with partial rotary, an unknown model, Chinese warnings") {
   test::BlindApp b;
   auto& st = b.state();

@@ -48,6 +48,12 @@ mergeInto(LibraryManager.library, {
     Module.poslab.screenshot(UTF8ToString(name));
   },
 
+  // The page's file input (sessions, decks, model configs). A menu click is
+  // still a user activation a frame later, so the browser shows its picker.
+  poslab_js_pick_file: function() {
+    document.getElementById('upload').click();
+  },
+
   poslab_js_clipboard_set: function(text) {
     Module.poslab.setClipboard(UTF8ToString(text));
   },

@@ -189,12 +189,16 @@ EMSCRIPTEN_KEEPALIVE void poslab_save_now() {
   if (web::g_page) web::persist_now();
 }
 
-/// A session file the user dropped on the page or picked (web/poslab.js wrote it here).
-EMSCRIPTEN_KEEPALIVE void poslab_open_session(const char* path) {
+/// A file the user dropped on the page or picked (web/page.js wrote it
+/// here): a session, a deck or a model's config.json, told apart by content.
+EMSCRIPTEN_KEEPALIVE void poslab_open_file(const char* path) {
   if (!web::g_page || !path) return;
-  web::g_page->app->open_session(path);
+  web::g_page->app->open_file(path);
   web::g_page->platform->wake();
 }
+
+/// The earlier name of poslab_open_file (pages written for it keep working).
+EMSCRIPTEN_KEEPALIVE void poslab_open_session(const char* path) { poslab_open_file(path); }
 
 /// Exports figure `figure` of the lesson shown in `format` (png, svg, pdf,
 /// csv) as the figure's Export menu does: the file becomes a download after

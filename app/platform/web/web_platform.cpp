@@ -21,6 +21,7 @@ void poslab_js_set_title(const char* text);
 void poslab_js_fit_canvas(int* width, int* height, double* ratio);
 void poslab_js_screenshot(const char* name);
 void poslab_js_clipboard_set(const char* text);
+void poslab_js_pick_file();
 char* poslab_js_clipboard_get();
 char* poslab_js_page_address();
 void poslab_js_set_fullscreen(int on);
@@ -187,6 +188,11 @@ void WebPlatform::fonts_rebuilt() {
 void WebPlatform::set_fullscreen(bool on) { poslab_js_set_fullscreen(on ? 1 : 0); }
 
 bool WebPlatform::fullscreen() const { return poslab_js_fullscreen() != 0; }
+
+bool WebPlatform::pick_file() {
+  poslab_js_pick_file();
+  return true;
+}
 
 void WebPlatform::set_title(const std::string& title) { poslab_js_set_title(title.c_str()); }
 

@@ -58,6 +58,7 @@ class WebPlatform final : public ui::Platform {
   bool request_screenshot(const std::filesystem::path& path) override;
   void request_close() override;
   std::string page_address() const override;
+  bool pick_file() override;
 
  private:
   WebPlatform() = default;
