@@ -123,6 +123,21 @@ DataRange data_range(const Figure& f) {
     for (double v : s.x) add_x(v);
     for (double v : s.y) add_y(v);
     if (s.kind == SeriesKind::bars || s.kind == SeriesKind::stems) add_y(ylog ? r.y_min : 0.0);
+    if (s.kind == SeriesKind::bars && !xlog) {
+      // Half a bar's spacing beyond the first and last bar, so the frame never
+      // clips a bar (bars are drawn 0.8 of the closest spacing wide).
+      std::vector<double> xs;
+      for (double v : s.x)
+        if (std::isfinite(v)) xs.push_back(v);
+      std::sort(xs.begin(), xs.end());
+      double spacing = inf;
+      for (std::size_t i = 1; i < xs.size(); ++i)
+        if (xs[i] > xs[i - 1]) spacing = std::min(spacing, xs[i] - xs[i - 1]);
+      if (!xs.empty()) {
+        const double half = std::isfinite(spacing) ? spacing / 2 : 0.5;
+        add_x(xs.front() - half), add_x(xs.back() + half);
+      }
+    }
   }
   for (const Heatmap& h : f.heatmaps) {
     add_x(h.x0), add_x(h.x1);

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <limits>
 #include <numbers>
@@ -528,6 +529,130 @@ void draw_series(const Series& s, int index, Painter& painter, const PlotLayout&
 
 double text_width(Painter& p, std::string_view s, const TextStyle& st) { return p.measure(s, st).w; }
 
+/// The plot area in square cells of a few pixels, marked where a series draws
+/// (lines, steps, markers, bars, stems), so labels of reference lines and
+/// bands can be put where they cover no data.
+class DataCells {
+ public:
+  DataCells(const Rect& plot, double cell)
+      : plot_(plot), cell_(std::max(1.0, cell)),
+        cols_(std::max(1, static_cast<int>(std::ceil(plot.w / cell_)))),
+        rows_(std::max(1, static_cast<int>(std::ceil(plot.h / cell_)))),
+        on_(static_cast<std::size_t>(cols_) * static_cast<std::size_t>(rows_), 0) {}
+
+  /// Marks every cell the box [x0, x1] × [y0, y1] (pixels) touches.
+  void mark_box(double x0, double y0, double x1, double y1) {
+    int c0 = 0, c1 = 0, r0 = 0, r1 = 0;
+    if (!cell_span(x0, y0, x1, y1, c0, c1, r0, r1)) return;
+    for (int r = r0; r <= r1; ++r)
+      for (int c = c0; c <= c1; ++c) on_[index(c, r)] = 1;
+  }
+  /// Marks the segment a–b drawn `radius` pixels thick, clipped to the plot.
+  void mark_segment(Point a, Point b, double radius) {
+    // Liang–Barsky clipping to the plot grown by the radius: a far point of a
+    // zoomed view never makes the walk below long.
+    const double xmin = plot_.x - radius, xmax = plot_.right() + radius;
+    const double ymin = plot_.y - radius, ymax = plot_.bottom() + radius;
+    double t0 = 0, t1 = 1;
+    const double dx = b.x - a.x, dy = b.y - a.y;
+    const double p[] = {-dx, dx, -dy, dy}, q[] = {a.x - xmin, xmax - a.x, a.y - ymin, ymax - a.y};
+    for (int k = 0; k < 4; ++k) {
+      if (p[k] == 0) {
+        if (q[k] < 0) return;
+        continue;
+      }
+      const double t = q[k] / p[k];
+      if (p[k] < 0) t0 = std::max(t0, t);
+      else t1 = std::min(t1, t);
+      if (t0 > t1) return;
+    }
+    const Point s{a.x + t0 * dx, a.y + t0 * dy}, e{a.x + t1 * dx, a.y + t1 * dy};
+    const double len = std::hypot(e.x - s.x, e.y - s.y);
+    const int steps = std::max(1, static_cast<int>(std::ceil(len / (cell_ * 0.5))));
+    for (int k = 0; k <= steps; ++k) {
+      const double t = static_cast<double>(k) / steps;
+      const double x = s.x + t * (e.x - s.x), y = s.y + t * (e.y - s.y);
+      mark_box(x - radius, y - radius, x + radius, y + radius);
+    }
+  }
+  /// True if any cell the rectangle touches holds data.
+  bool any(const Rect& r) const {
+    int c0 = 0, c1 = 0, r0 = 0, r1 = 0;
+    if (!cell_span(r.x, r.y, r.right(), r.bottom(), c0, c1, r0, r1)) return false;
+    for (int row = r0; row <= r1; ++row)
+      for (int c = c0; c <= c1; ++c)
+        if (on_[index(c, row)]) return true;
+    return false;
+  }
+
+ private:
+  bool cell_span(double x0, double y0, double x1, double y1, int& c0, int& c1, int& r0, int& r1) const {
+    if (!(x1 >= plot_.x && x0 <= plot_.right() && y1 >= plot_.y && y0 <= plot_.bottom())) return false;
+    auto cell = [this](double v, double origin, int n) {
+      return std::clamp(static_cast<int>(std::floor((v - origin) / cell_)), 0, n - 1);
+    };
+    c0 = cell(x0, plot_.x, cols_), c1 = cell(x1, plot_.x, cols_);
+    r0 = cell(y0, plot_.y, rows_), r1 = cell(y1, plot_.y, rows_);
+    return true;
+  }
+  std::size_t index(int c, int r) const {
+    return static_cast<std::size_t>(r) * static_cast<std::size_t>(cols_) + static_cast<std::size_t>(c);
+  }
+  Rect plot_;
+  double cell_;
+  int cols_, rows_;
+  std::vector<std::uint8_t> on_;
+};
+
+/// Where the series of `f` draw in layout `L`, as DataCells (the same
+/// geometry as draw_series: steps as staircases, bars 0.8 of their spacing).
+DataCells data_cells(const Figure& f, const PlotLayout& L, double fs, const Theme& th) {
+  DataCells cells(L.plot, std::max(2.0, fs * 0.25));
+  const double base_y = L.y_scale == AxisScale::log ? L.plot.bottom() : std::clamp(L.to_px_y(0.0), L.plot.y, L.plot.bottom());
+  for (const Series& s : f.series) {
+    const std::size_t n = std::min(s.x.size(), s.y.size());
+    const double half = std::max(1.0, s.width * fs / 14.0 * th.line_scale) / 2;
+    const double marker = s.marker * fs / 14.0 * std::sqrt(th.line_scale);
+    std::optional<Point> prev;
+    double spacing = L.plot.w;
+    if (s.kind == SeriesKind::bars)
+      for (std::size_t i = 1; i < n; ++i) spacing = std::min(spacing, std::abs(L.to_px_x(s.x[i]) - L.to_px_x(s.x[i - 1])));
+    for (std::size_t i = 0; i < n; ++i) {
+      const Point p{L.to_px_x(s.x[i]), L.to_px_y(s.y[i])};
+      if (!std::isfinite(p.x) || !std::isfinite(p.y)) {
+        prev.reset();
+        continue;
+      }
+      switch (s.kind) {
+        case SeriesKind::line:
+          if (prev) cells.mark_segment(*prev, p, half);
+          else cells.mark_segment(p, p, half);
+          break;
+        case SeriesKind::step:
+          if (prev) {
+            cells.mark_segment(*prev, {p.x, prev->y}, half);
+            cells.mark_segment({p.x, prev->y}, p, half);
+          } else {
+            cells.mark_segment(p, p, half);
+          }
+          break;
+        case SeriesKind::scatter: cells.mark_box(p.x - marker, p.y - marker, p.x + marker, p.y + marker); break;
+        case SeriesKind::stems:
+          cells.mark_segment({p.x, base_y}, p, half);
+          cells.mark_box(p.x - marker, p.y - marker, p.x + marker, p.y + marker);
+          break;
+        case SeriesKind::bars: {
+          const double bw = std::max(1.0, spacing * 0.8);
+          cells.mark_box(p.x - bw / 2, std::min(p.y, base_y), p.x + bw / 2, std::max(p.y, base_y));
+          break;
+        }
+      }
+      prev = p;
+    }
+  }
+  return cells;
+}
+
 }  // namespace
 
 PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, const RenderStyle& style,
@@ -734,59 +859,122 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
   }
   painter.pop_clip();
 
-  // Labels of reference lines and bands, inside the top of the plot. Their
-  // boxes are remembered so the legend can keep clear of them.
-  std::vector<Rect> labels;
-  auto remember = [&](Point at, std::string_view text, const TextStyle& st, Anchor h, VAnchor v) {
+  // The text notes sit at their data points; the legend takes the corner
+  // whose box covers the fewest series points and, if any corner avoids
+  // them, no note. Labels of reference lines and bands then keep clear of both.
+  std::vector<Rect> obstacles;
+  for (const TextNote& n : f.notes) {
+    const Point p{L.to_px_x(n.x), L.to_px_y(n.y)};
+    if (!std::isfinite(p.x) || !std::isfinite(p.y) || !L.plot.contains(p)) continue;
+    const TextStyle st{fs * 0.9, false, th.text};
+    const double w = text_width(painter, n.text, st), hgt = st.size * 1.25;
+    const double x = n.anchor == Anchor::left ? p.x : n.anchor == Anchor::center ? p.x - w / 2 : p.x - w;
+    obstacles.push_back({x, p.y - hgt / 2, w, hgt});
+  }
+  LegendPlace legend_place = f.legend;
+  if (legend && legend_place == LegendPlace::automatic && !legend_outside) {
+    double best_score = 1e300;
+    for (LegendPlace candidate : corners) {
+      const Rect b = corner_box(candidate);
+      double score = points_under(b);
+      for (const Rect& r : obstacles)
+        if (r.x < b.right() && r.right() > b.x && r.y < b.bottom() && r.bottom() > b.y) score += 1e6;
+      if (score < best_score) best_score = score, legend_place = candidate;
+    }
+  }
+  if (legend && !legend_outside) obstacles.push_back(corner_box(legend_place));
+
+  // Labels of reference lines and bands, inside the plot: at the first of a
+  // few places along their line or band that covers no data and no label
+  // already placed (the preferred place when every one does). Their boxes are
+  // remembered so the legend can keep clear of them.
+  std::vector<Rect>& labels = L.labels;
+  auto box_of = [&](Point at, std::string_view text, const TextStyle& st, Anchor h, VAnchor v) {
     const double w = text_width(painter, text, st), hgt = st.size * 1.25;
     const double x = h == Anchor::left ? at.x : h == Anchor::center ? at.x - w / 2 : at.x - w;
     const double y = v == VAnchor::top ? at.y : v == VAnchor::bottom ? at.y - hgt : at.y - hgt / 2;
-    labels.push_back({x, y, w, hgt});
+    return Rect{x, y, w, hgt};
+  };
+  auto remember = [&](Point at, std::string_view text, const TextStyle& st, Anchor h, VAnchor v) {
+    labels.push_back(box_of(at, text, st, h, v));
+  };
+  const bool any_label = std::any_of(f.ref_lines.begin(), f.ref_lines.end(), [](const RefLine& l) { return !l.label.empty(); }) ||
+                         std::any_of(f.bands.begin(), f.bands.end(), [](const Band& b) { return !b.label.empty(); });
+  const std::optional<DataCells> cells = any_label ? std::optional<DataCells>(data_cells(f, L, fs, th)) : std::nullopt;
+  struct Place {
+    Point at;
+    Anchor h;
+    VAnchor v;
+  };
+  // The first place whose box stays inside the plot and covers neither data
+  // nor a label; else the first clear of labels; else the first.
+  auto choose = [&](const std::vector<Place>& places, std::string_view text, const TextStyle& st) {
+    const Place* clear_of_labels = nullptr;
+    for (const Place& p : places) {
+      const Rect b = box_of(p.at, text, st, p.h, p.v);
+      if (b.x < L.plot.x - 0.5 || b.right() > L.plot.right() + 0.5 || b.y < L.plot.y - 0.5 || b.bottom() > L.plot.bottom() + 0.5)
+        continue;
+      const double gap = fs * 0.6;  // touching labels read as one
+      auto near = [&](const Rect& r) {
+        return b.x < r.right() + gap && r.x < b.right() + gap && b.y < r.bottom() && r.y < b.bottom();
+      };
+      const bool on_label = std::any_of(labels.begin(), labels.end(), near) || std::any_of(obstacles.begin(), obstacles.end(), near);
+      if (on_label) continue;
+      if (!cells || !cells->any(b)) return p;
+      if (!clear_of_labels) clear_of_labels = &p;
+    }
+    return clear_of_labels ? *clear_of_labels : places.front();
   };
   for (const RefLine& l : f.ref_lines) {
     if (l.label.empty()) continue;
     const TextStyle st{fs * 0.85, false, th.ink(l.color ? *l.color : th.muted)};
+    std::vector<Place> places;
     if (l.orientation == Orientation::vertical) {
       const double x = L.to_px_x(l.value);
       if (!std::isfinite(x) || x < L.plot.x || x > L.plot.right()) continue;
       const bool room_right = x + text_width(painter, l.label, st) + fs * 0.4 < L.plot.right();
-      const Point at{room_right ? x + fs * 0.3 : x - fs * 0.3, L.plot.y + fs * 0.3};
-      const Anchor h = room_right ? Anchor::left : Anchor::right;
-      painter.text(at, l.label, st, h, VAnchor::top);
-      remember(at, l.label, st, h, VAnchor::top);
+      const double at_top = L.plot.y + fs * 0.3, at_bottom = L.plot.bottom() - fs * 0.3, mid = L.plot.y + L.plot.h / 2;
+      for (bool on_right : {room_right, !room_right}) {
+        const Anchor h = on_right ? Anchor::left : Anchor::right;
+        const double px = on_right ? x + fs * 0.3 : x - fs * 0.3;
+        places.push_back({{px, at_top}, h, VAnchor::top});
+        places.push_back({{px, at_bottom}, h, VAnchor::bottom});
+        places.push_back({{px, mid}, h, VAnchor::middle});
+      }
     } else {
       const double y = L.to_px_y(l.value);
       if (!std::isfinite(y) || y < L.plot.y || y > L.plot.bottom()) continue;
-      // Above the line, or below it where the frame's top edge would clip the label.
+      // Above the line, or below it where the frame's top edge would clip the
+      // label; at the right end, else the left end, else the middle.
       const bool room_above = y - fs * 0.2 - st.size * 1.2 >= L.plot.y;
-      const Point at{L.plot.right() - fs * 0.3, room_above ? y - fs * 0.2 : y + fs * 0.2};
-      const VAnchor v = room_above ? VAnchor::bottom : VAnchor::top;
-      painter.text(at, l.label, st, Anchor::right, v);
-      remember(at, l.label, st, Anchor::right, v);
+      const Place ends[] = {{{L.plot.right() - fs * 0.3, 0}, Anchor::right, VAnchor::bottom},
+                            {{L.plot.x + fs * 0.3, 0}, Anchor::left, VAnchor::bottom},
+                            {{L.plot.x + L.plot.w / 2, 0}, Anchor::center, VAnchor::bottom}};
+      for (const Place& e : ends)
+        for (bool above : {room_above, !room_above})
+          places.push_back({{e.at.x, above ? y - fs * 0.2 : y + fs * 0.2}, e.h, above ? VAnchor::bottom : VAnchor::top});
     }
+    const Place p = choose(places, l.label, st);
+    painter.text(p.at, l.label, st, p.h, p.v);
+    remember(p.at, l.label, st, p.h, p.v);
   }
   for (const Band& b : f.bands) {
     if (b.label.empty() || b.orientation != Orientation::vertical) continue;
     const double a = L.to_px_x(b.from), z = L.to_px_x(b.to);
     if (!std::isfinite(a) || !std::isfinite(z)) continue;
-    const double cx = std::clamp((a + z) / 2, L.plot.x + fs, L.plot.right() - fs);
     const TextStyle st{fs * 0.85, false, th.muted};
-    Point at{cx, b.label_top ? L.plot.y + fs * 0.3 : L.plot.bottom() - fs * 0.3};
-    const VAnchor v = b.label_top ? VAnchor::top : VAnchor::bottom;
-    // Clear of the reference-line labels already placed: a line lower (higher
-    // for labels at the bottom) while they overlap, a few lines at most.
     const double w = text_width(painter, b.label, st), hgt = st.size * 1.25;
-    for (int tries = 0; tries < 4; ++tries) {
-      const Rect box{at.x - w / 2, v == VAnchor::top ? at.y : at.y - hgt, w, hgt};
-      const bool hit = std::any_of(labels.begin(), labels.end(), [&](const Rect& r) {
-        const double gap = fs * 0.6;  // touching labels read as one
-        return box.x < r.right() + gap && r.x < box.right() + gap && box.y < r.bottom() && r.y < box.bottom();
-      });
-      if (!hit) break;
-      at.y += v == VAnchor::top ? hgt : -hgt;
-    }
-    painter.text(at, b.label, st, Anchor::center, v);
-    remember(at, b.label, st, Anchor::center, v);
+    // Centred on the band (kept inside the plot), on the preferred edge and a
+    // few lines in from it, then from the other edge.
+    const double cx = std::clamp((a + z) / 2, L.plot.x + w / 2 + fs * 0.3, std::max(L.plot.x + w / 2 + fs * 0.3, L.plot.right() - w / 2 - fs * 0.3));
+    std::vector<Place> places;
+    for (bool on_top : {b.label_top, !b.label_top})
+      for (int line = 0; line < 4; ++line)
+        places.push_back(on_top ? Place{{cx, L.plot.y + fs * 0.3 + line * hgt}, Anchor::center, VAnchor::top}
+                             : Place{{cx, L.plot.bottom() - fs * 0.3 - line * hgt}, Anchor::center, VAnchor::bottom});
+    const Place p = choose(places, b.label, st);
+    painter.text(p.at, b.label, st, p.h, p.v);
+    remember(p.at, b.label, st, p.h, p.v);
   }
   for (const TextNote& n : f.notes) {
     const Point p{L.to_px_x(n.x), L.to_px_y(n.y)};
@@ -876,20 +1064,7 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
 
   // Legend.
   if (legend) {
-    LegendPlace place = f.legend;
-    if (place == LegendPlace::automatic && !legend_outside) {
-      // The corner whose box covers the fewest series points, and never a
-      // label of a reference line, band or note if any corner avoids them.
-      double best_score = 1e300;
-      for (LegendPlace candidate : corners) {
-        const Rect b = corner_box(candidate);
-        double score = points_under(b);
-        for (const Rect& r : labels)
-          if (r.x < b.right() && r.right() > b.x && r.y < b.bottom() && r.bottom() > b.y) score += 1e6;
-        if (score < best_score) best_score = score, place = candidate;
-      }
-    }
-    const Rect box = legend_outside ? Rect{L.plot.right() + fs * 0.8, L.plot.y, box_w, box_h} : corner_box(place);
+    const Rect box = legend_outside ? Rect{L.plot.right() + fs * 0.8, L.plot.y, box_w, box_h} : corner_box(legend_place);
     if (!th.transparent && !legend_outside) painter.fill_rect(box, th.plot_background.with_alpha(0.9f));
     if (!legend_outside) {
       const Point outline[] = {{box.x, box.y}, {box.right(), box.y}, {box.right(), box.bottom()}, {box.x, box.bottom()}, {box.x, box.y}};

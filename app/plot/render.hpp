@@ -78,6 +78,9 @@ struct PlotLayout {
   AxisScale x_scale = AxisScale::linear, y_scale = AxisScale::linear;
   /// Where each legend entry was drawn (its series' index, its row).
   std::vector<std::pair<int, Rect>> legend;
+  /// Where the labels of reference lines, bands and text notes were drawn
+  /// (reference-line and band labels avoid the data where the plot has room).
+  std::vector<Rect> labels;
   double to_px_x(double x) const;
   double to_px_y(double y) const;
   double from_px_x(double px) const;

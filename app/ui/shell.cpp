@@ -35,7 +35,9 @@ void draw_lesson_list(UiContext& ctx) {
   ImGui::PopFont();
   ImGui::Separator();
   const auto views = ctx.state.views();
-  const float number_w = ImGui::CalcTextSize("9").x + ImGui::GetStyle().ItemSpacing.x * 1.5f;
+  // The lesson's number, 1-based for every lesson (the keys 1–9 and 0 are in
+  // the Lesson menu and the help: a "0" beside lesson 10 read as a lesson number).
+  const float number_w = ImGui::CalcTextSize(views.size() >= 10 ? "99" : "9").x + ImGui::GetStyle().ItemSpacing.x * 1.5f;
   // Groups in teaching order, then any group a new lesson brings.
   std::vector<std::string_view> groups = {"absolute", "relative", "rotary", "extension"};
   for (const ViewDef& v : views)
@@ -59,7 +61,7 @@ void draw_lesson_list(UiContext& ctx) {
       const float text_h = ImGui::CalcTextSize(title.c_str(), nullptr, false, wrap_w).y;
       if (ImGui::Selectable(id.c_str(), selected, 0, {0, text_h})) ctx.state.open_lesson(static_cast<int>(i));
       ImGui::SameLine(x);
-      if (i < 10) ImGui::TextDisabled("%zu", (i + 1) % 10);  // keys 1–9, then 0
+      ImGui::TextDisabled("%zu", i + 1);
       ImGui::SameLine(x + number_w);
       ImGui::PushTextWrapPos(x + number_w + wrap_w);
       ImGui::TextUnformatted(title.c_str());

@@ -239,3 +239,39 @@ TEST_CASE("colormaps: lightness rises monotonically in both maps (readable in gr
     }
   }
 }
+
+TEST_CASE("bars: the x range reaches half a bar spacing past the first and last bar, so the frame clips none") {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> u(-50, 50);
+  std::uniform_int_distribution<int> count(1, 9);
+  for (int trial = 0; trial < 200; ++trial) {
+    Figure f;
+    Series s;
+    s.kind = SeriesKind::bars;
+    const int n = count(rng);
+    for (int i = 0; i < n; ++i) s.x.push_back(u(rng)), s.y.push_back(u(rng));
+    f.series.push_back(s);
+    std::vector<double> xs = s.x;
+    std::sort(xs.begin(), xs.end());
+    double spacing = 1.0;  // a lone bar: half a unit each side
+    if (n > 1) {
+      spacing = 1e300;
+      for (int i = 1; i < n; ++i)
+        if (xs[static_cast<std::size_t>(i)] > xs[static_cast<std::size_t>(i - 1)])
+          spacing = std::min(spacing, xs[static_cast<std::size_t>(i)] - xs[static_cast<std::size_t>(i - 1)]);
+      if (spacing == 1e300) spacing = 1.0;
+    }
+    const DataRange r = data_range(f);
+    CHECK(r.x_min <= xs.front() - 0.4 * spacing);  // bars are 0.8 of the spacing wide
+    CHECK(r.x_max >= xs.back() + 0.4 * spacing);
+  }
+  // The rope lesson's first step: four bars at j = 0 … 3 keep j = 0 and j = 3 whole.
+  Figure g;
+  Series b;
+  b.kind = SeriesKind::bars;
+  b.x = {0, 1, 2, 3}, b.y = {1, 2, 3, 4};
+  g.series.push_back(b);
+  const ViewRange v = default_view(g);
+  CHECK(v.x_min <= -0.4);
+  CHECK(v.x_max >= 3.4);
+}

@@ -21,6 +21,7 @@
 #include <random>
 #include <regex>
 
+#include "app/decks/deck.hpp"
 #include "app/export/figure_export.hpp"
 #include "app/lessons/lesson.hpp"
 #include "app/plot/render.hpp"
@@ -69,8 +70,12 @@ class RecordingPainter final : public fig::Painter {
   void text(fig::Point at, std::string_view s, const fig::TextStyle& st, fig::Anchor, fig::VAnchor, bool) override {
     texts.push_back({at, st.color, st.size, std::string(s)});
   }
+  /// Text as wide as its bytes (default) or as its code points (closer to a real font's width).
+  bool code_points = false;
   fig::Size measure(std::string_view s, const fig::TextStyle& st) override {
-    return {static_cast<double>(s.size()) * st.size * 0.55, st.size};
+    const auto n = code_points ? std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xc0) != 0x80; })
+                               : static_cast<std::ptrdiff_t>(s.size());
+    return {static_cast<double>(n) * st.size * 0.55, st.size};
   }
   void heatmap(const fig::Rect& dst, const fig::ScalarRaster&) override { heatmaps.push_back(dst); }
   void push_clip(const fig::Rect&) override {}
@@ -334,4 +339,74 @@ TEST_CASE("axis units: \"label (unit)\" in English, full-width parentheses with 
   };
   CHECK(titles("wavelength λ") == std::vector<std::string>{"wavelength λ (token)"});
   CHECK(titles("波长 λ") == std::vector<std::string>{"波长 λ（token）"});
+}
+
+namespace {
+
+/// True if the segment a–b meets the rectangle r (written out here, apart
+/// from render.cpp's cells): an end inside, or a crossing of one of its edges.
+bool segment_meets(fig::Point a, fig::Point b, const fig::Rect& r) {
+  if (r.contains(a) || r.contains(b)) return true;
+  auto cross = [](fig::Point p, fig::Point q, fig::Point u, fig::Point v) {
+    auto side = [](fig::Point o, fig::Point s, fig::Point t) { return (s.x - o.x) * (t.y - o.y) - (s.y - o.y) * (t.x - o.x); };
+    const double d1 = side(u, v, p), d2 = side(u, v, q), d3 = side(p, q, u), d4 = side(p, q, v);
+    return ((d1 > 0) != (d2 > 0)) && ((d3 > 0) != (d4 > 0));
+  };
+  const fig::Point c[] = {{r.x, r.y}, {r.right(), r.y}, {r.right(), r.bottom()}, {r.x, r.bottom()}};
+  for (int k = 0; k < 4; ++k)
+    if (cross(a, b, c[k], c[(k + 1) % 4])) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("labels of reference lines and bands sit clear of the curves in the guided steps a student saw them cover") {
+  // (view, step): the steps whose labels sat on a curve before labels looked
+  // for a free place; drawn at the size the default window gives a figure.
+  const std::pair<const char*, int> steps[] = {{"sinusoidal", 3}, {"scaling", 1}, {"scaling", 3}, {"alibi", 4}, {"gaussian", 1}};
+  for (const auto& step : steps) {
+    const std::string id = step.first;
+    const int n = step.second;
+    CAPTURE(id);
+    CAPTURE(n);
+    const app::ViewDef* view = app::find_view(id);
+    REQUIRE(view);
+    const app::Deck* deck = app::lesson_steps(id);
+    REQUIRE(deck);
+    REQUIRE(static_cast<int>(deck->scenes.size()) >= n);
+    const app::Scene& scene = deck->scenes[static_cast<std::size_t>(n - 1)];
+    const app::FigureDef* fd = app::find_figure(*view, scene.figure);
+    REQUIRE(fd);
+    fig::Figure f = app::build_figure(*view, *fd, scene.session().to_params(), test::english(), 900, 420);
+    f.notes.clear();  // notes sit at their data point on purpose
+    RecordingPainter p;
+    p.code_points = true;
+    fig::RenderStyle st;
+    st.theme = fig::Theme::dark();
+    st.show_title = false;  // the window shows it above the plot
+    st.font_size = 13;      // as in the window
+    const fig::PlotLayout L = fig::render_figure(f, p, {0, 0, 900, 420}, st);
+    REQUIRE_FALSE(L.labels.empty());
+    for (const fig::Rect& box : L.labels) {
+      for (const fig::Series& s : f.series) {
+        CAPTURE(s.name);
+        const std::size_t count = std::min(s.x.size(), s.y.size());
+        bool hit = false;
+        for (std::size_t i = 0; i < count && !hit; ++i) {
+          const fig::Point q{L.to_px_x(s.x[i]), L.to_px_y(s.y[i])};
+          if (!std::isfinite(q.x) || !std::isfinite(q.y)) continue;
+          if (s.kind == fig::SeriesKind::scatter || s.kind == fig::SeriesKind::stems) {
+            hit = box.contains(q);
+          } else if (i > 0) {
+            const fig::Point o{L.to_px_x(s.x[i - 1]), L.to_px_y(s.y[i - 1])};
+            if (std::isfinite(o.x) && std::isfinite(o.y)) hit = segment_meets(o, q, box);
+          }
+        }
+        CAPTURE(box.x);
+        CAPTURE(box.y);
+        CAPTURE(box.w);
+        CHECK_FALSE(hit);
+      }
+    }
+  }
 }

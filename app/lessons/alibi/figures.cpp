@@ -221,7 +221,7 @@ Figure bias(const FigureContext& ctx) {
   f.subtitle = tr.format(cells == s.positions ? "alibi.bias.subtitle" : "alibi.bias.subtitle_blocks",
                          {{"m", fig::num(m)}, {"n", fig::num(n)}, {"mode", mode_text(s, tr)}, {"b", fig::num(block, 3)}});
   lessons::matrix_axes(f, tr("alibi.axis.key"), tr("alibi.axis.query"));
-  f.equal_aspect = true;
+  // Cells fill the plot area (no equal aspect): a square matrix would leave empty margins.
   fig::Heatmap h;
   h.x0 = 0, h.x1 = n, h.y0 = 0, h.y1 = n;
   h.cols = h.rows = cells;
@@ -263,7 +263,7 @@ Figure attention(const FigureContext& ctx) {
   f.subtitle = tr.format(s.causal ? "alibi.attention.subtitle" : "alibi.attention.subtitle_symmetric", {{"m", fig::num(m)}, {"n", fig::num(n)}, {"mode", mode_text(s, tr)},
                                                       {"peak", fig::num(peak, 3)}});
   lessons::matrix_axes(f, tr("alibi.axis.key"), tr("alibi.axis.query"));
-  f.equal_aspect = true;
+  // Cells fill the plot area (no equal aspect): a square matrix would leave empty margins.
   fig::Heatmap h;
   h.x0 = 0, h.x1 = n, h.y0 = 0, h.y1 = n;
   h.cols = h.rows = static_cast<int>(s.positions);

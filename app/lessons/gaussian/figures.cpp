@@ -19,6 +19,7 @@
 #include <memory>
 
 #include "app/plot/figure_text.hpp"
+#include "app/plot/render.hpp"
 #include "app/lessons/budget.hpp"
 #include "app/lessons/gaussian/setting.hpp"
 #include "app/lessons/common/figures.hpp"
@@ -170,6 +171,23 @@ Figure scores(const FigureContext& ctx, core::KernelMode mode) {
       }
       f.legend = fig::LegendPlace::top_left;
     }
+  }
+  // The query–key pair of the sliders, marked, with its score in both forms
+  // in the legend: the number a step's answer cites is on the figure.
+  const long long qm = std::llround(p.real("m")), kn = std::llround(p.real("n"));
+  if (qm >= 0 && kn >= 0 && qm < n && kn < n) {
+    const auto r = static_cast<std::size_t>(qm > kn ? qm - kn : kn - qm);
+    const double abs_score = (*kx)[static_cast<std::size_t>(qm)] * (*kx)[static_cast<std::size_t>(kn)] * (*g)[r];
+    const double rel_score = (*kx)[r] * (*g)[r];
+    fig::Series at{.name = tr.format(absolute ? "gaussian.scores.pair_absolute" : "gaussian.scores.pair_relative",
+                                     {{"m", fig::num(static_cast<double>(qm))}, {"n", fig::num(static_cast<double>(kn))},
+                                      {"v", fig::format_readout(absolute ? abs_score : rel_score, 3)},
+                                      {"other", fig::format_readout(absolute ? rel_score : abs_score, 3)}}),
+                   .kind = fig::SeriesKind::scatter};
+    at.x = {static_cast<double>(kn) + 0.5}, at.y = {static_cast<double>(qm) + 0.5};
+    at.color = fig::Color::rgb(0xd55e00), at.marker = 6.0f;
+    at.x_name = "n", at.y_name = "m";
+    f.series.push_back(std::move(at));
   }
   return f;
 }

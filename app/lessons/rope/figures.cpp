@@ -241,7 +241,7 @@ Figure rotation_matrix(const FigureContext& ctx) {
                           {"layout", tr(layout == core::PairLayout::interleaved ? "rope.layout.interleaved" : "rope.layout.half")}});
   f.x = {.label = tr("rope.matrix.axis.col"), .tight = true};
   f.y = {.label = tr("rope.matrix.axis.row"), .tight = true, .reversed = true};  // row 0 at the top
-  f.equal_aspect = true;
+  // Cells fill the plot area (no equal aspect): a square matrix would leave empty margins.
   // The ticks name the real indices (for d > 16 two runs of them).
   fig::Heatmap h;
   h.x0 = -0.5, h.x1 = n - 0.5, h.y0 = -0.5, h.y1 = n - 0.5;

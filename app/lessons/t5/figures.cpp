@@ -316,7 +316,7 @@ Figure matrix(const FigureContext& ctx) {
                                                 {"nb", fig::num(s.buckets)}, {"maxd", fig::num(s.max_distance)},
                                                 {"mode", mode_text(s, tr)}, {"used", fig::num(used)}});
   lessons::matrix_axes(f, tr("t5.axis.key"), tr("t5.axis.query"));
-  f.equal_aspect = true;
+  // Cells fill the plot area (no equal aspect): a square matrix would leave empty margins.
   fig::Heatmap h;
   const auto n = static_cast<double>(s.positions);
   h.x0 = 0, h.x1 = n, h.y0 = 0, h.y1 = n;

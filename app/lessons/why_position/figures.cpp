@@ -97,7 +97,7 @@ Figure attention_figure(const Eigen::MatrixXd& a, const std::vector<std::string>
   Figure f;
   f.x = {.label = tr("why-position.axis.key"), .tight = true};
   f.y = {.label = tr("why-position.axis.query"), .tight = true, .reversed = true};  // query 0 at the top
-  f.equal_aspect = true;
+  // Cells fill the plot area (no equal aspect): a square matrix would leave empty margins.
   add_matrix(f, a, 0, fig::Colormap::magnitude, vmax, tr("why-position.readout.weight"),
              tr("why-position.readout.key"), tr("why-position.readout.query"), true);
   for (int j = 0; j < kTokens; ++j) f.x.ticks.emplace_back(j, labels[static_cast<std::size_t>(j)]);
@@ -143,7 +143,8 @@ Figure attention_shuffled(const FigureContext& ctx) {
   f.title = tr("why-position.shuffled.title");
   f.subtitle = tr.format("why-position.shuffled.subtitle", {{"sentence", s.shuffled_sentence()},
                                                             {"perm", s.perm_text()},
-                                                            {"encoding", encoding_text(s, tr)}});
+                                                            {"encoding", encoding_text(s, tr)},
+                                                            {"gap", fig::num(t.gap, 2)}});
   return f;
 }
 
