@@ -733,14 +733,35 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
     return Rect{r ? L.plot.right() - box_w - fs * 0.5 : L.plot.x + fs * 0.5,
                 t ? L.plot.y + fs * 0.5 : L.plot.bottom() - box_h - fs * 0.5, box_w, box_h};
   };
+  // What a box would cover: the series' points, and the pixels between them
+  // that are drawn too — a stem or bar from its base to its value, a line's
+  // segment between two points far apart (a legend may not sit on a stem
+  // whose tip is outside it).
   auto points_under = [&](const Rect& b) {
     const Rect near{b.x - fs * 0.5, b.y - fs * 0.5, b.w + fs, b.h + fs};
+    auto covers = [&](Point a, Point c) {  // samples every fs/2 px along a–c
+      if (!std::isfinite(a.x) || !std::isfinite(a.y) || !std::isfinite(c.x) || !std::isfinite(c.y)) return 0.0;
+      const double len = std::hypot(c.x - a.x, c.y - a.y);
+      const int n = std::min(64, static_cast<int>(len / (fs * 0.5)));
+      double hits = 0;
+      for (int k = 1; k <= n; ++k) {
+        const double t = static_cast<double>(k) / (n + 1);
+        hits += near.contains({a.x + (c.x - a.x) * t, a.y + (c.y - a.y) * t}) ? 1 : 0;
+      }
+      return hits;
+    };
+    const double base_y = L.to_px_y(f.y.scale == AxisScale::log ? std::min(L.range.y_min, L.range.y_max) : 0.0);
     double score = 0;
     for (const Series& se : f.series) {
       const std::size_t n = std::min(se.x.size(), se.y.size());
-      for (std::size_t k = 0; k < n; k += std::max<std::size_t>(1, n / 2000)) {
+      const std::size_t stride = std::max<std::size_t>(1, n / 2000);
+      Point prev{NAN, NAN};
+      for (std::size_t k = 0; k < n; k += stride) {
         const Point q{L.to_px_x(se.x[k]), L.to_px_y(se.y[k])};
         if (std::isfinite(q.x) && std::isfinite(q.y) && near.contains(q)) score += 1;
+        if (se.kind == SeriesKind::stems || se.kind == SeriesKind::bars) score += covers({q.x, base_y}, q);
+        else if ((se.kind == SeriesKind::line || se.kind == SeriesKind::step) && stride == 1) score += covers(prev, q);
+        prev = q;
       }
     }
     return score;

@@ -410,3 +410,24 @@ TEST_CASE("labels of reference lines and bands sit clear of the curves in the gu
     }
   }
 }
+
+TEST_CASE("a legend keeps off stems whose tips are outside its box (the stem's line counts, not only its tip)") {
+  // Stems falling from the left on a log axis (ALiBi's slopes). A note takes
+  // the top right; the bottom left holds no tip, but the lines of the first
+  // stems run through it: the legend must not go there.
+  fig::Figure f;
+  f.x = {.label = "head"};
+  f.y = {.label = "slope", .scale = fig::AxisScale::log};
+  fig::Series se{.name = "slopes of 8 heads", .kind = fig::SeriesKind::stems};
+  for (int h = 1; h <= 8; ++h) se.x.push_back(h), se.y.push_back(std::ldexp(1.0, -h));
+  f.series.push_back(se);
+  f.notes.push_back({.x = 7.5, .y = 0.45, .text = "a note that fills the top right corner of the plot"});
+  RecordingPainter p;
+  fig::RenderStyle st;
+  st.legend_outside_data = false;
+  const fig::PlotLayout L = fig::render_figure(f, p, {0, 0, 1200, 700}, st);
+  REQUIRE(L.legend.size() == 1);
+  const fig::Rect& box = L.legend[0].second;
+  const bool bottom_left = box.x < L.plot.x + L.plot.w / 2 && box.y > L.plot.y + L.plot.h / 2;
+  CHECK_FALSE(bottom_left);
+}

@@ -121,7 +121,7 @@ Figure slopes(const FigureContext& ctx) {
   f.x = {.label = tr("alibi.axis.head"), .format = fig::TickFormat::integer};
   f.y = {.label = tr("alibi.axis.slope"), .scale = fig::AxisScale::log};
   for (int e = -8; e <= 0; ++e) f.y.ticks.emplace_back(std::ldexp(1.0, e), power_of_two_label(e));
-  f.legend = fig::LegendPlace::bottom_left;
+  f.legend = fig::LegendPlace::automatic;  // stems fall to the right: usually the top right is free
   fig::Series first{.name = tr.format("alibi.slopes.series_first", {{"p", fig::num(p)}}), .kind = fig::SeriesKind::stems};
   fig::Series rest{.name = tr.format("alibi.slopes.series_rest", {{"p2", fig::num(2 * p)}}), .kind = fig::SeriesKind::stems};
   rest.color = fig::palette_color(3);
