@@ -100,4 +100,12 @@ std::string system_language() {
   return "en";
 }
 
+std::string labelled(std::string_view label, std::string_view text) {
+  const bool full_width = label.size() >= 3 && label.substr(label.size() - 3) == "：";
+  std::string out(label);
+  if (!full_width && !label.empty()) out += ' ';
+  out += text;
+  return out;
+}
+
 }  // namespace poslab::app

@@ -59,4 +59,8 @@ std::string language_from_locale(std::string_view locale);
 /// The language the system locale asks for ($LC_ALL, $LC_MESSAGES, $LANG).
 std::string system_language();
 
+/// "Predict: text" — a label and what follows it: one space after an ASCII
+/// colon, none after a full-width one (先猜一猜：text), whose glyph has it.
+std::string labelled(std::string_view label, std::string_view text);
+
 }  // namespace poslab::app

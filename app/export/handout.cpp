@@ -146,8 +146,8 @@ std::vector<fs::path> export_handout(const Deck& deck, std::string_view source, 
     pg.lesson = lesson_name(tr, sc.lesson);
     pg.caption = sc.caption.in(lang);
     if (sc.has_question()) {
-      pg.question = tr("ui.steps.predict") + " " + sc.question.in(lang);
-      pg.answer = tr("ui.steps.answer") + " " + sc.answer.in(lang);
+      pg.question = labelled(tr("ui.steps.predict"), sc.question.in(lang));
+      pg.answer = labelled(tr("ui.steps.answer"), sc.answer.in(lang));
     }
     pages.push_back(std::move(pg));
   }

@@ -154,7 +154,13 @@ void ExportUi::draw(UiContext& ctx, SweepRecorder& recorder) {
   // Figures by their titles (the id when a figure has no title text).
   auto figure_title = [&](std::string_view id) {
     const std::string key = std::string(v.id) + "." + std::string(id) + ".title";
-    return ctx.tr.has(key) ? ctx.tr(key) : std::string(id);
+    if (ctx.tr.has(key)) {
+      std::string t = ctx.tr(key);
+      if (t.find('{') == std::string::npos) return t;
+    }
+    // a title with placeholders: the figure's own, as built at the current values
+    if (const FigureCache::Entry* e = ctx.figures.find(v.id, id); e && !e->figure.title.empty()) return e->figure.title;
+    return std::string(id);
   };
   ImGui::SetNextItemWidth(std::min(420 * s, ImGui::GetContentRegionAvail().x * 0.7f));
   if (ImGui::BeginCombo(ctx.tr("ui.sweep.figure").c_str(), current.empty() ? "" : figure_title(current).c_str())) {

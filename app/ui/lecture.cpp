@@ -151,8 +151,8 @@ void LessonView::lecture_page(UiContext& ctx, float height, const std::function<
   if (step) {
     if (!step->caption.empty()) words.emplace_back(step->caption.in(lang), 0);
     if (step->has_question()) {
-      words.emplace_back(c.tr("ui.steps.predict") + " " + step->question.in(lang), 1);
-      if (c.state.step_revealed()) words.emplace_back(c.tr("ui.steps.answer") + " " + step->answer.in(lang), 0);
+      words.emplace_back(labelled(c.tr("ui.steps.predict"), step->question.in(lang)), 1);
+      if (c.state.step_revealed()) words.emplace_back(labelled(c.tr("ui.steps.answer"), step->answer.in(lang)), 0);
     }
   }
   auto draw_words = [&] {
@@ -222,13 +222,17 @@ void LessonView::lecture_page(UiContext& ctx, float height, const std::function<
 std::string LessonView::figure_title(const ViewDef& v, std::string_view id) {
   const Translator& tr = ctx_->tr;
   const std::string key = std::string(v.id) + "." + std::string(id) + ".title";
-  if (tr.has(key)) return tr(key);
+  // A title with placeholders ("Penalty of head {h}") is filled by the
+  // figure itself: take the figure's title as built, at the current values.
+  if (tr.has(key)) {
+    std::string t = tr(key);
+    if (t.find('{') == std::string::npos) return t;
+  }
+  if (const FigureCache::Entry* e = ctx_->figures.find(v.id, id); e && !e->figure.title.empty()) return e->figure.title;
   const std::string cache_key = tr.lang() + "/" + std::string(v.id) + "/" + std::string(id);
   if (auto it = titles_.find(cache_key); it != titles_.end()) return it->second;
   std::string title;
-  if (const FigureCache::Entry* e = ctx_->figures.find(v.id, id); e && !e->figure.title.empty()) {
-    title = e->figure.title;
-  } else if (const FigureDef* def = find_figure(v, id)) {
+  if (const FigureDef* def = find_figure(v, id)) {
     try {  // once per figure and language: its title at the current parameters, small
       title = build_figure(v, *def, ctx_->state.params(), tr, 240, 160).title;
     } catch (const std::exception&) {

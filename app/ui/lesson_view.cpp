@@ -160,11 +160,6 @@ void LessonView::step_layout(const Scene& step) {
   // The step's words; hovering them lists what each symbol in them means.
   ImGui::BeginGroup();
   std::string shown = step.caption.in(lang);
-  // "Predict: …" — after a full-width colon (先猜一猜：) no space: its glyph has one.
-  auto labelled = [](const std::string& label, const std::string& text) {
-    const bool full_width = label.size() >= 3 && label.compare(label.size() - 3, 3, "：") == 0;
-    return label + (full_width ? "" : " ") + text;
-  };
   if (!step.caption.empty()) wrapped_text(shown);
   if (step.has_question()) {
     ImGui::Spacing();

@@ -782,3 +782,10 @@ TEST_CASE("i18n: a scaling method has one name in the menu and in the figures' l
 }
 
 }  // namespace
+
+TEST_CASE("a label and its text: one space after an ASCII colon, none after a full-width one") {
+  CHECK(app::labelled("Predict:", "does it change?") == "Predict: does it change?");
+  CHECK(app::labelled("先猜一猜：", "会变吗？") == "先猜一猜：会变吗？");
+  CHECK(app::labelled("答案：", "不会。") == "答案：不会。");
+  CHECK(app::labelled("", "x") == "x");
+}
