@@ -143,8 +143,22 @@
       canvas.focus();
       document.body.dataset.ready = '1';
       document.body.dataset.firstFrameMs = String(Math.round(performance.now()));
+      if (location.hash === '#bench') setTimeout(runBench, 100);
     },
   };
+
+  // index.html#bench: poslab bench's frame measurements, printed to the
+  // console and into the page (<pre id="bench">) as JSON.
+  function runBench() {
+    const text = Module.ccall('poslab_bench', 'string', [], []);
+    console.log(text);
+    const pre = document.createElement('pre');
+    pre.id = 'bench';
+    pre.textContent = text;
+    pre.style.cssText = 'position:fixed;inset:0;overflow:auto;margin:0;background:#fff;color:#000;font:12px monospace;z-index:20';
+    document.body.appendChild(pre);
+    document.body.dataset.bench = 'done';
+  }
 
   function restoreConfig() {
     Module.FS.mkdirTree('/config');

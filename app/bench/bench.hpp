@@ -4,6 +4,8 @@
 // times per view and startup time (measured by the GUI library).
 
 #include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 namespace poslab::app::bench {
 
@@ -12,6 +14,9 @@ struct BenchOptions {
   bool kernels_only = false;  ///< just the kernels (what compare.py needs)
   bool extremes = false;      ///< just the views at their largest sizes (extremes_bench.hpp)
   int repeats = 7;
+  /// Only the frame measurements of these views (no exports, no kernels,
+  /// no deck); empty = every view and everything else.
+  std::vector<std::string> views;
 };
 
 /// Kernels and export timings, headless. Fills `report` with "kernels",

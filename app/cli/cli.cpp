@@ -10,6 +10,7 @@
 #include "app/common/fonts.hpp"
 #include "app/common/messages.hpp"
 #include "app/export/figure_export.hpp"
+#include "app/lessons/lesson.hpp"
 
 namespace poslab::app {
 
@@ -99,6 +100,8 @@ int dispatch(int argc, char** argv, const GuiEntryPoints& gui, std::string& lang
   bench_cmd->add_flag("--kernels", bench_options.kernels_only, "only the core kernels (tests/bench/compare.py)");
   bench_cmd->add_flag("--extremes", bench_options.extremes,
                       "only every view's figures and readouts at the largest sizes (docs/CONTRACT.md §3 Budgets)");
+  bench_cmd->add_option("--view", bench_options.views,
+                        "only the frame times of this view's keys (repeat for more views; no exports, kernels or deck)");
 
   try {
     app.parse(argc, argv);
@@ -130,6 +133,16 @@ int dispatch(int argc, char** argv, const GuiEntryPoints& gui, std::string& lang
       int code = kExitOk;
       if (bench_options.extremes) {
         bench::run_extremes_bench(report);
+        report["peak_rss_mb"] = bench::peak_rss_mb();
+        bench::print_report(report, bench_options.json);
+        return code;
+      }
+      if (!bench_options.views.empty()) {
+        for (const std::string& v : bench_options.views)
+          if (!find_view(v)) return cli::fail(kExitUsage, "--view " + v + ": no such view (see poslab list views)");
+        if (!gui.bench_frames) return cli::fail(kExitFailure, "bench --view: this poslab was built without the GUI");
+        report["views_requested"] = bench_options.views;  // bench_frames reads and removes it
+        code = gui.bench_frames(&report);
         report["peak_rss_mb"] = bench::peak_rss_mb();
         bench::print_report(report, bench_options.json);
         return code;

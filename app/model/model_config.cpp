@@ -10,7 +10,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <map>
+#include <regex>
 #include <sstream>
 #include <string>
 
@@ -151,8 +154,32 @@ void Reader::note_default(const std::string& name) {
     out_.defaulted.push_back(name);
 }
 
+namespace {
+
+/// A number in a warning as a reader takes it in: whole numbers from 1,000
+/// on with thousands separators ("163,840"), others to 6 significant digits
+/// ("1.87385", not 1.8738542070926265). Anything else is left as it is.
+std::string readable(const std::string& text) {
+  static const std::regex kNumber(R"(-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?)");
+  if (!std::regex_match(text, kNumber)) return text;
+  const double x = std::strtod(text.c_str(), nullptr);
+  if (!std::isfinite(x)) return text;
+  if (x == std::floor(x) && std::fabs(x) < 1e15) {
+    std::string digits = std::to_string(static_cast<long long>(std::fabs(x)));
+    if (std::fabs(x) >= 1000)
+      for (int at = static_cast<int>(digits.size()) - 3; at > 0; at -= 3) digits.insert(static_cast<std::size_t>(at), ",");
+    return (x < 0 ? "-" : "") + digits;
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", x);
+  return buf;
+}
+
+}  // namespace
+
 void Reader::warn(std::string key, Args args, std::string id) {
   if (id.empty()) id = key.substr(key.find('.', key.find('.') + 1) + 1);  // "model.warning.<id>"
+  for (auto& arg : args) arg.second = readable(arg.second);
   ModelWarning w{std::move(id), {}, std::move(key), std::move(args)};
   w.text = english_translator().format(w.key, w.args);
   out_.warnings.push_back(std::move(w));

@@ -334,7 +334,21 @@ ViewRange default_view(const Figure& f) {
 
 namespace {
 
-std::string axis_title(const Axis& a) { return a.unit.empty() ? a.label : a.label + " (" + a.unit + ")"; }
+/// True when `utf8` holds a character of U+3000–U+9FFF (CJK punctuation,
+/// kana, ideographs): their UTF-8 lead bytes are E3–E9.
+bool has_cjk(std::string_view utf8) {
+  return std::any_of(utf8.begin(), utf8.end(), [](char c) {
+    const auto b = static_cast<unsigned char>(c);
+    return b >= 0xE3 && b <= 0xE9;
+  });
+}
+
+/// "label (unit)"; a Chinese label takes full-width parentheses and no
+/// space, as Chinese text writes a unit: "波长 λ（token）".
+std::string axis_title(const Axis& a) {
+  if (a.unit.empty()) return a.label;
+  return has_cjk(a.label) ? a.label + "（" + a.unit + "）" : a.label + " (" + a.unit + ")";
+}
 
 void fix_aspect(ViewRange& v, const Rect& plot) {
   // Expand the shorter range so one data unit has the same length on both axes.

@@ -8,11 +8,17 @@
 // time (CLOCK_THREAD_CPUTIME_ID): the App builds on one thread, and on a
 // shared machine the time the thread waits for a core is not the App's cost.
 //
-// For each view: "default" at the view's defaults, "max" at the largest
-// sizes the issue names (positions 1,048,576, d 1024, factor 64, buckets 256,
-// heads 256 — whichever of those the view reads). The swept parameter is the
-// one a teacher would drag (kSweepKeys: the first the view reads), moved over
-// the middle of its slider back and forth, a new value every frame.
+// For each view, every key it reads is swept on its own (issue 16): a number
+// over the middle of its slider back and forth (the top fifth when the key is
+// at its maximum), a choice or a boolean through every value, a new value
+// every frame — at the view's defaults and at the largest sizes the view
+// accepts (positions 1,048,576, d 8192, factor 64, buckets 256, heads 256;
+// where a work budget refuses one, the next smaller: "max_settings" says which
+// were applied). Lists and vectors are typed, not dragged: skipped. The
+// guided steps count as a key ("step", one step per frame), and the built-in
+// course deck is presented scene by scene ("deck_scene_ms"). Each view's
+// entry names its worst key (the highest p95 at the maxima), gives that key's
+// max/default ratio and the slowest single frame of every case.
 //
 // startup_ms: from the process start (/proc/self/stat, 10 ms ticks; taken at
 // the middle of its tick) to the end of the first frame of a fresh App with
@@ -30,6 +36,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -38,30 +45,36 @@
 
 #include "app/common/assets.hpp"
 #include "app/ui/app.hpp"
+#include "app/decks/deck.hpp"
 #include "app/ui/slider_math.hpp"
 
 namespace poslab::app::ui {
 
 namespace {
 
-/// The parameter swept in each view: the first of these the view reads.
-constexpr std::string_view kSweepKeys[] = {"factor", "m", "theta", "clip", "base", "bucket_max_distance", "head"};
-
-/// The "max" sizes (issue 6), applied to the keys a view reads.
+/// The "max" sizes (issue 16), applied one by one to the keys a view reads;
+/// where the view refuses a size (a work budget), the next smaller one.
 struct MaxSize {
   std::string_view key;
-  double value;
+  double values[2];
 };
-constexpr MaxSize kMaxSizes[] = {{"positions", 1048576}, {"d", 1024}, {"factor", 64}, {"buckets", 256}, {"heads", 256}};
+constexpr MaxSize kMaxSizes[] = {{"positions", {1048576, 65536}}, {"d", {8192, 1024}},
+                                 {"factor", {64, 32}},            {"buckets", {256, 128}},
+                                 {"heads", {256, 128}}};
 
 constexpr int kWarmupFrames = 3;
 constexpr int kTimedFrames = 60;
-constexpr double kMaxSecondsPerCase = 20;  // a very slow case stops early (and says so in p95)
+constexpr double kMaxSecondsPerCase = 5;  // a very slow case stops early (and says so in "frames")
 
 double thread_cpu_ms() {
+#if defined(__EMSCRIPTEN__)
+  // A browser has no thread CPU clock; the page's one thread is the App's.
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+#else
   timespec ts{};
   ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
   return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) * 1e-6;
+#endif
 }
 
 /// Milliseconds since this process started, from /proc/self/stat (field 22,
@@ -129,11 +142,12 @@ struct BlindSession {
 /// slider when the view accepts fewer than two values there, e.g. head <=
 /// heads), snapped, each one accepted by the view at the current parameters;
 /// back and forth.
-std::vector<double> sweep_values(AppState& st, std::string_view key) {
+std::vector<double> sweep_values(AppState& st, std::string_view key, bool top) {
   const core::ParamSpec& spec = core::param_spec(key);
   const core::Params before = st.params();
   std::vector<double> ok;
-  for (const auto& [from, span] : {std::pair{0.3, 0.4}, std::pair{0.0, 1.0}}) {
+  const std::pair<double, double> first = top ? std::pair{0.8, 0.2} : std::pair{0.3, 0.4};
+  for (const auto& [from, span] : {first, std::pair{0.0, 1.0}}) {
     ok.clear();
     for (int i = 0; i <= 40; ++i) {
       const double v = snap(spec, interpolate(spec, spec.ui_min, spec.ui_max, from + span * i / 40.0), false);
@@ -153,32 +167,24 @@ std::vector<double> sweep_values(AppState& st, std::string_view key) {
 }
 
 struct CaseResult {
-  double p50 = 0, p95 = 0;
+  double p50 = 0, p95 = 0, worst = 0;
   double rebuilt = 0;  ///< figures rebuilt per frame, on average
   int frames = 0;
+  std::string skipped;  ///< why the key was not swept (not a failure)
   std::string error;
 };
 
-CaseResult time_case(App& app, std::string_view key) {
-  AppState& st = app.state();
+/// Times frames of `app` while `move(i)` changes something before frame i
+/// (returns "" or why it was refused).
+template <class Move>
+CaseResult time_moves(App& app, int count, Move&& move) {
   CaseResult r;
-  app.blind_frame();  // build at this setting
-  for (int i = 0; i < kWarmupFrames; ++i) app.blind_frame();
-  if (!st.resolved()) {
-    r.error = st.resolve_error();
-    return r;
-  }
-  const std::vector<double> values = sweep_values(st, key);
-  if (values.size() < 2) {
-    r.error = "parameter " + std::string(key) + " has no two accepted values to sweep";
-    return r;
-  }
   std::vector<double> ms;
   ms.reserve(kTimedFrames);
   const auto wall0 = std::chrono::steady_clock::now();
   const int builds0 = app.figures().builds();
   for (int i = 0; i < kTimedFrames; ++i) {
-    const std::string why = st.set_param(key, values[static_cast<std::size_t>(i) % values.size()]);
+    const std::string why = move(i % count);
     if (!why.empty()) {
       r.error = why;
       break;
@@ -195,15 +201,85 @@ CaseResult time_case(App& app, std::string_view key) {
   r.frames = static_cast<int>(ms.size());
   r.p50 = percentile(ms, 0.50);
   r.p95 = percentile(ms, 0.95);
+  r.worst = ms.empty() ? 0 : *std::max_element(ms.begin(), ms.end());
   return r;
 }
 
-std::string_view sweep_key(const ViewDef& v) {
-  for (std::string_view k : kSweepKeys)
-    if (reads(v, k)) return k;
-  for (std::string_view k : v.keys)
-    if (const core::ParamSpec* s = core::find_param(k); s && is_numeric(*s)) return k;
-  return {};
+std::vector<std::string> split_choices(std::string_view text) {
+  std::vector<std::string> out;
+  std::size_t at = 0;
+  while (at <= text.size()) {
+    const std::size_t bar = std::min(text.find('|', at), text.size());
+    if (bar > at) out.emplace_back(text.substr(at, bar - at));
+    at = bar + 1;
+  }
+  return out;
+}
+
+/// One key swept at the current setting: a number over its slider (the top
+/// fifth when `top`: the key is at its maximum), a choice or a boolean
+/// through every value it takes. The key's value is put back afterwards.
+CaseResult time_key(App& app, std::string_view key, bool top) {
+  AppState& st = app.state();
+  const core::ParamSpec& spec = core::param_spec(key);
+  const core::Params before = st.params();
+  app.blind_frame();  // build at this setting
+  for (int i = 0; i < kWarmupFrames; ++i) app.blind_frame();
+  CaseResult r;
+  if (!st.resolved()) {
+    r.error = st.resolve_error();
+    return r;
+  }
+  if (is_numeric(spec)) {
+    const std::vector<double> values = sweep_values(st, key, top);
+    if (values.size() < 2) r.skipped = "no two accepted values at this setting";
+    else r = time_moves(app, static_cast<int>(values.size()),
+                        [&](int i) { return st.set_param(key, values[static_cast<std::size_t>(i)]); });
+  } else if (spec.type == core::ParamType::choice || spec.type == core::ParamType::boolean) {
+    std::vector<std::string> words =
+        spec.type == core::ParamType::boolean ? std::vector<std::string>{"false", "true"} : split_choices(spec.choices);
+    std::erase_if(words, [&](const std::string& w) {  // the values this view accepts here
+      const bool ok = st.set_param_text(key, w).empty();
+      return !ok;
+    });
+    if (words.size() < 2) r.skipped = "fewer than two accepted values at this setting";
+    else r = time_moves(app, static_cast<int>(words.size()),
+                        [&](int i) { return st.set_param_text(key, words[static_cast<std::size_t>(i)]); });
+  } else {
+    r.skipped = "a list or vector (typed, not dragged)";
+  }
+  if (st.params() != before) {
+    if (before.is_set(key)) (void)st.set_param(key, before.value(key));
+    else st.reset_param(key);
+  }
+  return r;
+}
+
+nlohmann::ordered_json case_json(const CaseResult& r) {
+  if (!r.skipped.empty()) return {{"skipped", r.skipped}};
+  nlohmann::ordered_json c = {{"p50", r.p50}, {"p95", r.p95}, {"max_frame", r.worst}, {"frames", r.frames},
+                              {"figures_rebuilt_per_frame", r.rebuilt}};
+  if (!r.error.empty()) c["error"] = r.error;
+  return c;
+}
+
+/// Every view's defaults, then (`max`) the largest sizes the view accepts;
+/// returns the assignments applied.
+std::vector<std::string> setting(AppState& st, const ViewDef& v, bool max) {
+  for (const std::string& k : st.params().set_keys()) st.reset_param(k);
+  std::vector<std::string> applied;
+  if (!max) return applied;
+  for (const MaxSize& m : kMaxSizes) {
+    if (!reads(v, m.key)) continue;
+    for (double value : m.values) {
+      const std::string a = std::string(m.key) + "=" + core::format_number(value);
+      if (st.set_assignments({a}).empty()) {
+        applied.push_back(a);
+        break;
+      }
+    }
+  }
+  return applied;
 }
 
 }  // namespace
@@ -218,33 +294,90 @@ int bench_frames(void* ordered_json_report) {
     const double startup = ms_since_process_start();
     if (startup >= 0) report["startup_ms"] = startup;
 
+    std::vector<std::string> only;  // `poslab bench --view`: these views alone
+    if (report.contains("views_requested")) {
+      only = report["views_requested"].get<std::vector<std::string>>();
+      report.erase("views_requested");
+    }
     nlohmann::ordered_json frames = nlohmann::ordered_json::object();
     AppState& st = app.state();
     for (const ViewDef& v : st.views()) {
-      const std::string_view key = sweep_key(v);
-      nlohmann::ordered_json entry = nlohmann::ordered_json::object();
+      if (!only.empty() && std::find(only.begin(), only.end(), v.id) == only.end()) continue;
+      st.select_view(v.id);
+      (void)st.go_to_step(-1);  // the whole page: the keys alone decide
+      nlohmann::ordered_json keys = nlohmann::ordered_json::object();
+      std::vector<std::string> max_applied;
+      std::map<std::string, CaseResult> at[2];
       for (const bool max : {false, true}) {
-        st.select_view(v.id);
-        for (const std::string& k : st.params().set_keys()) st.reset_param(k);  // every view's defaults
-        std::string why;
-        if (max) {
-          std::vector<std::string> sets;
-          for (const MaxSize& m : kMaxSizes)
-            if (reads(v, m.key)) sets.push_back(std::string(m.key) + "=" + core::format_number(m.value));
-          why = st.set_assignments(sets);
+        const std::vector<std::string> applied = setting(st, v, max);
+        if (max) max_applied = applied;
+        for (std::string_view key : v.keys) {
+          const bool top = max && std::any_of(applied.begin(), applied.end(), [&](const std::string& a) {
+            return a.compare(0, key.size() + 1, std::string(key) + "=") == 0;
+          });
+          CaseResult r = time_key(app, key, top);
+          if (!r.error.empty()) code = 1;
+          keys[std::string(key)][max ? "max" : "default"] = case_json(r);
+          at[max ? 1 : 0][std::string(key)] = r;
         }
-        CaseResult r;
-        if (why.empty() && !key.empty()) r = time_case(app, key);
-        else r.error = key.empty() ? "no numeric parameter to sweep" : why;
-        nlohmann::ordered_json c = {{"p50", r.p50}, {"p95", r.p95}, {"frames", r.frames}, {"swept", std::string(key)},
-                                    {"figures_rebuilt_per_frame", r.rebuilt}};
-        if (!r.error.empty()) {
-          c["error"] = r.error;
-          code = 1;
-        }
-        entry[max ? "max" : "default"] = c;
       }
+      // The guided steps, one after the other, as a student clicks through them.
+      setting(st, v, false);
+      if (const Deck* d = st.steps(); d && d->scenes.size() >= 2) {
+        const int n = static_cast<int>(d->scenes.size());
+        CaseResult r = time_moves(app, n, [&](int i) { return st.go_to_step(i); });
+        if (!r.error.empty()) code = 1;
+        keys["step"]["default"] = case_json(r);
+        at[0]["step"] = r;
+      }
+      (void)st.go_to_step(-1);
+      // The worst key: the highest p95 at the maxima (at the defaults when
+      // the key has no maxima case), and its max/default ratio.
+      std::string worst;
+      double worst_p95 = -1;
+      for (const auto& [key, r] : at[0]) {
+        const auto m = at[1].find(key);
+        const double p95 = m != at[1].end() && m->second.skipped.empty() ? m->second.p95 : r.p95;
+        if (r.skipped.empty() && p95 > worst_p95) {
+          worst_p95 = p95;
+          worst = key;
+        }
+      }
+      nlohmann::ordered_json entry = nlohmann::ordered_json::object();
+      const CaseResult& wd = at[0][worst];
+      const auto wm = at[1].find(worst);
+      const CaseResult& wmax = wm != at[1].end() && wm->second.skipped.empty() ? wm->second : wd;
+      double slowest_frame = 0;
+      for (const auto& side : at)
+        for (const auto& [key, r] : side) slowest_frame = std::max(slowest_frame, r.worst);
+      nlohmann::ordered_json d = case_json(wd), m = case_json(wmax);
+      d["swept"] = worst;
+      m["swept"] = worst;
+      entry["default"] = d;  // the worst key's cases (the earlier one-key report's shape)
+      entry["max"] = m;
+      entry["worst_key"] = worst;
+      entry["max_over_default"] = wd.p95 > 0 ? wmax.p95 / wd.p95 : 0.0;
+      entry["slowest_frame"] = slowest_frame;
+      entry["max_settings"] = max_applied;
+      entry["keys"] = keys;
       frames[std::string(v.id)] = entry;
+    }
+    // The built-in course deck presented scene after scene.
+    if (const auto decks = builtin_decks(); !decks.empty() && only.empty()) {
+      if (std::string why = st.open_deck(decks.front().second, decks.front().first); why.empty()) {
+        const int n = static_cast<int>(st.deck()->scenes.size());
+        for (int i = 0; i < kWarmupFrames; ++i) app.blind_frame();
+        CaseResult r = time_moves(app, n, [&](int i) { return st.go_to_scene(i); });
+        if (!r.error.empty()) code = 1;
+        nlohmann::ordered_json c = case_json(r);
+        c["deck"] = decks.front().first;
+        c["scenes"] = n;
+        report["deck_scene_ms"] = c;
+        st.close_deck();
+      } else {
+        report["deck_scene_ms"] = {{"error", why}};
+        code = 1;
+      }
     }
     report["frame_ms"] = frames;
   } catch (const std::exception& e) {

@@ -5,7 +5,9 @@
 
 #include <doctest/doctest.h>
 
+#include <cctype>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <regex>
@@ -141,6 +143,36 @@ TEST_CASE("model: every fixture reads as transformers reads it") {
     poslab::core::Params p;
     for (const std::string& a : poslab::app::model_assignments(r)) CHECK_NOTHROW(p.set_assignment(a));
   }
+}
+
+TEST_CASE("model: numbers in warnings read as a person writes them") {
+  // Every warning of every fixture: no integer of 4+ digits without thousands
+  // separators (4,096, not 4096), no number with more than 6 significant digits.
+  const std::regex bare_integer(R"((^|[^0-9.,])[0-9]{4,}([^0-9.,e]|$))");
+  const std::regex long_fraction(R"([0-9]*\.[0-9]{7,})");
+  int numbers_seen = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(POSLAB_SOURCE_DIR) + "/tests/fixtures/configs")) {
+    const ModelReading r = fixture(entry.path().stem().string());
+    for (const auto& w : r.warnings)
+      for (const auto& arg : w.args) {
+        const std::string& name = arg.first;
+        const std::string& value = arg.second;  // (clang 14: no structured binding given to CAPTURE)
+        CAPTURE(entry.path().filename().string());
+        CAPTURE(w.id);
+        CAPTURE(value);
+        if (!value.empty() && (std::isdigit(static_cast<unsigned char>(value[0])) != 0)) ++numbers_seen;
+        if (name == "type" || name == "where") continue;  // names and JSON as written
+        CHECK_FALSE(std::regex_search(value, bare_integer));
+        CHECK_FALSE(std::regex_search(value, long_fraction));
+      }
+  }
+  CHECK(numbers_seen > 20);
+  // the separators are there
+  const ModelReading ds = fixture("deepseek-v3");
+  bool grouped = false;
+  for (const auto& w : ds.warnings)
+    for (const auto& arg : w.args) grouped = grouped || arg.second == "163,840";
+  CHECK(grouped);
 }
 
 TEST_CASE("model: views, defaults and legacy fields") {

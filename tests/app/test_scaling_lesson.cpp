@@ -117,6 +117,25 @@ TEST_CASE("scaling lesson: the first readout and the shaded band follow the sele
   CHECK(!has_beta_line(lesson.figure("wavelength", params({{"method", "linear"}}))));
 }
 
+TEST_CASE("scaling lesson: the attention figure's subtitle states the chosen method's rule") {
+  auto subtitle = [](std::initializer_list<std::pair<const char*, const char*>> kv) {
+    return lesson.figure("attention", params(kv)).subtitle;
+  };
+  CHECK(subtitle({{"method", "yarn"}, {"mscale", "0.707"}}).find("mscale = 0.707") != std::string::npos);
+  const std::string lr = subtitle({{"method", "longrope"}, {"original_context", "4096"}});
+  CHECK(lr.find("ln s / ln L") != std::string::npos);
+  CHECK(lr.find("L = 4,096") != std::string::npos);
+  CHECK(lr.find("mscale") == std::string::npos);
+  CHECK(subtitle({{"method", "longrope"}, {"attention_factor", "1.19"}}).find("a = 1.19") != std::string::npos);
+  CHECK(subtitle({{"method", "yarn-paper"}}).find("0.1·ln s + 1") != std::string::npos);
+  for (const char* m : {"none", "linear", "ntk", "dynamic", "llama3", "notes"}) {
+    CAPTURE(m);
+    const std::string t = subtitle({{"method", m}});
+    CHECK(t.find("mscale") == std::string::npos);
+    CHECK(t.find("a = 1") != std::string::npos);
+  }
+}
+
 TEST_CASE("scaling lesson: the attention entropy readout (why YaRN scales attention)") {
   // Python (pure, every key): q = k = ones/√128, score (1/64)·Σᵢ cos(r·θᵢ), HF
   // YaRN θ′ᵢ at s = 8, a² = (0.1·ln 8 + 1)² = 1.4591290795886054:

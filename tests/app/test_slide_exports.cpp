@@ -52,6 +52,7 @@ class RecordingPainter final : public fig::Painter {
     fig::Point at;
     fig::Color color;
     double size;
+    std::string s;
   };
   std::vector<Stroke> strokes;
   std::vector<fig::Color> dots;
@@ -65,8 +66,8 @@ class RecordingPainter final : public fig::Painter {
   }
   void fill_polygon(std::span<const fig::Point>, fig::Color) override {}
   void fill_circle(fig::Point, double, fig::Color c) override { dots.push_back(c); }
-  void text(fig::Point at, std::string_view, const fig::TextStyle& st, fig::Anchor, fig::VAnchor, bool) override {
-    texts.push_back({at, st.color, st.size});
+  void text(fig::Point at, std::string_view s, const fig::TextStyle& st, fig::Anchor, fig::VAnchor, bool) override {
+    texts.push_back({at, st.color, st.size, std::string(s)});
   }
   fig::Size measure(std::string_view s, const fig::TextStyle& st) override {
     return {static_cast<double>(s.size()) * st.size * 0.55, st.size};
@@ -316,4 +317,21 @@ TEST_CASE("a highlighted series is drawn in full and last, the others faded; the
   CHECK(data[2].color.r == doctest::Approx(f.series[1].color->r));
   CHECK(data[0].color.a < 0.5f);
   CHECK(data[1].color.a < 0.5f);
+}
+
+TEST_CASE("axis units: \"label (unit)\" in English, full-width parentheses with no space in Chinese") {
+  auto titles = [](const std::string& label) {
+    fig::Figure f;
+    f.x = {.label = label, .unit = "token"};
+    f.y = {.label = "y"};
+    fig::Series se{.name = "s"};
+    se.x = {0, 1}, se.y = {0, 1};
+    f.series.push_back(se);
+    std::vector<std::string> out;
+    for (const auto& t : draw(f, fig::Theme{}).texts)
+      if (t.s.find("token") != std::string::npos) out.push_back(t.s);
+    return out;
+  };
+  CHECK(titles("wavelength λ") == std::vector<std::string>{"wavelength λ (token)"});
+  CHECK(titles("波长 λ") == std::vector<std::string>{"波长 λ（token）"});
 }

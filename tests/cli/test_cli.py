@@ -440,5 +440,51 @@ class StandardOutput(unittest.TestCase):
                 self.assertEqual(p.stderr, b"")
 
 
+class Bench(unittest.TestCase):
+    """`poslab bench --view`: every key of a view swept at the defaults and the maxima (issue 16)."""
+
+    def test_every_key_of_a_view(self):
+        views = {v["id"]: v for v in json.loads(run("list", "views", "--format", "json").stdout)}
+        p = run("bench", "--view", "rope-2d", "--view", "why-position", "--json")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        report = json.loads(p.stdout)
+        self.assertEqual(sorted(report["frame_ms"]), ["rope-2d", "why-position"])
+        self.assertNotIn("deck_scene_ms", report)
+        self.assertNotIn("kernels", report)
+        for vid, entry in report["frame_ms"].items():
+            keys = entry["keys"]
+            # every key the view reads has a case at both settings, measured or skipped with a reason
+            for k in views[vid]["params"]:
+                for side in ("default", "max"):
+                    case = keys[k][side]
+                    if "skipped" in case:
+                        self.assertTrue(case["skipped"])
+                        continue
+                    self.assertNotIn("error", case)
+                    self.assertGreater(case["frames"], 0, (vid, k, side))
+                    self.assertGreater(case["p95"], 0, (vid, k, side))
+                    self.assertLessEqual(case["p50"], case["p95"] + 1e-12)
+                    self.assertLessEqual(case["p95"], case["max_frame"] + 1e-12)
+            measured = [k for k in views[vid]["params"] if "p95" in keys[k]["default"]]
+            self.assertGreaterEqual(len(measured), 2, vid)
+            # the guided steps count as a key
+            self.assertIn("p95", keys["step"]["default"])
+            # the worst key is the slowest at the maxima, and its ratio is its own
+            worst = entry["worst_key"]
+            self.assertIn(worst, keys)
+            wmax = keys[worst].get("max", keys[worst]["default"])
+            for k, c in keys.items():
+                m = c.get("max", c["default"])
+                if "p95" in m and "p95" in wmax:
+                    self.assertLessEqual(m["p95"], wmax["p95"] + 1e-12, (vid, k))
+            self.assertAlmostEqual(entry["max_over_default"], wmax["p95"] / keys[worst]["default"]["p95"], places=9)
+            self.assertGreaterEqual(entry["slowest_frame"], entry["max"]["p95"])
+
+    def test_unknown_view_is_usage(self):
+        p = run("bench", "--view", "nope")
+        self.assertEqual(p.returncode, 2)
+        self.assertIn(b"nope", p.stderr)
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=1)

@@ -355,9 +355,23 @@ Figure attention(const FigureContext& ctx) {
   const ScalingMethod chosen = selected_method(p);
   Figure f;
   f.title = tr("scaling.attention.title");
-  f.subtitle = fig::join_dot({tr.format("scaling.attention.subtitle", {{"mscale", fig::num(p.real("mscale"))},
-                                                                       {"all", fig::num(p.real("mscale_all_dim"))}}),
-                              "s = " + fig::num(s_now)});
+  // The subtitle states the rule of the method chosen (YaRN's mscale pair,
+  // LongRoPE's √(1 + ln s / ln L), a factor given outright, or none).
+  std::string rule;
+  if (p.real("attention_factor") > 0 &&
+      (chosen == ScalingMethod::yarn || chosen == ScalingMethod::longrope))
+    rule = tr.format("scaling.attention.subtitle_given",
+                     {{"method", method_name(tr, chosen)}, {"a", fig::num(p.real("attention_factor"))}});
+  else if (chosen == ScalingMethod::yarn)
+    rule = tr.format("scaling.attention.subtitle", {{"mscale", fig::num(p.real("mscale"))},
+                                                    {"all", fig::num(p.real("mscale_all_dim"))}});
+  else if (chosen == ScalingMethod::longrope)
+    rule = tr.format("scaling.attention.subtitle_longrope", {{"L", fig::num(p.real("original_context"))}});
+  else if (chosen == ScalingMethod::yarn_paper)
+    rule = tr("scaling.attention.subtitle_paper");
+  else
+    rule = tr.format("scaling.attention.subtitle_none", {{"method", method_name(tr, chosen)}});
+  f.subtitle = fig::join_dot({rule, "s = " + fig::num(s_now)});
   f.x = {.label = tr("scaling.attention.axis.x"), .scale = fig::AxisScale::log};
   f.y = {.label = tr("scaling.attention.axis.y")};
   constexpr int kSamples = 97;

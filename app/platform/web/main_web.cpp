@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -22,6 +23,7 @@
 #include "app/platform/web/web_platform.hpp"
 #include "app/plot/render.hpp"
 #include "app/ui/app.hpp"
+#include "app/ui/bench_frames.hpp"
 #include "app/ui/settings.hpp"
 
 extern "C" {
@@ -216,6 +218,18 @@ EMSCRIPTEN_KEEPALIVE int poslab_export(const char* figure, const char* format) {
   return written.empty() ? 0 : 1;
 }
 
+/// `poslab bench`'s frame measurements in the browser (index.html#bench runs
+/// it once the page is up): the same blind App, every key of every lesson.
+/// Returns the JSON report (valid until the next call).
+EMSCRIPTEN_KEEPALIVE const char* poslab_bench() {
+  static std::string text;
+  nlohmann::ordered_json report = nlohmann::ordered_json::object();
+  const int code = ui::bench_frames(&report);
+  report["exit"] = code;
+  text = report.dump(2);
+  return text.c_str();
+}
+
 /// Frames drawn so far (the tests wait for the first ones).
 EMSCRIPTEN_KEEPALIVE long poslab_frames() { return web::g_page ? web::g_page->platform->frames_drawn() : 0; }
 
@@ -249,7 +263,7 @@ int main() {
   ui::App& app = *page->app;
   app.export_choice().dir = web::kDownloads;  // exports become downloads
   web::g_page = page;
-  if (!fragment.empty()) web::apply_link(app, fragment);
+  if (!fragment.empty() && fragment != "bench") web::apply_link(app, fragment);  // #bench: page.js runs the bench
   page->platform->start(app, web::after_frame);
   return 0;  // the page keeps running (EXIT_RUNTIME=0); frames come from requestAnimationFrame
 }
