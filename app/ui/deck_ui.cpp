@@ -66,8 +66,10 @@ void DeckUi::draw(UiContext& ctx, App& app) {
 
   // The deck's file and its buttons.
   if (deck) {
-    const std::string name = st.deck_source().empty() ? ctx.tr("ui.deck.unsaved")
-                                                       : short_file_name(st.deck_source());
+    // A built-in deck (gui --deck course) has no file: its title, not "New deck".
+    const std::string name = !st.deck_source().empty() ? short_file_name(st.deck_source())
+                             : deck->title.empty()     ? ctx.tr("ui.deck.unsaved")
+                                                       : deck->title.in(ctx.tr.lang());
     ImGui::TextUnformatted((name + (st.deck_modified() ? " *" : "")).c_str());
     ImGui::SameLine();
     ImGui::TextDisabled("%s", ctx.tr.format("ui.deck.count", {{"count", std::to_string(deck->scenes.size())}}).c_str());

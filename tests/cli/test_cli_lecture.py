@@ -79,6 +79,39 @@ class Handouts(unittest.TestCase):
                 dark = sum(1 for b in pixels if b < 128)
                 self.assertGreater(dark, len(pixels) // 200, name)
 
+    def test_handout_pages_show_each_scenes_own_parameters(self):
+        # Page i names scene i's lesson and every value the scene sets, and
+        # no value another scene sets for the same key.
+        if not shutil.which("pdftotext"):
+            self.skipTest("pdftotext (poppler-utils) is not installed")
+        scenes = [{"lesson": "sinusoidal", "params": {"d": 500}, "figure": "wavelengths", "caption": "first"},
+                  {"lesson": "rope", "params": {"d": 4, "base": 500000, "layout": "half"}, "figure": "layouts"},
+                  {"lesson": "alibi", "params": {"heads": 16}, "caption": {"en": "third", "zh": "三"}},
+                  {"lesson": "t5", "caption": "defaults only"}]
+        src = self.path("own.deck.json")
+        with open(src, "w") as f:
+            f.write(deck(scenes))
+        out = self.path("own.pdf")
+        p = run("deck", "export", src, "--format", "pdf", "--out", out, "--lang", "en")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        titles = {"sinusoidal": "Sinusoidal encoding", "rope": "RoPE in d dimensions", "alibi": "ALiBi linear biases",
+                  "t5": "T5 relative buckets"}
+        for i, scene in enumerate(scenes, start=1):
+            with self.subTest(page=i):
+                text = subprocess.run(["pdftotext", "-layout", "-f", str(i), "-l", str(i), out, "-"],
+                                      capture_output=True, text=True, check=True).stdout
+                self.assertIn("%d/%d" % (i, len(scenes)), text.replace(" ", ""))
+                self.assertIn(titles[scene["lesson"]], text)
+                caption = scene.get("caption", "")
+                self.assertIn(caption if isinstance(caption, str) else caption["en"], text)
+                # The parameter line: "key = value" for each value the scene sets, nothing else.
+                lines = [l.strip() for l in text.splitlines() if l.strip()]
+                line = lines[-1]
+                for key, value in scene.get("params", {}).items():
+                    self.assertIn("%s = %s" % (key, value), line)
+                if i == 2:
+                    self.assertNotIn("d = 500", text)  # scene 1's d
+
     def test_png_and_svg_one_file_per_scene(self):
         src = self.path("two.deck.json")
         with open(src, "w") as f:
@@ -111,6 +144,15 @@ class Handouts(unittest.TestCase):
                     self.assertIn(said, err)
                     self.assertEqual(err.count("\n"), 1, err)
                     self.assertFalse(os.path.exists(out))
+                # A handout already there is left as it was.
+                old = self.path("old.pdf")
+                with open(old, "wb") as f:
+                    f.write(b"the last good handout")
+                p = run("deck", "export", src, "--format", "pdf", "--out", old)
+                self.assertEqual(p.returncode, 2, p.stderr)
+                with open(old, "rb") as f:
+                    self.assertEqual(f.read(), b"the last good handout")
+                self.assertEqual([n for n in os.listdir(self.dir) if n.startswith(("old", ".old"))], ["old.pdf"])
         p = run("deck", "export", self.path("missing.json"), "--format", "pdf", "--out", self.path("m.pdf"))
         self.assertEqual(p.returncode, 1)
 
@@ -130,6 +172,15 @@ class SlideExports(unittest.TestCase):
         if shutil.which("pdfinfo"):
             info = subprocess.run(["pdfinfo", out], capture_output=True, text=True).stdout
             self.assertIn("Page size:       960 x 540 pts", info)
+        for page, size in (("a4", "841.89 x 595.28 pts (A4)"), ("letter", "792 x 612 pts (letter)")):
+            with self.subTest(page=page):
+                out3 = os.path.join(self.dir, page + ".pdf")
+                p = run("export", "--view", "rope", "--figure", "frequencies", "--format", "pdf", "--page", page,
+                        "--out", out3)
+                self.assertEqual(p.returncode, 0, p.stderr)
+                if shutil.which("pdfinfo"):
+                    info = subprocess.run(["pdfinfo", out3], capture_output=True, text=True).stdout
+                    self.assertIn("Page size:       " + size, info)
         for bad in (["--font-scale", "9"], ["--line-scale", "0"], ["--page", "tabloid"]):
             with self.subTest(bad=bad):
                 out2 = os.path.join(self.dir, "bad.pdf")

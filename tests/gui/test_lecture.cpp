@@ -25,6 +25,7 @@
 #include "app/ui/key_events.hpp"
 #include "app/ui/request.hpp"
 #include "gui_test_support.hpp"
+#include "test_lecture_decks.hpp"
 
 using namespace poslab;
 namespace ui = poslab::app::ui;
@@ -34,55 +35,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-/// A 10-scene deck across five lessons, each scene with values of its own
-/// (the same shared key `d` differs between sinusoidal and rope), every
-/// scene with a playing animation.
-const char* kTenScenes = R"({"format": "poslab-deck", "version": 1, "title": "Ten scenes", "scenes": [
-  {"lesson": "sinusoidal", "params": {"d": 500, "base": 10000}, "figure": "heatmap", "caption": "PE rows at d = 500",
-   "animation": {"key": "offset", "from": 0, "to": 20, "speed": 2, "mode": "loop", "playing": true}},
-  {"lesson": "sinusoidal", "params": {"d": 64, "offset": 7}, "figure": "shift"},
-  {"lesson": "rope", "params": {"d": 4, "base": 500000, "layout": "half"}, "figure": "frequencies",
-   "animation": {"key": "m", "from": 0, "to": 30, "speed": 3, "mode": "bounce", "playing": true}},
-  {"lesson": "rope", "params": {"d": 8, "m": 5}, "figure": "worked",
-   "question": "Which pairs turn most?", "answer": "The first ones.", "reveal": {"params": {"m": 6}}},
-  {"lesson": "rope-2d", "params": {"m": 1, "n": 4, "theta": 0.5},
-   "animation": {"key": "shift", "from": 0, "to": 10, "speed": 2, "mode": "loop", "playing": true}},
-  {"lesson": "rope-2d", "params": {"m": 3, "n": 3}},
-  {"lesson": "alibi", "params": {"heads": 16, "head": 3}},
-  {"lesson": "alibi", "params": {"heads": 4, "causal": false},
-   "animation": {"key": "head", "from": 1, "to": 4, "speed": 1, "mode": "loop", "playing": true}},
-  {"lesson": "scaling", "params": {"method": "linear", "factor": 4}},
-  {"lesson": "scaling", "params": {"method": "ntk", "factor": 16, "d": 64}, "caption": {"en": "NTK", "zh": "NTK"}}
-]})";
-
-app::Deck ten_scenes() { return app::parse_deck(kTenScenes, "ten.json"); }
-
-/// The value of `key` as a session would write it ("(default)" when unset).
-std::string typed(const ui::AppState& state, const std::string& key) {
-  app::Session s;
-  s.set_params(state.params());
-  for (const auto& [k, v] : s.params)
-    if (k == key) return v;
-  return "(default)";
-}
-
-/// The state shows `scene`: its lesson, its values, every other key of the
-/// lesson at its default (nothing carried over from another scene).
-void check_scene_shown(const ui::AppState& state, const app::Scene& scene, bool revealed = false) {
-  CHECK(state.view().id == scene.lesson);
-  const app::Session expected = scene.session(revealed);
-  for (const auto& kv : expected.params) {
-    CAPTURE(kv.first);
-    CHECK(typed(state, kv.first) == kv.second);
-  }
-  for (std::string_view key : state.view().keys) {
-    if (scene.animation && key == scene.animation->key) continue;  // the animation moves it
-    bool set = false;
-    for (const auto& kv : expected.params) set = set || kv.first == key;
-    CAPTURE(key);
-    if (!set) CHECK_FALSE(state.params().is_set(key));
-  }
-}
+using test::check_scene_shown;
+using test::kTenScenes;
+using test::ten_scenes;
+using test::typed;
 
 /// A tap: press and release, as a clicker sends them (well within one frame).
 void tap(test::BlindApp& b, int key, int mods = 0) {
@@ -489,30 +445,121 @@ TEST_CASE("the deck window's handout: one PDF page per scene in the export folde
   CHECK(pages == 10);
 }
 
+namespace {
+
+/// The keys the README's "Teaching with poslab" table names, one token each
+/// ("PgDn", "Ctrl+=", "L", "click a legend entry"), read from the file: the
+/// key column split at spaces, "/", "·" and "or", and the `quoted` keys of
+/// the description column (", ." for the animation's steps).
+std::set<std::string> readme_lecture_keys() {
+  std::ifstream in(fs::path(POSLAB_SOURCE_DIR) / "README.md");
+  REQUIRE(in);
+  std::set<std::string> keys;
+  std::string line;
+  bool teaching = false, table = false;
+  while (std::getline(in, line)) {
+    if (line.starts_with("## ")) teaching = line == "## Teaching with poslab";
+    if (!teaching) continue;
+    if (line.starts_with("| key | in lecture mode |")) {
+      table = true;
+      continue;
+    }
+    if (!table) continue;
+    if (!line.starts_with("|")) break;
+    if (line.starts_with("|---")) continue;
+    const std::size_t bar = line.find(" | ");
+    REQUIRE(bar != std::string::npos);
+    const std::string key_column = line.substr(2, bar - 2), description = line.substr(bar + 3);
+    if (key_column.starts_with("click ")) {
+      keys.insert(key_column);
+      continue;
+    }
+    std::string token;
+    auto flush = [&] {
+      if (!token.empty() && token != "/" && token != "·" && token != "or" && token != "(held)") keys.insert(token);
+      token.clear();
+    };
+    for (char c : key_column + " ") {
+      if (c == ' ') flush();
+      else token += c;
+    }
+    for (std::size_t at = description.find('`'); at != std::string::npos; at = description.find('`', at + 1)) {
+      const std::size_t end = description.find('`', at + 1);
+      if (end == std::string::npos) break;
+      keys.insert(description.substr(at + 1, end - at - 1));
+      at = end;
+    }
+  }
+  return keys;
+}
+
+}  // namespace
+
 TEST_CASE("every key the README's lecture table names does what it says") {
+  // Each key is checked below and ticked off; a key the README names that
+  // no check ticks fails the test, so the table and the test cannot drift.
+  const std::set<std::string> named = readme_lecture_keys();
+  REQUIRE(named.size() >= 20);
+  std::set<std::string> checked;
   QueuedApp b;
   auto& st = b.state();
-  REQUIRE(st.open_deck(ten_scenes()).empty());
+  const app::Deck deck = ten_scenes();
+  REQUIRE(st.open_deck(deck).empty());
   b.app->set_lecture(true);
   b.frames(2);
   auto key = [&](int k, int mods = 0) {
     tap(b, k, mods);
     b.frames(1);
   };
-  key(GLFW_KEY_SPACE);
+  // Next / previous: each key one scene on, or back; a question is revealed first.
+  key(GLFW_KEY_RIGHT);
   CHECK(st.scene() == 1);
+  key(GLFW_KEY_PAGE_DOWN);
+  CHECK(st.scene() == 2);
+  key(GLFW_KEY_SPACE);
+  CHECK(st.scene() == 3);  // the question
+  CHECK_FALSE(st.step_revealed());
+  key(GLFW_KEY_SPACE);
+  CHECK(st.scene() == 3);
+  CHECK(st.step_revealed());
+  check_scene_shown(st, deck.scenes[3], true);
+  key(GLFW_KEY_SPACE);
+  CHECK(st.scene() == 4);
+  key(GLFW_KEY_LEFT);
+  CHECK(st.scene() == 3);
+  key(GLFW_KEY_PAGE_UP);
+  CHECK(st.scene() == 2);
   key(GLFW_KEY_SPACE, ui::kModShift);
-  CHECK(st.scene() == 0);
+  CHECK(st.scene() == 1);
+  check_scene_shown(st, deck.scenes[1]);
+  checked.insert({"→", "PgDn", "Space", "←", "PgUp", "Shift+Space"});
   key(GLFW_KEY_END);
   CHECK(st.scene() == 9);
   key(GLFW_KEY_HOME);
   CHECK(st.scene() == 0);
+  checked.insert({"Home", "End"});
+  // R: what a slider moved goes back.
+  key(GLFW_KEY_RIGHT);
+  REQUIRE(st.set_param_text("d", "32").empty());
+  REQUIRE(st.set_param_text("base", "77").empty());
+  key(GLFW_KEY_R);
+  check_scene_shown(st, deck.scenes[1]);
+  checked.insert("R");
+  // [ and ]: the lesson's other figures.
+  const std::string first = st.front_figure();
+  key(GLFW_KEY_RIGHT_BRACKET);
+  CHECK(st.front_figure() != first);
+  key(GLFW_KEY_LEFT_BRACKET);
+  CHECK(st.front_figure() == first);
+  checked.insert({"[", "]"});
+  key(GLFW_KEY_HOME);
   // S: the sliders' strip.
   CHECK_FALSE(b.app->lecture_sliders());
   key(GLFW_KEY_S);
   CHECK(b.app->lecture_sliders());
   key(GLFW_KEY_S);
   CHECK_FALSE(b.app->lecture_sliders());
+  checked.insert("S");
   // P pauses and plays; , and . step it.
   REQUIRE(st.animation().playing());
   key(GLFW_KEY_P);
@@ -524,6 +571,7 @@ TEST_CASE("every key the README's lecture table names does what it says") {
   CHECK(st.animation().phase() == doctest::Approx(phase));
   key(GLFW_KEY_P);
   CHECK(st.animation().playing());
+  checked.insert({"P", ",", "."});
   // Ctrl+= / Ctrl+- / Ctrl+0: the lecture's text.
   const float base = b.app->ui_scale();
   key(GLFW_KEY_EQUAL, ui::kModControl);
@@ -533,7 +581,16 @@ TEST_CASE("every key the README's lecture table names does what it says") {
   CHECK(b.app->ui_scale() < base);
   key(GLFW_KEY_0, ui::kModControl);
   CHECK(b.app->ui_scale() == doctest::Approx(base));
-  // The presenter's tools: D draws (a stroke with the mouse), C clears, H spotlights.
+  checked.insert({"Ctrl+=", "Ctrl+-", "Ctrl+0"});
+  // L: the laser while held, gone when let go.
+  b.app->key_event(GLFW_KEY_L, ui::kKeyPress, 0);
+  b.frames(2);
+  CHECK(b.app->presenter().laser);
+  b.app->key_event(GLFW_KEY_L, ui::kKeyRelease, 0);
+  b.frames(1);
+  CHECK_FALSE(b.app->presenter().laser);
+  checked.insert("L");
+  // D draws (a stroke with the mouse), C clears, H spotlights.
   key(GLFW_KEY_D);
   CHECK(b.app->presenter().pen);
   ImGuiIO& io = ImGui::GetIO();
@@ -554,8 +611,7 @@ TEST_CASE("every key the README's lecture table names does what it says") {
   CHECK_FALSE(b.app->presenter().pen);
   key(GLFW_KEY_H);
   CHECK(b.app->presenter().spotlight);
-  key(GLFW_KEY_H);
-  CHECK_FALSE(b.app->presenter().spotlight);
+  checked.insert({"D", "C", "H"});
   // ? and F1: every key.
   key(GLFW_KEY_F1);
   CHECK(b.app->help_open());
@@ -565,9 +621,66 @@ TEST_CASE("every key the README's lecture table names does what it says") {
   b.frames(1);
   CHECK(b.app->help_open());
   key(GLFW_KEY_ESCAPE);
-  // F5 leaves, as Esc does.
+  CHECK_FALSE(b.app->help_open());
+  CHECK(b.app->presenter().spotlight);  // Esc took the overlay only
+  checked.insert({"?", "F1"});
+  // Esc: the topmost window ("?" over the Deck window over Export), then
+  // the spotlight, then lecture mode.
+  b.app->run(ui::Action::export_dialog);
+  b.frames(1);
+  b.app->run(ui::Action::deck_panel);
+  b.frames(1);
+  b.app->run(ui::Action::help);
+  b.frames(1);
+  REQUIRE(b.app->help_open());
+  key(GLFW_KEY_ESCAPE);
+  CHECK_FALSE(b.app->help_open());
+  CHECK(b.app->deck_ui().open);
+  key(GLFW_KEY_ESCAPE);
+  CHECK_FALSE(b.app->deck_ui().open);
+  CHECK(b.app->export_ui().open);
+  key(GLFW_KEY_ESCAPE);
+  CHECK_FALSE(b.app->export_ui().open);
+  CHECK(b.app->presenter().spotlight);
+  key(GLFW_KEY_ESCAPE);
+  CHECK_FALSE(b.app->presenter().active());
+  CHECK(b.app->lecture());
+  key(GLFW_KEY_ESCAPE);
+  CHECK_FALSE(b.app->lecture());
+  checked.insert("Esc");
+  // A click on a legend entry: that curve highlighted, the rest faded; again: all back.
+  REQUIRE(st.select_view("rope"));
+  REQUIRE(st.go_to_step(-1).empty());
+  b.app->set_lecture(true);
+  b.frames(3);
+  REQUIRE(st.front_figure() == "frequencies");
+  ui::FigureCache::Entry* e = b.app->figures().find("rope", "frequencies");
+  REQUIRE(e != nullptr);
+  const auto& legend = e->widget.layout().legend;
+  REQUIRE(legend.size() >= 2);
+  const ImVec4 r = b.app->lesson_view().last_plot_rect();
+  const auto& box = legend[1].second;
+  auto click = [&] {
+    io.MousePos = {r.x + static_cast<float>(box.x + box.w / 2), r.y + static_cast<float>(box.y + box.h / 2)};
+    b.frames(1);
+    io.MouseDown[0] = true;
+    b.frames(1);
+    io.MouseDown[0] = false;
+    b.frames(1);
+  };
+  click();
+  CHECK(e->widget.highlight() == legend[1].first);
+  click();
+  CHECK(e->widget.highlight() == -1);
+  checked.insert("click a legend entry");
+  // F5 (named in the prose, not the table) leaves as Esc does.
   key(GLFW_KEY_F5);
   CHECK_FALSE(b.app->lecture());
+
+  for (const std::string& k : named) {
+    CAPTURE(k);
+    CHECK_MESSAGE(checked.count(k) == 1, "the README names a key this test does not check");
+  }
 }
 
 TEST_CASE("the mouse wheel scrolls the page; it zooms a figure with Ctrl held or once the figure was clicked") {

@@ -3,8 +3,11 @@
 // presented in lecture mode and an animation plays. ImGui 1.86 polls key
 // state once a frame, so a tap between two frames was never seen; the
 // window's GLFW key callback queues every press (app/ui/key_events.hpp).
-// Every tap must land: the deck ends on the scene the taps count to, and a
-// burst of Esc taps closes the Export window, then leaves lecture mode.
+// - 50 taps sent while frames run as fast as they can: every tap lands.
+// - The ten-scene deck across five lessons (test_lecture_decks.hpp), one
+//   tap at a time: each scene shows its own values, the question reveals,
+//   R resets, Home and End; a burst of three quick Esc taps closes "?", the
+//   Deck window and the Export window, the fourth leaves lecture mode.
 
 #include <doctest/doctest.h>
 
@@ -16,10 +19,12 @@
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <functional>
 #include <thread>
 
 #include "app/platform/desktop/window.hpp"
 #include "gui_test_support.hpp"
+#include "test_lecture_decks.hpp"
 
 using namespace poslab;
 namespace ui = poslab::app::ui;
@@ -31,11 +36,10 @@ namespace {
 void taps(Display* dpy, KeySym keysym, int count) {
   const KeyCode code = XKeysymToKeycode(dpy, keysym);
   for (int i = 0; i < count; ++i) {
-    // XSync, not XFlush: the server has stamped each event with its time
-    // before the next is sent. On a loaded machine a starved Xvfb could
-    // otherwise stamp two presses in the same millisecond, and GLFW drops a
-    // press whose time equals the previous one (its input-method filter) —
-    // something a real clicker, stamped by the server as it arrives, never sends.
+    // XSync, not XFlush: each event is in the server (stamped, and sent on
+    // to the window's connection) before the next is sent and before the
+    // taps count as sent. On a loaded machine a starved Xvfb otherwise left
+    // taps in flight when the count was taken (37 of 40 once).
     XTestFakeKeyEvent(dpy, code, True, CurrentTime);
     XSync(dpy, False);
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
@@ -45,43 +49,86 @@ void taps(Display* dpy, KeySym keysym, int count) {
   }
 }
 
+/// The real window, an App on it and a display for XTest; `ok` is false
+/// (with a message) when there is no display or no XTest.
+struct RealWindow {
+  Display* dpy = nullptr;
+  std::unique_ptr<ui::Window> window;
+  std::unique_ptr<ui::App> app;
+  bool ok = false;
+
+  RealWindow() {
+    if (!std::getenv("DISPLAY") || !*std::getenv("DISPLAY")) {
+      MESSAGE("no display: skipped (ctest runs this under xvfb-run)");
+      return;
+    }
+    dpy = XOpenDisplay(nullptr);
+    REQUIRE(dpy);
+    int event = 0, error_base = 0, major = 0, minor = 0;
+    if (!XTestQueryExtension(dpy, &event, &error_base, &major, &minor)) {
+      MESSAGE("the X server has no XTest: skipped");
+      return;
+    }
+    std::string error;
+    window = ui::Window::create(1280, 720, false, error);
+    CAPTURE(error);
+    REQUIRE(window);
+    ui::AppOptions o;
+    o.assets = app::assets_dir();
+    o.lang = "en";
+    o.persist = false;
+    app = std::make_unique<ui::App>(*window, o);
+    window->attach(*app);
+    ui::Settings placed = app->settings();
+    placed.x = 0, placed.y = 0, placed.has_position = true, placed.width = 1280, placed.height = 720;
+    window->show(placed, o.assets / "icons" / "poslab-256.png");
+    // The keyboard goes where the pointer is (no window manager under Xvfb).
+    XTestFakeMotionEvent(dpy, -1, 640, 360, CurrentTime);
+    XFlush(dpy);
+    ok = true;
+  }
+  ~RealWindow() {
+    if (window && app) window->detach();
+    app.reset();
+    window.reset();
+    if (dpy) XCloseDisplay(dpy);
+  }
+  RealWindow(const RealWindow&) = delete;
+  RealWindow& operator=(const RealWindow&) = delete;
+
+  void frames(int n) {
+    for (int i = 0; i < n; ++i) window->run_frame(*app, 1.0 / 60);
+  }
+  /// Runs `send` (taps on its own X connection) on another thread while
+  /// frames run as fast as they can, then 10 frames more; the frame count.
+  int while_sending(const std::function<void(Display*)>& send) {
+    std::atomic<bool> sent{false};
+    std::thread clicker([&] {
+      Display* d2 = XOpenDisplay(nullptr);
+      send(d2);
+      XCloseDisplay(d2);
+      sent = true;
+    });
+    int n = 0;
+    while (!sent) {
+      window->run_frame(*app, 1.0 / 60);
+      ++n;
+    }
+    clicker.join();
+    frames(10);
+    return n;
+  }
+};
+
 }  // namespace
 
-TEST_CASE("a clicker's 5 ms taps on the real window while an animation plays: every tap lands") {
-  if (!std::getenv("DISPLAY") || !*std::getenv("DISPLAY")) {
-    MESSAGE("no display: skipped (ctest runs this under xvfb-run)");
-    return;
-  }
-  Display* dpy = XOpenDisplay(nullptr);
-  REQUIRE(dpy);
-  int event = 0, error_base = 0, major = 0, minor = 0;
-  if (!XTestQueryExtension(dpy, &event, &error_base, &major, &minor)) {
-    XCloseDisplay(dpy);
-    MESSAGE("the X server has no XTest: skipped");
-    return;
-  }
-  std::string error;
-  std::unique_ptr<ui::Window> window = ui::Window::create(1280, 720, false, error);
-  CAPTURE(error);
-  REQUIRE(window);
-  const fs::path dir = fs::temp_directory_path() / ("poslab-taps-" + std::to_string(::getpid()));
-  ui::AppOptions o;
-  o.assets = app::assets_dir();
-  o.lang = "en";
-  o.persist = false;
-  ui::App a(*window, o);
-  window->attach(a);
-  struct Detach {
-    ui::Window& w;
-    ~Detach() { w.detach(); }
-  } detach{*window};
-  ui::Settings placed = a.settings();
-  placed.x = 0, placed.y = 0, placed.has_position = true, placed.width = 1280, placed.height = 720;
-  window->show(placed, o.assets / "icons" / "poslab-256.png");
-
-  // 41 scenes, each with a playing animation.
+TEST_CASE("a clicker's 50 taps of 5 ms on the real window while an animation plays: every tap lands") {
+  RealWindow w;
+  if (!w.ok) return;
+  ui::App& a = *w.app;
+  // 51 scenes, each with a playing animation.
   app::Deck deck;
-  for (int i = 0; i <= 40; ++i) {
+  for (int i = 0; i <= 50; ++i) {
     app::Scene sc;
     sc.lesson = i % 2 ? "rope-2d" : "alibi";
     sc.params = {{i % 2 ? "m" : "heads", std::to_string(i % 2 ? i : 1 + i % 16)}};
@@ -91,55 +138,94 @@ TEST_CASE("a clicker's 5 ms taps on the real window while an animation plays: ev
   }
   REQUIRE(a.state().open_deck(deck).empty());
   a.set_lecture(true);
-  // The keyboard goes where the pointer is (no window manager under Xvfb).
-  XTestFakeMotionEvent(dpy, -1, 640, 360, CurrentTime);
-  XFlush(dpy);
-  for (int i = 0; i < 20; ++i) window->run_frame(a, 1.0 / 60);
+  w.frames(20);
   REQUIRE(a.state().animation().playing());
 
-  // 30 taps of Page Down and 10 of Right, while frames run as fast as they can.
-  std::atomic<bool> sent{false};
-  std::thread clicker([&] {
-    Display* d2 = XOpenDisplay(nullptr);
-    taps(d2, XK_Next, 30);
-    taps(d2, XK_Right, 10);
-    XCloseDisplay(d2);
-    sent = true;
+  // 40 taps of Page Down and 10 of Right, while frames run as fast as they can.
+  const int frames = w.while_sending([](Display* d) {
+    taps(d, XK_Next, 40);
+    taps(d, XK_Right, 10);
   });
-  int frames = 0;
-  while (!sent) {
-    window->run_frame(a, 1.0 / 60);
-    ++frames;
-  }
-  clicker.join();
-  // Every event is in the server by now (XSync); the window reads what is
-  // still queued within a few frames. A lost tap never arrives: the check
-  // below fails whatever the wait.
-  for (int i = 0; i < 10 || (i < 300 && a.state().scene() != 40); ++i) window->run_frame(a, 1.0 / 60);
-  MESSAGE(frames << " frames while 40 taps were sent");
-  CHECK(a.state().scene() == 40);
+  MESSAGE(frames << " frames while 50 taps were sent");
+  CHECK(a.state().scene() == 50);
+  test::check_scene_shown(a.state(), deck.scenes.back());
   CHECK(a.state().animation().playing());
-
-  // Esc, three quick taps: the Export window first, then lecture mode; the third finds nothing.
-  a.run(ui::Action::export_dialog);
-  for (int i = 0; i < 3; ++i) window->run_frame(a, 1.0 / 60);
-  REQUIRE(a.export_ui().open);
-  std::thread esc([&] {
-    Display* d2 = XOpenDisplay(nullptr);
-    taps(d2, XK_Escape, 1);
-    XCloseDisplay(d2);
+  // And 50 back with Page Up and Left, as quickly.
+  w.while_sending([](Display* d) {
+    taps(d, XK_Prior, 25);
+    taps(d, XK_Left, 25);
   });
-  esc.join();
-  for (int i = 0; i < 5; ++i) window->run_frame(a, 1.0 / 60);
+  CHECK(a.state().scene() == 0);
+  test::check_scene_shown(a.state(), deck.scenes.front());
+}
+
+TEST_CASE("the ten-scene deck across five lessons on the real window, 5 ms taps: own values, reveal, R, Home, End, Esc") {
+  RealWindow w;
+  if (!w.ok) return;
+  ui::App& a = *w.app;
+  ui::AppState& st = a.state();
+  const app::Deck deck = test::ten_scenes();
+  REQUIRE(st.open_deck(deck, "ten.json").empty());
+  a.set_lecture(true);
+  w.frames(20);
+  REQUIRE(st.animation().playing());
+  test::check_scene_shown(st, deck.scenes[0]);
+
+  // Forward one tap at a time (→, PgDn, Space in turn), frames running:
+  // every scene shows its own values; scene 4's question takes one tap.
+  const KeySym forward[] = {XK_Right, XK_Next, XK_space};
+  int k = 0;
+  auto one = [&](KeySym key) { w.while_sending([key](Display* d) { taps(d, key, 1); }); };
+  for (int i = 1; i <= 9; ++i) {
+    CAPTURE(i);
+    one(forward[k++ % 3]);
+    if (i == 4) {  // the answer first, on the same scene
+      CHECK(st.scene() == 3);
+      CHECK(st.step_revealed());
+      test::check_scene_shown(st, deck.scenes[3], true);
+      one(forward[k++ % 3]);
+    }
+    CHECK(st.scene() == i);
+    test::check_scene_shown(st, deck.scenes[static_cast<std::size_t>(i)]);
+  }
+  // Back with ← and PgUp: the same scenes, the same values again.
+  const KeySym back[] = {XK_Left, XK_Prior};
+  for (int i = 8; i >= 0; --i) {
+    CAPTURE(i);
+    one(back[i % 2]);
+    CHECK(st.scene() == i);
+    test::check_scene_shown(st, deck.scenes[static_cast<std::size_t>(i)]);
+  }
+
+  // R puts back what the sliders moved.
+  REQUIRE(st.set_param_text("d", "32").empty());
+  REQUIRE(st.set_param_text("base", "77").empty());
+  one(XK_r);
+  test::check_scene_shown(st, deck.scenes[0]);
+  // End, Home.
+  one(XK_End);
+  CHECK(st.scene() == 9);
+  test::check_scene_shown(st, deck.scenes[9]);
+  one(XK_Home);
+  CHECK(st.scene() == 0);
+  CHECK(st.animation().playing());
+
+  // Esc: "?" over the Deck window over the Export window; three quick taps
+  // close the three, lecture mode stays; the fourth leaves it.
+  a.run(ui::Action::export_dialog);
+  w.frames(3);
+  a.run(ui::Action::deck_panel);
+  w.frames(3);
+  a.run(ui::Action::help);
+  w.frames(3);
+  REQUIRE(a.export_ui().open);
+  REQUIRE(a.deck_ui().open);
+  REQUIRE(a.help_open());
+  w.while_sending([](Display* d) { taps(d, XK_Escape, 3); });
+  CHECK_FALSE(a.help_open());
+  CHECK_FALSE(a.deck_ui().open);
   CHECK_FALSE(a.export_ui().open);
   CHECK(a.lecture());
-  std::thread esc2([&] {
-    Display* d2 = XOpenDisplay(nullptr);
-    taps(d2, XK_Escape, 1);
-    XCloseDisplay(d2);
-  });
-  esc2.join();
-  for (int i = 0; i < 5; ++i) window->run_frame(a, 1.0 / 60);
+  one(XK_Escape);
   CHECK_FALSE(a.lecture());
-  XCloseDisplay(dpy);
 }
