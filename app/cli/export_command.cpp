@@ -99,6 +99,8 @@ int export_sweep(const ExportRequest& r, const ViewDef& view, const Translator& 
 int export_figures(const ExportRequest& r, const Translator& tr) {
   const ViewDef* view = find_view(r.view);
   if (!view) return fail(kExitUsage, tr.format("cli.unknown_view", {{"view", r.view}, {"views", known_views()}}));
+  if (!r.page.empty() && parse_export_format(r.format) != ExportFormat::pdf)  // else silently ignored
+    return fail(kExitUsage, tr.format("cli.page_not_pdf", {{"page", r.page}}));
   if (!r.sweep.empty()) return export_sweep(r, *view, tr);
   std::vector<const FigureDef*> figures;
   if (!r.figure.empty()) {

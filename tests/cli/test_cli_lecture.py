@@ -181,6 +181,15 @@ class SlideExports(unittest.TestCase):
                 if shutil.which("pdfinfo"):
                     info = subprocess.run(["pdfinfo", out3], capture_output=True, text=True).stdout
                     self.assertIn("Page size:       " + size, info)
+        # a page size on a PNG or SVG is refused, not silently ignored
+        for fmt in ("png", "svg"):
+            with self.subTest(page_with=fmt):
+                out4 = os.path.join(self.dir, "p." + fmt)
+                p = run("export", "--view", "rope", "--figure", "frequencies", "--format", fmt, "--page", "slide",
+                        "--out", out4)
+                self.assertEqual(p.returncode, 2)
+                self.assertIn(b"--format pdf", p.stderr)
+                self.assertFalse(os.path.exists(out4))
         for bad in (["--font-scale", "9"], ["--line-scale", "0"], ["--page", "tabloid"]):
             with self.subTest(bad=bad):
                 out2 = os.path.join(self.dir, "bad.pdf")
