@@ -139,6 +139,7 @@ std::vector<fs::path> export_handout(const Deck& deck, std::string_view source, 
       const FigureDef* shown = sc.has_question() && !sc.reveal_figure.empty() ? find_figure(*view, sc.reveal_figure) : def;
       pg.figure = build_figure(*view, shown ? *shown : *def, s.to_params(), tr, page.w, page.h * 0.7);
       for (const auto& [k, v] : s.params) pg.params += (pg.params.empty() ? "" : " · ") + k + " = " + v;
+      if (pg.params.empty()) pg.params = tr("ui.deck.defaults");  // a scene of its lesson's defaults says so
     } catch (const core::InvalidParameter& e) {
       throw core::InvalidParameter("deck", where, e.what());
     }

@@ -111,6 +111,8 @@ class Handouts(unittest.TestCase):
                     self.assertIn("%s = %s" % (key, value), line)
                 if i == 2:
                     self.assertNotIn("d = 500", text)  # scene 1's d
+                if not scene.get("params"):  # a scene of the lesson's defaults says so
+                    self.assertIn("default values", text)
 
     def test_png_and_svg_one_file_per_scene(self):
         src = self.path("two.deck.json")
