@@ -229,8 +229,10 @@ ImVec2 LessonView::figure_header(const fig::Figure& f, const std::string& menu_i
   const float start_y = ImGui::GetCursorPosY();
   const float x0 = ImGui::GetCursorPosX();
   ImGui::PushTextWrapPos(x0 + w - ImGui::CalcTextSize(c.tr("ui.plot.export_button").c_str()).x - 30 * c.scale);
-  if (!f.title.empty() && !c.lecture) {  // lecture mode: the title is the figure's tab
-    ImGui::PushFont(c.lecture ? c.fonts.title : c.fonts.bold);
+  // Lecture mode shows the title too: the figure tabs share one line and cut
+  // most titles to a word at 720p ("Frequency…").
+  if (!f.title.empty()) {
+    ImGui::PushFont(c.fonts.bold);
     ImGui::TextUnformatted(f.title.c_str());
     ImGui::PopFont();
   }
