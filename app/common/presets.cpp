@@ -43,6 +43,7 @@ Preset parse_preset(std::string_view json_text, std::string_view source) {
   p.note = text("note", false);
   p.view = text("view", false);
   p.source = text("source", false);
+  p.source_zh = text("source_zh", false);
   if (j.contains("config")) {
     if (p.source.empty()) bad(source, "needs a \"source\" field naming the config.json it reproduces");
     ModelReading reading;

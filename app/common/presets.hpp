@@ -14,6 +14,7 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "app/model/model_config.hpp"
@@ -27,6 +28,7 @@ struct Preset {
   std::string note;
   std::string view;  ///< the lesson it opens on (may be empty)
   std::string source;  ///< the config.json it reproduces ("" when it has none)
+  std::string source_zh;  ///< the same in Chinese, where `source` has words to translate ("" = use `source`)
   /// The model read from its config: model_type and the reader's warnings.
   std::string model;
   std::vector<ModelWarning> warnings;
@@ -36,6 +38,10 @@ struct Preset {
   /// Sets every parameter of the preset on `params` (all or nothing).
   /// Raises core::InvalidParameter.
   void apply(core::Params& params) const;
+  /// `source` in the language `lang` ("en" or "zh"): source_zh for zh when it is set.
+  const std::string& source_in(std::string_view lang) const {
+    return lang == "zh" && !source_zh.empty() ? source_zh : source;
+  }
 };
 
 /// Parses one preset file's text; raises core::InvalidParameter("preset", …)

@@ -88,6 +88,7 @@ class AppState {
   struct LoadedModel {
     std::string name;    ///< model_type (ModelReading::model)
     std::string source;  ///< the file, or the config a preset reproduces
+    std::string source_zh;  ///< a preset's source in Chinese ("" = `source`)
     std::string view;
     std::vector<ModelWarning> warnings;
   };

@@ -49,7 +49,8 @@ void LessonView::model_banner() {
   if (ImGui::CollapsingHeader(header.c_str(), ImGuiTreeNodeFlags_DefaultOpen)) {
     ImGui::Indent();
     ImGui::PushStyleColor(ImGuiCol_Text, c.pal.muted);
-    wrapped_text(c.tr.format("ui.model.source", {{"source", m->source}}));
+    const std::string& source = c.tr.lang() == "zh" && !m->source_zh.empty() ? m->source_zh : m->source;
+    wrapped_text(c.tr.format("ui.model.source", {{"source", source}}));
     ImGui::PopStyleColor();
     for (const ModelWarning& w : m->warnings) {
       ImGui::PushFont(c.fonts.bold);

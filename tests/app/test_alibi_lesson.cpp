@@ -122,6 +122,21 @@ TEST_CASE("alibi weights figure: one query's softmax row, log y, straight lines 
   }
 }
 
+TEST_CASE("alibi weights figure: the subtitle gives the chosen head's weights at r = 0 and r = 2") {
+  // Python: causal, 64 keys, query 63, w(r) = e^(−μr)·(1 − e^(−μ))/(1 − e^(−64μ));
+  // symmetric, 9 keys, query 4: w(r) = e^(−μ|r|)/Σ_j e^(−μ|4 − j|).
+  const auto sub = [](std::initializer_list<std::pair<const char*, const char*>> kv) {
+    return lesson.figure("weights", params(kv)).subtitle;
+  };
+  const std::string h1 = sub({{"heads", "8"}, {"head", "1"}, {"positions", "64"}});  // μ = 1/2: 0.393469, 0.144749
+  CHECK(h1.find("head 1: weight 0.3935 at r = 0, 0.1447 at r = 2") != std::string::npos);
+  const std::string h2 = sub({{"heads", "8"}, {"head", "2"}, {"positions", "64"}});  // μ = 1/4: 0.221199, 0.134164
+  CHECK(h2.find("head 2: weight 0.2212 at r = 0, 0.1342 at r = 2") != std::string::npos);
+  const std::string sym = sub({{"heads", "8"}, {"head", "2"}, {"positions", "9"}, {"causal", "false"}});  // 0.183447, 0.111266
+  CHECK(sym.find("head 2: weight 0.1834 at r = 0, 0.1113 at r = 2") != std::string::npos);
+  CHECK(sub({{"positions", "2"}}).find("r = 2") == std::string::npos);  // no key 2 back: nothing claimed
+}
+
 TEST_CASE("alibi tables: heads with their source, one query's attention") {
   const app::Table heads = test::table("alibi-heads", params({{"heads", "12"}}));
   REQUIRE(heads.rows.size() == 12);

@@ -107,3 +107,21 @@ TEST_CASE("presets: a broken config is refused naming the file and the field") {
   p.apply(q);
   CHECK(q.real("base") == 20000);
 }
+
+TEST_CASE("presets: a source with words to translate has its Chinese, and English falls back to source") {
+  const app::Preset p = app::parse_preset(
+      R"({"id":"x","name":"X","source":"the config with its card's rope_scaling","source_zh":"config.json，加上模型卡的 rope_scaling","params":{"base":20000}})",
+      "x.json");
+  CHECK(p.source_in("en") == "the config with its card's rope_scaling");
+  CHECK(p.source_in("zh") == "config.json，加上模型卡的 rope_scaling");
+  const app::Preset plain = app::parse_preset(R"({"id":"y","name":"Y","source":"org/model config.json","params":{"base":20000}})", "y.json");
+  CHECK(plain.source_in("zh") == "org/model config.json");  // a bare "org/model config.json" reads the same in Chinese
+  // every model preset whose source says more than "org/model config.json" says it in Chinese too
+  for (const app::Preset& q : app::load_presets(app::assets_dir())) {
+    if (q.source.empty()) continue;
+    CAPTURE(q.id);
+    const bool bare = q.source.size() > 12 && q.source.ends_with(" config.json") && q.source.find(' ') == q.source.size() - 12;
+    if (!bare) CHECK(!q.source_zh.empty());
+  }
+  CHECK(!app::find_preset(app::load_presets(app::assets_dir()), "qwen2.5-7b").source_zh.empty());
+}

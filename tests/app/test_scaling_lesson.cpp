@@ -128,6 +128,10 @@ TEST_CASE("scaling lesson: the attention figure's subtitle states the chosen met
   CHECK(lr.find("mscale") == std::string::npos);
   CHECK(subtitle({{"method", "longrope"}, {"attention_factor", "1.19"}}).find("a = 1.19") != std::string::npos);
   CHECK(subtitle({{"method", "yarn-paper"}}).find("0.1·ln s + 1") != std::string::npos);
+  // the entropies the step's answer cites, the readout's numbers (Python values in the next test case)
+  const std::string yarn = subtitle({{"method", "yarn"}});
+  CHECK(yarn.find("8.3092 nats over L = 4,096 keys, 10.39 over 32,768 keys with θ′ᵢ, 10.382 with scores × a² = 1.459") !=
+        std::string::npos);
   for (const char* m : {"none", "linear", "ntk", "dynamic", "llama3", "notes"}) {
     CAPTURE(m);
     const std::string t = subtitle({{"method", m}});

@@ -301,6 +301,13 @@ Figure weights(const FigureContext& ctx) {
   f.title = tr("alibi.weights.title");
   f.subtitle = tr.format(s.causal ? "alibi.weights.subtitle_causal" : "alibi.weights.subtitle_symmetric",
                          {{"q", fig::num(static_cast<double>(q))}, {"n", fig::num(static_cast<double>(s.positions))}});
+  // The chosen head's weight on the query's own token and on the key 2 back,
+  // so the ratio e^(−2·μₕ) can be read off the figure.
+  if (q >= 2)
+    f.subtitle = fig::join_dot({f.subtitle, tr.format("alibi.weights.subtitle_head",
+                                                      {{"h", fig::num(s.head)},
+                                                       {"w0", fig::num(uniform_attention(s.slope(), q, q, s.positions, s.causal), 4)},
+                                                       {"w2", fig::num(uniform_attention(s.slope(), q, q - 2, s.positions, s.causal), 4)}})});
   f.x = {.label = tr("alibi.axis.key"), .format = fig::TickFormat::integer};
   f.y = {.label = tr("alibi.axis.weight"), .scale = fig::AxisScale::log, .min = kFloor};
   double top = kFloor, bottom = 1;

@@ -346,6 +346,61 @@ Figure wavelength(const FigureContext& ctx) {
   return f;
 }
 
+/// Why YaRN scales attention: the entropy (nats) of one query's softmax over
+/// ℓ keys. The query sits at position ℓ − 1, the keys at 0 … ℓ − 1, and
+/// q = k = (1, …, 1)/√d (unit length, so the scores stay in [−1, 1] and the
+/// softmax is not degenerate); RoPE's score at distance r is then
+///   (2/d)·Σᵢ cos(r·θᵢ),
+/// multiplied by a² when cos and sin carry the attention factor a. At most
+/// `kEntropyKeys` keys (fewer for large d, so the work stays near 2^21 cosines)
+/// are used, sampled evenly over r; the sampled entropy then gets + ln(ℓ/N),
+/// each sample standing for ℓ/N keys.
+struct Entropy {
+  double nats = 0;
+  double keys_used = 0;  ///< N, the keys evaluated (ℓ when not capped)
+};
+constexpr double kEntropyKeys = 65536;
+
+Entropy attention_entropy(double ell, const Eigen::VectorXd& theta, double a2) {
+  const double pairs = static_cast<double>(theta.size());
+  const double cap = std::clamp(std::floor(2097152.0 / pairs), 128.0, kEntropyKeys);
+  ell = std::max(1.0, std::floor(ell));
+  const double n = std::min(ell, cap);
+  const auto count = static_cast<std::size_t>(n);
+  // The keys r_k = k·Δ (Δ = 1, or (ℓ − 1)/(N − 1) when sampled): cos(r_k θ_i)
+  // by one complex rotation per key, re-anchored with std::cos and std::sin
+  // every kAnchor keys (at ℓ = 10^9 the arguments are so large that each
+  // std::cos pays a slow argument reduction; 32 rotations drift by ~1e-14).
+  constexpr std::size_t kAnchor = 32;
+  const double step = n == ell ? 1.0 : (ell - 1) / std::max(1.0, n - 1);
+  std::vector<double> z(count, 0.0);
+  for (Eigen::Index i = 0; i < theta.size(); ++i) {
+    const double cw = std::cos(step * theta[i]), sw = std::sin(step * theta[i]);
+    double c = 1, s = 0;
+    for (std::size_t k = 0; k < count; ++k) {
+      if (k % kAnchor == 0) {
+        const double angle = static_cast<double>(k) * step * theta[i];
+        c = std::cos(angle), s = std::sin(angle);
+      }
+      z[k] += c;
+      const double next = c * cw - s * sw;
+      s = s * cw + c * sw, c = next;
+    }
+  }
+  double top = -std::numeric_limits<double>::infinity();
+  for (double& v : z) {
+    v = a2 * v / pairs;
+    top = std::max(top, v);
+  }
+  double total = 0, weighted = 0;
+  for (double v : z) {
+    const double w = std::exp(v - top);
+    total += w, weighted += w * (v - top);
+  }
+  // H = ln Z − Σ w·(z − top)/Z, with Z = Σ exp(z − top)
+  return {std::log(total) - weighted / total + std::log(ell / n), n};
+}
+
 /// The factor a on cos and sin versus s (log x) for every method: YaRN's
 /// 0.1·ln s + 1 (or HF's mscale ratio), 1 for the rest; scores scale by a².
 Figure attention(const FigureContext& ctx) {
@@ -372,6 +427,21 @@ Figure attention(const FigureContext& ctx) {
   else
     rule = tr.format("scaling.attention.subtitle_none", {{"method", method_name(tr, chosen)}});
   f.subtitle = fig::join_dot({rule, "s = " + fig::num(s_now)});
+  // What the factor buys, measured (the same numbers as the entropy readout):
+  // one query's entropy over L keys, over s·L keys with θ′ᵢ, and with scores × a².
+  if (const auto none = try_table(p, ScalingMethod::none)) {
+    if (const auto t = try_table(p, chosen)) {
+      const auto maps = scaling::position_maps(p);
+      const double a2 = t->attention_factor * t->attention_factor;
+      const Entropy trained = attention_entropy(maps.L, none->theta, 1);
+      const Entropy wide = attention_entropy(maps.L_target, t->scaled_theta, 1);
+      const Entropy sharp = a2 == 1 ? wide : attention_entropy(maps.L_target, t->scaled_theta, a2);
+      f.subtitle = fig::join_dot({f.subtitle, tr.format("scaling.attention.entropy",
+                                     {{"L", fig::num(maps.L)}, {"h0", fig::num(trained.nats, 5)},
+                                      {"Lt", fig::num(std::floor(maps.L_target))}, {"h1", fig::num(wide.nats, 5)},
+                                      {"a2", fig::num(a2, 4)}, {"h2", fig::num(sharp.nats, 5)}})});
+    }
+  }
   f.x = {.label = tr("scaling.attention.axis.x"), .scale = fig::AxisScale::log};
   f.y = {.label = tr("scaling.attention.axis.y")};
   constexpr int kSamples = 97;
@@ -659,61 +729,6 @@ double notes_roll_norm_ratio(const Eigen::VectorXd& q, double m, const Eigen::Ve
     out[j] = q[j] * std::cos(angle) + q[(j + d - 1) % d] * std::sin(angle);
   }
   return out.norm() / q.norm();
-}
-
-/// Why YaRN scales attention: the entropy (nats) of one query's softmax over
-/// ℓ keys. The query sits at position ℓ − 1, the keys at 0 … ℓ − 1, and
-/// q = k = (1, …, 1)/√d (unit length, so the scores stay in [−1, 1] and the
-/// softmax is not degenerate); RoPE's score at distance r is then
-///   (2/d)·Σᵢ cos(r·θᵢ),
-/// multiplied by a² when cos and sin carry the attention factor a. At most
-/// `kEntropyKeys` keys (fewer for large d, so the work stays near 2^21 cosines)
-/// are used, sampled evenly over r; the sampled entropy then gets + ln(ℓ/N),
-/// each sample standing for ℓ/N keys.
-struct Entropy {
-  double nats = 0;
-  double keys_used = 0;  ///< N, the keys evaluated (ℓ when not capped)
-};
-constexpr double kEntropyKeys = 65536;
-
-Entropy attention_entropy(double ell, const Eigen::VectorXd& theta, double a2) {
-  const double pairs = static_cast<double>(theta.size());
-  const double cap = std::clamp(std::floor(2097152.0 / pairs), 128.0, kEntropyKeys);
-  ell = std::max(1.0, std::floor(ell));
-  const double n = std::min(ell, cap);
-  const auto count = static_cast<std::size_t>(n);
-  // The keys r_k = k·Δ (Δ = 1, or (ℓ − 1)/(N − 1) when sampled): cos(r_k θ_i)
-  // by one complex rotation per key, re-anchored with std::cos and std::sin
-  // every kAnchor keys (at ℓ = 10^9 the arguments are so large that each
-  // std::cos pays a slow argument reduction; 32 rotations drift by ~1e-14).
-  constexpr std::size_t kAnchor = 32;
-  const double step = n == ell ? 1.0 : (ell - 1) / std::max(1.0, n - 1);
-  std::vector<double> z(count, 0.0);
-  for (Eigen::Index i = 0; i < theta.size(); ++i) {
-    const double cw = std::cos(step * theta[i]), sw = std::sin(step * theta[i]);
-    double c = 1, s = 0;
-    for (std::size_t k = 0; k < count; ++k) {
-      if (k % kAnchor == 0) {
-        const double angle = static_cast<double>(k) * step * theta[i];
-        c = std::cos(angle), s = std::sin(angle);
-      }
-      z[k] += c;
-      const double next = c * cw - s * sw;
-      s = s * cw + c * sw, c = next;
-    }
-  }
-  double top = -std::numeric_limits<double>::infinity();
-  for (double& v : z) {
-    v = a2 * v / pairs;
-    top = std::max(top, v);
-  }
-  double total = 0, weighted = 0;
-  for (double v : z) {
-    const double w = std::exp(v - top);
-    total += w, weighted += w * (v - top);
-  }
-  // H = ln Z − Σ w·(z − top)/Z, with Z = Σ exp(z − top)
-  return {std::log(total) - weighted / total + std::log(ell / n), n};
 }
 
 std::vector<Readout> readouts(const FigureContext& ctx) {
