@@ -159,7 +159,10 @@ void draw(LessonUi& ui) {
 /// A guided step showing "plane": the canvas alone, as large as the step allows.
 void draw_plane(LessonUi& ui, std::string_view, ImVec2 size) {
   // Never larger than the room given: a canvas taller than it was cut off at the bottom.
-  canvas(ui, std::max(120.0f, std::min({size.x, size.y, 720.0f * ui.ui_scale()})));
+  const float side = std::max(120.0f, std::min({size.x, size.y, 720.0f * ui.ui_scale()}));
+  // Centred in the room (a lecture's figure area is wide: the circle sat at its left).
+  if (size.x > side) ImGui::SetCursorPosX(ImGui::GetCursorPosX() + (size.x - side) / 2);
+  canvas(ui, side);
 }
 
 }  // namespace
