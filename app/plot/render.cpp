@@ -608,6 +608,12 @@ class DataCells {
 /// geometry as draw_series: steps as staircases, bars 0.8 of their spacing).
 DataCells data_cells(const Figure& f, const PlotLayout& L, double fs, const Theme& th) {
   DataCells cells(L.plot, std::max(2.0, fs * 0.25));
+  // A heatmap is data everywhere it is drawn: a label on it cannot be read.
+  for (const Heatmap& h : f.heatmaps) {
+    const double xa = L.to_px_x(h.x0), xb = L.to_px_x(h.x1), ya = L.to_px_y(h.y0), yb = L.to_px_y(h.y1);
+    if (std::isfinite(xa) && std::isfinite(xb) && std::isfinite(ya) && std::isfinite(yb))
+      cells.mark_box(std::min(xa, xb), std::min(ya, yb), std::max(xa, xb), std::max(ya, yb));
+  }
   const double base_y = L.y_scale == AxisScale::log ? L.plot.bottom() : std::clamp(L.to_px_y(0.0), L.plot.y, L.plot.bottom());
   for (const Series& s : f.series) {
     const std::size_t n = std::min(s.x.size(), s.y.size());

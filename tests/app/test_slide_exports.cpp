@@ -431,3 +431,25 @@ TEST_CASE("a legend keeps off stems whose tips are outside its box (the stem's l
   const bool bottom_left = box.x < L.plot.x + L.plot.w / 2 && box.y > L.plot.y + L.plot.h / 2;
   CHECK_FALSE(bottom_left);
 }
+
+TEST_CASE("a reference line's label is not written on a heatmap when there is room beside it") {
+  // A heatmap over rows 0..512 of a 0..768 axis (the learned table and the
+  // rows it lacks); the line at 512 is labelled: the label goes below it.
+  fig::Figure f;
+  f.x = {.label = "dimension j", .min = 0.0, .max = 128.0, .tight = true};
+  f.y = {.label = "position p", .min = 0.0, .max = 768.0, .tight = true, .reversed = true};
+  fig::Heatmap h;
+  h.x0 = 0, h.x1 = 128, h.y0 = 0, h.y1 = 512, h.cols = 4, h.rows = 4;
+  h.values.assign(16, 0.5f);
+  f.heatmaps.push_back(h);
+  f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = 512, .label = "L = 512: the last row is L - 1"});
+  const RecordingPainter p = draw(f, fig::Theme{});
+  REQUIRE(!p.heatmaps.empty());  // the map (and its colour bar)
+  int found = 0;
+  for (const auto& t : p.texts)
+    if (t.s.rfind("L = 512", 0) == 0) {
+      ++found;
+      CHECK_FALSE(p.on_heatmap(t.at));
+    }
+  CHECK(found == 1);
+}
