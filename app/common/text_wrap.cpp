@@ -35,16 +35,20 @@ std::vector<std::pair<std::size_t, std::size_t>> wrap_line(std::string_view line
   std::size_t start = 0, cut = std::string_view::npos, resume = 0;
   float w = 0;
   char32_t prev = 0, word_head = 0;  // word_head: the first character of the word c belongs to
+  int formula = 0;  // depth of parentheses opened right after a symbol: "cos(φ − r·θ)"
   for (std::size_t i = 0; i < line.size();) {
     std::size_t n = 1;
     const char32_t c = decode(line, i, n);
+    if (c == U'(' && prev != 0 && prev != U' ' && !is_cjk(prev)) ++formula;
+    else if (c == U')' && formula > 0) --formula;
     // A break may come before c: at a space (dropped) not next to a relation,
     // or between characters when either side is CJK, unless c closes or prev opens.
     if (i > start) {
       std::size_t next_n = 1;
       const char32_t next = i + 1 < line.size() ? decode(line, i + 1, next_n) : 0;
       if (c == U' ') {
-        if (!relation(prev) && !relation(next) && !big_operator(word_head)) cut = i, resume = i + 1;
+        // not inside a function's argument: "cos(φ −⏎r·θ)" splits the formula
+        if (!relation(prev) && !relation(next) && !big_operator(word_head) && formula == 0) cut = i, resume = i + 1;
       } else if ((is_cjk(c) || is_cjk(prev)) && prev != U' ' && !closing(c) && !opening(prev)) cut = i, resume = i;
     }
     const float cw = measure(line.substr(i, n));

@@ -122,3 +122,21 @@ TEST_CASE("wrap: every translated text, step and readout breaks only at spaces o
     }
   }
 }
+
+TEST_CASE("wrap: a function's argument stays whole (cos(φ − r·θ)), a parenthesis in prose may break") {
+  const std::string formula = "分数等于 cos(φ − r·θ) 乘以 |q|·|k|";
+  const std::size_t open = formula.find("cos("), close = formula.find(')', open);
+  for (float width = 6; width <= 40; width += 1) {
+    CAPTURE(width);
+    for (const auto& [from, to] : app::wrap_line(formula, width, measure)) {
+      // no line ends strictly inside cos( … )
+      const bool inside = to > open + 4 && to < close;
+      CHECK_FALSE(inside);
+      (void)from;
+    }
+  }
+  // Prose in parentheses after a space still wraps: the line would not fit otherwise.
+  const std::string prose = "a note (with many words in it that go on and on) ends here";
+  const auto lines = app::wrap_line(prose, 12, measure);
+  CHECK(lines.size() > 3);
+}
