@@ -977,7 +977,11 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
       const Place ends[] = {{{L.plot.right() - fs * 0.3, 0}, Anchor::right, VAnchor::bottom},
                             {{L.plot.x + fs * 0.3, 0}, Anchor::left, VAnchor::bottom},
                             {{L.plot.x + L.plot.w / 2, 0}, Anchor::center, VAnchor::bottom}};
-      for (const Place& e : ends)
+      std::vector<Place> along(std::begin(ends), std::end(ends));
+      // then anywhere along the line (a legend and a curve may leave only a gap in between)
+      for (double t : {0.6, 0.4, 0.7, 0.3, 0.8, 0.2})
+        along.push_back({{L.plot.x + L.plot.w * t, 0}, Anchor::center, VAnchor::bottom});
+      for (const Place& e : along)
         for (bool above : {room_above, !room_above})
           places.push_back({{e.at.x, above ? y - fs * 0.2 : y + fs * 0.2}, e.h, above ? VAnchor::bottom : VAnchor::top});
     }
