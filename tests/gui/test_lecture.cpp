@@ -656,10 +656,11 @@ TEST_CASE("every key the README's lecture table names does what it says") {
   REQUIRE(st.front_figure() == "frequencies");
   ui::FigureCache::Entry* e = b.app->figures().find("rope", "frequencies");
   REQUIRE(e != nullptr);
-  const auto& legend = e->widget.layout().legend;
+  // Copies: the layout (and its legend) is laid out again every frame.
+  const auto legend = e->widget.layout().legend;
   REQUIRE(legend.size() >= 2);
   const ImVec4 r = b.app->lesson_view().last_plot_rect();
-  const auto& box = legend[1].second;
+  const auto box = legend[1].second;
   auto click = [&] {
     io.MousePos = {r.x + static_cast<float>(box.x + box.w / 2), r.y + static_cast<float>(box.y + box.h / 2)};
     b.frames(1);
@@ -668,10 +669,15 @@ TEST_CASE("every key the README's lecture table names does what it says") {
     io.MouseDown[0] = false;
     b.frames(1);
   };
+  auto highlight = [&] {
+    const ui::FigureCache::Entry* now = b.app->figures().find("rope", "frequencies");
+    REQUIRE(now != nullptr);
+    return now->widget.highlight();
+  };
   click();
-  CHECK(e->widget.highlight() == legend[1].first);
+  CHECK(highlight() == legend[1].first);
   click();
-  CHECK(e->widget.highlight() == -1);
+  CHECK(highlight() == -1);
   checked.insert("click a legend entry");
   // F5 (named in the prose, not the table) leaves as Esc does.
   key(GLFW_KEY_F5);
@@ -737,10 +743,11 @@ TEST_CASE("a click on a legend entry highlights its curve and fades the rest; a 
   REQUIRE(st.front_figure() == "frequencies");
   ui::FigureCache::Entry* e = b.app->figures().find("rope", "frequencies");
   REQUIRE(e != nullptr);
-  const auto& legend = e->widget.layout().legend;
+  // Copies: the layout (and its legend) is laid out again every frame.
+  const auto legend = e->widget.layout().legend;
   REQUIRE(legend.size() >= 2);
   const ImVec4 r = b.app->lesson_view().last_plot_rect();
-  const auto& box = legend[1].second;
+  const auto box = legend[1].second;
   ImGuiIO& io = ImGui::GetIO();
   auto click = [&] {
     io.MousePos = {r.x + static_cast<float>(box.x + box.w / 2), r.y + static_cast<float>(box.y + box.h / 2)};
