@@ -294,6 +294,7 @@ def page_checks(site, native, shots):
         result = json.loads(m.group(1).replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<")
                             .replace("&gt;", ">")) if m else {}
         got = {d["name"]: d for d in result.get("downloads", [])}
+        if os.environ.get("POSLAB_WEB_DEBUG"): print("exports result:", json.dumps(result)[:2000])
         exported = result.get("exported", {})
         png = got.get("rope-frequencies.png", {})
         check(exported.get("frequencies.png") == 1 and png.get("type") == "image/png" and png.get("png") == [1600, 1000],

@@ -361,12 +361,44 @@ struct Entropy {
 };
 constexpr double kEntropyKeys = 65536;
 
+/// H of softmax(a²·z/pairs) over the sampled keys z (scaled in place), with
+/// ln(ℓ/N) for the keys each sample stands for.
+Entropy entropy_of(std::vector<double>& z, double a2, double pairs, double ell, double n) {
+  double top = -std::numeric_limits<double>::infinity();
+  for (double& v : z) {
+    v = a2 * v / pairs;
+    top = std::max(top, v);
+  }
+  double total = 0, weighted = 0;
+  for (double v : z) {
+    const double w = std::exp(v - top);
+    total += w, weighted += w * (v - top);
+  }
+  // H = ln Z − Σ w·(z − top)/Z, with Z = Σ exp(z − top)
+  return {std::log(total) - weighted / total + std::log(ell / n), n};
+}
+
 Entropy attention_entropy(double ell, const Eigen::VectorXd& theta, double a2) {
   const double pairs = static_cast<double>(theta.size());
   const double cap = std::clamp(std::floor(2097152.0 / pairs), 128.0, kEntropyKeys);
   ell = std::max(1.0, std::floor(ell));
   const double n = std::min(ell, cap);
   const auto count = static_cast<std::size_t>(n);
+  // The figure's subtitle and the readout ask for the same sums, with and
+  // without a²: the last ones are kept (one thread builds a lesson's figures
+  // and readouts) and only rescaled by a².
+  struct Sums {
+    double ell = -1;
+    Eigen::VectorXd theta;
+    std::vector<double> z;
+  };
+  thread_local Sums kept[2];  // the trained and the extended context
+  thread_local int next_slot = 0;
+  for (const Sums& k : kept)
+    if (k.ell == ell && k.theta.size() == theta.size() && k.theta == theta) {
+      std::vector<double> z = k.z;
+      return entropy_of(z, a2, pairs, ell, n);
+    }
   // The keys r_k = k·Δ (Δ = 1, or (ℓ − 1)/(N − 1) when sampled): cos(r_k θ_i)
   // by one complex rotation per key, re-anchored with std::cos and std::sin
   // every kAnchor keys (at ℓ = 10^9 the arguments are so large that each
@@ -387,18 +419,10 @@ Entropy attention_entropy(double ell, const Eigen::VectorXd& theta, double a2) {
       s = s * cw + c * sw, c = next;
     }
   }
-  double top = -std::numeric_limits<double>::infinity();
-  for (double& v : z) {
-    v = a2 * v / pairs;
-    top = std::max(top, v);
-  }
-  double total = 0, weighted = 0;
-  for (double v : z) {
-    const double w = std::exp(v - top);
-    total += w, weighted += w * (v - top);
-  }
-  // H = ln Z − Σ w·(z − top)/Z, with Z = Σ exp(z − top)
-  return {std::log(total) - weighted / total + std::log(ell / n), n};
+  Sums& slot = kept[next_slot];
+  next_slot = 1 - next_slot;
+  slot.ell = ell, slot.theta = theta, slot.z = z;
+  return entropy_of(z, a2, pairs, ell, n);
 }
 
 /// The factor a on cos and sin versus s (log x) for every method: YaRN's

@@ -1,0 +1,81 @@
+#!/usr/bin/python3
+"""poslab bench in the browser against the native one, in one run (issue 16).
+
+Usage:
+  tests/bench/web_bench.py [--site build-web/site] [--native build/poslab] [--json]
+
+Serves the web build, opens index.html#bench in headless Chromium (software
+WebGL, as the web tests do) and reads the frame report the page prints; runs
+`poslab bench --json` natively right after, on the same
+machine; prints frame p95 per lesson and key at the defaults in both, and the
+ratio web/native (target: ≤ 2 at the defaults). The page measures wall time
+per frame (a browser has no thread CPU clock), the native bench thread CPU
+time: on a quiet machine the two agree for single-threaded work.
+"""
+import argparse
+import json
+import pathlib
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests" / "web"))
+import cdp  # noqa: E402  (tests/web/cdp.py)
+from run_web_tests import chromium, serve  # noqa: E402
+
+
+def web_report(site):
+    server = serve(site)
+    url = f"http://127.0.0.1:{server.server_address[1]}/index.html#bench"
+    b = cdp.Browser(chromium(), 1280, 800)
+    try:
+        b.call("Page.navigate", url=url)
+        text = b.call("Runtime.evaluate", timeout=3600, returnByValue=True, awaitPromise=True, expression="""
+            new Promise((done) => {
+              const t = setInterval(() => {
+                if (document.body && document.body.dataset.bench === 'done') {
+                  clearInterval(t);
+                  done(document.getElementById('bench').textContent);
+                }
+              }, 500);
+            })""")["result"]["value"]
+    finally:
+        b.close()
+        server.shutdown()
+    return json.loads(text)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--site", default=str(ROOT / "build-web" / "site"))
+    ap.add_argument("--native", default=str(ROOT / "build" / "poslab"))
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    web = web_report(pathlib.Path(args.site))
+    native = json.loads(subprocess.run([args.native, "bench", "--json"], capture_output=True, text=True,
+                                       check=True).stdout)
+    rows = []
+    for view, w in web["frame_ms"].items():
+        n = native["frame_ms"].get(view)
+        if not n:
+            continue
+        for key, wc in w["keys"].items():
+            nd, wd = n["keys"].get(key, {}).get("default", {}), wc.get("default", {})
+            if "p95" in nd and "p95" in wd and nd["p95"] > 0:
+                rows.append((view, key, nd["p95"], wd["p95"], wd["p95"] / nd["p95"]))
+    if args.json:
+        print(json.dumps({"web": web, "native": native,
+                          "ratios": [dict(zip(("view", "key", "native_p95", "web_p95", "ratio"), r)) for r in rows]},
+                         indent=2))
+        return
+    print(f"{'lesson':14} {'key':22} {'native p95':>10} {'web p95':>9} {'web/native':>10}   (defaults, ms)")
+    for r in rows:
+        print(f"{r[0]:14} {r[1]:22} {r[2]:10.3f} {r[3]:9.3f} {r[4]:10.2f}")
+    worst = max(rows, key=lambda r: r[4]) if rows else None
+    if worst:
+        print(f"worst web/native at the defaults: {worst[4]:.2f} ({worst[0]} {worst[1]}); "
+              f"median {sorted(r[4] for r in rows)[len(rows) // 2]:.2f} over {len(rows)} keys")
+
+
+if __name__ == "__main__":
+    main()
