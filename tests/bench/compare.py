@@ -136,7 +136,7 @@ def scaling_kernels(xp, repeats, torch=False):
         "scaling_yarn": yarn,
         "scaling_yarn_paper": yarn_paper,
         "scaling_llama3": llama3,
-        "scaling_seed": lambda: inv(base) / s ** (0.25 / (d // 2)),
+        "scaling_notes": lambda: inv(base) / s ** (0.25 / (d // 2)),  # the lecture notes' method (was "seed")
     }
     return {k: best_ms(lambda f=f: [f() for _ in range(100)], repeats) / 100 for k, f in methods.items()}
 
