@@ -952,6 +952,16 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
     }
     return clear_of_labels ? *clear_of_labels : places.front();
   };
+  // A label that found no free place sits on data: a backing of the plot's
+  // background keeps it readable (not in a transparent export: nothing filled).
+  auto backed_text = [&](const Place& p, std::string_view text, const TextStyle& st) {
+    const Rect b = box_of(p.at, text, st, p.h, p.v);
+    if (!th.transparent && cells && cells->any(b)) {
+      const double inset = fs * 0.15;
+      painter.fill_rect({b.x - inset, b.y, b.w + 2 * inset, b.h}, th.plot_background.with_alpha(0.85f));
+    }
+    painter.text(p.at, text, st, p.h, p.v);
+  };
   for (const RefLine& l : f.ref_lines) {
     if (l.label.empty()) continue;
     const TextStyle st{fs * 0.85, false, th.ink(l.color ? *l.color : th.muted)};
@@ -986,7 +996,7 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
           places.push_back({{e.at.x, above ? y - fs * 0.2 : y + fs * 0.2}, e.h, above ? VAnchor::bottom : VAnchor::top});
     }
     const Place p = choose(places, l.label, st);
-    painter.text(p.at, l.label, st, p.h, p.v);
+    backed_text(p, l.label, st);
     remember(p.at, l.label, st, p.h, p.v);
   }
   for (const Band& b : f.bands) {
@@ -1004,7 +1014,7 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
         places.push_back(on_top ? Place{{cx, L.plot.y + fs * 0.3 + line * hgt}, Anchor::center, VAnchor::top}
                              : Place{{cx, L.plot.bottom() - fs * 0.3 - line * hgt}, Anchor::center, VAnchor::bottom});
     const Place p = choose(places, b.label, st);
-    painter.text(p.at, b.label, st, p.h, p.v);
+    backed_text(p, b.label, st);
     remember(p.at, b.label, st, p.h, p.v);
   }
   for (const TextNote& n : f.notes) {

@@ -453,3 +453,27 @@ TEST_CASE("a reference line's label is not written on a heatmap when there is ro
     }
   CHECK(found == 1);
 }
+
+TEST_CASE("a label with no free place is backed so it can be read; a transparent export fills nothing") {
+  // The heatmap fills the whole plot: the line's label must sit on it.
+  fig::Figure f;
+  f.x = {.label = "j", .min = 0.0, .max = 128.0, .tight = true};
+  f.y = {.label = "p", .min = 0.0, .max = 512.0, .tight = true, .reversed = true};
+  fig::Heatmap h;
+  h.x0 = 0, h.x1 = 128, h.y0 = 0, h.y1 = 512, h.cols = 4, h.rows = 4;
+  h.values.assign(16, 0.5f);
+  f.heatmaps.push_back(h);
+  f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = 500, .label = "L = 512: the last row"});
+  auto label_backed = [&](const fig::Theme& theme) {
+    const RecordingPainter p = draw(f, theme);
+    for (const auto& t : p.texts)
+      if (t.s.rfind("L = 512", 0) == 0)
+        for (const auto& [r, c] : p.rects)
+          if (r.contains(t.at) && c.a > 0.5f && c.a < 1.0f) return true;
+    return false;
+  };
+  CHECK(label_backed(fig::Theme{}));
+  fig::Theme clear;
+  clear.transparent = true;
+  CHECK_FALSE(label_backed(clear));
+}

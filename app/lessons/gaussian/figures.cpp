@@ -169,7 +169,7 @@ Figure scores(const FigureContext& ctx, core::KernelMode mode) {
         edge.x_name = "n", edge.y_name = "m";
         f.series.push_back(std::move(edge));
       }
-      f.legend = fig::LegendPlace::top_left;
+      f.legend = fig::LegendPlace::automatic;  // never over the marked (m, n) cell
     }
   }
   // The query–key pair of the sliders, marked, with its score in both forms

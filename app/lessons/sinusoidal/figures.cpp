@@ -502,7 +502,7 @@ Figure shift(const FigureContext& ctx) {
                          {{"m", fig::num(m)}, {"k", fig::num(k)}, {"d", fig::num(d)}, {"base", fig::num(base)}});
   f.x = {.label = tr("sinusoidal.axis.dim"), .format = fig::TickFormat::integer};
   f.y = {.label = tr("sinusoidal.readout.pe"), .min = -1.15, .max = 1.55};
-  f.legend = fig::LegendPlace::top_right;
+  f.legend = fig::LegendPlace::automatic;  // the corner the stems leave free
   // Markers while they fit (one per dimension); past kShiftMarkersUpTo they
   // would overlap anyway and cost a circle each per frame, so lines: a thin
   // M(k)·PE(m) inside a wider PE(m + k) (solid: a dash pattern over a
