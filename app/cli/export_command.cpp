@@ -59,6 +59,19 @@ std::string known_figures(const ViewDef& v) {
 }
 
 /// `--sweep KEY=FROM:TO`: figure `r.figure` of `view` at every value, as a GIF or numbered PNGs.
+/// The image options a request gives (size, scale, theme, slide scales).
+ExportOptions options_of(const ExportRequest& r) {
+  ExportOptions options;
+  options.width = r.width;
+  options.height = r.height;
+  options.scale = r.scale;
+  options.transparent = r.transparent;
+  options.theme = r.theme;
+  options.font_scale = r.font_scale;
+  options.line_scale = r.line_scale;
+  return options;
+}
+
 int export_sweep(const ExportRequest& r, const ViewDef& view, const Translator& tr) {
   if (r.figure.empty())
     throw core::InvalidParameter("figure", "(none)", "--sweep records one figure: name it with --figure");
@@ -74,14 +87,7 @@ int export_sweep(const ExportRequest& r, const ViewDef& view, const Translator& 
   spec.frames = r.frames;
   spec.bounce = r.bounce;
   spec.seconds = r.seconds;
-  ExportOptions options;
-  options.width = r.width;
-  options.height = r.height;
-  options.scale = r.scale;
-  options.transparent = r.transparent;
-  options.theme = r.theme;
-  options.font_scale = r.font_scale;
-  options.line_scale = r.line_scale;
+  ExportOptions options = options_of(r);
   options.font_family = export_font_families(tr.lang());
   core::Params params = params_from_request(r.preset, r.sets, view.keys, r.view);
   apply_model(params, r.model, view.keys, r.sets);
@@ -113,14 +119,7 @@ int export_figures(const ExportRequest& r, const Translator& tr) {
     for (const FigureDef& f : view->figures) figures.push_back(&f);
   }
   const ExportFormat format = parse_export_format(r.format);
-  ExportOptions options;
-  options.width = r.width;
-  options.height = r.height;
-  options.scale = r.scale;
-  options.transparent = r.transparent;
-  options.theme = r.theme;
-  options.font_scale = r.font_scale;
-  options.line_scale = r.line_scale;
+  ExportOptions options = options_of(r);
   options.page = r.page;
   options.check();
   check_export_pixels(figures.size(), options);

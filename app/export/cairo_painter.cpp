@@ -1,16 +1,38 @@
 #include "app/export/cairo_painter.hpp"
 
+#include <cairo-pdf.h>
+
 #include <algorithm>
 #include <cmath>
 #include <numbers>
 
+#include "app/common/atomic_file.hpp"
 #include "app/common/fonts.hpp"
 
 namespace poslab::app {
 
 namespace {
 void set_color(cairo_t* cr, fig::Color c) { cairo_set_source_rgba(cr, c.r, c.g, c.b, c.a); }
+
+cairo_status_t append_bytes(void* closure, const unsigned char* data, unsigned int length) {
+  static_cast<std::string*>(closure)->append(reinterpret_cast<const char*>(data), length);
+  return CAIRO_STATUS_SUCCESS;
+}
 }  // namespace
+
+cairo_surface_t* pdf_stream_surface(std::string& out, double w, double h) {
+  return cairo_pdf_surface_create_for_stream(append_bytes, &out, w, h);
+}
+
+void finish_pdf(cairo_t* cr, cairo_surface_t* surface) {
+  const cairo_status_t st = cairo_status(cr);
+  cairo_destroy(cr);
+  cairo_surface_finish(surface);
+  const cairo_status_t st2 = cairo_surface_status(surface);
+  cairo_surface_destroy(surface);
+  if (st != CAIRO_STATUS_SUCCESS || st2 != CAIRO_STATUS_SUCCESS)
+    throw IoError(std::string("cannot render PDF: ") + cairo_status_to_string(st != CAIRO_STATUS_SUCCESS ? st : st2));
+}
 
 double text_advance(cairo_t* cr, std::string_view utf8, const std::string& family, const std::string& cjk_family,
                     const fig::TextStyle& style) {

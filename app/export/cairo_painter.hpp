@@ -24,6 +24,12 @@ using OwnedSurface = std::unique_ptr<cairo_surface_t, SurfaceDeleter>;
 /// The PNG bytes of a cairo image surface. Raises IoError.
 std::string encode_png(cairo_surface_t* surface);
 
+/// A PDF surface (pages of w × h points) that appends its bytes to `out`.
+cairo_surface_t* pdf_stream_surface(std::string& out, double w, double h);
+/// Ends a PDF drawn through `cr` on `surface` and destroys both; raises
+/// IoError when cairo failed on either.
+void finish_pdf(cairo_t* cr, cairo_surface_t* surface);
+
 /// A handle on the cairo painter. Its drawing calls are fig::Painter's,
 /// declared once in plot/painter.hpp; the class that implements them lives in
 /// cairo_painter.cpp alone. The handle converts to fig::Painter&, so callers

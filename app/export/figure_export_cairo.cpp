@@ -1,7 +1,6 @@
 // The raster and print formats, drawn by cairo (the desktop build; the
 // browser build has platform/web/figure_export_web.cpp instead).
 
-#include <cairo-pdf.h>
 #include <cairo.h>
 
 #include <algorithm>
@@ -15,11 +14,6 @@
 namespace poslab::app {
 
 namespace {
-
-cairo_status_t append_bytes(void* closure, const unsigned char* data, unsigned int length) {
-  static_cast<std::string*>(closure)->append(reinterpret_cast<const char*>(data), length);
-  return CAIRO_STATUS_SUCCESS;
-}
 
 OwnedSurface render_surface(const fig::Figure& figure, const ExportOptions& o) {
   o.check();
@@ -67,7 +61,7 @@ std::string render_pdf(const fig::Figure& figure, const ExportOptions& o) {
   // The figure is laid out at width × height and scaled onto the page,
   // centred, its aspect kept.
   const auto [page_w, page_h] = pdf_page_size(o);
-  cairo_surface_t* surface = cairo_pdf_surface_create_for_stream(append_bytes, &pdf, page_w, page_h);
+  cairo_surface_t* surface = pdf_stream_surface(pdf, page_w, page_h);
   cairo_t* cr = cairo_create(surface);
   const double k = std::min(page_w / o.width, page_h / o.height);
   cairo_translate(cr, (page_w - o.width * k) / 2, (page_h - o.height * k) / 2);
@@ -78,13 +72,7 @@ std::string render_pdf(const fig::Figure& figure, const ExportOptions& o) {
                        export_render_style(o));
   }
   cairo_show_page(cr);
-  const cairo_status_t st = cairo_status(cr);
-  cairo_destroy(cr);
-  cairo_surface_finish(surface);
-  const cairo_status_t st2 = cairo_surface_status(surface);
-  cairo_surface_destroy(surface);
-  if (st != CAIRO_STATUS_SUCCESS || st2 != CAIRO_STATUS_SUCCESS)
-    throw IoError(std::string("cannot render PDF: ") + cairo_status_to_string(st != CAIRO_STATUS_SUCCESS ? st : st2));
+  finish_pdf(cr, surface);
   return pdf;
 }
 

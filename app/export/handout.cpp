@@ -1,7 +1,6 @@
 #include "app/export/handout.hpp"
 
 #ifndef __EMSCRIPTEN__  // the browser build has no cairo: its handouts are SVG
-#include <cairo-pdf.h>
 #include <cairo.h>
 #endif
 
@@ -102,13 +101,6 @@ void draw_page(fig::Painter& p, const ScenePage& s, Page page, const fig::Theme&
   }
 }
 
-#ifndef __EMSCRIPTEN__
-cairo_status_t append_bytes(void* closure, const unsigned char* data, unsigned int length) {
-  static_cast<std::string*>(closure)->append(reinterpret_cast<const char*>(data), length);
-  return CAIRO_STATUS_SUCCESS;
-}
-#endif
-
 }  // namespace
 
 std::vector<fs::path> export_handout(const Deck& deck, std::string_view source, ExportFormat format, const fs::path& out,
@@ -160,7 +152,7 @@ std::vector<fs::path> export_handout(const Deck& deck, std::string_view source, 
   if (format == ExportFormat::pdf) {
 #ifndef __EMSCRIPTEN__
     std::string pdf;
-    cairo_surface_t* surface = cairo_pdf_surface_create_for_stream(append_bytes, &pdf, page.w, page.h);
+    cairo_surface_t* surface = pdf_stream_surface(pdf, page.w, page.h);
     cairo_t* cr = cairo_create(surface);
     {
       CairoPainter painter(cr, 3.0, o.font_family);
@@ -169,13 +161,7 @@ std::vector<fs::path> export_handout(const Deck& deck, std::string_view source, 
         cairo_show_page(cr);
       }
     }
-    const cairo_status_t st = cairo_status(cr);
-    cairo_destroy(cr);
-    cairo_surface_finish(surface);
-    const cairo_status_t st2 = cairo_surface_status(surface);
-    cairo_surface_destroy(surface);
-    if (st != CAIRO_STATUS_SUCCESS || st2 != CAIRO_STATUS_SUCCESS)
-      throw IoError(std::string("cannot render PDF: ") + cairo_status_to_string(st != CAIRO_STATUS_SUCCESS ? st : st2));
+    finish_pdf(cr, surface);
     write_file_atomically(out, pdf);
     written.push_back(out);
 #endif

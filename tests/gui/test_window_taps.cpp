@@ -62,7 +62,12 @@ struct RealWindow {
       MESSAGE("no display: skipped (ctest runs this under xvfb-run)");
       return;
     }
-    dpy = XOpenDisplay(nullptr);
+    // The test's own XTest connection. Once, under ctest -j2 on a loaded
+    // machine, Xvfb refused it for a moment: a few tries before failing.
+    for (int attempt = 0; attempt < 5 && !dpy; ++attempt) {
+      if (attempt) std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      dpy = XOpenDisplay(nullptr);
+    }
     REQUIRE(dpy);
     int event = 0, error_base = 0, major = 0, minor = 0;
     if (!XTestQueryExtension(dpy, &event, &error_base, &major, &minor)) {
