@@ -68,6 +68,7 @@ App::App(Platform& platform, AppOptions options) : platform_(platform), options_
   }
   if (options_.persist && !options_.config_dir.empty() && options_.restore_autosave) restore_autosave();
   else if (!options_.restore_autosave) state_.open_lesson(0);  // --fresh: the first lesson at its first step
+  figures_.set_background(options_.background_figures);
   wall_ = wall_clock();
 }
 
@@ -249,7 +250,9 @@ void App::blind_frame(double dt, ImVec2 display) {
   ImGui::Render();
 }
 
-bool App::wants_redraw() const { return redraw_ || fonts_dirty_ || seconds_until_wake() <= 0; }
+bool App::wants_redraw() const {
+  return redraw_ || fonts_dirty_ || figures_.updating() > 0 || seconds_until_wake() <= 0;
+}
 
 double App::seconds_until_wake() const { return toasts_.seconds_to_next_change(std::max(wall_, wall_clock())); }
 

@@ -54,6 +54,10 @@ struct AppOptions {
   bool restore_autosave = true;
   /// Wall-clock seconds (toasts age by it, asleep or not). Default: a steady clock.
   std::function<double()> clock;
+  /// Build a figure that takes longer than a moment on a worker thread and
+  /// show the previous one meanwhile (the interactive window; screenshots,
+  /// tests and exports build in place and always show the state asked for).
+  bool background_figures = false;
 };
 
 class App {

@@ -1,17 +1,98 @@
 #include "app/ui/figure_cache.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <utility>
 
 #include "app/common/messages.hpp"
 
 namespace poslab::app::ui {
 
+struct FigureCache::Build : Ticket {
+  // what is built
+  std::string view_id;
+  std::uint64_t revision = 0;
+  int width = 0, height = 0;
+  // what came out
+  fig::Figure figure;
+  std::string error, error_key;
+  std::vector<std::string> reads;
+  bool reads_known = false;
+};
+
+struct FigureCache::ReadoutsBuild : Ticket {
+  int view = -1;
+  std::uint64_t revision = 0;
+  std::vector<Readout> rows;
+  std::string error;
+  std::vector<std::string> reads;
+  bool reads_known = false;
+};
+
 namespace {
+
+void sort_unique(std::vector<std::string>& keys) {
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+}
+
 std::string key_of(std::string_view view, std::string_view figure) {
   return std::string(view) + "/" + std::string(figure);
 }
+
+/// Builds `def` into `b` at `params` (`resolved`: resolve_view_params already
+/// applied; otherwise building raises the conflict): the figure, or the
+/// error and the key to blame; the keys read, sorted.
+void build_into(FigureCache::Build& b, const ViewDef& view, const FigureDef& def, const core::Params& params,
+                bool resolved, const Translator& tr) {
+  try {
+    b.figure = resolved ? build_figure_resolved(view, def, params, tr, b.width, b.height, &b.reads)
+                        : build_figure(view, def, params, tr, b.width, b.height, &b.reads);
+    sort_unique(b.reads);
+    b.reads_known = true;
+  } catch (const core::InvalidParameter& ex) {
+    b.figure = {};
+    b.error = error_text(tr, ex);
+    b.error_key = ex.key();
+  } catch (const std::exception& ex) {
+    b.figure = {};
+    b.error = error_text(tr, ex);
+  }
+}
+
+/// The readouts of `view` into `b` (as build_into for a figure).
+void readouts_into(FigureCache::ReadoutsBuild& b, const ViewDef& view, const core::Params& params, bool resolved,
+                   const Translator& tr) {
+  try {
+    b.rows = resolved ? view_readouts_resolved(view, params, tr, &b.reads) : view_readouts(view, params, tr, &b.reads);
+    sort_unique(b.reads);
+    b.reads_known = true;
+  } catch (const std::exception& ex) {
+    b.rows.clear();
+    b.error = error_text(tr, ex);
+  }
+}
+
+double ms_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
 }  // namespace
+
+FigureCache::FigureCache() = default;
+FigureCache::~FigureCache() = default;
+
+void FigureCache::set_background(bool on) {
+  if (on == background()) return;
+  if (on) {
+    worker_ = std::make_unique<BuildWorker>(true);
+    if (!worker_->threaded()) worker_.reset();  // no threads here: build in place
+    return;
+  }
+  worker_->drain();  // what is running lands at the next get()
+  worker_.reset();
+}
 
 FigureCache::Entry& FigureCache::get(const ViewDef& view, const FigureDef& def, const AppState& state,
                                      const Translator& tr, ImVec2 size) {
@@ -20,6 +101,7 @@ FigureCache::Entry& FigureCache::get(const ViewDef& view, const FigureDef& def, 
   if (it == entries_.end()) it = entries_.emplace(key, std::make_unique<Entry>()).first;
   Entry& e = *it->second;
   e.last_frame = frame_;
+  if (e.pending && e.pending->done.load(std::memory_order_acquire)) adopt(e, state);
   const int w = std::max(1, static_cast<int>(std::lround(size.x)));
   const int h = std::max(1, static_cast<int>(std::lround(size.y)));
   if (e.version != 0 && e.width == w && e.height == h) {
@@ -29,32 +111,108 @@ FigureCache::Entry& FigureCache::get(const ViewDef& view, const FigureDef& def, 
       return e;
     }
   }
-  e.revision = state.revision();
-  e.width = w, e.height = h;
-  e.version = next_version_++;
-  e.error.clear();
-  e.error_key.clear();
-  e.reads.clear();
-  e.reads_known = false;
-  ++builds_;
-  try {
-    const core::Params* resolved = state.resolved();
-    e.figure = resolved ? build_figure_resolved(view, def, *resolved, tr, w, h, &e.reads)
-                        : build_figure(view, def, state.params(), tr, w, h, &e.reads);  // raises the conflict
-    if (const auto& model = state.model(); model && model->view == view.id)
-      e.figure.subtitle = model_subtitle(model->name, e.figure.subtitle);  // a new or closed model invalidates
-    std::sort(e.reads.begin(), e.reads.end());
-    e.reads.erase(std::unique(e.reads.begin(), e.reads.end()), e.reads.end());
-    e.reads_known = true;
-  } catch (const core::InvalidParameter& ex) {
-    e.figure = {};
-    e.error = error_text(tr, ex);
-    e.error_key = ex.key();
-  } catch (const std::exception& ex) {
-    e.figure = {};
-    e.error = error_text(tr, ex);
-  }
+  // Out of date. While a build runs the figure shown stays; the next build
+  // starts when it lands (dragging: the figure follows as fast as it builds).
+  if (!e.pending) start(e, view, def, state, tr, w, h);
   return e;
+}
+
+const FigureCache::Readouts& FigureCache::readouts(const AppState& state, const Translator& tr) {
+  Readouts& r = readouts_;
+  r.last_frame = frame_;
+  if (r.pending && r.pending->done.load(std::memory_order_acquire)) adopt(r);
+  const bool same_view = r.view == state.view_index();
+  if (same_view && (r.revision == state.revision() || (r.reads_known && still_current(r.reads, r.revision, state)))) {
+    r.revision = state.revision();
+    return r;
+  }
+  if (r.pending) return r;  // the next build starts when this one lands
+  auto b = std::make_shared<ReadoutsBuild>();
+  b->view = state.view_index();
+  b->revision = state.revision();
+  const core::Params* resolved = state.resolved();
+  const ViewDef& view = state.view();
+  r.pending = b;
+  if (!worker_ || !same_view) {
+    // In place: no worker, or no rows of this view to show meanwhile.
+    const auto t0 = std::chrono::steady_clock::now();
+    readouts_into(*b, view, resolved ? *resolved : state.params(), resolved != nullptr, tr);
+    b->ms = ms_since(t0);
+    b->done = true;
+    adopt(r);
+    return r;
+  }
+  (void)worker_texts(tr);
+  if (hand_over(b, [b, &view, params = resolved ? *resolved : state.params(), is_resolved = resolved != nullptr,
+                    texts = worker_tr_] { readouts_into(*b, view, params, is_resolved, *texts); }))
+    adopt(r);
+  return r;
+}
+
+void FigureCache::adopt(Readouts& r) {
+  ReadoutsBuild& b = *r.pending;
+  r.rows = std::move(b.rows);
+  r.error = std::move(b.error);
+  r.reads = std::move(b.reads);
+  r.reads_known = b.reads_known;
+  r.view = b.view;
+  r.revision = b.revision;
+  r.pending.reset();
+}
+
+const Translator& FigureCache::worker_texts(const Translator& tr) {
+  if (!worker_tr_ || worker_tr_->lang() != tr.lang()) worker_tr_ = std::make_shared<const Translator>(tr);
+  return *worker_tr_;
+}
+
+bool FigureCache::hand_over(const std::shared_ptr<Ticket>& ticket, std::function<void()> job) {
+  worker_->run(ticket, std::move(job));
+  const auto t0 = std::chrono::steady_clock::now();
+  const bool done = wait_left_ms_ > 0 && worker_->wait(*ticket, wait_left_ms_);
+  wait_left_ms_ -= ms_since(t0);
+  return done;
+}
+
+void FigureCache::start(Entry& e, const ViewDef& view, const FigureDef& def, const AppState& state,
+                        const Translator& tr, int w, int h) {
+  auto b = std::make_shared<Build>();
+  b->view_id = view.id;
+  b->revision = state.revision();
+  b->width = w, b->height = h;
+  ++builds_;
+  const core::Params* resolved = state.resolved();
+  e.pending = b;
+  if (!worker_ || e.version == 0) {
+    // In place: no worker, or nothing to show meanwhile.
+    const auto t0 = std::chrono::steady_clock::now();
+    build_into(*b, view, def, resolved ? *resolved : state.params(), resolved != nullptr, tr);
+    b->ms = ms_since(t0);
+    b->done = true;
+    adopt(e, state);
+    return;
+  }
+  (void)worker_texts(tr);
+  // The job owns copies of everything it reads; view and def are the
+  // registry's, alive for the whole program.
+  if (hand_over(b, [b, &view, &def, params = resolved ? *resolved : state.params(), is_resolved = resolved != nullptr,
+                    texts = worker_tr_] { build_into(*b, view, def, params, is_resolved, *texts); }))
+    adopt(e, state);
+}
+
+void FigureCache::adopt(Entry& e, const AppState& state) {
+  Build& b = *e.pending;
+  e.figure = std::move(b.figure);
+  if (const auto& model = state.model(); model && model->view == b.view_id && b.error.empty())
+    e.figure.subtitle = model_subtitle(model->name, e.figure.subtitle);  // a new or closed model invalidates
+  e.error = std::move(b.error);
+  e.error_key = std::move(b.error_key);
+  e.reads = std::move(b.reads);
+  e.reads_known = b.reads_known;
+  e.revision = b.revision;
+  e.width = b.width, e.height = b.height;
+  e.version = next_version_++;
+  build_ms_.push_back(b.ms);
+  e.pending.reset();
 }
 
 bool FigureCache::still_current(const std::vector<std::string>& reads, std::uint64_t revision, const AppState& state) {
@@ -66,10 +224,39 @@ bool FigureCache::still_current(const std::vector<std::string>& reads, std::uint
 
 void FigureCache::begin_frame() {
   for (auto it = entries_.begin(); it != entries_.end();)
-    if (it->second->last_frame < frame_) it = entries_.erase(it);  // not drawn last frame
-    else ++it;
+    if (it->second->last_frame < frame_) {  // not drawn last frame
+      if (it->second->pending) it->second->pending->cancelled = true;
+      it = entries_.erase(it);
+    } else {
+      ++it;
+    }
+  if (readouts_.last_frame < frame_ && readouts_.pending) {
+    readouts_.pending->cancelled = true;  // asked for again: built anew
+    readouts_ = {};
+  }
   ++frame_;
+  wait_left_ms_ = wait_ms_;
 }
+
+void FigureCache::clear() {
+  for (auto& [key, e] : entries_)
+    if (e->pending) e->pending->cancelled = true;
+  entries_.clear();
+  if (readouts_.pending) readouts_.pending->cancelled = true;
+  readouts_ = {};
+}
+
+int FigureCache::updating() const {
+  int n = 0;
+  for (const auto& [key, e] : entries_) n += e->pending != nullptr;
+  return n + (readouts_.pending != nullptr);
+}
+
+void FigureCache::wait_idle() {
+  if (worker_) worker_->drain();
+}
+
+std::vector<double> FigureCache::take_build_ms() { return std::exchange(build_ms_, {}); }
 
 FigureCache::Entry* FigureCache::find(std::string_view view, std::string_view figure) {
   auto it = entries_.find(key_of(view, figure));

@@ -5,6 +5,13 @@
 // (core::Params::track_reads), so dragging `m` rebuilds the figures that
 // read m and leaves the heatmap that does not alone. Nothing is rebuilt
 // while the app is idle.
+//
+// In the interactive app (set_background) a rebuild that is not done within
+// kWaitMs runs on a worker thread while the widget keeps showing the previous
+// figure, marked `updating` (issue 16: at d = 8192 a figure takes 20–70 ms;
+// the window must not freeze while a slider is dragged). A first build, and
+// every build without background, happens in place: screenshots, exports and
+// tests see the figure of the state they asked for.
 
 #include <imgui.h>
 
@@ -17,12 +24,21 @@
 #include "app/common/i18n.hpp"
 #include "app/lessons/lesson.hpp"
 #include "app/ui/app_state.hpp"
+#include "app/ui/build_worker.hpp"
 #include "app/ui/plot_widget.hpp"
 
 namespace poslab::app::ui {
 
 class FigureCache {
  public:
+  /// How long the UI thread waits, in all, in one frame for background
+  /// builds before it shows the previous figures instead (fast builds appear
+  /// in the same frame).
+  static constexpr double kWaitMs = 4;
+
+  /// A build's inputs and results, shared with the worker thread.
+  struct Build;
+
   struct Entry {
     fig::Figure figure;
     std::string error;      ///< why the figure cannot be built ("" when fine)
@@ -35,18 +51,60 @@ class FigureCache {
     bool reads_known = false;     ///< false after a failed build: any change rebuilds
     int width = 0, height = 0;
     std::uint64_t last_frame = 0;
+    /// A build on the worker (the figure shown is older), or null.
+    std::shared_ptr<Build> pending;
+    /// True while the figure shown is not the state's: a newer one is being built.
+    bool updating() const { return pending != nullptr; }
   };
+
+  /// The view's live readouts, kept like a figure: rebuilt when a key they
+  /// read changes, in the background when that is slow (the rows shown are
+  /// then the previous ones).
+  struct ReadoutsBuild;
+  struct Readouts {
+    std::vector<Readout> rows;
+    std::string error;  ///< why they cannot be computed ("" when fine)
+    int view = -1;      ///< the state's view index they are for
+    std::uint64_t revision = 0;
+    std::vector<std::string> reads;
+    bool reads_known = false;
+    std::shared_ptr<ReadoutsBuild> pending;
+    std::uint64_t last_frame = 0;
+    bool updating() const { return pending != nullptr; }
+  };
+  const Readouts& readouts(const AppState& state, const Translator& tr);
+
+  FigureCache();
+  ~FigureCache();
+  FigureCache(const FigureCache&) = delete;
+  FigureCache& operator=(const FigureCache&) = delete;
+
+  /// Builds that are slow go to a worker thread (the interactive app).
+  void set_background(bool on);
+  bool background() const { return worker_ != nullptr; }
+  /// The UI thread's wait per frame (kWaitMs; 0 in tests: every background
+  /// build lands in a later frame).
+  void set_wait_ms(double ms) { wait_ms_ = wait_left_ms_ = ms; }
 
   /// The figure `def` of `view` at the state's parameters and this size
   /// (points), rebuilt only when a key it read or the size changed.
   Entry& get(const ViewDef& view, const FigureDef& def, const AppState& state, const Translator& tr, ImVec2 size);
 
   /// Starts a frame: entries not drawn during the previous frame are dropped
-  /// (their GL textures released).
+  /// (their GL textures released; their builds cancelled), and so are
+  /// readouts nobody asked for (a guided step folds them).
   void begin_frame();
-  void clear() { entries_.clear(); }
+  void clear();
 
   int builds() const { return builds_; }
+  /// Figures being built on the worker (the app keeps drawing frames meanwhile).
+  int updating() const;
+  /// Waits for every background build (tests, the bench); the next get()
+  /// shows their figures.
+  void wait_idle();
+  /// Wall milliseconds of every build since the last call (the bench: how
+  /// long a figure trails the slider), then forgets them.
+  std::vector<double> take_build_ms();
   /// True when no key in `reads` (nor everything) changed after `revision`.
   static bool still_current(const std::vector<std::string>& reads, std::uint64_t revision, const AppState& state);
   std::size_t size() const { return entries_.size(); }
@@ -54,10 +112,25 @@ class FigureCache {
   Entry* find(std::string_view view, std::string_view figure);
 
  private:
+  void start(Entry& e, const ViewDef& view, const FigureDef& def, const AppState& state, const Translator& tr,
+             int w, int h);
+  void adopt(Entry& e, const AppState& state);
+  void adopt(Readouts& r);
+  /// Runs `job` on the worker; true when it finished within this frame's wait.
+  bool hand_over(const std::shared_ptr<Ticket>& ticket, std::function<void()> job);
+  const Translator& worker_texts(const Translator& tr);
+
   std::map<std::string, std::unique_ptr<Entry>, std::less<>> entries_;
+  Readouts readouts_;
   std::uint64_t frame_ = 0;
   std::uint64_t next_version_ = 1;
   int builds_ = 0;
+  std::vector<double> build_ms_;
+  double wait_ms_ = kWaitMs;
+  double wait_left_ms_ = kWaitMs;  ///< of this frame's waiting
+  /// The texts for the worker: a copy, as the app's Translator changes with the language.
+  std::shared_ptr<const Translator> worker_tr_;
+  std::unique_ptr<BuildWorker> worker_;  // last: joined before the rest goes
 };
 
 }  // namespace poslab::app::ui

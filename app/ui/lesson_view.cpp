@@ -320,6 +320,15 @@ void LessonView::figure(std::string_view id, ImVec2 size) {
     last_plot_ = {at.x, at.y, at.x + plot_size.x, at.y + plot_size.y};
     last_figure_ = {at.x, block_top, at.x + plot_size.x, at.y + plot_size.y};
     handle(e.widget.draw("##plot", e.figure, e.version, plot_size, c.plot), id);
+    if (e.updating()) {
+      // The figure shown is the previous one while the new one is built.
+      const std::string& note = c.tr("ui.lesson.updating");
+      const ImVec2 ts = ImGui::CalcTextSize(note.c_str());
+      const ImVec2 p{at.x + plot_size.x - ts.x - 6, at.y + 4};
+      ImDrawList* dl = ImGui::GetWindowDrawList();
+      dl->AddRectFilled({p.x - 4, p.y - 2}, {p.x + ts.x + 4, p.y + ts.y + 2}, ImGui::GetColorU32(ImGuiCol_WindowBg, 0.85f), 4);
+      dl->AddText(p, ImGui::GetColorU32(ImGuiCol_TextDisabled), note.c_str());
+    }
   }
   ImGui::EndGroup();
   ImGui::PopID();
@@ -374,31 +383,11 @@ void LessonView::paragraph(std::string_view key) {
 void LessonView::readouts() {
   UiContext& c = *ctx_;
   if (!c.state.view().readouts) return;
-  const bool current = readouts_view_ == c.state.view_index() &&
-                       (readouts_revision_ == c.state.revision() ||
-                        (readouts_reads_known_ && FigureCache::still_current(readouts_reads_, readouts_revision_, c.state)));
-  if (current) {
-    readouts_revision_ = c.state.revision();  // nothing they read changed
-  } else {
-    readouts_revision_ = c.state.revision();
-    readouts_view_ = c.state.view_index();
-    readouts_error_.clear();
-    readouts_reads_.clear();
-    readouts_reads_known_ = false;
-    try {
-      const core::Params* resolved = c.state.resolved();
-      readouts_ = resolved ? view_readouts_resolved(c.state.view(), *resolved, c.tr, &readouts_reads_)
-                           : view_readouts(c.state.view(), c.state.params(), c.tr, &readouts_reads_);
-      std::sort(readouts_reads_.begin(), readouts_reads_.end());
-      readouts_reads_.erase(std::unique(readouts_reads_.begin(), readouts_reads_.end()), readouts_reads_.end());
-      readouts_reads_known_ = true;
-    } catch (const std::exception& e) {
-      readouts_.clear();
-      readouts_error_ = error_text(c.tr, e);
-    }
-  }
-  if (!readouts_error_.empty()) wrapped_colored(c.pal.error, readouts_error_);
+  const FigureCache::Readouts& built = c.figures.readouts(c.state, c.tr);
+  readouts_ = built.rows;
+  if (!built.error.empty()) wrapped_colored(c.pal.error, built.error);
   if (readouts_.empty()) return;
+  if (built.updating()) ImGui::TextDisabled("%s", c.tr("ui.lesson.updating").c_str());
   // Every row in the page itself: a scroll area inside the scrolling page
   // would hide the last readouts (guided steps fold the readouts instead).
   const ImGuiTableFlags flags = ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg;

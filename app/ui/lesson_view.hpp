@@ -85,12 +85,7 @@ class LessonView final : public LessonUi {
   std::map<std::string, std::string, std::less<>> titles_;  ///< built titles, by "lang/view/figure"
   TableView tables_;
   std::map<std::string, std::unique_ptr<PlotWidget>, std::less<>> custom_plots_;
-  std::vector<Readout> readouts_;
-  std::string readouts_error_;
-  std::uint64_t readouts_revision_ = 0;
-  int readouts_view_ = -1;
-  std::vector<std::string> readouts_reads_;  ///< the keys they read (FigureCache::still_current)
-  bool readouts_reads_known_ = false;
+  std::vector<Readout> readouts_;  ///< the rows last drawn (the figure cache keeps them)
   bool notes_readouts_ = false;
   std::vector<NotationEntry> notation_;  ///< the card, read once for the tooltips
   bool notation_loaded_ = false;  ///< readouts() draws the notes' checks (true) or the lesson's own

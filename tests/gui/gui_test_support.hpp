@@ -20,7 +20,9 @@ struct BlindApp {
   double clock = 1000.0;  ///< the App's wall clock, in seconds
   ImVec2 display{1600, 1000};  ///< the blind window's size
 
-  BlindApp() {
+  /// background: figures and readouts built as in the interactive window
+  /// (AppOptions::background_figures).
+  explicit BlindApp(bool background = false) {
     static int counter = 0;
     dir = std::filesystem::temp_directory_path() /
           ("poslab-gui-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
@@ -32,6 +34,7 @@ struct BlindApp {
     o.persist = false;
     o.config_dir = dir / "config";
     o.clock = [this] { return clock; };  // wall-clock time the test moves (frames() moves it by dt)
+    o.background_figures = background;
     app = std::make_unique<app::ui::App>(platform, o);
     app->export_choice().dir = dir / "exports";
     frames(3);

@@ -78,6 +78,7 @@ int run_window(const WindowRequest& request) {
     options.lang = lang;
     options.persist = persist;
     options.restore_autosave = !request.fresh;
+    options.background_figures = !screenshot;
     App app(*window, options);
     if (std::string why = app.apply_request(request); !why.empty()) return cli::fail(kExitUsage, why);
     window->attach(app);
