@@ -770,6 +770,14 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
         prev = q;
       }
     }
+    // A reference line (the query, the training length) is read across the
+    // whole plot: a legend on it hides where it is.
+    for (const RefLine& l : f.ref_lines) {
+      const bool vertical = l.orientation == Orientation::vertical;
+      const double at = vertical ? L.to_px_x(l.value) : L.to_px_y(l.value);
+      if (!std::isfinite(at)) continue;
+      score += vertical ? covers({at, L.plot.y}, {at, L.plot.bottom()}) : covers({L.plot.x, at}, {L.plot.right(), at});
+    }
     return score;
   };
   const LegendPlace corners[] = {LegendPlace::top_right, LegendPlace::top_left, LegendPlace::bottom_right,

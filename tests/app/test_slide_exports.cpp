@@ -432,6 +432,30 @@ TEST_CASE("a legend keeps off stems whose tips are outside its box (the stem's l
   CHECK_FALSE(bottom_left);
 }
 
+TEST_CASE("a legend keeps off a reference line when another corner is free of it") {
+  // A line rising from the bottom left to the top right leaves the top left
+  // and the bottom right free; a vertical reference line near the left edge
+  // runs through the top left (the first of the two in the order corners are
+  // tried): the legend goes bottom right.
+  fig::Figure f;
+  f.x = {.label = "key", .min = 0.0, .max = 64.0};
+  f.y = {.label = "weight", .min = 0.0, .max = 1.0};
+  fig::Series se{.name = "one head"};
+  for (int j = 0; j <= 64; ++j) se.x.push_back(j), se.y.push_back(j / 64.0);
+  f.series.push_back(se);
+  f.ref_lines.push_back({.value = 4.0});
+  RecordingPainter p;
+  fig::RenderStyle st;
+  st.legend_outside_data = false;
+  const fig::PlotLayout L = fig::render_figure(f, p, {0, 0, 1200, 700}, st);
+  REQUIRE(L.legend.size() == 1);
+  const fig::Rect& box = L.legend[0].second;
+  const double line_x = L.to_px_x(4.0);
+  CHECK_FALSE((box.x <= line_x && line_x <= box.right()));
+  CHECK(box.x > L.plot.x + L.plot.w / 2);  // bottom right: the only corner free of both
+  CHECK(box.y > L.plot.y + L.plot.h / 2);
+}
+
 TEST_CASE("a reference line's label is not written on a heatmap when there is room beside it") {
   // A heatmap over rows 0..512 of a 0..768 axis (the learned table and the
   // rows it lacks); the line at 512 is labelled: the label goes below it.

@@ -335,7 +335,9 @@ Figure weights(const FigureContext& ctx) {
   f.y.min = std::max(kFloor, bottom / 2);  // the axis ends where the smallest weight drawn does (at most 12 decades)
   f.y.max = top * 1.5;
   f.ref_lines.push_back({.value = static_cast<double>(q), .label = tr.format("alibi.weights.query", {{"q", fig::num(static_cast<double>(q))}})});
-  f.legend = fig::LegendPlace::bottom_left;
+  // Placed by the layout: with up to 8 lines fanning out from the query no
+  // corner is free, so the legend goes beside the plot when it fits there.
+  f.legend = fig::LegendPlace::automatic;
   return f;
 }
 

@@ -123,8 +123,8 @@ std::string toy_subtitle(const FigureContext& ctx, const Toy& toy, double range)
 
 // [SECTION] Figures
 
-/// The n × n matrix of Shaw's indices; the dashed diagonals j − i = ±k mark
-/// where clipping starts (every key farther out reuses w_{±k}).
+/// The n × n matrix of Shaw's indices; dashed staircases along the cell
+/// borders mark where clipping starts (from |j − i| = k on, every key reuses w_{±k}).
 Figure index(const FigureContext& ctx) {
   const auto& p = ctx.params;
   const auto& tr = ctx.tr;
@@ -174,15 +174,24 @@ Figure index(const FigureContext& ctx) {
       }
   }
   f.heatmaps.push_back(std::move(h));
-  // The lines j − i = ±k through the cell centres, where clipping begins.
+  // The edges of the regions j − i >= k and i − j >= k, where sharing
+  // begins: staircases along cell borders, so they never cross a number.
   for (int sign : {1, -1}) {
-    const double off = sign * static_cast<double>(k);
+    if (k == 0 || k >= n) continue;
     fig::Series s{.name = tr(sign > 0 ? "relative.index.line_plus" : "relative.index.line_minus"),
                   .style = fig::LineStyle::dashed};
-    const double i0 = std::max(0.0, -off), i1 = std::min(static_cast<double>(n), static_cast<double>(n) - off);
-    if (i1 - i0 < 1 || k == 0) continue;
-    s.x = {i0 + off + 0.5, i1 + off - 0.5};
-    s.y = {i0 + 0.5, i1 - 0.5};
+    // Along the diagonal of the region's first cells (i, i + k): the left
+    // edge of each, then across its bottom to the next row's left edge
+    // (mirrored, x ↔ y, for i − j >= k).
+    std::vector<double> across, down;
+    for (long long i = 0; i + k < n; ++i) {
+      const double a = static_cast<double>(i + k), b = static_cast<double>(i);
+      across.push_back(a), down.push_back(b);
+      across.push_back(a), down.push_back(b + 1);
+      if (i + k + 1 < n) across.push_back(a + 1), down.push_back(b + 1);
+    }
+    s.x = sign > 0 ? across : down;
+    s.y = sign > 0 ? down : across;
     s.color = fig::palette_color(4);  // reddish purple: visible on the dark blue and the light yellow ends
     s.width = 2.0f;
     s.x_name = tr("relative.readout.key");

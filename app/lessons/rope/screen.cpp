@@ -78,9 +78,14 @@ void clock_and_dials(LessonUi& ui) {
   const double m = ui.params().real("m");
   if (ImGui::Button((clock.playing ? tr("rope.clock.pause") : tr("rope.clock.play")).c_str())) clock.playing = !clock.playing;
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(220 * ui.ui_scale());
-  ImGui::SliderFloat("##rope-rate", &clock.rate, 0.1f, 100000.0f, tr("rope.clock.rate").c_str(),
-                     ImGuiSliderFlags_Logarithmic);
+  // The rate beside its slider, as in the parameter panel: text inside the
+  // slider's frame would sit under the handle wherever the handle is.
+  ImGui::SetNextItemWidth(160 * ui.ui_scale());
+  ImGui::SliderFloat("##rope-rate", &clock.rate, 0.1f, 100000.0f, " ",
+                     ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_NoInput | ImGuiSliderFlags_NoRoundToFormat);
+  ImGui::SameLine();
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(tr.format("rope.clock.rate", {{"rate", fig::num(clock.rate, 4)}}).c_str());
   ImGui::SameLine();
   if (ImGui::Button(tr("rope.clock.reset").c_str())) {
     clock.playing = false;

@@ -43,6 +43,24 @@ void arrow(ImDrawList* dl, ImVec2 from, ImVec2 to, ImU32 col, float width) {
                         ImVec2(to.x - ux * head + uy * head * 0.45f, to.y - uy * head - ux * head * 0.45f), col);
 }
 
+/// The top-left corner of a label of `size` just beyond the tip of the arrow
+/// from `from` to `tip`, `gap` pixels clear of the tip along the arrow's
+/// direction whatever that is, so the label never lies on the arrowhead or
+/// the shaft (the box's centre is pushed out by its half extent along the
+/// direction). `sideways`: beside the tip, to the arrow's left, instead.
+ImVec2 label_beyond_tip(ImVec2 from, ImVec2 tip, ImVec2 size, float gap, bool sideways) {
+  float ux = tip.x - from.x, uy = tip.y - from.y;
+  const float len = std::sqrt(ux * ux + uy * uy);
+  if (len < 1e-3f) ux = 1, uy = 0;
+  else ux /= len, uy /= len;
+  if (sideways) {
+    const float px = uy, py = -ux;  // a quarter turn
+    ux = px, uy = py;
+  }
+  const float reach = gap + std::abs(ux) * size.x / 2 + std::abs(uy) * size.y / 2;
+  return ImVec2(tip.x + ux * reach - size.x / 2, tip.y + uy * reach - size.y / 2);
+}
+
 /// The canvas: a square of side `side` pixels.
 void canvas(LessonUi& ui, float side) {
   static Drag drag;
@@ -106,19 +124,29 @@ void canvas(LessonUi& ui, float side) {
     const float tx = c.x + static_cast<float>(std::cos(mid)) * (r + 10 * scale);
     const float ty = c.y - static_cast<float>(std::sin(mid)) * (r + 10 * scale);
     const ImVec2 size = ImGui::CalcTextSize(label.c_str());
-    dl->AddText(ImVec2(std::cos(mid) < 0 ? tx - size.x : tx, std::sin(mid) > 0 ? ty - size.y : ty), muted, label.c_str());
+    // Kept inside the canvas (a wide angle near the frame would be cut off).
+    const float pad = 4 * scale;
+    const float lx = std::clamp(std::cos(mid) < 0 ? tx - size.x : tx, origin_px.x + pad,
+                                std::max(origin_px.x + pad, origin_px.x + side - size.x - pad));
+    dl->AddText(ImVec2(lx, std::sin(mid) > 0 ? ty - size.y : ty), muted, label.c_str());
   }
   arrow(dl, c, to_px(q[0], q[1]), colour(cq, 0.5f), 1.6f * scale);
   arrow(dl, c, to_px(k[0], k[1]), colour(ck, 0.5f), 1.6f * scale);
   arrow(dl, c, to_px(qr[0], qr[1]), colour(cq), 3.0f * scale);
   arrow(dl, c, to_px(kr[0], kr[1]), colour(ck), 3.0f * scale);
-  // Handles on the draggable tips, names next to every tip.
+  // Handles on the draggable tips, names beyond every tip.
   for (const auto& [v, col, name, handle] :
        {std::tuple{q, cq, "q", true}, std::tuple{k, ck, "k", true}, std::tuple{qr, cq, "q′", false},
         std::tuple{kr, ck, "k′", false}}) {
     const ImVec2 t = to_px(v[0], v[1]);
     if (handle) dl->AddCircle(t, 7.0f * scale, colour(col), 24, 2.0f * scale);
-    dl->AddText(ImVec2(t.x + 8 * scale, t.y - 8 * scale), colour(col, handle ? 0.7f : 1.0f), name);
+    // An unturned vector still lying under its turned one (m = 0) names
+    // itself to the side, so "q" and "q′" do not print over each other.
+    const Eigen::VectorXd& turned = name[0] == 'q' ? qr : kr;
+    const ImVec2 tt = to_px(turned[0], turned[1]);
+    const bool shared_tip = handle && std::hypot(t.x - tt.x, t.y - tt.y) < ImGui::GetTextLineHeight() * 1.5f;
+    const ImVec2 at = label_beyond_tip(c, t, ImGui::CalcTextSize(name), (handle ? 11.0f : 6.0f) * scale, shared_tip);
+    dl->AddText(at, colour(col, handle ? 0.7f : 1.0f), name);
   }
   const std::string score = tr.format("rope-2d.plane.score", {{"score", fig::num(qr.dot(kr), 5)}});
   dl->AddText(ImVec2(origin_px.x + 8 * scale, origin_px.y + 6 * scale), text, score.c_str());

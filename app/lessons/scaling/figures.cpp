@@ -494,7 +494,11 @@ Figure attention(const FigureContext& ctx) {
     std::vector<std::string> names;
     for (ScalingMethod m : c.methods) names.push_back(method_name(tr, m));
     const ScalingMethod lead = c.methods.front();
-    fig::Series sr{.name = fig::join_dot(names), .color = method_colour(lead), .width = 2.4f};
+    // The flat a = 1 shared by most methods is named by what it is: six
+    // method names joined made the legend as wide as the plot, over the a² curve.
+    const bool flat = c.methods.size() > 2 && std::all_of(c.a.begin(), c.a.end(), [](double a) { return a == 1; });
+    fig::Series sr{.name = flat ? tr("scaling.attention.flat") : fig::join_dot(names), .color = method_colour(lead),
+                   .width = 2.4f};
     sr.x = c.x, sr.y = c.a;
     sr.x_name = "s";
     sr.y_name = "a";
@@ -521,12 +525,15 @@ Figure attention(const FigureContext& ctx) {
     now.y_name = "a";
     now.extra = {{"a²", "", {a * a}}};
     f.series.push_back(std::move(now));
-    f.notes.push_back({.x = s_now * 1.15, .y = a,
-                       .text = tr.format("scaling.attention.now", {{"s", fig::num(s_now)}, {"a", fig::num(a, 5)}, {"a2", fig::num(a * a, 5)}}),
-                       .color = method_colour(chosen)});
+    // The values at s name the line through the marker: the layout puts a
+    // line's label where it covers no curve (a note beside the marker lay
+    // along YaRN's curve, which rises through it).
+    f.ref_lines.back().label =
+        tr.format("scaling.attention.now", {{"s", fig::num(s_now)}, {"a", fig::num(a, 5)}, {"a2", fig::num(a * a, 5)}});
+    f.ref_lines.back().color = method_colour(chosen);
   }
   for (int k = 0; k <= 10; ++k) f.x.ticks.emplace_back(std::ldexp(1.0, k), fig::num(std::ldexp(1.0, k)));
-  f.legend = fig::LegendPlace::top_left;
+  f.legend = fig::LegendPlace::automatic;
   return f;
 }
 
