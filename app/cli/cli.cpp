@@ -70,6 +70,8 @@ int dispatch(int argc, char** argv, const GuiEntryPoints& gui, std::string& lang
     sub->add_option("--lang", window.lang, "en or zh (default: the system language)");
     sub->add_option("--theme", window.theme, "light, dark or projector");
     sub->add_option("--step", window.step, "open the lesson at guided step N (1-based; poslab list views --format json)");
+    sub->add_flag("--reveal", window.reveal,
+                  "with --step: show the step's answer (and what its reveal sets), as → does after the question");
     sub->add_option("--deck", window.deck, "a deck file to present, or a built-in deck's id (poslab list decks)");
     sub->add_flag("--lecture", window.lecture, "lecture mode: figure first, projector theme, text sized to the screen");
   };
@@ -160,6 +162,8 @@ int dispatch(int argc, char** argv, const GuiEntryPoints& gui, std::string& lang
   } catch (const core::InvalidParameter& e) {
     return cli::fail(kExitUsage, error_text(translator_for(window.lang), e));
   }
+  if (window.reveal && window.step == 0)  // an answer belongs to a step
+    return cli::fail(kExitUsage, translator_for(window.lang)("cli.reveal_needs_step"));
   if (shot->parsed() && !shot_size.empty()) {
     try {
       parse_window_size(shot_size, window);

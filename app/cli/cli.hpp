@@ -26,6 +26,7 @@ struct WindowRequest {
   std::string screenshot_out;        ///< non-empty: render, write this PNG, exit
   int width = 0, height = 0;         ///< screenshot size (0 = default)
   int step = 0;                      ///< guided step of the lesson, 1-based (0 = the whole lesson page)
+  bool reveal = false;               ///< with `step`: that step's answer shown, as → shows it after the question
   std::string deck;                  ///< a deck file to present (docs/DECKS.md), at its first scene
   bool lecture = false;              ///< start in lecture mode (screenshot: render it)
   bool fresh = false;                ///< gui: start from the defaults, not the autosave

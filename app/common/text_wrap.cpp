@@ -22,8 +22,9 @@ bool closing(char32_t c) {
   return std::u32string_view(U"，。、；：？！）」』”’》】,.;:?!)").find(c) != std::u32string_view::npos;
 }
 bool opening(char32_t c) { return std::u32string_view(U"（「『“‘《【(").find(c) != std::u32string_view::npos; }
-/// A relation binds the words on both sides: "L = 4,096", "100 → 18.95" stay on one line.
-bool relation(char32_t c) { return std::u32string_view(U"=≈≠≡≤≥<>→").find(c) != std::u32string_view::npos; }
+/// A relation or an arithmetic operator binds the words on both sides: "L = 4,096",
+/// "100 → 18.95", "n − m = 0" stay on one line (the "·" between a subtitle's parts does not).
+bool relation(char32_t c) { return std::u32string_view(U"=≈≠≡≤≥<>→−+±×").find(c) != std::u32string_view::npos; }
 /// A big operator binds the word after it: "Σᵢ 2·cos(r·θᵢ)" stays on one line.
 bool big_operator(char32_t c) { return std::u32string_view(U"Σ∑∏").find(c) != std::u32string_view::npos; }
 

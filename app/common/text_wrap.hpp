@@ -1,7 +1,8 @@
 #pragma once
 // Where a line of text may break, for every surface that wraps text itself
 // (the GUI's paragraphs, readouts, captions): at a space (dropped) unless it
-// stands next to a relation (= ≈ ≤ ≥ < > → …: "L = 4,096" is one unit) or
+// stands next to a relation or an operator (= ≈ ≤ ≥ < > → − + ± ×: "L = 4,096" and
+// "n − m" are one unit) or
 // follows a word that opens with Σ ("Σᵢ 2·cos(r·θᵢ)"), or next to
 // a CJK character — never before closing punctuation （，。）” or after opening
 // （“ — and nowhere else, so a run of digits, Latin letters and symbols

@@ -14,10 +14,12 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <functional>
 
 #include "app/common/messages.hpp"
+#include "app/common/text_wrap.hpp"
 #include "app/ui/app.hpp"
 
 namespace poslab::app::ui {
@@ -40,6 +42,31 @@ std::vector<std::string> lecture_keys(const UiContext& ctx) {
   }
   for (std::string_view k : v.keys) keys.emplace_back(k);
   return keys;
+}
+
+/// The plot (axes, ticks and labels, below the figure's title) takes at least
+/// this share of the screen's height in lecture mode, every step (issue 12).
+constexpr float kPlotShare = 0.76f;  // 0.75 and a little room for rounding
+
+/// The height of `text` drawn by wrapped_text at `width` in `font` (nullptr: the current one).
+float wrapped_height(ImFont* font, std::string_view text, float width) {
+  if (font) ImGui::PushFont(font);
+  ImFont* f = ImGui::GetFont();
+  const float size = ImGui::GetFontSize();
+  auto measure = [&](std::string_view piece) {
+    return f->CalcTextSizeA(size, FLT_MAX, 0.0f, piece.data(), piece.data() + piece.size()).x;
+  };
+  std::size_t lines = 0, start = 0;
+  while (start <= text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    lines += wrap_line(text.substr(start, end - start), width, measure).size();
+    start = end + 1;
+  }
+  const float h = static_cast<float>(lines) * ImGui::GetTextLineHeight() +
+                  static_cast<float>(lines > 0 ? lines - 1 : 0) * ImGui::GetStyle().ItemSpacing.y;
+  if (font) ImGui::PopFont();
+  return text.empty() ? 0.0f : h;
 }
 
 }  // namespace
@@ -144,8 +171,9 @@ void LessonView::lecture_page(UiContext& ctx, float height, const std::function<
   }
 
   // The step's words: its caption, its question, its answer once revealed.
-  // Above the figure when they are short; beside it, in a column, when they
-  // would take more than a sixth of the screen's height from the figure.
+  // Above the figure when the plot still gets its share of the screen
+  // (kPlotShare, issue 12); else, on a wide screen, beside it in a column as
+  // wide as the words need, so that they are not made smaller.
   const std::string& lang = c.tr.lang();
   std::vector<std::pair<std::string, int>> words;  // text, 0 plain / 1 question
   if (step) {
@@ -167,24 +195,43 @@ void LessonView::lecture_page(UiContext& ctx, float height, const std::function<
     }
   };
   const float width = ImGui::GetContentRegionAvail().x;
+  const float spacing_y = ImGui::GetStyle().ItemSpacing.y;
   auto words_height = [&](float wrap) {
     float h = 0;
     for (const auto& [text, kind] : words)
-      h += ImGui::CalcTextSize(text.c_str(), nullptr, false, wrap).y * (kind == 1 ? 1.1f : 1.0f) +
-           ImGui::GetStyle().ItemSpacing.y;
+      h += wrapped_height(kind == 1 ? c.fonts.bold : nullptr, text, wrap) + spacing_y;
     return h;
+  };
+  // The figure's own title and subtitle above its plot, as figure_header draws them.
+  const FigureCache::Entry* built = front.empty() ? nullptr : c.figures.find(v.id, front);
+  auto header_height = [&](float w) {
+    if (!built) return 3 * ImGui::GetTextLineHeightWithSpacing();  // not built yet: a title and two lines
+    return wrapped_height(c.fonts.bold, built->figure.title, w - 60 * c.scale) +
+           wrapped_height(nullptr, built->figure.subtitle, w) + 2 * spacing_y;
   };
   const LessonScreen* screen = lesson_screen(v.id);
   const bool controls_above = step && screen && screen->step_controls;
   const float controls_h = controls_above ? ImGui::GetFrameHeightWithSpacing() : 0.0f;
-  const bool beside = (!words.empty() || controls_above) && words_height(width) + controls_h > height / 7 && width > height;
-  const float column_w = beside ? std::floor(width * 0.3f) : 0.0f;
+  const float screen_h = ImGui::GetMainViewport()->Size.y;
+  const float above_top = ImGui::GetCursorPosY() - top;
+  const float plot_above = height - above_top - words_height(width) - controls_h - header_height(width) - spacing_y;
+  const bool beside = !words.empty() && plot_above < kPlotShare * screen_h && width > height;
+  float column_w = 0;
+  if (beside) {  // the narrowest column (30 … 45 % of the width) whose words fit beside the figure
+    const float column_h = height - above_top - controls_h;
+    for (float share : {0.30f, 0.35f, 0.40f, 0.45f}) {
+      column_w = std::floor(width * share);
+      if (words_height(column_w - ImGui::GetStyle().ScrollbarSize) <= column_h) break;
+    }
+  }
   if (!beside) {
     ImGui::BeginGroup();
     draw_words();
     ImGui::EndGroup();
-    if (controls_above) screen->step_controls(*this);
   }
+  // The lesson's own controls of the step (why-position's Shuffle and the
+  // sentence it gives) keep the whole width: a column would cut their line.
+  if (controls_above) screen->step_controls(*this);
 
   // The figure in front, in what is left.
   const float used = ImGui::GetCursorPosY() - top;
@@ -212,7 +259,6 @@ void LessonView::lecture_page(UiContext& ctx, float height, const std::function<
     ImGui::SameLine(0, spacing);
     ImGui::BeginChild("##lecture-words", {column_w, size.y}, false);
     draw_words();
-    if (controls_above) screen->step_controls(*this);
     ImGui::EndChild();
   }
 }

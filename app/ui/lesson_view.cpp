@@ -229,26 +229,23 @@ ImVec2 LessonView::figure_header(const fig::Figure& f, const std::string& menu_i
   const float w = size.x > 0 ? size.x : avail;
   const float start_y = ImGui::GetCursorPosY();
   const float x0 = ImGui::GetCursorPosX();
-  ImGui::PushTextWrapPos(x0 + w - ImGui::CalcTextSize(c.tr("ui.plot.export_button").c_str()).x - 30 * c.scale);
   // Lecture mode shows the title too: the figure tabs share one line and cut
-  // most titles to a word at 720p ("Frequency…").
+  // most titles to a word at 720p ("Frequency…"). Wrapped by wrapped_text, not
+  // ImGui, so that no number ("largest |entry| 7.72") breaks across lines.
   if (!f.title.empty()) {
     ImGui::PushFont(c.fonts.bold);
-    ImGui::TextUnformatted(f.title.c_str());
+    wrapped_text(f.title, x0 + w - ImGui::CalcTextSize(c.tr("ui.plot.export_button").c_str()).x - 30 * c.scale);
     ImGui::PopFont();
   }
-  ImGui::PopTextWrapPos();
   if (export_clicked) {
     ImGui::SameLine(x0 + w - ImGui::CalcTextSize(c.tr("ui.plot.export_button").c_str()).x -
                     ImGui::GetStyle().FramePadding.x * 2);
     *export_clicked = ImGui::SmallButton((c.tr("ui.plot.export_button") + "##" + menu_id).c_str());
   }
   if (!f.subtitle.empty()) {
-    ImGui::PushTextWrapPos(x0 + w);
     ImGui::PushStyleColor(ImGuiCol_Text, c.pal.muted);
-    ImGui::TextUnformatted(f.subtitle.c_str());
+    wrapped_text(f.subtitle, x0 + w);
     ImGui::PopStyleColor();
-    ImGui::PopTextWrapPos();
   }
   const float header = ImGui::GetCursorPosY() - start_y;
   float h = size.y > 0 ? size.y - header : w * 0.58f;

@@ -13,6 +13,23 @@ std::string known_views() {
   return out;
 }
 
+namespace {
+
+/// `--reveal` on a step that asks nothing: which steps of the lesson do.
+std::string reveal_refusal(const AppState& state, int step) {
+  std::string asking;
+  if (const Deck* d = state.steps())
+    for (std::size_t i = 0; i < d->scenes.size(); ++i)
+      if (d->scenes[i].has_question()) asking += (asking.empty() ? "" : ", ") + std::to_string(i + 1);
+  const std::string lesson(state.view().id);
+  const Translator& tr = state.texts();
+  return asking.empty() ? tr.format("cli.reveal_no_questions", {{"step", std::to_string(step)}, {"lesson", lesson}})
+                        : tr.format("cli.reveal_no_question",
+                                    {{"step", std::to_string(step)}, {"lesson", lesson}, {"steps", asking}});
+}
+
+}  // namespace
+
 std::string apply_window_request(AppState& state, const WindowRequest& r, bool* io_failure) {
   const Translator& tr = state.texts();
   if (!r.session.empty()) {
@@ -62,6 +79,11 @@ std::string apply_window_request(AppState& state, const WindowRequest& r, bool* 
       return state.refusal(e);
     }
     if (std::string why = state.go_to_step(r.step - 1); !why.empty()) return why;
+    if (r.reveal) {
+      const Scene* step = state.current_step();
+      if (!step || !step->has_question()) return reveal_refusal(state, r.step);
+      if (std::string why = state.next_step(); !why.empty()) return why;  // → on an open question: its answer
+    }
   }
   if (!r.deck.empty()) {
     try {

@@ -11,7 +11,8 @@
 namespace poslab::app::ui {
 
 /// Applies, in this order: the session file, the preset, the model config
-/// (--model: its lesson and params), the view, the step, the deck (its first
+/// (--model: its lesson and params), the view, the step (and its answer with
+/// --reveal: refused on a step that asks nothing), the deck (its first
 /// scene), the --set assignments (all-or-nothing), the theme. Returns "" or one line
 /// naming what is wrong and what is allowed. When the session file cannot be
 /// read (missing, a folder, no permission) `*io_failure` is set: that is exit

@@ -71,7 +71,7 @@ void check_breaks(const std::string& text) {
         const std::size_t cut = lines[k].second, next = lines[k + 1].first;
         if (next == cut + 1) {
           CHECK(line[cut] == ' ');  // a space dropped, never one beside a relation ("L⏎= 4,096")
-          const std::u32string_view relations = U"=≈≠≡≤≥<>→";
+          const std::u32string_view relations = U"=≈≠≡≤≥<>→−+±×";
           // The word before the space, back to the previous space or CJK character.
           std::size_t head = cut;
           while (head > 0 && line[head - 1] != ' ' && !app::is_cjk(before(line, head))) {
@@ -103,6 +103,8 @@ TEST_CASE("wrap: the example from the Chinese review never splits its numbers") 
   check_breaks(s);
   // English: break at spaces only, never after '.' or ',' inside a word.
   check_breaks("with b = 500,000 and θ′ᵢ = θᵢ/s the ratio is 0.0099191 exactly");
+  // An operator binds like a relation: T5's answer broke "n⏎− m = 0" at 1280×720.
+  check_breaks("and bucket 16 is never used: n − m = 0 counts as not after, and x + PE(p) is one unit");
 }
 
 TEST_CASE("wrap: every translated text, step and readout breaks only at spaces or next to CJK") {

@@ -398,13 +398,17 @@ TEST_CASE("the built-in course deck: every scene applies with its own values") {
 TEST_CASE("lecture mode at 1280×720 and 1920×1080: the figure fills at least 75 % of the height, every lesson, every step") {
   test::BlindApp b;
   auto& st = b.state();
-  for (const ImVec2 display : {ImVec2{1280, 720}, ImVec2{1920, 1080}}) {
+  for (const auto& [lang, display] : {std::pair{std::string("en"), ImVec2{1280, 720}}, std::pair{std::string("en"), ImVec2{1920, 1080}},
+                                      std::pair{std::string("zh"), ImVec2{1280, 720}}}) {
+    REQUIRE(b.app->set_lang(lang).empty());
+    CAPTURE(lang);
     b.display = display;
     b.app->set_lecture(true);
     b.frames(2);
     CAPTURE(display.y);
     // Text in proportion to the screen: tick labels ≥ 24 px at 1080p, the same share of 720p.
     CHECK(b.app->fonts().size * 0.86 * 1080 / display.y >= 24);
+    float worst = 1;
     for (int i = 0; i < static_cast<int>(st.views().size()); ++i) {
       st.open_lesson(i);
       const int steps = st.steps() ? static_cast<int>(st.steps()->scenes.size()) : 0;
@@ -412,12 +416,19 @@ TEST_CASE("lecture mode at 1280×720 and 1920×1080: the figure fills at least 7
         if (s >= 0) REQUIRE(st.go_to_step(s).empty());
         for (int k = 0; k < 2; ++k) {  // the question, then its answer
           b.frames(3);
-          // The figure: its subtitle line and its plot (axes, ticks, labels).
+          // The figure: its title, subtitle and plot; the plot alone (axes,
+          // ticks, labels, below the title and subtitle) ≥ 75 % of the height,
+          // whatever the length of the step's caption, question and answer.
           const ImVec4 r = b.app->lesson_view().last_figure_rect();
+          const ImVec4 p = b.app->lesson_view().last_plot_rect();
           CAPTURE(st.view().id);
           CAPTURE(s);
+          CAPTURE(st.step_revealed());
           CAPTURE(st.front_figure());
           CHECK(r.w - r.y >= 0.75f * display.y);
+          CHECK(p.w - p.y >= 0.75f * display.y);
+          CHECK(p.y >= r.y);
+          worst = std::min(worst, (p.w - p.y) / display.y);
           CHECK(r.w <= display.y + 0.5f);  // inside the screen: nothing cut off below
           CHECK(r.z <= display.x + 0.5f);
           const app::Scene* step = st.current_step();
@@ -426,6 +437,7 @@ TEST_CASE("lecture mode at 1280×720 and 1920×1080: the figure fills at least 7
         }
       }
     }
+    MESSAGE("lecture (" << lang << ") at " << display.x << "×" << display.y << ": the smallest plot share of the height " << worst);
     b.app->set_lecture(false);
   }
 }

@@ -14,10 +14,13 @@
 #include <fstream>
 #include <set>
 
+#include "app/decks/deck.hpp"
 #include "app/lessons/lesson.hpp"
 #include "app/ui/image.hpp"
 
 using namespace poslab;
+using app::Deck;
+using app::Scene;
 namespace fs = std::filesystem;
 
 namespace {
@@ -154,5 +157,79 @@ TEST_CASE("poslab screenshot without a display or with an unwritable path exits 
     CHECK(unwritable.code == 1);
     CHECK(unwritable.err.find("/nonexistent-dir") != std::string::npos);
   }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("poslab screenshot --step N --reveal: the step's answer on screen; without --step or on a step that asks nothing, exit 2") {
+  const fs::path dir = out_dir();
+  // decay's first step asks a question; its reveal widens the distances to 65,536 on a log axis.
+  const Scene* asked = nullptr;
+  int asked_step = 0, plain_step = 0;
+  const Deck* steps = app::lesson_steps("decay");
+  REQUIRE(steps != nullptr);
+  for (std::size_t i = 0; i < steps->scenes.size(); ++i) {
+    if (steps->scenes[i].has_question() && !asked) {
+      asked = &steps->scenes[i];
+      asked_step = static_cast<int>(i) + 1;
+    }
+    if (!steps->scenes[i].has_question() && !plain_step) plain_step = static_cast<int>(i) + 1;
+  }
+  REQUIRE(asked != nullptr);
+  REQUIRE(plain_step > 0);
+  const fs::path none = dir / "none.png";
+  for (const std::string& args :
+       {"screenshot --view decay --reveal --out " + none.string(),
+        "screenshot --view decay --step " + std::to_string(plain_step) + " --reveal --out " + none.string()}) {
+    CAPTURE(args);
+    const Run r = run(args);
+    CHECK(r.code == 2);
+    CHECK(r.err.find("--reveal") != std::string::npos);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    CHECK_FALSE(fs::exists(none));
+  }
+  if (!have_display()) {
+    MESSAGE("no display (run under xvfb-run): the screenshots skipped");
+    fs::remove_all(dir);
+    return;
+  }
+  const std::string step = " --view decay --step " + std::to_string(asked_step) + " --size 1280x720 --lang en --theme light";
+  const fs::path question = dir / "question.png", answer = dir / "answer.png", by_hand = dir / "by-hand.png";
+  REQUIRE(run("screenshot" + step + " --out " + question.string()).code == 0);
+  REQUIRE(run("screenshot" + step + " --reveal --out " + answer.string()).code == 0);
+  const app::ui::Image q = app::ui::decode_png(read(question)), a = app::ui::decode_png(read(answer));
+  REQUIRE(q.width == a.width);
+  REQUIRE(q.height == a.height);
+  // The answer is a paragraph of text under the question: more ink in the
+  // middle column's upper part (rows of text that were not there before).
+  auto ink_rows = [](const app::ui::Image& img) {
+    int rows = 0;
+    for (int y = 60; y < img.height / 2; ++y) {
+      int dark = 0;
+      for (int x = img.width / 5; x < img.width * 7 / 10; ++x) {
+        const std::uint32_t p = img.pixels[static_cast<std::size_t>(y) * img.width + x];
+        const int lum = static_cast<int>((p & 0xff) + ((p >> 8) & 0xff) + ((p >> 16) & 0xff));
+        dark += lum < 3 * 110;
+      }
+      rows += dark > 3;
+    }
+    return rows;
+  };
+  CHECK(ink_rows(a) > ink_rows(q) + 10);
+  // The reveal's parameters are applied too: with the step's own values typed
+  // back over them (same words on screen), the figure differs.
+  std::string sets;
+  for (const auto& [k, v] : asked->reveal_params)
+    for (const auto& [k0, v0] : asked->params)
+      if (k0 == k && v0 != v) sets += " --set " + k0 + "=" + v0;
+  REQUIRE_FALSE(sets.empty());
+  REQUIRE(run("screenshot" + step + " --reveal" + sets + " --out " + by_hand.string()).code == 0);
+  const app::ui::Image h = app::ui::decode_png(read(by_hand));
+  REQUIRE(h.pixels.size() == a.pixels.size());
+  std::size_t figure_differs = 0;
+  for (std::size_t i = 0; i < a.pixels.size(); ++i) figure_differs += a.pixels[i] != h.pixels[i];
+  CHECK(figure_differs > a.pixels.size() / 100);
+  std::size_t differ = 0;
+  for (std::size_t i = 0; i < a.pixels.size(); ++i) differ += a.pixels[i] != q.pixels[i];
+  CHECK(differ > a.pixels.size() / 50);
   fs::remove_all(dir);
 }

@@ -1,14 +1,17 @@
 // Guided steps through the app's state (AppState, no window): every step of
 // every lesson applies its parameters on top of the lesson's defaults and can
 // be shown; → reveals an answer before it moves on; ← undoes it; the ends
-// flow into the neighbouring lessons; a step resets to what it set.
+// flow into the neighbouring lessons; a step resets to what it set;
+// `--step N --reveal` opens a step with its answer shown.
 
 #include <doctest/doctest.h>
 
 #include <string>
 
 #include "app/decks/deck.hpp"
+#include "app/lessons/lesson.hpp"
 #include "app/ui/app_state.hpp"
+#include "app/ui/request.hpp"
 
 using namespace poslab;
 using namespace poslab::app;
@@ -122,4 +125,56 @@ TEST_CASE("steps: choosing another lesson by id (CLI, session) leaves the step")
   REQUIRE(state.go_to_step(0).empty());
   REQUIRE(state.select_view("sinusoidal"));
   CHECK(state.step() == -1);
+}
+
+TEST_CASE("--step N --reveal: every step that asks opens with its answer and its reveal; others are refused") {
+  int asked = 0;
+  for (const app::ViewDef& v : app::view_defs()) {
+    const Deck* steps = lesson_steps(v.id);
+    if (!steps) continue;
+    for (int s = 0; s < static_cast<int>(steps->scenes.size()); ++s) {
+      const Scene& scene = steps->scenes[static_cast<std::size_t>(s)];
+      CAPTURE(v.id);
+      CAPTURE(s + 1);
+      ui::AppState state;
+      WindowRequest r;
+      r.view = std::string(v.id);
+      r.step = s + 1;
+      r.reveal = true;
+      const std::string why = ui::apply_window_request(state, r);
+      if (scene.has_question()) {
+        ++asked;
+        CHECK(why.empty());
+        CHECK(state.step() == s);
+        CHECK(state.step_revealed());
+        check_scene_shown(state, scene, true);  // the reveal's params over the step's
+        if (!scene.reveal_figure.empty()) CHECK(state.front_figure() == scene.reveal_figure);
+        // --set applies on top of the revealed step.
+        if (!scene.reveal_params.empty()) {
+          ui::AppState over;
+          WindowRequest o = r;
+          const std::string key = scene.reveal_params.front().first;
+          o.sets = {key + "=" + typed(state, key)};
+          CHECK(ui::apply_window_request(over, o).empty());
+          CHECK(over.step_revealed());
+        }
+      } else {
+        // A step that asks nothing has nothing to reveal: refused, naming the steps that ask.
+        CHECK(why.find("--reveal") != std::string::npos);
+        CHECK(why.find("step " + std::to_string(s + 1) + " of " + std::string(v.id)) != std::string::npos);
+        std::string asking;
+        for (std::size_t i = 0; i < steps->scenes.size(); ++i)
+          if (steps->scenes[i].has_question()) asking += (asking.empty() ? "" : ", ") + std::to_string(i + 1);
+        if (!asking.empty()) CHECK(why.find(asking) != std::string::npos);
+      }
+    }
+  }
+  CHECK(asked >= 5);
+  // Without --reveal the same step shows its question, the answer still hidden.
+  ui::AppState state;
+  WindowRequest r;
+  r.view = "decay";
+  r.step = 1;
+  REQUIRE(ui::apply_window_request(state, r).empty());
+  CHECK_FALSE(state.step_revealed());
 }
