@@ -48,27 +48,6 @@ std::vector<std::string> lecture_keys(const UiContext& ctx) {
 /// this share of the screen's height in lecture mode, every step (issue 12).
 constexpr float kPlotShare = 0.76f;  // 0.75 and a little room for rounding
 
-/// The height of `text` drawn by wrapped_text at `width` in `font` (nullptr: the current one).
-float wrapped_height(ImFont* font, std::string_view text, float width) {
-  if (font) ImGui::PushFont(font);
-  ImFont* f = ImGui::GetFont();
-  const float size = ImGui::GetFontSize();
-  auto measure = [&](std::string_view piece) {
-    return f->CalcTextSizeA(size, FLT_MAX, 0.0f, piece.data(), piece.data() + piece.size()).x;
-  };
-  std::size_t lines = 0, start = 0;
-  while (start <= text.size()) {
-    std::size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
-    lines += wrap_line(text.substr(start, end - start), width, measure).size();
-    start = end + 1;
-  }
-  const float h = static_cast<float>(lines) * ImGui::GetTextLineHeight() +
-                  static_cast<float>(lines > 0 ? lines - 1 : 0) * ImGui::GetStyle().ItemSpacing.y;
-  if (font) ImGui::PopFont();
-  return text.empty() ? 0.0f : h;
-}
-
 }  // namespace
 
 void App::draw_lecture(UiContext& ctx) {

@@ -88,6 +88,9 @@ class LessonView final : public LessonUi {
   std::vector<Readout> readouts_;  ///< the rows last drawn (the figure cache keeps them)
   bool notes_readouts_ = false;
   std::vector<NotationEntry> notation_;  ///< the card, read once for the tooltips
+  bool words_revealed_ = false;  ///< the step words_step_'s answer was shown last frame (scrolled to once)
+  int words_step_ = -1;
+  bool words_scroll_ = false;  ///< the step's words box scrolls to its end (the answer)
   bool notation_loaded_ = false;  ///< readouts() draws the notes' checks (true) or the lesson's own
 };
 
