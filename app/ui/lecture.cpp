@@ -128,9 +128,13 @@ void LessonView::lecture_page(UiContext& ctx, float height, const std::function<
     std::string selected;
     if (ImGui::BeginTabBar("##lecture-figures", ImGuiTabBarFlags_FittingPolicyResizeDown)) {
       for (const FigureDef& f : v.figures) {
-        const std::string label = figure_title(v, f.id) + "###" + std::string(f.id);
+        // A short label (the whole line shared by 5–7 tabs cut titles to
+        // "How each m…"); the full title on hover and above the figure.
+        const std::string label = figure_tab(v, f.id) + "###" + std::string(f.id);
         const ImGuiTabItemFlags flags = forced && f.id == front ? ImGuiTabItemFlags_SetSelected : 0;
-        if (ImGui::BeginTabItem(label.c_str(), nullptr, flags)) {
+        const bool open = ImGui::BeginTabItem(label.c_str(), nullptr, flags);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", figure_title(v, f.id).c_str());
+        if (open) {
           selected = std::string(f.id);
           ImGui::EndTabItem();
         }
@@ -270,6 +274,20 @@ std::string LessonView::figure_title(const ViewDef& v, std::string_view id) {
     if (!title.empty() && title[0] >= 'a' && title[0] <= 'z') title[0] = static_cast<char>(title[0] - 'a' + 'A');
   }
   return titles_.emplace(cache_key, title).first->second;
+}
+
+std::string LessonView::figure_tab(const ViewDef& v, std::string_view id) {
+  const Translator& tr = ctx_->tr;
+  const std::string key = std::string(v.id) + "." + std::string(id) + ".tab";
+  if (tr.has(key)) return tr(key);
+  // Else the title's head before a colon ("Mixing the two layouts: the score …"),
+  // when it says something on its own.
+  std::string title = figure_title(v, id);
+  for (std::string_view colon : {": ", "："}) {
+    const std::size_t at = title.find(colon);
+    if (at != std::string::npos && at >= 6) return title.substr(0, at);
+  }
+  return title;
 }
 
 // [SECTION] Presenter tools

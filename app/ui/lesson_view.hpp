@@ -54,6 +54,9 @@ class LessonView final : public LessonUi {
   /// "<view>.<id>.title" text, else the title of a built figure, else the id
   /// in words ("score shift").
   std::string figure_title(const ViewDef& view, std::string_view id);
+  /// The label of figure `id`'s tab in lecture mode: its "<view>.<id>.tab"
+  /// text, else its title's head before a colon, else its title.
+  std::string figure_tab(const ViewDef& view, std::string_view id);
   /// Where the last plot was drawn this frame, in screen coordinates (tests
   /// and lecture mode check that the figure fills the screen).
   const ImVec4& last_plot_rect() const { return last_plot_; }
