@@ -198,7 +198,44 @@ bool all_finite(const Figure& f) {
   return check_axis(f.x) && check_axis(f.y);
 }
 
-void prepare_for_screen(Figure& f, int width_px) {
+void prepare_for_screen(Figure& f, int width_px, int height_px, double density) {
+  if (height_px > 0)
+    for (Heatmap& h : f.heatmaps) {
+      h.screen.reset();
+      if (h.is_matrix() || !h.sampler) continue;
+      constexpr int kMaxSide = 4096;  // as the renderer's rasters
+      auto out = std::make_shared<ScreenRaster>();
+      out->nx = std::clamp(static_cast<int>(std::ceil(width_px * density)), 1, kMaxSide);
+      out->ny = std::clamp(static_cast<int>(std::ceil(height_px * density)), 1, kMaxSide);
+      // A lattice of cells no finer than the pixels: one sample per cell.
+      out->x_lattice = h.x_cells && h.cols > 0 && h.cols <= out->nx;
+      out->y_lattice = h.y_cells && h.rows > 0 && h.rows <= out->ny;
+      if (out->x_lattice) out->nx = h.cols;
+      if (out->y_lattice) out->ny = h.rows;
+      auto grid = [](double lo, double hi, AxisScale scale, int n, bool cells, int cell_count) {
+        const bool lattice = cells && cell_count == n;  // the cells' centres, evenly in the data
+        const double a = axis_forward(lo, scale), b = axis_forward(hi, scale);
+        std::vector<double> v(static_cast<std::size_t>(n));
+        for (int i = 0; i < n; ++i) {
+          double x = lattice ? lo + (i + 0.5) * ((hi - lo) / n) : axis_inverse(a + (i + 0.5) * (b - a) / n, scale);
+          if (cells && cell_count > 0 && !lattice) {
+            const double cw = (hi - lo) / cell_count;
+            x = lo + (std::clamp(std::floor((x - lo) / cw), 0.0, cell_count - 1.0) + 0.5) * cw;
+          }
+          v[static_cast<std::size_t>(i)] = x;
+        }
+        return v;
+      };
+      const std::vector<double> xs = grid(h.x0, h.x1, f.x.scale, out->nx, h.x_cells, out->x_lattice ? out->nx : h.cols);
+      const std::vector<double> ys = grid(h.y0, h.y1, f.y.scale, out->ny, h.y_cells, out->y_lattice ? out->ny : h.rows);
+      bool finite = true;
+      for (double v : xs) finite = finite && std::isfinite(v);
+      for (double v : ys) finite = finite && std::isfinite(v);
+      if (!finite) continue;  // (e.g. a heatmap reaching 0 on a log axis: sampled when drawn)
+      out->values.resize(static_cast<std::size_t>(out->nx) * static_cast<std::size_t>(out->ny));
+      h.sampler(xs, ys, out->values);
+      h.screen = std::move(out);
+    }
   const int buckets = 8 * std::max(1, width_px);
   const std::size_t worth = 32 * static_cast<std::size_t>(std::max(1, width_px));
   for (Series& s : f.series) {

@@ -146,6 +146,19 @@ using HeatmapSampler =
 /// renderer at the pixel centres it draws; with `x_cells`/`y_cells` the
 /// coordinates are snapped to cell centres so integer lattices such as
 /// positions × dims stay crisp when zoomed in).
+/// A sampler heatmap sampled ahead for the screen (prepare_for_screen): nx ×
+/// ny values (row 0 at y0) at the centres of an even grid over the
+/// heatmap in each axis's scale (as axis_forward gives it), snapped to cells
+/// as the renderer would. The renderer takes each pixel's nearest value while
+/// the grid is at least as fine as its pixels.
+struct ScreenRaster {
+  int nx = 0, ny = 0;
+  /// The grid along x (y) is the heatmap's own lattice of cells (x_cells with
+  /// at most one cell per pixel): one exact value per cell, at any zoom.
+  bool x_lattice = false, y_lattice = false;
+  std::vector<float> values;
+};
+
 struct Heatmap {
   double x0 = 0, x1 = 1, y0 = 0, y1 = 1;
   int cols = 0, rows = 0;      ///< matrix size, or the natural lattice of a sampler (for CSV)
@@ -157,6 +170,10 @@ struct Heatmap {
   double vmin = 0, vmax = 1;   ///< colour range (signed maps: symmetric around 0)
   std::string value_name;      ///< colorbar / hover label, e.g. "PE[pos, i]"
   std::string x_name, y_name;  ///< hover readout names, e.g. "dim", "pos"
+
+  /// Set by prepare_for_screen for a sampler: what the screen draws when not
+  /// zoomed in (hover and exports call the sampler).
+  std::shared_ptr<const ScreenRaster> screen;
 
   bool is_matrix() const { return !values.empty(); }
   /// Value of the cell containing (x, y) (matrix) or the sampler at (x, y).
@@ -237,7 +254,9 @@ bool all_finite(const Figure& figure);
 /// Gives every sorted line series of more than 32 points per pixel
 /// of `width_px` its ScreenPoints (8 buckets per pixel), so drawing it costs
 /// what the pixels need (the interactive window, on its build thread). A
-/// column's extremes then come from within an eighth of a pixel of it.
-void prepare_for_screen(Figure& figure, int width_px);
+/// column's extremes then come from within an eighth of a pixel of it. With
+/// `height_px`, every sampler heatmap also gets its ScreenRaster at `density`
+/// device pixels per unit over the whole width_px × height_px.
+void prepare_for_screen(Figure& figure, int width_px, int height_px = 0, double density = 1);
 
 }  // namespace poslab::app::fig

@@ -409,6 +409,27 @@ int cell_index(double x, double lo, double hi, int n) {
   return t >= n - 1 ? n - 1 : static_cast<int>(t);
 }
 
+/// The cell of an n-cell even grid over [lo, hi] (in `scale`) holding v.
+int nearest_cell(double v, double lo, double hi, AxisScale scale, int n) {
+  const double a = axis_forward(lo, scale), b = axis_forward(hi, scale);
+  const double t = (axis_forward(v, scale) - a) / (b - a) * n;
+  return std::isfinite(t) ? std::clamp(static_cast<int>(std::floor(t)), 0, n - 1) : 0;
+}
+
+/// True when `sr` was sampled in the layout's scales and is at least as fine
+/// as the pixels asked for (not zoomed in past it).
+bool screen_raster_covers(const ScreenRaster& sr, const Heatmap& h, const std::vector<double>& xs,
+                          const std::vector<double>& ys, const PlotLayout& L) {
+  auto fine = [](const std::vector<double>& px, double lo, double hi, AxisScale scale, int n, bool lattice) {
+    if (lattice || px.size() < 2) return true;  // a lattice's values are exact at any zoom
+    const double step = std::abs(axis_forward(px[1], scale) - axis_forward(px[0], scale));
+    const double cell = std::abs(axis_forward(hi, scale) - axis_forward(lo, scale)) / n;
+    return std::isfinite(step) && std::isfinite(cell) && cell <= step * (1 + 1e-9);
+  };
+  return sr.nx > 0 && sr.ny > 0 && sr.values.size() == static_cast<std::size_t>(sr.nx) * static_cast<std::size_t>(sr.ny) &&
+         fine(xs, h.x0, h.x1, L.x_scale, sr.nx, sr.x_lattice) && fine(ys, h.y0, h.y1, L.y_scale, sr.ny, sr.y_lattice);
+}
+
 void draw_heatmap(const Heatmap& h, Painter& painter, const PlotLayout& L, const Theme& theme) {
   const double px0 = std::max(L.plot.x, std::min(L.to_px_x(h.x0), L.to_px_x(h.x1)));
   const double px1 = std::min(L.plot.right(), std::max(L.to_px_x(h.x0), L.to_px_x(h.x1)));
@@ -437,6 +458,21 @@ void draw_heatmap(const Heatmap& h, Painter& painter, const PlotLayout& L, const
         values[dst_i] = h.values[src];
         if (!mask.empty()) mask[dst_i] = h.mask[src];
       }
+  } else if (const ScreenRaster* sr = h.screen.get();
+             sr && screen_raster_covers(*sr, h, xs, ys, L)) {
+    // Sampled ahead on the build thread: each pixel takes the nearest value.
+    std::vector<int> ci(static_cast<std::size_t>(w)), ri(static_cast<std::size_t>(rows));
+    for (int c = 0; c < w; ++c)
+      ci[static_cast<std::size_t>(c)] = sr->x_lattice ? cell_index(xs[static_cast<std::size_t>(c)], h.x0, h.x1, sr->nx)
+                                                      : nearest_cell(xs[static_cast<std::size_t>(c)], h.x0, h.x1, L.x_scale, sr->nx);
+    for (int r = 0; r < rows; ++r)
+      ri[static_cast<std::size_t>(r)] = sr->y_lattice ? cell_index(ys[static_cast<std::size_t>(r)], h.y0, h.y1, sr->ny)
+                                                      : nearest_cell(ys[static_cast<std::size_t>(r)], h.y0, h.y1, L.y_scale, sr->ny);
+    for (int r = 0; r < rows; ++r)
+      for (int c = 0; c < w; ++c)
+        values[static_cast<std::size_t>(r) * static_cast<std::size_t>(w) + static_cast<std::size_t>(c)] =
+            sr->values[static_cast<std::size_t>(ri[static_cast<std::size_t>(r)]) * static_cast<std::size_t>(sr->nx) +
+                       static_cast<std::size_t>(ci[static_cast<std::size_t>(c)])];
   } else if (h.sampler) {
     auto snap = [](std::vector<double>& v, double lo, double hi, int n) {
       if (n <= 0) return;

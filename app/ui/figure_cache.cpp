@@ -43,15 +43,16 @@ std::string key_of(std::string_view view, std::string_view figure) {
 
 /// Builds `def` into `b` at `params` (`resolved`: resolve_view_params already
 /// applied; otherwise building raises the conflict): the figure, or the
-/// error and the key to blame; the keys read, sorted. `for_screen`: long
-/// lines also get their ScreenPoints (the worker's builds: the UI thread then
+/// error and the key to blame; the keys read, sorted. `for_screen` (device
+/// pixels per point, 0: no): long lines get their ScreenPoints and sampler
+/// heatmaps their ScreenRaster (the worker's builds: the UI thread then only
 /// draws what the pixels need).
 void build_into(FigureCache::Build& b, const ViewDef& view, const FigureDef& def, const core::Params& params,
-                bool resolved, const Translator& tr, bool for_screen = false) {
+                bool resolved, const Translator& tr, double for_screen = 0) {
   try {
     b.figure = resolved ? build_figure_resolved(view, def, params, tr, b.width, b.height, &b.reads)
                         : build_figure(view, def, params, tr, b.width, b.height, &b.reads);
-    if (for_screen) fig::prepare_for_screen(b.figure, b.width);
+    if (for_screen > 0) fig::prepare_for_screen(b.figure, b.width, b.height, for_screen);
     sort_unique(b.reads);
     b.reads_known = true;
   } catch (const core::InvalidParameter& ex) {
@@ -197,8 +198,10 @@ void FigureCache::start(Entry& e, const ViewDef& view, const FigureDef& def, con
   (void)worker_texts(tr);
   // The job owns copies of everything it reads; view and def are the
   // registry's, alive for the whole program.
+  const float scale = ImGui::GetCurrentContext() ? ImGui::GetIO().DisplayFramebufferScale.x : 1.0f;
+  const double density = scale > 0 ? scale : 1.0;  // as the plot widget's painter
   if (hand_over(b, [b, &view, &def, params = resolved ? *resolved : state.params(), is_resolved = resolved != nullptr,
-                    texts = worker_tr_] { build_into(*b, view, def, params, is_resolved, *texts, true); }))
+                    texts = worker_tr_, density] { build_into(*b, view, def, params, is_resolved, *texts, density); }))
     adopt(e, state);
 }
 

@@ -397,3 +397,102 @@ TEST_CASE("screen points leave short, unsorted and broken lines, and other kinds
   prepare_for_screen(f, 300);
   for (const Series& s : f.series) CHECK(s.screen == nullptr);
 }
+
+namespace {
+
+/// Keeps every heatmap raster drawn.
+class RasterPainter final : public Painter {
+ public:
+  struct Raster {
+    int w, h;
+    std::vector<float> values;
+  };
+  std::vector<Raster> rasters;
+  int sampler_calls = 0;
+  void fill_rect(const Rect&, Color) override {}
+  void stroke_polyline(std::span<const Point>, Color, double, LineStyle) override {}
+  void fill_polygon(std::span<const Point>, Color) override {}
+  void fill_circle(Point, double, Color) override {}
+  void text(Point, std::string_view, const TextStyle&, Anchor, VAnchor, bool) override {}
+  Size measure(std::string_view s, const TextStyle& st) override { return {static_cast<double>(s.size()) * st.size * 0.55, st.size}; }
+  void heatmap(const Rect&, const ScalarRaster& r) override { rasters.push_back({r.w, r.h, {r.values.begin(), r.values.end()}}); }
+  void push_clip(const Rect&) override {}
+  void pop_clip() override {}
+};
+
+}  // namespace
+
+TEST_CASE("a sampler heatmap sampled ahead draws each pixel's nearest value, and its cells exactly") {
+  std::mt19937_64 rng(61);
+  std::uniform_real_distribution<double> u(0.2, 3);
+  for (int trial = 0; trial < 8; ++trial) {
+    const bool log_x = trial % 2 == 1, cells = trial % 4 >= 2;
+    const double fx = u(rng), fy = u(rng);
+    Figure f;
+    f.x.scale = log_x ? AxisScale::log : AxisScale::linear;
+    Heatmap h;
+    h.x0 = log_x ? 1 : 0, h.x1 = log_x ? 1e4 : 64, h.y0 = 0, h.y1 = 32;
+    h.cols = 64, h.rows = 32;
+    h.x_cells = h.y_cells = cells;
+    auto calls = std::make_shared<int>(0);
+    // A smooth map: |∂v/∂u| ≤ fx, |∂v/∂y| ≤ fy (u: x in the axis's scale).
+    h.sampler = [fx, fy, log_x, calls](std::span<const double> xs, std::span<const double> ys, std::span<float> out) {
+      ++*calls;
+      for (std::size_t r = 0; r < ys.size(); ++r)
+        for (std::size_t c = 0; c < xs.size(); ++c)
+          out[r * xs.size() + c] = static_cast<float>(std::sin(fx * (log_x ? std::log10(xs[c]) : xs[c] / 16)) + std::cos(fy * ys[r] / 8));
+    };
+    f.heatmaps.push_back(h);
+    Figure ahead = f;
+    prepare_for_screen(ahead, 400, 260);
+    REQUIRE(ahead.heatmaps[0].screen != nullptr);
+    const int calls_after_prepare = *calls;
+    RasterPainter exact, fast;
+    const Rect bounds{0, 0, 400, 260};
+    render_figure(f, exact, bounds, RenderStyle{});
+    render_figure(ahead, fast, bounds, RenderStyle{});
+    CAPTURE(trial);
+    CHECK(*calls == calls_after_prepare + 1);  // the ahead figure's draw called no sampler
+    REQUIRE(!exact.rasters.empty());  // the heatmap first (then its colour bar)
+    REQUIRE(exact.rasters.size() == fast.rasters.size());
+    const auto& a = exact.rasters[0];
+    const auto& b = fast.rasters[0];
+    REQUIRE(a.w == b.w);
+    REQUIRE(a.h == b.h);
+    // The grid is at least as fine as the pixels: a value comes from at most
+    // one grid cell away, i.e. (x1 − x0)/nx in the axis's scale.
+    const double du = ((log_x ? 4.0 : 64.0 / 16) / ahead.heatmaps[0].screen->nx) * fx;
+    const double dy = (32.0 / 8 / ahead.heatmaps[0].screen->ny) * fy;
+    double worst = 0;
+    int differ = 0;
+    for (std::size_t i = 0; i < a.values.size(); ++i) {
+      worst = std::max(worst, static_cast<double>(std::abs(a.values[i] - b.values[i])));
+      differ += a.values[i] != b.values[i];
+    }
+    // Cells no finer than the pixels: sampled once per cell, every pixel's
+    // value is its cell's, exactly; else the nearest of a grid as fine as the pixels.
+    if (cells) CHECK(differ == 0);
+    else CHECK(worst <= du + dy + 1e-6);
+  }
+}
+
+TEST_CASE("a heatmap sampled ahead is not used once zoomed in past it") {
+  Figure f;
+  Heatmap h;
+  h.x0 = 0, h.x1 = 100, h.y0 = 0, h.y1 = 100;
+  auto calls = std::make_shared<int>(0);
+  h.sampler = [calls](std::span<const double> xs, std::span<const double> ys, std::span<float> out) {
+    ++*calls;
+    for (std::size_t r = 0; r < ys.size(); ++r)
+      for (std::size_t c = 0; c < xs.size(); ++c) out[r * xs.size() + c] = static_cast<float>(xs[c] * ys[r]);
+  };
+  f.heatmaps.push_back(h);
+  prepare_for_screen(f, 200, 200);
+  REQUIRE(f.heatmaps[0].screen != nullptr);
+  const int before = *calls;
+  RasterPainter p;
+  render_figure(f, p, Rect{0, 0, 200, 200}, RenderStyle{});
+  CHECK(*calls == before);  // unzoomed: the grid
+  render_figure(f, p, Rect{0, 0, 200, 200}, RenderStyle{}, ViewRange{10, 20, 10, 20});
+  CHECK(*calls == before + 1);  // zoomed in ten times: the sampler, exact
+}
