@@ -309,7 +309,8 @@ void ParamsPanel::numeric(UiContext& ctx, const core::ParamSpec& spec, double va
     int k = std::clamp(static_cast<int>(std::lround(std::log2(std::max(1.0, value)))), kmin, kmax);
     if (ImGui::SliderInt("##v", &k, kmin, kmax, no_text, flags)) set(ctx, spec.key, snap(spec, std::exp2(k), true));
   } else {
-    double v = value, lo = spec.ui_min, hi = spec.ui_max;
+    auto [lo, hi] = slider_range(spec, ctx.state.params());  // head: 1..heads
+    double v = value;
     const bool log = spec.scale == core::SliderScale::log && lo > 0;
     if (ImGui::SliderScalar("##v", ImGuiDataType_Double, &v, &lo, &hi, no_text,
                             flags | (log ? ImGuiSliderFlags_Logarithmic : 0)) &&
@@ -322,7 +323,8 @@ void ParamsPanel::numeric(UiContext& ctx, const core::ParamSpec& spec, double va
   ImGui::TextUnformatted(shown_value.c_str());
   if (compact) return;
   // The slider's range under its two ends, small and muted.
-  const std::string lo = number(spec.ui_min), hi = number(spec.ui_max);
+  const auto ends = slider_range(spec, ctx.state.params());
+  const std::string lo = number(ends.first), hi = number(ends.second);
   ImGui::PushFont(ctx.fonts.small);
   ImGui::PushStyleColor(ImGuiCol_Text, ctx.pal.muted);
   const float x0 = ImGui::GetCursorPosX();

@@ -161,7 +161,7 @@ const std::array kSpecs = {
               .min_items = 2, .max_items = 2},
     ParamSpec{.key = "causal", .type = T::boolean, .default_text = "true"},
     ParamSpec{.key = "head", .type = T::integer, .default_text = "1", .min = 1, .max = 256,
-              .ui_min = 1, .ui_max = 256},
+              .ui_min = 1, .ui_max = 256, .ui_max_key = "heads"},
     ParamSpec{.key = "max_length", .type = T::integer, .default_text = "512", .min = 1,
               .max = 1'048'576, .ui_min = 1, .ui_max = 8192, .scale = S::log, .unit = "tokens"},
     ParamSpec{.key = "terms", .type = T::choice, .default_text = "all",
