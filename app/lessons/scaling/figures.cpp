@@ -455,8 +455,8 @@ Figure attention(const FigureContext& ctx) {
       (chosen == ScalingMethod::yarn || chosen == ScalingMethod::longrope))
     rule = tr.format("scaling.attention.subtitle_given",
                      {{"method", method_name(tr, chosen)}, {"a", fig::num(p.real("attention_factor"))}});
-  else if (chosen == ScalingMethod::yarn && (p.real("mscale") == 0 || p.real("mscale_all_dim") == 0))
-    rule = tr("scaling.attention.subtitle_default");  // HF uses its two temperature keys only when both are set
+  else if (chosen == ScalingMethod::yarn && p.real("mscale") == 0 && p.real("mscale_all_dim") == 0)
+    rule = tr("scaling.attention.subtitle_default");  // HF's two temperature keys unset: the rule, not the key names
   else if (chosen == ScalingMethod::yarn)
     rule = tr.format("scaling.attention.subtitle", {{"mscale", fig::num(p.real("mscale"))},
                                                     {"all", fig::num(p.real("mscale_all_dim"))}});
