@@ -665,6 +665,14 @@ class DataCells {
         if (on_[index(c, row)]) return true;
     return false;
   }
+  /// How many cells the rectangle touches hold data.
+  int count(const Rect& r) const {
+    int c0 = 0, c1 = 0, r0 = 0, r1 = 0, n = 0;
+    if (!cell_span(r.x, r.y, r.right(), r.bottom(), c0, c1, r0, r1)) return 0;
+    for (int row = r0; row <= r1; ++row)
+      for (int c = c0; c <= c1; ++c) n += on_[index(c, row)];
+    return n;
+  }
 
  private:
   bool cell_span(double x0, double y0, double x1, double y1, int& c0, int& c1, int& r0, int& r1) const {
@@ -1045,11 +1053,13 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
     return false;
   };
   // The first place whose box stays inside the plot and covers neither data,
-  // a label nor another reference line; else the first clear of labels;
-  // else the first. `own`: the index of the reference line being labelled.
+  // a label nor another reference line; else, of those clear of labels, the
+  // one covering the least data (a crossing line counts as much as a full
+  // column of it); else the first. `own`: the reference line being labelled.
   auto choose = [&](const std::vector<Place>& places, std::string_view text, const TextStyle& st,
                     std::size_t own = static_cast<std::size_t>(-1)) {
     const Place* clear_of_labels = nullptr;
+    int least = std::numeric_limits<int>::max();
     for (const Place& p : places) {
       const Rect b = box_of(p.at, text, st, p.h, p.v);
       if (b.x < L.plot.x - 0.5 || b.right() > L.plot.right() + 0.5 || b.y < L.plot.y - 0.5 || b.bottom() > L.plot.bottom() + 0.5)
@@ -1060,8 +1070,10 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
       };
       const bool on_label = std::any_of(labels.begin(), labels.end(), near) || std::any_of(obstacles.begin(), obstacles.end(), near);
       if (on_label) continue;
-      if ((!cells || !cells->any(b)) && !crossed(b, own)) return p;
-      if (!clear_of_labels) clear_of_labels = &p;
+      const bool crossing = crossed(b, own);
+      if ((!cells || !cells->any(b)) && !crossing) return p;
+      const int covered = (cells ? cells->count(b) : 0) + (crossing ? static_cast<int>(b.h / std::max(2.0, fs * 0.25)) + 1 : 0);
+      if (covered < least) least = covered, clear_of_labels = &p;
     }
     return clear_of_labels ? *clear_of_labels : places.front();
   };
