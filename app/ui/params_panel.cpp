@@ -211,7 +211,7 @@ void ParamsPanel::name_line(UiContext& ctx, const core::ParamSpec& spec, bool co
     if (ImGui::SmallButton(play_label)) {
       Animation& a = ctx.state.animation();
       if (a.config().key == spec.key) a.toggle();
-      else a.choose(spec.key), a.play();
+      else a.choose(spec.key, ctx.state.params()), a.play();
     }
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.tr("ui.params.play_one").c_str());
   }
@@ -357,7 +357,7 @@ void ParamsPanel::context_menu(UiContext& ctx, const core::ParamSpec& spec) {
   if (ImGui::MenuItem(ctx.tr("ui.params.reset_one").c_str(), nullptr, false, ctx.state.params().is_set(spec.key)))
     ctx.state.reset_param(spec.key), messages_.erase(std::string(spec.key));
   if (is_numeric(spec) && ImGui::MenuItem(ctx.tr("ui.params.play_one").c_str())) {
-    ctx.state.animation().choose(spec.key);
+    ctx.state.animation().choose(spec.key, ctx.state.params());
     ctx.state.animation().play();
   }
   const std::string view(ctx.state.view().id);
