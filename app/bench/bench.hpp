@@ -17,6 +17,9 @@ struct BenchOptions {
   /// Only the frame measurements of these views (no exports, no kernels,
   /// no deck); empty = every view and everything else.
   std::vector<std::string> views;
+  /// Every figure built on the UI thread, in the frame (as the single-threaded
+  /// browser build does): for a like-for-like web/native comparison.
+  bool in_place = false;
 };
 
 /// Kernels and export timings, headless. Fills `report` with "kernels",

@@ -104,6 +104,8 @@ int dispatch(int argc, char** argv, const GuiEntryPoints& gui, std::string& lang
                       "only every view's figures and readouts at the largest sizes (docs/CONTRACT.md §3 Budgets)");
   bench_cmd->add_option("--view", bench_options.views,
                         "only the frame times of this view's keys (repeat for more views; no exports, kernels or deck)");
+  bench_cmd->add_flag("--in-place", bench_options.in_place,
+                      "build figures in the frame, on the UI thread (as the browser does), not on the worker");
 
   try {
     app.parse(argc, argv);
@@ -132,6 +134,7 @@ int dispatch(int argc, char** argv, const GuiEntryPoints& gui, std::string& lang
   if (bench_cmd->parsed()) {
     try {
       nlohmann::ordered_json report = nlohmann::ordered_json::object();
+      if (bench_options.in_place) report["in_place_requested"] = true;  // bench_frames reads and removes it
       int code = kExitOk;
       if (bench_options.extremes) {
         bench::run_extremes_bench(report);

@@ -28,6 +28,22 @@ bool relation(char32_t c) { return std::u32string_view(U"=≈≠≡≤≥<>→�
 /// A big operator binds the word after it: "Σᵢ 2·cos(r·θᵢ)" stays on one line.
 bool big_operator(char32_t c) { return std::u32string_view(U"Σ∑∏").find(c) != std::u32string_view::npos; }
 
+/// A short tuple opening at line[open] — "(1, …, 1)", "(0, 1, 2)", "(x, y)":
+/// one-word items separated by ", " in parentheses, at most 40 bytes, no
+/// nested parentheses. Returns the index of its ')' (npos when it is not one).
+std::size_t tuple_end(std::string_view line, std::size_t open) {
+  constexpr std::size_t kMaxBytes = 40;
+  bool comma = false;
+  for (std::size_t j = open + 1; j < line.size() && j - open <= kMaxBytes; ++j) {
+    const char ch = line[j];
+    if (ch == ')') return comma && line[j - 1] != ' ' ? j : std::string_view::npos;
+    if (ch == '(') return std::string_view::npos;
+    if (ch == ',') comma = true;
+    if (ch == ' ' && line[j - 1] != ',') return std::string_view::npos;  // prose, not a list of words
+  }
+  return std::string_view::npos;
+}
+
 }  // namespace
 
 std::vector<std::pair<std::size_t, std::size_t>> wrap_line(std::string_view line, float width,
@@ -37,11 +53,17 @@ std::vector<std::pair<std::size_t, std::size_t>> wrap_line(std::string_view line
   float w = 0;
   char32_t prev = 0, word_head = 0;  // word_head: the first character of the word c belongs to
   int formula = 0;  // depth of parentheses opened right after a symbol: "cos(φ − r·θ)"
+  std::size_t tuple_open = 0, tuple_close = 0;  // a short tuple "(1, …, 1)" that fits: no break inside
   for (std::size_t i = 0; i < line.size();) {
     std::size_t n = 1;
     const char32_t c = decode(line, i, n);
     if (c == U'(' && prev != 0 && prev != U' ' && !is_cjk(prev)) ++formula;
     else if (c == U')' && formula > 0) --formula;
+    if (c == U'(' && i >= tuple_close) {
+      const std::size_t close = tuple_end(line, i);
+      if (close != std::string_view::npos && measure(line.substr(i, close + 1 - i)) <= width) tuple_open = i, tuple_close = close;
+    }
+    const bool in_tuple = i > tuple_open && i < tuple_close;
     // A break may come before c: at a space (dropped) not next to a relation,
     // or between characters when either side is CJK, unless c closes or prev opens.
     if (i > start) {
@@ -49,8 +71,11 @@ std::vector<std::pair<std::size_t, std::size_t>> wrap_line(std::string_view line
       const char32_t next = i + 1 < line.size() ? decode(line, i + 1, next_n) : 0;
       if (c == U' ') {
         // not inside a function's argument: "cos(φ −⏎r·θ)" splits the formula
-        if (!relation(prev) && !relation(next) && !big_operator(word_head) && formula == 0) cut = i, resume = i + 1;
-      } else if ((is_cjk(c) || is_cjk(prev)) && prev != U' ' && !closing(c) && !opening(prev)) cut = i, resume = i;
+        if (!relation(prev) && !relation(next) && !big_operator(word_head) && formula == 0 && !in_tuple)
+          cut = i, resume = i + 1;
+      } else if ((is_cjk(c) || is_cjk(prev)) && prev != U' ' && !closing(c) && !opening(prev) && !in_tuple) {
+        cut = i, resume = i;
+      }
     }
     const float cw = measure(line.substr(i, n));
     if (w + cw > width && cut != std::string_view::npos && cut > start) {

@@ -3,7 +3,8 @@
 // (the GUI's paragraphs, readouts, captions): at a space (dropped) unless it
 // stands next to a relation or an operator (= ≈ ≤ ≥ < > → − + ± ×: "L = 4,096" and
 // "n − m" are one unit) or
-// follows a word that opens with Σ ("Σᵢ 2·cos(r·θᵢ)"), or next to
+// follows a word that opens with Σ ("Σᵢ 2·cos(r·θᵢ)") or stands inside a short
+// tuple that fits on the line ("(1, …, 1)"), or next to
 // a CJK character — never before closing punctuation （，。）” or after opening
 // （“ — and nowhere else, so a run of digits, Latin letters and symbols
 // ("0.894427", "500,000", "θ′ᵢ = θᵢ/s") stays on one line.

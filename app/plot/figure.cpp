@@ -120,8 +120,9 @@ DataRange data_range(const Figure& f) {
     if (std::isfinite(v) && (!ylog || v > 0)) r.y_min = std::min(r.y_min, v), r.y_max = std::max(r.y_max, v);
   };
   for (const Series& s : f.series) {
-    for (double v : s.x) add_x(v);
-    for (double v : s.y) add_y(v);
+    // A long line's ScreenPoints keep its first, last, lowest and highest points: the same range.
+    for (double v : s.screen ? s.screen->x : s.x) add_x(v);
+    for (double v : s.screen ? s.screen->y : s.y) add_y(v);
     if (s.kind == SeriesKind::bars || s.kind == SeriesKind::stems) add_y(ylog ? r.y_min : 0.0);
     if (s.kind == SeriesKind::bars && !xlog) {
       // Half a bar's spacing beyond the first and last bar, so the frame never
@@ -195,6 +196,48 @@ bool all_finite(const Figure& f) {
     return (!a.min || std::isfinite(*a.min)) && (!a.max || std::isfinite(*a.max));
   };
   return check_axis(f.x) && check_axis(f.y);
+}
+
+void prepare_for_screen(Figure& f, int width_px) {
+  const int buckets = 8 * std::max(1, width_px);
+  const std::size_t worth = 32 * static_cast<std::size_t>(std::max(1, width_px));
+  for (Series& s : f.series) {
+    s.screen.reset();
+    if (s.kind != SeriesKind::line) continue;  // (a step's levels would move with its points)
+    const std::size_t n = std::min(s.x.size(), s.y.size());
+    if (n <= worth) continue;
+    // Only a line drawn whole: sorted, every point finite and on the axis
+    // (a gap or a point off a log axis breaks the line: drawn as it is).
+    bool whole = true;
+    std::vector<double> u(n);
+    for (std::size_t i = 0; i < n && whole; ++i) {
+      u[i] = axis_forward(s.x[i], f.x.scale);
+      whole = std::isfinite(u[i]) && std::isfinite(s.y[i]) && (f.y.scale != AxisScale::log || s.y[i] > 0) &&
+              (i == 0 || u[i] >= u[i - 1]);
+    }
+    if (!whole || !(u[n - 1] > u[0])) continue;
+    auto out = std::make_shared<ScreenPoints>();
+    out->u0 = u[0], out->u1 = u[n - 1], out->buckets = buckets;
+    const double per = buckets / (out->u1 - out->u0);
+    std::size_t i = 0;
+    while (i < n) {
+      const int b = std::min(buckets - 1, static_cast<int>((u[i] - out->u0) * per));
+      std::size_t lo = i, hi = i, last = i;
+      for (std::size_t j = i; j < n && std::min(buckets - 1, static_cast<int>((u[j] - out->u0) * per)) == b; ++j) {
+        if (s.y[j] < s.y[lo]) lo = j;
+        if (s.y[j] > s.y[hi]) hi = j;
+        last = j;
+      }
+      std::size_t keep[] = {i, std::min(lo, hi), std::max(lo, hi), last};
+      for (std::size_t k = 0; k < 4; ++k)
+        if (k == 0 || keep[k] != keep[k - 1]) {
+          out->x.push_back(s.x[keep[k]]);
+          out->y.push_back(s.y[keep[k]]);
+        }
+      i = last + 1;
+    }
+    s.screen = std::move(out);
+  }
 }
 
 }  // namespace poslab::app::fig

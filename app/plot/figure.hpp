@@ -18,6 +18,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -106,6 +107,17 @@ struct ExtraColumn {
   std::vector<double> values;
 };
 
+/// A long line reduced for the screen (prepare_for_screen): of the points in
+/// each of `buckets` equal parts of [u0, u1] (the x axis in its scale, as
+/// axis_forward gives it) only the first, lowest, highest and last, in order.
+/// Drawn at any view where a bucket is narrower than a pixel, it looks the
+/// same as every point, and has the same data range.
+struct ScreenPoints {
+  std::vector<double> x, y;
+  double u0 = 0, u1 = 1;
+  int buckets = 1;
+};
+
 struct Series {
   std::string name;  ///< legend entry (empty = not in the legend)
   SeriesKind kind = SeriesKind::line;
@@ -117,6 +129,9 @@ struct Series {
   std::vector<ExtraColumn> extra;
   /// Hover readout names: "pair" for x, "θ" for y (default: the axis labels).
   std::string x_name, y_name;
+  /// Set by prepare_for_screen for a long line: what the screen draws when
+  /// not zoomed in (exports, CSV and hover use x and y).
+  std::shared_ptr<const ScreenPoints> screen;
 };
 
 // [SECTION] Heatmaps
@@ -218,5 +233,11 @@ DataRange data_range(const Figure& figure);
 /// True if no number in the figure is NaN or ±Inf (a property every builder
 /// must keep; tests assert it for every figure of every view).
 bool all_finite(const Figure& figure);
+
+/// Gives every sorted line series of more than 32 points per pixel
+/// of `width_px` its ScreenPoints (8 buckets per pixel), so drawing it costs
+/// what the pixels need (the interactive window, on its build thread). A
+/// column's extremes then come from within an eighth of a pixel of it.
+void prepare_for_screen(Figure& figure, int width_px);
 
 }  // namespace poslab::app::fig

@@ -459,11 +459,28 @@ void draw_heatmap(const Heatmap& h, Painter& painter, const PlotLayout& L, const
   painter.heatmap(dst, ScalarRaster{w, rows, values, mask, h.colormap, h.vmin, h.vmax, theme.masked});
 }
 
-void draw_series(const Series& s, int index, Painter& painter, const PlotLayout& L, double fs, const Theme& th,
+/// The points of `s` to draw in the view `L`: its ScreenPoints
+/// (prepare_for_screen) while a bucket of them is at most half a pixel wide,
+/// else every point.
+struct DrawnPoints {
+  std::span<const double> x, y;
+};
+DrawnPoints drawn_points(const Series& s, const PlotLayout& L) {
+  if (s.screen) {
+    const double a = axis_forward(L.range.x_min, L.x_scale), b = axis_forward(L.range.x_max, L.x_scale);
+    const double bucket_px = (s.screen->u1 - s.screen->u0) / s.screen->buckets / std::abs(b - a) * L.plot.w;
+    if (std::isfinite(bucket_px) && bucket_px <= 0.5) return {s.screen->x, s.screen->y};
+  }
+  return {s.x, s.y};
+}
+
+void draw_series(const Series& series, int index, Painter& painter, const PlotLayout& L, double fs, const Theme& th,
                  float fade = 1.0f) {
+  const Series& s = series;
+  const DrawnPoints d = drawn_points(series, L);
   Color color = series_color(s, index, th);
   color.a *= fade;
-  const std::size_t n = std::min(s.x.size(), s.y.size());
+  const std::size_t n = std::min(d.x.size(), d.y.size());
   if (n == 0) return;
   const double base_y = L.y_scale == AxisScale::log ? L.plot.bottom() : std::clamp(L.to_px_y(0.0), L.plot.y, L.plot.bottom());
   const double scale = fs / 14.0 * th.line_scale;  // line widths
@@ -477,8 +494,8 @@ void draw_series(const Series& s, int index, Painter& painter, const PlotLayout&
         if (pts.size() >= 2) {
           const bool sorted = std::is_sorted(pts.begin(), pts.end(), [](const Point& a, const Point& b) { return a.x < b.x; });
           if (sorted && pts.size() > static_cast<std::size_t>(4 * L.plot.w)) {
-            const auto d = decimate_columns(pts);
-            painter.stroke_polyline(d, color, s.width * scale, s.style);
+            const auto columns = decimate_columns(pts);
+            painter.stroke_polyline(columns, color, s.width * scale, s.style);
           } else {
             painter.stroke_polyline(pts, color, s.width * scale, s.style);
           }
@@ -486,7 +503,7 @@ void draw_series(const Series& s, int index, Painter& painter, const PlotLayout&
         pts.clear();
       };
       for (std::size_t i = 0; i < n; ++i) {
-        const double x = L.to_px_x(s.x[i]), y = L.to_px_y(s.y[i]);
+        const double x = L.to_px_x(d.x[i]), y = L.to_px_y(d.y[i]);
         if (!std::isfinite(x) || !std::isfinite(y)) {  // e.g. ≤ 0 on a log axis: break the line
           flush();
           continue;
@@ -499,17 +516,17 @@ void draw_series(const Series& s, int index, Painter& painter, const PlotLayout&
     }
     case SeriesKind::scatter:
       for (std::size_t i = 0; i < n; ++i) {
-        const Point p{L.to_px_x(s.x[i]), L.to_px_y(s.y[i])};
+        const Point p{L.to_px_x(d.x[i]), L.to_px_y(d.y[i])};
         if (std::isfinite(p.x) && std::isfinite(p.y)) painter.fill_circle(p, s.marker * marker_scale, color);
       }
       break;
     case SeriesKind::bars: {
       double spacing = L.plot.w;
       for (std::size_t i = 1; i < n; ++i)
-        spacing = std::min(spacing, std::abs(L.to_px_x(s.x[i]) - L.to_px_x(s.x[i - 1])));
+        spacing = std::min(spacing, std::abs(L.to_px_x(d.x[i]) - L.to_px_x(d.x[i - 1])));
       const double bw = std::max(1.0, spacing * 0.8);
       for (std::size_t i = 0; i < n; ++i) {
-        const double x = L.to_px_x(s.x[i]), y = L.to_px_y(s.y[i]);
+        const double x = L.to_px_x(d.x[i]), y = L.to_px_y(d.y[i]);
         if (!std::isfinite(x) || !std::isfinite(y)) continue;
         painter.fill_rect({x - bw / 2, std::min(y, base_y), bw, std::abs(base_y - y)}, color);
       }
@@ -517,7 +534,7 @@ void draw_series(const Series& s, int index, Painter& painter, const PlotLayout&
     }
     case SeriesKind::stems:
       for (std::size_t i = 0; i < n; ++i) {
-        const double x = L.to_px_x(s.x[i]), y = L.to_px_y(s.y[i]);
+        const double x = L.to_px_x(d.x[i]), y = L.to_px_y(d.y[i]);
         if (!std::isfinite(x) || !std::isfinite(y)) continue;
         const Point line[] = {{x, base_y}, {x, y}};
         painter.stroke_polyline(line, color, std::max(1.0, s.width * scale * 0.75), LineStyle::solid);
@@ -705,15 +722,16 @@ DataCells data_cells(const Figure& f, const PlotLayout& L, double fs, const Them
   }
   const double base_y = L.y_scale == AxisScale::log ? L.plot.bottom() : std::clamp(L.to_px_y(0.0), L.plot.y, L.plot.bottom());
   for (const Series& s : f.series) {
-    const std::size_t n = std::min(s.x.size(), s.y.size());
+    const DrawnPoints d = drawn_points(s, L);
+    const std::size_t n = std::min(d.x.size(), d.y.size());
     const double half = std::max(1.0, s.width * fs / 14.0 * th.line_scale) / 2;
     const double marker = s.marker * fs / 14.0 * std::sqrt(th.line_scale);
     std::optional<Point> prev;
     double spacing = L.plot.w;
     if (s.kind == SeriesKind::bars)
-      for (std::size_t i = 1; i < n; ++i) spacing = std::min(spacing, std::abs(L.to_px_x(s.x[i]) - L.to_px_x(s.x[i - 1])));
+      for (std::size_t i = 1; i < n; ++i) spacing = std::min(spacing, std::abs(L.to_px_x(d.x[i]) - L.to_px_x(d.x[i - 1])));
     for (std::size_t i = 0; i < n; ++i) {
-      const Point p{L.to_px_x(s.x[i]), L.to_px_y(s.y[i])};
+      const Point p{L.to_px_x(d.x[i]), L.to_px_y(d.y[i])};
       if (!std::isfinite(p.x) || !std::isfinite(p.y)) {
         prev.reset();
         continue;
@@ -854,11 +872,12 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
     const double base_y = L.to_px_y(f.y.scale == AxisScale::log ? std::min(L.range.y_min, L.range.y_max) : 0.0);
     double score = 0;
     for (const Series& se : f.series) {
-      const std::size_t n = std::min(se.x.size(), se.y.size());
+      const DrawnPoints d = drawn_points(se, L);
+      const std::size_t n = std::min(d.x.size(), d.y.size());
       const std::size_t stride = std::max<std::size_t>(1, n / 2000);
       Point prev{NAN, NAN};
       for (std::size_t k = 0; k < n; k += stride) {
-        const Point q{L.to_px_x(se.x[k]), L.to_px_y(se.y[k])};
+        const Point q{L.to_px_x(d.x[k]), L.to_px_y(d.y[k])};
         if (std::isfinite(q.x) && std::isfinite(q.y) && near.contains(q)) score += 1;
         if (se.kind == SeriesKind::stems || se.kind == SeriesKind::bars) score += covers({q.x, base_y}, q);
         else if ((se.kind == SeriesKind::line || se.kind == SeriesKind::step) && stride == 1) score += covers(prev, q);

@@ -128,7 +128,7 @@ struct BlindSession {
   std::unique_ptr<App> app;
   std::filesystem::path dir;
 
-  BlindSession() {
+  explicit BlindSession(bool background) {
     dir = std::filesystem::temp_directory_path() / ("poslab-bench-gui-" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir);
     AppOptions o;
@@ -136,7 +136,7 @@ struct BlindSession {
     o.lang = "en";
     o.persist = false;
     o.config_dir = dir / "config";
-    o.background_figures = true;
+    o.background_figures = background;
     app = std::make_unique<App>(platform, o);
     app->export_choice().dir = dir / "exports";
   }
@@ -209,7 +209,8 @@ CaseResult time_moves(App& app, int count, Move&& move) {
     ms.push_back(thread_cpu_ms() - t0);
     wall.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - w0).count());
     if (std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count() > kMaxSecondsPerCase) break;
-    std::this_thread::sleep_until(w0 + std::chrono::microseconds(16667));  // a 60 Hz display
+    if (app.figures().background())
+      std::this_thread::sleep_until(w0 + std::chrono::microseconds(16667));  // a 60 Hz display: the worker builds meanwhile
   }
   // The figures catch up with the last move.
   app.figures().wait_idle();
@@ -319,8 +320,11 @@ int bench_frames(void* ordered_json_report) {
   auto& report = *static_cast<nlohmann::ordered_json*>(ordered_json_report);
   int code = 0;
   try {
-    BlindSession session;
+    const bool in_place = report.value("in_place_requested", false);
+    report.erase("in_place_requested");
+    BlindSession session(!in_place);
     App& app = *session.app;
+    report["figures_built"] = app.figures().background() ? "on a worker thread" : "in the frame";
     app.blind_frame();
     const double startup = ms_since_process_start();
     if (startup >= 0) report["startup_ms"] = startup;

@@ -43,12 +43,15 @@ std::string key_of(std::string_view view, std::string_view figure) {
 
 /// Builds `def` into `b` at `params` (`resolved`: resolve_view_params already
 /// applied; otherwise building raises the conflict): the figure, or the
-/// error and the key to blame; the keys read, sorted.
+/// error and the key to blame; the keys read, sorted. `for_screen`: long
+/// lines also get their ScreenPoints (the worker's builds: the UI thread then
+/// draws what the pixels need).
 void build_into(FigureCache::Build& b, const ViewDef& view, const FigureDef& def, const core::Params& params,
-                bool resolved, const Translator& tr) {
+                bool resolved, const Translator& tr, bool for_screen = false) {
   try {
     b.figure = resolved ? build_figure_resolved(view, def, params, tr, b.width, b.height, &b.reads)
                         : build_figure(view, def, params, tr, b.width, b.height, &b.reads);
+    if (for_screen) fig::prepare_for_screen(b.figure, b.width);
     sort_unique(b.reads);
     b.reads_known = true;
   } catch (const core::InvalidParameter& ex) {
@@ -195,7 +198,7 @@ void FigureCache::start(Entry& e, const ViewDef& view, const FigureDef& def, con
   // The job owns copies of everything it reads; view and def are the
   // registry's, alive for the whole program.
   if (hand_over(b, [b, &view, &def, params = resolved ? *resolved : state.params(), is_resolved = resolved != nullptr,
-                    texts = worker_tr_] { build_into(*b, view, def, params, is_resolved, *texts); }))
+                    texts = worker_tr_] { build_into(*b, view, def, params, is_resolved, *texts, true); }))
     adopt(e, state);
 }
 

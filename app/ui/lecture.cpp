@@ -48,27 +48,6 @@ std::vector<std::string> lecture_keys(const UiContext& ctx) {
 /// this share of the screen's height in lecture mode, every step (issue 12).
 constexpr float kPlotShare = 0.76f;  // 0.75 and a little room for rounding
 
-/// The height of `text` drawn by wrapped_text at `width` in `font` (nullptr: the current one).
-float wrapped_height(ImFont* font, std::string_view text, float width) {
-  if (font) ImGui::PushFont(font);
-  ImFont* f = ImGui::GetFont();
-  const float size = ImGui::GetFontSize();
-  auto measure = [&](std::string_view piece) {
-    return f->CalcTextSizeA(size, FLT_MAX, 0.0f, piece.data(), piece.data() + piece.size()).x;
-  };
-  std::size_t lines = 0, start = 0;
-  while (start <= text.size()) {
-    std::size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
-    lines += wrap_line(text.substr(start, end - start), width, measure).size();
-    start = end + 1;
-  }
-  const float h = static_cast<float>(lines) * ImGui::GetTextLineHeight() +
-                  static_cast<float>(lines > 0 ? lines - 1 : 0) * ImGui::GetStyle().ItemSpacing.y;
-  if (font) ImGui::PopFont();
-  return text.empty() ? 0.0f : h;
-}
-
 }  // namespace
 
 void App::draw_lecture(UiContext& ctx) {
@@ -149,9 +128,13 @@ void LessonView::lecture_page(UiContext& ctx, float height, const std::function<
     std::string selected;
     if (ImGui::BeginTabBar("##lecture-figures", ImGuiTabBarFlags_FittingPolicyResizeDown)) {
       for (const FigureDef& f : v.figures) {
-        const std::string label = figure_title(v, f.id) + "###" + std::string(f.id);
+        // A short label (the whole line shared by 5–7 tabs cut titles to
+        // "How each m…"); the full title on hover and above the figure.
+        const std::string label = figure_tab(v, f.id) + "###" + std::string(f.id);
         const ImGuiTabItemFlags flags = forced && f.id == front ? ImGuiTabItemFlags_SetSelected : 0;
-        if (ImGui::BeginTabItem(label.c_str(), nullptr, flags)) {
+        const bool open = ImGui::BeginTabItem(label.c_str(), nullptr, flags);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", figure_title(v, f.id).c_str());
+        if (open) {
           selected = std::string(f.id);
           ImGui::EndTabItem();
         }
@@ -291,6 +274,20 @@ std::string LessonView::figure_title(const ViewDef& v, std::string_view id) {
     if (!title.empty() && title[0] >= 'a' && title[0] <= 'z') title[0] = static_cast<char>(title[0] - 'a' + 'A');
   }
   return titles_.emplace(cache_key, title).first->second;
+}
+
+std::string LessonView::figure_tab(const ViewDef& v, std::string_view id) {
+  const Translator& tr = ctx_->tr;
+  const std::string key = std::string(v.id) + "." + std::string(id) + ".tab";
+  if (tr.has(key)) return tr(key);
+  // Else the title's head before a colon ("Mixing the two layouts: the score …"),
+  // when it says something on its own.
+  std::string title = figure_title(v, id);
+  for (std::string_view colon : {": ", "："}) {
+    const std::size_t at = title.find(colon);
+    if (at != std::string::npos && at >= 6) return title.substr(0, at);
+  }
+  return title;
 }
 
 // [SECTION] Presenter tools

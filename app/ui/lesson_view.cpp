@@ -95,6 +95,12 @@ void LessonView::whole_page() {
 
 // [SECTION] A guided step
 
+namespace {
+/// Outside lecture mode, a guided step's plot keeps at least this share of
+/// the window's height, however long the step's words are (its answer too).
+constexpr float kStepPlotShare = 0.46f;  // 0.45 and a little room for rounding
+}  // namespace
+
 void LessonView::step_bar(const Deck& steps) {
   UiContext& c = *ctx_;
   const int n = static_cast<int>(steps.scenes.size());
@@ -159,31 +165,64 @@ void LessonView::step_layout(const Scene& step) {
   if (const Deck* steps = c.state.steps()) step_bar(*steps);
   ImGui::Separator();
   // The step's words; hovering them lists what each symbol in them means.
+  // When they are long (a revealed answer) they scroll in a box of their own
+  // so that the plot keeps kStepPlotShare of the window's height; the answer,
+  // just revealed, is scrolled into view.
+  std::string_view fig_id = c.state.step_revealed() && !step.reveal_figure.empty() ? std::string_view(step.reveal_figure)
+                                                                                    : std::string_view(step.figure);
+  if (fig_id.empty() && !v.figures.empty()) fig_id = v.figures.front().id;
+  const LessonScreen* screen = lesson_screen(v.id);
+  const float width = ImGui::GetContentRegionAvail().x, spacing_y = ImGui::GetStyle().ItemSpacing.y;
+  const std::string hint = c.tr("ui.steps.reveal_hint");
+  const std::string question = step.has_question() ? labelled(c.tr("ui.steps.predict"), step.question.in(lang)) : "";
+  const std::string answer = c.state.step_revealed() ? labelled(c.tr("ui.steps.answer"), step.answer.in(lang)) : "";
+  float words_h = wrapped_height(nullptr, step.caption.in(lang), width) + spacing_y;
+  if (step.has_question())
+    words_h += 2 * spacing_y + wrapped_height(c.fonts.bold, question, width) +
+               wrapped_height(nullptr, answer.empty() ? hint : answer, width);
+  const FigureCache::Entry* built = fig_id.empty() ? nullptr : c.figures.find(v.id, fig_id);
+  const float header_h = built ? wrapped_height(c.fonts.bold, built->figure.title, width - 60 * c.scale) +
+                                     wrapped_height(nullptr, built->figure.subtitle, width) + 2 * spacing_y
+                               : 3 * ImGui::GetTextLineHeightWithSpacing();
+  const float plot_min = kStepPlotShare * ImGui::GetMainViewport()->Size.y;
+  const float controls_h = screen && screen->step_controls ? ImGui::GetFrameHeightWithSpacing() + spacing_y : 0.0f;
+  const float words_room = std::max(4 * ImGui::GetTextLineHeightWithSpacing(),
+                                    ImGui::GetContentRegionAvail().y - controls_h - header_h - plot_min - 3 * spacing_y);
+  const bool boxed = words_h > words_room;
+  if (c.state.step_revealed() && !(words_revealed_ && words_step_ == c.state.step())) words_scroll_ = true;
+  words_revealed_ = c.state.step_revealed();
+  words_step_ = c.state.step();
+  if (boxed) ImGui::BeginChild("##step-words", {0, words_room}, false);
   ImGui::BeginGroup();
   std::string shown = step.caption.in(lang);
   if (!step.caption.empty()) wrapped_text(shown);
   if (step.has_question()) {
     ImGui::Spacing();
     ImGui::PushFont(c.fonts.bold);
-    wrapped_colored(c.pal.accent, labelled(c.tr("ui.steps.predict"), step.question.in(lang)));
+    wrapped_colored(c.pal.accent, question);
     ImGui::PopFont();
     shown += " " + step.question.in(lang);
     if (c.state.step_revealed()) {
-      wrapped_text(labelled(c.tr("ui.steps.answer"), step.answer.in(lang)));
+      wrapped_text(answer);
       shown += " " + step.answer.in(lang);
     } else {
-      wrapped_colored(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), c.tr("ui.steps.reveal_hint"));
+      wrapped_colored(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), hint);
     }
   }
   ImGui::EndGroup();
   if (ImGui::IsItemHovered()) symbol_tooltip(shown);
+  if (boxed) {
+    // Scrolled to the end until it gets there (ImGui clamps a scroll to the
+    // previous frame's content, so one request may stop short), then kept
+    // there while the box changes size, until the student scrolls up.
+    const bool at_end = ImGui::GetScrollMaxY() > 0 && ImGui::GetScrollY() >= ImGui::GetScrollMaxY() - 0.5f;
+    if (at_end) words_scroll_ = false;
+    if (c.state.step_revealed() && (words_scroll_ || at_end)) ImGui::SetScrollHereY(1.0f);
+    ImGui::EndChild();
+  }
   ImGui::Spacing();
 
   // The figure this step brings forward, as large as the window allows.
-  std::string_view fig_id = c.state.step_revealed() && !step.reveal_figure.empty() ? std::string_view(step.reveal_figure)
-                                                                                    : std::string_view(step.figure);
-  if (fig_id.empty() && !v.figures.empty()) fig_id = v.figures.front().id;
-  const LessonScreen* screen = lesson_screen(v.id);
   const bool screen_draws_it =
       screen && std::find(screen->replaces.begin(), screen->replaces.end(), fig_id) != screen->replaces.end();
   if (screen && screen->step_controls) {
@@ -192,9 +231,12 @@ void LessonView::step_layout(const Scene& step) {
   }
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float below = ImGui::GetFrameHeightWithSpacing() * (c.lecture ? 1.5f : 4.5f);
-  const float h = std::clamp(avail.y - below, 260.0f * c.scale, std::max(260.0f * c.scale, avail.x * 0.62f));
+  const float least = std::max(260.0f * c.scale, header_h + plot_min);  // the readouts' folds may go below the fold
+  const float h = std::clamp(avail.y - below, least, std::max(least, avail.x * 0.62f));
+  const ImVec2 at = ImGui::GetCursorScreenPos();
   if (screen_draws_it && screen->draw_replaced) {
     screen->draw_replaced(*this, fig_id, {avail.x, h});  // that figure in the lesson's own form (a canvas, dials)
+    last_plot_ = last_figure_ = {at.x, at.y, at.x + avail.x, at.y + h};
   } else if (screen_draws_it) {
     screen->draw(*this);
   } else if (!fig_id.empty()) {

@@ -54,6 +54,9 @@ class LessonView final : public LessonUi {
   /// "<view>.<id>.title" text, else the title of a built figure, else the id
   /// in words ("score shift").
   std::string figure_title(const ViewDef& view, std::string_view id);
+  /// The label of figure `id`'s tab in lecture mode: its "<view>.<id>.tab"
+  /// text, else its title's head before a colon, else its title.
+  std::string figure_tab(const ViewDef& view, std::string_view id);
   /// Where the last plot was drawn this frame, in screen coordinates (tests
   /// and lecture mode check that the figure fills the screen).
   const ImVec4& last_plot_rect() const { return last_plot_; }
@@ -88,6 +91,9 @@ class LessonView final : public LessonUi {
   std::vector<Readout> readouts_;  ///< the rows last drawn (the figure cache keeps them)
   bool notes_readouts_ = false;
   std::vector<NotationEntry> notation_;  ///< the card, read once for the tooltips
+  bool words_revealed_ = false;  ///< the step words_step_'s answer was shown last frame (scrolled to once)
+  int words_step_ = -1;
+  bool words_scroll_ = false;  ///< the step's words box scrolls to its end (the answer)
   bool notation_loaded_ = false;  ///< readouts() draws the notes' checks (true) or the lesson's own
 };
 

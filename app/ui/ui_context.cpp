@@ -41,6 +41,26 @@ void wrapped_text(std::string_view text, float wrap_pos_x) {
   }
 }
 
+float wrapped_height(ImFont* font, std::string_view text, float width) {
+  if (font) ImGui::PushFont(font);
+  ImFont* f = ImGui::GetFont();
+  const float size = ImGui::GetFontSize();
+  auto measure = [&](std::string_view piece) {
+    return f->CalcTextSizeA(size, FLT_MAX, 0.0f, piece.data(), piece.data() + piece.size()).x;
+  };
+  std::size_t lines = 0, start = 0;
+  while (start <= text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    lines += wrap_line(text.substr(start, end - start), width, measure).size();
+    start = end + 1;
+  }
+  const float h = static_cast<float>(lines) * ImGui::GetTextLineHeight() +
+                  static_cast<float>(lines > 0 ? lines - 1 : 0) * ImGui::GetStyle().ItemSpacing.y;
+  if (font) ImGui::PopFont();
+  return text.empty() ? 0.0f : h;
+}
+
 void help_marker(const char* text) {
   ImGui::TextDisabled("(?)");
   if (ImGui::IsItemHovered()) {

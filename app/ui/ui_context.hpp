@@ -45,6 +45,10 @@ void help_marker(const char* text);
 /// opening （“), so a run of digits, Latin letters and symbols never splits.
 void wrapped_text(std::string_view text, float wrap_pos_x = 0);
 
+/// The height of `text` as wrapped_text draws it at `width` in `font`
+/// (nullptr: the current font), lines and the spacing between them.
+float wrapped_height(ImFont* font, std::string_view text, float width);
+
 /// Text in a colour, wrapped at the window's edge.
 void wrapped_colored(const ImVec4& color, const std::string& text);
 

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 #include <random>
+#include <map>
 #include <set>
 
 #include "app/plot/render.hpp"
@@ -274,4 +275,125 @@ TEST_CASE("bars: the x range reaches half a bar spacing past the first and last 
   const ViewRange v = default_view(g);
   CHECK(v.x_min <= -0.4);
   CHECK(v.x_max >= 3.4);
+}
+
+namespace {
+
+/// Keeps the points of every polyline drawn (the data lines of a figure).
+class PolylinePainter final : public Painter {
+ public:
+  std::vector<std::vector<Point>> lines;
+  void fill_rect(const Rect&, Color) override {}
+  void stroke_polyline(std::span<const Point> pts, Color, double, LineStyle) override { lines.emplace_back(pts.begin(), pts.end()); }
+  void fill_polygon(std::span<const Point>, Color) override {}
+  void fill_circle(Point, double, Color) override {}
+  void text(Point, std::string_view, const TextStyle&, Anchor, VAnchor, bool) override {}
+  Size measure(std::string_view s, const TextStyle& st) override { return {static_cast<double>(s.size()) * st.size * 0.55, st.size}; }
+  void heatmap(const Rect&, const ScalarRaster&) override {}
+  void push_clip(const Rect&) override {}
+  void pop_clip() override {}
+};
+
+/// Per pixel column of the plot: the lowest and highest y any line reaches there.
+std::map<int, std::pair<double, double>> column_extremes(const PolylinePainter& p) {
+  std::map<int, std::pair<double, double>> out;
+  for (const auto& line : p.lines)
+    for (const Point& q : line) {
+      auto [it, fresh] = out.try_emplace(static_cast<int>(std::floor(q.x)), q.y, q.y);
+      if (!fresh) it->second = {std::min(it->second.first, q.y), std::max(it->second.second, q.y)};
+    }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("screen points of a long line: each bucket's extremes and ends, the same range, drawn the same") {
+  std::mt19937_64 rng(16);
+  std::normal_distribution<double> g(0, 1);
+  for (int trial = 0; trial < 6; ++trial) {
+    const bool log_x = trial % 2 == 1;
+    Figure f;
+    f.x.scale = log_x ? AxisScale::log : AxisScale::linear;
+    Series s;
+    s.kind = SeriesKind::line;
+    const int n = 50000 + static_cast<int>(rng() % 100000);
+    double walk = 0;
+    for (int i = 0; i < n; ++i) {
+      s.x.push_back(log_x ? std::pow(10.0, 6.0 * i / n) : i * 0.37);
+      walk += g(rng);
+      s.y.push_back(walk + (rng() % 997 == 0 ? 40 * g(rng) : 0));  // a few spikes
+    }
+    f.series.push_back(s);
+    Figure full = f;
+    prepare_for_screen(f, 300);
+    const auto& sp = f.series[0].screen;
+    REQUIRE(sp != nullptr);
+    CAPTURE(trial);
+    CHECK(sp->x.size() <= 4 * static_cast<std::size_t>(sp->buckets));
+    CHECK(sp->x.size() < s.x.size() / 8);
+    CHECK(sp->x.front() == s.x.front());
+    CHECK(sp->x.back() == s.x.back());
+    // A subsequence of the points, in order.
+    std::size_t at = 0;
+    for (std::size_t k = 0; k < sp->x.size(); ++k) {
+      while (at < s.x.size() && !(s.x[at] == sp->x[k] && s.y[at] == sp->y[k])) ++at;
+      REQUIRE(at < s.x.size());
+      ++at;
+    }
+    // Every bucket's lowest and highest point survive.
+    std::map<int, std::pair<double, double>> all, kept;
+    auto bucket = [&](double x) {
+      return std::min(sp->buckets - 1, static_cast<int>((axis_forward(x, f.x.scale) - sp->u0) * (sp->buckets / (sp->u1 - sp->u0))));
+    };
+    auto add = [](std::map<int, std::pair<double, double>>& m, int b, double y) {
+      auto [it, fresh] = m.try_emplace(b, y, y);
+      if (!fresh) it->second = {std::min(it->second.first, y), std::max(it->second.second, y)};
+    };
+    for (std::size_t i = 0; i < s.x.size(); ++i) add(all, bucket(s.x[i]), s.y[i]);
+    for (std::size_t k = 0; k < sp->x.size(); ++k) add(kept, bucket(sp->x[k]), sp->y[k]);
+    CHECK(all == kept);
+    // The same data range, and the same pixels' extremes when drawn unzoomed.
+    const DataRange a = data_range(full), b = data_range(f);
+    CHECK(a.x_min == b.x_min);
+    CHECK(a.x_max == b.x_max);
+    CHECK(a.y_min == b.y_min);
+    CHECK(a.y_max == b.y_max);
+    PolylinePainter pa, pb;
+    const Rect bounds{0, 0, 300, 200};
+    render_figure(full, pa, bounds, RenderStyle{});
+    render_figure(f, pb, bounds, RenderStyle{});
+    const auto ea = column_extremes(pa), eb = column_extremes(pb);
+    REQUIRE(ea.size() == eb.size());
+    for (const auto& [col, ext] : ea) {
+      CAPTURE(col);
+      // The kept points are some of the points: within each column's extremes.
+      const auto& other = eb.at(col);
+      CHECK(other.first >= ext.first);
+      CHECK(other.second <= ext.second);
+      // A column's extreme is kept there, or in a bucket (an eighth of a
+      // pixel) that reaches the next column: drawn at most a column away.
+      double lo = other.first, hi = other.second;
+      for (int c : {col - 1, col + 1})
+        if (const auto it = eb.find(c); it != eb.end()) lo = std::min(lo, it->second.first), hi = std::max(hi, it->second.second);
+      CHECK(lo <= ext.first);
+      CHECK(hi >= ext.second);
+    }
+  }
+}
+
+TEST_CASE("screen points leave short, unsorted and broken lines, and other kinds, as they are") {
+  Figure f;
+  Series shortline, unsorted, broken, dots, steps;
+  for (int i = 0; i < 100000; ++i) {
+    if (i < 1000) shortline.x.push_back(i), shortline.y.push_back(i);
+    unsorted.x.push_back(i % 2 ? i : 100000 - i), unsorted.y.push_back(i);
+    broken.x.push_back(i), broken.y.push_back(i == 500 ? std::nan("") : i);
+    dots.x.push_back(i), dots.y.push_back(i);
+  }
+  dots.kind = SeriesKind::scatter;
+  steps = dots;
+  steps.kind = SeriesKind::step;
+  f.series = {shortline, unsorted, broken, dots, steps};
+  prepare_for_screen(f, 300);
+  for (const Series& s : f.series) CHECK(s.screen == nullptr);
 }

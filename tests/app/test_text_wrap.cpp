@@ -142,3 +142,39 @@ TEST_CASE("wrap: a function's argument stays whole (cos(φ − r·θ)), a parent
   const auto lines = app::wrap_line(prose, 12, measure);
   CHECK(lines.size() > 3);
 }
+
+TEST_CASE("wrap: a short tuple (1, …, 1) stays whole when it fits; prose in parentheses and long lists still break") {
+  // The lecture words column broke "q = k = (1,⏎…, 1)" (decay, step 2).
+  const std::string text = "For q = k = (1, …, 1) the score at distance r is drawn, and (0, 1, 2) and (x, y) too";
+  const std::vector<std::string> tuples = {"(1, …, 1)", "(0, 1, 2)", "(x, y)"};
+  for (float width = 9; width <= 60; width += 1) {
+    CAPTURE(width);
+    const auto lines = app::wrap_line(text, width, measure);
+    for (std::size_t k = 0; k + 1 < lines.size(); ++k) {
+      const std::size_t cut = lines[k].second;
+      for (const std::string& t : tuples) {
+        const std::size_t open = text.find(t);
+        CHECK_FALSE((cut > open && cut < open + t.size()));  // never a break inside a tuple that fits
+      }
+    }
+    // "q = k = (1, …, 1)" is one unit (relations bind): from its width on, every line fits
+    if (width >= 17)
+      for (const auto& [from, to] : lines) CHECK(measure(std::string_view(text).substr(from, to - from)) <= width);
+  }
+  // Narrower than the tuple: it may break after its commas rather than overflow.
+  const auto narrow = app::wrap_line("(1, …, 1)", 5, measure);
+  CHECK(narrow.size() > 1);
+  // The rule is narrow: words in parentheses are prose ("(its formula is in the text)"),
+  // and a list longer than 40 bytes is no short tuple.
+  CHECK(app::wrap_line("end (its formula is in the text) here", 12, measure).size() > 2);
+  CHECK(app::wrap_line("v = (10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110)", 20, measure).size() > 1);
+  // Chinese around a tuple: the tuple stays whole, the CJK text still breaks.
+  const std::string zh = "对 q = k = (1, …, 1)，距离 r 处的分数逐渐变小";
+  for (float width = 12; width <= 30; width += 1) {
+    for (const auto& [from, to] : app::wrap_line(zh, width, measure)) {
+      const std::size_t open = zh.find("(1,"), close = zh.find(')');
+      CHECK_FALSE((to > open && to < close));
+      (void)from;
+    }
+  }
+}

@@ -6,7 +6,8 @@ Usage:
 
 Serves the web build, opens index.html#bench in headless Chromium (software
 WebGL, as the web tests do) and reads the frame report the page prints; runs
-`poslab bench --json` natively right after, on the same
+`poslab bench --json --in-place` natively right after (figures built in the
+frame, as the single-threaded page does), on the same
 machine; prints frame p95 per lesson and key at the defaults in both, and the
 ratio web/native (target: ≤ 2 at the defaults). The page measures wall time
 per frame (a browser has no thread CPU clock), the native bench thread CPU
@@ -52,7 +53,7 @@ def main():
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     web = web_report(pathlib.Path(args.site))
-    native = json.loads(subprocess.run([args.native, "bench", "--json"], capture_output=True, text=True,
+    native = json.loads(subprocess.run([args.native, "bench", "--json", "--in-place"], capture_output=True, text=True,
                                        check=True).stdout)
     rows = []
     for view, w in web["frame_ms"].items():
