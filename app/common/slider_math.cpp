@@ -31,6 +31,15 @@ double position_of(const ParamSpec& spec, double lo, double hi, double value) {
   return std::isfinite(t) ? std::clamp(t, 0.0, 1.0) : 0.0;
 }
 
+std::pair<double, double> slider_range(const ParamSpec& spec, const core::Params& params) {
+  double hi = spec.ui_max;
+  if (!spec.ui_max_key.empty()) {
+    const ParamSpec* other = core::find_param(spec.ui_max_key);
+    if (other && is_numeric(*other)) hi = std::min(hi, params.real(spec.ui_max_key));
+  }
+  return {spec.ui_min, std::max(spec.ui_min, hi)};
+}
+
 int pow2_min_exponent(const ParamSpec& spec) {
   return static_cast<int>(std::ceil(std::log2(std::max(1.0, spec.ui_min)) - 1e-9));
 }

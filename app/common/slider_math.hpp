@@ -5,6 +5,8 @@
 // panel, the animation and the recorded sweeps (GUI and `poslab export
 // --sweep`); no ImGui here.
 
+#include <utility>
+
 #include "poslab/core/params.hpp"
 
 namespace poslab::app {
@@ -23,6 +25,11 @@ double position_of(const core::ParamSpec& spec, double lo, double hi, double val
 /// number for even ones, to a power of two for pow2 sliders when `pow2_steps`,
 /// and inside min..max (a hair inside an exclusive bound).
 double snap(const core::ParamSpec& spec, double value, bool pow2_steps);
+
+/// The slider's ends for `spec` under `params`: ui_min..ui_max, the upper
+/// end lowered to the value of spec.ui_max_key when that is set and lower
+/// (head's slider runs 1..heads); never below ui_min.
+std::pair<double, double> slider_range(const core::ParamSpec& spec, const core::Params& params);
 
 /// For pow2 sliders: the exponents k with 2^k inside ui_min..ui_max.
 int pow2_min_exponent(const core::ParamSpec& spec);

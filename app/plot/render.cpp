@@ -582,6 +582,87 @@ void draw_series(const Series& series, int index, Painter& painter, const PlotLa
 
 double text_width(Painter& p, std::string_view s, const TextStyle& st) { return p.measure(s, st).w; }
 
+/// An axis title laid out along a side `room` pixels long: its lines and the
+/// style they share. One line at full size when it fits; else the fewest
+/// lines (up to three, broken at spaces so the widest is shortest) that fit
+/// at 80 % of the size or more; else three lines shrunk down to 60 %; and
+/// what still does not fit at 60 % is cut short with "…" (never clipped by
+/// the figure's edge).
+struct FittedTitle {
+  std::vector<std::string> lines;
+  TextStyle style;
+  /// The room across the side the lines take, for the layout (one line at
+  /// full size keeps the 1.4 em it always had).
+  double depth() const {
+    return lines.empty() ? 0 : style.size * (1.4 + 1.2 * static_cast<double>(lines.size() - 1));
+  }
+};
+
+FittedTitle fit_title(Painter& painter, const std::string& text, const TextStyle& base, double room) {
+  FittedTitle out{{text}, base};
+  if (text.empty() || room <= 0) return out;
+  const double full = text_width(painter, text, base);
+  if (full <= room) return out;
+  std::vector<std::size_t> spaces;  // byte offsets of the break candidates
+  for (std::size_t i = 0; i < text.size(); ++i)
+    if (text[i] == ' ') spaces.push_back(i);
+  auto width_of = [&](const std::vector<std::string>& lines) {
+    double w = 0;
+    for (const std::string& l : lines) w = std::max(w, text_width(painter, l, base));
+    return w;
+  };
+  // The best split into n lines: every choice of n − 1 spaces (titles are a
+  // few words, so this is a few hundred measurements at most).
+  auto best_split = [&](std::size_t n) {
+    std::vector<std::string> best{text};
+    double best_w = full;
+    if (n == 2) {
+      for (std::size_t a : spaces) {
+        std::vector<std::string> l{text.substr(0, a), text.substr(a + 1)};
+        if (const double w = width_of(l); w < best_w) best_w = w, best = std::move(l);
+      }
+    } else if (n == 3) {
+      for (std::size_t i = 0; i < spaces.size(); ++i)
+        for (std::size_t j = i + 1; j < spaces.size(); ++j) {
+          const std::size_t a = spaces[i], b = spaces[j];
+          std::vector<std::string> l{text.substr(0, a), text.substr(a + 1, b - a - 1), text.substr(b + 1)};
+          if (const double w = width_of(l); w < best_w) best_w = w, best = std::move(l);
+        }
+    }
+    return std::pair{best, best_w};
+  };
+  std::pair<std::vector<std::string>, double> split{{text}, full};
+  for (std::size_t n = 1; n <= 3; ++n) {
+    if (n > 1 && spaces.size() + 1 < n) break;
+    split = n == 1 ? std::pair{std::vector<std::string>{text}, full} : best_split(n);
+    if (room / split.second >= 0.8) break;
+  }
+  out.lines = std::move(split.first);
+  out.style.size *= std::clamp(room / split.second, 0.6, 1.0);
+  // A painter's text need not scale exactly with its size (a screen font
+  // hinted at the nearest size): measure again and shrink a little more.
+  for (int pass = 0; pass < 3; ++pass) {
+    double w = 0;
+    for (const std::string& l : out.lines) w = std::max(w, text_width(painter, l, out.style));
+    if (w <= room || out.style.size <= base.size * 0.6) break;
+    out.style.size = std::max(base.size * 0.6, out.style.size * room / w * 0.995);
+  }
+  // Still too long at 60 %: shorten the longest lines, a code point at a time.
+  for (std::string& l : out.lines) {
+    if (text_width(painter, l, out.style) <= room) continue;
+    std::string cut = l;
+    while (!cut.empty()) {
+      std::size_t end = cut.size() - 1;
+      while (end > 0 && (static_cast<unsigned char>(cut[end]) & 0xC0) == 0x80) --end;  // a code point's first byte
+      cut.erase(end);
+      while (!cut.empty() && cut.back() == ' ') cut.pop_back();
+      if (text_width(painter, cut + "…", out.style) <= room) break;
+    }
+    l = cut + "…";
+  }
+  return out;
+}
+
 /// The plot area in square cells of a few pixels, marked where a series draws
 /// (lines, steps, markers, bars, stems), so labels of reference lines and
 /// bands can be put where they cover no data.
@@ -636,6 +717,14 @@ class DataCells {
       for (int c = c0; c <= c1; ++c)
         if (on_[index(c, row)]) return true;
     return false;
+  }
+  /// How many cells the rectangle touches hold data.
+  int count(const Rect& r) const {
+    int c0 = 0, c1 = 0, r0 = 0, r1 = 0, n = 0;
+    if (!cell_span(r.x, r.y, r.right(), r.bottom(), c0, c1, r0, r1)) return 0;
+    for (int row = r0; row <= r1; ++row)
+      for (int c = c0; c <= c1; ++c) n += on_[index(c, row)];
+    return n;
   }
 
  private:
@@ -762,7 +851,11 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
   if (y_reversed) std::reverse(y_ticks.begin(), y_ticks.end());  // bottom to top, for the overlap guard
   double ytick_w = 0;
   for (const Tick& t : y_ticks) ytick_w = std::max(ytick_w, text_width(painter, t.label, tick_st));
-  const double left = bounds.x + pad + (f.y.label.empty() ? 0 : label_st.size * 1.4) + ytick_w + fs * 0.6;
+  // The y title along the plot's height (known now: only the width changes
+  // below), on as many lines as it needs.
+  const FittedTitle y_title = f.y.label.empty() ? FittedTitle{{}, label_st}
+                                                 : fit_title(painter, axis_title(f.y), label_st, std::max(10.0, bottom - top));
+  const double left = bounds.x + pad + y_title.depth() + ytick_w + fs * 0.6;
   double right = bounds.right() - pad;
   std::vector<Tick> cb_ticks;
   double cb_w = 0;
@@ -790,8 +883,10 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
   auto corner_box = [&](LegendPlace p) {
     const bool r = p == LegendPlace::top_right || p == LegendPlace::bottom_right;
     const bool t = p == LegendPlace::top_right || p == LegendPlace::top_left;
-    return Rect{r ? L.plot.right() - box_w - fs * 0.5 : L.plot.x + fs * 0.5,
-                t ? L.plot.y + fs * 0.5 : L.plot.bottom() - box_h - fs * 0.5, box_w, box_h};
+    // A box taller than the plot hangs from its top: the first entries stay
+    // on screen, never above the frame.
+    const double y = t ? L.plot.y + fs * 0.5 : std::max(L.plot.y + fs * 0.25, L.plot.bottom() - box_h - fs * 0.5);
+    return Rect{r ? L.plot.right() - box_w - fs * 0.5 : L.plot.x + fs * 0.5, y, box_w, box_h};
   };
   // What a box would cover: the series' points, and the pixels between them
   // that are drawn too — a stem or bar from its base to its value, a line's
@@ -996,10 +1091,30 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
     Anchor h;
     VAnchor v;
   };
-  // The first place whose box stays inside the plot and covers neither data
-  // nor a label; else the first clear of labels; else the first.
-  auto choose = [&](const std::vector<Place>& places, std::string_view text, const TextStyle& st) {
+  // Where the reference lines run, in pixels: a label crossed by another
+  // line (a marked position through a threshold's label) cannot be read.
+  std::vector<std::pair<bool, double>> line_px;  // (vertical, x or y)
+  for (const RefLine& l : f.ref_lines) {
+    const bool vertical = l.orientation == Orientation::vertical;
+    const double at = vertical ? L.to_px_x(l.value) : L.to_px_y(l.value);
+    line_px.emplace_back(vertical, std::isfinite(at) ? at : kNaN);
+  }
+  auto crossed = [&](const Rect& b, std::size_t own) {
+    for (std::size_t i = 0; i < line_px.size(); ++i) {
+      if (i == own) continue;
+      const auto [vertical, at] = line_px[i];
+      if (vertical ? at > b.x && at < b.right() : at > b.y && at < b.bottom()) return true;
+    }
+    return false;
+  };
+  // The first place whose box stays inside the plot and covers neither data,
+  // a label nor another reference line; else, of those clear of labels, the
+  // one covering the least data (a crossing line counts as much as a full
+  // column of it); else the first. `own`: the reference line being labelled.
+  auto choose = [&](const std::vector<Place>& places, std::string_view text, const TextStyle& st,
+                    std::size_t own = static_cast<std::size_t>(-1)) {
     const Place* clear_of_labels = nullptr;
+    int least = std::numeric_limits<int>::max();
     for (const Place& p : places) {
       const Rect b = box_of(p.at, text, st, p.h, p.v);
       if (b.x < L.plot.x - 0.5 || b.right() > L.plot.right() + 0.5 || b.y < L.plot.y - 0.5 || b.bottom() > L.plot.bottom() + 0.5)
@@ -1010,8 +1125,10 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
       };
       const bool on_label = std::any_of(labels.begin(), labels.end(), near) || std::any_of(obstacles.begin(), obstacles.end(), near);
       if (on_label) continue;
-      if (!cells || !cells->any(b)) return p;
-      if (!clear_of_labels) clear_of_labels = &p;
+      const bool crossing = crossed(b, own);
+      if ((!cells || !cells->any(b)) && !crossing) return p;
+      const int covered = (cells ? cells->count(b) : 0) + (crossing ? static_cast<int>(b.h / std::max(2.0, fs * 0.25)) + 1 : 0);
+      if (covered < least) least = covered, clear_of_labels = &p;
     }
     return clear_of_labels ? *clear_of_labels : places.front();
   };
@@ -1025,9 +1142,13 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
     }
     painter.text(p.at, text, st, p.h, p.v);
   };
-  for (const RefLine& l : f.ref_lines) {
+  // Label text is read against the plot's background (or its backing): a
+  // line drawn dark to show on a heatmap gets a light label on a dark theme.
+  auto readable = [&](Color c) { return with_contrast(th.ink(c), th.plot_background, 4.5); };
+  for (std::size_t li = 0; li < f.ref_lines.size(); ++li) {
+    const RefLine& l = f.ref_lines[li];
     if (l.label.empty()) continue;
-    const TextStyle st{fs * 0.85, false, th.ink(l.color ? *l.color : th.muted)};
+    const TextStyle st{fs * 0.85, false, readable(l.color ? *l.color : th.muted)};
     std::vector<Place> places;
     if (l.orientation == Orientation::vertical) {
       const double x = L.to_px_x(l.value);
@@ -1041,6 +1162,12 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
         places.push_back({{px, at_bottom}, h, VAnchor::bottom});
         places.push_back({{px, mid}, h, VAnchor::middle});
       }
+      // then a quarter in from either end, on either side (a legend in a
+      // corner and a curve along the bottom may leave only those free)
+      for (bool on_right : {room_right, !room_right})
+        for (double t : {0.75, 0.25})
+          places.push_back({{on_right ? x + fs * 0.3 : x - fs * 0.3, L.plot.y + L.plot.h * t},
+                            on_right ? Anchor::left : Anchor::right, VAnchor::middle});
     } else {
       const double y = L.to_px_y(l.value);
       if (!std::isfinite(y) || y < L.plot.y || y > L.plot.bottom()) continue;
@@ -1058,7 +1185,7 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
         for (bool above : {room_above, !room_above})
           places.push_back({{e.at.x, above ? y - fs * 0.2 : y + fs * 0.2}, e.h, above ? VAnchor::bottom : VAnchor::top});
     }
-    const Place p = choose(places, l.label, st);
+    const Place p = choose(places, l.label, st, li);
     backed_text(p, l.label, st);
     remember(p.at, l.label, st, p.h, p.v);
   }
@@ -1089,7 +1216,7 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
              n.y <= std::max(h.y0, h.y1);
     });
     const Color nc = n.color ? *n.color : th.text;
-    const TextStyle st{fs * 0.9, false, on_heatmap ? nc : th.ink(nc)};
+    const TextStyle st{fs * 0.9, false, on_heatmap ? nc : readable(nc)};
     painter.text(p, n.text, st, n.anchor, VAnchor::middle);
     remember(p, n.text, st, n.anchor, VAnchor::middle);
   }
@@ -1124,8 +1251,8 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
     painter.text({L.plot.x - tick_len - fs * 0.25, y}, t.label, tick_st, Anchor::right, VAnchor::middle);
     last_label_top = y - tick_st.size * 0.6;
   }
-  // Axis titles, smaller when longer than their side (never clipped by the
-  // title above or the figure's edge), down to 60 %.
+  // Axis titles: the x title smaller when longer than its side (never
+  // clipped by the figure's edge), down to 60 %; the y title as fitted above.
   auto fitted = [&](const std::string& text, double room) {
     TextStyle st = label_st;
     const double w = text_width(painter, text, st);
@@ -1137,11 +1264,9 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
     painter.text({L.plot.x + L.plot.w / 2, bounds.bottom() - pad}, t, fitted(t, 2 * std::min(L.plot.x + L.plot.w / 2 - bounds.x, bounds.right() - L.plot.x - L.plot.w / 2) - 2 * pad),
                  Anchor::center, VAnchor::bottom);
   }
-  if (!f.y.label.empty()) {
-    const std::string t = axis_title(f.y);
-    painter.text({bounds.x + pad, L.plot.y + L.plot.h / 2}, t, fitted(t, L.plot.h), Anchor::center, VAnchor::top,
-                 true);
-  }
+  for (std::size_t i = 0; i < y_title.lines.size(); ++i)
+    painter.text({bounds.x + pad + y_title.style.size * 1.2 * static_cast<double>(i), L.plot.y + L.plot.h / 2},
+                 y_title.lines[i], y_title.style, Anchor::center, VAnchor::top, true);
 
   // Colorbar.
   if (hm) {

@@ -12,6 +12,11 @@ void Animation::choose(std::string_view key) {
   choose(key, spec.ui_min, spec.ui_max);
 }
 
+void Animation::choose(std::string_view key, const core::Params& params) {
+  const auto range = slider_range(core::param_spec(key), params);
+  choose(key, range.first, range.second);
+}
+
 void Animation::choose(std::string_view key, double from, double to) {
   const core::ParamSpec& spec = core::param_spec(key);
   if (!is_numeric(spec))

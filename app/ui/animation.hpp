@@ -22,6 +22,8 @@ class Animation {
   /// Raises core::InvalidParameter if `key` is not a numeric parameter.
   void choose(std::string_view key);
   void choose(std::string_view key, double from, double to);
+  /// Over the slider's range under `params` (slider_range: head sweeps 1..heads).
+  void choose(std::string_view key, const core::Params& params);
   bool active() const { return !config_.key.empty(); }
   void clear();
 

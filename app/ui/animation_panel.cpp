@@ -35,7 +35,7 @@ void draw_animation_panel(UiContext& ctx) {
     for (std::string_view key : v.keys) {
       const core::ParamSpec* spec = core::find_param(key);
       if (!spec || !is_numeric(*spec)) continue;
-      if (ImGui::Selectable(param_name(ctx.tr, key).c_str(), a.config().key == key)) a.choose(key);
+      if (ImGui::Selectable(param_name(ctx.tr, key).c_str(), a.config().key == key)) a.choose(key, ctx.state.params());
     }
     ImGui::EndCombo();
   }

@@ -378,7 +378,7 @@ void App::run(Action action, int arg) {
       if (!a.active())
         for (std::string_view key : state_.view().keys)
           if (const core::ParamSpec* s = core::find_param(key); s && is_numeric(*s)) {
-            a.choose(key);
+            a.choose(key, state_.params());
             break;
           }
       a.toggle();

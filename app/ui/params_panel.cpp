@@ -211,7 +211,7 @@ void ParamsPanel::name_line(UiContext& ctx, const core::ParamSpec& spec, bool co
     if (ImGui::SmallButton(play_label)) {
       Animation& a = ctx.state.animation();
       if (a.config().key == spec.key) a.toggle();
-      else a.choose(spec.key), a.play();
+      else a.choose(spec.key, ctx.state.params()), a.play();
     }
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.tr("ui.params.play_one").c_str());
   }
@@ -309,7 +309,8 @@ void ParamsPanel::numeric(UiContext& ctx, const core::ParamSpec& spec, double va
     int k = std::clamp(static_cast<int>(std::lround(std::log2(std::max(1.0, value)))), kmin, kmax);
     if (ImGui::SliderInt("##v", &k, kmin, kmax, no_text, flags)) set(ctx, spec.key, snap(spec, std::exp2(k), true));
   } else {
-    double v = value, lo = spec.ui_min, hi = spec.ui_max;
+    auto [lo, hi] = slider_range(spec, ctx.state.params());  // head: 1..heads
+    double v = value;
     const bool log = spec.scale == core::SliderScale::log && lo > 0;
     if (ImGui::SliderScalar("##v", ImGuiDataType_Double, &v, &lo, &hi, no_text,
                             flags | (log ? ImGuiSliderFlags_Logarithmic : 0)) &&
@@ -322,7 +323,8 @@ void ParamsPanel::numeric(UiContext& ctx, const core::ParamSpec& spec, double va
   ImGui::TextUnformatted(shown_value.c_str());
   if (compact) return;
   // The slider's range under its two ends, small and muted.
-  const std::string lo = number(spec.ui_min), hi = number(spec.ui_max);
+  const auto ends = slider_range(spec, ctx.state.params());
+  const std::string lo = number(ends.first), hi = number(ends.second);
   ImGui::PushFont(ctx.fonts.small);
   ImGui::PushStyleColor(ImGuiCol_Text, ctx.pal.muted);
   const float x0 = ImGui::GetCursorPosX();
@@ -355,7 +357,7 @@ void ParamsPanel::context_menu(UiContext& ctx, const core::ParamSpec& spec) {
   if (ImGui::MenuItem(ctx.tr("ui.params.reset_one").c_str(), nullptr, false, ctx.state.params().is_set(spec.key)))
     ctx.state.reset_param(spec.key), messages_.erase(std::string(spec.key));
   if (is_numeric(spec) && ImGui::MenuItem(ctx.tr("ui.params.play_one").c_str())) {
-    ctx.state.animation().choose(spec.key);
+    ctx.state.animation().choose(spec.key, ctx.state.params());
     ctx.state.animation().play();
   }
   const std::string view(ctx.state.view().id);

@@ -212,8 +212,18 @@ std::string params_subtitle(const core::Params& p) {
 
 // [SECTION] Figures
 
-/// θ′_i/θ_i per pair for every method (the selected one drawn bold), log y:
-/// 1 = kept, 1/s = divided by s (PI). The selected method's band is shaded.
+/// Whether the ratio and attention figures draw `m`: the selected method always; the others
+/// all (compare = all), or those a guided step has introduced by the time it
+/// shows the figure (compare = pi-ntk-yarn: the original, PI, NTK-aware and
+/// YaRN (paper)).
+bool compared(const core::Params& p, ScalingMethod m, ScalingMethod chosen) {
+  if (m == chosen || p.choice("compare") == "all") return true;
+  return m == ScalingMethod::none || m == ScalingMethod::linear || m == ScalingMethod::ntk ||
+         m == ScalingMethod::yarn_paper;
+}
+
+/// θ′_i/θ_i per pair for every compared method (the selected one drawn bold),
+/// log y: 1 = kept, 1/s = divided by s (PI). The selected method's band is shaded.
 Figure ratio(const FigureContext& ctx) {
   const auto& p = ctx.params;
   const auto& tr = ctx.tr;
@@ -221,7 +231,10 @@ Figure ratio(const FigureContext& ctx) {
   const double s = p.real("factor");
   Figure f;
   f.title = tr("scaling.ratio.title");
-  f.subtitle = fig::join_dot({params_subtitle(p), tr.format("scaling.ratio.seq_len", {{"n", fig::num(static_cast<double>(p.integer("seq_len")))}})});
+  // Dynamic NTK depends on the sequence length ℓ: said (and ℓ defined) only when it is drawn.
+  f.subtitle = fig::join_dot({params_subtitle(p), compared(p, ScalingMethod::dynamic, chosen)
+                                                      ? tr.format("scaling.ratio.seq_len", {{"n", fig::num(static_cast<double>(p.integer("seq_len")))}})
+                                                      : std::string()});
   f.x = {.label = tr("scaling.axis.pair"), .format = fig::TickFormat::integer, .tight = true};
   f.y = {.label = tr("scaling.ratio.axis.y"), .scale = fig::AxisScale::log};
   f.legend = fig::LegendPlace::bottom_left;
@@ -229,6 +242,7 @@ Figure ratio(const FigureContext& ctx) {
   std::optional<fig::Series> bold;
   double y_note = 1;
   for (const auto& info : kMethods) {
+    if (!compared(p, info.method, chosen)) continue;
     const std::optional<core::ScalingTable> t = try_table(p, info.method);
     if (!t) {
       const double mid = (static_cast<int>(p.integer("d")) / 2 - 1) / 2.0;
@@ -441,6 +455,8 @@ Figure attention(const FigureContext& ctx) {
       (chosen == ScalingMethod::yarn || chosen == ScalingMethod::longrope))
     rule = tr.format("scaling.attention.subtitle_given",
                      {{"method", method_name(tr, chosen)}, {"a", fig::num(p.real("attention_factor"))}});
+  else if (chosen == ScalingMethod::yarn && p.real("mscale") == 0 && p.real("mscale_all_dim") == 0)
+    rule = tr("scaling.attention.subtitle_default");  // HF's two temperature keys unset: the rule, not the key names
   else if (chosen == ScalingMethod::yarn)
     rule = tr.format("scaling.attention.subtitle", {{"mscale", fig::num(p.real("mscale"))},
                                                     {"all", fig::num(p.real("mscale_all_dim"))}});
@@ -478,6 +494,7 @@ Figure attention(const FigureContext& ctx) {
   };
   std::vector<Curve> curves;
   for (const auto& info : kMethods) {
+    if (!compared(p, info.method, chosen)) continue;
     Curve c{{info.method}, {}, {}};
     core::ScalingConfig config = scaling_config(p, info.method);
     for (double s : factors) {
@@ -641,16 +658,12 @@ Figure score(const FigureContext& ctx) {
     sr.x_name = tr("scaling.readout.distance");
     sr.y_name = tr("scaling.readout.relative");
   }
-  // L and L′ labelled at the bottom (the curves stay above ~0.05), at two
-  // heights so they never collide when L′ is close to L on the axis.
+  // L and L′ as labels of their lines: the layout puts each beside its line
+  // where it covers no curve and not the other label (two notes at fixed
+  // heights overlapped when L′ is close to L on the axis).
   const double x_end = std::min(Lt, kMaxCoreDistance);
-  f.ref_lines.push_back({.orientation = fig::Orientation::vertical, .value = L});
-  f.notes.push_back({.x = log_x ? L * 1.08 : L + x_end * 0.005, .y = 0.065, .text = "L = " + fig::num(L)});
-  if (s > 1) {
-    f.ref_lines.push_back({.orientation = fig::Orientation::vertical, .value = x_end});
-    f.notes.push_back({.x = log_x ? x_end / 1.08 : x_end * 0.995, .y = 0.025, .text = "L′ = " + fig::num(Lt),
-                       .anchor = fig::Anchor::right});
-  }
+  f.ref_lines.push_back({.orientation = fig::Orientation::vertical, .value = L, .label = "L = " + fig::num(L)});
+  if (s > 1) f.ref_lines.push_back({.orientation = fig::Orientation::vertical, .value = x_end, .label = "L′ = " + fig::num(Lt)});
   return f;
 }
 
@@ -961,7 +974,7 @@ ViewDef scaling_view() {
           .group = "extension",
           .keys = {"method", "d", "base", "factor", "original_context", "seq_len", "beta_fast", "beta_slow", "mscale",
                    "mscale_all_dim", "low_freq_factor", "high_freq_factor", "gamma", "temperature", "truncate",
-                   "attention_factor", "short_factor", "long_factor", "pos", "log_x"},
+                   "attention_factor", "short_factor", "long_factor", "pos", "log_x", "compare"},
           .defaults = {{"pos", "100,1000,4096,8192,16384,30000,32768"}, {"log_x", "true"}},
           .figures = {{"ratio", ratio},
                       {"wavelength", wavelength},

@@ -440,10 +440,10 @@ Figure dot(const FigureContext& ctx) {
   now.x_name = "r = m − n";
   now.y_name = "PE(m)·PE(n)";
   f.series.push_back(std::move(now));
-  f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = d / 2.0});
-  const double lowest = *std::min_element(half.begin(), half.end());
-  f.notes.push_back({.x = 0.012 * static_cast<double>(kmax), .y = d / 2.0 - 0.035 * (d / 2.0 - lowest),  // just under the line
-                     .text = tr.format("sinusoidal.dot.max", {{"v", fig::num(d / 2.0)}})});
+  // The peak's line labelled by the layout, where it covers no marker (a
+  // note beside r = 0 sat on the peak itself).
+  f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = d / 2.0,
+                         .label = tr.format("sinusoidal.dot.max", {{"v", fig::num(d / 2.0)}})});
   f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = 0, .style = fig::LineStyle::solid});
   return f;
 }

@@ -56,6 +56,10 @@ struct ParamSpec {
   /// The slider's range and scale (typed entry may go to min..max).
   double ui_min = 0;
   double ui_max = 1;
+  /// When set, the slider ends at this parameter's value if that is lower
+  /// than ui_max: the relation `key <= ui_max_key` of check_param_relations
+  /// (head <= heads), shown on the slider instead of refused after a drag.
+  std::string_view ui_max_key;
   SliderScale scale = SliderScale::linear;
   /// Unit shown next to the value ("tokens", "rad/token"); empty if none.
   std::string_view unit;

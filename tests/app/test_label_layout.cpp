@@ -1,0 +1,310 @@
+// Where the layout puts text that used to be clipped, crossed or unreadable:
+// - a y-axis title longer than the plot is tall wraps onto up to three lines
+//   (at ≥ 80 % size when that is enough), never runs past the plot's height
+//   or into the tick labels, keeps every word unless even three lines at
+//   60 % cannot hold it, and is cut with "…" only then — over random titles
+//   and figure sizes;
+// - a reference line's label is never crossed by another reference line
+//   when the plot leaves it a free place (T5's "B buckets exist" and the
+//   marked N), over random positions of the crossing line;
+// - labels of reference lines are readable (≥ 4.5:1) on the light and dark
+//   themes, even for a line drawn dark to show on a heatmap (Gaussian);
+// - a legend taller than the plot hangs from the plot's top: its first
+//   entry is never above the frame;
+// - the slider of `head` ends at `heads`, and every such slider bound is a
+//   relation check_param_relations enforces;
+// - scaling's ratio and attention figures draw only the methods a step has
+//   introduced when it sets compare = pi-ntk-yarn, and the ratio figure
+//   names ℓ only with dynamic NTK drawn; sinusoidal's r = 0 label is its
+//   line's label (placed off the data), not a note on the peak.
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "app/common/slider_math.hpp"
+#include "app/plot/figure_text.hpp"
+#include "app/plot/render.hpp"
+#include "lesson_test_support.hpp"
+#include "poslab/core/errors.hpp"
+
+using namespace poslab;
+using test::params;
+namespace fig = poslab::app::fig;
+
+namespace {
+
+/// Records texts (with their anchors) and polylines; text is 0.55 em per code point.
+class LayoutPainter final : public fig::Painter {
+ public:
+  struct Text {
+    fig::Point at;
+    std::string s;
+    fig::TextStyle st;
+    fig::Anchor h;
+    fig::VAnchor v;
+    bool rotated;
+  };
+  std::vector<Text> texts;
+  std::vector<std::vector<fig::Point>> lines;
+
+  void fill_rect(const fig::Rect&, fig::Color) override {}
+  void stroke_polyline(std::span<const fig::Point> pts, fig::Color, double, fig::LineStyle) override {
+    lines.emplace_back(pts.begin(), pts.end());
+  }
+  void fill_polygon(std::span<const fig::Point>, fig::Color) override {}
+  void fill_circle(fig::Point, double, fig::Color) override {}
+  void text(fig::Point at, std::string_view s, const fig::TextStyle& st, fig::Anchor h, fig::VAnchor v, bool rotated) override {
+    texts.push_back({at, std::string(s), st, h, v, rotated});
+  }
+  fig::Size measure(std::string_view s, const fig::TextStyle& st) override {
+    const auto n = std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xc0) != 0x80; });
+    return {static_cast<double>(n) * st.size * 0.55, st.size};
+  }
+  void heatmap(const fig::Rect&, const fig::ScalarRaster&) override {}
+  void push_clip(const fig::Rect&) override {}
+  void pop_clip() override {}
+
+  double width(const Text& t) { return measure(t.s, t.st).w; }
+  /// The box of an unrotated text, as render.cpp anchors it (1.25 em tall).
+  fig::Rect box(const Text& t) {
+    const double w = width(t), h = t.st.size * 1.25;
+    const double x = t.h == fig::Anchor::left ? t.at.x : t.h == fig::Anchor::center ? t.at.x - w / 2 : t.at.x - w;
+    const double y = t.v == fig::VAnchor::top ? t.at.y : t.v == fig::VAnchor::bottom ? t.at.y - h : t.at.y - h / 2;
+    return {x, y, w, h};
+  }
+  const Text* find(const std::string& s) const {
+    for (const Text& t : texts)
+      if (t.s == s) return &t;
+    return nullptr;
+  }
+};
+
+fig::Figure line_figure() {
+  fig::Figure f;
+  f.title = "title";
+  f.x = {.label = "x"};
+  fig::Series s{.name = ""};
+  for (int i = 0; i <= 100; ++i) s.x.push_back(i), s.y.push_back(std::sin(i / 10.0));
+  f.series.push_back(s);
+  return f;
+}
+
+}  // namespace
+
+TEST_CASE("y-axis titles longer than the plot wrap (or shrink, or are cut with …), never clipped") {
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<int> words(1, 18), letters(1, 12);
+  std::uniform_real_distribution<double> w(260, 1400), h(160, 900), font(10, 20);
+  int wrapped = 0, cut = 0;
+  for (int trial = 0; trial < 400; ++trial) {
+    CAPTURE(trial);
+    std::string title;
+    const int n = words(rng);
+    for (int i = 0; i < n; ++i) {
+      if (i) title += ' ';
+      title += std::string(static_cast<std::size_t>(letters(rng)), static_cast<char>('a' + i % 26));
+    }
+    fig::Figure f = line_figure();
+    f.y.label = title;
+    LayoutPainter p;
+    fig::RenderStyle style;
+    style.font_size = font(rng);
+    const fig::Rect bounds{0, 0, w(rng), h(rng)};
+    const fig::PlotLayout L = fig::render_figure(f, p, bounds, style);
+    std::vector<LayoutPainter::Text> rotated;
+    for (const auto& t : p.texts)
+      if (t.rotated) rotated.push_back(t);
+    REQUIRE(!rotated.empty());
+    REQUIRE(rotated.size() <= 3);
+    const double size = rotated.front().st.size;
+    // The y tick labels: right-aligned 0.6 em left of the plot.
+    double ticks_left = L.plot.x;
+    for (const auto& t : p.texts)
+      if (!t.rotated && t.h == fig::Anchor::right && std::abs(t.at.x - (L.plot.x - style.font_size * 0.6)) < 1e-6)
+        ticks_left = std::min(ticks_left, t.at.x - p.width(t));
+    CHECK(size >= style.font_size * 0.6 - 1e-9);
+    CHECK(size <= style.font_size + 1e-9);
+    std::string joined;
+    for (std::size_t i = 0; i < rotated.size(); ++i) {
+      const auto& t = rotated[i];
+      CHECK(t.st.size == doctest::Approx(size));
+      CHECK(p.width(t) <= L.plot.h + 1e-6);  // along the plot's height, centred on it
+      CHECK(t.at.y == doctest::Approx(L.plot.y + L.plot.h / 2));
+      CHECK(t.at.x >= bounds.x);
+      CHECK(t.at.x + t.st.size * 1.2 <= ticks_left + 1e-6);  // never into the tick labels
+      if (i) CHECK(t.at.x > rotated[i - 1].at.x);  // later lines further right
+      joined += (i ? " " : "") + t.s;
+    }
+    const double full = static_cast<double>(title.size()) * style.font_size * 0.55;
+    if (full <= L.plot.h) {
+      CHECK(rotated.size() == 1);
+      CHECK(joined == title);
+      CHECK(size == doctest::Approx(style.font_size));
+    }
+    if (rotated.size() > 1) ++wrapped;
+    if (joined != title) {
+      ++cut;
+      // Cut only when three lines at 60 % could not hold it, and then with "…".
+      CHECK(size == doctest::Approx(style.font_size * 0.6));
+      CHECK(joined.find("…") != std::string::npos);
+      CHECK(full * 0.6 > L.plot.h);
+    }
+  }
+  CHECK(wrapped > 50);  // the trials exercise wrapping and cutting
+  CHECK(cut > 5);
+}
+
+TEST_CASE("a reference line's label is not crossed by another reference line when a free place exists") {
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<double> where(1, 99);
+  for (int trial = 0; trial < 200; ++trial) {
+    CAPTURE(trial);
+    fig::Figure f;
+    f.x = {.label = "N"};
+    f.y = {.label = "used", .min = 0.0, .max = 40.0};
+    fig::Series s{.name = "", .kind = fig::SeriesKind::step};
+    for (int i = 0; i <= 100; ++i) s.x.push_back(i), s.y.push_back(std::min(30.0, i * 0.5));
+    f.series.push_back(s);
+    const double at = where(rng);
+    f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = 32, .label = "B = 32 buckets exist"});
+    f.ref_lines.push_back({.value = at, .label = "N marked"});
+    LayoutPainter p;
+    const fig::PlotLayout L = fig::render_figure(f, p, {0, 0, 900, 420}, {});
+    const auto* label = p.find("B = 32 buckets exist");
+    REQUIRE(label);
+    const fig::Rect b = p.box(*label);
+    const double x = L.to_px_x(at);
+    CHECK_FALSE((x > b.x && x < b.right()));
+    // and it stays by its own line, inside the plot
+    CHECK(std::abs((label->v == fig::VAnchor::bottom ? b.bottom() : b.y) - L.to_px_y(32)) < 14 * 0.5);
+    CHECK(b.x >= L.plot.x - 0.5);
+    CHECK(b.right() <= L.plot.right() + 0.5);
+  }
+}
+
+TEST_CASE("reference-line labels are readable on light and dark themes, whatever colour their line has") {
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> u(0, 1);
+  for (const fig::Theme& theme : {fig::Theme::light(), fig::Theme::dark()}) {
+    for (int trial = 0; trial < 100; ++trial) {
+      fig::Figure f = line_figure();
+      // A dark line over a heatmap (the Gaussian lesson's cut-off), or any colour.
+      const fig::Color c = trial == 0 ? fig::Color::rgb(0x1d1d1f) : fig::Color{u(rng), u(rng), u(rng), 1};
+      fig::Heatmap hm;
+      hm.x0 = 0, hm.x1 = 100, hm.y0 = -1, hm.y1 = 1, hm.cols = hm.rows = 2;
+      hm.values = {0, 0, 0, 0};
+      if (trial % 2) f.heatmaps.push_back(hm);
+      f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = 0.5, .label = "K(m) < 1% of K(0)", .color = c});
+      LayoutPainter p;
+      fig::RenderStyle style;
+      style.theme = theme;
+      fig::render_figure(f, p, {0, 0, 800, 400}, style);
+      const auto* label = p.find("K(m) < 1% of K(0)");
+      REQUIRE(label);
+      CHECK(fig::contrast_ratio(label->st.color, theme.plot_background) >= 4.5 - 1e-6);
+    }
+  }
+}
+
+TEST_CASE("a legend taller than the plot keeps its first entry below the plot's top") {
+  for (fig::LegendPlace place : {fig::LegendPlace::bottom_left, fig::LegendPlace::bottom_right, fig::LegendPlace::top_left}) {
+    fig::Figure f = line_figure();
+    for (int i = 0; i < 12; ++i) {
+      fig::Series s{.name = "method " + std::to_string(i)};
+      s.x = {0, 100}, s.y = {0.1 * i, 0.1 * i};
+      f.series.push_back(s);
+    }
+    f.legend = place;
+    LayoutPainter p;
+    const fig::PlotLayout L = fig::render_figure(f, p, {0, 0, 700, 240}, {});
+    const auto* first = p.find("method 0");
+    REQUIRE(first);
+    CHECK(first->at.y - first->st.size / 2 >= L.plot.y);
+  }
+}
+
+TEST_CASE("the head slider ends at heads, and every slider bound by another key is a checked relation") {
+  const core::ParamSpec& head = core::param_spec("head");
+  for (long long heads : {1LL, 2LL, 8LL, 12LL, 112LL, 256LL}) {
+    const std::string text = std::to_string(heads);
+    const std::pair<double, double> range = app::slider_range(head, params({{"heads", text.c_str()}}));
+    CHECK(range.first == 1);
+    CHECK(range.second == static_cast<double>(heads));
+  }
+  int bound = 0;
+  for (const core::ParamSpec& spec : core::param_specs()) {
+    if (spec.ui_max_key.empty()) continue;
+    ++bound;
+    CAPTURE(spec.key);
+    const core::ParamSpec* other = core::find_param(spec.ui_max_key);
+    REQUIRE(other);
+    const std::string key(spec.key), other_key(spec.ui_max_key);
+    core::Params p;
+    p.set_text(other_key, "4");
+    p.set_text(key, "4");
+    CHECK_NOTHROW(core::check_param_relations(p));
+    p.set_text(key, "5");
+    CHECK_THROWS_AS(core::check_param_relations(p), core::InvalidParameter);
+    // Without the bounding key's value set, the slider still ends at its default.
+    CHECK(app::slider_range(spec, {}).second == doctest::Approx(std::min(spec.ui_max, core::Params{}.real(other_key))));
+  }
+  CHECK(bound >= 1);
+}
+
+TEST_CASE("scaling: a step's compare = pi-ntk-yarn shows only the methods introduced, and ℓ only beside dynamic NTK") {
+  const test::Lesson lesson{"scaling"};
+  const auto& tr = test::english();
+  auto names = [](const fig::Figure& f) {
+    std::vector<std::string> out;
+    for (const auto& s : f.series) out.push_back(s.name);
+    return out;
+  };
+  auto name = [&](const char* m) { return tr(std::string("scaling.method.") + m); };
+  const fig::Figure some = lesson.figure("ratio", params({{"method", "yarn-paper"}, {"compare", "pi-ntk-yarn"}}));
+  CHECK(names(some) == std::vector<std::string>{name("none"), name("linear"), name("ntk"), name("yarn-paper")});
+  CHECK(some.subtitle.find("ℓ") == std::string::npos);
+  // The selected method is drawn even when it is not among the four.
+  const fig::Figure l3 = lesson.figure("ratio", params({{"method", "llama3"}, {"compare", "pi-ntk-yarn"}}));
+  CHECK(test::has_series(l3, name("llama3")));
+  CHECK_FALSE(test::has_series(l3, name("longrope")));
+  const fig::Figure all = lesson.figure("ratio", params({{"method", "yarn-paper"}}));
+  CHECK(test::has_series(all, name("dynamic")));
+  CHECK(test::has_series(all, name("longrope")));
+  CHECK(all.subtitle.find("ℓ = ") != std::string::npos);
+  CHECK(all.subtitle.find("tokens") != std::string::npos);  // ℓ said to be a sequence length
+  // The attention figure: no LongRoPE curve before LongRoPE is taught.
+  const fig::Figure att = lesson.figure("attention", params({{"method", "yarn"}, {"compare", "pi-ntk-yarn"}}));
+  for (const auto& s : att.series) CHECK(s.name.find(name("longrope")) == std::string::npos);
+  const fig::Figure att_all = lesson.figure("attention", params({{"method", "yarn"}}));
+  bool longrope = false;
+  for (const auto& s : att_all.series) longrope = longrope || s.name.find(name("longrope")) != std::string::npos;
+  CHECK(longrope);
+  // HF's temperature keys unset: the subtitle states the rule, not the key names.
+  CHECK(att.subtitle.find("mscale") == std::string::npos);
+  const fig::Figure keys = lesson.figure("attention", params({{"method", "yarn"}, {"mscale", "1"}, {"mscale_all_dim", "0.5"}}));
+  CHECK(keys.subtitle.find("temperature") != std::string::npos);
+}
+
+TEST_CASE("sinusoidal dot: the r = 0 value labels its line (placed off the data), no note sits on the peak") {
+  const test::Lesson lesson{"sinusoidal"};
+  const fig::Figure f = lesson.figure("dot", {});
+  const double half_d = static_cast<double>(core::Params{}.integer("d")) / 2;
+  const std::string label = test::english().format("sinusoidal.dot.max", {{"v", fig::num(half_d)}});
+  bool on_line = false;
+  for (const auto& l : f.ref_lines) on_line = on_line || (l.label == label && l.value == half_d);
+  CHECK(on_line);
+  for (const auto& n : f.notes) CHECK(n.text != label);
+  // Drawn where it covers no marker of the curve near its peak.
+  LayoutPainter p;
+  const fig::PlotLayout L = fig::render_figure(f, p, {0, 0, 640, 300}, {});
+  const auto* t = p.find(label);
+  REQUIRE(t);
+  const fig::Rect b = p.box(*t);
+  const double peak_x = L.to_px_x(0);
+  CHECK_FALSE((peak_x > b.x - 4 && peak_x < b.right() + 4));
+}
