@@ -234,10 +234,11 @@ std::vector<Family> families() {
   }
   out.push_back(views);
   out.push_back(groups);
-  // figure_tab (lecture.cpp): a figure's short lecture-tab label, optional
+  // figure_tab (lecture.cpp): a figure's short lecture-tab label, every
+  // figure has one (a title cut to fit 5–7 tabs on one 1280 px line is unreadable)
   Family tabs{"figure tabs", {".tab"}, {}, {}};
   for (const app::ViewDef& v : app::view_defs())
-    for (const app::FigureDef& f : v.figures) tabs.optional.insert(std::string(v.id) + "." + std::string(f.id) + ".tab");
+    for (const app::FigureDef& f : v.figures) tabs.required.insert(std::string(v.id) + "." + std::string(f.id) + ".tab");
   out.push_back(tabs);
   // param_name, help_text, unit_text (params_panel.cpp)
   Family params{"parameters", {"param.", ".name", ".help", ".choice."}, {}, {}};
