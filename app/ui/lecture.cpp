@@ -12,6 +12,7 @@
 // through the steps (or a deck's scenes), R resets one, Esc leaves.
 
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <algorithm>
 #include <cfloat>
@@ -113,12 +114,25 @@ void LessonView::lecture_page(UiContext& ctx, float height, const std::function<
   const Scene* step = c.state.current_step();
   const std::string front = c.state.front_figure();
 
-  // The figures as tabs (their titles), and where we are, on one line.
-  std::string where = lesson_title(c.tr, v.id);
+  // The figures as tabs (their short labels), and where we are, on one line.
+  // The tabs come first: where we are yields its lesson title, then its step
+  // (the step also shows below), rather than a tab's label be cut to "Wher…".
+  std::string step_text;
   if (const Deck* d = c.state.steps(); d && step)
-    where += "  ·  " + c.tr.format(c.state.presenting() ? "ui.deck.position" : "ui.steps.indicator",
-                                   {{"step", std::to_string(c.state.step() + 1)},
-                                    {"count", std::to_string(d->scenes.size())}});
+    step_text = c.tr.format(c.state.presenting() ? "ui.deck.position" : "ui.steps.indicator",
+                            {{"step", std::to_string(c.state.step() + 1)}, {"count", std::to_string(d->scenes.size())}});
+  const ImGuiStyle& style = ImGui::GetStyle();
+  float tabs_w = 0;  // as ImGui's tab bar measures its tabs
+  for (const FigureDef& f : v.figures)
+    tabs_w += ImGui::CalcTextSize(figure_tab(v, f.id).c_str()).x + 2 * style.FramePadding.x + style.ItemInnerSpacing.x;
+  const float room = ImGui::GetContentRegionAvail().x - tabs_w - lecture_controls_w_ - 4 * style.CellPadding.x - 2 * style.ItemSpacing.x;
+  std::string where;
+  for (const std::string& candidate :
+       {step_text.empty() ? lesson_title(c.tr, v.id) : lesson_title(c.tr, v.id) + "  ·  " + step_text, step_text})
+    if (ImGui::CalcTextSize(candidate.c_str()).x <= room) {
+      where = candidate;
+      break;
+    }
   if (ImGui::BeginTable("##lecture-head", 3, ImGuiTableFlags_SizingStretchProp)) {
     ImGui::TableSetupColumn("tabs", ImGuiTableColumnFlags_WidthStretch);
     ImGui::TableSetupColumn("controls", ImGuiTableColumnFlags_WidthFixed);
@@ -126,6 +140,7 @@ void LessonView::lecture_page(UiContext& ctx, float height, const std::function<
     ImGui::TableNextColumn();
     const bool forced = front != last_tab_front_;
     std::string selected;
+    last_tabs_cut_ = 0;
     if (ImGui::BeginTabBar("##lecture-figures", ImGuiTabBarFlags_FittingPolicyResizeDown)) {
       for (const FigureDef& f : v.figures) {
         // A short label (the whole line shared by 5–7 tabs cut titles to
@@ -133,6 +148,11 @@ void LessonView::lecture_page(UiContext& ctx, float height, const std::function<
         const std::string label = figure_tab(v, f.id) + "###" + std::string(f.id);
         const ImGuiTabItemFlags flags = forced && f.id == front ? ImGuiTabItemFlags_SetSelected : 0;
         const bool open = ImGui::BeginTabItem(label.c_str(), nullptr, flags);
+        if (const ImGuiTabBar* bar = ImGui::GetCurrentContext()->CurrentTabBar) {
+          // ImGui shrinks a tab below its label's width when they do not all fit ("Wher…").
+          const ImGuiTabItem* tab = ImGui::TabBarFindTabByID(const_cast<ImGuiTabBar*>(bar), ImGui::GetItemID());
+          if (tab && tab->Width + 0.5f < tab->ContentWidth) ++last_tabs_cut_;
+        }
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", figure_title(v, f.id).c_str());
         if (open) {
           selected = std::string(f.id);
@@ -145,7 +165,9 @@ void LessonView::lecture_page(UiContext& ctx, float height, const std::function<
     last_tab_front_ = c.state.front_figure();
     ImGui::TableNextColumn();
     ImGui::AlignTextToFramePadding();
+    const float controls_x = ImGui::GetCursorScreenPos().x;
     if (controls) controls();
+    lecture_controls_w_ = ImGui::GetItemRectMax().x - controls_x;
     ImGui::TableNextColumn();
     ImGui::AlignTextToFramePadding();
     ImGui::TextDisabled("%s", where.c_str());

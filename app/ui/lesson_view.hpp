@@ -62,6 +62,9 @@ class LessonView final : public LessonUi {
   const ImVec4& last_plot_rect() const { return last_plot_; }
   /// The last figure's whole block: its subtitle and its plot.
   const ImVec4& last_figure_rect() const { return last_figure_; }
+  /// How many of the lecture's figure tabs ImGui drew narrower than their
+  /// labels (cut with "…") in the last frame.
+  int last_tabs_cut() const { return last_tabs_cut_; }
 
  private:
   /// Title, subtitle and export button above a plot; returns the plot's size.
@@ -85,6 +88,8 @@ class LessonView final : public LessonUi {
   ImVec4 last_plot_{0, 0, 0, 0};  ///< x0, y0, x1, y1
   ImVec4 last_figure_{0, 0, 0, 0};
   std::string last_tab_front_;    ///< the figure the lecture tabs last showed in front
+  int last_tabs_cut_ = 0;
+  float lecture_controls_w_ = 0;  ///< the top line's controls, last frame
   std::map<std::string, std::string, std::less<>> titles_;  ///< built titles, by "lang/view/figure"
   TableView tables_;
   std::map<std::string, std::unique_ptr<PlotWidget>, std::less<>> custom_plots_;

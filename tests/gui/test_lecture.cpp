@@ -395,7 +395,7 @@ TEST_CASE("the built-in course deck: every scene applies with its own values") {
 
 // [SECTION] Figure first
 
-TEST_CASE("lecture mode at 1280×720 and 1920×1080: the figure fills at least 75 % of the height, every lesson, every step") {
+TEST_CASE("lecture mode at 1280×720 and 1920×1080: the figure fills at least 75 % of the height, no tab is cut, every lesson, every step") {
   test::BlindApp b;
   auto& st = b.state();
   for (const auto& [lang, display] : {std::pair{std::string("en"), ImVec2{1280, 720}}, std::pair{std::string("en"), ImVec2{1920, 1080}},
@@ -431,6 +431,8 @@ TEST_CASE("lecture mode at 1280×720 and 1920×1080: the figure fills at least 7
           worst = std::min(worst, (p.w - p.y) / display.y);
           CHECK(r.w <= display.y + 0.5f);  // inside the screen: nothing cut off below
           CHECK(r.z <= display.x + 0.5f);
+          // Every figure's tab shows its whole label, none cut with "…".
+          CHECK(b.app->lesson_view().last_tabs_cut() == 0);
           const app::Scene* step = st.current_step();
           if (!step || !step->has_question() || st.step_revealed()) break;
           REQUIRE(st.next_step().empty());
