@@ -398,8 +398,10 @@ TEST_CASE("the built-in course deck: every scene applies with its own values") {
 TEST_CASE("lecture mode at 1280×720 and 1920×1080: the figure fills at least 75 % of the height, no tab is cut, every lesson, every step") {
   test::BlindApp b;
   auto& st = b.state();
-  for (const auto& [lang, display] : {std::pair{std::string("en"), ImVec2{1280, 720}}, std::pair{std::string("en"), ImVec2{1920, 1080}},
-                                      std::pair{std::string("zh"), ImVec2{1280, 720}}}) {
+  for (const auto& screen : {std::pair{std::string("en"), ImVec2{1280, 720}}, std::pair{std::string("en"), ImVec2{1920, 1080}},
+                             std::pair{std::string("zh"), ImVec2{1280, 720}}}) {
+    const std::string& lang = screen.first;  // not a structured binding: clang 14 cannot capture one
+    const ImVec2 display = screen.second;
     REQUIRE(b.app->set_lang(lang).empty());
     CAPTURE(lang);
     b.display = display;
