@@ -364,7 +364,9 @@ TEST_CASE("screen points of a long line: each bucket's extremes and ends, the sa
     render_figure(f, pb, bounds, RenderStyle{});
     const auto ea = column_extremes(pa), eb = column_extremes(pb);
     REQUIRE(ea.size() == eb.size());
-    for (const auto& [col, ext] : ea) {
+    for (const auto& entry : ea) {
+      const int col = entry.first;  // not a structured binding: clang 14 cannot capture one
+      const auto& ext = entry.second;
       CAPTURE(col);
       // The kept points are some of the points: within each column's extremes.
       const auto& other = eb.at(col);
