@@ -130,6 +130,10 @@ const FigureCache::Readouts& FigureCache::readouts(const AppState& state, const 
     r.revision = state.revision();
     return r;
   }
+  if (r.pending && !same_view) {
+    r.pending->cancelled = true;  // another lesson's: never shown for this one
+    r.pending.reset();
+  }
   if (r.pending) return r;  // the next build starts when this one lands
   auto b = std::make_shared<ReadoutsBuild>();
   b->view = state.view_index();

@@ -151,7 +151,10 @@ TEST_CASE("background figures: leaving a lesson while its figures build, or clos
     REQUIRE(b.state().set_param("d", 8192.0).empty());
     b.frames(1);
     if (run == 0) continue;  // the app closes with builds in flight
+    // The readouts shown belong to the lesson shown, from its first frame on.
+    (void)b.app->figures().readouts(b.state(), b.app->tr());
     REQUIRE(b.state().select_view(run == 1 ? "gaussian" : "rope"));
+    CHECK(b.app->figures().readouts(b.state(), b.app->tr()).view == b.state().view_index());
     b.frames(3);  // the decay entries are dropped, their builds cancelled or ignored
     CHECK(b.app->figures().find("decay", app::find_view("decay")->figures.front().id) == nullptr);
     check_caught_up(b);
