@@ -149,12 +149,12 @@ def chromium():
     return None
 
 
-def open_page(browser, url, shot=None, size=(1280, 800)):
+def open_page(browser, url, shot=None, size=(1280, 800), budget_ms=15000):
     """Loads url in a fresh profile; returns the DOM after the page settled (and a screenshot)."""
     with tempfile.TemporaryDirectory(prefix="poslab-chromium-") as profile:
         cmd = [browser, "--headless=new", "--no-sandbox", "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
                "--ignore-gpu-blocklist", "--no-first-run", "--disable-extensions", "--lang=en-US",
-               f"--user-data-dir={profile}", f"--window-size={size[0]},{size[1]}", "--virtual-time-budget=15000",
+               f"--user-data-dir={profile}", f"--window-size={size[0]},{size[1]}", f"--virtual-time-budget={budget_ms}",
                "--dump-dom"]
         if shot:
             cmd.append(f"--screenshot={shot}")
@@ -289,11 +289,17 @@ def page_checks(site, native, shots):
               f"#view=no-such-lesson: a message naming it, the app running ({msg!r})")
         # Exports become downloads: PNG (drawn by the browser from the SVG, at the export size),
         # SVG, CSV; PDF is refused in the browser (a desktop feature) and nothing is handed over.
-        dom = open_page(browser, base.replace("index.html", "exports.html"))
-        m = re.search(r"data-result=\"([^\"]*)\"", dom)
-        result = json.loads(m.group(1).replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<")
-                            .replace("&gt;", ">")) if m else {}
-        got = {d["name"]: d for d in result.get("downloads", [])}
+        # The browser draws the PNG asynchronously (an <img> of the SVG), in real
+        # time, while the page's waiting runs on Chromium's virtual time: under
+        # load the budget can run out first: a longer budget, and up to three page loads.
+        for attempt in range(3):
+            dom = open_page(browser, base.replace("index.html", "exports.html"), budget_ms=30000)
+            m = re.search(r"data-result=\"([^\"]*)\"", dom)
+            result = json.loads(m.group(1).replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<")
+                                .replace("&gt;", ">")) if m else {}
+            got = {d["name"]: d for d in result.get("downloads", [])}
+            if "rope-frequencies.png" in got:
+                break
         if os.environ.get("POSLAB_WEB_DEBUG"): print("exports result:", json.dumps(result)[:2000])
         exported = result.get("exported", {})
         png = got.get("rope-frequencies.png", {})
