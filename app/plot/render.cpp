@@ -510,10 +510,9 @@ DrawnPoints drawn_points(const Series& s, const PlotLayout& L) {
   return {s.x, s.y};
 }
 
-void draw_series(const Series& series, int index, Painter& painter, const PlotLayout& L, double fs, const Theme& th,
+void draw_series(const Series& s, int index, Painter& painter, const PlotLayout& L, double fs, const Theme& th,
                  float fade = 1.0f) {
-  const Series& s = series;
-  const DrawnPoints d = drawn_points(series, L);
+  const DrawnPoints d = drawn_points(s, L);
   Color color = series_color(s, index, th);
   color.a *= fade;
   const std::size_t n = std::min(d.x.size(), d.y.size());

@@ -423,9 +423,9 @@ void LessonView::readouts() {
   UiContext& c = *ctx_;
   if (!c.state.view().readouts) return;
   const FigureCache::Readouts& built = c.figures.readouts(c.state, c.tr);
-  readouts_ = built.rows;
+  readouts_ = &built.rows;
   if (!built.error.empty()) wrapped_colored(c.pal.error, built.error);
-  if (readouts_.empty()) return;
+  if (readouts_->empty()) return;
   if (built.updating()) ImGui::TextDisabled("%s", c.tr("ui.lesson.updating").c_str());
   // Every row in the page itself: a scroll area inside the scrolling page
   // would hide the last readouts (guided steps fold the readouts instead).
@@ -435,7 +435,7 @@ void LessonView::readouts() {
     // Both texts wrap in their columns, so a long claim never hides its value.
     ImGui::TableSetupColumn("label", ImGuiTableColumnFlags_WidthStretch, 3.0f);
     ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch, 2.0f);
-    for (const Readout& r : readouts_) {
+    for (const Readout& r : *readouts_) {
       if (r.notes != notes_readouts_) continue;
       ImGui::TableNextRow();
       ImGui::TableSetColumnIndex(0);
@@ -460,7 +460,8 @@ void LessonView::table(std::string_view id, float height) { tables_.draw(*ctx_, 
 void LessonView::notes_check() {
   UiContext& c = *ctx_;
   const std::string key = std::string(c.state.view().id) + ".notes_check";
-  const bool any_readout = std::any_of(readouts_.begin(), readouts_.end(), [](const Readout& r) { return r.notes; });
+  const bool any_readout =
+      readouts_ && std::any_of(readouts_->begin(), readouts_->end(), [](const Readout& r) { return r.notes; });
   if (!c.tr.has(key) && !any_readout) return;
   if (!ImGui::CollapsingHeader(c.tr("ui.steps.notes_check").c_str())) return;
   paragraph(key);

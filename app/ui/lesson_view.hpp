@@ -93,7 +93,8 @@ class LessonView final : public LessonUi {
   std::map<std::string, std::string, std::less<>> titles_;  ///< built titles, by "lang/view/figure"
   TableView tables_;
   std::map<std::string, std::unique_ptr<PlotWidget>, std::less<>> custom_plots_;
-  std::vector<Readout> readouts_;  ///< the rows last drawn (the figure cache keeps them)
+  /// The rows last drawn, kept by the figure cache (no copy per frame).
+  const std::vector<Readout>* readouts_ = nullptr;
   bool notes_readouts_ = false;
   std::vector<NotationEntry> notation_;  ///< the card, read once for the tooltips
   bool words_revealed_ = false;  ///< the step words_step_'s answer was shown last frame (scrolled to once)

@@ -456,17 +456,28 @@ TEST_CASE("a legend keeps off a reference line when another corner is free of it
   CHECK(box.y > L.plot.y + L.plot.h / 2);
 }
 
-TEST_CASE("a reference line's label is not written on a heatmap when there is room beside it") {
-  // A heatmap over rows 0..512 of a 0..768 axis (the learned table and the
-  // rows it lacks); the line at 512 is labelled: the label goes below it.
+namespace {
+
+/// A 4 × 4 heatmap over rows 0..512 of a 0..y_max position axis (a learned
+/// table), with a horizontal line at `line` labelled `label`.
+fig::Figure table_with_line(double y_max, double line, const char* label) {
   fig::Figure f;
   f.x = {.label = "dimension j", .min = 0.0, .max = 128.0, .tight = true};
-  f.y = {.label = "position p", .min = 0.0, .max = 768.0, .tight = true, .reversed = true};
+  f.y = {.label = "position p", .min = 0.0, .max = y_max, .tight = true, .reversed = true};
   fig::Heatmap h;
   h.x0 = 0, h.x1 = 128, h.y0 = 0, h.y1 = 512, h.cols = 4, h.rows = 4;
   h.values.assign(16, 0.5f);
   f.heatmaps.push_back(h);
-  f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = 512, .label = "L = 512: the last row is L - 1"});
+  f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = line, .label = label});
+  return f;
+}
+
+}  // namespace
+
+TEST_CASE("a reference line's label is not written on a heatmap when there is room beside it") {
+  // A heatmap over rows 0..512 of a 0..768 axis (the learned table and the
+  // rows it lacks); the line at 512 is labelled: the label goes below it.
+  const fig::Figure f = table_with_line(768, 512, "L = 512: the last row is L - 1");
   const RecordingPainter p = draw(f, fig::Theme{});
   REQUIRE(!p.heatmaps.empty());  // the map (and its colour bar)
   int found = 0;
@@ -480,14 +491,7 @@ TEST_CASE("a reference line's label is not written on a heatmap when there is ro
 
 TEST_CASE("a label with no free place is backed so it can be read; a transparent export fills nothing") {
   // The heatmap fills the whole plot: the line's label must sit on it.
-  fig::Figure f;
-  f.x = {.label = "j", .min = 0.0, .max = 128.0, .tight = true};
-  f.y = {.label = "p", .min = 0.0, .max = 512.0, .tight = true, .reversed = true};
-  fig::Heatmap h;
-  h.x0 = 0, h.x1 = 128, h.y0 = 0, h.y1 = 512, h.cols = 4, h.rows = 4;
-  h.values.assign(16, 0.5f);
-  f.heatmaps.push_back(h);
-  f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = 500, .label = "L = 512: the last row"});
+  const fig::Figure f = table_with_line(512, 500, "L = 512: the last row");
   auto label_backed = [&](const fig::Theme& theme) {
     const RecordingPainter p = draw(f, theme);
     for (const auto& t : p.texts)
