@@ -445,34 +445,55 @@ void draw_heatmap(const Heatmap& h, Painter& painter, const PlotLayout& L, const
   for (int r = 0; r < rows; ++r) ys[static_cast<std::size_t>(r)] = L.from_px_y(dst.y + (r + 0.5) * dst.h / rows);
   std::vector<float> values(static_cast<std::size_t>(w) * static_cast<std::size_t>(rows));
   std::vector<std::uint8_t> mask;
+  const auto W = static_cast<std::size_t>(w);
+  // Anything non-finite that slipped through is shown as masked, never as a
+  // colour: values[from, to) scrubbed.
+  auto scrub = [&](std::size_t from, std::size_t to) {
+    for (std::size_t i = from; i < to; ++i)
+      if (!std::isfinite(values[i])) {
+        if (mask.empty()) mask.assign(values.size(), 0);
+        mask[i] = 1;
+        values[i] = 0;
+      }
+  };
+  // Gathers the pixels from a grid (`ri`: the grid row of each pixel row,
+  // `ci`: the grid column of each pixel column): a pixel row showing the same
+  // grid row as the one above is a copy of it (a 64-row matrix fills 700
+  // pixel rows with 64 gathers and scrubs, not 700).
+  auto gather = [&](const std::vector<int>& ri, const std::vector<int>& ci, const float* src, std::size_t stride,
+                    const std::uint8_t* src_mask) {
+    if (src_mask) mask.resize(values.size());
+    for (int r = 0; r < rows; ++r) {
+      const auto R = static_cast<std::size_t>(r);
+      float* out = values.data() + R * W;
+      if (r > 0 && ri[R] == ri[R - 1]) {  // already scrubbed
+        std::copy_n(out - W, W, out);
+        if (!mask.empty()) std::copy_n(mask.data() + (R - 1) * W, W, mask.data() + R * W);
+        continue;
+      }
+      const std::size_t base = static_cast<std::size_t>(ri[R]) * stride;
+      for (std::size_t c = 0; c < W; ++c) out[c] = src[base + static_cast<std::size_t>(ci[c])];
+      if (src_mask)
+        for (std::size_t c = 0; c < W; ++c) mask[R * W + c] = src_mask[base + static_cast<std::size_t>(ci[c])];
+      scrub(R * W, R * W + W);
+    }
+  };
   if (h.is_matrix()) {
-    std::vector<int> ci(static_cast<std::size_t>(w)), ri(static_cast<std::size_t>(rows));
+    std::vector<int> ci(W), ri(static_cast<std::size_t>(rows));
     for (int c = 0; c < w; ++c) ci[static_cast<std::size_t>(c)] = cell_index(xs[static_cast<std::size_t>(c)], h.x0, h.x1, h.cols);
     for (int r = 0; r < rows; ++r) ri[static_cast<std::size_t>(r)] = cell_index(ys[static_cast<std::size_t>(r)], h.y0, h.y1, h.rows);
-    if (!h.mask.empty()) mask.resize(values.size());
-    for (int r = 0; r < rows; ++r)
-      for (int c = 0; c < w; ++c) {
-        const std::size_t src = static_cast<std::size_t>(ri[static_cast<std::size_t>(r)]) * static_cast<std::size_t>(h.cols) +
-                                static_cast<std::size_t>(ci[static_cast<std::size_t>(c)]);
-        const std::size_t dst_i = static_cast<std::size_t>(r) * static_cast<std::size_t>(w) + static_cast<std::size_t>(c);
-        values[dst_i] = h.values[src];
-        if (!mask.empty()) mask[dst_i] = h.mask[src];
-      }
+    gather(ri, ci, h.values.data(), static_cast<std::size_t>(h.cols), h.mask.empty() ? nullptr : h.mask.data());
   } else if (const ScreenRaster* sr = h.screen.get();
              sr && screen_raster_covers(*sr, h, xs, ys, L)) {
     // Sampled ahead on the build thread: each pixel takes the nearest value.
-    std::vector<int> ci(static_cast<std::size_t>(w)), ri(static_cast<std::size_t>(rows));
+    std::vector<int> ci(W), ri(static_cast<std::size_t>(rows));
     for (int c = 0; c < w; ++c)
       ci[static_cast<std::size_t>(c)] = sr->x_lattice ? cell_index(xs[static_cast<std::size_t>(c)], h.x0, h.x1, sr->nx)
                                                       : nearest_cell(xs[static_cast<std::size_t>(c)], h.x0, h.x1, L.x_scale, sr->nx);
     for (int r = 0; r < rows; ++r)
       ri[static_cast<std::size_t>(r)] = sr->y_lattice ? cell_index(ys[static_cast<std::size_t>(r)], h.y0, h.y1, sr->ny)
                                                       : nearest_cell(ys[static_cast<std::size_t>(r)], h.y0, h.y1, L.y_scale, sr->ny);
-    for (int r = 0; r < rows; ++r)
-      for (int c = 0; c < w; ++c)
-        values[static_cast<std::size_t>(r) * static_cast<std::size_t>(w) + static_cast<std::size_t>(c)] =
-            sr->values[static_cast<std::size_t>(ri[static_cast<std::size_t>(r)]) * static_cast<std::size_t>(sr->nx) +
-                       static_cast<std::size_t>(ci[static_cast<std::size_t>(c)])];
+    gather(ri, ci, sr->values.data(), static_cast<std::size_t>(sr->nx), nullptr);
   } else if (h.sampler) {
     auto snap = [](std::vector<double>& v, double lo, double hi, int n) {
       if (n <= 0) return;
@@ -482,16 +503,10 @@ void draw_heatmap(const Heatmap& h, Painter& painter, const PlotLayout& L, const
     if (h.x_cells) snap(xs, h.x0, h.x1, h.cols);
     if (h.y_cells) snap(ys, h.y0, h.y1, h.rows);
     h.sampler(xs, ys, values);
+    scrub(0, values.size());
   } else {
     return;
   }
-  // Anything non-finite that slipped through is shown as masked, never as a colour.
-  for (std::size_t i = 0; i < values.size(); ++i)
-    if (!std::isfinite(values[i])) {
-      if (mask.empty()) mask.assign(values.size(), 0);
-      mask[i] = 1;
-      values[i] = 0;
-    }
   painter.heatmap(dst, ScalarRaster{w, rows, values, mask, h.colormap, h.vmin, h.vmax, theme.masked});
 }
 
@@ -891,10 +906,39 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
   // that are drawn too — a stem or bar from its base to its value, a line's
   // segment between two points far apart (a legend may not sit on a stem
   // whose tip is outside it).
+  // The series' points in pixels, as drawn in the layout they were projected
+  // for (every corner is scored in the same layout: projected once).
+  struct Projected {
+    Rect plot;
+    ViewRange range;
+    std::vector<std::vector<Point>> series;
+    std::vector<bool> every_point;  ///< stride 1: segments between the points are real
+  };
+  std::optional<Projected> projected;
+  auto project = [&]() -> const Projected& {
+    if (projected && projected->plot.x == L.plot.x && projected->plot.y == L.plot.y && projected->plot.w == L.plot.w &&
+        projected->plot.h == L.plot.h && projected->range.x_min == L.range.x_min && projected->range.x_max == L.range.x_max &&
+        projected->range.y_min == L.range.y_min && projected->range.y_max == L.range.y_max)
+      return *projected;
+    projected = Projected{L.plot, L.range, {}, {}};
+    for (const Series& se : f.series) {
+      const DrawnPoints d = drawn_points(se, L);
+      const std::size_t n = std::min(d.x.size(), d.y.size());
+      const std::size_t stride = std::max<std::size_t>(1, n / 2000);
+      std::vector<Point>& px = projected->series.emplace_back();
+      px.reserve(n / stride + 1);
+      for (std::size_t k = 0; k < n; k += stride) px.push_back({L.to_px_x(d.x[k]), L.to_px_y(d.y[k])});
+      projected->every_point.push_back(stride == 1);
+    }
+    return *projected;
+  };
   auto points_under = [&](const Rect& b) {
     const Rect near{b.x - fs * 0.5, b.y - fs * 0.5, b.w + fs, b.h + fs};
     auto covers = [&](Point a, Point c) {  // samples every fs/2 px along a–c
       if (!std::isfinite(a.x) || !std::isfinite(a.y) || !std::isfinite(c.x) || !std::isfinite(c.y)) return 0.0;
+      if (std::max(a.x, c.x) < near.x || std::min(a.x, c.x) > near.right() || std::max(a.y, c.y) < near.y ||
+          std::min(a.y, c.y) > near.bottom())
+        return 0.0;  // no sample of a–c can be in the box
       const double len = std::hypot(c.x - a.x, c.y - a.y);
       const int n = std::min(64, static_cast<int>(len / (fs * 0.5)));
       double hits = 0;
@@ -906,16 +950,15 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
     };
     const double base_y = L.to_px_y(f.y.scale == AxisScale::log ? std::min(L.range.y_min, L.range.y_max) : 0.0);
     double score = 0;
-    for (const Series& se : f.series) {
-      const DrawnPoints d = drawn_points(se, L);
-      const std::size_t n = std::min(d.x.size(), d.y.size());
-      const std::size_t stride = std::max<std::size_t>(1, n / 2000);
+    const Projected& pr = project();
+    for (std::size_t si = 0; si < f.series.size(); ++si) {
+      const Series& se = f.series[si];
+      const bool every_point = pr.every_point[si];
       Point prev{NAN, NAN};
-      for (std::size_t k = 0; k < n; k += stride) {
-        const Point q{L.to_px_x(d.x[k]), L.to_px_y(d.y[k])};
+      for (const Point& q : pr.series[si]) {
         if (std::isfinite(q.x) && std::isfinite(q.y) && near.contains(q)) score += 1;
         if (se.kind == SeriesKind::stems || se.kind == SeriesKind::bars) score += covers({q.x, base_y}, q);
-        else if ((se.kind == SeriesKind::line || se.kind == SeriesKind::step) && stride == 1) score += covers(prev, q);
+        else if ((se.kind == SeriesKind::line || se.kind == SeriesKind::step) && every_point) score += covers(prev, q);
         prev = q;
       }
     }

@@ -10,6 +10,8 @@
 #include <vector>
 #include <random>
 #include <map>
+#include <memory>
+#include <optional>
 #include <set>
 
 #include "app/plot/render.hpp"
@@ -408,6 +410,7 @@ class RasterPainter final : public Painter {
   struct Raster {
     int w, h;
     std::vector<float> values;
+    std::vector<std::uint8_t> mask;
   };
   std::vector<Raster> rasters;
   int sampler_calls = 0;
@@ -417,7 +420,8 @@ class RasterPainter final : public Painter {
   void fill_circle(Point, double, Color) override {}
   void text(Point, std::string_view, const TextStyle&, Anchor, VAnchor, bool) override {}
   Size measure(std::string_view s, const TextStyle& st) override { return {static_cast<double>(s.size()) * st.size * 0.55, st.size}; }
-  void heatmap(const Rect&, const ScalarRaster& r) override { rasters.push_back({r.w, r.h, {r.values.begin(), r.values.end()}}); }
+  void heatmap(const Rect&, const ScalarRaster& r) override { rasters.push_back({r.w, r.h, {r.values.begin(), r.values.end()}, {r.mask.begin(), r.mask.end()}});
+  }
   void push_clip(const Rect&) override {}
   void pop_clip() override {}
 };
@@ -475,6 +479,78 @@ TEST_CASE("a sampler heatmap sampled ahead draws each pixel's nearest value, and
     // value is its cell's, exactly; else the nearest of a grid as fine as the pixels.
     if (cells) CHECK(differ == 0);
     else CHECK(worst <= du + dy + 1e-6);
+  }
+}
+
+TEST_CASE("a matrix heatmap draws each pixel's cell, masked and non-finite cells masked, at any zoom") {
+  // The matrix path gathers a pixel row once per cell row and copies the
+  // rest; the sampler path looks every pixel up on its own. Both must draw
+  // the same raster, mask included.
+  std::mt19937_64 rng(62);
+  std::uniform_int_distribution<int> side(1, 90);
+  std::uniform_real_distribution<double> u(0, 1);
+  for (int trial = 0; trial < 40; ++trial) {
+    const int cols = side(rng), rows = side(rng);
+    const bool with_mask = trial % 2 == 0;
+    auto cells = std::make_shared<std::vector<float>>(static_cast<std::size_t>(cols) * static_cast<std::size_t>(rows));
+    auto masked = std::make_shared<std::vector<std::uint8_t>>(cells->size(), 0);
+    for (std::size_t i = 0; i < cells->size(); ++i) {
+      const double t = u(rng);
+      (*cells)[i] = t < 0.03 ? std::numeric_limits<float>::quiet_NaN()
+                  : t < 0.05 ? std::numeric_limits<float>::infinity()
+                             : static_cast<float>(u(rng) * 10 - 5);
+      (*masked)[i] = with_mask && u(rng) < 0.1;
+    }
+    (*cells)[0] = std::numeric_limits<float>::quiet_NaN();  // at least one, in the corner
+    Figure matrix, sampled;
+    Heatmap m;
+    m.x0 = 0, m.x1 = cols, m.y0 = 0, m.y1 = rows;
+    m.cols = cols, m.rows = rows;
+    m.values = *cells;
+    if (with_mask) m.mask = *masked;
+    matrix.heatmaps.push_back(m);
+    Heatmap s;
+    s.x0 = 0, s.x1 = cols, s.y0 = 0, s.y1 = rows;
+    s.cols = cols, s.rows = rows;
+    s.x_cells = s.y_cells = true;
+    s.sampler = [cells, masked, cols, rows, with_mask](std::span<const double> xs, std::span<const double> ys,
+                                                        std::span<float> out) {
+      for (std::size_t r = 0; r < ys.size(); ++r)
+        for (std::size_t c = 0; c < xs.size(); ++c) {
+          const auto cc = static_cast<std::size_t>(std::clamp(static_cast<int>(std::floor(xs[c])), 0, cols - 1));
+          const auto rr = static_cast<std::size_t>(std::clamp(static_cast<int>(std::floor(ys[r])), 0, rows - 1));
+          const std::size_t k = rr * static_cast<std::size_t>(cols) + cc;
+          out[r * xs.size() + c] = with_mask && (*masked)[k] ? std::numeric_limits<float>::quiet_NaN() : (*cells)[k];
+        }
+    };
+    sampled.heatmaps.push_back(s);
+    std::optional<ViewRange> zoom;
+    if (trial % 3 == 1) zoom = ViewRange{cols * 0.2, cols * 0.7, rows * 0.1, rows * 0.55};
+    RasterPainter a, b;
+    const Rect bounds{0, 0, 300.0 + trial * 7, 200.0 + trial * 5};
+    render_figure(matrix, a, bounds, RenderStyle{}, zoom);
+    render_figure(sampled, b, bounds, RenderStyle{}, zoom);
+    CAPTURE(trial);
+    CAPTURE(cols);
+    CAPTURE(rows);
+    REQUIRE(!a.rasters.empty());
+    REQUIRE(a.rasters.size() == b.rasters.size());
+    const auto& ra = a.rasters[0];
+    const auto& rb = b.rasters[0];
+    REQUIRE(ra.w == rb.w);
+    REQUIRE(ra.h == rb.h);
+    REQUIRE(ra.values.size() == rb.values.size());
+    int value_differ = 0, mask_differ = 0, masked_pixels = 0;
+    for (std::size_t i = 0; i < ra.values.size(); ++i) {
+      const bool ma = !ra.mask.empty() && ra.mask[i] != 0, mb = !rb.mask.empty() && rb.mask[i] != 0;
+      mask_differ += ma != mb;
+      masked_pixels += ma;
+      if (!ma && !mb) value_differ += ra.values[i] != rb.values[i];
+      CHECK(std::isfinite(ra.values[i]));
+    }
+    CHECK(mask_differ == 0);
+    CHECK(value_differ == 0);
+    if (!zoom) CHECK(masked_pixels > 0);  // cell 0 is NaN and on screen
   }
 }
 
