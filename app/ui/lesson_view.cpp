@@ -464,6 +464,9 @@ void LessonView::notes_check() {
       readouts_ && std::any_of(readouts_->begin(), readouts_->end(), [](const Readout& r) { return r.notes; });
   if (!c.tr.has(key) && !any_readout) return;
   if (!ImGui::CollapsingHeader(c.tr("ui.steps.notes_check").c_str())) return;
+  // Whose notes, and that a learner does not need them: said before any correction.
+  paragraph("ui.steps.notes_intro");
+  ImGui::Spacing();
   paragraph(key);
   if (!any_readout) return;
   notes_readouts_ = true;
