@@ -723,6 +723,8 @@ class DataCells {
       mark_box(x - radius, y - radius, x + radius, y + radius);
     }
   }
+  /// The side of a cell, pixels.
+  double cell() const { return cell_; }
   /// True if any cell the rectangle touches holds data.
   bool any(const Rect& r) const {
     int c0 = 0, c1 = 0, r0 = 0, r1 = 0;
@@ -780,6 +782,40 @@ DataCells data_cells(const Figure& f, const PlotLayout& L, double fs, const Them
     double spacing = L.plot.w;
     if (s.kind == SeriesKind::bars)
       for (std::size_t i = 1; i < n; ++i) spacing = std::min(spacing, std::abs(L.to_px_x(d.x[i]) - L.to_px_x(d.x[i - 1])));
+    if (s.kind == SeriesKind::line && static_cast<double>(n) > 2 * L.plot.w / cells.cell()) {
+      // Many points per cell: the points of one cell column, and the
+      // segments between them, lie in their bounding box — one box per
+      // column (and the segments joining columns) instead of a walk along
+      // every segment. Covers what the walk marks, and at most one cell more.
+      struct Run {
+        double column = 0, x0 = 0, x1 = 0, y0 = 0, y1 = 0;
+        Point last{};
+      };
+      std::optional<Run> run;
+      auto flush = [&] {
+        if (run) cells.mark_box(run->x0 - half, run->y0 - half, run->x1 + half, run->y1 + half);
+      };
+      for (std::size_t i = 0; i < n; ++i) {
+        const Point p{L.to_px_x(d.x[i]), L.to_px_y(d.y[i])};
+        if (!std::isfinite(p.x) || !std::isfinite(p.y)) {  // a gap breaks the line
+          flush();
+          run.reset();
+          continue;
+        }
+        const double column = std::floor((p.x - L.plot.x) / cells.cell());
+        if (run && run->column == column) {
+          run->x0 = std::min(run->x0, p.x), run->x1 = std::max(run->x1, p.x);
+          run->y0 = std::min(run->y0, p.y), run->y1 = std::max(run->y1, p.y);
+          run->last = p;
+          continue;
+        }
+        flush();
+        if (run) cells.mark_segment(run->last, p, half);  // from the last column's last point
+        run = Run{column, p.x, p.x, p.y, p.y, p};
+      }
+      flush();
+      continue;
+    }
     for (std::size_t i = 0; i < n; ++i) {
       const Point p{L.to_px_x(d.x[i]), L.to_px_y(d.y[i])};
       if (!std::isfinite(p.x) || !std::isfinite(p.y)) {

@@ -308,3 +308,38 @@ TEST_CASE("sinusoidal dot: the r = 0 value labels its line (placed off the data)
   const double peak_x = L.to_px_x(0);
   CHECK_FALSE((peak_x > b.x - 4 && peak_x < b.right() + 4));
 }
+
+TEST_CASE("a reference line's label keeps off a dense line (many points per pixel), on whichever side it lies") {
+  // Dense lines are marked one box per cell column (render.cpp data_cells):
+  // the label must still find the free half of its line.
+  std::mt19937 rng(11);
+  std::uniform_int_distribution<int> count(3000, 40000);
+  for (int trial = 0; trial < 24; ++trial) {
+    CAPTURE(trial);
+    const bool dense_left = trial % 2 == 0;
+    const int n = count(rng);
+    fig::Figure f;
+    f.x = {.label = "x"};
+    f.y = {.label = "y", .min = -0.2, .max = 1.6};
+    fig::Series s{.name = ""};
+    for (int i = 0; i < n; ++i) {
+      const double x = 100.0 * i / (n - 1);
+      const bool busy = dense_left ? x < 50 : x > 50;
+      s.x.push_back(x), s.y.push_back(busy ? 0.5 + 0.5 * std::sin(i * 0.9) : 0.0);
+    }
+    f.series.push_back(s);
+    f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = 0.8, .label = "threshold"});
+    LayoutPainter p;
+    const fig::PlotLayout L = fig::render_figure(f, p, {0, 0, 900, 420}, {});
+    const auto* label = p.find("threshold");
+    REQUIRE(label);
+    const fig::Rect b = p.box(*label);
+    int inside = 0;
+    for (int i = 0; i < n; ++i) {
+      const fig::Point q{L.to_px_x(s.x[static_cast<std::size_t>(i)]), L.to_px_y(s.y[static_cast<std::size_t>(i)])};
+      inside += q.x >= b.x && q.x <= b.right() && q.y >= b.y && q.y <= b.bottom();
+    }
+    CHECK(inside == 0);
+    CHECK((dense_left ? b.x >= L.to_px_x(50) : b.right() <= L.to_px_x(50)));
+  }
+}
