@@ -123,10 +123,6 @@ Figure scores(const FigureContext& ctx, core::KernelMode mode) {
 
   Figure f;
   f.title = tr(absolute ? "gaussian.scores_absolute.title" : "gaussian.scores_relative.title");
-  f.subtitle = fig::join_dot({kernel_subtitle(ctx, k),
-                              tr.format("gaussian.subtitle.rope", {{"d", fig::num(d)}, {"base", fig::num(base)}}),
-                              n < n_all ? tr.format("gaussian.scores.first", {{"n", fig::num(static_cast<double>(n))}})
-                                        : ""});
   lessons::matrix_axes(f, tr("gaussian.axis.key"), tr("gaussian.axis.query"));  // query 0 at the top
   fig::Heatmap h;
   h.x0 = 0, h.x1 = static_cast<double>(n), h.y0 = 0, h.y1 = static_cast<double>(n);
@@ -144,6 +140,13 @@ Figure scores(const FigureContext& ctx, core::KernelMode mode) {
         out[r * xs.size() + c] = static_cast<float>(value(index(ys[r]), index(xs[c])));
   };
   f.heatmaps.push_back(std::move(h));
+  // The heatmap fills the whole plot, so no legend and no label can sit on
+  // it without hiding scores: what the dashed lines and the dot mark is said
+  // in the subtitle instead.
+  f.legend = fig::LegendPlace::none;
+  std::vector<std::string> parts = {
+      kernel_subtitle(ctx, k), tr.format("gaussian.subtitle.rope", {{"d", fig::num(d)}, {"base", fig::num(base)}}),
+      n < n_all ? tr.format("gaussian.scores.first", {{"n", fig::num(static_cast<double>(n))}}) : ""};
   // Where the kernel has fallen below 1 % of its peak.
   const double cut = cutoff_of(k);
   const auto nd = static_cast<double>(n);
@@ -151,16 +154,13 @@ Figure scores(const FigureContext& ctx, core::KernelMode mode) {
   if (cut >= 0 && cut < nd) {
     const bool below = stays_below(k);
     if (absolute) {
-      f.ref_lines.push_back({.value = cut, .label = tr.format(below ? "gaussian.scores.cut_n" : "gaussian.scores.first_n",
-                                                              {{"x", fig::num(cut)}}), .color = mark});
-      f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = cut,
-                             .label = tr.format(below ? "gaussian.scores.cut_m" : "gaussian.scores.first_m",
-                                                {{"x", fig::num(cut)}}), .color = mark});
+      f.ref_lines.push_back({.value = cut, .color = mark});
+      f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = cut, .color = mark});
+      parts.push_back(tr.format(below ? "gaussian.scores.cut_positions" : "gaussian.scores.first_positions",
+                                {{"x", fig::num(cut)}}));
     } else {
       for (double sign : {1.0, -1.0}) {
-        fig::Series edge{.name = sign > 0 ? tr.format(below ? "gaussian.scores.cut_band" : "gaussian.scores.first_band",
-                                                       {{"x", fig::num(cut)}})
-                                          : ""};
+        fig::Series edge{.name = ""};
         // n − m = ±cut, clipped to the square.
         const double a = sign > 0 ? 0 : cut, b = sign > 0 ? nd - cut : nd;
         edge.x = {sign > 0 ? a + cut : a - cut, sign > 0 ? b + cut : b - cut};
@@ -169,26 +169,29 @@ Figure scores(const FigureContext& ctx, core::KernelMode mode) {
         edge.x_name = "n", edge.y_name = "m";
         f.series.push_back(std::move(edge));
       }
-      f.legend = fig::LegendPlace::automatic;  // never over the marked (m, n) cell
+      parts.push_back(tr.format(below ? "gaussian.scores.cut_band" : "gaussian.scores.first_band", {{"x", fig::num(cut)}}));
     }
   }
-  // The query–key pair of the sliders, marked, with its score in both forms
-  // in the legend: the number a step's answer cites is on the figure.
+  // The query–key pair of the sliders, marked, its score in the subtitle:
+  // the number a step's answer cites is on screen. The absolute form also
+  // gives the pair's score in the relative form (met one step before); the
+  // relative form does not name the absolute form, which comes after it.
   const long long qm = std::llround(p.real("m")), kn = std::llround(p.real("n"));
   if (qm >= 0 && kn >= 0 && qm < n && kn < n) {
     const auto r = static_cast<std::size_t>(qm > kn ? qm - kn : kn - qm);
     const double abs_score = (*kx)[static_cast<std::size_t>(qm)] * (*kx)[static_cast<std::size_t>(kn)] * (*g)[r];
     const double rel_score = (*kx)[r] * (*g)[r];
-    fig::Series at{.name = tr.format(absolute ? "gaussian.scores.pair_absolute" : "gaussian.scores.pair_relative",
-                                     {{"m", fig::num(static_cast<double>(qm))}, {"n", fig::num(static_cast<double>(kn))},
-                                      {"v", fig::format_readout(absolute ? abs_score : rel_score, 3)},
-                                      {"other", fig::format_readout(absolute ? rel_score : abs_score, 3)}}),
-                   .kind = fig::SeriesKind::scatter};
+    parts.push_back(tr.format(absolute ? "gaussian.scores.pair_absolute" : "gaussian.scores.pair_relative",
+                              {{"m", fig::num(static_cast<double>(qm))}, {"n", fig::num(static_cast<double>(kn))},
+                               {"v", fig::format_readout(absolute ? abs_score : rel_score, 3)},
+                               {"other", fig::format_readout(absolute ? rel_score : abs_score, 3)}}));
+    fig::Series at{.name = "", .kind = fig::SeriesKind::scatter};
     at.x = {static_cast<double>(kn) + 0.5}, at.y = {static_cast<double>(qm) + 0.5};
     at.color = fig::Color::rgb(0xd55e00), at.marker = 6.0f;
     at.x_name = "n", at.y_name = "m";
     f.series.push_back(std::move(at));
   }
+  f.subtitle = fig::join_dot(parts);
   return f;
 }
 
@@ -208,8 +211,10 @@ Figure kernel(const FigureContext& ctx) {
   f.x = {.label = tr("gaussian.kernel.axis.x"), .unit = tr("unit.tokens")};
   f.y = {.label = tr("gaussian.kernel.axis.y")};
   fig::Series total{.name = tr("gaussian.kernel.total")};
-  fig::Series first{.name = tr.format("gaussian.kernel.first", {{"a", fig::num(k.alpha1)}, {"s", fig::num(k.sigma1)}})};
-  fig::Series second{.name = tr.format("gaussian.kernel.second", {{"a", fig::num(k.alpha2)}, {"s", fig::num(k.sigma2)}})};
+  // Short legend entries (the values are in the subtitle), so the legend fits
+  // beside the plot instead of covering the curves or the cut-off line.
+  fig::Series first{.name = tr("gaussian.kernel.first")};
+  fig::Series second{.name = tr("gaussian.kernel.second")};
   const core::GaussianKernel only1{k.alpha1, 0, k.sigma1, k.sigma2}, only2{0, k.alpha2, k.sigma1, k.sigma2};
   std::vector<double> ratio;
   const double k0 = k(0);
@@ -244,7 +249,7 @@ Figure kernel(const FigureContext& ctx) {
                          .anchor = fig::Anchor::right, .color = fig::palette_color(3)});
     }
   }
-  f.legend = fig::LegendPlace::top_right;
+  f.legend = fig::LegendPlace::automatic;
   return f;
 }
 

@@ -353,9 +353,15 @@ Figure mixing(const FigureContext& ctx) {
   fig::Series dots{.name = "", .kind = fig::SeriesKind::scatter, .x = mixed.x, .y = mixed.y};
   dots.color = mixed.color, dots.marker = 2.5f, dots.x_name = mixed.x_name, dots.y_name = mixed.y_name;
   if (shifts < 2) proper.kind = fig::SeriesKind::scatter, proper.marker = 5;  // no room to shift: one point
+  // Room above the data for the legend: the mixed dots fill the plot from
+  // side to side, and no corner of it is free.
+  double lo = 0, hi = 0;
+  for (const fig::Series* c : {&mixed, &proper})
+    for (double v : c->y) lo = std::min(lo, v), hi = std::max(hi, v);
+  if (hi > lo) f.y.min = lo - 0.05 * (hi - lo), f.y.max = hi + 0.4 * (hi - lo);
   f.series = {std::move(mixed), std::move(dots), std::move(proper)};
   f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = 0, .style = fig::LineStyle::solid});
-  f.legend = fig::LegendPlace::automatic;
+  f.legend = fig::LegendPlace::top_left;
   return f;
 }
 

@@ -71,28 +71,51 @@ void dial_grid(LessonUi& ui, float width) {
   ImGui::TextColored(ImVec4(slow.r, slow.g, slow.b, 1), "%s", tr.format("rope.dials.key_slow", {{"L", fig::num(L)}}).c_str());
 }
 
+/// Starts the next control on the same line when `width` more pixels fit
+/// there, else on a new line: a narrow column wraps the row instead of
+/// cutting off its last control.
+void same_line_if_fits(float width) {
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  ImGui::SameLine();
+  if (ImGui::GetCursorScreenPos().x + width > right) ImGui::NewLine();
+}
+
 /// The live clock (play/pause, speed, the current position) and the dial grid.
 void clock_and_dials(LessonUi& ui) {
   static Clock clock;
   const auto& tr = ui.tr();
   const double m = ui.params().real("m");
-  if (ImGui::Button((clock.playing ? tr("rope.clock.pause") : tr("rope.clock.play")).c_str())) clock.playing = !clock.playing;
-  ImGui::SameLine();
-  // The rate beside its slider, as in the parameter panel: text inside the
-  // slider's frame would sit under the handle wherever the handle is.
-  ImGui::SetNextItemWidth(160 * ui.ui_scale());
-  ImGui::SliderFloat("##rope-rate", &clock.rate, 0.1f, 100000.0f, " ",
-                     ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_NoInput | ImGuiSliderFlags_NoRoundToFormat);
-  ImGui::SameLine();
-  ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted(tr.format("rope.clock.rate", {{"rate", fig::num(clock.rate, 4)}}).c_str());
-  ImGui::SameLine();
-  if (ImGui::Button(tr("rope.clock.reset").c_str())) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  auto button_w = [&](const std::string& label) { return ImGui::CalcTextSize(label.c_str()).x + 2 * style.FramePadding.x; };
+  const std::string play = clock.playing ? tr("rope.clock.pause") : tr("rope.clock.play");
+  if (ImGui::Button(play.c_str())) clock.playing = !clock.playing;
+  const std::string reset = tr("rope.clock.reset");
+  same_line_if_fits(button_w(reset));
+  if (ImGui::Button(reset.c_str())) {
     clock.playing = false;
     ui.set_param("m", 0.0);
   }
+  const std::string position = tr.format("rope.clock.position", {{"m", fig::num(m, 6)}});
+  same_line_if_fits(ImGui::CalcTextSize(position.c_str()).x);
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(position.c_str());
+  // The speed: its name, the slider, and the rate beside it, as in the
+  // parameter panel (text inside the slider's frame would sit under the
+  // handle wherever the handle is). Together on one line, wrapped as a unit.
+  const std::string speed = tr("rope.clock.speed");
+  const std::string rate = tr.format("rope.clock.rate", {{"rate", fig::num(clock.rate, 4)}});
+  const float slider_w = 160 * ui.ui_scale();
+  same_line_if_fits(ImGui::CalcTextSize(speed.c_str()).x + slider_w + ImGui::CalcTextSize(rate.c_str()).x +
+                    2 * style.ItemSpacing.x);
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(speed.c_str());
   ImGui::SameLine();
-  ImGui::TextUnformatted(tr.format("rope.clock.position", {{"m", fig::num(m, 6)}}).c_str());
+  ImGui::SetNextItemWidth(slider_w);
+  ImGui::SliderFloat("##rope-rate", &clock.rate, 0.1f, 100000.0f, " ",
+                     ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_NoInput | ImGuiSliderFlags_NoRoundToFormat);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("rope.clock.speed_help").c_str());
+  ImGui::SameLine();
+  ImGui::TextUnformatted(rate.c_str());
   if (clock.playing) {
     const double next = m + static_cast<double>(clock.rate) * ImGui::GetIO().DeltaTime;
     if (next > 1e12 || !ui.set_param("m", next)) clock.playing = false;

@@ -149,10 +149,11 @@ Figure plane(const FigureContext& ctx) {
   if (s.q_rot.norm() > 1e-9 * R && s.k_rot.norm() > 1e-9 * R && std::abs(between) > 1e-3) {
     const double a0 = angle_of(s.q_rot);
     f.series.push_back(arc(0.5 * R, a0, a0 + between, muted, 2.0f, fig::LineStyle::solid));
-    const double mid = a0 + between / 2;
-    f.notes.push_back({.x = 0.58 * R * std::cos(mid), .y = 0.58 * R * std::sin(mid),
+    // Its value in the top-left corner, above every circle: a label beside
+    // the arc would cross an arrow at some angles.
+    f.notes.push_back({.x = -1.42 * R, .y = 1.2 * R,
                        .text = tr.format("rope-2d.plane.between", {{"a", fig::num(between, 3)}}),
-                       .anchor = std::cos(mid) >= 0 ? fig::Anchor::left : fig::Anchor::right, .color = muted});
+                       .anchor = fig::Anchor::left, .color = muted});
   }
   add_vector(f, ctx, s.q, tr("rope-2d.plane.q"), "q", cq, true, R);
   add_vector(f, ctx, s.k, tr("rope-2d.plane.k"), "k", ck, true, R);
@@ -253,8 +254,9 @@ Figure complex_view(const FigureContext& ctx) {
   f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = 0, .color = muted,
                          .style = fig::LineStyle::solid});
   f.ref_lines.push_back({.value = 0, .color = muted, .style = fig::LineStyle::solid});
-  // The score's label on the other side of the real axis from w, clear of the drop line.
-  f.notes.push_back({.x = w.real() + 0.03 * R, .y = w.imag() < 0 ? 0.08 * R : -0.08 * R,
+  // The score in the top-left corner, above the circle |w| = |w₀| that both
+  // arrows stay on: beside the real axis it crossed an arrow or an axis.
+  f.notes.push_back({.x = -1.42 * R, .y = 1.2 * R,
                      .text = tr.format("rope-2d.complex.score", {{"score", fig::num(w.real(), 5)}}),
                      .anchor = fig::Anchor::left, .color = fig::palette_color(3)});
   f.notes.push_back({.x = 1.42 * R, .y = 1.2 * R,

@@ -61,6 +61,24 @@ ImVec2 label_beyond_tip(ImVec2 from, ImVec2 tip, ImVec2 size, float gap, bool si
   return ImVec2(tip.x + ux * reach - size.x / 2, tip.y + uy * reach - size.y / 2);
 }
 
+/// True if the segment a–b passes through the box [lo, hi] (Liang–Barsky clipping).
+bool segment_meets_box(ImVec2 a, ImVec2 b, ImVec2 lo, ImVec2 hi) {
+  float t0 = 0, t1 = 1;
+  const float dx = b.x - a.x, dy = b.y - a.y;
+  const float p[4] = {-dx, dx, -dy, dy}, qv[4] = {a.x - lo.x, hi.x - a.x, a.y - lo.y, hi.y - a.y};
+  for (int i = 0; i < 4; ++i) {
+    if (p[i] == 0) {
+      if (qv[i] < 0) return false;  // parallel to this edge and outside it
+      continue;
+    }
+    const float t = qv[i] / p[i];
+    if (p[i] < 0) t0 = std::max(t0, t);
+    else t1 = std::min(t1, t);
+    if (t0 > t1) return false;
+  }
+  return true;
+}
+
 /// The canvas: a square of side `side` pixels.
 void canvas(LessonUi& ui, float side) {
   static Drag drag;
@@ -110,7 +128,34 @@ void canvas(LessonUi& ui, float side) {
   const float ring = lecture ? 2.0f * scale : 1.0f;
   dl->AddCircle(c, static_cast<float>(q.norm() * px), colour(cq, lecture ? 0.6f : 0.35f), 96, ring);
   dl->AddCircle(c, static_cast<float>(k.norm() * px), colour(ck, lecture ? 0.6f : 0.35f), 96, ring);
-  // The angle from q′ to k′ as an arc.
+  // Every label's box is decided before anything is drawn, so the label of
+  // the angle can keep clear of the arrows and of the names at their tips.
+  struct Tip {
+    const Eigen::VectorXd* v;
+    fig::Color col;
+    const char* name;
+    bool handle;
+  };
+  const Tip tips[] = {{&q, cq, "q", true}, {&k, ck, "k", true}, {&qr, cq, "q′", false}, {&kr, ck, "k′", false}};
+  ImVec2 name_at[4];
+  for (int t = 0; t < 4; ++t) {
+    const Eigen::VectorXd& v = *tips[t].v;
+    const ImVec2 tip = to_px(v[0], v[1]);
+    // An unturned vector still lying under its turned one (m = 0) names
+    // itself to the side, so "q" and "q′" do not print over each other.
+    const Eigen::VectorXd& turned = tips[t].name[0] == 'q' ? qr : kr;
+    const ImVec2 tt = to_px(turned[0], turned[1]);
+    const bool shared_tip = tips[t].handle && std::hypot(tip.x - tt.x, tip.y - tt.y) < ImGui::GetTextLineHeight() * 1.5f;
+    name_at[t] = label_beyond_tip(c, tip, ImGui::CalcTextSize(tips[t].name), (tips[t].handle ? 11.0f : 6.0f) * scale,
+                                  shared_tip);
+  }
+  const std::string score = tr.format("rope-2d.plane.score", {{"score", fig::num(qr.dot(kr), 5)}});
+  const std::string hint = tr("rope-2d.canvas.hint");
+  const float line_h = ImGui::GetTextLineHeight(), pad = 6 * scale;
+  const ImVec2 score_at(origin_px.x + 8 * scale, origin_px.y + pad);
+  const ImVec2 hint_at(origin_px.x + 8 * scale, origin_px.y + side - line_h - pad);
+  // The angle from q′ to k′ as an arc, its value beside the arc's middle where
+  // that box crosses no arrow and no name, else in a free corner of the canvas.
   if (qr.norm() > 0 && kr.norm() > 0) {
     const double a0 = std::atan2(qr[1], qr[0]);
     double between = std::remainder(std::atan2(kr[1], kr[0]) - a0, 2 * kPi);
@@ -120,39 +165,60 @@ void canvas(LessonUi& ui, float side) {
     dl->PathStroke(muted, false, 2.0f * scale);
     const double mid = a0 + between / 2;
     const std::string label = tr.format("rope-2d.plane.between", {{"a", fig::num(between, 3)}});
-    // Beyond the arc's middle, the text on the side away from the centre.
-    const float tx = c.x + static_cast<float>(std::cos(mid)) * (r + 10 * scale);
-    const float ty = c.y - static_cast<float>(std::sin(mid)) * (r + 10 * scale);
     const ImVec2 size = ImGui::CalcTextSize(label.c_str());
-    // Kept inside the canvas (a wide angle near the frame would be cut off).
-    const float pad = 4 * scale;
-    const float lx = std::clamp(std::cos(mid) < 0 ? tx - size.x : tx, origin_px.x + pad,
-                                std::max(origin_px.x + pad, origin_px.x + side - size.x - pad));
-    dl->AddText(ImVec2(lx, std::sin(mid) > 0 ? ty - size.y : ty), muted, label.c_str());
+    std::vector<std::pair<ImVec2, ImVec2>> taken;  // boxes (min, max) the label may not touch
+    for (int t = 0; t < 4; ++t) {
+      const ImVec2 at = name_at[t], sz = ImGui::CalcTextSize(tips[t].name);
+      taken.push_back({at, ImVec2(at.x + sz.x, at.y + sz.y)});
+    }
+    const ImVec2 score_size = ImGui::CalcTextSize(score.c_str()), hint_size = ImGui::CalcTextSize(hint.c_str());
+    taken.push_back({score_at, ImVec2(score_at.x + score_size.x, score_at.y + score_size.y)});
+    taken.push_back({hint_at, ImVec2(hint_at.x + hint_size.x, hint_at.y + hint_size.y)});
+    const float gap = 3 * scale;
+    auto clear = [&](ImVec2 at) {
+      const ImVec2 lo(at.x - gap, at.y - gap), hi(at.x + size.x + gap, at.y + size.y + gap);
+      if (at.x < origin_px.x + 2 || at.y < origin_px.y + 2 || at.x + size.x > origin_px.x + side - 2 ||
+          at.y + size.y > origin_px.y + side - 2)
+        return false;
+      for (const auto& [blo, bhi] : taken)
+        if (lo.x < bhi.x && blo.x < hi.x && lo.y < bhi.y && blo.y < hi.y) return false;
+      for (const Tip& t : tips)
+        if (segment_meets_box(c, to_px((*t.v)[0], (*t.v)[1]), lo, hi)) return false;
+      return true;
+    };
+    std::vector<ImVec2> places;
+    // Beyond the arc's middle, the text on the side away from the centre, at
+    // a few distances; then the four corners left free by the score and hint.
+    for (float extra : {10.0f, 24.0f, 40.0f}) {
+      const float tx = c.x + static_cast<float>(std::cos(mid)) * (r + extra * scale);
+      const float ty = c.y - static_cast<float>(std::sin(mid)) * (r + extra * scale);
+      places.emplace_back(std::cos(mid) < 0 ? tx - size.x : tx, std::sin(mid) > 0 ? ty - size.y : ty);
+    }
+    const float left = origin_px.x + 8 * scale, right = origin_px.x + side - size.x - 8 * scale;
+    places.emplace_back(left, score_at.y + line_h + 2 * scale);
+    places.emplace_back(right, origin_px.y + pad);
+    places.emplace_back(right, hint_at.y);
+    places.emplace_back(left, hint_at.y - line_h - 2 * scale);
+    ImVec2 chosen = places[3];  // below the score: never over it, whatever else
+    for (const ImVec2& at : places)
+      if (clear(at)) {
+        chosen = at;
+        break;
+      }
+    dl->AddText(chosen, muted, label.c_str());
   }
   arrow(dl, c, to_px(q[0], q[1]), colour(cq, 0.5f), 1.6f * scale);
   arrow(dl, c, to_px(k[0], k[1]), colour(ck, 0.5f), 1.6f * scale);
   arrow(dl, c, to_px(qr[0], qr[1]), colour(cq), 3.0f * scale);
   arrow(dl, c, to_px(kr[0], kr[1]), colour(ck), 3.0f * scale);
   // Handles on the draggable tips, names beyond every tip.
-  for (const auto& [v, col, name, handle] :
-       {std::tuple{q, cq, "q", true}, std::tuple{k, ck, "k", true}, std::tuple{qr, cq, "q′", false},
-        std::tuple{kr, ck, "k′", false}}) {
-    const ImVec2 t = to_px(v[0], v[1]);
-    if (handle) dl->AddCircle(t, 7.0f * scale, colour(col), 24, 2.0f * scale);
-    // An unturned vector still lying under its turned one (m = 0) names
-    // itself to the side, so "q" and "q′" do not print over each other.
-    const Eigen::VectorXd& turned = name[0] == 'q' ? qr : kr;
-    const ImVec2 tt = to_px(turned[0], turned[1]);
-    const bool shared_tip = handle && std::hypot(t.x - tt.x, t.y - tt.y) < ImGui::GetTextLineHeight() * 1.5f;
-    const ImVec2 at = label_beyond_tip(c, t, ImGui::CalcTextSize(name), (handle ? 11.0f : 6.0f) * scale, shared_tip);
-    dl->AddText(at, colour(col, handle ? 0.7f : 1.0f), name);
+  for (int t = 0; t < 4; ++t) {
+    const Eigen::VectorXd& v = *tips[t].v;
+    if (tips[t].handle) dl->AddCircle(to_px(v[0], v[1]), 7.0f * scale, colour(tips[t].col), 24, 2.0f * scale);
+    dl->AddText(name_at[t], colour(tips[t].col, tips[t].handle ? 0.7f : 1.0f), tips[t].name);
   }
-  const std::string score = tr.format("rope-2d.plane.score", {{"score", fig::num(qr.dot(kr), 5)}});
-  dl->AddText(ImVec2(origin_px.x + 8 * scale, origin_px.y + 6 * scale), text, score.c_str());
-  const std::string hint = tr("rope-2d.canvas.hint");
-  dl->AddText(ImVec2(origin_px.x + 8 * scale, origin_px.y + side - ImGui::GetTextLineHeight() - 6 * scale), muted,
-              hint.c_str());
+  dl->AddText(score_at, text, score.c_str());
+  dl->AddText(hint_at, muted, hint.c_str());
   dl->PopClipRect();
 }
 
