@@ -6,7 +6,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <random>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "lesson_test_support.hpp"
 #include "poslab/core/learned.hpp"
@@ -135,6 +139,41 @@ TEST_CASE("learned lesson: figures") {
     const auto at_anchor = std::find(sinus.x.begin(), sinus.x.end(), 37.0);
     REQUIRE(at_anchor != sinus.x.end());
     CHECK(sinus.y[static_cast<std::size_t>(at_anchor - sinus.x.begin())] == doctest::Approx(1.0).epsilon(1e-15));
+  }
+  SUBCASE("similarity marks the neighbour p₀ + 1 on both curves, its values in the legend") {
+    const fig::Figure f = lesson.figure("similarity", p);
+    REQUIRE(f.series.size() == 3);
+    const fig::Series& marks = f.series[2];
+    REQUIRE(marks.x == std::vector<double>{6, 6});
+    const Eigen::VectorXd a = *core::learned_row(5, 512, 64, 3), b = *core::learned_row(6, 512, 64, 3);
+    const double learned = a.dot(b) / (a.norm() * b.norm());
+    double sinusoidal = 0;  // cos∠(PE(5), PE(6)) = Σᵢ cos(θᵢ) / (d/2), θᵢ = 10⁴^(−2i/64)
+    for (int i = 0; i < 32; ++i) sinusoidal += std::cos(std::pow(1e4, -2.0 * i / 64));
+    sinusoidal /= 32;
+    CHECK(marks.y[0] == doctest::Approx(learned).epsilon(1e-12));
+    CHECK(marks.y[1] == doctest::Approx(sinusoidal).epsilon(1e-12));
+    char text[64];
+    std::snprintf(text, sizeof text, "sinusoidal %.2f", sinusoidal);
+    CHECK(marks.name.find(text) != std::string::npos);
+    CHECK(marks.name.find("row 6,") != std::string::npos);
+  }
+  SUBCASE("L sits on the axis as a labelled tick, never as a label over the table") {
+    for (const char* id : {"table", "sinusoidal"}) {
+      CAPTURE(id);
+      const fig::Figure f = lesson.figure(id, p);
+      const auto at = std::find_if(f.y.ticks.begin(), f.y.ticks.end(), [](const auto& t) { return t.first == 512.0; });
+      REQUIRE(at != f.y.ticks.end());
+      CHECK(at->second == "L = 512");
+      CHECK(std::is_sorted(f.y.ticks.begin(), f.y.ticks.end()));
+      for (const auto& t : f.y.ticks)  // round ticks keep clear of it
+        if (t.first != 512.0) CHECK(std::abs(t.first - 512.0) > 0.07 * 768);
+      for (const fig::RefLine& l : f.ref_lines) CHECK(l.label.empty());
+    }
+    // N = L: the table ends at the bottom edge, L is the last tick, no line
+    const fig::Figure f = lesson.figure("table", params({{"positions", "512"}}));
+    REQUIRE(!f.y.ticks.empty());
+    CHECK(f.y.ticks.back() == std::pair<double, std::string>{512.0, "L = 512"});
+    CHECK(f.ref_lines.empty());
   }
   SUBCASE("an anchor past the table has nothing to compare") {
     const fig::Figure f = lesson.figure("similarity", params({{"max_length", "4"}, {"m", "10"}}));

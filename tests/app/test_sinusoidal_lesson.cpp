@@ -186,11 +186,24 @@ TEST_CASE("sinusoidal lesson: figures show core's numbers") {
       for (std::size_t i = 0; i < f.series[a].x.size(); ++i)
         CHECK(f.series[a].y[i] ==
               doctest::Approx(core::sinusoidal_dot_closed_form(f.series[a].x[i], 128, 1e4)).epsilon(1e-10).scale(64));
-    // your (m, n) = (2, 5) and its mirror, both at the same height
+    // your (m, n) = (2, 5) only: its mirror is what step 6 asks about, not
+    // drawn before the swap. Σᵢ cos(3·θᵢ) for d = 128, b = 10,000 is
+    // 52.18622840719287 (numpy), printed in the subtitle to 4 digits.
     const fig::Series& now = f.series.at(4);
-    REQUIRE(now.x.size() == 2);
+    REQUIRE(now.x.size() == 1);
     CHECK(now.x[0] == -3.0);
-    CHECK(now.y[0] == now.y[1]);
+    CHECK(now.y[0] == doctest::Approx(52.18622840719287).epsilon(1e-12));
+    CHECK(f.subtitle.find("m = 2, n = 5, r = −3: PE(m)·PE(n) = 52.19") != std::string::npos);
+    CHECK(f.legend == fig::LegendPlace::none);  // the subtitle says what line and markers are
+    // swapped: the marker moves to r = 3 at the same height
+    core::Params swapped = p;
+    swapped.set("m", 5.0);
+    swapped.set("n", 2.0);
+    const fig::Figure g = lesson.figure("dot", swapped);
+    REQUIRE(g.series.at(4).x.size() == 1);
+    CHECK(g.series.at(4).x[0] == 3.0);
+    CHECK(g.series.at(4).y[0] == now.y[0]);
+    CHECK(g.subtitle.find("m = 5, n = 2, r = 3: PE(m)·PE(n) = 52.19") != std::string::npos);
   }
   SUBCASE("dot at the largest sizes: offsets sampled per pixel column, on core's closed form") {
     const fig::Figure f = lesson.figure("dot", params({{"positions", "1048576"}, {"d", "1024"}}), 900);
@@ -305,7 +318,14 @@ TEST_CASE("sinusoidal lesson: matrices read from the top, hover names in the not
     CHECK(s.y_name.find("_{") == std::string::npos);
     CHECK(s.x_name.find('k') == std::string::npos);
   }
-  CHECK(dot.series.front().y_name == "Σᵢ cos(θᵢΔ)");
+  CHECK(dot.series.front().y_name == "Σᵢ cos(θᵢ·r)");
+  CHECK(dot.series.front().x_name == "r");  // a distance, not the shift Δ
   const fig::Figure shift = lesson.figure("shift", {});
   CHECK(shift.series.back().y_name == "M(Δ)·PE(m)");
+  // turn: the same PE(m) and PE(m + Δ) without M(Δ), which its step has not introduced yet
+  const fig::Figure turn = lesson.figure("turn", {});
+  REQUIRE(turn.series.size() == 2);
+  CHECK(turn.series[0].y == shift.series[0].y);
+  CHECK(turn.series[1].y == shift.series[1].y);
+  for (const std::string& text : {turn.title, turn.subtitle}) CHECK(text.find("M(") == std::string::npos);
 }

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <numeric>
 #include <random>
 #include <string>
@@ -288,5 +289,51 @@ TEST_CASE("why-position-shuffle table: new places and changes agree with core") 
     CHECK(std::get<double>(row[3]) <= 1e-12);
     CHECK(std::get<double>(row[4]) ==
           doctest::Approx((with.shuffled_back.row(i) - with.original.output.row(i)).cwiseAbs().maxCoeff()).epsilon(1e-15));
+  }
+}
+
+TEST_CASE("why-position embeddings and output figures: X (+ PE(p)) and Y = A·V, rows in the sentence's order") {
+  for (const char* encoding : {"none", "sinusoidal"}) {
+    const bool positions = std::string_view(encoding) == "sinusoidal";
+    const core::Params p = params({{"seed", "5"}, {"encoding", encoding}, {"pe_scale", "0.7"}});
+    const std::vector<int> ids = {0, 1, 2, 0, 3, 4};
+    const Eigen::MatrixXd x = core::toy_embeddings<double>(ids, 8, 5);
+    const auto e = build("embeddings", p);
+    REQUIRE(e.heatmaps.size() == 1);
+    REQUIRE(e.heatmaps[0].rows == 6);
+    REQUIRE(e.heatmaps[0].cols == 8);
+    // x + 0.7·PE(p), PE written out here: PE[p, 2i] = sin(p·θᵢ), PE[p, 2i + 1] = cos(p·θᵢ), θᵢ = 10000^(−2i/8).
+    Eigen::MatrixXd h = x;
+    for (int r = 0; r < 6; ++r)
+      for (int i = 0; i < 4; ++i) {
+        const double angle = r * std::pow(10000.0, -2.0 * i / 8);
+        if (positions) h(r, 2 * i) += 0.7 * std::sin(angle), h(r, 2 * i + 1) += 0.7 * std::cos(angle);
+      }
+    for (int r = 0; r < 6; ++r)
+      for (int c = 0; c < 8; ++c) CHECK(cell(e.heatmaps[0], r, c) == doctest::Approx(h(r, c)).epsilon(1e-6));
+    // The two "the" (rows 0 and 3): one embedding without positions, two with them.
+    double twins = 0;
+    for (int c = 0; c < 8; ++c) twins = std::max(twins, std::abs(static_cast<double>(cell(e.heatmaps[0], 0, c) - cell(e.heatmaps[0], 3, c))));
+    if (positions)
+      CHECK(twins > 1e-2);
+    else
+      CHECK(twins == 0);
+    // The value written in every cell is the cell's value to two decimals.
+    REQUIRE(e.notes.size() == 48);
+    CHECK(e.notes[1].text == [&] {
+      char buf[16];
+      std::snprintf(buf, sizeof buf, "%.2f", h(0, 1));
+      return std::string(buf);
+    }());
+
+    // Y = A·V with V = H·W_vᵀ, A the weights core reports (checked against the attention figure above).
+    const core::AttentionHead<double> head = core::toy_attention_head<double>(8, 5);
+    const core::ShuffleTest<double> t = core::shuffle_test<double>(x, std::vector<int>{0, 5, 2, 3, 4, 1}, head, positions ? 0.7 : 0.0, 10000);
+    const Eigen::MatrixXd y = t.original.weights * (h * head.w_v.transpose());
+    const auto o = build("output", p);
+    REQUIRE(o.heatmaps.size() == 1);
+    for (int r = 0; r < 6; ++r)
+      for (int c = 0; c < 8; ++c) CHECK(cell(o.heatmaps[0], r, c) == doctest::Approx(y(r, c)).epsilon(1e-6));
+    CHECK(o.subtitle.find("the dog bit the old man") != std::string::npos);
   }
 }

@@ -12,7 +12,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "app/plot/figure_text.hpp"
 #include "app/lessons/common/figures.hpp"
@@ -59,6 +63,16 @@ double cosine(const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
   return den > 0 ? a.dot(b) / den : 0.0;
 }
 
+/// "0.01", "−0.10": a cosine as the legend prints it.
+std::string two_decimals(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", v);
+  std::string out = buf;
+  if (out == "-0.00") out = "0.00";
+  if (!out.empty() && out[0] == '-') out = "−" + out.substr(1);
+  return out;
+}
+
 /// How many positions the similarity figure spans (see kSimilarityBudget).
 long long similarity_span(const Setting& s) {
   const long long wanted = std::max(s.max_length + s.max_length / 2, 2048LL);
@@ -73,6 +87,28 @@ std::vector<long long> sampled_positions(long long end, long long stride, long l
   for (long long pos = 0; pos < end; pos += stride) out.push_back(pos);
   if (out.back() != end - 1) out.push_back(end - 1);
   if (extra >= 0 && extra < end - 1 && extra % stride != 0) out.insert(std::upper_bound(out.begin(), out.end(), extra), extra);
+  return out;
+}
+
+/// Round ticks over [0, top] and the trained length L, labelled "L = 512":
+/// on the axis, outside the plot, where no data hides the label (a label on
+/// a full heatmap is unreadable). A round tick within 7 % of the range of L
+/// makes room for it.
+std::vector<std::pair<double, std::string>> ticks_with_length(double top, long long length, const Translator& tr) {
+  const double raw = std::max(top, 1.0) / 5;
+  const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+  double step = magnitude;
+  for (double f : {1.0, 2.0, 5.0, 10.0})
+    if (f * magnitude >= raw) {
+      step = f * magnitude;
+      break;
+    }
+  const auto at_length = static_cast<double>(length);
+  std::vector<std::pair<double, std::string>> out;
+  for (double v = 0; v <= top + 1e-9; v += step)
+    if (std::abs(v - at_length) > 0.07 * top) out.emplace_back(v, fig::num(v));
+  if (at_length <= top) out.emplace_back(at_length, tr.format("learned.ref.max_length", {{"L", fig::num(at_length)}}));
+  std::sort(out.begin(), out.end());
   return out;
 }
 
@@ -117,9 +153,11 @@ Figure table(const FigureContext& ctx) {
                        .text = tr.format("learned.table.no_row", {{"L", fig::num(static_cast<double>(s.max_length))}}),
                        .anchor = fig::Anchor::center});
   }
-  f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = static_cast<double>(s.max_length),
-                         .label = tr.format("learned.ref.max_length", {{"L", fig::num(static_cast<double>(s.max_length))}}),
-                         .color = fig::palette_color(3), .style = fig::LineStyle::solid});
+  // L on the axis; the line only where the table ends inside the plot.
+  f.y.ticks = ticks_with_length(static_cast<double>(s.positions), s.max_length, tr);
+  if (s.positions > s.max_length)
+    f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = static_cast<double>(s.max_length),
+                           .color = fig::palette_color(3), .style = fig::LineStyle::solid});
   return f;
 }
 
@@ -134,10 +172,11 @@ Figure sinusoidal(const FigureContext& ctx) {
                                    "learned.readout.pe"};
   lessons::encoding_axes(f, keys, tr);
   f.heatmaps.push_back(lessons::sinusoidal_heatmap(s.d, s.base, s.positions, keys, tr));
-  if (s.max_length < s.positions)
+  if (s.max_length < s.positions) {  // L on the axis, the dashed line across: the rows go on past it
+    f.y.ticks = ticks_with_length(static_cast<double>(s.positions), s.max_length, tr);
     f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = static_cast<double>(s.max_length),
-                           .label = tr.format("learned.ref.same_length", {{"L", fig::num(static_cast<double>(s.max_length))}}),
                            .color = fig::palette_color(3)});
+  }
   return f;
 }
 
@@ -197,6 +236,27 @@ Figure similarity(const FigureContext& ctx) {
     x->y_name = tr("learned.readout.cos");
   }
   f.series = {std::move(learned_s), std::move(sin_s)};
+  // The neighbour p₀ + 1 on both curves, its two values in the legend: the
+  // numbers the step's answer compares, readable without hovering.
+  const long long next = anchor + 1;
+  if (learned_anchor && next < rows) {
+    double sin_next = 0;
+    core::sinusoidal_dot_closed_form_curve(1.0, 0, s.d, s.base, {&sin_next, 1});
+    sin_next /= s.d / 2.0;
+    const double learned_next = cosine(*learned_anchor, *s.row(next));
+    fig::Series marks{.name = tr.format("learned.similarity.series_neighbour",
+                                        {{"p", fig::num(static_cast<double>(next))},
+                                         {"learned", two_decimals(learned_next)},
+                                         {"sinusoidal", two_decimals(sin_next)}}),
+                      .kind = fig::SeriesKind::scatter};
+    marks.x = {static_cast<double>(next), static_cast<double>(next)};
+    marks.y = {learned_next, sin_next};
+    marks.color = fig::Color::rgb(0xe8eaed);
+    marks.marker = 4.5f;
+    marks.x_name = tr("learned.readout.pos");
+    marks.y_name = tr("learned.readout.cos");
+    f.series.push_back(std::move(marks));
+  }
   f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = 0, .style = fig::LineStyle::solid});
   if (s.max_length < span)
     f.ref_lines.push_back({.orientation = fig::Orientation::vertical, .value = static_cast<double>(s.max_length),

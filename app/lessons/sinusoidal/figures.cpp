@@ -2,14 +2,14 @@
 // "Attention Is All You Need", §3.5):
 //   ω_i = base^(−2i/d),  PE[p, 2i] = sin(p·ω_i),  PE[p, 2i+1] = cos(p·ω_i).
 // Two identities the lesson proves live (both per pair, from the angle-addition
-// formulas; notes seed 003 §2.3):
+// formulas; the source notes “About Position Embedding: Sinusoidal PE & RoPE” §2.3):
 //   PE(p + k) = M(k)·PE(p), M(k) block diagonal with [[cos ω_i k, sin ω_i k], [−sin ω_i k, cos ω_i k]];
 //   PE_m·PE_n = Σ_i cos(ω_i (m − n)).
 //
 // [SECTION] Index
 // - Helpers (exact curves at pixel resolution, tolerances; PE rows and the shift
 //   for any d: setting.hpp)
-// - Figures: heatmap, sinusoids, wavelengths, dot, shift_matrix, shift
+// - Figures: heatmap, sinusoids, wavelengths, dot, shift_matrix, turn, shift
 // - Readouts
 // - The view
 
@@ -391,6 +391,8 @@ Figure dot(const FigureContext& ctx) {
   f.title = tr("sinusoidal.dot.title");
   f.subtitle = tr.format("sinusoidal.dot.subtitle", {{"d", fig::num(d)}, {"base", fig::num(base)},
                                                      {"k", fig::num(static_cast<double>(kmax))}});
+  // No legend on the curve: the subtitle says what the line and the markers are.
+  f.legend = fig::LegendPlace::none;
   f.x = {.label = tr("sinusoidal.dot.axis.x"), .unit = tr("unit.tokens"), .format = fig::TickFormat::integer};
   f.y = {.label = tr("sinusoidal.dot.axis.y")};
   // Σ_i cos(ω_i k) at k = 0, s, 2s, … up to kmax (and kmax itself), with the
@@ -401,6 +403,9 @@ Figure dot(const FigureContext& ctx) {
   const long long stride = std::max(1LL, (kmax + half_columns - 1) / half_columns);
   if (stride > 1) f.subtitle += " · " + tr.format("sinusoidal.dot.stride", {{"s", fig::num(static_cast<double>(stride))}});
   const std::shared_ptr<const DotSamples> samples = dot_samples({d, base, kmax, stride});
+  std::string anchors;
+  for (double a : samples->anchors) anchors += (anchors.empty() ? "" : ", ") + fig::num(a);
+  f.subtitle += " · " + tr.format("sinusoidal.dot.markers", {{"p", anchors}});
   const bool now_shown = std::abs(m - n) <= static_cast<double>(kmax);  // off the shown range, the readouts still have it
   DotSamples with_now;  // the samples and your offset |m − n|, so the line passes through your markers too
   if (stride > 1 && now_shown) {
@@ -417,8 +422,8 @@ Figure dot(const FigureContext& ctx) {
   closed.x.insert(closed.x.end(), ks.begin(), ks.end());
   closed.y.insert(closed.y.end(), half.begin(), half.end());
   closed.width = 1.4f;
-  closed.x_name = "Δ";
-  closed.y_name = "Σᵢ cos(θᵢΔ)";
+  closed.x_name = "r";
+  closed.y_name = "Σᵢ cos(θᵢ·r)";
   f.series.push_back(std::move(closed));
   for (std::size_t a = 0; a < samples->anchors.size(); ++a) {
     fig::Series s{.name = tr.format("sinusoidal.dot.series_anchor", {{"p", fig::num(samples->anchors[a])}}),
@@ -426,17 +431,22 @@ Figure dot(const FigureContext& ctx) {
     s.marker = 3.2f - 0.6f * static_cast<float>(a);
     s.x = samples->anchor_k[a];
     s.y = samples->anchor_dot[a];
-    s.x_name = "Δ";
-    s.y_name = "PE(p + Δ)·PE(p)";
+    s.x_name = "r";
+    s.y_name = "PE(p + r)·PE(p)";
     f.series.push_back(std::move(s));
   }
   fig::Series now{.name = tr("sinusoidal.dot.series_now"), .kind = fig::SeriesKind::scatter};
   now.marker = 6;
   now.color = fig::palette_color(6);
+  // Your (m, n) only: its mirror (n, m) is what the step's question asks
+  // about, so it is not drawn before the student swaps the two.
+  const double now_dot = core::sinusoidal_dot(m, n, d, base);
   if (now_shown) {
-    now.x = {m - n, n - m};
-    now.y = {core::sinusoidal_dot(m, n, d, base), core::sinusoidal_dot(n, m, d, base)};
+    now.x = {m - n};
+    now.y = {now_dot};
   }
+  f.subtitle += " · " + tr.format("sinusoidal.dot.now", {{"m", fig::num(m)}, {"n", fig::num(n)}, {"r", fig::num(m - n)},
+                                                         {"v", fig::num(now_dot, 4)}});
   now.x_name = "r = m − n";
   now.y_name = "PE(m)·PE(n)";
   f.series.push_back(std::move(now));
@@ -487,9 +497,9 @@ Figure shift_matrix(const FigureContext& ctx) {
   return f;
 }
 
-/// PE(m + k) next to M(k)·PE(m), dimension by dimension: the markers sit on
-/// the stems, whatever m, k, d and base.
-Figure shift(const FigureContext& ctx) {
+/// PE(m) and PE(m + k), dimension by dimension, and with `rotated` M(k)·PE(m):
+/// its markers sit on the stems, whatever m, k, d and base.
+Figure shift_figure(const FigureContext& ctx, bool rotated_shown) {
   const auto& p = ctx.params;
   const auto& tr = ctx.tr;
   const sinusoidal::ShiftRows rows = sinusoidal::shift_rows(p);
@@ -497,11 +507,13 @@ Figure shift(const FigureContext& ctx) {
   const double m = rows.m, k = rows.k;
   const Eigen::VectorXd &from = rows.from, &target = rows.target, &rotated = rows.rotated;
   Figure f;
-  f.title = tr("sinusoidal.shift.title");
-  f.subtitle = tr.format(d <= kShiftMarkersUpTo ? "sinusoidal.shift.subtitle" : "sinusoidal.shift.subtitle_lines",
+  f.title = tr(rotated_shown ? "sinusoidal.shift.title" : "sinusoidal.turn.title");
+  f.subtitle = tr.format(!rotated_shown                 ? "sinusoidal.turn.subtitle"
+                         : d <= kShiftMarkersUpTo ? "sinusoidal.shift.subtitle"
+                                                  : "sinusoidal.shift.subtitle_lines",
                          {{"m", fig::num(m)}, {"k", fig::num(k)}, {"d", fig::num(d)}, {"base", fig::num(base)}});
   f.x = {.label = tr("sinusoidal.axis.dim"), .format = fig::TickFormat::integer};
-  f.y = {.label = tr("sinusoidal.readout.pe"), .min = -1.15, .max = 1.55};
+  f.y = {.label = tr("sinusoidal.shift.axis.y"), .min = -1.15, .max = 1.55};
   f.legend = fig::LegendPlace::automatic;  // the corner the stems leave free
   // Markers while they fit (one per dimension); past kShiftMarkersUpTo they
   // would overlap anyway and cost a circle each per frame, so lines: a thin
@@ -529,10 +541,17 @@ Figure shift(const FigureContext& ctx) {
   before.y_name = "PE(m)";
   after.y_name = "PE(m + Δ)";
   turned.y_name = "M(Δ)·PE(m)";
-  f.series = {std::move(before), std::move(after), std::move(turned)};
+  f.series = {std::move(before), std::move(after)};
+  if (rotated_shown) f.series.push_back(std::move(turned));
   f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = 0, .style = fig::LineStyle::solid});
   return f;
 }
+
+/// A shift turns every pair of PE(m) by its own angle k·θᵢ: PE(m) and PE(m + k).
+Figure turn(const FigureContext& ctx) { return shift_figure(ctx, false); }
+
+/// The same with M(k)·PE(m): the markers sit on the stems.
+Figure shift(const FigureContext& ctx) { return shift_figure(ctx, true); }
 
 // [SECTION] Readouts
 
@@ -598,6 +617,7 @@ ViewDef sinusoidal_view() {
                       {"wavelengths", wavelengths},
                       {"dot", dot},
                       {"shift_matrix", shift_matrix},
+                      {"turn", turn},
                       {"shift", shift}},
           .tables = {"sinusoidal", "sinusoidal-wavelengths", "sinusoidal-dot", "sinusoidal-shift"},
           .readouts = readouts};

@@ -9,7 +9,7 @@
 //
 // [SECTION] Index
 // - Labels and the attention heatmap
-// - Figures: attention, attention-shuffled, outputs, change
+// - Figures: embeddings, attention, output, attention-shuffled, outputs, change
 // - Readouts
 // - The view
 
@@ -119,6 +119,57 @@ std::vector<std::string> original_labels() {
 
 // [SECTION] Figures
 
+/// One row of d numbers per word, the words in their original order, each
+/// entry written in its cell: the embeddings X (what the head reads) or the
+/// outputs Y. Rows of a repeated word are equal without positions.
+Figure word_vectors(const Eigen::MatrixXd& rows, const std::string& value_name, const Translator& tr) {
+  Figure f;
+  f.x = {.label = tr("why-position.vectors.axis.dim"), .tight = true};
+  f.y = {.label = tr("why-position.outputs.axis.word"), .tight = true, .reversed = true};  // word 0 at the top
+  const double vmax = std::max(rows.cwiseAbs().maxCoeff(), 1e-9);
+  add_matrix(f, rows, 0, fig::Colormap::signed_, vmax, value_name, tr("why-position.readout.dim"),
+             tr("why-position.readout.word"), false);
+  // The value in each cell: white on the dark (negative) end of the signed map, dark elsewhere.
+  for (int r = 0; r < rows.rows(); ++r)
+    for (int c = 0; c < rows.cols(); ++c)
+      f.notes.push_back({.x = static_cast<double>(c), .y = static_cast<double>(r), .text = two_decimals(rows(r, c)),
+                         .anchor = fig::Anchor::center,
+                         .color = rows(r, c) / vmax < -0.3 ? fig::Color::rgb(0xffffff) : fig::Color::rgb(0x1d1d1f)});
+  for (int j = 0; j < kD; ++j) f.x.ticks.emplace_back(j, std::to_string(j));
+  const std::vector<std::string> labels = original_labels();
+  for (int j = 0; j < kTokens; ++j) f.y.ticks.emplace_back(j, labels[static_cast<std::size_t>(j)]);
+  f.legend = fig::LegendPlace::none;
+  return f;
+}
+
+/// X: each word's embedding x, the sentence as given (x + s·PE(p) when the
+/// encoding is on: what the head reads).
+Figure embeddings(const FigureContext& ctx) {
+  const auto& tr = ctx.tr;
+  const Setting s = why_position::shown_setting(ctx.params);
+  const std::vector<int> ids(why_position::kTokenIds.begin(), why_position::kTokenIds.end());
+  Eigen::MatrixXd x = core::toy_embeddings<double>(ids, kD, s.seed);
+  if (s.positions) x = core::add_sinusoidal_positions<double>(x, s.pe_scale, why_position::kBase);
+  Figure f = word_vectors(x, tr(s.positions ? "why-position.readout.input" : "why-position.readout.embedding"), tr);
+  f.title = tr(s.positions ? "why-position.embeddings.title_positions" : "why-position.embeddings.title");
+  f.subtitle = tr.format("why-position.embeddings.subtitle", {{"sentence", Setting::original_sentence()},
+                                                              {"encoding", encoding_text(s, tr)},
+                                                              {"seed", std::to_string(s.seed)}});
+  return f;
+}
+
+/// Y: each word's output y = Σₙ A(m, n)·vₙ, the sentence as given.
+Figure output(const FigureContext& ctx) {
+  const auto& tr = ctx.tr;
+  const Setting s = why_position::shown_setting(ctx.params);
+  const core::ShuffleTest<double> t = s.shown();
+  Figure f = word_vectors(t.original.output, tr("why-position.readout.output"), tr);
+  f.title = tr("why-position.output.title");
+  f.subtitle = tr.format("why-position.output.subtitle", {{"sentence", Setting::original_sentence()},
+                                                          {"encoding", encoding_text(s, tr)}});
+  return f;
+}
+
 /// A = softmax(Q·Kᵀ/√d) for the sentence as given.
 Figure attention(const FigureContext& ctx) {
   const auto& tr = ctx.tr;
@@ -224,9 +275,9 @@ Figure change(const FigureContext& ctx) {
     ser->y_name = tr("why-position.readout.change");
     ser->extra = {{tr("why-position.readout.new_position"), "", moved}};
   }
-  f.y.max = std::max(top * 1.25, 1e-3);
+  f.y.max = std::max(top * 1.6, 1e-3);  // the top third stays free for the legend
   f.series = {std::move(bars), std::move(dots)};
-  f.legend = fig::LegendPlace::top_left;
+  f.legend = fig::LegendPlace::top_left;  // above the bars: y.max leaves room
   return f;
 }
 
@@ -295,8 +346,8 @@ ViewDef why_position_view() {
           .group = "absolute",
           .keys = {"perm", "encoding", "pe_scale", "seed"},
           .defaults = {},
-          .figures = {{"attention", attention}, {"attention-shuffled", attention_shuffled}, {"outputs", outputs},
-                      {"change", change}},
+          .figures = {{"embeddings", embeddings}, {"attention", attention}, {"output", output},
+                      {"attention-shuffled", attention_shuffled}, {"outputs", outputs}, {"change", change}},
           .tables = {"why-position-shuffle"},
           .readouts = readouts};
 }
