@@ -166,7 +166,7 @@ const std::array kSpecs = {
               .max = 1'048'576, .ui_min = 1, .ui_max = 8192, .scale = S::log, .unit = "tokens"},
     ParamSpec{.key = "terms", .type = T::choice, .default_text = "all",
               .choices = "all|transformer-xl|t5|deberta"},
-    ParamSpec{.key = "compare", .type = T::choice, .default_text = "all", .choices = "all|pi-ntk-yarn"},
+    ParamSpec{.key = "compare", .type = T::choice, .default_text = "all", .choices = "all|pi-ntk-yarn|pi-ntk"},
     ParamSpec{.key = "bases", .type = T::list, .default_text = "10000,500000", .min = 1,
               .max = 1e12, .min_exclusive = true, .min_items = 1, .max_items = 8, .ui_min = 2,
               .ui_max = 1e7},

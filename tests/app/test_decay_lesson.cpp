@@ -17,6 +17,7 @@
 #include <numbers>
 #include <random>
 
+#include "app/plot/figure_text.hpp"
 #include "lesson_test_support.hpp"
 #include "poslab/core/decay.hpp"
 #include "poslab/core/rope.hpp"
@@ -59,21 +60,39 @@ TEST_CASE("decay readouts hold at the defaults and over random settings") {
   }
 }
 
-TEST_CASE("decay curves figure: core's bound, ones score and random q, k at the distances drawn") {
-  const auto f = lesson.figure("curves", params({{"distance", "0:2000"}, {"log_x", "false"}}));
-  REQUIRE(f.series.size() == 6);  // ones, random, bound, trend, lowest, random-phase level
+TEST_CASE("decay curves figures: core's bound, ones score and random q, k at the distances drawn") {
+  const auto shown = params({{"distance", "0:2000"}, {"log_x", "false"}});
+  const auto f = lesson.figure("curves", shown);
+  REQUIRE(f.series.size() == 5);  // ones, bound, trend, lowest, random-phase level
   const auto& ones = f.series[0];
-  const auto& random = f.series[1];
-  const auto& bound = f.series[2];
+  const auto& bound = f.series[1];
   CHECK(bound.x.size() == 2001);
   CHECK(bound.y[1] * 32.5 == doctest::Approx(31.53816614265808).epsilon(1e-12));
   CHECK(y_at(bound, 100) * 32.5 == doctest::Approx(10.227329948505133).epsilon(1e-12));
-  for (std::size_t i = 0; i < ones.x.size(); i += 97) {
+  for (std::size_t i = 0; i < ones.x.size(); i += 97)
     CHECK(ones.y[i] * 128 == doctest::Approx(core::rope_ones_score(ones.x[i], 128, 1e4)).epsilon(1e-12));
+  CHECK(f.series[4].y[0] == doctest::Approx(0.14711431640358888).epsilon(1e-12));
+  // The steps bring the curves in one at a time: the ones score alone, then
+  // with the bound (the same numbers), and apart the random q, k beside it.
+  const auto alone = lesson.figure("ones", shown);
+  REQUIRE(alone.series.size() == 1);
+  CHECK(alone.series[0].y == ones.y);
+  const auto with_bound = lesson.figure("bound", shown);
+  REQUIRE(with_bound.series.size() == 2);
+  CHECK(with_bound.series[1].y == bound.y);
+  const auto random_figure = lesson.figure("random", shown);
+  REQUIRE(random_figure.series.size() == 2);
+  CHECK(random_figure.series[0].y == ones.y);
+  const auto& random = random_figure.series[1];
+  REQUIRE(random.x.size() > 8);
+  for (std::size_t i = 0; i < random.x.size(); i += 7)
     CHECK(random.y[i] * std::sqrt(256 / std::numbers::pi) ==
           doctest::Approx(core::rope_random_mean_abs_score(random.x[i], 128, 1e4, 0, 64)).epsilon(1e-12));
-  }
-  CHECK(f.series[5].y[0] == doctest::Approx(0.14711431640358888).epsilon(1e-12));
+  // Mean |score| of random q, k is flat: no decay (the step's answer).
+  double lo = 1e9, hi = 0;
+  for (double y : random.y) lo = std::min(lo, y), hi = std::max(hi, y);
+  CHECK(lo > 0.6);
+  CHECK(hi < 1.5);
 }
 
 TEST_CASE("decay bases figure: every base relative to (d/2 + 1)/2") {
@@ -82,6 +101,11 @@ TEST_CASE("decay bases figure: every base relative to (d/2 + 1)/2") {
   REQUIRE(f.series.size() == 6);
   CHECK(y_at(f.series[1], 1000) * 32.5 == doctest::Approx(10.200187756099268).epsilon(1e-12));
   CHECK(f.series[4].x.size() == 2);
+  // Each base's legend names where its local mean is lowest: the marker's r.
+  for (std::size_t b = 0; b < 2; ++b) {
+    CAPTURE(f.series[2 + b].name);
+    CHECK(f.series[2 + b].name.find("lowest at r = " + app::fig::num(f.series[4].x[b])) != std::string::npos);
+  }
 }
 
 TEST_CASE("decay trend: the mean of the bound over every integer distance of [r/1.1, 1.1·r]") {
@@ -122,8 +146,8 @@ TEST_CASE("decay trend: the mean of the bound over every integer distance of [r/
   CHECK(lowest > 7000);
   CHECK(lowest < 12500);
   const auto curves = lesson.figure("curves", core::Params{});
-  CHECK(curves.series[4].x[0] == lowest);
-  CHECK(curves.series[4].y[0] == doctest::Approx(0.139024).epsilon(5e-3));
+  CHECK(curves.series[3].x[0] == lowest);
+  CHECK(curves.series[3].y[0] == doctest::Approx(0.139024).epsilon(5e-3));
 }
 
 TEST_CASE("decay compare figure: every method as the softmax weight of a key at r over the key at 0") {

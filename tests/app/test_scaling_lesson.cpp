@@ -98,10 +98,18 @@ TEST_CASE("scaling lesson: the first readout and the shaded band follow the sele
     REQUIRE(l3.bands.size() == 1);
     CHECK(l3.bands[0].from > 35);
     CHECK(l3.bands[0].to < 46);
-    CHECK(l3.bands[0].label.starts_with("Llama 3: blended"));
+    // The label names whole pairs, the ones with 0 < wᵢ < 1 (Python: 36 … 45), not the band's real edges.
+    CHECK(l3.bands[0].label.starts_with("Llama 3 blends pairs 36–45: "));
     const fig::Figure paper = lesson.figure(fig_id, params({{"method", "yarn-paper"}}));
     REQUIRE(paper.bands.size() == 1);
-    CHECK(paper.bands[0].label.starts_with("YaRN (paper)"));
+    CHECK(paper.bands[0].label == "YaRN (paper) blends pairs 21–45");  // band 20.94 … 45.03
+    CHECK(paper.bands[0].from == doctest::Approx(20.94).epsilon(1e-3));
+    // YaRN (code): HF's range floor(20.94) = 20 … ceil(45.03) = 46, ramp 0 and 1 at its ends.
+    CHECK(lesson.figure(fig_id, params({{"method", "yarn"}})).bands[0].label == "YaRN (code) blends pairs 21–45");
+    // A range between two pairs (ρ₄₀ = 2.0615, ρ₄₁ = 1.7852) blends none, and says so.
+    const fig::Figure narrow = lesson.figure(fig_id, params({{"method", "yarn-paper"}, {"beta_fast", "2"}, {"beta_slow", "1.8"}}));
+    REQUIRE(narrow.bands.size() == 1);
+    CHECK(narrow.bands[0].label == "YaRN (paper): the ramp falls between two pairs, no pair blended");
     for (const char* m : {"none", "linear", "ntk", "dynamic", "notes"}) {
       CAPTURE(m);
       CHECK(lesson.figure(fig_id, params({{"method", m}})).bands.empty());
@@ -128,10 +136,9 @@ TEST_CASE("scaling lesson: the attention figure's subtitle states the chosen met
   CHECK(lr.find("mscale") == std::string::npos);
   CHECK(subtitle({{"method", "longrope"}, {"attention_factor", "1.19"}}).find("a = 1.19") != std::string::npos);
   CHECK(subtitle({{"method", "yarn-paper"}}).find("0.1·ln s + 1") != std::string::npos);
-  // the entropies the step's answer cites, the readout's numbers (Python values in the next test case)
-  const std::string yarn = subtitle({{"method", "yarn"}});
-  CHECK(yarn.find("8.3092 nats over L = 4,096 keys, 10.39 over 32,768 keys with θ′ᵢ, 10.382 with scores × a² = 1.459") !=
-        std::string::npos);
+  // The entropies are the spread figure's (the step's reveal), not the subtitle's: shown before the
+  // step's question, they gave its answer away.
+  CHECK(subtitle({{"method", "yarn"}}).find("nats") == std::string::npos);
   for (const char* m : {"none", "linear", "ntk", "dynamic", "llama3", "notes"}) {
     CAPTURE(m);
     const std::string t = subtitle({{"method", m}});
@@ -152,6 +159,20 @@ TEST_CASE("scaling lesson: the attention entropy readout (why YaRN scales attent
   CHECK(*e.holds);
   CHECK(e.value == test::english().format("scaling.readout.entropy_value", {{"L", "4,096"}, {"h0", "8.3092"}, {"Lt", "32,768"},
                                                                           {"h1", "10.39"}, {"a2", "1.4591"}, {"h2", "10.382"}}));
+  // The spread figure shows the readout's three numbers as bars, each labelled as the step's answer cites it,
+  // beside ln N (N equal weights).
+  const fig::Figure bars = lesson.figure("entropy", core::Params{});
+  REQUIRE(bars.series.size() == 2);
+  REQUIRE(bars.series[0].y.size() == 3);
+  CHECK(bars.series[0].y[0] == doctest::Approx(8.309181411897999).epsilon(1e-9));
+  CHECK(bars.series[0].y[1] == doctest::Approx(10.390030353060341).epsilon(1e-9));
+  CHECK(bars.series[0].y[2] == e.number);
+  CHECK(bars.series[1].y[0] == doctest::Approx(std::log(4096.0)).epsilon(1e-14));
+  CHECK(bars.series[1].y[2] == doctest::Approx(std::log(32768.0)).epsilon(1e-14));
+  std::vector<std::string> labels;
+  for (const fig::TextNote& n : bars.notes) labels.push_back(n.text);
+  CHECK(labels == std::vector<std::string>{"8.3092", "10.39", "10.382"});
+  for (std::size_t k = 0; k < 3; ++k) CHECK(bars.series[0].y[k] < bars.series[1].y[k]);  // never above ln N
   // a = 1 (PI): no claim. s = 64 reads 262,144 keys: sampled, and said so.
   CHECK(!test::readout(lesson.readouts(params({{"method", "linear"}})), with_method("scaling.readout.entropy", "linear")).holds);
   const auto big = lesson.readouts(params({{"factor", "64"}}));

@@ -339,81 +339,126 @@ fig::Axis distance_axis(const Setting& s, const Translator& tr) {
 
 // [SECTION] Figures
 
-/// RoPE at one base: bound, ones score and mean |score| of random q, k, each
-/// divided by its value at distance 0, with the bound's minimum marked.
-Figure curves(const FigureContext& ctx) {
+/// The RoPE curves at one base, each divided by its value at distance 0:
+/// which of them a figure draws (the guided steps bring them in one at a
+/// time: the all-ones score, then RoFormer's bound, then its local mean and
+/// the random-phase level, and apart from those the random q, k).
+struct CurvesShown {
+  bool bound = false, trend = false, random = false;
+};
+
+fig::Series relative_series(std::string name, const Translator& tr) {
+  fig::Series s{.name = std::move(name)};
+  s.x_name = tr("decay.readout.distance");
+  s.y_name = tr("decay.readout.relative");
+  return s;
+}
+
+/// The all-ones score ÷ d, grey (the curve every RoPE figure of the lesson starts from).
+fig::Series ones_series(const Setting& s, const Translator& tr) {
+  const Eigen::VectorXd theta = core::rope_inverse_frequencies(s.d, s.base);
+  const std::vector<double> few = sampled(s.distances, score_budget(s.d), s.log_x).r;
+  const std::vector<double>& ones_all = *ones_curve(few, s.d, s.base);
+  const double ones0 = core::rope_ones_score(0, as_span(theta));
+  fig::Series so = relative_series(tr("decay.series.ones"), tr);
+  for (std::size_t i = 0; i < few.size(); ++i) so.x.push_back(few[i]), so.y.push_back(ones_all[i] / ones0);
+  so.extra = {{tr("decay.readout.score"), "", ones_all}};
+  so.width = 1.0f;
+  so.color = fig::Color::rgb(0x9aa0a6);
+  return so;
+}
+
+Figure rope_curves(const FigureContext& ctx, CurvesShown shown) {
   const auto& tr = ctx.tr;
   const Setting s = setting(ctx.params);
   const Eigen::VectorXd theta = core::rope_inverse_frequencies(s.d, s.base);
-  const Sampled sampled_full = full_distances(s);
-  const std::vector<double>& full = sampled_full.r;
-  const std::vector<double> few = sampled(s.distances, score_budget(s.d), s.log_x).r;
-  const std::vector<double>& bound = *bound_curve(full, s.d, s.base);
-  const std::vector<double> rare = sampled(s.distances, random_budget(s.d, s.samples), s.log_x).r;
-  const std::vector<double>& random =
-      *memo().get("random d=" + std::to_string(s.d) + " base=" + exact(s.base) + " seed=" + std::to_string(s.seed) +
-                      " samples=" + std::to_string(s.samples),
-                  rare, [&] {
-                    std::vector<double> out(rare.size());
-                    core::rope_random_mean_abs_score_curve(rare, s.d, s.base, s.seed, s.samples, out);
-                    return out;
-                  });
-  const std::vector<double>& ones_all = *ones_curve(few, s.d, s.base);
-  const double bound0 = core::rope_decay_bound(0, as_span(theta));
-  const double ones0 = core::rope_ones_score(0, as_span(theta));
-  // Random q, k ~ N(0, I_d): score(r) has variance d at every r (each pair
-  // contributes A_i cos + B_i sin with Var A_i = Var B_i = 2, uncorrelated),
-  // so E|score| ≈ √(2d/π) for large d, whatever r. The curve is divided by
-  // that, not by its own (noisy) value at 0.
-  const double random_scale = std::sqrt(2.0 * s.d / std::numbers::pi);
   Figure f;
-  f.title = tr("decay.curves.title");
-  f.subtitle = tr.format("decay.curves.subtitle", {{"d", fig::num(s.d)}, {"base", fig::num(s.base)},
-                                                   {"samples", fig::num(s.samples)}});
   f.x = distance_axis(s, tr);
-  f.y = {.label = tr("decay.axis.curves")};
-  fig::Series sb{.name = tr("decay.series.bound")}, so{.name = tr("decay.series.ones")},
-      sr{.name = tr.format("decay.series.random", {{"n", fig::num(s.samples)}})};
-  std::vector<double> raw_ones, raw_random;
+  f.y = {.label = tr("decay.axis.relative")};
+  const std::string d_base = fig::join_dot({"d = " + fig::num(s.d), "b = " + fig::num(s.base)});
+  fig::Series so = ones_series(s, tr);
+  if (shown.random) {
+    f.title = tr("decay.random.title");
+    f.subtitle = fig::join_dot({d_base, tr.format("decay.random.subtitle", {{"samples", fig::num(s.samples)}})});
+    const std::vector<double> rare = sampled(s.distances, random_budget(s.d, s.samples), s.log_x).r;
+    const std::vector<double>& random =
+        *memo().get("random d=" + std::to_string(s.d) + " base=" + exact(s.base) + " seed=" + std::to_string(s.seed) +
+                        " samples=" + std::to_string(s.samples),
+                    rare, [&] {
+                      std::vector<double> out(rare.size());
+                      core::rope_random_mean_abs_score_curve(rare, s.d, s.base, s.seed, s.samples, out);
+                      return out;
+                    });
+    // Random q, k ~ N(0, I_d): score(r) has variance d at every r (each pair
+    // contributes A_i cos + B_i sin with Var A_i = Var B_i = 2, uncorrelated),
+    // so E|score| ≈ √(2d/π) for large d, whatever r — at r = 0 too, so the
+    // curve is drawn relative to r = 0 as the others are, without its own
+    // (noisy) value there.
+    const double random_scale = std::sqrt(2.0 * s.d / std::numbers::pi);
+    fig::Series sr = relative_series(tr.format("decay.series.random", {{"n", fig::num(s.samples)}}), tr);
+    for (std::size_t i = 0; i < rare.size(); ++i) sr.x.push_back(rare[i]), sr.y.push_back(random[i] / random_scale);
+    sr.extra = {{tr("decay.readout.mean_abs"), "", random}};
+    sr.color = fig::palette_color(2);
+    sr.width = 1.6f;
+    f.series = {std::move(so), std::move(sr)};
+    f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = 0, .style = fig::LineStyle::solid});
+    make_legend_room(f);
+    mark_single_points(f);
+    return f;
+  }
+  if (!shown.bound) {
+    f.title = tr("decay.ones.title");
+    f.subtitle = fig::join_dot({d_base, tr("decay.ones.subtitle")});
+    so.width = 1.8f;  // alone, it is the figure
+    f.series = {std::move(so)};
+    f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = 0, .style = fig::LineStyle::solid});
+    make_legend_room(f);
+    mark_single_points(f);
+    return f;
+  }
+  f.title = tr(shown.trend ? "decay.curves.title" : "decay.bound.title");
+  f.subtitle = fig::join_dot({d_base, tr.format("decay.curves.subtitle", {{"lo", fig::num(s.distances.front())},
+                                                                        {"hi", fig::num(s.distances.back())}})});
+  const std::vector<double>& full = full_distances(s).r;
+  const std::vector<double>& bound = *bound_curve(full, s.d, s.base);
+  const double bound0 = core::rope_decay_bound(0, as_span(theta));
+  fig::Series sb = relative_series(tr("decay.series.bound"), tr);
   for (std::size_t i = 0; i < full.size(); ++i) sb.x.push_back(full[i]), sb.y.push_back(bound[i] / bound0);
-  for (std::size_t i = 0; i < few.size(); ++i) {
-    const double ones = ones_all[i];
-    so.x.push_back(few[i]), so.y.push_back(ones / ones0), raw_ones.push_back(ones);
-  }
-  for (std::size_t i = 0; i < rare.size(); ++i)
-    sr.x.push_back(rare[i]), sr.y.push_back(random[i] / random_scale), raw_random.push_back(random[i]);
-  for (fig::Series* ser : {&sb, &so, &sr}) {
-    ser->x_name = tr("decay.readout.distance");
-    ser->y_name = tr("decay.readout.relative");
-  }
   sb.extra = {{tr("decay.readout.bound"), "", bound}};
-  so.extra = {{tr("decay.readout.score"), "", raw_ones}};
-  sr.extra = {{tr("decay.readout.mean_abs"), "", raw_random}};
-  so.width = 1.0f;
-  so.color = fig::Color::rgb(0x9aa0a6);
-  sr.color = fig::palette_color(2);
-  sr.width = 1.4f;
-  sb.color = fig::palette_color(0).with_alpha(0.45f);
-  sb.width = 1.2f;
-  // The bound's trend and where it is lowest.
-  const Trend trend = local_mean(s, s.base);
-  fig::Series st{.name = trend_name(tr, trend.stride)};
-  for (std::size_t i = 0; i < trend.x.size(); ++i) st.x.push_back(trend.x[i]), st.y.push_back(trend.y[i] / bound0);
-  st.color = fig::palette_color(0);
-  st.width = 3.0f;
-  st.x_name = tr("decay.readout.distance");
-  st.y_name = tr("decay.readout.relative");
-  const std::size_t at = argmin(st.y);
-  fig::Series lowest{.name = tr.format("decay.curves.minimum", {{"r", fig::num(st.x[at])}}), .kind = fig::SeriesKind::scatter};
-  lowest.x = {st.x[at]}, lowest.y = {st.y[at]};
-  lowest.marker = 6;
-  lowest.color = fig::palette_color(3);
-  lowest.x_name = st.x_name, lowest.y_name = st.y_name;
-  f.series = {std::move(so), std::move(sr), std::move(sb), std::move(st), std::move(lowest)};
+  sb.color = fig::palette_color(0).with_alpha(shown.trend ? 0.45f : 1.0f);
+  sb.width = shown.trend ? 1.2f : 1.6f;
+  f.series = {std::move(so), std::move(sb)};
+  if (shown.trend) {
+    // The bound's trend and where it is lowest.
+    const Trend trend = local_mean(s, s.base);
+    fig::Series st = relative_series(trend_name(tr, trend.stride), tr);
+    for (std::size_t i = 0; i < trend.x.size(); ++i) st.x.push_back(trend.x[i]), st.y.push_back(trend.y[i] / bound0);
+    st.color = fig::palette_color(0);
+    st.width = 3.0f;
+    const std::size_t at = argmin(st.y);
+    fig::Series lowest = relative_series(tr.format("decay.curves.minimum", {{"r", fig::num(st.x[at])}}), tr);
+    lowest.kind = fig::SeriesKind::scatter;
+    lowest.x = {st.x[at]}, lowest.y = {st.y[at]};
+    lowest.marker = 6;
+    lowest.color = fig::palette_color(3);
+    f.series.push_back(std::move(st));
+    f.series.push_back(std::move(lowest));
+  }
   f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = 0, .style = fig::LineStyle::solid});
-  finish_rope_figure(f, s, tr);
+  if (shown.trend) add_random_phase_level(f, s, tr);
+  make_legend_room(f);
+  mark_single_points(f);
   return f;
 }
+
+/// The all-ones score alone.
+Figure ones(const FigureContext& ctx) { return rope_curves(ctx, {}); }
+/// The all-ones score and RoFormer's bound.
+Figure bound(const FigureContext& ctx) { return rope_curves(ctx, {.bound = true}); }
+/// The bound with its local mean, where that is lowest, and the random-phase level.
+Figure curves(const FigureContext& ctx) { return rope_curves(ctx, {.bound = true, .trend = true}); }
+/// The all-ones score beside the mean |q′·k′| of seeded random q, k.
+Figure random_vectors(const FigureContext& ctx) { return rope_curves(ctx, {.random = true}); }
 
 /// The bound for every base, each divided by its value at 0 (the same for
 /// every base: (d/2 + 1)/2): the raw bound faint, its local mean bold, and
@@ -443,8 +488,10 @@ Figure bases(const FigureContext& ctx) {
     ser.width = 1.0f;
     const Trend trend = local_mean(s, s.bases[b]);
     stride = trend.stride;  // the same for every base (it depends on d and the distances)
-    fig::Series mean{.name = tr.format("decay.bases.series", {{"base", fig::num(s.bases[b])}})};
+    fig::Series mean;
     for (std::size_t i = 0; i < trend.x.size(); ++i) mean.x.push_back(trend.x[i]), mean.y.push_back(trend.y[i] / bound0);
+    // The legend says where each base's local mean is lowest (the marker's r).
+    mean.name = tr.format("decay.bases.series", {{"base", fig::num(s.bases[b])}, {"r", fig::num(mean.x[argmin(mean.y)])}});
     mean.color = curve_colour(b);
     mean.width = 2.8f;
     for (fig::Series* x : {&ser, &mean}) {
@@ -487,7 +534,7 @@ Figure compare(const FigureContext& ctx) {
 
   Figure f;
   f.title = tr("decay.compare.title");
-  f.subtitle = tr.format("decay.compare.subtitle", {{"d", fig::num(s.d)}, {"base", fig::num(s.base)}});
+  f.subtitle = fig::join_dot({"d = " + fig::num(s.d), "b = " + fig::num(s.base), tr("decay.compare.subtitle")});
   f.x = distance_axis(s, tr);
   // A log axis: the weights span many orders of magnitude (q = k = 1 makes the
   // softmax sharp), and on a linear axis every curve is 0 after ten tokens.
@@ -499,10 +546,12 @@ Figure compare(const FigureContext& ctx) {
     ser.y_name = tr("decay.readout.weight");
     return ser;
   };
+  // Plain names: the symbols of xPos and of the Gaussian kernel are met in
+  // later steps and lessons; the sliders and readouts carry their values.
   fig::Series rope = series("decay.compare.rope_ones", {{"base", fig::num(s.base)}}, 0);
-  fig::Series xpos = series("decay.compare.xpos", {{"gamma", fig::num(gamma)}, {"b", fig::num(scale_base)}}, 2);
+  fig::Series xpos = series("decay.compare.xpos", {}, 2);
   fig::Series alibi = series("decay.compare.alibi", {{"h", fig::num(others.head)}, {"m", fig::num(others.slope, 3)}}, 1);
-  fig::Series gauss = series("decay.compare.gaussian", {{"s1", fig::num(kernel.sigma1)}, {"s2", fig::num(kernel.sigma2)}}, 4);
+  fig::Series gauss = series("decay.compare.gaussian", {}, 4);
   const std::vector<double>& ones_all = *ones_curve(few, s.d, s.base);
   const std::vector<double>& xpos_all =
       *memo().get("xpos d=" + std::to_string(s.d) + " base=" + exact(s.base) + " gamma=" + exact(gamma) +
@@ -684,7 +733,12 @@ ViewDef decay_view() {
                    "bucket_max_distance", "bidirectional", "xpos_gamma", "xpos_scale_base", "alpha1", "alpha2", "sigma1",
                    "sigma2"},
           .defaults = {{"distance", "0:65536"}, {"log_x", "true"}, {"bases", "100,10000,500000"}},
-          .figures = {{"curves", curves}, {"bases", bases}, {"compare", compare}},
+          .figures = {{"ones", ones},
+                      {"bound", bound},
+                      {"curves", curves},
+                      {"random", random_vectors},
+                      {"bases", bases},
+                      {"compare", compare}},
           .tables = {"rope-decay", "decay-compare", "decay-bases"},
           .readouts = readouts,
           .budget = view_budget};

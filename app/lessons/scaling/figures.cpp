@@ -140,14 +140,23 @@ std::optional<fig::Band> method_band(const core::Params& p, const Translator& tr
   const auto band = blend_band(p, m, *yarn);
   if (!band) return std::nullopt;
   const double L = trained_context(p);
+  // The band's edges are where the ramp reaches 0 and 1, between pairs; the
+  // label names the whole pairs it blends (0 < wᵢ < 1), as the readout counts them.
+  const std::optional<core::ScalingTable> own = m == ScalingMethod::yarn ? yarn : try_table(p, m);
+  int first = -1, last = -1;
+  if (own)
+    for (Eigen::Index i = 0; i < own->ramp.size(); ++i)
+      if (own->ramp[i] > 0 && own->ramp[i] < 1) last = static_cast<int>(i), first = first < 0 ? last : first;
+  const std::string name = method_name(tr, m);
   std::string label;
-  if (m == ScalingMethod::llama3)
+  if (first < 0)
+    label = tr.format("scaling.band.no_pair", {{"method", name}});
+  else if (m == ScalingMethod::llama3)
     label = tr.format("scaling.band.llama3", {{"lo", fig::num(L / p.real("high_freq_factor"))},
                                               {"hi", fig::num(L / p.real("low_freq_factor"))},
-                                              {"from", fig::num(band->first)}, {"to", fig::num(band->second)}});
+                                              {"from", std::to_string(first)}, {"to", std::to_string(last)}});
   else
-    label = tr.format(m == ScalingMethod::yarn ? "scaling.band.yarn" : "scaling.band.yarn_paper",
-                      {{"from", fig::num(band->first)}, {"to", fig::num(band->second)}});
+    label = tr.format("scaling.band.yarn", {{"method", name}, {"from", std::to_string(first)}, {"to", std::to_string(last)}});
   return fig::Band{.from = band->first, .to = band->second, .label = label, .color = method_colour(m).with_alpha(0.12f)};
 }
 
@@ -214,12 +223,13 @@ std::string params_subtitle(const core::Params& p) {
 
 /// Whether the ratio and attention figures draw `m`: the selected method always; the others
 /// all (compare = all), or those a guided step has introduced by the time it
-/// shows the figure (compare = pi-ntk-yarn: the original, PI, NTK-aware and
-/// YaRN (paper)).
+/// shows the figure (compare = pi-ntk: the original, PI and NTK-aware;
+/// pi-ntk-yarn: those and YaRN (paper)).
 bool compared(const core::Params& p, ScalingMethod m, ScalingMethod chosen) {
-  if (m == chosen || p.choice("compare") == "all") return true;
+  const std::string which = p.choice("compare");
+  if (m == chosen || which == "all") return true;
   return m == ScalingMethod::none || m == ScalingMethod::linear || m == ScalingMethod::ntk ||
-         m == ScalingMethod::yarn_paper;
+         (m == ScalingMethod::yarn_paper && which == "pi-ntk-yarn");
 }
 
 /// θ′_i/θ_i per pair for every compared method (the selected one drawn bold),
@@ -296,15 +306,19 @@ Figure wavelength(const FigureContext& ctx) {
   const auto& p = ctx.params;
   const auto& tr = ctx.tr;
   const auto [chosen, s, L, Lt] = scaling::extension(p);
+  // Without a method (the first step) the figure is the wavelengths alone:
+  // λ′ᵢ = λᵢ, and PI's line belongs to the methods met later.
+  const bool none_chosen = chosen == ScalingMethod::none;
   Figure f;
-  f.title = tr.format("scaling.wavelength.title", {{"method", method_name(tr, chosen)}});
+  f.title = none_chosen ? tr("scaling.wavelength.title_none")
+                        : tr.format("scaling.wavelength.title", {{"method", method_name(tr, chosen)}});
   f.subtitle = params_subtitle(p);
   f.x = {.label = tr("scaling.axis.pair"), .format = fig::TickFormat::integer, .tight = true};
   f.y = {.label = tr("scaling.wavelength.axis.y"), .unit = tr("unit.tokens"), .scale = fig::AxisScale::log};
   const std::optional<core::ScalingTable> none = try_table(p, ScalingMethod::none);
   const std::optional<core::ScalingTable> t = try_table(p, chosen);
   if (!none) return f;  // none is defined wherever the parameters are valid
-  f.legend = fig::LegendPlace::top_left;
+  f.legend = fig::LegendPlace::bottom_right;  // every curve rises with i: that corner stays free
   const std::vector<double> x = pair_indices(none->theta.size());
   const std::vector<double> turns = to_vector(none->wavelength.cwiseInverse() * L);
   fig::Series orig{.name = tr("scaling.wavelength.original"), .color = method_colour(ScalingMethod::none), .width = 1.6f};
@@ -318,7 +332,8 @@ Figure wavelength(const FigureContext& ctx) {
     sr->extra = {{tr("scaling.readout.turns_in_l"), "", turns}};
   }
   visible(orig), visible(stretched);
-  f.series = {std::move(orig), std::move(stretched)};
+  f.series = {std::move(orig)};
+  if (!none_chosen) f.series.push_back(std::move(stretched));
   if (t) {
     fig::Series scaled{.name = tr.format("scaling.wavelength.scaled", {{"method", method_name(tr, chosen)}}),
                        .color = method_colour(chosen), .width = 3.0f};
@@ -336,7 +351,7 @@ Figure wavelength(const FigureContext& ctx) {
     unseen.x_name = tr("scaling.readout.pair");
     unseen.y_name = "λ′";
     visible(scaled);
-    f.series.push_back(std::move(scaled));
+    if (!none_chosen) f.series.push_back(std::move(scaled));
     if (!unseen.x.empty()) f.series.push_back(std::move(unseen));
     if (auto band = method_band(p, tr, chosen)) f.bands.push_back(std::move(*band));
   } else {
@@ -467,21 +482,6 @@ Figure attention(const FigureContext& ctx) {
   else
     rule = tr.format("scaling.attention.subtitle_none", {{"method", method_name(tr, chosen)}});
   f.subtitle = fig::join_dot({rule, "s = " + fig::num(s_now)});
-  // What the factor buys, measured (the same numbers as the entropy readout):
-  // one query's entropy over L keys, over s·L keys with θ′ᵢ, and with scores × a².
-  if (const auto none = try_table(p, ScalingMethod::none)) {
-    if (const auto t = try_table(p, chosen)) {
-      const auto maps = scaling::position_maps(p);
-      const double a2 = t->attention_factor * t->attention_factor;
-      const Entropy trained = attention_entropy(maps.L, none->theta, 1);
-      const Entropy wide = attention_entropy(maps.L_target, t->scaled_theta, 1);
-      const Entropy sharp = a2 == 1 ? wide : attention_entropy(maps.L_target, t->scaled_theta, a2);
-      f.subtitle = fig::join_dot({f.subtitle, tr.format("scaling.attention.entropy",
-                                     {{"L", fig::num(maps.L)}, {"h0", fig::num(trained.nats, 5)},
-                                      {"Lt", fig::num(std::floor(maps.L_target))}, {"h1", fig::num(wide.nats, 5)},
-                                      {"a2", fig::num(a2, 4)}, {"h2", fig::num(sharp.nats, 5)}})});
-    }
-  }
   f.x = {.label = tr("scaling.attention.axis.x"), .scale = fig::AxisScale::log};
   f.y = {.label = tr("scaling.attention.axis.y")};
   constexpr int kSamples = 97;
@@ -551,6 +551,55 @@ Figure attention(const FigureContext& ctx) {
   }
   for (int k = 0; k <= 10; ++k) f.x.ticks.emplace_back(std::ldexp(1.0, k), fig::num(std::ldexp(1.0, k)));
   f.legend = fig::LegendPlace::automatic;
+  return f;
+}
+
+/// What the attention factor is for, measured: the entropy (nats) of one
+/// query's weights over the L trained keys with θᵢ, over the s·L keys of the
+/// extended context with θ′ᵢ, and the same with every score × a² (the
+/// numbers of the entropy readout), as three bars, each beside ln N, the
+/// entropy of N equal weights.
+Figure entropy(const FigureContext& ctx) {
+  const auto& p = ctx.params;
+  const auto& tr = ctx.tr;
+  const ScalingMethod chosen = selected_method(p);
+  Figure f;
+  f.title = tr("scaling.entropy.title");
+  f.x = {.label = tr("scaling.entropy.axis.x"), .min = 0.4, .max = 3.6};
+  f.y = {.label = tr("scaling.entropy.axis.y"), .min = 0.0};
+  f.legend = fig::LegendPlace::none;
+  const auto none = try_table(p, ScalingMethod::none);
+  const auto t = try_table(p, chosen);
+  if (!none || !t) {
+    f.subtitle = undefined_note(tr, p, chosen);
+    return f;
+  }
+  const auto maps = scaling::position_maps(p);
+  const double a2 = t->attention_factor * t->attention_factor;
+  const double keys = std::floor(maps.L_target);
+  const Entropy trained = attention_entropy(maps.L, none->theta, 1);
+  const Entropy wide = attention_entropy(maps.L_target, t->scaled_theta, 1);
+  const Entropy sharp = a2 == 1 ? wide : attention_entropy(maps.L_target, t->scaled_theta, a2);
+  f.subtitle = fig::join_dot({method_name(tr, chosen), "a² = " + fig::num(a2, 4), tr("scaling.entropy.subtitle")});
+  const std::array<double, 3> h{trained.nats, wide.nats, sharp.nats};
+  const std::array<double, 3> n{std::floor(maps.L), keys, keys};
+  const std::array<std::string, 3> names{tr.format("scaling.entropy.trained", {{"L", fig::num(std::floor(maps.L))}}),
+                                         tr.format("scaling.entropy.wide", {{"Lt", fig::num(keys)}}),
+                                         tr.format("scaling.entropy.sharp", {{"Lt", fig::num(keys)}, {"a2", fig::num(a2, 4)}})};
+  fig::Series bars{.name = "", .kind = fig::SeriesKind::bars, .color = method_colour(chosen)};
+  fig::Series equal{.name = "", .kind = fig::SeriesKind::scatter, .color = method_colour(ScalingMethod::none), .marker = 5.0f};
+  for (std::size_t k = 0; k < 3; ++k) {
+    const double x = static_cast<double>(k + 1);
+    bars.x.push_back(x), bars.y.push_back(h[k]);
+    equal.x.push_back(x), equal.y.push_back(std::log(n[k]));
+    f.x.ticks.emplace_back(x, names[k]);
+    f.notes.push_back({.x = x, .y = h[k] / 2, .text = fig::num(h[k], 5), .anchor = fig::Anchor::center});
+  }
+  bars.x_name = equal.x_name = tr("scaling.entropy.keys");
+  bars.y_name = tr("scaling.entropy.nats");
+  equal.y_name = tr("scaling.entropy.uniform");
+  f.series = {std::move(bars), std::move(equal)};
+  f.y.max = std::log(std::max(n[0], n[1])) * 1.15;
   return f;
 }
 
@@ -686,7 +735,7 @@ Figure positions(const FigureContext& ctx) {
   const double limit = core::position_map_gamma_limit(L, s, gamma);
   Figure f;
   f.title = tr("scaling.positions.title");
-  f.subtitle = fig::join_dot({"s = " + fig::num(s), "γ = " + fig::num(gamma), "L = " + fig::num(L), "L′ = " + fig::num(Lt),
+  f.subtitle = fig::join_dot({"s = " + fig::num(s), "η = " + fig::num(gamma), "L = " + fig::num(L), "L′ = " + fig::num(Lt),
                               tr.format("scaling.positions.slope", {{"v", fig::num(std::pow(1 / s, gamma), 5)}})});
   const auto scale = log_axes ? fig::AxisScale::log : fig::AxisScale::linear;
   f.x = {.label = tr("scaling.positions.axis.x"), .unit = tr("unit.tokens"), .scale = scale};
@@ -980,6 +1029,7 @@ ViewDef scaling_view() {
                       {"wavelength", wavelength},
                       {"score", score},
                       {"attention", attention},
+                      {"entropy", entropy},
                       {"positions", positions}},
           .tables = {"yarn-interpolation", "position-mapping", "notes-yarn-check", "rope-scaling", "position-map"},
           .readouts = readouts};
