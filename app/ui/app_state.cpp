@@ -331,6 +331,11 @@ const Deck* AppState::steps() const {
   }
 }
 
+bool AppState::step_shows(std::string_view key) const {
+  const Scene* step = current_step();
+  return !step || step->sliders.empty() || std::find(step->sliders.begin(), step->sliders.end(), key) != step->sliders.end();
+}
+
 const Scene* AppState::current_step() const {
   const Deck* d = steps();
   const int at = step();

@@ -127,6 +127,9 @@ class AppState {
   bool step_revealed() const { return step_revealed_; }
   /// The current step, or nullptr on the whole lesson page.
   const Scene* current_step() const;
+  /// Whether the control of `key` is on screen: on the whole page always; on
+  /// a step (or scene) when it shows that key's slider, or every slider.
+  bool step_shows(std::string_view key) const;
   /// Opens lesson `index` as a learner does from the lesson list: at its
   /// first step when it has steps, else on its whole page.
   void open_lesson(int index);

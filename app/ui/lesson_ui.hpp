@@ -70,6 +70,11 @@ class LessonUi {
   virtual bool lecture_mode() const = 0;
   /// Asks for another frame soon (a lesson animating on its own).
   virtual void request_redraw() = 0;
+  /// Whether the control of `key` belongs on screen now: always on the whole
+  /// lesson page; on a guided step (or deck scene) only when the step shows
+  /// that key's slider (or every slider). A lesson's own buttons that set a
+  /// key follow this, as the parameter panel does.
+  virtual bool shows_control(std::string_view key) const = 0;
 };
 
 /// A lesson with its own screen.

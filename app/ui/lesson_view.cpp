@@ -457,6 +457,8 @@ void LessonView::readouts() {
 
 void LessonView::table(std::string_view id, float height) { tables_.draw(*ctx_, id, height); }
 
+bool LessonView::shows_control(std::string_view key) const { return ctx_->state.step_shows(key); }
+
 void LessonView::notes_check() {
   UiContext& c = *ctx_;
   const std::string key = std::string(c.state.view().id) + ".notes_check";

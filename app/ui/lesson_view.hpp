@@ -42,6 +42,7 @@ class LessonView final : public LessonUi {
   float ui_scale() const override { return ctx_->scale; }
   bool lecture_mode() const override { return ctx_->lecture; }
   void request_redraw() override { ctx_->redraw = true; }
+  bool shows_control(std::string_view key) const override;
 
   TableView& tables() { return tables_; }
 

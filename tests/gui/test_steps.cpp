@@ -6,12 +6,14 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <string>
 
 #include "app/decks/deck.hpp"
 #include "app/lessons/lesson.hpp"
 #include "app/ui/app_state.hpp"
 #include "app/ui/request.hpp"
+#include "gui_test_support.hpp"
 
 using namespace poslab;
 using namespace poslab::app;
@@ -177,4 +179,30 @@ TEST_CASE("--step N --reveal: every step that asks opens with its answer and its
   r.step = 1;
   REQUIRE(ui::apply_window_request(state, r).empty());
   CHECK_FALSE(state.step_revealed());
+}
+
+TEST_CASE("steps: a lesson's own controls show only on the page and on steps that show their key") {
+  // why-position's Shuffle buttons set `perm`: not before the step that
+  // teaches the shuffle (a student would press them a step early).
+  test::BlindApp b;
+  REQUIRE(b.state().select_view("why-position"));
+  const app::Deck* steps = b.state().steps();
+  REQUIRE(steps);
+  (void)b.state().go_to_step(-1);
+  b.frames(1);
+  CHECK(b.state().step_shows("perm"));
+  int with = 0, without = 0;
+  for (int s = 0; s < static_cast<int>(steps->scenes.size()); ++s) {
+    CAPTURE(s);
+    REQUIRE(b.state().go_to_step(s).empty());
+    b.frames(1);
+    const auto& sliders = steps->scenes[static_cast<std::size_t>(s)].sliders;
+    const bool listed = std::find(sliders.begin(), sliders.end(), "perm") != sliders.end();
+    CHECK(b.state().step_shows("perm") == (listed || sliders.empty()));
+    (listed ? with : without) += 1;
+  }
+  CHECK(with >= 1);     // the step that teaches the shuffle has its buttons
+  CHECK(without >= 1);  // and the steps before it do not
+  REQUIRE(b.state().go_to_step(0).empty());
+  CHECK_FALSE(b.state().step_shows("perm"));
 }

@@ -1,6 +1,7 @@
 // The "why-position" lesson screen: a Shuffle button that puts the words of
 // the toy sentence in a fresh random order (it sets `perm`), a button that
-// restores the original order, the sentence as it now reads, then the default
+// restores the original order (both on the page and on the steps that show
+// `perm`), the sentence as it now reads, then the default
 // layout (text, readouts, figures, table). Every number comes from the
 // lesson's figures and readouts; the buttons only set the parameter.
 
@@ -38,16 +39,20 @@ void controls(LessonUi& ui) {
     current = ui.params().list("perm");
   } catch (const core::InvalidParameter&) {
   }
-  const std::string shuffle = tr("why-position.shuffle") + "##why-position-shuffle";
-  if (ImGui::Button(shuffle.c_str())) ui.set_param("perm", fresh_order(current));
-  ImGui::SameLine();
-  const std::string restore = tr("why-position.in_order") + "##why-position-in-order";
-  std::vector<double> order(static_cast<std::size_t>(kTokens));
-  std::iota(order.begin(), order.end(), 0.0);
-  if (ImGui::Button(restore.c_str())) ui.set_param("perm", order);
-  ImGui::SameLine();
-  help_marker(tr("why-position.shuffle_help").c_str());
-  ImGui::SameLine();
+  // The buttons set `perm`: on a step that does not show it (before the
+  // shuffle is taught) only the sentence.
+  if (ui.shows_control("perm")) {
+    const std::string shuffle = tr("why-position.shuffle") + "##why-position-shuffle";
+    if (ImGui::Button(shuffle.c_str())) ui.set_param("perm", fresh_order(current));
+    ImGui::SameLine();
+    const std::string restore = tr("why-position.in_order") + "##why-position-in-order";
+    std::vector<double> order(static_cast<std::size_t>(kTokens));
+    std::iota(order.begin(), order.end(), 0.0);
+    if (ImGui::Button(restore.c_str())) ui.set_param("perm", order);
+    ImGui::SameLine();
+    help_marker(tr("why-position.shuffle_help").c_str());
+    ImGui::SameLine();
+  }
   std::string sentence;
   for (std::size_t i = 0; i < current.size() && i < static_cast<std::size_t>(kTokens); ++i)
     sentence += (i ? " " : "") + std::string(why_position::Setting::word(static_cast<int>(current[i])));
