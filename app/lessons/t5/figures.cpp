@@ -279,10 +279,11 @@ Figure buckets(const FigureContext& ctx) {
   if (open_below.x.empty()) std::swap(open_below.name, open_above.name);  // one legend entry, on a drawn series
   if (open_below.x.empty()) open_below.name.clear();
   f.series = {std::move(closed), std::move(open_below), std::move(open_above)};
-  // The encoder's staircase leaves the bottom right empty (keys after the
-  // query start at bucket B/2 + 1); the top stays free for the exact band's
-  // label. The decoder's bucket 0 runs along the bottom right: the free corner.
-  if (s.bidirectional) f.legend = fig::LegendPlace::bottom_right;
+  // Off the data and off the top, where the exact band's label goes: the
+  // encoder's staircase leaves the bottom right empty (keys after the query
+  // start at bucket B/2 + 1); the decoder's climbs to the top on the left
+  // and runs along the bottom on the right (bucket 0), leaving the bottom left.
+  f.legend = s.bidirectional ? fig::LegendPlace::bottom_right : fig::LegendPlace::bottom_left;
   // Exact region: |key − query| < max_exact, one bucket per distance.
   const double me = s.max_exact();
   f.bands.push_back({.from = -(me - 0.5), .to = s.bidirectional ? me - 0.5 : 0.5,
