@@ -12,6 +12,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -43,6 +44,24 @@ TEST_CASE("alibi readouts hold: defaults, BLOOM, symmetric, random settings") {
     CAPTURE(heads);
     CAPTURE(head);
     lesson.check_readouts(p);
+  }
+}
+
+TEST_CASE("alibi slopes figure: the axis leaves room beyond every slope, so no marker meets the frame") {
+  for (const char* h : {"1", "2", "8", "12", "16", "112", "256"}) {
+    CAPTURE(h);
+    const auto f = lesson.figure("slopes", params({{"heads", h}, {"head", "1"}}));
+    REQUIRE(f.y.min.has_value());
+    REQUIRE(f.y.max.has_value());
+    const std::vector<double> slopes = core::alibi_slopes(std::stoi(h));
+    // Not a structured binding: clang < 16 cannot capture one in doctest's lambdas.
+    const double lo = *std::min_element(slopes.begin(), slopes.end());
+    const double hi = *std::max_element(slopes.begin(), slopes.end());
+    // A quarter of a power of two at least on the log axis, each end.
+    CHECK(std::log2(*f.y.max / hi) >= 0.25);
+    CHECK(std::log2(lo / *f.y.min) >= 0.25);
+    for (const auto& ser : f.series)
+      for (double y : ser.y) CHECK((y > *f.y.min && y < *f.y.max));
   }
 }
 

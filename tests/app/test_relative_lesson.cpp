@@ -39,13 +39,33 @@ TEST_CASE("relative lesson: Shaw's index figure is core's matrix") {
         REQUIRE(v.has_value());
         CAPTURE(i);
         CAPTURE(j);
-        CHECK(*v == static_cast<float>(ref(i, j)));
+        CHECK(*v == static_cast<float>(-ref(i, j)));  // the cell shows r = m − n clipped; core numbers by n − m
       }
   }
   // A million tokens: sampled, never built; the far corner is clipped to k.
   const fig::Figure big = lesson.figure("index", params({{"positions", "1048576"}, {"clip", "4"}}));
-  CHECK(*big.heatmaps[0].value_at(1048575.5, 0.5) == 4.0f);
-  CHECK(*big.heatmaps[0].value_at(0.5, 1048575.5) == -4.0f);
+  CHECK(*big.heatmaps[0].value_at(1048575.5, 0.5) == -4.0f);  // key far after the query: r = −1048575, clipped
+  CHECK(*big.heatmaps[0].value_at(0.5, 1048575.5) == 4.0f);
+}
+
+TEST_CASE("relative lesson: the index figure names c and draws its edges only where keys share a vector") {
+  // c >= N − 1: every distance of the sequence has a vector of its own.
+  for (const char* k : {"15", "16", "32"}) {
+    const fig::Figure f = lesson.figure("index", params({{"positions", "16"}, {"clip", k}}));
+    CAPTURE(f.subtitle);
+    CHECK(f.subtitle.find("c = ") == std::string::npos);
+    CHECK(f.subtitle.find("31 distinct vectors") != std::string::npos);
+    CHECK(f.series.empty());
+    CHECK(f.heatmaps.at(0).value_name == "r = m − n");
+  }
+  // c < N − 1: the subtitle gives c and the count 2c + 1, the two edges are drawn.
+  const fig::Figure f = lesson.figure("index", params({{"positions", "16"}, {"clip", "4"}}));
+  CHECK(f.subtitle.find("c = 4 ") != std::string::npos);
+  CHECK(f.subtitle.find("9 distinct vectors") != std::string::npos);
+  CHECK(f.series.size() == 2);
+  // Every cell is r = m − n clipped to [−c, c]: query 10, key 2 is r = 8 → 4; query 2, key 3 is −1.
+  CHECK(*f.heatmaps[0].value_at(2.5, 10.5) == 4.0f);
+  CHECK(*f.heatmaps[0].value_at(3.5, 2.5) == -1.0f);
 }
 
 TEST_CASE("relative lesson: term figures equal core's decomposition, every variant") {
@@ -108,7 +128,7 @@ TEST_CASE("relative lesson: the shared toy follows every key it is built from") 
   // At a million positions and d = 1024 the toy is capped, and the subtitle says so.
   const fig::Figure big = lesson.figure("content_content", params({{"positions", "1048576"}, {"d", "1024"}}));
   CHECK(big.heatmaps.at(0).cols == 128);
-  CHECK(big.subtitle.find("at most 128 tokens and width 128") != std::string::npos);
+  CHECK(big.subtitle.find("at most 128 tokens and 128-dimensional vectors") != std::string::npos);
 }
 
 TEST_CASE("relative lesson: readouts hold for every variant over random settings") {

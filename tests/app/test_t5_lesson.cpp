@@ -175,9 +175,30 @@ TEST_CASE("t5 matrix figure samples bucket(key − query) at any pixel, also for
                   static_cast<float>(core::t5_relative_bucket(rp, std::string_view(mode) == "true", 32, 128)));
           }
       }
+      // The count of distinct buckets is a readout (explained with the usage
+      // figure), not in this subtitle; T5's own D = 128 goes unnamed.
       const int used = core::t5_distinct_buckets(std::stoll(n), std::string_view(mode) == "true", 32, 128);
-      CHECK(f.subtitle.find(std::to_string(used) + " distinct buckets") != std::string::npos);
+      CHECK(test::readout_containing(lesson.readouts(params({{"positions", n}, {"bidirectional", mode}})), " tokens uses").number == used);
+      CHECK(f.subtitle.find("distinct") == std::string::npos);
+      CHECK(f.subtitle.find("D = ") == std::string::npos);
     }
+  }
+}
+
+TEST_CASE("t5 matrix figure names D only when it is not T5's 128") {
+  CHECK(lesson.figure("matrix", params({{"bucket_max_distance", "512"}})).subtitle.find("D = 512") != std::string::npos);
+  CHECK(lesson.figure("matrix", params({{"bucket_max_distance", "128"}})).subtitle.find("D = ") == std::string::npos);
+}
+
+TEST_CASE("t5 usage figure ends at the N shown: the level it reaches later is not drawn in advance") {
+  for (const char* n : {"20", "64", "91", "92", "10000"}) {
+    CAPTURE(n);
+    const auto f = lesson.figure("usage", params({{"positions", n}}));
+    const auto& s = f.series.at(0);
+    const double big_n = std::stod(n);
+    CHECK(s.x.back() == std::max(big_n, 16.0));
+    for (double x : s.x) CHECK(x <= std::max(big_n, 16.0));
+    CHECK(s.y.back() == core::t5_distinct_buckets(static_cast<long long>(big_n), true, 32, 128));
   }
 }
 

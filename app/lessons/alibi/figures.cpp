@@ -108,6 +108,9 @@ std::string mode_text(const Setting& s, const Translator& tr) { return s.causal 
 
 // [SECTION] Figures
 
+/// Room above the steepest and below the shallowest slope, in powers of two.
+constexpr double kSlopeMargin = 1.0 / 3;
+
 /// Slope per head as stems on a log axis, coloured by where get_slopes takes
 /// it from: the first p heads and (H not a power of two) the interleaved rest.
 Figure slopes(const FigureContext& ctx) {
@@ -149,6 +152,12 @@ Figure slopes(const FigureContext& ctx) {
   chosen.color = fig::palette_color(4);
   chosen.x_name = tr("alibi.readout.head");
   chosen.y_name = "μₕ";
+  // A little room beyond the steepest and shallowest slope (a third of a
+  // power of two on the log axis): the chosen head's large marker at the top
+  // is not cut by the frame.
+  const auto [lo, hi] = std::minmax_element(s.slopes.begin(), s.slopes.end());
+  f.y.min = *lo * std::exp2(-kSlopeMargin);
+  f.y.max = *hi * std::exp2(kSlopeMargin);
   f.series = {std::move(first)};
   if (!rest.x.empty()) f.series.push_back(std::move(rest));
   f.series.push_back(std::move(chosen));

@@ -2,7 +2,8 @@
 // - Shaw, Uszkoreit, Vaswani 2018 §3.2: key j seen from query i uses the learned
 //   vector w_{clip(j − i, k)}, clip(x, k) = max(−k, min(k, x)): 2k + 1 vectors
 //   serve every distance.
-// - The four terms of an absolute-PE score (notes seed 002 §2.3, seed 001 eq. 6):
+// - The four terms of an absolute-PE score (the source notes 《position embedding
+//   概述》 §2.3 and 《旋转位置编码》 eq. 6):
 //   q_i·k_j = x_i W_q W_kᵀ x_jᵀ + x_i W_q W_kᵀ p_jᵀ + p_i W_q W_kᵀ x_jᵀ + p_i W_q W_kᵀ p_jᵀ,
 //   and what Transformer-XL, T5 and DeBERTa keep, replace or drop
 //   (core/relative.hpp documents each variant term by term).
@@ -123,8 +124,10 @@ std::string toy_subtitle(const FigureContext& ctx, const Toy& toy, double range)
 
 // [SECTION] Figures
 
-/// The n × n matrix of Shaw's indices; dashed staircases along the cell
-/// borders mark where clipping starts (from |j − i| = k on, every key reuses w_{±k}).
+/// The n × n matrix of Shaw's vectors, each cell showing the clipped distance
+/// r = m − n of its pair (the paper numbers them by n − m = −r: the same
+/// table, sign flipped); dashed staircases along the cell borders mark where
+/// clipping starts (from |r| = c on, every key reuses the vector of ±c).
 Figure index(const FigureContext& ctx) {
   const auto& p = ctx.params;
   const auto& tr = ctx.tr;
@@ -133,8 +136,12 @@ Figure index(const FigureContext& ctx) {
   const long long reach = std::min(n - 1, k + 1);
   Figure f;
   f.title = tr("relative.index.title");
-  f.subtitle = tr.format("relative.index.subtitle", {{"k", fig::num(static_cast<double>(k))}, {"n", fig::num(static_cast<double>(n))},
-                                                     {"v", fig::num(static_cast<double>(2 * std::min(k, n - 1) + 1))}});
+  // With c >= N − 1 no key lies beyond ±c: nothing is shared, and the
+  // figure speaks of distances only (the first step, before c is taught).
+  const bool clipped = k < n - 1;
+  f.subtitle = tr.format(clipped ? "relative.index.subtitle" : "relative.index.subtitle_unclipped",
+                         {{"k", fig::num(static_cast<double>(k))}, {"n", fig::num(static_cast<double>(n))},
+                          {"v", fig::num(static_cast<double>(2 * std::min(k, n - 1) + 1))}});
   lessons::matrix_axes(f, tr("relative.axis.key"), tr("relative.axis.query"));
   f.legend = fig::LegendPlace::none;
   fig::Heatmap h;
@@ -142,8 +149,10 @@ Figure index(const FigureContext& ctx) {
   h.cols = h.rows = static_cast<int>(n);
   h.x_cells = h.y_cells = true;
   h.colormap = fig::Colormap::signed_;
-  h.vmin = -static_cast<double>(std::max(k, 1LL)), h.vmax = static_cast<double>(std::max(k, 1LL));
-  h.value_name = tr("relative.index.value");
+  // The colours span the values that occur: ±c, or ±(N − 1) when c reaches past the sequence.
+  const auto extent = static_cast<double>(std::max(std::min(k, n - 1), 1LL));
+  h.vmin = -extent, h.vmax = extent;
+  h.value_name = tr(clipped ? "relative.index.value" : "relative.index.value_unclipped");
   h.x_name = tr("relative.readout.key");
   h.y_name = tr("relative.readout.query");
   // The lookup covers |r| <= kLookupReach (a figure builds in bounded time
@@ -155,10 +164,11 @@ Figure index(const FigureContext& ctx) {
       const auto i = static_cast<long long>(std::floor(ys[r]));
       for (std::size_t c = 0; c < xs.size(); ++c) {
         const long long rel = std::clamp(static_cast<long long>(std::floor(xs[c])) - i, -reach, reach);
+        // core numbers by key − query (Shaw's paper); the cell shows r = m − n, clipped: the negative.
         out[r * xs.size() + c] =
-            rel >= -near && rel <= near
-                ? static_cast<float>(lookup[static_cast<std::size_t>(rel + near)])
-                : static_cast<float>(core::shaw_relative_index(std::max(0LL, -rel), std::max(0LL, rel), k));
+            -(rel >= -near && rel <= near
+                  ? static_cast<float>(lookup[static_cast<std::size_t>(rel + near)])
+                  : static_cast<float>(core::shaw_relative_index(std::max(0LL, -rel), std::max(0LL, rel), k)));
       }
     }
   };
@@ -167,17 +177,17 @@ Figure index(const FigureContext& ctx) {
     const std::vector<int> lookup = shaw_lookup(reach, k);
     for (long long i = 0; i < n; ++i)
       for (long long j = 0; j < n; ++j) {
-        const int v = lookup[static_cast<std::size_t>(std::clamp(j - i, -reach, reach) + reach)];
+        const int v = -lookup[static_cast<std::size_t>(std::clamp(j - i, -reach, reach) + reach)];  // r = i − j, clipped
         f.notes.push_back({.x = static_cast<double>(j) + 0.5, .y = static_cast<double>(i) + 0.5,
                            .text = fig::num(v), .anchor = fig::Anchor::center,
-                           .color = fig::Color::rgb(v < -0.3 * static_cast<double>(std::max(k, 1LL)) ? 0xffffff : 0x1d1d1f)});
+                           .color = fig::Color::rgb(v < -0.3 * extent ? 0xffffff : 0x1d1d1f)});
       }
   }
   f.heatmaps.push_back(std::move(h));
   // The edges of the regions j − i >= k and i − j >= k, where sharing
   // begins: staircases along cell borders, so they never cross a number.
   for (int sign : {1, -1}) {
-    if (k == 0 || k >= n) continue;
+    if (k == 0 || !clipped) continue;
     fig::Series s{.name = tr(sign > 0 ? "relative.index.line_plus" : "relative.index.line_minus"),
                   .style = fig::LineStyle::dashed};
     // Along the diagonal of the region's first cells (i, i + k): the left

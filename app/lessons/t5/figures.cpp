@@ -7,7 +7,7 @@
 // [SECTION] Index
 // - Setting (T5's buckets: lessons/common/setting.hpp) and the bucket lookup
 //   (exact ranges from core)
-// - The notes' variant (seed 002 §2.4)
+// - The notes' variant (the source notes' 《position embedding 概述》 §2.4)
 // - Figures: buckets, matrix, usage, notes
 // - Readouts
 // - The view
@@ -41,6 +41,8 @@ using fig::Figure;
 /// (the defaults' 160 tokens and 4·max_distance = 512 entirely); farther they
 /// check one witness per bucket range and every range edge.
 constexpr long long kScanned = 4096;
+/// T5's own max distance (Raffel et al. 2020; the parameter's default).
+constexpr int kT5MaxDistance = 128;
 /// Bucket lookups remembered (a setting and its causal twin, and a few more).
 constexpr std::size_t kLookupMemoEntries = 6;
 
@@ -159,7 +161,7 @@ std::vector<long long> drawn_positions(const std::vector<long long>& xs, F bucke
   return out;
 }
 
-// [SECTION] The notes' variant (seed 002 §2.4, T5RelativePositionBias)
+// [SECTION] The notes' variant (《position embedding 概述》 §2.4, T5RelativePositionBias)
 //
 //   n = max(−relative_position, 0)                      # no bidirectional branch
 //   max_exact = num_buckets // 2
@@ -276,20 +278,25 @@ Figure buckets(const FigureContext& ctx) {
   open_above.extra = {{tr("t5.readout.open_above"), "", above_from}};
   if (open_below.x.empty()) std::swap(open_below.name, open_above.name);  // one legend entry, on a drawn series
   if (open_below.x.empty()) open_below.name.clear();
-  f.series = {std::move(closed), std::move(open_below), std::move(open_above)};  // legend: the free corner
+  f.series = {std::move(closed), std::move(open_below), std::move(open_above)};
+  // Off the data and off the top, where the exact band's label goes: the
+  // encoder's staircase leaves the bottom right empty (keys after the query
+  // start at bucket B/2 + 1); the decoder's climbs to the top on the left
+  // and runs along the bottom on the right (bucket 0), leaving the bottom left.
+  f.legend = s.bidirectional ? fig::LegendPlace::bottom_right : fig::LegendPlace::bottom_left;
   // Exact region: |key − query| < max_exact, one bucket per distance.
   const double me = s.max_exact();
   f.bands.push_back({.from = -(me - 0.5), .to = s.bidirectional ? me - 0.5 : 0.5,
                      .label = tr.format("t5.buckets.exact", {{"n", fig::num(me)}}),
                      .label_top = true});  // the curve reaches bucket 0 at the bottom of the band
-  // Max distance (labelled) and the true start of the last bucket (dotted,
-  // named in the legend entry of the open-ended series), where the relative
-  // positions shown reach them.
-  const double maxd = s.max_distance, edge = static_cast<double>(from);
+  // Max distance, labelled, where the relative positions shown reach it. The
+  // true start of the last bucket needs no line: the open-ended series starts
+  // there and its legend entry gives the number (a dotted line a few pixels
+  // from D's crossed D's label on a log axis).
+  const double maxd = s.max_distance;
   const auto reaches = [&](double v) { return rel_lo <= v && v <= rel_hi; };
   const auto add_edges = [&](double sign) {
-    if (reaches(sign * maxd)) f.ref_lines.push_back({.value = sign * maxd, .label = tr.format("t5.ref.max", {{"n", fig::num(sign * maxd)}})});
-    if (reaches(sign * edge)) f.ref_lines.push_back({.value = sign * edge, .color = fig::palette_color(3), .style = fig::LineStyle::dotted});
+    if (reaches(sign * maxd)) f.ref_lines.push_back({.value = sign * maxd, .label = tr.format("t5.ref.max", {{"n", fig::num(maxd)}})});
   };
   add_edges(-1);
   if (s.bidirectional) {
@@ -309,12 +316,15 @@ Figure matrix(const FigureContext& ctx) {
   const auto& tr = ctx.tr;
   const Setting s = setting(ctx.params);
   const std::shared_ptr<const BucketLookup> look = lookup_for(s);
-  const int used = look->used(s.positions);
   Figure f;
   f.title = tr("t5.matrix.title");
+  // The first step shows this figure before D is taught: T5's own D = 128
+  // goes unnamed, any other is given. (The distinct-bucket count is a
+  // readout and the usage figure, where it is explained.)
   f.subtitle = tr.format("t5.matrix.subtitle", {{"n", fig::num(static_cast<double>(s.positions))},
-                                                {"nb", fig::num(s.buckets)}, {"maxd", fig::num(s.max_distance)},
-                                                {"mode", mode_text(s, tr)}, {"used", fig::num(used)}});
+                                                {"nb", fig::num(s.buckets)}, {"mode", mode_text(s, tr)}});
+  if (s.max_distance != kT5MaxDistance)
+    f.subtitle = fig::join_dot({f.subtitle, tr.format("t5.matrix.subtitle_maxd", {{"maxd", fig::num(s.max_distance)}})});
   lessons::matrix_axes(f, tr("t5.axis.key"), tr("t5.axis.query"));
   // Cells fill the plot area (no equal aspect): a square matrix would leave empty margins.
   fig::Heatmap h;
@@ -362,8 +372,10 @@ Figure usage(const FigureContext& ctx) {
   for (const auto& r : look.ranges()) enters.push_back((r.last < 0 ? -r.last : (r.first > 0 ? r.first : 0)) + 1);
   std::sort(enters.begin(), enters.end());
   const std::set<long long> steps(enters.begin(), enters.end());
-  const long long last_step = *steps.rbegin();
-  const long long x_end = std::max({last_step * 4, s.positions, 16LL});
+  // The curve ends at the N shown: where it levels off is the question of a
+  // step ("how many buckets does a 10,000-token sequence use?"), answered by
+  // moving N, not drawn in advance.
+  const long long x_end = std::max(s.positions, 16LL);
   Figure f;
   f.title = tr("t5.usage.title");
   f.subtitle = tr.format("t5.usage.subtitle", {{"nb", fig::num(s.buckets)}, {"maxd", fig::num(s.max_distance)},
@@ -373,6 +385,7 @@ Figure usage(const FigureContext& ctx) {
   f.y = {.label = tr("t5.usage.axis.y"), .min = 0.0, .max = s.buckets * 1.15 + 1, .format = fig::TickFormat::integer};
   fig::Series st{.name = tr("t5.usage.series"), .kind = fig::SeriesKind::step};
   for (long long n : steps) {
+    if (n > x_end) break;
     st.x.push_back(static_cast<double>(n));
     // enters holds a sentinel 1 that is no range
     st.y.push_back(static_cast<double>(std::upper_bound(enters.begin(), enters.end(), n) - enters.begin() - 1));
