@@ -115,11 +115,14 @@ TEST_CASE("deck: a missing or unreadable file is an I/O error, a folder too") {
   std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("steps: every steps file loads, belongs to its lesson, and has texts in both languages") {
+TEST_CASE("steps: every lesson has 3–6 steps that load, belong to it, and have texts in both languages") {
   for (const ViewDef& v : view_defs()) {
     CAPTURE(v.id);
     const Deck* steps = lesson_steps(v.id);  // raises on a broken file
-    if (!steps) continue;
+    REQUIRE(steps);  // every lesson is taught in steps
+    // 3–6 steps: enough to build the idea, few enough to keep one idea each.
+    CHECK(steps->scenes.size() >= 3);
+    CHECK(steps->scenes.size() <= 6);
     for (const Scene& s : steps->scenes) {
       CHECK(s.lesson == v.id);
       CHECK_FALSE(s.caption.en.empty());
