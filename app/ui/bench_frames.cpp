@@ -182,6 +182,8 @@ struct CaseResult {
   double wall_p95 = 0;
   double figure_p50 = 0, figure_p95 = 0, figure_worst = 0;  ///< build wall ms (how long a figure trails)
   double rebuilt = 0;  ///< figures rebuilt per frame, on average
+  double layout_worst = 0;  ///< the slowest figure layout on the UI thread (wall ms) …
+  std::string layout_figure;  ///< … and its figure's title
   int frames = 0;
   std::string skipped;  ///< why the key was not swept (not a failure)
   std::string error;
@@ -197,6 +199,9 @@ CaseResult time_moves(App& app, int count, Move&& move) {
   const auto wall0 = std::chrono::steady_clock::now();
   const int builds0 = app.figures().builds();
   (void)app.figures().take_build_ms();
+  LayoutLog& layouts = layout_log();
+  layouts.entries.clear();
+  layouts.on = true;
   for (int i = 0; i < kTimedFrames; ++i) {
     const std::string why = move(i % count);
     if (!why.empty()) {
@@ -212,6 +217,10 @@ CaseResult time_moves(App& app, int count, Move&& move) {
     if (app.figures().background())
       std::this_thread::sleep_until(w0 + std::chrono::microseconds(16667));  // a 60 Hz display: the worker builds meanwhile
   }
+  layouts.on = false;
+  for (const auto& [title, ms_layout] : layouts.entries)
+    if (ms_layout > r.layout_worst) r.layout_worst = ms_layout, r.layout_figure = title;
+  layouts.entries.clear();
   // The figures catch up with the last move.
   app.figures().wait_idle();
   app.blind_frame();
@@ -290,7 +299,8 @@ nlohmann::ordered_json case_json(const CaseResult& r) {
                               {"wall_p95", r.wall_p95},
                               {"frames", r.frames},
                               {"figures_rebuilt_per_frame", r.rebuilt},
-                              {"figure_ms", {{"p50", r.figure_p50}, {"p95", r.figure_p95}, {"max", r.figure_worst}}}};
+                              {"figure_ms", {{"p50", r.figure_p50}, {"p95", r.figure_p95}, {"max", r.figure_worst}}},
+                              {"slowest_layout", {{"figure", r.layout_figure}, {"ms", r.layout_worst}}}};
   if (!r.error.empty()) c["error"] = r.error;
   return c;
 }
@@ -383,10 +393,12 @@ int bench_frames(void* ordered_json_report) {
       const auto wm = at[1].find(worst);
       const CaseResult& wmax = wm != at[1].end() && wm->second.skipped.empty() ? wm->second : wd;
       double slowest_frame = 0, slowest_figure = 0;
+      const CaseResult* slowest_layout = nullptr;
       for (const auto& side : at)
         for (const auto& [key, r] : side) {
           slowest_frame = std::max(slowest_frame, r.worst);
           slowest_figure = std::max(slowest_figure, r.figure_worst);
+          if (!slowest_layout || r.layout_worst > slowest_layout->layout_worst) slowest_layout = &r;
         }
       nlohmann::ordered_json d = case_json(wd), m = case_json(wmax);
       d["swept"] = worst;
@@ -397,6 +409,8 @@ int bench_frames(void* ordered_json_report) {
       entry["max_over_default"] = wd.p95 > 0 ? wmax.p95 / wd.p95 : 0.0;
       entry["slowest_frame"] = slowest_frame;
       entry["slowest_figure_build"] = slowest_figure;
+      if (slowest_layout)
+        entry["slowest_layout"] = {{"figure", slowest_layout->layout_figure}, {"ms", slowest_layout->layout_worst}};
       entry["max_settings"] = max_applied;
       entry["keys"] = keys;
       frames[std::string(v.id)] = entry;

@@ -3,6 +3,7 @@
 #include <imgui_internal.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 namespace poslab::app::ui {
@@ -14,6 +15,11 @@ double fwd(double v, fig::AxisScale s) { return fig::axis_forward(v, s); }
 double inv(double v, fig::AxisScale s) { return fig::axis_inverse(v, s); }
 
 }  // namespace
+
+LayoutLog& layout_log() {
+  static LayoutLog log;  // the UI thread's only
+  return log;
+}
 
 PlotWidget::~PlotWidget() { release_slots(); }
 
@@ -41,7 +47,12 @@ void PlotWidget::record(const fig::Figure& figure, ImVec2 size, const PlotEnv& e
   style.highlight = highlight_;
   const double density = ImGui::GetIO().DisplayFramebufferScale.x > 0 ? ImGui::GetIO().DisplayFramebufferScale.x : 1.0;
   ImGuiPainter painter(recording_, *env.fonts, *env.sink, slots_, density);
+  LayoutLog& log = layout_log();
+  const auto t0 = log.on ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
   layout_ = fig::render_figure(figure, painter, fig::Rect{0, 0, size.x, size.y}, style, view_);
+  if (log.on)
+    log.entries.emplace_back(figure.title,
+                             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
   ++layouts_;
   recorded_ = true;
 }

@@ -16,6 +16,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "app/common/i18n.hpp"
 #include "app/plot/render.hpp"
@@ -34,6 +36,15 @@ struct PlotEnv {
   /// Changes whenever fonts or theme change (the recording is then stale).
   std::uint64_t style_key = 0;
 };
+
+/// Layouts timed for `poslab bench`: while `on`, every PlotWidget layout
+/// appends its figure's title and the UI thread's milliseconds (the UI
+/// thread only; the bench drains it after each case).
+struct LayoutLog {
+  bool on = false;
+  std::vector<std::pair<std::string, double>> entries;
+};
+LayoutLog& layout_log();
 
 /// What the user chose in the widget's menu this frame.
 enum class PlotAction { none, export_png, export_svg, export_pdf, export_csv };

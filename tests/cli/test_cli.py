@@ -479,6 +479,16 @@ class Bench(unittest.TestCase):
                     self.assertLessEqual(m["p95"], wmax["p95"] + 1e-12, (vid, k))
             self.assertAlmostEqual(entry["max_over_default"], wmax["p95"] / keys[worst]["default"]["p95"], places=9)
             self.assertGreaterEqual(entry["slowest_frame"], entry["max"]["p95"])
+            # the slowest layout on the UI thread names a figure of the view, the worst of every case's
+            titles = set()
+            for c in keys.values():
+                for side in c.values():
+                    if "slowest_layout" in side:
+                        self.assertGreaterEqual(side["slowest_layout"]["ms"], 0)
+                        titles.add(side["slowest_layout"]["figure"])
+                        self.assertLessEqual(side["slowest_layout"]["ms"], entry["slowest_layout"]["ms"] + 1e-12)
+            self.assertIn(entry["slowest_layout"]["figure"], titles)
+            self.assertTrue(entry["slowest_layout"]["figure"], vid)
 
     def test_unknown_view_is_usage(self):
         p = run("bench", "--view", "nope")
