@@ -55,4 +55,20 @@ std::string read_text_file(const fs::path& path) {
   return ss.str();
 }
 
+std::string read_text_file(const fs::path& path, std::size_t limit, std::string_view what) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw IoError("cannot read " + path.string() + ": " + std::strerror(errno));
+  std::string out;
+  char chunk[1 << 16];
+  while (in && out.size() <= limit) {
+    in.read(chunk, sizeof chunk);
+    out.append(chunk, static_cast<std::size_t>(in.gcount()));
+  }
+  if (in.bad()) throw IoError("cannot read " + path.string());
+  if (out.size() > limit)
+    throw IoError(path.filename().string() + " is larger than " + std::to_string(limit >> 20) + " MiB — too large to be " +
+                  std::string(what));
+  return out;
+}
+
 }  // namespace poslab::app

@@ -1,7 +1,10 @@
 #pragma once
 // Where poslab's assets (presets, lesson texts, translations, icon) live.
 
+#include <cstddef>
 #include <filesystem>
+#include <string>
+#include <string_view>
 
 namespace poslab::app {
 
@@ -13,5 +16,11 @@ std::filesystem::path assets_dir();
 
 /// Reads a whole file. Raises IoError naming the path and the reason.
 std::string read_text_file(const std::filesystem::path& path);
+
+/// Reads a file a user chose (a dropped or opened model config): at most
+/// `limit` bytes, so a huge file or an endless one (a pipe, /dev/zero) is
+/// refused instead of read into memory; IoError "… is larger than … — too
+/// large to be `what`".
+std::string read_text_file(const std::filesystem::path& path, std::size_t limit, std::string_view what);
 
 }  // namespace poslab::app

@@ -13,6 +13,7 @@
 // A field the config leaves out takes the default of transformers' config class
 // for that model_type and is listed in `defaulted`.
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -25,6 +26,10 @@
 #include "poslab/core/params.hpp"
 
 namespace poslab::app {
+
+/// The largest model config file read (a Hugging Face config.json is a few
+/// KB; a bigger file is the wrong file, refused before it is read whole).
+constexpr std::size_t kMaxModelConfigBytes = std::size_t{16} << 20;
 
 /// A note that teaches: what the config says, what transformers does with
 /// it, and what the author probably meant.

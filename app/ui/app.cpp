@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/common/assets.hpp"
+#include "app/model/model_config.hpp"
 #include "app/common/atomic_file.hpp"
 #include "app/common/config_folder.hpp"
 #include "app/common/fonts.hpp"
@@ -548,7 +549,7 @@ std::string App::open_session(const fs::path& path) {
 std::string App::open_model_config(const fs::path& path) {
   std::string why;
   try {
-    why = state_.open_model_config(read_text_file(path), path.string());
+    why = state_.open_model_config(read_text_file(path, kMaxModelConfigBytes, "a model config"), path.string());
   } catch (const std::exception& e) {
     why = error_text(tr_, e);
   }
@@ -566,7 +567,7 @@ std::string App::open_model_config(const fs::path& path) {
 std::string App::open_file(const fs::path& path) {
   std::string format;
   try {
-    const nlohmann::json j = nlohmann::json::parse(read_text_file(path), nullptr, false);
+    const nlohmann::json j = nlohmann::json::parse(read_text_file(path, kMaxModelConfigBytes, "a model config"), nullptr, false);
     if (j.is_object() && j.contains("format") && j["format"].is_string()) format = j["format"].get<std::string>();
   } catch (const std::exception&) {
     // unreadable: open_model_config says why

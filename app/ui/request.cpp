@@ -1,6 +1,7 @@
 #include "app/ui/request.hpp"
 
 #include "app/common/assets.hpp"
+#include "app/model/model_config.hpp"
 #include "app/common/atomic_file.hpp"
 #include "app/common/session.hpp"
 #include "app/plot/render.hpp"
@@ -59,7 +60,7 @@ std::string apply_window_request(AppState& state, const WindowRequest& r, bool* 
   if (!r.model.empty()) {
     std::string text;
     try {
-      text = read_text_file(r.model);
+      text = read_text_file(r.model, kMaxModelConfigBytes, "a model config");
     } catch (const IoError& e) {
       if (io_failure) *io_failure = true;  // a missing file: exit code 1
       return state.refusal(e);

@@ -15,7 +15,10 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include "app/common/assets.hpp"
+#include "app/common/atomic_file.hpp"
 #include "app/model/model_config.hpp"
 #include "app/common/messages.hpp"
 #include "app_test_support.hpp"
@@ -367,4 +370,34 @@ TEST_CASE("model: errors say what() in English and in full in Chinese") {
     CHECK(zh != e.what());
     CHECK(!std::regex_search(zh, std::regex(R"(\{[A-Za-z_])")));  // every placeholder filled ("{…}" is a value)
   }
+}
+
+TEST_CASE("model config files: a file past the limit, or an endless one, is refused without being read whole") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("poslab-model-size-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path small = dir / "config.json", big = dir / "huge.json";
+  {
+    std::ofstream(small) << R"({"model_type": "llama"})";
+    std::ofstream out(big, std::ios::binary);
+    const std::string block(1 << 16, ' ');
+    for (int i = 0; i < 17; ++i) out << block;  // 17 × 64 KiB > 1 MiB
+  }
+  CHECK(poslab::app::read_text_file(small, std::size_t{1} << 20, "a model config") == R"({"model_type": "llama"})");
+  try {
+    (void)poslab::app::read_text_file(big, std::size_t{1} << 20, "a model config");
+    FAIL("a file past the limit was read");
+  } catch (const poslab::app::IoError& e) {
+    const std::string what = e.what();
+    CHECK(what.find("huge.json") != std::string::npos);
+    CHECK(what.find("1 MiB") != std::string::npos);
+    CHECK(what.find("too large to be a model config") != std::string::npos);
+  }
+  // A file exactly at the limit is read.
+  fs::resize_file(big, std::size_t{1} << 20);
+  CHECK(poslab::app::read_text_file(big, std::size_t{1} << 20, "a model config").size() == (std::size_t{1} << 20));
+  // An endless file stops at the limit (read would never end).
+  if (fs::exists("/dev/zero")) CHECK_THROWS_AS((void)poslab::app::read_text_file("/dev/zero", std::size_t{1} << 20, "a model config"), poslab::app::IoError);
+  CHECK(poslab::app::kMaxModelConfigBytes >= (std::size_t{1} << 20));  // real configs are KBs; room to spare
+  fs::remove_all(dir);
 }
