@@ -95,6 +95,24 @@ TEST_CASE("decay curves figures: core's bound, ones score and random q, k at the
   CHECK(hi < 1.5);
 }
 
+TEST_CASE("decay ones figure: pair 0's first turn is marked, with its value, only where the axis shows it apart from 0") {
+  // Python: Σᵢ 2cos(6·10000^(−2i/128))/128 = 0.7354164709768394 (θ₀ = 1, one turn at 2π ≈ 6.28).
+  const auto near = lesson.figure("ones", params({{"distance", "0:64"}, {"log_x", "false"}}));
+  REQUIRE(near.series.size() == 2);
+  const auto& mark = near.series[1];
+  REQUIRE(mark.x.size() == 1);
+  CHECK(mark.kind == app::fig::SeriesKind::scatter);
+  CHECK(mark.x[0] == 6);
+  CHECK(mark.y[0] == doctest::Approx(0.7354164709768394).epsilon(1e-12));
+  CHECK(mark.y[0] == y_at(near.series[0], 6));
+  CHECK(mark.name == test::english().format("decay.ones.turn", {{"r", "6"}, {"v", "0.74"}}));
+  // Step 1 asks its question on 0:1024: there the marker (and its value) would give the answer away.
+  CHECK(lesson.figure("ones", params({{"distance", "0:1024"}, {"log_x", "false"}})).series.size() == 1);
+  CHECK(lesson.figure("ones", params({{"distance", "0:64"}, {"log_x", "true"}})).series.size() == 1);
+  // No drawn distance within a token of 2π: nothing to mark.
+  CHECK(lesson.figure("ones", params({{"distance", "0,20:40"}, {"log_x", "false"}})).series.size() == 1);
+}
+
 TEST_CASE("decay bases figure: every base relative to (d/2 + 1)/2") {
   const auto f = lesson.figure("bases", params({{"bases", "500000"}, {"distance", "0:2000"}, {"log_x", "false"}}));
   // raw 10000, raw 500000, trend 10000, trend 500000, minima, level

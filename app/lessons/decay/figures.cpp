@@ -23,6 +23,7 @@
 #include <memory>
 #include <mutex>
 #include <numbers>
+#include <optional>
 #include <string>
 
 #include "app/plot/figure_text.hpp"
@@ -368,6 +369,26 @@ fig::Series ones_series(const Setting& s, const Translator& tr) {
   return so;
 }
 
+/// Where pair 0 has turned once: θ₀ = b⁰ = 1 rad per token, so r = 2π. The
+/// drawn distance nearest 2π is marked on the ones score, its value in the
+/// legend (step 1's answer reads it there), when the axis is linear and
+/// short enough to show the point apart from r = 0: 2π at least a twentieth
+/// of the range (the reveal's 0:64, not the 0:1024 the question is asked on).
+std::optional<fig::Series> first_turn_marker(const Setting& s, const fig::Series& ones, const Translator& tr) {
+  constexpr double kTurn = 2 * std::numbers::pi;
+  if (s.log_x || ones.x.empty() || kTurn * 20 < ones.x.back() - ones.x.front()) return std::nullopt;
+  std::size_t at = 0;
+  for (std::size_t i = 1; i < ones.x.size(); ++i)
+    if (std::abs(ones.x[i] - kTurn) < std::abs(ones.x[at] - kTurn)) at = i;
+  if (std::abs(ones.x[at] - kTurn) > 1) return std::nullopt;  // no drawn distance near one turn
+  fig::Series m = relative_series(tr.format("decay.ones.turn", {{"r", fig::num(ones.x[at])}, {"v", fig::num(ones.y[at], 2)}}), tr);
+  m.kind = fig::SeriesKind::scatter;
+  m.x = {ones.x[at]}, m.y = {ones.y[at]};
+  m.marker = 6;
+  m.color = fig::palette_color(3);
+  return m;
+}
+
 Figure rope_curves(const FigureContext& ctx, CurvesShown shown) {
   const auto& tr = ctx.tr;
   const Setting s = setting(ctx.params);
@@ -410,7 +431,9 @@ Figure rope_curves(const FigureContext& ctx, CurvesShown shown) {
     f.title = tr("decay.ones.title");
     f.subtitle = fig::join_dot({d_base, tr("decay.ones.subtitle")});
     so.width = 1.8f;  // alone, it is the figure
+    std::optional<fig::Series> turn = first_turn_marker(s, so, tr);
     f.series = {std::move(so)};
+    if (turn) f.series.push_back(std::move(*turn));
     f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = 0, .style = fig::LineStyle::solid});
     make_legend_room(f);
     mark_single_points(f);

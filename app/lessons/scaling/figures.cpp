@@ -247,7 +247,7 @@ Figure ratio(const FigureContext& ctx) {
                                                       : std::string()});
   f.x = {.label = tr("scaling.axis.pair"), .format = fig::TickFormat::integer, .tight = true};
   f.y = {.label = tr("scaling.ratio.axis.y"), .scale = fig::AxisScale::log};
-  f.legend = fig::LegendPlace::bottom_left;
+  f.legend = fig::LegendPlace::automatic;
   std::vector<fig::Series> thin;
   std::optional<fig::Series> bold;
   double y_note = 1;
