@@ -156,6 +156,16 @@ TEST_CASE("alibi weights figure: the subtitle gives the chosen head's weights at
   CHECK(sub({{"positions", "2"}}).find("r = 2") == std::string::npos);  // no key 2 back: nothing claimed
 }
 
+TEST_CASE("alibi attention figure: the subtitle says what the brightest colour means, and it is the colour bar's top") {
+  // Python: causal, 64 keys, μ = 1/2: the last query's weight on itself is
+  // (1 − e^(−1/2))/(1 − e^(−32)) = 0.393469; every weight at or above it gets the top colour.
+  const auto f = lesson.figure("attention", params({{"heads", "8"}, {"head", "1"}, {"positions", "64"}}));
+  CHECK(f.subtitle.find("brightest colour: weight ≥ 0.393") != std::string::npos);
+  REQUIRE(f.heatmaps.size() == 1);
+  CHECK(f.heatmaps[0].vmax == doctest::Approx(0.39346934028737157).epsilon(1e-12));
+  CHECK(f.subtitle.find("colours stop") == std::string::npos);
+}
+
 TEST_CASE("alibi tables: heads with their source, one query's attention") {
   const app::Table heads = test::table("alibi-heads", params({{"heads", "12"}}));
   REQUIRE(heads.rows.size() == 12);

@@ -68,6 +68,7 @@ TEST_CASE("t5 readouts hold at the defaults and over random settings") {
 }
 
 TEST_CASE("t5 buckets figure: every point is core's bucket, with its exact range") {
+  // The axis is the course's r = m − n; T5's code buckets key − query = −r.
   for (const auto* mode : {"true", "false"}) {
     const core::Params p = params({{"bidirectional", mode}, {"relative", "-400:400"}});
     const auto f = lesson.figure("buckets", p);
@@ -76,34 +77,68 @@ TEST_CASE("t5 buckets figure: every point is core's bucket, with its exact range
     std::size_t points = 0;
     for (const auto& s : f.series) {
       points += s.x.size();
+      CHECK(std::is_sorted(s.x.begin(), s.x.end()));  // r ascends: post steps
       for (std::size_t k = 0; k < s.x.size(); ++k) {
-        const auto rp = static_cast<long long>(s.x[k]);
-        CHECK(s.y[k] == core::t5_relative_bucket(rp, bidir, 32, 128));
+        const auto r = static_cast<long long>(s.x[k]);
+        CHECK(s.y[k] == core::t5_relative_bucket(-r, bidir, 32, 128));
       }
     }
     CHECK(points == 801);
-    // Closed buckets: from <= rp <= to, both ends in the bucket, neighbours not.
+    // Closed buckets: from <= r <= to, both ends in the bucket, neighbours not.
     const auto& closed = f.series[0];
     REQUIRE(closed.extra.size() == 3);
     for (std::size_t k = 0; k < closed.x.size(); ++k) {
-      const auto rp = static_cast<long long>(closed.x[k]);
+      const auto r = static_cast<long long>(closed.x[k]);
       const auto from = static_cast<long long>(closed.extra[0].values[k]);
       const auto to = static_cast<long long>(closed.extra[1].values[k]);
-      CHECK(from <= rp);
-      CHECK(rp <= to);
+      CHECK(from <= r);
+      CHECK(r <= to);
       CHECK(closed.extra[2].values[k] == static_cast<double>(to - from + 1));
-      const int b = core::t5_relative_bucket(rp, bidir, 32, 128);
-      CHECK(core::t5_relative_bucket(from, bidir, 32, 128) == b);
-      CHECK(core::t5_relative_bucket(to, bidir, 32, 128) == b);
-      CHECK(core::t5_relative_bucket(from - 1, bidir, 32, 128) != b);
-      CHECK(core::t5_relative_bucket(to + 1, bidir, 32, 128) != b);
+      const int b = core::t5_relative_bucket(-r, bidir, 32, 128);
+      CHECK(core::t5_relative_bucket(-from, bidir, 32, 128) == b);
+      CHECK(core::t5_relative_bucket(-to, bidir, 32, 128) == b);
+      CHECK(core::t5_relative_bucket(-(from - 1), bidir, 32, 128) != b);
+      CHECK(core::t5_relative_bucket(-(to + 1), bidir, 32, 128) != b);
     }
-    // Open-ended below: bidirectional holds every rp <= −91, causal every rp <= −113.
-    const auto& below = f.series[1];
-    REQUIRE(!below.x.empty());
-    for (double v : below.extra[0].values) CHECK(v == (bidir ? -91 : -113));
-    for (double x : below.x) CHECK(x <= (bidir ? -91 : -113));
+    // The open-ended bucket of the keys before the query: bidirectional holds
+    // every r >= 91, causal every r >= 113 (key − query <= −91, −113).
+    const auto& before = f.series[1];
+    REQUIRE(!before.x.empty());
+    for (double v : before.extra[0].values) CHECK(v == (bidir ? 91 : 113));
+    for (double x : before.x) CHECK(x >= (bidir ? 91 : 113));
+    // And of the keys after it: the encoder's last upper bucket holds every
+    // r <= −91; the decoder's bucket 0 every r <= 0.
+    const auto& after = f.series[2];
+    REQUIRE(!after.x.empty());
+    for (double v : after.extra[0].values) CHECK(v == (bidir ? -91 : 0));
+    for (std::size_t k = 0; k < after.x.size(); ++k) {
+      CHECK(after.x[k] <= (bidir ? -91 : 0));
+      CHECK(after.y[k] == (bidir ? 31 : 0));
+    }
   }
+}
+
+TEST_CASE("t5 buckets figure plots r = m − n: keys before the query on the right, T5's bucket numbers") {
+  const auto f = lesson.figure("buckets", params({{"relative", "-20:20"}}));
+  CHECK(f.x.label.find("r = m − n") != std::string::npos);
+  CHECK(f.x.label.find("n − m") == std::string::npos);
+  std::map<long long, double> at;
+  for (const auto& s : f.series)
+    for (std::size_t k = 0; k < s.x.size(); ++k) at[static_cast<long long>(s.x[k])] = s.y[k];
+  // Python transcription of HF's bucket (32 buckets, max distance 128) at
+  // key − query = −r: keys before the query get the lower half, 0..15.
+  CHECK(at.at(0) == 0);
+  CHECK(at.at(5) == 5);
+  CHECK(at.at(-5) == 21);
+  CHECK(at.at(-1) == 17);
+  CHECK(at.at(11) == 8);
+  CHECK(at.at(-11) == 24);
+  // The decoder's exact band is 0 <= r < 16, on the side of the keys before the query.
+  const auto g = lesson.figure("buckets", params({{"bidirectional", "false"}}));
+  REQUIRE(g.bands.size() == 1);
+  CHECK(g.bands[0].from == -0.5);
+  CHECK(g.bands[0].to == 15.5);
+  CHECK(g.bands[0].label.find("0 ≤ r < E = 16") != std::string::npos);
 }
 
 TEST_CASE("t5 buckets figure follows the max distance: the open-ended buckets always show, the staircase is exact") {
@@ -127,10 +162,10 @@ TEST_CASE("t5 buckets figure follows the max distance: the open-ended buckets al
         lo = std::min(lo, s.x[k]), hi = std::max(hi, s.x[k]);
         pts.emplace_back(s.x[k], s.y[k]);
       }
-    // The axis reaches 1.25·D before the query, and after it in the encoder.
-    CHECK(lo <= -1.25 * maxd);
-    if (bidir) CHECK(hi >= 1.25 * maxd);
-    else CHECK(hi == 40);
+    // The axis reaches 1.25·D before the query (r > 0), and after it in the encoder.
+    CHECK(hi >= 1.25 * maxd);
+    if (bidir) CHECK(lo <= -1.25 * maxd);
+    else CHECK(lo == -40);
     // The open-ended series before the query spans from the left end to its
     // first distance (two points at least, so it is drawn).
     CHECK(f.series[1].x.size() + f.series[2].x.size() >= (bidir ? 4u : 2u));
@@ -138,9 +173,9 @@ TEST_CASE("t5 buckets figure follows the max distance: the open-ended buckets al
     // first one — checked at random distances against core.
     std::sort(pts.begin(), pts.end());
     for (int k = 0; k < 200; ++k) {
-      const auto rp = std::uniform_int_distribution<long long>(static_cast<long long>(lo), static_cast<long long>(hi))(rng);
-      auto it = std::upper_bound(pts.begin(), pts.end(), std::pair<double, double>{static_cast<double>(rp), 1e300}) - 1;
-      CHECK(it->second == core::t5_relative_bucket(rp, bidir, nb, maxd));
+      const auto r = std::uniform_int_distribution<long long>(static_cast<long long>(lo), static_cast<long long>(hi))(rng);
+      auto it = std::upper_bound(pts.begin(), pts.end(), std::pair<double, double>{static_cast<double>(r), 1e300}) - 1;
+      CHECK(it->second == core::t5_relative_bucket(-r, bidir, nb, maxd));
     }
     CHECK(f.x.scale == (trial % 4 < 2 ? app::fig::AxisScale::symlog : app::fig::AxisScale::linear));
   }
@@ -343,8 +378,8 @@ TEST_CASE("t5 at a list of 600,001 relative positions: runs drawn exactly, the n
     std::size_t points = 0;
     for (const auto& s : f.series)
       for (std::size_t k = 0; k < s.x.size(); ++k) {
-        CHECK(s.y[k] == core::t5_relative_bucket(static_cast<long long>(s.x[k]), bidir, nb, maxd));
-        drawn.insert({s.x[k], s.y[k]});
+        CHECK(s.y[k] == core::t5_relative_bucket(-static_cast<long long>(s.x[k]), bidir, nb, maxd));
+        drawn.insert({-s.x[k], s.y[k]});  // as T5's key − query, the list's own sign
         ++points;
       }
     CHECK(points <= 4 * static_cast<std::size_t>(nb) + 4);

@@ -221,9 +221,11 @@ std::vector<long long> shown_positions(const core::Params& p, const Setting& s, 
 
 // [SECTION] Figures
 
-/// Bucket of every relative position key − query as a staircase; hover shows
-/// the exact range of relative positions sharing the bucket. The open-ended
-/// buckets (everything beyond the last edge) are a series of their own.
+/// Bucket of every distance r = m − n as a staircase, plotted against r (the
+/// course's sign: keys before the query at r > 0), although T5's code buckets
+/// key − query = −r: each point is the bucket of rp = −r, only the axis is
+/// mirrored. Hover shows the exact range of distances sharing the bucket. The
+/// open-ended buckets (everything beyond the last edge) are series of their own.
 Figure buckets(const FigureContext& ctx) {
   const auto& tr = ctx.tr;
   const Setting s = setting(ctx.params);
@@ -239,70 +241,77 @@ Figure buckets(const FigureContext& ctx) {
   f.y = {.label = tr("t5.axis.bucket"), .min = -0.5, .max = s.buckets + 1.5, .format = fig::TickFormat::integer};
   const long long from = last_bucket_from(look);
   fig::Series closed{.name = tr("t5.buckets.series"), .kind = fig::SeriesKind::step};
-  // The open-ended buckets, one polyline per side so no step joins them.
-  fig::Series open_below{.name = tr.format(s.bidirectional ? "t5.buckets.series_open" : "t5.buckets.series_open_causal",
-                                           {{"n", fig::num(static_cast<double>(from))}}),
-                         .kind = fig::SeriesKind::step};
-  fig::Series open_above{.kind = fig::SeriesKind::step};
-  open_below.color = open_above.color = fig::palette_color(3);
-  std::vector<double> first, last, size, below_from, above_from;
+  // The open-ended buckets, one polyline per side so no step joins them:
+  // keys before the query (r ≥ from; T5's key − query ≤ −from), and keys
+  // after it (encoder: its last bucket; decoder: bucket 0 for every r ≤ 0).
+  fig::Series open_before{.name = tr.format(s.bidirectional ? "t5.buckets.series_open" : "t5.buckets.series_open_causal",
+                                            {{"n", fig::num(static_cast<double>(from))}}),
+                          .kind = fig::SeriesKind::step};
+  fig::Series open_after{.kind = fig::SeriesKind::step};
+  open_before.color = open_after.color = fig::palette_color(3);
+  std::vector<double> first, last, size, before_from, after_to;
   // The axis always reaches 1.25·D on each side that has buckets, so the
   // open-ended buckets stay on screen whatever D is; the staircase is drawn
-  // exactly (a point at the first distance of every bucket in view) and the
-  // positions of `relative` are points of it too (their hover readouts);
-  // a long list is drawn as its bucket runs (drawn_positions).
+  // exactly (a point at the first and last distance of every bucket in view)
+  // and the positions of `relative` are points of it too (their hover
+  // readouts); a long list is drawn as its bucket runs (drawn_positions).
+  // Positions are T5's key − query, ascending; the figure walks them
+  // backwards, so r = −(key − query) ascends as the post steps need.
   const std::vector<long long> all = shown_positions(ctx.params, s, look);
-  const auto rel_lo = static_cast<double>(all.front()), rel_hi = static_cast<double>(all.back());
+  const auto r_lo = -static_cast<double>(all.back()), r_hi = -static_cast<double>(all.front());
   const auto rel = drawn_positions(all, [&](long long rp) { return look.bucket(rp); });
-  for (long long rp : rel) {
-    const core::T5BucketRange& r = look.range_of(rp);
-    if (r.first == LLONG_MIN) {
-      open_below.x.push_back(static_cast<double>(rp)), open_below.y.push_back(r.bucket);
-      below_from.push_back(static_cast<double>(r.last));
-    } else if (r.last == LLONG_MAX) {
-      open_above.x.push_back(static_cast<double>(rp)), open_above.y.push_back(r.bucket);
-      above_from.push_back(static_cast<double>(r.first));
+  for (auto it = rel.rbegin(); it != rel.rend(); ++it) {
+    const long long rp = *it;
+    const auto r = -static_cast<double>(rp);
+    const core::T5BucketRange& range = look.range_of(rp);
+    if (range.first == LLONG_MIN) {
+      open_before.x.push_back(r), open_before.y.push_back(range.bucket);
+      before_from.push_back(-static_cast<double>(range.last));
+    } else if (range.last == LLONG_MAX) {
+      open_after.x.push_back(r), open_after.y.push_back(range.bucket);
+      after_to.push_back(-static_cast<double>(range.first));
     } else {
-      closed.x.push_back(static_cast<double>(rp)), closed.y.push_back(r.bucket);
-      first.push_back(static_cast<double>(r.first)), last.push_back(static_cast<double>(r.last));
-      size.push_back(static_cast<double>(r.last - r.first + 1));
+      closed.x.push_back(r), closed.y.push_back(range.bucket);
+      first.push_back(-static_cast<double>(range.last)), last.push_back(-static_cast<double>(range.first));
+      size.push_back(static_cast<double>(range.last - range.first + 1));
     }
   }
-  for (fig::Series* ser : {&closed, &open_below, &open_above}) {
+  for (fig::Series* ser : {&closed, &open_before, &open_after}) {
     ser->x_name = tr("t5.readout.relative");
     ser->y_name = tr("t5.readout.bucket");
   }
   closed.extra = {{tr("t5.readout.first"), "", first}, {tr("t5.readout.last"), "", last},
                   {tr("t5.readout.size"), "", size}};
-  open_below.extra = {{tr("t5.readout.open_below"), "", below_from}};
-  open_above.extra = {{tr("t5.readout.open_above"), "", above_from}};
-  if (open_below.x.empty()) std::swap(open_below.name, open_above.name);  // one legend entry, on a drawn series
-  if (open_below.x.empty()) open_below.name.clear();
-  f.series = {std::move(closed), std::move(open_below), std::move(open_above)};
+  open_before.extra = {{tr("t5.readout.open_before"), "", before_from}};
+  open_after.extra = {{tr("t5.readout.open_after"), "", after_to}};
+  if (open_before.x.empty()) std::swap(open_before.name, open_after.name);  // one legend entry, on a drawn series
+  if (open_before.x.empty()) open_before.name.clear();
+  f.series = {std::move(closed), std::move(open_before), std::move(open_after)};
   // Off the data and off the top, where the exact band's label goes: the
-  // encoder's staircase leaves the bottom right empty (keys after the query
-  // start at bucket B/2 + 1); the decoder's climbs to the top on the left
-  // and runs along the bottom on the right (bucket 0), leaving the bottom left.
-  f.legend = s.bidirectional ? fig::LegendPlace::bottom_right : fig::LegendPlace::bottom_left;
-  // Exact region: |key − query| < max_exact, one bucket per distance.
+  // encoder's staircase leaves the bottom left empty (keys after the query,
+  // r < 0, start at bucket B/2 + 1); the decoder's runs along the bottom on
+  // the left (bucket 0 for r ≤ 0) and climbs to the top on the right,
+  // leaving the bottom right.
+  f.legend = s.bidirectional ? fig::LegendPlace::bottom_left : fig::LegendPlace::bottom_right;
+  // Exact region: |r| < max_exact, one bucket per distance (decoder: r ≥ 0 only).
   const double me = s.max_exact();
-  f.bands.push_back({.from = -(me - 0.5), .to = s.bidirectional ? me - 0.5 : 0.5,
-                     .label = tr.format("t5.buckets.exact", {{"n", fig::num(me)}}),
+  f.bands.push_back({.from = s.bidirectional ? -(me - 0.5) : -0.5, .to = me - 0.5,
+                     .label = tr.format(s.bidirectional ? "t5.buckets.exact" : "t5.buckets.exact_causal", {{"n", fig::num(me)}}),
                      .label_top = true});  // the curve reaches bucket 0 at the bottom of the band
-  // Max distance, labelled, where the relative positions shown reach it. The
+  // Max distance, labelled, where the distances shown reach it. The
   // true start of the last bucket needs no line: the open-ended series starts
   // there and its legend entry gives the number (a dotted line a few pixels
   // from D's crossed D's label on a log axis).
   const double maxd = s.max_distance;
-  const auto reaches = [&](double v) { return rel_lo <= v && v <= rel_hi; };
+  const auto reaches = [&](double v) { return r_lo <= v && v <= r_hi; };
   const auto add_edges = [&](double sign) {
     if (reaches(sign * maxd)) f.ref_lines.push_back({.value = sign * maxd, .label = tr.format("t5.ref.max", {{"n", fig::num(maxd)}})});
   };
-  add_edges(-1);
+  add_edges(1);
   if (s.bidirectional) {
-    add_edges(1);
-    // A labelled dotted line, not a note by the curve: its label sits at the
-    // right end, where the curve is at the top (the open-ended bucket).
+    add_edges(-1);
+    // A labelled dotted line, not a note by the curve: the renderer puts its
+    // label where it covers no data (the curve crosses 16 only at r = 0).
     f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = static_cast<double>(s.side()),
                            .label = tr.format("t5.buckets.unused", {{"b", fig::num(s.side())}}),
                            .color = fig::palette_color(3), .style = fig::LineStyle::dotted});
