@@ -140,7 +140,22 @@ TEST_CASE("learned lesson: figures") {
     REQUIRE(at_anchor != sinus.x.end());
     CHECK(sinus.y[static_cast<std::size_t>(at_anchor - sinus.x.begin())] == doctest::Approx(1.0).epsilon(1e-15));
   }
-  SUBCASE("similarity marks the neighbour p₀ + 1 on both curves, its values in the legend") {
+  SUBCASE("similarity names its anchor m and the other rows n, as the slider and attention do") {
+    const fig::Figure f = lesson.figure("similarity", p);
+    CHECK(f.subtitle.find("m = 5 ") != std::string::npos);
+    CHECK(f.x.label == "position n");
+    for (const std::string& text : {f.title, f.subtitle, f.series.at(1).name}) CHECK(text.find("p₀") == std::string::npos);
+    CHECK(f.subtitle.find("whole positions") == std::string::npos);
+    // a fractional m: the row used is said, and it is the row the curves start from
+    const fig::Figure g = lesson.figure("similarity", params({{"positions", "768"}, {"seed", "3"}, {"d", "64"}, {"m", "40.5"}}));
+    CHECK(g.subtitle.find("m = 40.5 ") != std::string::npos);
+    CHECK(g.subtitle.find("row 40 stands for m") != std::string::npos);
+    const fig::Series& learned = g.series.at(0);
+    const auto at = std::find(learned.x.begin(), learned.x.end(), 40.0);
+    REQUIRE(at != learned.x.end());
+    CHECK(learned.y[static_cast<std::size_t>(at - learned.x.begin())] == doctest::Approx(1.0));
+  }
+  SUBCASE("similarity marks the neighbour m + 1 on both curves, its values in the legend") {
     const fig::Figure f = lesson.figure("similarity", p);
     REQUIRE(f.series.size() == 3);
     const fig::Series& marks = f.series[2];

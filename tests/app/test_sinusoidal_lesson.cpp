@@ -176,6 +176,22 @@ TEST_CASE("sinusoidal lesson: figures show core's numbers") {
       CHECK(f.series[b].y[37] == doctest::Approx(2 * std::numbers::pi * std::pow(base[b], 36.0 / 500)).epsilon(1e-12));
     }
   }
+  SUBCASE("wavelengths: what a larger base does is said only when several bases are drawn") {
+    // Step 3 asks what raising b does: with one base on screen the figure must
+    // not answer it ("for every b", "a larger b stretches the slow end").
+    auto said = [](const fig::Figure& f) {
+      int n = f.subtitle.find("stretches the slow end") != std::string::npos;
+      for (const fig::RefLine& l : f.ref_lines) n += l.label.find("for every b") != std::string::npos;
+      return n;
+    };
+    const fig::Figure one = lesson.figure("wavelengths", params({{"bases", "10000"}}));
+    REQUIRE(one.series.size() == 1);
+    CHECK(said(one) == 0);
+    const fig::Figure two = lesson.figure("wavelengths", params({{"bases", "10000"}, {"base", "500000"}}));
+    REQUIRE(two.series.size() == 2);
+    CHECK(said(two) == 2);
+    CHECK(two.series[0].y.front() == doctest::Approx(two.series[1].y.front()).epsilon(1e-14));  // the claim it makes
+  }
   SUBCASE("dot: the closed form line, and real dot products on it") {
     const fig::Figure f = lesson.figure("dot", p);
     const fig::Series& line = f.series.at(0);

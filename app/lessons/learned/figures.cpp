@@ -180,9 +180,11 @@ Figure sinusoidal(const FigureContext& ctx) {
   return f;
 }
 
-/// cos∠(row p₀, row p) for every position p: the learned table at
-/// initialisation (1 at p₀, noise of size ~1/√d elsewhere, nothing past L)
-/// against the sinusoidal one (a smooth function of p − p₀, everywhere).
+/// cos∠(row m, row n) for every position n: the learned table at
+/// initialisation (1 at m, noise of size ~1/√d elsewhere, nothing past L)
+/// against the sinusoidal one (a smooth function of r = m − n, everywhere).
+/// m and n as in attention (query and key position), so the slider that sets
+/// the anchor, "query position m", names it as the figure does.
 Figure similarity(const FigureContext& ctx) {
   const auto& tr = ctx.tr;
   const Setting s = setting(ctx.params);
@@ -190,18 +192,21 @@ Figure similarity(const FigureContext& ctx) {
   const long long anchor = anchor_of(ctx.params);
   Figure f;
   f.title = tr("learned.similarity.title");
-  f.subtitle = tr.format("learned.similarity.subtitle", {{"p", fig::num(static_cast<double>(anchor))},
+  const double m = ctx.params.real("m");
+  f.subtitle = tr.format("learned.similarity.subtitle", {{"m", fig::num(m)},
                                                          {"n", fig::num(static_cast<double>(span - 1))},
                                                          {"d", fig::num(s.d)}});
-  f.x = {.label = tr("learned.axis.pos"), .unit = tr("unit.tokens"), .format = fig::TickFormat::integer};
+  if (m != static_cast<double>(anchor))
+    f.subtitle += " · " + tr.format("learned.similarity.fractional", {{"p", fig::num(static_cast<double>(anchor))}});
+  f.x = {.label = tr("learned.similarity.axis.x"), .unit = tr("unit.tokens"), .format = fig::TickFormat::integer};
   f.y = {.label = tr("learned.similarity.axis.y"), .min = -1.05, .max = 1.05};
   f.legend = fig::LegendPlace::bottom_right;
   fig::Series sin_s{.name = tr("learned.similarity.series_sinusoidal")};
   fig::Series learned_s{.name = tr("learned.similarity.series_learned")};
   // Sinusoidal: every position when about 2 per pixel column fit, else every
-  // s-th (and the anchor and the last position). cos∠(PE_p₀, PE_p) =
-  // PE_p₀·PE_p / (d/2) (every row has squared length d/2) =
-  // Σ_i cos(ω_i (p − p₀)) / (d/2): core's closed form along the progression.
+  // s-th (and the anchor and the last position). cos∠(PE(m), PE(n)) =
+  // PE(m)·PE(n) / (d/2) (every row has squared length d/2) =
+  // Σ_i cos(θ_i (n − m)) / (d/2): core's closed form along the progression.
   const auto per_pixels = static_cast<long long>(std::max(1.0, kPointsPerColumn * ctx.width));
   const long long stride = std::max(1LL, (span + per_pixels - 1) / per_pixels);
   std::vector<double> closed(static_cast<std::size_t>((span - 1) / stride + 1));
@@ -232,11 +237,11 @@ Figure similarity(const FigureContext& ctx) {
   sin_s.width = 1.8f;
   learned_s.width = 1.0f;
   for (fig::Series* x : {&sin_s, &learned_s}) {
-    x->x_name = tr("learned.readout.pos");
+    x->x_name = "n";
     x->y_name = tr("learned.readout.cos");
   }
   f.series = {std::move(learned_s), std::move(sin_s)};
-  // The neighbour p₀ + 1 on both curves, its two values in the legend: the
+  // The neighbour m + 1 on both curves, its two values in the legend: the
   // numbers the step's answer compares, readable without hovering.
   const long long next = anchor + 1;
   if (learned_anchor && next < rows) {
@@ -253,7 +258,7 @@ Figure similarity(const FigureContext& ctx) {
     marks.y = {learned_next, sin_next};
     marks.color = fig::Color::rgb(0xe8eaed);
     marks.marker = 4.5f;
-    marks.x_name = tr("learned.readout.pos");
+    marks.x_name = "n";
     marks.y_name = tr("learned.readout.cos");
     f.series.push_back(std::move(marks));
   }
@@ -264,7 +269,7 @@ Figure similarity(const FigureContext& ctx) {
                            .color = fig::palette_color(3), .style = fig::LineStyle::solid});
   if (!learned_anchor)
     f.notes.push_back({.x = static_cast<double>(span - 1) / 2, .y = 0.85,
-                       .text = tr.format("learned.similarity.no_anchor", {{"p", fig::num(static_cast<double>(anchor))}}),
+                       .text = tr.format("learned.similarity.no_anchor", {{"p", fig::num(m)}}),
                        .anchor = fig::Anchor::center});
   return f;
 }

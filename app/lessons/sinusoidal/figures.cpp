@@ -284,7 +284,11 @@ Figure wavelengths(const FigureContext& ctx) {
     if (std::find(all_bases.begin(), all_bases.end(), b) == all_bases.end()) all_bases.push_back(b);
   Figure f;
   f.title = tr("sinusoidal.wavelengths.title");
+  // What a larger base does is the step's question: the figure says it only
+  // when it shows it, with several bases drawn.
+  const bool several = all_bases.size() > 1;
   f.subtitle = tr.format("sinusoidal.wavelengths.subtitle", {{"d", fig::num(d)}});
+  if (several) f.subtitle += " · " + tr("sinusoidal.wavelengths.subtitle_bases");
   f.x = {.label = tr("sinusoidal.axis.dim"), .format = fig::TickFormat::integer};
   f.y = {.label = tr("sinusoidal.wavelengths.axis.y"), .unit = tr("unit.tokens"), .scale = fig::AxisScale::log,
          .format = fig::TickFormat::integer};
@@ -305,7 +309,8 @@ Figure wavelengths(const FigureContext& ctx) {
   }
   const double longest = core::sinusoidal_wavelength(d - 1, d, base);
   f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = 2 * std::numbers::pi,
-                         .label = tr("sinusoidal.wavelengths.second_hand"), .style = fig::LineStyle::dotted});
+                         .label = tr(several ? "sinusoidal.wavelengths.second_hand_bases" : "sinusoidal.wavelengths.second_hand"),
+                         .style = fig::LineStyle::dotted});
   if (longest > 4 * std::numbers::pi)  // d = 2 has a single hand: no separate hour hand to mark
     f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = longest,
                            .label = tr.format("sinusoidal.wavelengths.hour_hand", {{"lambda", tokens_text(longest)}}),
