@@ -259,6 +259,9 @@ Figure complex_view(const FigureContext& ctx) {
   f.notes.push_back({.x = -1.42 * R, .y = 1.2 * R,
                      .text = tr.format("rope-2d.complex.score", {{"score", fig::num(w.real(), 5)}}),
                      .anchor = fig::Anchor::left, .color = fig::palette_color(3)});
+  // The legend where it covers neither the circle nor the notes: a fixed
+  // corner lay on the circle |w| = |w₀| in a narrow figure.
+  f.legend = fig::LegendPlace::automatic;
   f.notes.push_back({.x = 1.42 * R, .y = 1.2 * R,
                      .text = tr.format("rope-2d.complex.turn", {{"a", fig::num(wrap((s.m - s.n) * s.theta), 3)}}),
                      .anchor = fig::Anchor::right});
