@@ -337,10 +337,7 @@ Figure mixing(const FigureContext& ctx) {
                                                   {"m", fig::num(m)}, {"n", fig::num(n)}, {"base", fig::num(base)}});
   f.x = {.label = tr("rope.mixing.axis.x"), .unit = tr("unit.tokens"), .format = fig::TickFormat::integer};
   f.y = {.label = tr("rope.mixing.axis.y")};
-  fig::Series proper{.name = tr.format("rope.mixing.proper", {{"layout", tr(layout == core::PairLayout::interleaved
-                                                                                ? "rope.layout.interleaved"
-                                                                                : "rope.layout.half")}})};
-  fig::Series mixed{.name = tr("rope.mixing.mixed")};
+  fig::Series proper, mixed;
   proper.color = fig::palette_color(2), proper.width = 3.0f;
   mixed.color = fig::palette_color(3), mixed.width = 1.8f;
   for (int s = 0; s <= shifts; ++s) {
@@ -348,6 +345,13 @@ Figure mixing(const FigureContext& ctx) {
     mixed.x.push_back(s), mixed.y.push_back(self_score(r, m + s, n + s, true));
   }
   for (fig::Series* c : {&proper, &mixed}) c->x_name = tr("rope.readout.shift"), c->y_name = tr("rope.readout.score");
+  // The legend gives the numbers a reader compares: RoPE's one score, the
+  // range the mixed code's score sweeps.
+  const auto [mixed_lo, mixed_hi] = std::minmax_element(mixed.y.begin(), mixed.y.end());
+  proper.name = tr.format("rope.mixing.proper",
+                          {{"layout", tr(layout == core::PairLayout::interleaved ? "rope.layout.interleaved" : "rope.layout.half")},
+                           {"v", fig::num(proper.y.front())}});
+  mixed.name = tr.format("rope.mixing.mixed", {{"lo", fig::num(*mixed_lo)}, {"hi", fig::num(*mixed_hi)}});
   mixed.width = 1.2f;
   // Positions are whole tokens: markers show the samples, the thin line only guides the eye.
   fig::Series dots{.name = "", .kind = fig::SeriesKind::scatter, .x = mixed.x, .y = mixed.y};

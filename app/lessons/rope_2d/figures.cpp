@@ -259,6 +259,11 @@ Figure complex_view(const FigureContext& ctx) {
   f.notes.push_back({.x = -1.42 * R, .y = 1.2 * R,
                      .text = tr.format("rope-2d.complex.score", {{"score", fig::num(w.real(), 5)}}),
                      .anchor = fig::Anchor::left, .color = fig::palette_color(3)});
+  // Room below the circle |w| = |w₀| for the legend, in a corner that covers
+  // neither the circle nor the notes at the top (a fixed corner beside the
+  // circle lay on it in a narrow figure, and in a wide one too).
+  f.y.min = -1.9 * R;
+  f.legend = fig::LegendPlace::automatic;
   f.notes.push_back({.x = 1.42 * R, .y = 1.2 * R,
                      .text = tr.format("rope-2d.complex.turn", {{"a", fig::num(wrap((s.m - s.n) * s.theta), 3)}}),
                      .anchor = fig::Anchor::right});
