@@ -9,6 +9,7 @@
 #include "app/plot/render.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -449,6 +450,12 @@ void draw_heatmap(const Heatmap& h, Painter& painter, const PlotLayout& L, const
   // Anything non-finite that slipped through is shown as masked, never as a
   // colour: values[from, to) scrubbed.
   auto scrub = [&](std::size_t from, std::size_t to) {
+    // A branch-free pass finds whether anything is non-finite (all exponent
+    // bits set; it vectorises), the masking pass runs only then.
+    std::uint32_t bad = 0;
+    for (std::size_t i = from; i < to; ++i)
+      bad |= static_cast<std::uint32_t>((std::bit_cast<std::uint32_t>(values[i]) & 0x7f800000u) == 0x7f800000u);
+    if (!bad) return;
     for (std::size_t i = from; i < to; ++i)
       if (!std::isfinite(values[i])) {
         if (mask.empty()) mask.assign(values.size(), 0);
