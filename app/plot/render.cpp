@@ -9,10 +9,10 @@
 #include "app/plot/render.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 #include <numbers>
 
@@ -452,9 +452,13 @@ void draw_heatmap(const Heatmap& h, Painter& painter, const PlotLayout& L, const
   auto scrub = [&](std::size_t from, std::size_t to) {
     // A branch-free pass finds whether anything is non-finite (all exponent
     // bits set; it vectorises), the masking pass runs only then.
+    // (memcpy, not std::bit_cast: emscripten 3.1.6's libc++ lacks it.)
     std::uint32_t bad = 0;
-    for (std::size_t i = from; i < to; ++i)
-      bad |= static_cast<std::uint32_t>((std::bit_cast<std::uint32_t>(values[i]) & 0x7f800000u) == 0x7f800000u);
+    for (std::size_t i = from; i < to; ++i) {
+      std::uint32_t bits = 0;
+      std::memcpy(&bits, &values[i], sizeof bits);
+      bad |= static_cast<std::uint32_t>((bits & 0x7f800000u) == 0x7f800000u);
+    }
     if (!bad) return;
     for (std::size_t i = from; i < to; ++i)
       if (!std::isfinite(values[i])) {
