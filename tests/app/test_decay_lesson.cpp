@@ -206,3 +206,58 @@ TEST_CASE("decay tables: the comparison and the bases, with their default distan
   const app::Table b = test::table("decay-bases");
   CHECK(b.rows.size() == 2 * 29);  // base 10,000 and the default bases' 500,000
 }
+
+namespace {
+
+/// Lays figures out without drawing; text is 0.55 em per byte (generous for UTF-8).
+class BoxPainter final : public app::fig::Painter {
+ public:
+  void fill_rect(const app::fig::Rect&, app::fig::Color) override {}
+  void stroke_polyline(std::span<const app::fig::Point>, app::fig::Color, double, app::fig::LineStyle) override {}
+  void fill_polygon(std::span<const app::fig::Point>, app::fig::Color) override {}
+  void fill_circle(app::fig::Point, double, app::fig::Color) override {}
+  void text(app::fig::Point, std::string_view, const app::fig::TextStyle&, app::fig::Anchor, app::fig::VAnchor,
+            bool) override {}
+  app::fig::Size measure(std::string_view s, const app::fig::TextStyle& st) override {
+    return {static_cast<double>(s.size()) * st.size * 0.55, st.size};
+  }
+  void heatmap(const app::fig::Rect&, const app::fig::ScalarRaster&) override {}
+  void push_clip(const app::fig::Rect&) override {}
+  void pop_clip() override {}
+};
+
+}  // namespace
+
+TEST_CASE("decay: the legend sits above the curves, clear of every point, at step sizes and export sizes") {
+  // make_legend_room leaves the top of the plot to the legend, as many rows as
+  // it has entries, for the figure's height: a fixed share left a five-entry
+  // legend on the curves in a 400-pixel step view.
+  const std::pair<double, double> sizes[] = {{645, 300}, {645, 330}, {640, 360}, {900, 400}, {900, 560}, {1280, 720}, {1600, 1000}};
+  const char* figures[] = {"ones", "bound", "curves", "random", "bases"};
+  for (const core::Params& p : {params({}), params({{"distance", "0:65536"}, {"log_x", "true"}}), params({{"distance", "0:1024"}, {"log_x", "false"}})})
+    for (const char* id : figures)
+      for (const auto& size : sizes) {
+        const double w = size.first, h = size.second;  // (not a structured binding: clang 14's CAPTURE refuses one)
+        CAPTURE(id);
+        CAPTURE(w);
+        CAPTURE(h);
+        const app::fig::Figure f = lesson.figure(id, p, w, h);
+        BoxPainter painter;
+        app::fig::RenderStyle st;
+        st.show_title = false;  // as the plot widget: title and subtitle above it
+        const app::fig::PlotLayout L = app::fig::render_figure(f, painter, {0, 0, w, h}, st);
+        REQUIRE_FALSE(L.legend.empty());
+        double top = 1e300, bottom = -1e300, left = 1e300, right = -1e300;
+        for (const auto& entry : L.legend) {
+          top = std::min(top, entry.second.y), bottom = std::max(bottom, entry.second.bottom());
+          left = std::min(left, entry.second.x), right = std::max(right, entry.second.right());
+        }
+        int inside = 0;
+        for (const app::fig::Series& s : f.series)
+          for (std::size_t i = 0; i < s.x.size(); ++i) {
+            const double x = L.to_px_x(s.x[i]), y = L.to_px_y(s.y[i]);
+            inside += std::isfinite(x) && std::isfinite(y) && x >= left && x <= right && y >= top && y <= bottom;
+          }
+        CHECK(inside == 0);
+      }
+}

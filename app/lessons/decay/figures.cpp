@@ -302,13 +302,22 @@ void add_random_phase_level(Figure& f, const Setting& s, const Translator& tr) {
   f.series.push_back(std::move(line));
 }
 
-/// Fixes the y range so the top fifth of the plot is free for the legend.
-void make_legend_room(Figure& f) {
+/// Fixes the y range so the top of the plot is free for the legend: as many
+/// rows as it has entries, in a plot `height` pixels tall (a fixed 40 % of
+/// the range left a five-entry legend on the curves in a 400-pixel step view).
+void make_legend_room(Figure& f, double height) {
   double lo = 0, hi = 1;
-  for (const fig::Series& ser : f.series)
+  int entries = 0;
+  for (const fig::Series& ser : f.series) {
+    entries += !ser.name.empty();
     for (double y : ser.y) lo = std::min(lo, y), hi = std::max(hi, y);
+  }
+  // About 21 px a legend row plus its padding, in a plot about 130 px
+  // shorter than the figure (title, subtitle, x axis).
+  const double legend_px = 21.0 * entries + 14, plot_px = std::max(160.0, height - 130);
+  const double share = std::clamp(legend_px / plot_px, 0.2, 0.6);  // of the plot's height, at the top
   f.y.min = lo - 0.03 * (hi - lo);
-  f.y.max = hi + 0.4 * (hi - lo);
+  f.y.max = hi + share / (1 - share) * (hi - lo);
   f.legend = fig::LegendPlace::top_right;
 }
 
@@ -326,10 +335,11 @@ void mark_single_points(Figure& f) {
 }
 
 /// The last touches of the RoPE figures (curves, bases): the random-phase
-/// level, room for the legend above the curves, single points as markers.
-void finish_rope_figure(Figure& f, const Setting& s, const Translator& tr) {
+/// level, room for the legend above the curves (a figure `height` px tall),
+/// single points as markers.
+void finish_rope_figure(Figure& f, const Setting& s, const Translator& tr, double height) {
   add_random_phase_level(f, s, tr);
-  make_legend_room(f);
+  make_legend_room(f, height);
   mark_single_points(f);
 }
 
@@ -423,7 +433,7 @@ Figure rope_curves(const FigureContext& ctx, CurvesShown shown) {
     sr.width = 1.6f;
     f.series = {std::move(so), std::move(sr)};
     f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = 0, .style = fig::LineStyle::solid});
-    make_legend_room(f);
+    make_legend_room(f, ctx.height);
     mark_single_points(f);
     return f;
   }
@@ -435,7 +445,7 @@ Figure rope_curves(const FigureContext& ctx, CurvesShown shown) {
     f.series = {std::move(so)};
     if (turn) f.series.push_back(std::move(*turn));
     f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = 0, .style = fig::LineStyle::solid});
-    make_legend_room(f);
+    make_legend_room(f, ctx.height);
     mark_single_points(f);
     return f;
   }
@@ -469,7 +479,7 @@ Figure rope_curves(const FigureContext& ctx, CurvesShown shown) {
   }
   f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = 0, .style = fig::LineStyle::solid});
   if (shown.trend) add_random_phase_level(f, s, tr);
-  make_legend_room(f);
+  make_legend_room(f, ctx.height);
   mark_single_points(f);
   return f;
 }
@@ -534,7 +544,7 @@ Figure bases(const FigureContext& ctx) {
   for (auto& x : raw) f.series.push_back(std::move(x));
   for (auto& x : trends) f.series.push_back(std::move(x));
   f.series.push_back(std::move(minima));
-  finish_rope_figure(f, s, tr);
+  finish_rope_figure(f, s, tr, ctx.height);
   return f;
 }
 
