@@ -513,13 +513,53 @@ void draw_heatmap(const Heatmap& h, Painter& painter, const PlotLayout& L, const
     };
     if (h.x_cells) snap(xs, h.x0, h.x1, h.cols);
     if (h.y_cells) snap(ys, h.y0, h.y1, h.rows);
-    h.sampler(xs, ys, values);
-    scrub(0, values.size());
+    if (h.x_cells || h.y_cells) {
+      // Snapped pixels repeat their cell's centre: the sampler runs once per
+      // distinct centre (a 64 × 64 lattice on 900 × 500 pixels: 4,096 values,
+      // not 450,000) and the pixels gather them. The sampler is a function of
+      // (x, y) alone, so every pixel gets the value it would get on its own.
+      // (xs and ys run monotonically, so equal centres are neighbours.)
+      auto distinct = [](const std::vector<double>& v, std::vector<double>& uniq, std::vector<int>& index) {
+        index.resize(v.size());
+        for (std::size_t i = 0; i < v.size(); ++i) {
+          if (uniq.empty() || v[i] != uniq.back()) uniq.push_back(v[i]);
+          index[i] = static_cast<int>(uniq.size()) - 1;
+        }
+      };
+      std::vector<double> ux, uy;
+      std::vector<int> ci, ri;
+      distinct(xs, ux, ci);
+      distinct(ys, uy, ri);
+      std::vector<float> grid(ux.size() * uy.size());
+      h.sampler(ux, uy, grid);
+      gather(ri, ci, grid.data(), ux.size(), nullptr);
+    } else {
+      h.sampler(xs, ys, values);
+      scrub(0, values.size());
+    }
   } else {
     return;
   }
   painter.heatmap(dst, ScalarRaster{w, rows, values, mask, h.colormap, h.vmin, h.vmax, theme.masked});
 }
+
+/// PlotLayout::to_px_x / to_px_y with the forward transforms of the range's
+/// ends taken once: the same arithmetic, so the same pixels, with one
+/// logarithm per coordinate on a log axis instead of three.
+class Projector {
+ public:
+  explicit Projector(const PlotLayout& L)
+      : plot_(L.plot), xs_(L.x_scale), ys_(L.y_scale), ax_(axis_forward(L.range.x_min, L.x_scale)),
+        bx_(axis_forward(L.range.x_max, L.x_scale)), ay_(axis_forward(L.range.y_min, L.y_scale)),
+        by_(axis_forward(L.range.y_max, L.y_scale)) {}
+  double x(double v) const { return plot_.x + (axis_forward(v, xs_) - ax_) / (bx_ - ax_) * plot_.w; }
+  double y(double v) const { return plot_.y + plot_.h - (axis_forward(v, ys_) - ay_) / (by_ - ay_) * plot_.h; }
+
+ private:
+  Rect plot_;
+  AxisScale xs_, ys_;
+  double ax_, bx_, ay_, by_;
+};
 
 /// The points of `s` to draw in the view `L`: its ScreenPoints
 /// (prepare_for_screen) while a bucket of them is at most half a pixel wide,
@@ -536,12 +576,23 @@ DrawnPoints drawn_points(const Series& s, const PlotLayout& L) {
   return {s.x, s.y};
 }
 
-void draw_series(const Series& s, int index, Painter& painter, const PlotLayout& L, double fs, const Theme& th,
-                 float fade = 1.0f) {
+/// The drawn points of `s` (drawn_points) in pixels of `L`: projected once
+/// per layout, for drawing and for the data cells labels avoid.
+std::vector<Point> project_series(const Series& s, const PlotLayout& L) {
   const DrawnPoints d = drawn_points(s, L);
+  const std::size_t n = std::min(d.x.size(), d.y.size());
+  const Projector to_px(L);
+  std::vector<Point> px(n);
+  for (std::size_t i = 0; i < n; ++i) px[i] = {to_px.x(d.x[i]), to_px.y(d.y[i])};
+  return px;
+}
+
+/// Draws `s`, whose drawn points are `px` (project_series in `L`).
+void draw_series(const Series& s, std::span<const Point> px, int index, Painter& painter, const PlotLayout& L,
+                 double fs, const Theme& th, float fade = 1.0f) {
   Color color = series_color(s, index, th);
   color.a *= fade;
-  const std::size_t n = std::min(d.x.size(), d.y.size());
+  const std::size_t n = px.size();
   if (n == 0) return;
   const double base_y = L.y_scale == AxisScale::log ? L.plot.bottom() : std::clamp(L.to_px_y(0.0), L.plot.y, L.plot.bottom());
   const double scale = fs / 14.0 * th.line_scale;  // line widths
@@ -564,7 +615,7 @@ void draw_series(const Series& s, int index, Painter& painter, const PlotLayout&
         pts.clear();
       };
       for (std::size_t i = 0; i < n; ++i) {
-        const double x = L.to_px_x(d.x[i]), y = L.to_px_y(d.y[i]);
+        const double x = px[i].x, y = px[i].y;
         if (!std::isfinite(x) || !std::isfinite(y)) {  // e.g. ≤ 0 on a log axis: break the line
           flush();
           continue;
@@ -577,17 +628,17 @@ void draw_series(const Series& s, int index, Painter& painter, const PlotLayout&
     }
     case SeriesKind::scatter:
       for (std::size_t i = 0; i < n; ++i) {
-        const Point p{L.to_px_x(d.x[i]), L.to_px_y(d.y[i])};
+        const Point p = px[i];
         if (std::isfinite(p.x) && std::isfinite(p.y)) painter.fill_circle(p, s.marker * marker_scale, color);
       }
       break;
     case SeriesKind::bars: {
       double spacing = L.plot.w;
       for (std::size_t i = 1; i < n; ++i)
-        spacing = std::min(spacing, std::abs(L.to_px_x(d.x[i]) - L.to_px_x(d.x[i - 1])));
+        spacing = std::min(spacing, std::abs(px[i].x - px[i - 1].x));
       const double bw = std::max(1.0, spacing * 0.8);
       for (std::size_t i = 0; i < n; ++i) {
-        const double x = L.to_px_x(d.x[i]), y = L.to_px_y(d.y[i]);
+        const double x = px[i].x, y = px[i].y;
         if (!std::isfinite(x) || !std::isfinite(y)) continue;
         painter.fill_rect({x - bw / 2, std::min(y, base_y), bw, std::abs(base_y - y)}, color);
       }
@@ -595,7 +646,7 @@ void draw_series(const Series& s, int index, Painter& painter, const PlotLayout&
     }
     case SeriesKind::stems:
       for (std::size_t i = 0; i < n; ++i) {
-        const double x = L.to_px_x(d.x[i]), y = L.to_px_y(d.y[i]);
+        const double x = px[i].x, y = px[i].y;
         if (!std::isfinite(x) || !std::isfinite(y)) continue;
         const Point line[] = {{x, base_y}, {x, y}};
         painter.stroke_polyline(line, color, std::max(1.0, s.width * scale * 0.75), LineStyle::solid);
@@ -775,7 +826,8 @@ class DataCells {
 
 /// Where the series of `f` draw in layout `L`, as DataCells (the same
 /// geometry as draw_series: steps as staircases, bars 0.8 of their spacing).
-DataCells data_cells(const Figure& f, const PlotLayout& L, double fs, const Theme& th) {
+DataCells data_cells(const Figure& f, const std::vector<std::vector<Point>>& series_px, const PlotLayout& L, double fs,
+                     const Theme& th) {
   DataCells cells(L.plot, std::max(2.0, fs * 0.25));
   // A heatmap is data everywhere it is drawn: a label on it cannot be read.
   for (const Heatmap& h : f.heatmaps) {
@@ -784,15 +836,16 @@ DataCells data_cells(const Figure& f, const PlotLayout& L, double fs, const Them
       cells.mark_box(std::min(xa, xb), std::min(ya, yb), std::max(xa, xb), std::max(ya, yb));
   }
   const double base_y = L.y_scale == AxisScale::log ? L.plot.bottom() : std::clamp(L.to_px_y(0.0), L.plot.y, L.plot.bottom());
-  for (const Series& s : f.series) {
-    const DrawnPoints d = drawn_points(s, L);
-    const std::size_t n = std::min(d.x.size(), d.y.size());
+  for (std::size_t si = 0; si < f.series.size(); ++si) {
+    const Series& s = f.series[si];
+    const std::vector<Point>& px = series_px[si];
+    const std::size_t n = px.size();
     const double half = std::max(1.0, s.width * fs / 14.0 * th.line_scale) / 2;
     const double marker = s.marker * fs / 14.0 * std::sqrt(th.line_scale);
     std::optional<Point> prev;
     double spacing = L.plot.w;
     if (s.kind == SeriesKind::bars)
-      for (std::size_t i = 1; i < n; ++i) spacing = std::min(spacing, std::abs(L.to_px_x(d.x[i]) - L.to_px_x(d.x[i - 1])));
+      for (std::size_t i = 1; i < n; ++i) spacing = std::min(spacing, std::abs(px[i].x - px[i - 1].x));
     if (s.kind == SeriesKind::line && static_cast<double>(n) > 2 * L.plot.w / cells.cell()) {
       // Many points per cell: the points of one cell column, and the
       // segments between them, lie in their bounding box — one box per
@@ -807,7 +860,7 @@ DataCells data_cells(const Figure& f, const PlotLayout& L, double fs, const Them
         if (run) cells.mark_box(run->x0 - half, run->y0 - half, run->x1 + half, run->y1 + half);
       };
       for (std::size_t i = 0; i < n; ++i) {
-        const Point p{L.to_px_x(d.x[i]), L.to_px_y(d.y[i])};
+        const Point& p = px[i];
         if (!std::isfinite(p.x) || !std::isfinite(p.y)) {  // a gap breaks the line
           flush();
           run.reset();
@@ -828,7 +881,7 @@ DataCells data_cells(const Figure& f, const PlotLayout& L, double fs, const Them
       continue;
     }
     for (std::size_t i = 0; i < n; ++i) {
-      const Point p{L.to_px_x(d.x[i]), L.to_px_y(d.y[i])};
+      const Point& p = px[i];
       if (!std::isfinite(p.x) || !std::isfinite(p.y)) {
         prev.reset();
         continue;
@@ -974,7 +1027,8 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
       const std::size_t stride = std::max<std::size_t>(1, n / 2000);
       std::vector<Point>& px = projected->series.emplace_back();
       px.reserve(n / stride + 1);
-      for (std::size_t k = 0; k < n; k += stride) px.push_back({L.to_px_x(d.x[k]), L.to_px_y(d.y[k])});
+      const Projector to_px(L);
+      for (std::size_t k = 0; k < n; k += stride) px.push_back({to_px.x(d.x[k]), to_px.y(d.y[k])});
       projected->every_point.push_back(stride == 1);
     }
     return *projected;
@@ -1109,10 +1163,16 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
 
   // A highlighted series is drawn last, over the faded others.
   const int highlight = style.highlight >= 0 && style.highlight < static_cast<int>(f.series.size()) ? style.highlight : -1;
+  // Each series is projected once, for drawing and for the data cells below.
+  std::vector<std::vector<Point>> series_px;
+  series_px.reserve(f.series.size());
+  for (const Series& s : f.series) series_px.push_back(project_series(s, L));
   for (std::size_t i = 0; i < f.series.size(); ++i)
     if (static_cast<int>(i) != highlight)
-      draw_series(f.series[i], static_cast<int>(i), painter, L, fs, th, highlight >= 0 ? 0.18f : 1.0f);
-  if (highlight >= 0) draw_series(f.series[static_cast<std::size_t>(highlight)], highlight, painter, L, fs, th);
+      draw_series(f.series[i], series_px[i], static_cast<int>(i), painter, L, fs, th, highlight >= 0 ? 0.18f : 1.0f);
+  if (highlight >= 0)
+    draw_series(f.series[static_cast<std::size_t>(highlight)], series_px[static_cast<std::size_t>(highlight)], highlight,
+                painter, L, fs, th);
 
   // Arrows.
   for (const Arrow& a : f.arrows) {
@@ -1174,7 +1234,7 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
   };
   const bool any_label = std::any_of(f.ref_lines.begin(), f.ref_lines.end(), [](const RefLine& l) { return !l.label.empty(); }) ||
                          std::any_of(f.bands.begin(), f.bands.end(), [](const Band& b) { return !b.label.empty(); });
-  const std::optional<DataCells> cells = any_label ? std::optional<DataCells>(data_cells(f, L, fs, th)) : std::nullopt;
+  const std::optional<DataCells> cells = any_label ? std::optional<DataCells>(data_cells(f, series_px, L, fs, th)) : std::nullopt;
   struct Place {
     Point at;
     Anchor h;

@@ -574,3 +574,63 @@ TEST_CASE("a heatmap sampled ahead is not used once zoomed in past it") {
   render_figure(f, p, Rect{0, 0, 200, 200}, RenderStyle{}, ViewRange{10, 20, 10, 20});
   CHECK(*calls == before + 1);  // zoomed in ten times: the sampler, exact
 }
+
+TEST_CASE("a sampler heatmap snapped to cells is evaluated once per cell on screen, each pixel as on its own") {
+  // The renderer evaluates a snapped sampler at the distinct cell centres only;
+  // a sampler that snaps itself, drawn pixel by pixel, must give the same raster.
+  std::mt19937_64 rng(63);
+  std::uniform_int_distribution<int> side(1, 120);
+  std::uniform_real_distribution<double> u(0.3, 4);
+  for (int trial = 0; trial < 30; ++trial) {
+    const int cols = side(rng), rows = side(rng);
+    const double fx = u(rng), fy = u(rng);
+    const bool snap_x = trial % 3 != 2, snap_y = trial % 3 != 1;
+    auto value = [fx, fy](double x, double y) { return static_cast<float>(std::sin(fx * x) * std::cos(fy * y) + x * 1e-3); };
+    auto points = std::make_shared<std::size_t>(0);
+    Heatmap s;
+    s.x0 = -3, s.x1 = -3 + cols * 0.5, s.y0 = 2, s.y1 = 2 + rows * 0.25;
+    s.cols = cols, s.rows = rows;
+    s.x_cells = snap_x, s.y_cells = snap_y;
+    s.sampler = [value, points](std::span<const double> xs, std::span<const double> ys, std::span<float> out) {
+      *points += xs.size() * ys.size();
+      for (std::size_t r = 0; r < ys.size(); ++r)
+        for (std::size_t c = 0; c < xs.size(); ++c) out[r * xs.size() + c] = value(xs[c], ys[r]);
+    };
+    Heatmap self = s;  // snaps on its own, every pixel evaluated
+    self.x_cells = self.y_cells = false;
+    self.sampler = [value, s](std::span<const double> xs, std::span<const double> ys, std::span<float> out) {
+      auto centre = [](double v, double lo, double hi, int n) {
+        const double cw = (hi - lo) / n;
+        return lo + (std::clamp(std::floor((v - lo) / cw), 0.0, n - 1.0) + 0.5) * cw;
+      };
+      for (std::size_t r = 0; r < ys.size(); ++r)
+        for (std::size_t c = 0; c < xs.size(); ++c)
+          out[r * xs.size() + c] = value(s.x_cells ? centre(xs[c], s.x0, s.x1, s.cols) : xs[c],
+                                         s.y_cells ? centre(ys[r], s.y0, s.y1, s.rows) : ys[r]);
+    };
+    Figure a, b;
+    a.heatmaps.push_back(s);
+    b.heatmaps.push_back(self);
+    std::optional<ViewRange> zoom;
+    if (trial % 4 == 3) zoom = ViewRange{s.x0 + cols * 0.1, s.x0 + cols * 0.3, s.y0 + rows * 0.05, s.y0 + rows * 0.2};
+    RasterPainter pa, pb;
+    const Rect bounds{0, 0, 260.0 + trial * 11, 180.0 + trial * 6};
+    render_figure(a, pa, bounds, RenderStyle{}, zoom);
+    render_figure(b, pb, bounds, RenderStyle{}, zoom);
+    CAPTURE(trial);
+    CAPTURE(cols);
+    CAPTURE(rows);
+    REQUIRE(!pa.rasters.empty());
+    const auto& ra = pa.rasters[0];
+    const auto& rb = pb.rasters[0];
+    REQUIRE(ra.w == rb.w);
+    REQUIRE(ra.h == rb.h);
+    int differ = 0;
+    for (std::size_t i = 0; i < ra.values.size(); ++i) differ += ra.values[i] != rb.values[i];
+    CHECK(differ == 0);
+    // At most one evaluation per cell along a snapped axis, one per pixel along the other.
+    const std::size_t along_x = snap_x ? static_cast<std::size_t>(std::min(cols, ra.w)) : static_cast<std::size_t>(ra.w);
+    const std::size_t along_y = snap_y ? static_cast<std::size_t>(std::min(rows, ra.h)) : static_cast<std::size_t>(ra.h);
+    CHECK(*points <= along_x * along_y);
+  }
+}
