@@ -338,6 +338,13 @@ int bench_frames(void* ordered_json_report) {
     app.blind_frame();
     const double startup = ms_since_process_start();
     if (startup >= 0) report["startup_ms"] = startup;
+    // From here every figure of a lesson is laid out each frame, as if the
+    // whole page were on screen (the window lays out only the plots in view).
+    layout_log().hidden_too = true;
+    struct Restore {
+      ~Restore() { layout_log().hidden_too = false; }
+    } restore;
+    report["plots_laid_out"] = "every figure of the lesson, as if all were on screen";
 
     std::vector<std::string> only;  // `poslab bench --view`: these views alone
     if (report.contains("views_requested")) {

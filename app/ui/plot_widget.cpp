@@ -137,17 +137,28 @@ PlotAction PlotWidget::draw(const char* id, const fig::Figure& figure, std::uint
   if (highlight_ >= static_cast<int>(figure.series.size())) highlight_ = -1;  // another figure now
   const bool stale = !recorded_ || version != rec_version_ || env.style_key != rec_style_ || size.x != rec_size_.x ||
                      size.y != rec_size_.y || view_ != rec_view_ || highlight_ != rec_highlight_;
-  if (stale) {
+  // A plot scrolled out of its window is not laid out (a lesson's page
+  // stacks its figures below the text; a slider drag re-lays out only what
+  // is on screen); it is, once scrolled back. What it recorded for the old
+  // figure is of no more use: its memory and heatmap slots go.
+  const bool visible =
+      layout_log().hidden_too || ImGui::IsRectVisible(origin, {origin.x + size.x, origin.y + size.y});
+  if (!visible && stale && recorded_) {
+    recording_ = FigureRecording{};
+    release_slots();
+    recorded_ = false;
+  }
+  if (visible && stale) {
     record(figure, size, env);
     rec_version_ = version, rec_style_ = env.style_key, rec_size_ = size, rec_view_ = view_, rec_highlight_ = highlight_;
     last_mouse_ = {-1e9f, -1e9f};
   }
   ImDrawList* list = ImGui::GetWindowDrawList();
   list->PushClipRect(origin, {origin.x + size.x, origin.y + size.y}, true);
-  replay(recording_, list, origin, *env.sink);
+  if (visible) replay(recording_, list, origin, *env.sink);
 
   // Hover: crosshair and the exact readout.
-  const bool in_plot = hovered && layout_.plot.contains({local.x, local.y});
+  const bool in_plot = visible && hovered && recorded_ && layout_.plot.contains({local.x, local.y});
   if (in_plot) {
     if (local.x != last_mouse_.x || local.y != last_mouse_.y) {
       readout_ = readout_at(figure, local);

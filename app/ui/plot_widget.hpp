@@ -42,6 +42,9 @@ struct PlotEnv {
 /// thread only; the bench drains it after each case).
 struct LayoutLog {
   bool on = false;
+  /// Lay out plots scrolled out of view too (the window skips them): the
+  /// bench times every figure of a lesson as if all were on screen at once.
+  bool hidden_too = false;
   std::vector<std::pair<std::string, double>> entries;
 };
 LayoutLog& layout_log();

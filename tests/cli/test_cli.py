@@ -451,6 +451,7 @@ class Bench(unittest.TestCase):
         self.assertEqual(sorted(report["frame_ms"]), ["rope-2d", "why-position"])
         self.assertNotIn("deck_scene_ms", report)
         self.assertNotIn("kernels", report)
+        self.assertIn("every figure", report["plots_laid_out"])  # not only the plots in view
         for vid, entry in report["frame_ms"].items():
             keys = entry["keys"]
             # every key the view reads has a case at both settings, measured or skipped with a reason

@@ -160,3 +160,40 @@ TEST_CASE("background figures: leaving a lesson while its figures build, or clos
     check_caught_up(b);
   }
 }
+
+TEST_CASE("plots scrolled out of view are not laid out; scrolled back (or a taller window) they are") {
+  test::BlindApp b;
+  REQUIRE(b.state().select_view("alibi"));  // its page: text first, five figures below
+  const app::ViewDef& view = b.state().view();
+  b.frames(3);
+  ui::LayoutLog& log = ui::layout_log();
+  auto laid_out_after_change = [&](double positions) {
+    log.entries.clear();
+    log.on = true;
+    REQUIRE(b.state().set_param("positions", positions).empty());
+    b.frames(2);
+    log.on = false;
+    std::vector<std::string> titles;
+    for (const auto& entry : log.entries) titles.push_back(entry.first);
+    std::sort(titles.begin(), titles.end());
+    titles.erase(std::unique(titles.begin(), titles.end()), titles.end());
+    log.entries.clear();
+    return titles.size();
+  };
+  const std::size_t figures = view.figures.size();
+  REQUIRE(figures >= 3);
+  // 1600×1000: the text fills the window, some figures are below it.
+  const std::size_t shown = laid_out_after_change(100);
+  CHECK(shown < figures);
+  // The bench's switch: every figure, as if on screen.
+  log.hidden_too = true;
+  CHECK(laid_out_after_change(200) == figures);
+  log.hidden_too = false;
+  // A window tall enough for the whole page: every figure is in view.
+  b.display = {1600, 12000};
+  b.frames(2);
+  CHECK(laid_out_after_change(300) == figures);
+  b.display = {1600, 1000};
+  b.frames(2);
+  CHECK(laid_out_after_change(400) == shown);
+}
