@@ -626,12 +626,20 @@ void draw_series(const Series& s, std::span<const Point> px, int index, Painter&
       flush();
       break;
     }
-    case SeriesKind::scatter:
+    case SeriesKind::scatter: {
+      // A marker within a quarter pixel of the last one drawn would cover
+      // it again, up to a quarter-pixel sliver: not drawn (4,096 pairs on a
+      // 900-pixel plot are a few hundred distinct dots).
+      Point last{kNaN, kNaN};
       for (std::size_t i = 0; i < n; ++i) {
         const Point p = px[i];
-        if (std::isfinite(p.x) && std::isfinite(p.y)) painter.fill_circle(p, s.marker * marker_scale, color);
+        if (!std::isfinite(p.x) || !std::isfinite(p.y)) continue;
+        if (std::abs(p.x - last.x) < 0.25 && std::abs(p.y - last.y) < 0.25) continue;
+        painter.fill_circle(p, s.marker * marker_scale, color);
+        last = p;
       }
       break;
+    }
     case SeriesKind::bars: {
       double spacing = L.plot.w;
       for (std::size_t i = 1; i < n; ++i)
@@ -644,15 +652,19 @@ void draw_series(const Series& s, std::span<const Point> px, int index, Painter&
       }
       break;
     }
-    case SeriesKind::stems:
+    case SeriesKind::stems: {
+      Point last{kNaN, kNaN};  // as scatter: a stem on the last one drawn is not drawn again
       for (std::size_t i = 0; i < n; ++i) {
         const double x = px[i].x, y = px[i].y;
         if (!std::isfinite(x) || !std::isfinite(y)) continue;
+        if (std::abs(x - last.x) < 0.25 && std::abs(y - last.y) < 0.25) continue;
+        last = {x, y};
         const Point line[] = {{x, base_y}, {x, y}};
         painter.stroke_polyline(line, color, std::max(1.0, s.width * scale * 0.75), LineStyle::solid);
         painter.fill_circle({x, y}, s.marker * marker_scale, color);
       }
       break;
+    }
   }
 }
 

@@ -634,3 +634,62 @@ TEST_CASE("a sampler heatmap snapped to cells is evaluated once per cell on scre
     CHECK(*points <= along_x * along_y);
   }
 }
+
+namespace {
+
+/// Keeps every circle drawn.
+class CirclePainter final : public Painter {
+ public:
+  std::vector<Point> centres;
+  void fill_rect(const Rect&, Color) override {}
+  void stroke_polyline(std::span<const Point>, Color, double, LineStyle) override {}
+  void fill_polygon(std::span<const Point>, Color) override {}
+  void fill_circle(Point c, double, Color) override { centres.push_back(c); }
+  void text(Point, std::string_view, const TextStyle&, Anchor, VAnchor, bool) override {}
+  Size measure(std::string_view s, const TextStyle& st) override { return {static_cast<double>(s.size()) * st.size * 0.55, st.size}; }
+  void heatmap(const Rect&, const ScalarRaster&) override {}
+  void push_clip(const Rect&) override {}
+  void pop_clip() override {}
+};
+
+}  // namespace
+
+TEST_CASE("dense markers: one drawn per quarter pixel, every point within a quarter pixel of a drawn one") {
+  std::mt19937_64 rng(64);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (int trial = 0; trial < 12; ++trial) {
+    const bool stems = trial % 2 == 1;
+    const std::size_t n = trial < 4 ? 40 : 6000;  // sparse: every marker; dense: far fewer
+    Figure f;
+    Series s{.name = "", .kind = stems ? SeriesKind::stems : SeriesKind::scatter};
+    for (std::size_t i = 0; i < n; ++i) {
+      s.x.push_back(static_cast<double>(i));
+      s.y.push_back(std::sin(6.283 * static_cast<double>(i) / static_cast<double>(n)) + 1e-4 * u(rng));
+    }
+    f.series.push_back(s);
+    f.x.min = 0, f.x.max = static_cast<double>(n - 1);
+    f.y.min = -1.2, f.y.max = 1.2;
+    f.legend = LegendPlace::none;
+    CirclePainter p;
+    const PlotLayout L = render_figure(f, p, Rect{0, 0, 700, 400}, RenderStyle{});
+    CAPTURE(trial);
+    if (n < 100) {
+      CHECK(p.centres.size() == n);
+      continue;
+    }
+    CHECK(p.centres.size() < n / 2);
+    // Each point is drawn, or lies within a quarter pixel (each way) of the marker drawn before it.
+    std::size_t k = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const Point q{L.to_px_x(s.x[i]), L.to_px_y(s.y[i])};
+      if (k < p.centres.size() && std::abs(p.centres[k].x - q.x) < 1e-9 && std::abs(p.centres[k].y - q.y) < 1e-9) {
+        ++k;
+        continue;
+      }
+      REQUIRE(k > 0);
+      CHECK(std::abs(p.centres[k - 1].x - q.x) < 0.25);
+      CHECK(std::abs(p.centres[k - 1].y - q.y) < 0.25);
+    }
+    CHECK(k == p.centres.size());
+  }
+}
