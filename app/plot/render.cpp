@@ -397,6 +397,42 @@ std::vector<Point> decimate_columns(std::span<const Point> pts) {
   return out;
 }
 
+std::vector<Point> simplify_polyline(std::span<const Point> pts, double tol) {
+  if (pts.size() <= 2) return {pts.begin(), pts.end()};
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  std::vector<Point> out;
+  out.reserve(64);
+  out.push_back(pts[0]);
+  Point a = pts[0];                // the last point kept
+  double lo = -kInf, hi = kInf;    // slopes from a that pass within tol of every point since
+  std::size_t last = 0;            // the last point inside the sleeve (0: none since a)
+  for (std::size_t i = 1; i < pts.size(); ++i) {
+    const Point p = pts[i];
+    double dx = p.x - a.x;
+    if (last != 0) {
+      // The sleeve holds a run of increasing x: a step back ends it too.
+      const double slope = dx > 0 && p.x > pts[last].x ? (p.y - a.y) / dx : kNaN;
+      if (!(slope >= lo && slope <= hi)) {  // p leaves the sleeve: the last point in it is kept
+        a = pts[last];
+        out.push_back(a);
+        lo = -kInf, hi = kInf, last = 0;
+        dx = p.x - a.x;
+      }
+    }
+    if (dx > 0) {
+      lo = std::max(lo, (p.y - tol - a.y) / dx);
+      hi = std::min(hi, (p.y + tol - a.y) / dx);
+      last = i;
+    } else {  // no slope from a: p is kept
+      out.push_back(p);
+      a = p;
+      lo = -kInf, hi = kInf, last = 0;
+    }
+  }
+  if (last != 0) out.push_back(pts[last]);
+  return out;
+}
+
 namespace {
 
 // [SECTION] Drawing
@@ -602,15 +638,16 @@ void draw_series(const Series& s, std::span<const Point> px, int index, Painter&
     case SeriesKind::step: {
       std::vector<Point> pts;
       pts.reserve(s.kind == SeriesKind::step ? 2 * n : n);
+      // Drawn within a fifth of a device pixel of every point: a long line's
+      // columns (min and max per pixel column), then its straight stretches
+      // as one segment each (a thick anti-aliased line costs per vertex).
+      const double tol = 0.2 / std::max(1.0, painter.pixel_density());
       auto flush = [&] {
         if (pts.size() >= 2) {
           const bool sorted = std::is_sorted(pts.begin(), pts.end(), [](const Point& a, const Point& b) { return a.x < b.x; });
-          if (sorted && pts.size() > static_cast<std::size_t>(4 * L.plot.w)) {
-            const auto columns = decimate_columns(pts);
-            painter.stroke_polyline(columns, color, s.width * scale, s.style);
-          } else {
-            painter.stroke_polyline(pts, color, s.width * scale, s.style);
-          }
+          if (sorted && pts.size() > static_cast<std::size_t>(4 * L.plot.w)) pts = decimate_columns(pts);
+          if (pts.size() >= 64) pts = simplify_polyline(pts, tol);
+          painter.stroke_polyline(pts, color, s.width * scale, s.style);
         }
         pts.clear();
       };

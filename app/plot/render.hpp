@@ -117,6 +117,14 @@ std::string format_readout(double value, int significant = 4);
 /// column, so the drawn shape is unchanged at that resolution.
 std::vector<Point> decimate_columns(std::span<const Point> pts);
 
+/// A subsequence of the polyline `pts` (pixel coordinates) with the same
+/// first and last points whose segments pass within `tol` pixels, measured
+/// vertically, of every point left out (one pass, a "sleeve" of slopes from
+/// each kept point): a smooth curve of 4,096 points drawn 900 pixels wide
+/// keeps a few hundred, a straight run two. A step back or straight down in
+/// x ends a run (the point is kept).
+std::vector<Point> simplify_polyline(std::span<const Point> pts, double tol);
+
 /// The hover readout for the point under the cursor at `px` (nearest series
 /// point within `radius` pixels, else the heatmap value), e.g.
 /// "pair 37 · θ = 3.2e-4 · λ = 19,600 tokens". Empty when nothing is near.
