@@ -399,7 +399,6 @@ std::vector<Point> decimate_columns(std::span<const Point> pts) {
 
 std::vector<Point> simplify_polyline(std::span<const Point> pts, double tol) {
   if (pts.size() <= 2) return {pts.begin(), pts.end()};
-  constexpr double kInf = std::numeric_limits<double>::infinity();
   std::vector<Point> out;
   out.reserve(64);
   out.push_back(pts[0]);

@@ -252,6 +252,16 @@ def main():
             k = ours.get(f"rope_apply_{layout}")
             if k:
                 result[f"rope_apply_{layout}_over_copy_bound"] = k["ms"] / bound
+    # poslab times RoPE and its two copies in turns, round after round (a slow
+    # stretch of the memory bandwidth falls on all of them alike); numpy's and
+    # torch's copies ran at another time, in another process.
+    own = [ours.get(n, {}).get("ms") for n in ("memcpy_rope_tensor", "stream_copy_rope_tensor")]
+    own = [c for c in own if c]
+    if own:
+        for layout in ("interleaved", "half"):
+            k = ours.get(f"rope_apply_{layout}")
+            if k:
+                result[f"rope_apply_{layout}_over_own_copies"] = k["ms"] / min(own)
 
     if args.json:
         print(json.dumps(result, indent=2))
@@ -271,6 +281,10 @@ def main():
         key = f"rope_apply_{layout}_over_copy_bound"
         if key in result:
             print(f"RoPE apply ({layout}) / copy bound: {result[key]:.2f}x (target <= 1.5x)")
+    for layout in ("interleaved", "half"):
+        key = f"rope_apply_{layout}_over_own_copies"
+        if key in result:
+            print(f"RoPE apply ({layout}) / poslab's copies timed in turns with it: {result[key]:.2f}x")
 
 
 if __name__ == "__main__":
