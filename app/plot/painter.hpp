@@ -48,6 +48,12 @@ struct ScalarRaster {
   Colormap colormap = Colormap::magnitude;
   double vmin = 0, vmax = 1;
   Color masked = Color::rgb(0xc8c8c8);  ///< the theme's colour for masked cells
+  /// Where dst's left, top, right and bottom edges fall on the raster, as
+  /// fractions of its width and height (texture coordinates; the whole raster
+  /// by default). Only a painter that samples rasters itself
+  /// (Painter::samples_rasters) gets anything else: a grid of cells, coarser
+  /// or finer than dst's pixels, each pixel showing the cell under its centre.
+  double u0 = 0, v0 = 0, u1 = 1, v1 = 1;
 };
 
 class Painter {
@@ -67,6 +73,10 @@ class Painter {
   /// Device pixels per painter unit (2 for a PNG at --scale 2, the framebuffer
   /// scale on screen); heatmaps are sampled at this density.
   virtual double pixel_density() const { return 1.0; }
+  /// True if heatmap() samples its raster per pixel itself (the window's GPU,
+  /// nearest texel): it may then get a heatmap's grid of cells with texture
+  /// coordinates (ScalarRaster::u0…v1) instead of a raster at dst's pixels.
+  virtual bool samples_rasters() const { return false; }
 };
 
 }  // namespace poslab::app::fig

@@ -479,7 +479,7 @@ void draw_heatmap(const Heatmap& h, Painter& painter, const PlotLayout& L, const
   std::vector<double> xs(static_cast<std::size_t>(w)), ys(static_cast<std::size_t>(rows));
   for (int c = 0; c < w; ++c) xs[static_cast<std::size_t>(c)] = L.from_px_x(dst.x + (c + 0.5) * dst.w / w);
   for (int r = 0; r < rows; ++r) ys[static_cast<std::size_t>(r)] = L.from_px_y(dst.y + (r + 0.5) * dst.h / rows);
-  std::vector<float> values(static_cast<std::size_t>(w) * static_cast<std::size_t>(rows));
+  std::vector<float> values;  // what is drawn: the pixels (or, on a GPU, the cells)
   std::vector<std::uint8_t> mask;
   const auto W = static_cast<std::size_t>(w);
   // Anything non-finite that slipped through is shown as masked, never as a
@@ -524,6 +524,48 @@ void draw_heatmap(const Heatmap& h, Painter& painter, const PlotLayout& L, const
       scrub(R * W, R * W + W);
     }
   };
+  // A painter that samples its rasters per pixel itself (the window's GPU,
+  // nearest texel) gets the grid of cells — a matrix, or the grid sampled
+  // ahead — and where dst falls on it: nothing gathered per pixel here, and
+  // an upload of cells, not pixels. The cells must be even in pixels: a
+  // matrix on linear axes; a grid sampled ahead is even in each axis's scale
+  // (a lattice of cells only on a linear axis).
+  if (painter.samples_rasters()) {
+    const float* src = nullptr;
+    const std::uint8_t* src_mask = nullptr;
+    int nx = 0, ny = 0;
+    bool even = false;
+    const bool linear_x = L.x_scale == AxisScale::linear, linear_y = L.y_scale == AxisScale::linear;
+    if (h.is_matrix()) {
+      src = h.values.data(), src_mask = h.mask.empty() ? nullptr : h.mask.data();
+      nx = h.cols, ny = h.rows;
+      even = linear_x && linear_y && h.values.size() == static_cast<std::size_t>(nx) * static_cast<std::size_t>(ny) &&
+             (h.mask.empty() || h.mask.size() == h.values.size());
+    } else if (const ScreenRaster* sr = h.screen.get(); sr && screen_raster_covers(*sr, h, xs, ys, L)) {
+      src = sr->values.data();
+      nx = sr->nx, ny = sr->ny;
+      even = (!sr->x_lattice || linear_x) && (!sr->y_lattice || linear_y);
+    }
+    auto frac = [](double v, double lo, double hi, AxisScale s) {  // v's place along [lo, hi], in the axis's scale
+      const double a = axis_forward(lo, s);
+      return (axis_forward(v, s) - a) / (axis_forward(hi, s) - a);
+    };
+    const double u0 = frac(L.from_px_x(dst.x), h.x0, h.x1, L.x_scale), u1 = frac(L.from_px_x(dst.right()), h.x0, h.x1, L.x_scale);
+    const double v0 = frac(L.from_px_y(dst.y), h.y0, h.y1, L.y_scale), v1 = frac(L.from_px_y(dst.bottom()), h.y0, h.y1, L.y_scale);
+    const double cells = static_cast<double>(nx) * ny, pixels = static_cast<double>(w) * rows;
+    if (src && even && nx > 0 && ny > 0 && nx <= kMaxRasterSide && ny <= kMaxRasterSide && cells <= 2 * pixels &&
+        std::isfinite(u0) && std::isfinite(u1) && std::isfinite(v0) && std::isfinite(v1)) {
+      const std::size_t n = static_cast<std::size_t>(nx) * static_cast<std::size_t>(ny);
+      values.assign(src, src + n);
+      if (src_mask) mask.assign(src_mask, src_mask + n);
+      scrub(0, n);
+      ScalarRaster cells_raster{nx, ny, values, mask, h.colormap, h.vmin, h.vmax, theme.masked};
+      cells_raster.u0 = u0, cells_raster.v0 = v0, cells_raster.u1 = u1, cells_raster.v1 = v1;
+      painter.heatmap(dst, cells_raster);
+      return;
+    }
+  }
+  values.resize(W * static_cast<std::size_t>(rows));
   if (h.is_matrix()) {
     std::vector<int> ci(W), ri(static_cast<std::size_t>(rows));
     for (int c = 0; c < w; ++c) ci[static_cast<std::size_t>(c)] = cell_index(xs[static_cast<std::size_t>(c)], h.x0, h.x1, h.cols);

@@ -21,8 +21,10 @@ class HeatmapSink {
   virtual std::uint32_t upload(std::uint32_t slot, const fig::ScalarRaster& raster) = 0;
   /// Frees a slot at the start of the next frame (a draw of this frame may still use it).
   virtual void release(std::uint32_t slot) = 0;
-  /// Queues drawing slot `slot` into [min, max] (screen coordinates) on `list`.
-  virtual void draw(ImDrawList* list, std::uint32_t slot, ImVec2 min, ImVec2 max) = 0;
+  /// Queues drawing slot `slot` into [min, max] (screen coordinates) on `list`:
+  /// the part [uv0, uv1] of its texture (fractions; (0, 0)–(1, 1): the whole),
+  /// each pixel the value nearest its centre.
+  virtual void draw(ImDrawList* list, std::uint32_t slot, ImVec2 min, ImVec2 max, ImVec2 uv0, ImVec2 uv1) = 0;
   /// Called once per frame before any panel draws.
   virtual void begin_frame() {}
 };
@@ -35,7 +37,7 @@ class NullHeatmapSink final : public HeatmapSink {
     return slot ? slot : ++next_;
   }
   void release(std::uint32_t) override {}
-  void draw(ImDrawList*, std::uint32_t, ImVec2, ImVec2) override { ++draws; }
+  void draw(ImDrawList*, std::uint32_t, ImVec2, ImVec2, ImVec2, ImVec2) override { ++draws; }
   int uploads = 0, draws = 0;
 
  private:

@@ -207,7 +207,11 @@ class ImGuiPainter::Impl final : public fig::Painter {
     const auto k = static_cast<std::size_t>(heatmap_index_++);
     if (slots_.size() <= k) slots_.resize(k + 1, 0);
     slots_[k] = sink_.upload(slots_[k], raster);
-    FigureRecording::Op op{.kind = FigureRecording::Kind::heatmap, .slot = slots_[k]};
+    // The texture coordinates of dst's corners, kept with the points.
+    const auto first = static_cast<std::uint32_t>(out_.points.size());
+    out_.points.push_back({static_cast<float>(raster.u0), static_cast<float>(raster.v0)});
+    out_.points.push_back({static_cast<float>(raster.u1), static_cast<float>(raster.v1)});
+    FigureRecording::Op op{.kind = FigureRecording::Kind::heatmap, .first = first, .count = 2, .slot = slots_[k]};
     op.a = {static_cast<float>(dst.x), static_cast<float>(dst.y)};
     op.b = {static_cast<float>(dst.right()), static_cast<float>(dst.bottom())};
     out_.ops.push_back(op);
@@ -224,6 +228,7 @@ class ImGuiPainter::Impl final : public fig::Painter {
   void pop_clip() override { out_.ops.push_back({.kind = FigureRecording::Kind::pop_clip}); }
 
   double pixel_density() const override { return density_; }
+  bool samples_rasters() const override { return true; }  // the GPU, nearest texel
 
  private:
   void add_polyline(std::span<const fig::Point> pts, ImU32 color, float width) {
@@ -303,7 +308,7 @@ void replay(const FigureRecording& rec, ImDrawList* list, ImVec2 o, HeatmapSink&
         break;
       }
       case K::heatmap:
-        sink.draw(list, op.slot, at(op.a), at(op.b));
+        sink.draw(list, op.slot, at(op.a), at(op.b), rec.points[op.first], rec.points[op.first + 1]);
         break;
       case K::push_clip:
         list->PushClipRect(at(op.a), at(op.b), true);

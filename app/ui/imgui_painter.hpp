@@ -28,7 +28,7 @@ struct FigureRecording {
     Kind kind = Kind::rect;
     ImU32 color = 0;
     float width = 1;         ///< line width; circle radius; text size
-    std::uint32_t first = 0, count = 0;  ///< into points (or text bytes)
+    std::uint32_t first = 0, count = 0;  ///< into points (or text bytes; a heatmap: its texture coordinates)
     ImVec2 a, b;             ///< rect / clip min–max; text: top-left, pivot; circle: centre
     ImFont* font = nullptr;
     bool rotated = false;

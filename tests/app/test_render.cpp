@@ -758,3 +758,129 @@ TEST_CASE("dense markers: one drawn per quarter pixel, every point within a quar
     CHECK(k == p.centres.size());
   }
 }
+
+namespace {
+
+/// Samples its rasters per pixel itself, as the window's GPU does: keeps each
+/// raster with its texture coordinates.
+class SamplingPainter final : public Painter {
+ public:
+  struct Raster {
+    Rect dst;
+    int w, h;
+    std::vector<float> values;
+    std::vector<std::uint8_t> mask;
+    double u0, v0, u1, v1;
+  };
+  std::vector<Raster> rasters;
+  void fill_rect(const Rect&, Color) override {}
+  void stroke_polyline(std::span<const Point>, Color, double, LineStyle) override {}
+  void fill_polygon(std::span<const Point>, Color) override {}
+  void fill_circle(Point, double, Color) override {}
+  void text(Point, std::string_view, const TextStyle&, Anchor, VAnchor, bool) override {}
+  Size measure(std::string_view s, const TextStyle& st) override { return {static_cast<double>(s.size()) * st.size * 0.55, st.size}; }
+  void heatmap(const Rect& dst, const ScalarRaster& r) override {
+    rasters.push_back({dst, r.w, r.h, {r.values.begin(), r.values.end()}, {r.mask.begin(), r.mask.end()}, r.u0, r.v0, r.u1, r.v1});
+  }
+  void push_clip(const Rect&) override {}
+  void pop_clip() override {}
+  bool samples_rasters() const override { return true; }
+};
+
+}  // namespace
+
+TEST_CASE("a GPU-sampled heatmap gets its cells: each pixel's nearest texel is the cell the CPU path draws there") {
+  // Matrices (with masks and non-finite cells) and grids sampled ahead, at
+  // random sizes, zooms and log axes: the GPU's nearest texel at every pixel
+  // centre the CPU path samples is the value and mask the CPU path draws,
+  // except at a pixel centre on a cell's border (either side is right).
+  std::mt19937_64 rng(66);
+  std::uniform_int_distribution<int> side(1, 150);
+  std::uniform_real_distribution<double> u(0, 1);
+  int gpu_cells = 0, fallbacks = 0;
+  for (int trial = 0; trial < 60; ++trial) {
+    const int kind = trial % 3;  // 0 matrix, 1 sampler sampled ahead, 2 lattice sampler sampled ahead
+    const bool log_x = trial % 5 == 4;
+    const int cols = side(rng), rows = side(rng);
+    Figure f;
+    f.x.scale = log_x ? AxisScale::log : AxisScale::linear;
+    Heatmap h;
+    h.x0 = log_x ? 1 : -2, h.x1 = log_x ? 1000 : -2 + cols * 0.5, h.y0 = 0, h.y1 = rows * 0.25;
+    h.cols = cols, h.rows = rows;
+    if (kind == 0) {
+      h.values.resize(static_cast<std::size_t>(cols) * static_cast<std::size_t>(rows));
+      for (float& v : h.values) {
+        const double t = u(rng);
+        v = t < 0.03 ? std::numeric_limits<float>::quiet_NaN() : static_cast<float>(u(rng) * 10 - 5);
+      }
+      if (trial % 2 == 0) {
+        h.mask.resize(h.values.size());
+        for (auto& m : h.mask) m = u(rng) < 0.1;
+      }
+    } else {
+      h.x_cells = h.y_cells = kind == 2;
+      const double fx = 0.3 + u(rng) * 3;
+      h.sampler = [fx](std::span<const double> xs, std::span<const double> ys, std::span<float> out) {
+        for (std::size_t r = 0; r < ys.size(); ++r)
+          for (std::size_t c = 0; c < xs.size(); ++c)
+            out[r * xs.size() + c] = c % 97 == 5 ? std::numeric_limits<float>::infinity()
+                                                 : static_cast<float>(std::sin(fx * xs[c]) + std::cos(ys[r]));
+      };
+    }
+    f.heatmaps.push_back(h);
+    const Rect bounds{0, 0, 240.0 + trial * 9, 170.0 + trial * 5};
+    if (kind != 0) prepare_for_screen(f, static_cast<int>(bounds.w), static_cast<int>(bounds.h));
+    std::optional<ViewRange> zoom;
+    if (trial % 4 == 1) {
+      const double a = axis_forward(h.x0, f.x.scale), b = axis_forward(h.x1, f.x.scale);
+      zoom = ViewRange{axis_inverse(a + (b - a) * 0.2, f.x.scale), axis_inverse(a + (b - a) * 0.45, f.x.scale), h.y1 * 0.1, h.y1 * 0.6};
+    }
+    RasterPainter cpu;
+    SamplingPainter gpu;
+    render_figure(f, cpu, bounds, RenderStyle{}, zoom);
+    render_figure(f, gpu, bounds, RenderStyle{}, zoom);
+    CAPTURE(trial);
+    CAPTURE(kind);
+    CAPTURE(cols);
+    CAPTURE(rows);
+    REQUIRE(!cpu.rasters.empty());
+    REQUIRE(gpu.rasters.size() == cpu.rasters.size());
+    const auto& c = cpu.rasters[0];
+    const auto& g = gpu.rasters[0];
+    if (g.w == c.w && g.h == c.h && g.u0 == 0 && g.u1 == 1 && g.v0 == 0 && g.v1 == 1) {
+      ++fallbacks;  // pixels: the CPU path's raster itself
+      CHECK(g.values == c.values);
+      continue;
+    }
+    ++gpu_cells;
+    CHECK((!log_x || kind == 1));  // cells are even in pixels only on linear axes (or a grid sampled ahead in the axis's scale)
+    CHECK(static_cast<double>(g.w) * g.h <= 2.0 * c.w * c.h);
+    int differ = 0, borders = 0;
+    for (int r = 0; r < c.h; ++r)
+      for (int col = 0; col < c.w; ++col) {
+        const double tu = (g.u0 + (col + 0.5) / c.w * (g.u1 - g.u0)) * g.w;
+        const double tv = (g.v0 + (r + 0.5) / c.h * (g.v1 - g.v0)) * g.h;
+        if (std::abs(tu - std::round(tu)) < 1e-6 || std::abs(tv - std::round(tv)) < 1e-6) {
+          ++borders;
+          continue;
+        }
+        const auto tx = static_cast<std::size_t>(std::clamp(static_cast<int>(std::floor(tu)), 0, g.w - 1));
+        const auto ty = static_cast<std::size_t>(std::clamp(static_cast<int>(std::floor(tv)), 0, g.h - 1));
+        const std::size_t k = ty * static_cast<std::size_t>(g.w) + tx;
+        const std::size_t p = static_cast<std::size_t>(r) * static_cast<std::size_t>(c.w) + static_cast<std::size_t>(col);
+        const bool gm = !g.mask.empty() && g.mask[k], cm = !c.mask.empty() && c.mask[p];
+        CHECK(std::isfinite(g.values[k]));
+        differ += gm != cm || (!gm && g.values[k] != c.values[p]);
+      }
+    CHECK(differ == 0);
+    CAPTURE(c.w);
+    CAPTURE(c.h);
+    CAPTURE(g.u0);
+    CAPTURE(g.u1);
+    CAPTURE(g.v0);
+    CAPTURE(g.v1);
+    CHECK(borders < c.w * c.h / 2);  // the test compares most pixels (150 cells on 175 pixels: every 7th column on a border)
+  }
+  CHECK(gpu_cells > 20);
+  CHECK(fallbacks > 5);
+}

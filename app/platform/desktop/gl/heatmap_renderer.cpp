@@ -24,6 +24,7 @@ HeatmapRenderer::HeatmapRenderer() {
   program_ = Program::from_embedded("heatmap.vert.glsl", "heatmap_colormap.frag.glsl", fallback_reason_);
   if (program_.valid()) {
     u_rect_ = program_.uniform("u_rect");
+    u_uv_ = program_.uniform("u_uv");
     u_values_ = program_.uniform("u_values");
     u_lut_ = program_.uniform("u_lut");
     u_vmin_ = program_.uniform("u_vmin");
@@ -116,15 +117,15 @@ void HeatmapRenderer::release(std::uint32_t id) {
   if (id) to_release_.push_back(id);
 }
 
-void HeatmapRenderer::draw(ImDrawList* list, std::uint32_t id, ImVec2 min, ImVec2 max) {
+void HeatmapRenderer::draw(ImDrawList* list, std::uint32_t id, ImVec2 min, ImVec2 max, ImVec2 uv0, ImVec2 uv1) {
   auto it = slots_.find(id);
   if (it == slots_.end() || !it->second->texture) return;
   Slot& s = *it->second;
   if (s.rgba) {
-    list->AddImage(reinterpret_cast<ImTextureID>(static_cast<std::intptr_t>(s.texture)), min, max);
+    list->AddImage(reinterpret_cast<ImTextureID>(static_cast<std::intptr_t>(s.texture)), min, max, uv0, uv1);
     return;
   }
-  s.min = min, s.max = max;
+  s.min = min, s.max = max, s.uv0 = uv0, s.uv1 = uv1;
   list->AddCallback(&HeatmapRenderer::draw_callback, &s);
   list->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
 }
@@ -151,6 +152,7 @@ void HeatmapRenderer::render(const Slot& s, const ImDrawCmd& cmd) const {
   glUseProgram(program_.id());
   glBindVertexArray(vao_);
   glUniform4f(u_rect_, ndc_x(s.min.x), ndc_y(s.min.y), ndc_x(s.max.x), ndc_y(s.max.y));
+  glUniform4f(u_uv_, s.uv0.x, s.uv0.y, s.uv1.x, s.uv1.y);
   glUniform1i(u_values_, 0);
   glUniform1i(u_lut_, 1);
   glUniform1f(u_vmin_, s.vmin);

@@ -31,7 +31,7 @@ class HeatmapRenderer final : public ui::HeatmapSink {
 
   std::uint32_t upload(std::uint32_t slot, const fig::ScalarRaster& raster) override;
   void release(std::uint32_t slot) override;
-  void draw(ImDrawList* list, std::uint32_t slot, ImVec2 min, ImVec2 max) override;
+  void draw(ImDrawList* list, std::uint32_t slot, ImVec2 min, ImVec2 max, ImVec2 uv0, ImVec2 uv1) override;
   void begin_frame() override;
 
   /// Frees the staging buffer masked heatmaps are copied through (it keeps
@@ -51,6 +51,7 @@ class HeatmapRenderer final : public ui::HeatmapSink {
     float vmin = 0, vmax = 1;
     float masked[4] = {0.8f, 0.8f, 0.8f, 1.f};
     ImVec2 min, max;  ///< where it is drawn this frame
+    ImVec2 uv0{0, 0}, uv1{1, 1};  ///< the part of the texture drawn there
     HeatmapRenderer* owner = nullptr;
   };
 
@@ -62,7 +63,7 @@ class HeatmapRenderer final : public ui::HeatmapSink {
   std::string fallback_reason_;
   GLuint vao_ = 0;
   std::array<GLuint, 2> luts_{};  // per fig::Colormap
-  GLint u_rect_ = -1, u_values_ = -1, u_lut_ = -1, u_vmin_ = -1, u_vmax_ = -1, u_masked_ = -1;
+  GLint u_rect_ = -1, u_uv_ = -1, u_values_ = -1, u_lut_ = -1, u_vmin_ = -1, u_vmax_ = -1, u_masked_ = -1;
   std::map<std::uint32_t, std::unique_ptr<Slot>> slots_;
   std::vector<std::uint32_t> to_release_;
   std::vector<float> values_;           // masked values, reused
