@@ -3,8 +3,8 @@
 // build; the same program line for line, with the precision ES requires.
 precision highp float;
 precision highp sampler2D;
-// Colours a scalar raster (an R32F texture sampled nearest, one texel per
-// device pixel) through a colormap lookup table, exactly as the exporters do
+// Colours a scalar raster (an R32F texture sampled nearest: a texel per
+// device pixel, or a heatmap's cells) through a colormap lookup table, exactly as the exporters do
 // on the CPU (export/cairo_painter.cpp raster_to_argb): index = round(t·255)
 // with t = (v − vmin) / (vmax − vmin), clamped; masked cells (stored as a
 // value >= 1e30) get the theme's masked colour.

@@ -1,8 +1,10 @@
 #pragma once
-// Heatmaps on screen: each ScalarRaster becomes an R32F texture (one texel
-// per device pixel, as render_figure samples it) and is coloured on the GPU
-// by shaders/heatmap_colormap.frag.glsl through the same 256-entry colormap
-// lookup table the exporters use, so screen and files agree pixel for pixel.
+// Heatmaps on screen: each ScalarRaster becomes an R32F texture — a texel per
+// device pixel as render_figure samples it, or the heatmap's cells with the
+// texture coordinates of the plot (ScalarRaster::u0…v1), each pixel taking its
+// nearest texel — and is coloured on the GPU by
+// shaders/heatmap_colormap.frag.glsl through the same 256-entry colormap
+// lookup table the exporters use, so screen and files show the same colours.
 // Drawing happens inside an ImDrawList callback followed by
 // ImDrawCallback_ResetRenderState, so ImGui's own state is restored.
 // If the shaders cannot be built, rasters are coloured on the CPU instead
