@@ -11,6 +11,8 @@
   const messageBox = document.getElementById('message');
   const STORE = 'poslab:';                      // localStorage key prefix
   const CONFIG_FILES = ['settings.json', 'autosave.json'];
+  // index.html#bench[=VIEW,…], read before the program rewrites the address.
+  const BENCH = /^#bench(?:=(.*))?$/.exec(location.hash);
 
   function showMessage(text, isError) {
     document.getElementById('message-text').textContent = text;
@@ -143,14 +145,16 @@
       canvas.focus();
       document.body.dataset.ready = '1';
       document.body.dataset.firstFrameMs = String(Math.round(performance.now()));
-      if (location.hash === '#bench') setTimeout(runBench, 100);
+      if (BENCH) setTimeout(runBench, 100);
     },
   };
 
   // index.html#bench: poslab bench's frame measurements, printed to the
-  // console and into the page (<pre id="bench">) as JSON.
+  // console and into the page (<pre id="bench">) as JSON;
+  // index.html#bench=why-position,alibi: those lessons alone.
   function runBench() {
-    const text = Module.ccall('poslab_bench', 'string', [], []);
+    const views = decodeURIComponent(BENCH[1] || '');
+    const text = Module.ccall('poslab_bench', 'string', ['string'], [views]);
     console.log(text);
     const pre = document.createElement('pre');
     pre.id = 'bench';
@@ -180,6 +184,21 @@
     printErr: (t) => console.warn(t),
     onAbort: (what) => showMessage('poslab stopped: ' + what + ' — reload the page to start again.', true),
   };
+
+  // poslab.wasm throws and catches WebAssembly exceptions (Chrome and Edge
+  // 95, Firefox 100, Safari 15.2 and later). An older browser is told so
+  // instead of failing to compile the program: a module with one exception
+  // tag validates only where they are supported.
+  const EXCEPTION_TAG = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 4, 1, 0x60, 0, 0, 13, 3, 1, 0, 0]);
+  if (!(typeof WebAssembly === 'object' && WebAssembly.validate(EXCEPTION_TAG))) {
+    Module.instantiateWasm = () => {
+      const loading = document.getElementById('loading');
+      if (loading) loading.remove();
+      showMessage('This browser is too old for poslab: it needs WebAssembly exceptions ' +
+                  '(Chrome or Edge 95, Firefox 100, Safari 15.2 or later).', true);
+      return {};  // the program is not started
+    };
+  }
 
   // ---- events the program does not get through GLFW
 

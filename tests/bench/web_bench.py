@@ -2,7 +2,7 @@
 """poslab bench in the browser against the native one, in one run (issue 16).
 
 Usage:
-  tests/bench/web_bench.py [--site build-web/site] [--native build/poslab] [--json]
+  tests/bench/web_bench.py [--site build-web/site] [--native build/poslab] [--json] [--view ID ...]
 
 Serves the web build, opens index.html#bench in headless Chromium (software
 WebGL, as the web tests do) and reads the frame report the page prints; runs
@@ -25,9 +25,9 @@ import cdp  # noqa: E402  (tests/web/cdp.py)
 from run_web_tests import chromium, serve  # noqa: E402
 
 
-def web_report(site):
+def web_report(site, views=()):
     server = serve(site)
-    url = f"http://127.0.0.1:{server.server_address[1]}/index.html#bench"
+    url = f"http://127.0.0.1:{server.server_address[1]}/index.html#bench" + ("=" + ",".join(views) if views else "")
     b = cdp.Browser(chromium(), 1280, 800)
     try:
         b.call("Page.navigate", url=url)
@@ -51,10 +51,12 @@ def main():
     ap.add_argument("--site", default=str(ROOT / "build-web" / "site"))
     ap.add_argument("--native", default=str(ROOT / "build" / "poslab"))
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--view", action="append", default=[], help="these lessons alone (repeatable)")
     args = ap.parse_args()
-    web = web_report(pathlib.Path(args.site))
-    native = json.loads(subprocess.run([args.native, "bench", "--json", "--in-place"], capture_output=True, text=True,
-                                       check=True).stdout)
+    web = web_report(pathlib.Path(args.site), args.view)
+    native = json.loads(subprocess.run([args.native, "bench", "--json", "--in-place"] +
+                                       [a for v in args.view for a in ("--view", v)],
+                                       capture_output=True, text=True, check=True).stdout)
     rows = []
     for view, w in web["frame_ms"].items():
         n = native["frame_ms"].get(view)

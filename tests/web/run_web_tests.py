@@ -318,6 +318,8 @@ def page_checks(site, native, shots):
         check(isinstance(stored, dict) and stored.get("lesson") == "rope",
               f"settings in localStorage (lesson {stored.get('lesson') if isinstance(stored, dict) else stored!r})")
         interaction_checks(browser, base)
+        bench_checks(browser, base)
+        old_browser_check(browser, base)
     finally:
         server.shutdown()
         shutil.rmtree(served, ignore_errors=True)
@@ -355,6 +357,54 @@ def interaction_checks(browser_path, base):
         b.wait_for("document.body && document.body.dataset.ready")
         title = b.wait_for("document.title.startsWith('Sinusoidal') && document.title", 10)
         check(bool(title), f"a reload restores the last lesson ({b.eval('document.title')!r})")
+    finally:
+        b.close()
+
+
+def bench_checks(browser_path, base):
+    """index.html#bench=VIEW: the frame bench of that lesson alone, each key
+    warmed up before it is timed, its JSON in the page (tests/bench/web_bench.py
+    runs every lesson; here one small lesson, for the path itself)."""
+    import cdp  # tests/web/cdp.py
+    b = cdp.Browser(browser_path, 1280, 800)
+    try:
+        b.call("Page.navigate", url=f"{base}#bench=why-position")
+        done = b.wait_for("document.body && document.body.dataset.bench === 'done'", 120)
+        text = b.eval("document.getElementById('bench') ? document.getElementById('bench').textContent : ''") or ""
+        try:
+            report = json.loads(text)
+        except ValueError:
+            report = {}
+        frames = report.get("frame_ms", {})
+        keys = frames.get("why-position", {}).get("keys", {})
+        timed = [k for k, c in keys.items() if c.get("default", {}).get("frames", 0) > 0 and c["default"].get("p95", 0) > 0]
+        check(bool(done) and report.get("exit") == 0 and list(frames) == ["why-position"] and "seed" in timed
+              and "warm_up" in report,
+              f"#bench=why-position: that lesson alone, warmed up ({list(frames)}, keys timed {timed}, "
+              f"exit {report.get('exit')})")
+    finally:
+        b.close()
+
+
+def old_browser_check(browser_path, base):
+    """A browser without WebAssembly exceptions (WebAssembly.validate made to
+    refuse the page's probe) gets a message saying what it needs — not a
+    compile error, not an abort."""
+    import cdp  # tests/web/cdp.py
+    b = cdp.Browser(browser_path, 1280, 800)
+    try:
+        b.call("Page.addScriptToEvaluateOnNewDocument", source="""
+            const validate = WebAssembly.validate;
+            WebAssembly.validate = (bytes) => (bytes.length < 32 ? false : validate(bytes));""")
+        b.call("Page.navigate", url=f"{base}#view=rope")
+        text = b.wait_for("(() => { const m = document.getElementById('message');"
+                          " return m && m.style.display === 'block' && document.getElementById('message-text').textContent; })()", 20)
+        time.sleep(1)
+        ready = b.eval("document.body.dataset.ready || ''")
+        loading = b.eval("!!document.getElementById('loading')")
+        check(bool(text) and "too old" in text and "WebAssembly exceptions" in text and "stopped" not in text
+              and not ready and not loading,
+              f"a browser without WebAssembly exceptions is told what it needs ({text!r}, ready {ready!r})")
     finally:
         b.close()
 

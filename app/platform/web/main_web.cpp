@@ -12,6 +12,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <system_error>
 #include <vector>
 
@@ -219,11 +220,22 @@ EMSCRIPTEN_KEEPALIVE int poslab_export(const char* figure, const char* format) {
 }
 
 /// `poslab bench`'s frame measurements in the browser (index.html#bench runs
-/// it once the page is up): the same blind App, every key of every lesson.
-/// Returns the JSON report (valid until the next call).
-EMSCRIPTEN_KEEPALIVE const char* poslab_bench() {
+/// it once the page is up): the same blind App, every key of every lesson —
+/// or, given `views` ("why-position,alibi", from index.html#bench=…), those
+/// views alone, as `poslab bench --view`. Returns the JSON report (valid
+/// until the next call).
+EMSCRIPTEN_KEEPALIVE const char* poslab_bench(const char* views) {
   static std::string text;
   nlohmann::ordered_json report = nlohmann::ordered_json::object();
+  std::vector<std::string> only;
+  for (std::string_view rest = views ? views : ""; !rest.empty();) {
+    const size_t comma = rest.find(',');
+    const std::string_view id = rest.substr(0, comma);
+    if (!id.empty()) only.emplace_back(id);
+    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+  }
+  if (!only.empty()) report["views_requested"] = only;
+  report["warm_up_requested"] = true;  // V8 optimizes a wasm function once it runs hot (bench_frames.cpp)
   const int code = ui::bench_frames(&report);
   report["exit"] = code;
   text = report.dump(2);
@@ -263,7 +275,8 @@ int main() {
   ui::App& app = *page->app;
   app.export_choice().dir = web::kDownloads;  // exports become downloads
   web::g_page = page;
-  if (!fragment.empty() && fragment != "bench") web::apply_link(app, fragment);  // #bench: page.js runs the bench
+  const bool bench = fragment == "bench" || fragment.rfind("bench=", 0) == 0;  // page.js runs the bench
+  if (!fragment.empty() && !bench) web::apply_link(app, fragment);
   page->platform->start(app, web::after_frame);
   return 0;  // the page keeps running (EXIT_RUNTIME=0); frames come from requestAnimationFrame
 }
