@@ -30,9 +30,10 @@
 // the frames' wall time, waits included.
 //
 // In the browser (report key "warm_up_requested") each lesson's keys are
-// swept once, unmeasured, before they are timed: V8 runs a wasm function on
-// baseline code until it has run hot, and the first lesson measured was
-// timed on it (why-position's defaults 4–8 ms against 1–1.6 ms warm).
+// swept, unmeasured, until a round is no longer 10 % faster than the one
+// before ("warm_up_rounds"), then timed: V8 runs a wasm function on baseline
+// code until it has run hot, and the first lesson measured was timed on it
+// (why-position's defaults 4–8 ms against 0.7–1.6 ms warm).
 //
 // startup_ms: from the process start (/proc/self/stat, 10 ms ticks; taken at
 // the middle of its tick) to the end of the first frame of a fresh App with
@@ -79,6 +80,9 @@ constexpr MaxSize kMaxSizes[] = {{"positions", {1048576, 65536}}, {"d", {8192, 1
 
 constexpr int kWarmupFrames = 3;
 constexpr int kTimedFrames = 60;
+constexpr int kWarmUpFramesPerKey = 10;  // the browser's warm-up rounds (bench_frames below)
+constexpr int kMaxWarmUpRounds = 200;
+constexpr double kWarmUpSeconds = 3;
 constexpr double kMaxSecondsPerCase = 5;  // a very slow case stops early (and says so in "frames")
 
 double thread_cpu_ms() {
@@ -197,17 +201,17 @@ struct CaseResult {
 /// Times frames of `app` while `move(i)` changes something before frame i
 /// (returns "" or why it was refused).
 template <class Move>
-CaseResult time_moves(App& app, int count, Move&& move) {
+CaseResult time_moves(App& app, int count, Move&& move, int frames = kTimedFrames) {
   CaseResult r;
   std::vector<double> ms, wall;
-  ms.reserve(kTimedFrames);
+  ms.reserve(static_cast<std::size_t>(frames));
   const auto wall0 = std::chrono::steady_clock::now();
   const int builds0 = app.figures().builds();
   (void)app.figures().take_build_ms();
   LayoutLog& layouts = layout_log();
   layouts.entries.clear();
   layouts.on = true;
-  for (int i = 0; i < kTimedFrames; ++i) {
+  for (int i = 0; i < frames; ++i) {
     const std::string why = move(i % count);
     if (!why.empty()) {
       r.error = why;
@@ -259,7 +263,7 @@ std::vector<std::string> split_choices(std::string_view text) {
 /// One key swept at the current setting: a number over its slider (the top
 /// fifth when `top`: the key is at its maximum), a choice or a boolean
 /// through every value it takes. The key's value is put back afterwards.
-CaseResult time_key(App& app, std::string_view key, bool top) {
+CaseResult time_key(App& app, std::string_view key, bool top, int frames = kTimedFrames) {
   AppState& st = app.state();
   const core::ParamSpec& spec = core::param_spec(key);
   const core::Params before = st.params();
@@ -275,7 +279,7 @@ CaseResult time_key(App& app, std::string_view key, bool top) {
     const std::vector<double> values = sweep_values(st, key, top);
     if (values.size() < 2) r.skipped = "no two accepted values at this setting";
     else r = time_moves(app, static_cast<int>(values.size()),
-                        [&](int i) { return st.set_param(key, values[static_cast<std::size_t>(i)]); });
+                        [&](int i) { return st.set_param(key, values[static_cast<std::size_t>(i)]); }, frames);
   } else if (spec.type == core::ParamType::choice || spec.type == core::ParamType::boolean) {
     std::vector<std::string> words =
         spec.type == core::ParamType::boolean ? std::vector<std::string>{"false", "true"} : split_choices(spec.choices);
@@ -285,7 +289,7 @@ CaseResult time_key(App& app, std::string_view key, bool top) {
     });
     if (words.size() < 2) r.skipped = "fewer than two accepted values at this setting";
     else r = time_moves(app, static_cast<int>(words.size()),
-                        [&](int i) { return st.set_param_text(key, words[static_cast<std::size_t>(i)]); });
+                        [&](int i) { return st.set_param_text(key, words[static_cast<std::size_t>(i)]); }, frames);
   } else {
     r.skipped = "a list or vector (typed, not dragged)";
   }
@@ -357,13 +361,17 @@ int bench_frames(void* ordered_json_report) {
       report.erase("views_requested");
     }
     // The browser compiles a wasm function to optimized code only once it
-    // has run hot (V8's tiering: baseline code first): a lesson's first
-    // frames run on baseline code, 2–6× slower. The page asks for each
-    // lesson's keys to be swept once, unmeasured, before they are timed —
-    // the frames a student sees after the first moments of a drag.
+    // has run hot, on a background thread (V8's tiering: baseline code
+    // first): a lesson's first frames run on baseline code, 2–6× slower. The
+    // page asks for each lesson's keys to be swept, unmeasured, until the
+    // frames stop getting faster, before they are timed — the frames a
+    // student sees once the first seconds of a drag are past.
     const bool warm_up = report.value("warm_up_requested", false);
     report.erase("warm_up_requested");
-    if (warm_up) report["warm_up"] = "each lesson's keys swept once at its defaults, unmeasured, before the timed sweeps";
+    if (warm_up)
+      report["warm_up"] = "each lesson's keys swept at its defaults, unmeasured, round after round until a round is "
+                          "no longer 10 % faster than the one before, then timed";
+    nlohmann::ordered_json warm_up_rounds = nlohmann::ordered_json::object();
     nlohmann::ordered_json frames = nlohmann::ordered_json::object();
     AppState& st = app.state();
     for (const ViewDef& v : st.views()) {
@@ -371,8 +379,25 @@ int bench_frames(void* ordered_json_report) {
       st.select_view(v.id);
       (void)st.go_to_step(-1);  // the whole page: the keys alone decide
       if (warm_up) {
+        // Rounds of every key at the defaults for at least kWarmUpSeconds
+        // (the optimized code is compiled on background threads, which share
+        // the machine's cores with the page) and until a round is no longer
+        // 10 % faster than the one before.
         setting(st, v, false);
-        for (std::string_view key : v.keys) (void)time_key(app, key, false);
+        const auto start = std::chrono::steady_clock::now();
+        double previous = 0;
+        int rounds = 0;
+        while (rounds < kMaxWarmUpRounds) {
+          const auto t0 = std::chrono::steady_clock::now();
+          for (std::string_view key : v.keys) (void)time_key(app, key, false, kWarmUpFramesPerKey);
+          const auto t1 = std::chrono::steady_clock::now();
+          const double round = std::chrono::duration<double, std::milli>(t1 - t0).count();
+          ++rounds;
+          if (rounds >= 2 && round > 0.9 * previous && std::chrono::duration<double>(t1 - start).count() >= kWarmUpSeconds)
+            break;
+          previous = round;
+        }
+        warm_up_rounds[v.id] = rounds;
       }
       nlohmann::ordered_json keys = nlohmann::ordered_json::object();
       std::vector<std::string> max_applied;
@@ -457,6 +482,7 @@ int bench_frames(void* ordered_json_report) {
       }
     }
     report["frame_ms"] = frames;
+    if (warm_up) report["warm_up_rounds"] = warm_up_rounds;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "poslab: bench frames: %s\n", e.what());
     return 1;

@@ -30,7 +30,7 @@ std::span<const Shortcut> shortcuts() {
       {Action::scale_reset, GLFW_KEY_0, true, false, "Ctrl+0", "ui.keys.scale_reset", 0, true},
       {Action::next_step, GLFW_KEY_RIGHT, false, false, "→ / PgDn", "ui.keys.next_step"},
       {Action::next_step, GLFW_KEY_PAGE_DOWN, false, false, "PgDn", nullptr},
-      {Action::prev_step, GLFW_KEY_LEFT, false, false, "← / PgUp", "ui.keys.prev_step"},
+      {Action::prev_step, GLFW_KEY_LEFT, false, false, "← / PgUp / Shift+Space", "ui.keys.prev_step"},
       {Action::prev_step, GLFW_KEY_PAGE_UP, false, false, "PgUp", nullptr},
       {Action::space, GLFW_KEY_SPACE, false, false, "Space", "ui.keys.space"},
       {Action::prev_step, GLFW_KEY_SPACE, false, true, "Shift+Space", nullptr},

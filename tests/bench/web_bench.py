@@ -11,7 +11,10 @@ frame, as the single-threaded page does), on the same
 machine; prints frame p95 per lesson and key at the defaults in both, and the
 ratio web/native (target: ≤ 2 at the defaults). The page measures wall time
 per frame (a browser has no thread CPU clock), the native bench thread CPU
-time: on a quiet machine the two agree for single-threaded work.
+time: on a quiet machine the two agree for single-threaded work. The page
+sweeps each lesson's keys unmeasured until the frames stop getting faster
+before timing them (V8 optimizes a wasm function only once it runs hot);
+--view measures some lessons alone.
 """
 import argparse
 import json
