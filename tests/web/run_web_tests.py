@@ -382,6 +382,18 @@ def bench_checks(browser_path, base):
               and report.get("warm_up_rounds", {}).get("why-position", 0) >= 2,
               f"#bench=why-position: that lesson alone, warmed up ({list(frames)}, keys timed {timed}, "
               f"{report.get('warm_up_rounds')} warm-up rounds, exit {report.get('exit')})")
+        # A misspelt lesson is named, nothing is measured.
+        b.call("Page.navigate", url="about:blank")
+        b.wait_for("location.href === 'about:blank'", 10)
+        b.call("Page.navigate", url=f"{base}#bench=why-positon")
+        b.wait_for("document.body && document.body.dataset.bench === 'done'", 60)
+        text = b.eval("document.getElementById('bench') ? document.getElementById('bench').textContent : ''") or ""
+        try:
+            report = json.loads(text)
+        except ValueError:
+            report = {}
+        check(report.get("exit") == 2 and "why-positon" in report.get("error", "") and "frame_ms" not in report,
+              f"#bench=why-positon: refused, naming it ({report.get('error')!r})")
     finally:
         b.close()
 

@@ -234,6 +234,13 @@ EMSCRIPTEN_KEEPALIVE const char* poslab_bench(const char* views) {
     if (!id.empty()) only.emplace_back(id);
     rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
   }
+  for (const std::string& id : only)
+    if (!find_view(id)) {  // as `poslab bench --view`: a misspelt lesson is named, nothing is measured
+      report["error"] = "#bench=" + id + ": no such view (the ids of poslab list views)";
+      report["exit"] = 2;
+      text = report.dump(2);
+      return text.c_str();
+    }
   if (!only.empty()) report["views_requested"] = only;
   report["warm_up_requested"] = true;  // V8 optimizes a wasm function once it runs hot (bench_frames.cpp)
   const int code = ui::bench_frames(&report);
