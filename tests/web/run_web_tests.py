@@ -361,6 +361,15 @@ def interaction_checks(browser_path, base):
         b.close()
 
 
+def bench_report(b):
+    """The JSON the page's #bench printed ({} when there is none)."""
+    text = b.eval("document.getElementById('bench') ? document.getElementById('bench').textContent : ''") or ""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return {}
+
+
 def bench_checks(browser_path, base):
     """index.html#bench=VIEW: the frame bench of that lesson alone, each key
     warmed up before it is timed, its JSON in the page (tests/bench/web_bench.py
@@ -370,11 +379,7 @@ def bench_checks(browser_path, base):
     try:
         b.call("Page.navigate", url=f"{base}#bench=why-position")
         done = b.wait_for("document.body && document.body.dataset.bench === 'done'", 120)
-        text = b.eval("document.getElementById('bench') ? document.getElementById('bench').textContent : ''") or ""
-        try:
-            report = json.loads(text)
-        except ValueError:
-            report = {}
+        report = bench_report(b)
         frames = report.get("frame_ms", {})
         keys = frames.get("why-position", {}).get("keys", {})
         timed = [k for k, c in keys.items() if c.get("default", {}).get("frames", 0) > 0 and c["default"].get("p95", 0) > 0]
@@ -387,11 +392,7 @@ def bench_checks(browser_path, base):
         b.wait_for("location.href === 'about:blank'", 10)
         b.call("Page.navigate", url=f"{base}#bench=why-positon")
         b.wait_for("document.body && document.body.dataset.bench === 'done'", 60)
-        text = b.eval("document.getElementById('bench') ? document.getElementById('bench').textContent : ''") or ""
-        try:
-            report = json.loads(text)
-        except ValueError:
-            report = {}
+        report = bench_report(b)
         check(report.get("exit") == 2 and "why-positon" in report.get("error", "") and "frame_ms" not in report,
               f"#bench=why-positon: refused, naming it ({report.get('error')!r})")
     finally:
