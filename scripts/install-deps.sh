@@ -28,6 +28,8 @@ packages=(
   # tests: XTest sends real key taps to the window under Xvfb; giflib reads back the GIFs poslab writes
   libxtst-dev
   python3
+  # builds: a second build folder or clone of the same sources compiles from the cache
+  ccache
 )
 
 # The browser build and its checks (make web, make test-web): Debian's
