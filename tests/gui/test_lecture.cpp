@@ -489,12 +489,12 @@ TEST_CASE("the deck window's handout: one PDF page per scene in the export folde
 
 namespace {
 
-/// The keys the README's "Teaching with poslab" table names, one token each
+/// The keys the guide's "Teaching with poslab" table names (docs/GUIDE.md), one token each
 /// ("PgDn", "Ctrl+=", "L", "click a legend entry"), read from the file: the
 /// key column split at spaces, "/", "·" and "or", and the `quoted` keys of
 /// the description column (", ." for the animation's steps).
 std::set<std::string> readme_lecture_keys() {
-  std::ifstream in(fs::path(POSLAB_SOURCE_DIR) / "README.md");
+  std::ifstream in(fs::path(POSLAB_SOURCE_DIR) / "docs" / "GUIDE.md");
   REQUIRE(in);
   std::set<std::string> keys;
   std::string line;
