@@ -3,6 +3,7 @@
 #include <string>
 
 #include "app/common/fonts.hpp"
+#include "app/plot/formula.hpp"
 
 namespace poslab::app {
 
@@ -56,7 +57,12 @@ std::vector<std::pair<std::size_t, std::size_t>> wrap_line(std::string_view line
   std::size_t tuple_open = 0, tuple_close = 0;  // a short tuple "(1, …, 1)" that fits: no break inside
   for (std::size_t i = 0; i < line.size();) {
     std::size_t n = 1;
-    const char32_t c = decode(line, i, n);
+    char32_t c = decode(line, i, n);
+    // A formula "$…$" is one unbreakable word (U+FFFC stands for it); "\$" is a dollar.
+    if (c == U'$' || (c == U'\\' && i + 1 < line.size() && line[i + 1] == '$')) {
+      const std::size_t end = c == U'$' ? fig::math_span_end(line, i) : i + 2;
+      if (end != std::string_view::npos) n = end - i, c = c == U'$' ? U'\uFFFC' : U'$';
+    }
     if (c == U'(' && prev != 0 && prev != U' ' && !is_cjk(prev)) ++formula;
     else if (c == U')' && formula > 0) --formula;
     if (c == U'(' && i >= tuple_close) {

@@ -7,7 +7,8 @@
 // tuple that fits on the line ("(1, …, 1)"), or next to
 // a CJK character — never before closing punctuation （，。）” or after opening
 // （“ — and nowhere else, so a run of digits, Latin letters and symbols
-// ("0.894427", "500,000", "θ′ᵢ = θᵢ/s") stays on one line.
+// ("0.894427", "500,000", "θ′ᵢ = θᵢ/s") stays on one line. A formula
+// "$…$" (plot/formula.hpp) is one word: it never breaks inside.
 
 #include <cstddef>
 #include <functional>
@@ -19,7 +20,9 @@ namespace poslab::app {
 
 /// The lines of `line` (no '\n') broken greedily at `width`, as [begin, end)
 /// byte ranges; `measure` gives the width of a piece. A piece wider than
-/// `width` with no break inside stays whole (it overflows).
+/// `width` with no break inside stays whole (it overflows). When `line` holds
+/// markup (fig::has_markup), a piece may hold formulas: measure it as
+/// fig::rich_measure does.
 std::vector<std::pair<std::size_t, std::size_t>> wrap_line(std::string_view line, float width,
                                                            const std::function<float(std::string_view)>& measure);
 

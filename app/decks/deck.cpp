@@ -9,6 +9,7 @@
 #include "app/common/assets.hpp"
 #include "app/common/atomic_file.hpp"
 #include "app/lessons/lesson.hpp"
+#include "app/plot/formula.hpp"
 #include "poslab/core/errors.hpp"
 
 namespace poslab::app {
@@ -25,10 +26,26 @@ std::string scene_name(std::string_view source, std::size_t index) {
   return std::string(source) + ", scene " + std::to_string(index + 1);
 }
 
+/// Refuses a text whose formula ("$…$", plot/formula.hpp) does not parse,
+/// saying which and why: shown, it would be its source, dollars and all.
+void check_formulas(const std::string& text, const std::string& field, const std::string& where) {
+  for (const fig::RichPiece& p : fig::rich_pieces(text)) {
+    if (!p.math) continue;
+    const fig::ParsedFormula f = fig::parse_formula(p.text);
+    if (f.error)
+      bad(where, "\"" + field + "\" has a formula that does not parse, $" + p.text.substr(0, 60) + "$: " +
+                     f.error->message + " (a dollar sign itself is written \\$)");
+  }
+}
+
 LocalText local_text(const json& j, const char* field, const std::string& where) {
   if (!j.contains(field) || j.at(field).is_null()) return {};
   const json& v = j.at(field);
-  if (v.is_string()) return {v.get<std::string>(), {}};
+  if (v.is_string()) {
+    LocalText t{v.get<std::string>(), {}};
+    check_formulas(t.en, field, where);
+    return t;
+  }
   if (!v.is_object()) bad(where, std::string("\"") + field + "\" must be text or {\"en\": …, \"zh\": …}");
   LocalText t;
   for (const auto& [lang, text] : v.items()) {
@@ -38,6 +55,8 @@ LocalText local_text(const json& j, const char* field, const std::string& where)
     else bad(where, std::string("\"") + field + "\" has a language poslab does not know: \"" + lang.substr(0, 8) + "\"");
   }
   if (t.en.empty()) bad(where, std::string("\"") + field + "\" needs an English text (\"en\")");
+  check_formulas(t.en, std::string(field) + "\".\"en", where);
+  check_formulas(t.zh, std::string(field) + "\".\"zh", where);
   return t;
 }
 

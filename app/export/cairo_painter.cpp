@@ -128,6 +128,13 @@ class CairoPainter::Impl final : public fig::Painter {
     return {text_advance(cr_, utf8, family_, cjk_family_, style), style.size};
   }
 
+  fig::FontExtents font_extents(const fig::TextStyle& style) override {
+    set_font(style, false);  // the Latin face: its metrics place every line
+    cairo_font_extents_t fe;
+    cairo_font_extents(cr_, &fe);
+    return {fe.ascent, fe.descent};
+  }
+
   void text(fig::Point at, std::string_view utf8, const fig::TextStyle& style, fig::Anchor h, fig::VAnchor v,
             bool rotated) override {
     if (utf8.empty()) return;

@@ -9,6 +9,7 @@
 #include "app/export/format_names.hpp"
 #include "app/export/svg_painter.hpp"
 #include "app/export/table_writer.hpp"
+#include "app/plot/formula.hpp"
 #include "poslab/core/float_text.hpp"
 #include "poslab/core/params.hpp"
 
@@ -119,7 +120,8 @@ void export_figure(const fig::Figure& figure, ExportFormat format, const std::fi
 
 std::string figure_csv(const fig::Figure& f) {
   // Column names: the readout names when every series (or the heatmap)
-  // shares them, else the axis labels.
+  // shares them, else the axis labels; formulas in them written out as text.
+  auto csv_field = [](const std::string& s) { return app::csv_field(fig::plain_text(s)); };
   const fig::Heatmap* hm = f.heatmaps.empty() ? nullptr : &f.heatmaps.front();
   auto shared = [&](auto member, const fig::Axis& axis, const std::string& heat) {
     std::string name;

@@ -15,6 +15,7 @@
 #endif
 #include "app/export/svg_painter.hpp"
 #include "app/lessons/lesson.hpp"
+#include "app/plot/formula.hpp"
 #include "poslab/core/errors.hpp"
 
 namespace poslab::app {
@@ -46,17 +47,33 @@ std::string lesson_name(const Translator& tr, std::string_view id) {
   return tr.has(key) ? tr(key) : std::string(id);
 }
 
-/// Wrapped lines of `text` at `width` (paragraphs split at '\n').
-std::vector<std::string> lines_of(fig::Painter& p, const std::string& text, const fig::TextStyle& st, double width) {
-  std::vector<std::string> out;
+/// A wrapped line of the page's words, with its style and the room it takes
+/// down the page (more than a plain line when a formula in it is tall).
+struct WordLine {
+  std::string text;
+  const fig::TextStyle* style;
+  double height;
+};
+
+/// Wrapped lines of `text` at `width` (paragraphs split at '\n'); formulas
+/// ("$…$", plot/formula.hpp) set as they are on screen, never broken.
+std::vector<WordLine> lines_of(fig::Painter& p, const std::string& text, const fig::TextStyle& st, double width) {
+  std::vector<WordLine> out;
   std::size_t start = 0;
   while (start <= text.size()) {
     std::size_t end = text.find('\n', start);
     if (end == std::string::npos) end = text.size();
     const std::string_view line(text.data() + start, end - start);
     for (const auto& [a, b] : wrap_line(line, static_cast<float>(width),
-                                        [&](std::string_view s) { return static_cast<float>(p.measure(s, st).w); }))
-      out.emplace_back(line.substr(a, b - a));
+                                        [&](std::string_view s) { return static_cast<float>(fig::rich_measure(p, s, st).w); })) {
+      WordLine l{std::string(line.substr(a, b - a)), &st, st.size * 1.35};
+      if (fig::has_markup(l.text)) {
+        // The usual leading, plus what a formula reaches beyond the font's ascent and descent.
+        const fig::RichLine r = fig::layout_rich(p, l.text, st);
+        l.height += (r.box.ascent - r.font_ascent) + (r.box.descent - r.font_descent);
+      }
+      out.push_back(std::move(l));
+    }
     start = end + 1;
   }
   return out;
@@ -70,34 +87,37 @@ void draw_page(fig::Painter& p, const ScenePage& s, Page page, const fig::Theme&
   double y = margin;
   const fig::TextStyle head{fs * 0.9, false, theme.muted}, title{fs * 1.45, true, theme.text};
   const fig::TextStyle body{fs * 1.1, false, theme.text}, bold{fs * 1.1, true, theme.text}, small{fs * 0.9, false, theme.muted};
-  p.text({margin, y}, s.header, head, fig::Anchor::left, fig::VAnchor::top);
+  fig::rich_text(p, {margin, y}, s.header, head, fig::Anchor::left, fig::VAnchor::top);
   y += head.size * 1.5;
-  p.text({margin, y}, s.lesson, title, fig::Anchor::left, fig::VAnchor::top);
+  fig::rich_text(p, {margin, y}, s.lesson, title, fig::Anchor::left, fig::VAnchor::top);
   y += title.size * 1.5;
 
   // The words below the figure: measure them first, the figure gets the rest.
-  std::vector<std::pair<std::string, const fig::TextStyle*>> words;
-  for (const auto& l : lines_of(p, s.caption, body, w)) words.emplace_back(l, &body);
-  for (const auto& l : lines_of(p, s.question, bold, w)) words.emplace_back(l, &bold);
-  for (const auto& l : lines_of(p, s.answer, body, w)) words.emplace_back(l, &body);
-  const std::vector<std::string> params = lines_of(p, s.params, small, w);
-  double words_h = 0;
-  for (const auto& wl : words) words_h += wl.second->size * 1.35;
-  words_h += static_cast<double>(params.size()) * small.size * 1.35 + fs;
+  std::vector<WordLine> words;
+  for (const std::pair<const std::string*, const fig::TextStyle*>& part :
+       {std::pair{&s.caption, &body}, {&s.question, &bold}, {&s.answer, &body}})
+    for (WordLine& l : lines_of(p, *part.first, *part.second, w)) words.push_back(std::move(l));
+  const std::vector<WordLine> params = lines_of(p, s.params, small, w);
+  double words_h = fs;
+  for (const WordLine& l : words) words_h += l.height;
+  for (const WordLine& l : params) words_h += l.height;
   const double fig_h = std::max(page.h * 0.35, page.h - margin - y - words_h - fs);
   fig::RenderStyle st;
   st.theme = theme;
   st.font_size = std::clamp(std::sqrt(w * fig_h) / 48.0, 8.0, 14.0);
   fig::render_figure(s.figure, p, {margin, y, w, fig_h}, st);
   y += fig_h + fs * 0.6;
-  for (const auto& [line, style] : words) {
-    p.text({margin, y}, line, *style, fig::Anchor::left, fig::VAnchor::top);
-    y += style->size * 1.35;
-  }
-  y += fs * 0.4;
-  for (const auto& line : params) {
-    p.text({margin, y}, line, small, fig::Anchor::left, fig::VAnchor::top);
-    y += small.size * 1.35;
+  const std::vector<WordLine>* parts[] = {&words, &params};
+  for (const std::vector<WordLine>* lines : parts) {
+    for (const WordLine& l : *lines) {
+      // A tall formula pushes its line's baseline down by what it reaches above the font.
+      const double above = fig::has_markup(l.text) ? fig::layout_rich(p, l.text, *l.style).box.ascent -
+                                                         p.font_extents(*l.style).ascent
+                                                   : 0.0;
+      fig::rich_text(p, {margin, y + above}, l.text, *l.style, fig::Anchor::left, fig::VAnchor::top);
+      y += l.height;
+    }
+    if (lines == &words) y += fs * 0.4;
   }
 }
 

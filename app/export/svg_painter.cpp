@@ -130,6 +130,11 @@ class SvgPainter::Impl final : public fig::Painter {
     return {metrics_->advance(utf8, style), style.size};
   }
 
+  fig::FontExtents font_extents(const fig::TextStyle& style) override {
+    const TextMetrics::Extents fe = metrics_->extents(style);
+    return {fe.ascent, fe.descent};
+  }
+
   void text(fig::Point at, std::string_view utf8, const fig::TextStyle& style, fig::Anchor h, fig::VAnchor v,
             bool rotated) override {
     if (utf8.empty()) return;

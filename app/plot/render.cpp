@@ -8,6 +8,8 @@
 
 #include "app/plot/render.hpp"
 
+#include "app/plot/formula.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -746,7 +748,7 @@ void draw_series(const Series& s, std::span<const Point> px, int index, Painter&
   }
 }
 
-double text_width(Painter& p, std::string_view s, const TextStyle& st) { return p.measure(s, st).w; }
+double text_width(Painter& p, std::string_view s, const TextStyle& st) { return rich_measure(p, s, st).w; }
 
 /// An axis title laid out along a side `room` pixels long: its lines and the
 /// style they share. One line at full size when it fits; else the fewest
@@ -769,9 +771,13 @@ FittedTitle fit_title(Painter& painter, const std::string& text, const TextStyle
   if (text.empty() || room <= 0) return out;
   const double full = text_width(painter, text, base);
   if (full <= room) return out;
-  std::vector<std::size_t> spaces;  // byte offsets of the break candidates
-  for (std::size_t i = 0; i < text.size(); ++i)
-    if (text[i] == ' ') spaces.push_back(i);
+  std::vector<std::size_t> spaces;  // byte offsets of the break candidates (none inside a formula)
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (const std::size_t end = text[i] == '$' ? math_span_end(text, i) : std::string::npos; end != std::string::npos)
+      i = end - 1;
+    else if (text[i] == ' ')
+      spaces.push_back(i);
+  }
   auto width_of = [&](const std::vector<std::string>& lines) {
     double w = 0;
     for (const std::string& l : lines) w = std::max(w, text_width(painter, l, base));
@@ -813,10 +819,11 @@ FittedTitle fit_title(Painter& painter, const std::string& text, const TextStyle
     if (w <= room || out.style.size <= base.size * 0.6) break;
     out.style.size = std::max(base.size * 0.6, out.style.size * room / w * 0.995);
   }
-  // Still too long at 60 %: shorten the longest lines, a code point at a time.
+  // Still too long at 60 %: shorten the longest lines, a code point at a time
+  // (formulas written out as plain text first: a cut never splits one).
   for (std::string& l : out.lines) {
     if (text_width(painter, l, out.style) <= room) continue;
-    std::string cut = l;
+    std::string cut = plain_text(l);
     while (!cut.empty()) {
       std::size_t end = cut.size() - 1;
       while (end > 0 && (static_cast<unsigned char>(cut[end]) & 0xC0) == 0x80) --end;  // a code point's first byte
@@ -1278,7 +1285,7 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
                          {p1.x - ux * head + uy * head * 0.45, p1.y - uy * head - ux * head * 0.45}};
     painter.fill_polygon(tip, c);
     if (!a.label.empty())
-      painter.text({p0.x - ux * fs * 0.4, p0.y - uy * fs * 0.4}, a.label, TextStyle{fs * 0.9, false, c},
+      rich_text(painter, {p0.x - ux * fs * 0.4, p0.y - uy * fs * 0.4}, a.label, TextStyle{fs * 0.9, false, c},
                    ux > 0 ? Anchor::right : Anchor::left, VAnchor::middle);
   }
   painter.pop_clip();
@@ -1379,7 +1386,7 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
       const double inset = fs * 0.15;
       painter.fill_rect({b.x - inset, b.y, b.w + 2 * inset, b.h}, th.plot_background.with_alpha(0.85f));
     }
-    painter.text(p.at, text, st, p.h, p.v);
+    rich_text(painter, p.at, text, st, p.h, p.v);
   };
   // Label text is read against the plot's background (or its backing): a
   // line drawn dark to show on a heatmap gets a light label on a dark theme.
@@ -1456,7 +1463,7 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
     });
     const Color nc = n.color ? *n.color : th.text;
     const TextStyle st{fs * 0.9, false, on_heatmap ? nc : readable(nc)};
-    painter.text(p, n.text, st, n.anchor, VAnchor::middle);
+    rich_text(painter, p, n.text, st, n.anchor, VAnchor::middle);
     remember(p, n.text, st, n.anchor, VAnchor::middle);
   }
 
@@ -1475,7 +1482,7 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
     if (t.label.empty()) continue;
     const double w = text_width(painter, t.label, tick_st);
     if (x - w / 2 < last_label_right + fs * 0.5) continue;  // never overlap labels
-    painter.text({x, L.plot.bottom() + tick_len + fs * 0.15}, t.label, tick_st, Anchor::center, VAnchor::top);
+    rich_text(painter, {x, L.plot.bottom() + tick_len + fs * 0.15}, t.label, tick_st, Anchor::center, VAnchor::top);
     last_label_right = x + w / 2;
   }
   double last_label_top = 1e300;
@@ -1487,7 +1494,7 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
     painter.stroke_polyline(g, th.axis, 1.0, LineStyle::solid);
     if (t.label.empty()) continue;
     if (y + tick_st.size * 0.6 > last_label_top) continue;
-    painter.text({L.plot.x - tick_len - fs * 0.25, y}, t.label, tick_st, Anchor::right, VAnchor::middle);
+    rich_text(painter, {L.plot.x - tick_len - fs * 0.25, y}, t.label, tick_st, Anchor::right, VAnchor::middle);
     last_label_top = y - tick_st.size * 0.6;
   }
   // Axis titles: the x title smaller when longer than its side (never
@@ -1500,11 +1507,11 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
   };
   if (!f.x.label.empty()) {
     const std::string t = axis_title(f.x);
-    painter.text({L.plot.x + L.plot.w / 2, bounds.bottom() - pad}, t, fitted(t, 2 * std::min(L.plot.x + L.plot.w / 2 - bounds.x, bounds.right() - L.plot.x - L.plot.w / 2) - 2 * pad),
+    rich_text(painter, {L.plot.x + L.plot.w / 2, bounds.bottom() - pad}, t, fitted(t, 2 * std::min(L.plot.x + L.plot.w / 2 - bounds.x, bounds.right() - L.plot.x - L.plot.w / 2) - 2 * pad),
                  Anchor::center, VAnchor::bottom);
   }
   for (std::size_t i = 0; i < y_title.lines.size(); ++i)
-    painter.text({bounds.x + pad + y_title.style.size * 1.2 * static_cast<double>(i), L.plot.y + L.plot.h / 2},
+    rich_text(painter, {bounds.x + pad + y_title.style.size * 1.2 * static_cast<double>(i), L.plot.y + L.plot.h / 2},
                  y_title.lines[i], y_title.style, Anchor::center, VAnchor::top, true);
 
   // Colorbar.
@@ -1522,11 +1529,11 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
       if (y < bar.y - 0.5 || y > bar.bottom() + 0.5) continue;
       const Point g[] = {{bar.right(), y}, {bar.right() + tick_len, y}};
       painter.stroke_polyline(g, th.axis, 1.0, LineStyle::solid);
-      painter.text({bar.right() + tick_len + fs * 0.25, y}, t.label, tick_st, Anchor::left, VAnchor::middle);
+      rich_text(painter, {bar.right() + tick_len + fs * 0.25, y}, t.label, tick_st, Anchor::left, VAnchor::middle);
       widest = std::max(widest, text_width(painter, t.label, tick_st));
     }
     if (!hm->value_name.empty())
-      painter.text({bar.right() + tick_len + fs * 0.6 + widest, bar.y + bar.h / 2}, hm->value_name, label_st,
+      rich_text(painter, {bar.right() + tick_len + fs * 0.6 + widest, bar.y + bar.h / 2}, hm->value_name, label_st,
                    Anchor::center, VAnchor::top, true);
   }
 
@@ -1555,7 +1562,7 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
         painter.stroke_polyline(seg, c, width, se.style);
         if (se.kind == SeriesKind::stems) painter.fill_circle({sx + swatch / 2, y}, radius, c);
       }
-      painter.text({sx + swatch + fs * 0.4, y}, name, legend_st, Anchor::left, VAnchor::middle);
+      rich_text(painter, {sx + swatch + fs * 0.4, y}, name, legend_st, Anchor::left, VAnchor::middle);
       y += legend_row;
     }
   }
@@ -1563,11 +1570,11 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
   // Title and subtitle.
   double ty = bounds.y + pad;
   if (has_title) {
-    painter.text({bounds.x + pad, ty}, f.title, title_st, Anchor::left, VAnchor::top);
+    rich_text(painter, {bounds.x + pad, ty}, f.title, title_st, Anchor::left, VAnchor::top);
     ty += title_st.size * 1.25;
   }
   if (style.show_title && !f.subtitle.empty())
-    painter.text({bounds.x + pad, ty}, f.subtitle, sub_st, Anchor::left, VAnchor::top);
+    rich_text(painter, {bounds.x + pad, ty}, f.subtitle, sub_st, Anchor::left, VAnchor::top);
   return L;
 }
 
@@ -1607,7 +1614,7 @@ std::string hover_readout(const Figure& f, const PlotLayout& L, Point px, double
       if (best_i < e.values.size())
         out += " · " + e.name + " = " + format_readout(e.values[best_i]) + (e.unit.empty() ? "" : " " + e.unit);
     if (!best->name.empty()) out = best->name + ": " + out;
-    return out;
+    return plain_text(out);  // a tooltip's one line: formulas written out
   }
   const double x = L.from_px_x(px.x), y = L.from_px_y(px.y);
   for (const Heatmap& h : f.heatmaps) {
@@ -1615,9 +1622,9 @@ std::string hover_readout(const Figure& f, const PlotLayout& L, Point px, double
     if (!v) continue;
     auto coord = [](double c, bool cells) { return format_readout(cells ? std::floor(c) : c); };
     const bool xc = h.is_matrix() || h.x_cells, yc = h.is_matrix() || h.y_cells;
-    return (h.x_name.empty() ? f.x.label : h.x_name) + " " + coord(x, xc) + " · " +
-           (h.y_name.empty() ? f.y.label : h.y_name) + " " + coord(y, yc) + " · " +
-           (h.value_name.empty() ? "value" : h.value_name) + " = " + format_readout(*v);
+    return plain_text((h.x_name.empty() ? f.x.label : h.x_name) + " " + coord(x, xc) + " · " +
+                      (h.y_name.empty() ? f.y.label : h.y_name) + " " + coord(y, yc) + " · " +
+                      (h.value_name.empty() ? "value" : h.value_name) + " = " + format_readout(*v));
   }
   return {};
 }

@@ -128,6 +128,8 @@ std::vector<Point> simplify_polyline(std::span<const Point> pts, double tol);
 /// The hover readout for the point under the cursor at `px` (nearest series
 /// point within `radius` pixels, else the heatmap value), e.g.
 /// "pair 37 · θ = 3.2e-4 · λ = 19,600 tokens". Empty when nothing is near.
+/// Formulas in names and labels are written out (fig::plain_text): it is one
+/// line of text for a tooltip.
 std::string hover_readout(const Figure& figure, const PlotLayout& layout, Point px, double radius = 12);
 
 }  // namespace poslab::app::fig

@@ -180,6 +180,7 @@ void App::before_frame() {
     fonts_ = atlas_builder_.build(*ImGui::GetIO().Fonts, options_.assets, tr_.lang(), kBaseFontPixels * scale * cs,
                                   &warning);
     ImGui::GetIO().FontDefault = fonts_.regular;
+    bind_ui_fonts(&fonts_);
     platform_.fonts_rebuilt();
     if (!warning.empty()) toasts_.push(warning, ToastKind::error);
     applied_scale_ = scale, applied_content_scale_ = cs;

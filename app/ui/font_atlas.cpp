@@ -26,6 +26,7 @@ constexpr ImWchar kBaseRanges[] = {
     0x2300, 0x23FF,  // technical (⌘ ⏵ ⏸)
     0x25A0, 0x25FF,  // geometric shapes (▶ ◀ ■ ●)
     0x2713, 0x2718,  // ✓ ✔ ✕ ✖ ✗ ✘
+    0x27E8, 0x27E9,  // ⟨ ⟩ (formulas' \langle \rangle)
     0,
 };
 
@@ -34,9 +35,33 @@ bool is_cjk(unsigned c) { return (c >= 0x2E80 && c <= 0x9FFF) || (c >= 0xF900 &&
 }  // namespace
 
 ImFont* UiFonts::closest(float pixels, bool want_bold) const {
-  if (want_bold) return (pixels > size * 1.15f && title) ? title : (bold ? bold : regular);
+  if (want_bold) {
+    if (pixels > size * 1.15f && title) return title;
+    if (pixels < size * 0.78f && bold_script) return bold_script;
+    if (pixels < size * 0.93f && bold_small) return bold_small;
+    return bold ? bold : regular;
+  }
+  if (pixels < size * 0.78f && script) return script;
   return (pixels < size * 0.93f && small) ? small : regular;
 }
+
+ImFont* UiFonts::closest_for(float pixels, bool want_bold, std::string_view utf8) const {
+  ImFont* f = closest(pixels, want_bold);
+  if (f != script && f != bold_small && f != bold_script) return f;
+  for (const char* p = utf8.data(), *end = utf8.data() + utf8.size(); p < end;) {
+    unsigned int c = 0;
+    const int n = ImTextCharFromUtf8(&c, p, end);
+    if (n <= 0) break;
+    p += n;
+    if (is_cjk(c)) return want_bold ? (bold ? bold : regular) : (small ? small : regular);
+  }
+  return f;
+}
+
+// The binding lives in the ImGui context's user data: one per context, as
+// the atlas it points into.
+void bind_ui_fonts(const UiFonts* fonts) { ImGui::GetIO().UserData = const_cast<UiFonts*>(fonts); }
+const UiFonts* bound_ui_fonts() { return static_cast<const UiFonts*>(ImGui::GetIO().UserData); }
 
 UiFonts FontAtlasBuilder::build(ImFontAtlas& atlas, const std::filesystem::path& assets, const std::string& lang,
                                 float pixels, std::string* warning) {
@@ -97,7 +122,7 @@ UiFonts FontAtlasBuilder::build(ImFontAtlas& atlas, const std::filesystem::path&
   // collection (.ttc): Noto Sans CJK holds JP, KR, SC, TC and HK, whose
   // glyphs for one ideograph differ; face 0 would draw Chinese in Japanese forms.
   // The CJK face gets the Latin face's em (em_share_of_height), as in exports.
-  auto add = [&](const std::filesystem::path& file, int index, float px, bool bold) -> ImFont* {
+  auto add = [&](const std::filesystem::path& file, int index, float px, bool bold, bool with_cjk = true) -> ImFont* {
     ImFontConfig cfg;
     cfg.OversampleH = 2;
     cfg.OversampleV = 1;
@@ -112,7 +137,7 @@ UiFonts FontAtlasBuilder::build(ImFontAtlas& atlas, const std::filesystem::path&
     }
     const bool cjk_bold = bold && !cjk_font.bold_file.empty();
     const std::filesystem::path& cjk_file = cjk_bold ? cjk_font.bold_file : cjk_font.file;
-    if (!cjk_file.empty() && !cjk_ranges_.empty()) {
+    if (with_cjk && !cjk_file.empty() && !cjk_ranges_.empty()) {
       ImFontConfig merge;
       merge.MergeMode = true;
       merge.OversampleH = 1;
@@ -131,6 +156,11 @@ UiFonts FontAtlasBuilder::build(ImFontAtlas& atlas, const std::filesystem::path&
   fonts.small = add(latin.file, latin.index, std::round(fonts.size * 0.86f), false);
   fonts.bold = add(bold_file, bold_index, fonts.size, true);
   fonts.title = add(bold_file, bold_index, std::round(fonts.size * 1.3f), true);
+  // The formula faces carry no CJK (the atlas stays small): a formula's
+  // Chinese words are drawn from the faces above (UiFonts::closest_for).
+  fonts.script = add(latin.file, latin.index, std::round(fonts.size * 0.7f), false, false);
+  fonts.bold_small = add(bold_file, bold_index, std::round(fonts.size * 0.86f), true, false);
+  fonts.bold_script = add(bold_file, bold_index, std::round(fonts.size * 0.7f), true, false);
   atlas.Flags |= ImFontAtlasFlags_NoPowerOfTwoHeight;
   if (!atlas.Build()) {
     // A font file that stb_truetype cannot read: ImGui's own font still works.
@@ -139,6 +169,7 @@ UiFonts FontAtlasBuilder::build(ImFontAtlas& atlas, const std::filesystem::path&
     ImFontConfig def;
     def.SizePixels = fonts.size;
     fonts.regular = fonts.small = fonts.bold = fonts.title = atlas.AddFontDefault(&def);
+    fonts.script = fonts.bold_small = fonts.bold_script = fonts.regular;
     atlas.Build();
   }
   return fonts;

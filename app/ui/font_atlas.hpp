@@ -2,7 +2,9 @@
 // The ImGui font atlas: DejaVu Sans (app/common/fonts.hpp finds it through
 // fontconfig) baked at the UI's pixel size — never a scaled bitmap — in four
 // faces: regular (UI and plot labels), small (tick labels, captions), bold
-// (headings) and title (lesson titles). Baked glyphs: Latin, Greek, general
+// (headings) and title (lesson titles); and three for formulas
+// (plot/formula.hpp): script (0.7: exponents, subscripts), bold small and
+// bold script (a fraction's parts and scripts in a bold question). Baked glyphs: Latin, Greek, general
 // punctuation, super- and subscripts, arrows, mathematical operators,
 // geometric shapes and ✓ ✗ — plus every character that occurs in the active
 // translation files (ImFontGlyphRangesBuilder), so a Chinese translation
@@ -15,6 +17,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <string_view>
 
 namespace poslab::app::ui {
 
@@ -23,6 +26,9 @@ struct UiFonts {
   ImFont* small = nullptr;  ///< 0.86 × regular
   ImFont* bold = nullptr;
   ImFont* title = nullptr;  ///< bold, 1.3 × regular
+  ImFont* script = nullptr;       ///< 0.7 × regular: a formula's scripts
+  ImFont* bold_small = nullptr;   ///< bold, 0.86 × regular: a fraction's parts in bold text
+  ImFont* bold_script = nullptr;  ///< bold, 0.7 × regular
   float size = 15;          ///< regular size in pixels
   /// Bumps on every rebuild: text measured with an older atlas is stale.
   std::uint64_t generation = 0;
@@ -30,9 +36,17 @@ struct UiFonts {
   /// The baked face closest to `pixels` (and weight): what the plot painter
   /// draws and measures with, so layout and drawing agree exactly.
   ImFont* closest(float pixels, bool want_bold) const;
+  /// closest(), but never a formula face (script, bold small, bold script)
+  /// for a text with CJK characters: those faces carry none.
+  ImFont* closest_for(float pixels, bool want_bold, std::string_view utf8) const;
 };
 
 inline constexpr float kBaseFontPixels = 15.0f;
+
+/// The fonts wrapped_text (ui_context.hpp) draws formulas with, bound to the
+/// current ImGui context by the App whenever it bakes them (nullptr: none).
+void bind_ui_fonts(const UiFonts* fonts);
+const UiFonts* bound_ui_fonts();
 
 class FontAtlasBuilder {
  public:

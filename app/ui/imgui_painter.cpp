@@ -171,16 +171,23 @@ class ImGuiPainter::Impl final : public fig::Painter {
   fig::Size measure(std::string_view utf8, const fig::TextStyle& style) override {
     const auto size = static_cast<float>(style.size);
     if (utf8.empty()) return {0, style.size};
-    const ImFont* font = fonts_.closest(size, style.bold);
+    const ImFont* font = fonts_.closest_for(size, style.bold, utf8);
     const ImVec2 s = font->CalcTextSizeA(size, FLT_MAX, 0, utf8.data(), utf8.data() + utf8.size());
     return {s.x, style.size};
+  }
+
+  fig::FontExtents font_extents(const fig::TextStyle& style) override {
+    const auto size = static_cast<float>(style.size);
+    const ImFont* font = fonts_.closest(size, style.bold);
+    const float scale = size / font->FontSize;
+    return {font->Ascent * scale, -font->Descent * scale};
   }
 
   void text(fig::Point at, std::string_view utf8, const fig::TextStyle& style, fig::Anchor h, fig::VAnchor v,
             bool rotated) override {
     if (utf8.empty()) return;
     const auto size = static_cast<float>(style.size);
-    ImFont* font = fonts_.closest(size, style.bold);
+    ImFont* font = fonts_.closest_for(size, style.bold, utf8);
     const float scale = size / font->FontSize;
     const float ascent = font->Ascent * scale, descent = -font->Descent * scale;
     const float w = font->CalcTextSizeA(size, FLT_MAX, 0, utf8.data(), utf8.data() + utf8.size()).x;

@@ -16,6 +16,7 @@
 #include "app/common/assets.hpp"
 #include "app/common/messages.hpp"
 #include "app/common/notation.hpp"
+#include "app/plot/formula.hpp"
 
 namespace poslab::app::ui {
 
@@ -149,7 +150,7 @@ void LessonView::symbol_tooltip(const std::string& text) {
       // no card, no tooltips; Help → Notation says why
     }
   }
-  const auto used = symbols_in(text, notation_);
+  const auto used = symbols_in(fig::plain_text(text), notation_);  // θ_i in a formula is θᵢ
   if (used.empty()) return;
   const bool zh = ctx_->tr.lang() == "zh";
   ImGui::BeginTooltip();

@@ -3,8 +3,11 @@
 #include <imgui.h>
 
 #include <cfloat>
+#include <optional>
 
 #include "app/common/text_wrap.hpp"
+#include "app/plot/formula.hpp"
+#include "app/ui/imgui_painter.hpp"
 
 namespace poslab::app::ui {
 
@@ -16,14 +19,74 @@ std::string lesson_title(const Translator& tr, std::string_view view_id) {
 
 namespace {
 
+/// The faces text is measured and drawn in: the App's (bind_ui_fonts), or the
+/// current font for every size when none is bound (a test's bare context).
+UiFonts text_fonts() {
+  if (const UiFonts* f = bound_ui_fonts(); f && f->regular) return *f;
+  UiFonts f;
+  f.regular = f.small = f.bold = f.title = ImGui::GetFont();
+  f.size = ImGui::GetFontSize();
+  return f;
+}
+
+/// A line of words and formulas (plot/formula.hpp), painted in the current
+/// font, size and text colour with the figures' ImGui painter.
+class RichLinePainter {
+ public:
+  RichLinePainter()
+      : fonts_(text_fonts()), painter_(recording_, fonts_, sink_, slots_, 1.0) {
+    const ImFont* f = ImGui::GetFont();
+    const bool bold = f == fonts_.bold || f == fonts_.title || f == fonts_.bold_small || f == fonts_.bold_script;
+    const ImVec4 c = ImGui::ColorConvertU32ToFloat4(ImGui::GetColorU32(ImGuiCol_Text));
+    style_ = fig::TextStyle{ImGui::GetFontSize(), bold, fig::Color{c.x, c.y, c.z, c.w}};
+  }
+
+  float width(std::string_view piece) { return static_cast<float>(fig::rich_measure(painter_, piece, style_).w); }
+
+  /// The line's height: the font's, or more when a formula reaches higher or lower.
+  float height(std::string_view piece) {
+    const fig::RichLine line = fig::layout_rich(painter_, piece, style_);
+    return std::max(ImGui::GetTextLineHeight(), static_cast<float>(line.box.ascent + line.box.descent));
+  }
+
+  /// Draws the line at the cursor as one item (its baseline as low as its
+  /// tallest formula needs).
+  void draw(std::string_view piece) {
+    const fig::RichLine line = fig::layout_rich(painter_, piece, style_);
+    recording_.clear();
+    fig::draw_rich(painter_, {0, line.box.ascent}, line, style_, fig::Anchor::left, fig::VAnchor::baseline);
+    replay(recording_, ImGui::GetWindowDrawList(), ImGui::GetCursorScreenPos(), sink_);
+    const auto h = std::max(ImGui::GetTextLineHeight(), static_cast<float>(line.box.ascent + line.box.descent));
+    ImGui::Dummy({static_cast<float>(line.box.advance), h});
+  }
+
+ private:
+  UiFonts fonts_;
+  FigureRecording recording_;
+  NullHeatmapSink sink_;
+  std::vector<std::uint32_t> slots_;
+  ImGuiPainter painter_;
+  fig::TextStyle style_;
+};
+
+/// The width of `piece` in the current font, through `rich` when it holds markup.
+float piece_width(std::string_view piece, std::optional<RichLinePainter>& rich) {
+  if (fig::has_markup(piece)) {
+    if (!rich) rich.emplace();
+    return rich->width(piece);
+  }
+  return ImGui::GetFont()->CalcTextSizeA(ImGui::GetFontSize(), FLT_MAX, 0.0f, piece.data(), piece.data() + piece.size()).x;
+}
+
 /// One line of `text` (no '\n') broken at `width` (app/common/text_wrap.hpp).
 void draw_wrapped_line(std::string_view line, float width) {
-  ImFont* font = ImGui::GetFont();
-  const float size = ImGui::GetFontSize();
-  auto measure = [&](std::string_view piece) {
-    return font->CalcTextSizeA(size, FLT_MAX, 0.0f, piece.data(), piece.data() + piece.size()).x;
-  };
-  for (const auto& [a, b] : wrap_line(line, width, measure)) ImGui::TextUnformatted(line.data() + a, line.data() + b);
+  std::optional<RichLinePainter> rich;
+  auto measure = [&](std::string_view piece) { return piece_width(piece, rich); };
+  for (const auto& [a, b] : wrap_line(line, width, measure)) {
+    const std::string_view piece = line.substr(a, b - a);
+    if (rich && fig::has_markup(piece)) rich->draw(piece);
+    else ImGui::TextUnformatted(piece.data(), piece.data() + piece.size());
+  }
 }
 
 }  // namespace
@@ -43,20 +106,22 @@ void wrapped_text(std::string_view text, float wrap_pos_x) {
 
 float wrapped_height(ImFont* font, std::string_view text, float width) {
   if (font) ImGui::PushFont(font);
-  ImFont* f = ImGui::GetFont();
-  const float size = ImGui::GetFontSize();
-  auto measure = [&](std::string_view piece) {
-    return f->CalcTextSizeA(size, FLT_MAX, 0.0f, piece.data(), piece.data() + piece.size()).x;
-  };
+  std::optional<RichLinePainter> rich;
+  auto measure = [&](std::string_view piece) { return piece_width(piece, rich); };
+  float h = 0;
   std::size_t lines = 0, start = 0;
   while (start <= text.size()) {
     std::size_t end = text.find('\n', start);
     if (end == std::string_view::npos) end = text.size();
-    lines += wrap_line(text.substr(start, end - start), width, measure).size();
+    const std::string_view line = text.substr(start, end - start);
+    for (const auto& [a, b] : wrap_line(line, width, measure)) {
+      const std::string_view piece = line.substr(a, b - a);
+      h += rich && fig::has_markup(piece) ? rich->height(piece) : ImGui::GetTextLineHeight();
+      ++lines;
+    }
     start = end + 1;
   }
-  const float h = static_cast<float>(lines) * ImGui::GetTextLineHeight() +
-                  static_cast<float>(lines > 0 ? lines - 1 : 0) * ImGui::GetStyle().ItemSpacing.y;
+  h += static_cast<float>(lines > 0 ? lines - 1 : 0) * ImGui::GetStyle().ItemSpacing.y;
   if (font) ImGui::PopFont();
   return text.empty() ? 0.0f : h;
 }

@@ -43,6 +43,9 @@ void help_marker(const char* text);
 /// after '.' and ',' inside a word and never in Chinese): at spaces and next
 /// to any CJK character (never before closing punctuation ，。） or after
 /// opening （“), so a run of digits, Latin letters and symbols never splits.
+/// Formulas ("$θ_i = b^{-2i/d}$", plot/formula.hpp) are typeset, each one
+/// unbreakable word; a line holding a tall one (a fraction) is taller. A line
+/// without markup is ImGui::TextUnformatted, as it always was.
 void wrapped_text(std::string_view text, float wrap_pos_x = 0);
 
 /// The height of `text` as wrapped_text draws it at `width` in `font`

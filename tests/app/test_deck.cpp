@@ -103,6 +103,11 @@ TEST_CASE("deck: bad decks are refused naming the scene and what is wrong") {
   refused_in_second(R"({"lesson": "rope", "caption": 3})", "must be text");
   refused_in_second(R"({"lesson": "t5", "params": {"buckets": 32, "bucket_max_distance": 8}})", "invalid parameter");
   refused_in_second(R"({"lesson": "rope", "animation": {"key": "heads", "from": 1, "to": 8}})", "animation");
+  // a formula that does not parse is named, with why, in either language
+  refused_in_second(R"({"lesson": "rope", "caption": "turn by $\\hat{θ}$"})", "unknown command \\hat");
+  refused_in_second(R"({"lesson": "rope", "caption": {"en": "ok", "zh": "$x^{2$"}})", "\"caption\".\"zh\" has a formula");
+  // dollars that open no formula are words: a price, or an escaped dollar
+  CHECK(refusal(deck_with(R"({"lesson": "rope", "caption": "costs $5 or $10, \\$x\\$ and $x^2$"})")).empty());
 }
 
 TEST_CASE("deck: a missing or unreadable file is an I/O error, a folder too") {

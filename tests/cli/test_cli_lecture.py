@@ -46,6 +46,45 @@ class Handouts(unittest.TestCase):
     def path(self, name):
         return os.path.join(self.dir, name)
 
+    def test_formulas_in_handouts_keep_their_glyphs(self):
+        # A formula is typeset in runs (base, raised script, fraction parts):
+        # the SVG holds each run as text, the PDF as text a reader extracts.
+        scene = {"lesson": "scaling", "figure": "wavelength",
+                 "caption": {"en": "Pair $θ_i = b^{-2i/d}$ and $b' = b·s^{\\frac{d}{d-2}}$ with $\\sqrt{1 + \\ln s}$.",
+                             "zh": "第 $i$ 对：$θ_i = b^{-2i/d}$。"}}
+        src = self.path("f.json")
+        with open(src, "w", encoding="utf-8") as f:
+            f.write(deck([scene]))
+        runs = ["θ", "−2i/d", "b′", "d−2", "ln", "1"]
+        out = self.path("svg")
+        p = run("deck", "export", src, "--format", "svg", "--out", out)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        (svg,) = [os.path.join(out, n) for n in os.listdir(out)]
+        with open(svg, encoding="utf-8") as f:
+            texts = [t.split(">", 1)[1] for t in f.read().split("<text")[1:]]
+        texts = [t.split("</text>", 1)[0] for t in texts]
+        for r in runs:
+            self.assertTrue(any(t.strip() == r or t.strip() == r.replace("−", "−") for t in texts), (r, texts[-20:]))
+        self.assertFalse(any("$" in t or "\\frac" in t for t in texts), "markup left in the SVG")
+        if shutil.which("pdftotext"):
+            pdf = self.path("f.pdf")
+            p = run("deck", "export", src, "--format", "pdf", "--out", pdf)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            text = subprocess.run(["pdftotext", pdf, "-"], capture_output=True, text=True).stdout
+            flat = "".join(text.split())
+            for r in runs:
+                self.assertIn(r, flat)
+            self.assertNotIn("\\frac", flat)
+        # A formula that does not parse: refused, naming the scene, nothing written.
+        with open(src, "w", encoding="utf-8") as f:
+            f.write(deck([dict(scene, caption="a $\\hat{x}$")]))
+        bad = self.path("bad.pdf")
+        p = run("deck", "export", src, "--format", "pdf", "--out", bad)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("scene 1", p.stderr.decode())
+        self.assertIn("unknown command", p.stderr.decode())
+        self.assertFalse(os.path.exists(bad))
+
     def test_list_decks(self):
         p = run("list", "decks", "--format", "json")
         self.assertEqual(p.returncode, 0, p.stderr)
