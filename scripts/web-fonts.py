@@ -5,7 +5,8 @@ The page cannot use the machine's fonts (a browser has no fontconfig, and a
 student's laptop may have no CJK font at all), so it carries its own:
 DejaVu Sans and DejaVu Sans Bold (Latin, Greek, math symbols) and
 WenQuanYi Micro Hei (CJK), all from Debian's font packages, each cut to
-  - the ranges the UI always bakes (app/ui/font_atlas.cpp kBaseRanges), and
+  - the ranges the UI always bakes (app/ui/font_atlas.cpp kBaseRanges: what
+    a formula's commands — \\theta, \\cdot, \\langle — draw is in them), and
   - every character of the translations, guided steps, decks, presets and
     the notation card (CJK characters into the CJK font only).
 A character typed by the user outside these shows as ImGui's fallback.
@@ -27,7 +28,7 @@ WQY = "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc"
 # app/ui/font_atlas.cpp kBaseRanges (inclusive pairs)
 BASE_RANGES = [(0x20, 0xFF), (0x100, 0x17F), (0x370, 0x3FF), (0x1D62, 0x1D6A), (0x2000, 0x206F),
                (0x2070, 0x209F), (0x2100, 0x214F), (0x2190, 0x21FF), (0x2200, 0x22FF), (0x2300, 0x23FF),
-               (0x25A0, 0x25FF), (0x2713, 0x2718)]
+               (0x25A0, 0x25FF), (0x2713, 0x2718), (0x27E8, 0x27E9)]
 
 
 def is_cjk(c):  # app/ui/font_atlas.cpp is_cjk

@@ -285,8 +285,15 @@ class Parser {
            (pos_ + name.size() >= s_.size() || !std::isalpha(static_cast<unsigned char>(s_[pos_ + name.size()])));
   }
 
+  /// Spaces in a formula are ignored, as in LaTeX: ASCII ones and the
+  /// no-break and thin spaces a plain-text formula was written with.
   void skip_spaces() {
-    while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\t' || s_[pos_] == '\n')) ++pos_;
+    while (pos_ < s_.size()) {
+      std::size_t n = 1;
+      const char32_t c = decode(s_, pos_, n);
+      if (!in(U" \t\n\u00A0\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200A\u202F", c)) return;
+      pos_ += n;
+    }
   }
 
   /// Items up to the end, a '}', a \right or a ']' (per `stop`), as a row
@@ -585,6 +592,12 @@ class Parser {
 }  // namespace
 
 ParsedFormula parse_formula(std::string_view source) { return Parser(source).run(); }
+
+std::vector<std::string_view> formula_symbol_commands() {
+  std::vector<std::string_view> out;
+  for (const Symbol& s : kSymbols) out.push_back(s.name);
+  return out;
+}
 
 // [SECTION] Writing a formula back as plain text
 

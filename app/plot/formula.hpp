@@ -113,6 +113,11 @@ struct ParsedFormula {
 /// space after a command name ends the name and is dropped, as in LaTeX.
 ParsedFormula parse_formula(std::string_view source);
 
+/// The commands that stand for one character or a function's name
+/// ("theta", "cdot", "ln", …, without the backslash): for the docs and for
+/// the tests that every character they draw is in the fonts.
+std::vector<std::string_view> formula_symbol_commands();
+
 /// The formula written back as one line of Unicode: scripts as ²ᵢ⁻ when every
 /// character has such a form, else "^(…)"/"_(…)"; a fraction as "a/b"
 /// (parts in parentheses when they are more than one word); a root as "√x"

@@ -8,6 +8,7 @@
 
 #include "app/common/fonts.hpp"
 #include "app/common/messages.hpp"
+#include "app/plot/formula.hpp"
 
 namespace poslab::app::ui {
 
@@ -156,10 +157,11 @@ void ExportUi::draw(UiContext& ctx, SweepRecorder& recorder) {
     const std::string key = std::string(v.id) + "." + std::string(id) + ".title";
     if (ctx.tr.has(key)) {
       std::string t = ctx.tr(key);
-      if (t.find('{') == std::string::npos) return t;
+      if (t.find('{') == std::string::npos) return fig::plain_text(t);  // a menu's plain text: formulas written out
     }
     // a title with placeholders: the figure's own, as built at the current values
-    if (const FigureCache::Entry* e = ctx.figures.find(v.id, id); e && !e->figure.title.empty()) return e->figure.title;
+    if (const FigureCache::Entry* e = ctx.figures.find(v.id, id); e && !e->figure.title.empty())
+      return fig::plain_text(e->figure.title);
     return std::string(id);
   };
   ImGui::SetNextItemWidth(std::min(420 * s, ImGui::GetContentRegionAvail().x * 0.7f));

@@ -21,6 +21,7 @@
 
 #include "app/common/messages.hpp"
 #include "app/common/text_wrap.hpp"
+#include "app/plot/formula.hpp"
 #include "app/ui/app.hpp"
 
 namespace poslab::app::ui {
@@ -270,6 +271,8 @@ void LessonView::lecture_page(UiContext& ctx, float height, const std::function<
 
 // [SECTION] Figure titles
 
+// A title here labels a tab or a tooltip: ImGui's plain text, so its formulas
+// are written out (fig::plain_text); the figure's header typesets them.
 std::string LessonView::figure_title(const ViewDef& v, std::string_view id) {
   const Translator& tr = ctx_->tr;
   const std::string key = std::string(v.id) + "." + std::string(id) + ".title";
@@ -277,15 +280,16 @@ std::string LessonView::figure_title(const ViewDef& v, std::string_view id) {
   // figure itself: take the figure's title as built, at the current values.
   if (tr.has(key)) {
     std::string t = tr(key);
-    if (t.find('{') == std::string::npos) return t;
+    if (t.find('{') == std::string::npos) return fig::plain_text(t);
   }
-  if (const FigureCache::Entry* e = ctx_->figures.find(v.id, id); e && !e->figure.title.empty()) return e->figure.title;
+  if (const FigureCache::Entry* e = ctx_->figures.find(v.id, id); e && !e->figure.title.empty())
+    return fig::plain_text(e->figure.title);
   const std::string cache_key = tr.lang() + "/" + std::string(v.id) + "/" + std::string(id);
   if (auto it = titles_.find(cache_key); it != titles_.end()) return it->second;
   std::string title;
   if (const FigureDef* def = find_figure(v, id)) {
     try {  // once per figure and language: its title at the current parameters, small
-      title = build_figure(v, *def, ctx_->state.params(), tr, 240, 160).title;
+      title = fig::plain_text(build_figure(v, *def, ctx_->state.params(), tr, 240, 160).title);
     } catch (const std::exception&) {
     }
   }
@@ -301,7 +305,7 @@ std::string LessonView::figure_title(const ViewDef& v, std::string_view id) {
 std::string LessonView::figure_tab(const ViewDef& v, std::string_view id) {
   const Translator& tr = ctx_->tr;
   const std::string key = std::string(v.id) + "." + std::string(id) + ".tab";
-  if (tr.has(key)) return tr(key);
+  if (tr.has(key)) return fig::plain_text(tr(key));
   // Else the title's head before a colon ("Mixing the two layouts: the score …"),
   // when it says something on its own.
   std::string title = figure_title(v, id);

@@ -154,6 +154,7 @@ TEST_CASE("formula parser: every form of the markup parses, and writes back as U
            {"-x", "−x"},
            {"a \\, b \\quad c", "a b c"},
            {"5\\%", "5%"},
+           {"a\u00A0=\u202Fb\u2009+ c", "a = b + c"},  // no-break and thin spaces are spaces: ignored
        }) {
     CAPTURE(c.src);
     const fig::ParsedFormula f = fig::parse_formula(c.src);

@@ -43,6 +43,7 @@
 #include "app/lessons/lesson.hpp"
 #include "app/lessons/table.hpp"
 #include "app/model/model_config.hpp"
+#include "app/plot/formula.hpp"
 #include "app_test_support.hpp"
 #include "core/core_test_support.hpp"
 #include "poslab/core/alibi.hpp"
@@ -768,7 +769,9 @@ TEST_CASE("i18n: every Chinese text follows the glossary's punctuation, spacing 
   for (const auto& entry : all) {
     CAPTURE(entry.first);
     CAPTURE(entry.second);
-    for (const std::string& problem : chinese_style_problems(entry.second)) FAIL_CHECK(problem);
+    // Checked as the reader sees it: formulas ("$θ_i$") written out, so
+    // "波长$λ_i$" is a missing space and a formula's markup is no punctuation.
+    for (const std::string& problem : chinese_style_problems(app::fig::plain_text(entry.second))) FAIL_CHECK(problem);
   }
 }
 

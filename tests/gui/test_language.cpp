@@ -4,12 +4,14 @@
 // error reasons read in both languages (tests/app/test_i18n.cpp does the rest).
 
 #include <doctest/doctest.h>
+#include <imgui_internal.h>
 
 #include <filesystem>
 #include <fstream>
 
 #include "app/common/fonts.hpp"
 #include "app/common/messages.hpp"
+#include "app/plot/formula.hpp"
 #include "app/ui/export_service.hpp"
 #include "core/core_test_support.hpp"
 #include "gui_test_support.hpp"
@@ -83,6 +85,30 @@ TEST_CASE("the font atlas bakes the Chinese glyphs the translation uses, not the
   // 龘 (U+9F98) is in the CJK block but in no translation: not baked.
   CHECK(font->FindGlyphNoFallback(static_cast<ImWchar>(0x9F98)) == nullptr);
   CHECK(ImGui::GetIO().Fonts->TexHeight <= 4096);
+}
+
+TEST_CASE("every character a formula's command draws is baked, in every face a formula uses") {
+  // "\\theta" in a text puts no θ in the translation files: the atlas bakes it
+  // from its base ranges, which must hold every symbol the markup knows.
+  test::BlindApp t;
+  const ui::UiFonts& f = t.app->fonts();
+  int checked = 0;
+  for (std::string_view name : app::fig::formula_symbol_commands()) {
+    const app::fig::ParsedFormula parsed = app::fig::parse_formula("\\" + std::string(name));
+    REQUIRE_FALSE(parsed.error);
+    const std::string drawn = app::fig::formula_plain(parsed.root);
+    for (const char* p = drawn.c_str(); *p;) {
+      unsigned int c = 0;
+      p += ImTextCharFromUtf8(&c, p, nullptr);
+      CAPTURE(name);
+      for (const ImFont* face : {f.regular, f.small, f.bold, f.script, f.bold_small, f.bold_script}) {
+        REQUIRE(face != nullptr);
+        CHECK(face->FindGlyphNoFallback(static_cast<ImWchar>(c)) != nullptr);
+        ++checked;
+      }
+    }
+  }
+  CHECK(checked > 500);
 }
 
 /// The ink of glyph `c` of `font` in the baked atlas: the sum of its coverage.
