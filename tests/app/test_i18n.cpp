@@ -47,6 +47,7 @@
 #include "core/core_test_support.hpp"
 #include "poslab/core/alibi.hpp"
 #include "poslab/core/gaussian.hpp"
+#include "poslab/core/lab/lab.hpp"
 #include "poslab/core/learned.hpp"
 #include "poslab/core/relative.hpp"
 #include "poslab/core/scaling.hpp"
@@ -456,6 +457,19 @@ std::vector<core::InvalidParameter> exceptions_for_every_reason() {
         core::ScalingConfig{.method = core::ScalingMethod::seed, .d = 2, .factor = 1024, .temperature = 1000});
   });
   // the app's checks: export options, formats, presets, sessions, tables, the CLI
+  // the length-generalisation lab (core/lab, poslab lab run)
+  add([] { app::cli::check_lab_request({.width = 30}); });
+  add([] { app::cli::check_lab_request({.encodings = "alibi", .extensions = "pi"}); });
+  add([] {
+    core::lab::LabConfig c = core::lab::default_lab_config(core::lab::Task::lm);
+    c.encoding = core::lab::Encoding::alibi;
+    c.width = 8;
+    c.heads = 2;
+    c.layers = 1;
+    c.eval_samples = 1;
+    core::lab::LabRun run(c);
+    (void)run.evaluate(core::lab::Extension::yarn);
+  });
   add([] { (void)app::parse_export_format("gif"); });
   add([] { (void)app::parse_table_format("xls"); });
   add([] { (void)app::fig::Theme::by_name("pink"); });

@@ -54,19 +54,30 @@ Extension parse_extension(std::string_view word) {
 
 // [SECTION] The config: defaults, checks, FLOPs
 
+// The defaults (docs/LAB.md, "Choosing the sizes"): width 32, 2 layers, 4 heads
+// (head size 8), Adam at 1e-2 with warm-up and cosine decay. lm: a 16-symbol
+// order-2 language, L = 32, M = 4L, 1500 steps of 16 sequences; copy/reverse:
+// inputs of 1..8 symbols, M = 3L, 1500 steps of 32 sequences. About 10 s of one
+// core per model on the reference machine.
 LabConfig default_lab_config(Task task) {
   LabConfig c;
   c.task = task;
+  c.layers = 2;
+  c.width = 32;
+  c.heads = 4;
+  c.learning_rate = 1e-2;
+  c.steps = 1500;
   if (task == Task::lm) {
+    c.lm_vocab = 16;
+    c.lm_order = 2;
+    c.lm_sharpness = 2;
     c.train_length = 32;
     c.eval_length = 128;  // 4·L
-    c.steps = 600;
-    c.learning_rate = 3e-3;
+    c.batch = 16;
   } else {
-    c.train_length = 16;
-    c.eval_length = 48;  // 3·L
-    c.steps = 1000;
-    c.learning_rate = 3e-3;
+    c.train_length = 8;
+    c.eval_length = 24;  // 3·L
+    c.batch = 32;
     c.eval_samples = 64;
   }
   return c;

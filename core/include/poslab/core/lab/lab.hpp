@@ -53,15 +53,15 @@ struct LabConfig {
   Encoding encoding = Encoding::rope;
   PairLayout rope_layout = PairLayout::half;
   double rope_base = 10000;
-  int layers = 2, width = 64, heads = 4;
+  int layers = 2, width = 32, heads = 4;
   /// L: lm — the training sequence length in tokens; copy/reverse — the longest
   /// input length n trained on (n is drawn from 1..L; a sequence holds 2n tokens).
   int train_length = 32;
   /// M: the longest evaluated position (lm) or input length (copy), L..8·L.
   int eval_length = 128;
   int batch = 32;
-  int steps = 1000;
-  double learning_rate = 3e-3;  ///< Adam's peak rate: linear warm-up, cosine decay to min_lr_fraction of it
+  int steps = 1500;
+  double learning_rate = 1e-2;  ///< Adam's peak rate: linear warm-up, cosine decay to min_lr_fraction of it
   int warmup_steps = 50;  ///< capped at steps/10
   double min_lr_fraction = 0.1;
   double grad_clip = 1.0;  ///< the global gradient norm is clipped to this
@@ -69,7 +69,7 @@ struct LabConfig {
   std::uint64_t task_seed = 1;  ///< the task: the language and the evaluation set (shared by every run)
   int eval_samples = 256;       ///< lm: evaluation sequences; copy/reverse: sequences per length
   // the language (task lm)
-  int lm_vocab = 32, lm_order = 2;
+  int lm_vocab = 16, lm_order = 2;
   double lm_sharpness = 2.0;
   // copy / reverse
   int copy_alphabet = 0;  ///< 0: max(16, eval_length) (enough distinct symbols for the longest input)
@@ -86,8 +86,9 @@ struct LabConfig {
   int train_tokens() const;
 };
 
-/// The lab's defaults for `task` (sizes, steps and rates chosen so every
-/// encoding but NoPE reaches the floor at the trained lengths; docs/LAB.md).
+/// The lab's defaults for `task` (sizes, steps and rates chosen so the
+/// encodings reach the floor at the trained lengths within about 10 s of one
+/// core per model; docs/LAB.md says which do and which do not).
 LabConfig default_lab_config(Task task);
 
 /// Multiply-adds of one training step ×2 (forward + backward), counting the
