@@ -2,6 +2,7 @@
 // The headless subcommands. Each returns an exit code and writes its one-line
 // error to stderr itself (through command_io.hpp).
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -92,6 +93,27 @@ std::vector<std::string> model_sets(const std::string& file);
 /// Returns the model's name (model_type; "" when `file` is empty).
 std::string apply_model(core::Params& params, const std::string& file, const std::vector<std::string_view>& reads,
                  const std::vector<std::string>& sets);
+
+/// `poslab lab run` (docs/CONTRACT.md §1, §9): trains the length-generalisation
+/// lab's tiny Transformers and prints the metric at every evaluated length.
+/// Unset = the task's default (core::lab::default_lab_config).
+struct LabRequest {
+  std::string task = "lm";
+  std::string encodings = "nope,learned,sinusoidal,rope,alibi,t5";
+  std::string extensions = "none";
+  std::optional<double> factor;  ///< the extensions' s; unset = eval_length / train_length
+  int seeds = 3;
+  std::optional<int> steps, train_length, eval_length, layers, width, heads, batch;
+  std::optional<double> learning_rate;
+  std::optional<int> threads;  ///< unset = one per core
+  std::string format = "json";
+  std::string out;
+  std::string lang;
+};
+CLI::App* add_lab_command(CLI::App& app, LabRequest& request);
+int run_lab(const LabRequest& request);
+/// The checks run_lab makes before training: raises core::InvalidParameter naming the key.
+void check_lab_request(const LabRequest& request);
 
 /// Refuses an export whose images together have more than kExportPixelBudget
 /// pixels (`figures` images of o's size): core::InvalidParameter.

@@ -314,6 +314,16 @@ void read_yarn(Reader& r, const json* s, const std::string& where, double factor
            {{"where", where}, {"low", num(exact.first)}, {"high", num(exact.second)},
             {"low_rounded", num(std::floor(exact.first))}, {"high_rounded", num(std::ceil(exact.second))}});
   }
+  // An inverted correction range (low > high: even the slowest pair turns
+  // more than beta_fast times within L, a small rope_theta): transformers'
+  // ramp is then 0 for every pair and divides every frequency by s, with no
+  // message.
+  if (out.rotary_dim) {
+    const auto range = core::yarn_correction_range(beta_fast, beta_slow, *out.rotary_dim, p["base"].get<double>(),
+                                                   static_cast<double>(*out.trained_context), !p.contains("truncate"));
+    if (range.first > range.second)
+      r.warn("model.warning.yarn_inverted_range", {{"where", where}, {"low", num(range.first)}, {"high", num(range.second)}});
+  }
   if (o && max_pos && factor > 1 &&
       std::abs(static_cast<double>(*max_pos) / static_cast<double>(*out.trained_context) - factor) > 1e-9) {
     const double ratio = static_cast<double>(*max_pos) / static_cast<double>(*out.trained_context);

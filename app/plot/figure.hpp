@@ -139,6 +139,9 @@ struct Series {
 /// Fills out[r·xs.size() + c] with the value at (xs[c], ys[r]).
 using HeatmapSampler =
     std::function<void(std::span<const double> xs, std::span<const double> ys, std::span<float> out)>;
+/// The same in double precision, for exports (the drawing keeps floats).
+using HeatmapExactSampler =
+    std::function<void(std::span<const double> xs, std::span<const double> ys, std::span<double> out)>;
 
 /// A heatmap over the rectangle [x0, x1] × [y0, y1] in data coordinates.
 /// Either `values` (a cols × rows matrix, row-major from y0 to y1, each cell
@@ -168,8 +171,16 @@ struct Heatmap {
   bool x_cells = false, y_cells = false;  ///< sampler: snap to cell centres of the lattice
   Colormap colormap = Colormap::magnitude;
   double vmin = 0, vmax = 1;   ///< colour range (signed maps: symmetric around 0)
+  TickFormat value_format = TickFormat::automatic;  ///< the colour bar's ticks (integer: whole values only)
   std::string value_name;      ///< colorbar / hover label, e.g. "PE[pos, i]"
   std::string x_name, y_name;  ///< hover readout names, e.g. "dim", "pos"
+  /// Exports (CSV): the values in double precision at the coordinates the
+  /// CSV lists (cell centres for a matrix or a cell lattice); unset: the floats.
+  HeatmapExactSampler exact;
+  /// Exports (CSV): the index each column (row) stands for, when it is not
+  /// the cell's own coordinate (a block drawn at an offset, cells that start
+  /// at chosen positions); empty: the coordinate.
+  std::vector<double> x_index, y_index;
 
   /// Set by prepare_for_screen for a sampler: what the screen draws when not
   /// zoomed in (hover and exports call the sampler).

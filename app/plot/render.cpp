@@ -1071,7 +1071,7 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
   std::vector<Tick> cb_ticks;
   double cb_w = 0;
   if (hm) {
-    cb_ticks = make_ticks(hm->vmin, hm->vmax, AxisScale::linear, TickFormat::automatic, 5);
+    cb_ticks = make_ticks(hm->vmin, hm->vmax, AxisScale::linear, hm->value_format, 5);
     double w = 0;
     for (const Tick& t : cb_ticks) w = std::max(w, text_width(painter, t.label, tick_st));
     cb_w = fs * 1.0;

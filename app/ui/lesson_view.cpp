@@ -16,6 +16,7 @@
 #include "app/common/assets.hpp"
 #include "app/common/messages.hpp"
 #include "app/common/notation.hpp"
+#include "app/lessons/common/figures.hpp"
 #include "app/plot/formula.hpp"
 
 namespace poslab::app::ui {
@@ -179,7 +180,7 @@ void LessonView::step_layout(const Scene& step) {
   const std::string answer = c.state.step_revealed() ? labelled(c.tr("ui.steps.answer"), step.answer.in(lang)) : "";
   float words_h = wrapped_height(nullptr, step.caption.in(lang), width) + spacing_y;
   if (step.has_question())
-    words_h += 2 * spacing_y + wrapped_height(c.fonts.bold, question, width) +
+    words_h += 2 * spacing_y + wrapped_height(c.fonts.bold, question, width - ImGui::GetFontSize()) +
                wrapped_height(nullptr, answer.empty() ? hint : answer, width);
   const FigureCache::Entry* built = fig_id.empty() ? nullptr : c.figures.find(v.id, fig_id);
   const float header_h = built ? wrapped_height(c.fonts.bold, built->figure.title, width - 60 * c.scale) +
@@ -200,7 +201,11 @@ void LessonView::step_layout(const Scene& step) {
   if (step.has_question()) {
     ImGui::Spacing();
     ImGui::PushFont(c.fonts.bold);
-    wrapped_colored(c.pal.accent, question);
+    // One em short of the edge: the bold Chinese question's last glyph ran
+    // under the scrollbar ("……还是慢的（i", the zh review).
+    ImGui::PushStyleColor(ImGuiCol_Text, c.pal.accent);
+    wrapped_text(question, ImGui::GetCursorPosX() + ImGui::GetContentRegionAvail().x - ImGui::GetFontSize());
+    ImGui::PopStyleColor();
     ImGui::PopFont();
     shown += " " + step.question.in(lang);
     if (c.state.step_revealed()) {
@@ -241,7 +246,9 @@ void LessonView::step_layout(const Scene& step) {
   } else if (screen_draws_it) {
     screen->draw(*this);
   } else if (!fig_id.empty()) {
+    hide_figure_data_ = step.hide_figure && !c.state.step_revealed();
     figure(fig_id, {avail.x, h});
+    hide_figure_data_ = false;
   }
   // The rest of the lesson, one click away.
   if (v.readouts && ImGui::CollapsingHeader(c.tr("ui.lesson.readouts").c_str())) readouts();
@@ -359,7 +366,13 @@ void LessonView::figure(std::string_view id, ImVec2 size) {
     const ImVec2 at = ImGui::GetCursorScreenPos();
     last_plot_ = {at.x, at.y, at.x + plot_size.x, at.y + plot_size.y};
     last_figure_ = {at.x, block_top, at.x + plot_size.x, at.y + plot_size.y};
-    handle(e.widget.draw("##plot", e.figure, e.version, plot_size, c.plot), id);
+    if (hide_figure_data_) {
+      // The question asks about what the figure draws: its frame only, until the answer.
+      const fig::Figure frame = lessons::hidden_figure(e.figure, c.tr("ui.steps.hidden_figure"));
+      handle(e.widget.draw("##plot", frame, e.version | (std::uint64_t{1} << 63), plot_size, c.plot), id);
+    } else {
+      handle(e.widget.draw("##plot", e.figure, e.version, plot_size, c.plot), id);
+    }
     if (e.updating()) {
       // The figure shown is the previous one while the new one is built.
       const std::string& note = c.tr("ui.lesson.updating");

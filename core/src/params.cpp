@@ -77,6 +77,7 @@ const std::array kSpecs = {
     ParamSpec{.key = "sigma2", .type = T::real, .default_text = "20", .min = kMinSigma, .max = 1e9,
               .min_exclusive = true, .ui_min = 0.1, .ui_max = 1000, .scale = S::log,
               .unit = "tokens"},
+    // Retired (docs/CONTRACT.md §2): read by nothing, still accepted for old files.
     ParamSpec{.key = "kernel_mode", .type = T::choice, .default_text = "absolute",
               .choices = "absolute|relative"},
     // ---- relative positions: Shaw, T5, ALiBi
