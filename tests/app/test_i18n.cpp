@@ -23,6 +23,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -74,13 +75,34 @@ const app::Translator& chinese() {
   return tr;
 }
 
+/// True when text[at] lies inside a $…$ formula.
+bool in_formula(std::string_view text, std::size_t at) {
+  for (std::size_t i = 0; i < text.size() && i <= at; ++i) {
+    const std::size_t end = app::fig::math_span_end(text, i);
+    if (end == std::string_view::npos) continue;
+    if (at < end) return true;
+    i = end - 1;
+  }
+  return false;
+}
+
 /// The {name} placeholders of a text (names of letters, digits and _ only:
-/// "R_{i−j}" in a formula is not one).
+/// "R_{i−j}" in a formula is not one). Inside a $…$ formula a group after
+/// ^, _, } or a command is markup, not a placeholder: "$β_{fast}$",
+/// "$\sqrt{d}$", "$w_{32}$"; "$b^{−2i/{d}}$" still holds the placeholder d.
 std::set<std::string> placeholders(const std::string& text) {
   static const std::regex re(R"(\{([A-Za-z0-9_]+)\})");
   std::set<std::string> out;
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator(); ++it)
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator(); ++it) {
+    const auto at = static_cast<std::size_t>(it->position(0));
+    if (at > 0 && in_formula(text, at)) {
+      std::size_t b = at;
+      while (b > 0 && std::isalpha(static_cast<unsigned char>(text[b - 1]))) --b;
+      const char before = b > 0 ? text[b - 1] : ' ';
+      if (before == '\\' || (b == at && (before == '^' || before == '_' || before == '}'))) continue;
+    }
     out.insert((*it)[1]);
+  }
   return out;
 }
 
@@ -338,6 +360,10 @@ TEST_CASE("i18n: every key is in English and in Chinese, with the same placehold
 TEST_CASE("i18n: the placeholder check sees a difference") {
   CHECK(placeholders("{n} 个位置，d = {d}") == std::set<std::string>{"d", "n"});
   CHECK(placeholders("R_{i−j} at {n}") == std::set<std::string>{"n"});
+  // in a formula: groups of the markup are not placeholders, a {name} in a group is
+  CHECK(placeholders("$β_{fast} = {beta}$, $\\sqrt{d}$, $w_{32}$, $\\frac{a}{b}$ at {n}") ==
+        std::set<std::string>{"beta", "n"});
+  CHECK(placeholders("$b^{−2i/{d}}$") == std::set<std::string>{"d"});
   CHECK(placeholders("{n} positions") != placeholders("{count} positions"));
 }
 
