@@ -31,6 +31,7 @@
 
 #include "app/common/presets.hpp"
 #include "app/export/figure_export.hpp"
+#include "app/plot/formula.hpp"
 #include "lesson_test_support.hpp"
 #include "poslab/core/scaling.hpp"
 
@@ -126,7 +127,7 @@ TEST_CASE("scaling lesson: the first readout and the shaded band follow the sele
   // L/β_fast is YaRN's line: drawn for yarn, not for PI.
   auto has_beta_line = [](const fig::Figure& f) {
     for (const fig::RefLine& l : f.ref_lines)
-      if (l.label.find("β_fast") != std::string::npos) return true;
+      if (fig::plain_text(l.label).find("L/β_(fast)") != std::string::npos) return true;  // $L/β_{fast}$
     return false;
   };
   CHECK(has_beta_line(lesson.figure("wavelength", params({{"method", "yarn"}}))));
@@ -139,11 +140,13 @@ TEST_CASE("scaling lesson: the attention figure's subtitle states the chosen met
   };
   CHECK(subtitle({{"method", "yarn"}, {"mscale", "0.707"}}).find("mscale = 0.707") != std::string::npos);
   const std::string lr = subtitle({{"method", "longrope"}, {"original_context", "4096"}});
-  CHECK(lr.find("ln s / ln L") != std::string::npos);
+  CHECK(fig::plain_text(lr).find("a = √(1 + (ln s)/(ln L))") != std::string::npos);  // typeset: a fraction under the root
   CHECK(lr.find("L = 4,096") != std::string::npos);
   CHECK(lr.find("mscale") == std::string::npos);
   CHECK(subtitle({{"method", "longrope"}, {"attention_factor", "1.19"}}).find("a = 1.19") != std::string::npos);
-  CHECK(subtitle({{"method", "yarn-paper"}}).find("0.1·ln s + 1") != std::string::npos);
+  const std::string paper = fig::plain_text(subtitle({{"method", "yarn-paper"}}));
+  CAPTURE(paper);
+  CHECK(paper.find("a = 0.1 · ln s + 1") != std::string::npos);
   // The entropies are the spread figure's (the step's reveal), not the subtitle's: shown before the
   // step's question, they gave its answer away.
   CHECK(subtitle({{"method", "yarn"}}).find("nats") == std::string::npos);
