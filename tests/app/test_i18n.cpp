@@ -532,7 +532,8 @@ std::vector<core::InvalidParameter> exceptions_for_every_reason() {
         R"({"model_type":"gemma3_text","num_hidden_layers":2,"layer_types":["sliding_attention","full_attention"],"rope_parameters":{"full_attention":{"rope_type":"default"}}})",
         R"({"model_type":"ministral3","rope_parameters":{"rope_type":"default","llama_4_scaling_beta":0.1}})",
         R"({"model_type":"jamba","num_hidden_layers":8,"attn_layer_period":4,"attn_layer_offset":4})",
-        R"({"model_type":"llama","rope_scaling":{"rope_type":"linear","factor":2000}})"})
+        R"({"model_type":"llama","rope_scaling":{"rope_type":"linear","factor":2000}})",
+        R"({"model_type":"llama","rope_theta":1e999})"})
     add([config] { (void)app::read_model_config_text(config); });
 
   return out;

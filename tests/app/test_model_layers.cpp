@@ -422,6 +422,33 @@ TEST_CASE("model layers: numbers JSON allows never crash the reader (issue #32, 
   CHECK(refused > 50);
 }
 
+TEST_CASE("model layers: a number no double holds is refused under its field, with its path (issue #32, class 1)") {
+  struct Case {
+    std::string text, field, value;
+  };
+  const std::vector<Case> cases = {
+      {R"({"model_type":"llama","rope_theta":1e999})", "rope_theta", "1e999"},
+      {R"({"model_type":"llama","rope_scaling":{"rope_type":"linear","factor":-1e999}})", "rope_scaling.factor", "-1e999"},
+      {R"({"model_type":"llama","max_position_embeddings":)" + std::string(400, '9') + "}", "max_position_embeddings",
+       std::string(57, '9') + "..."},
+      {R"({"model_type":"qwen2_vl","rope_scaling":{"mrope_section":[16,24,1e400]}})", "rope_scaling.mrope_section[2]",
+       "1e400"},
+      {R"({"text_config":{"layer_types":["full_attention"],"x":[[1],[2,{"y":1e999}]]}})", "text_config.x[1][1].y",
+       "1e999"},
+      {R"([1e999])", "[0]", "1e999"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.text.substr(0, 120));
+    const auto e = poslab::test::raised_by([&] { (void)poslab::app::read_model_config_text(c.text); });
+    CHECK(e.key() == c.field);
+    CHECK(e.value() == c.value);
+    CHECK(e.reason().id == "model_number_overflow");
+    const std::string zh = poslab::app::error_text(poslab::app::Translator::load(poslab::app::assets_dir(), "zh"), e);
+    CHECK(zh.find(c.field) != std::string::npos);
+    CHECK(zh.find("双精度") != std::string::npos);
+  }
+}
+
 TEST_CASE("model layers: a value out of poslab's range is refused under the config's field (issue #32, class 8)") {
   const auto e = poslab::test::raised_by([] {
     (void)poslab::app::read_model_config_text(

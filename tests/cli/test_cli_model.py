@@ -420,7 +420,13 @@ class ModelLayers(unittest.TestCase):
                     data = ('{"model_type":"llama","hidden_size":4096,"num_attention_heads":32,"%s":%s}' % (field, value)).encode()
                     p = run("model", "-", stdin=data)
                     self.assertEqual(p.returncode, 2, p.stderr)  # refused, one line, never a crash
-                    self.assertEqual(len(p.stderr.decode().strip().splitlines()), 1)
+                    lines = p.stderr.decode().strip().splitlines()
+                    self.assertEqual(len(lines), 1)
+                    self.assertTrue(lines[0].startswith(f"poslab: {field} = "), lines[0])  # under its field
+        # a number no double holds, deep in the file, is named with its path
+        p = run("model", "-", stdin=b'{"model_type":"qwen2_vl","rope_scaling":{"type":"mrope","mrope_section":[16,1e999,24]}}')
+        self.assertEqual(p.returncode, 2)
+        self.assertTrue(p.stderr.decode().startswith("poslab: rope_scaling.mrope_section[1] = 1e999: "), p.stderr)
         p = run("model", "-", stdin=b'{"model_type":"llama","rope_scaling":{"rope_type":"linear","factor":2000}}')
         self.assertEqual(p.returncode, 2)
         self.assertIn("poslab: rope_scaling.factor = 2000", p.stderr.decode())
