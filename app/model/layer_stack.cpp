@@ -2,6 +2,8 @@
 
 #include "app/model/layer_stack.hpp"
 
+#include "app/plot/figure_text.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -10,17 +12,8 @@ namespace poslab::app {
 
 namespace {
 
-/// 500,000; 0.1; 1e+12 — a number as a reader takes it in.
-std::string readable(double x) {
-  if (x == std::floor(x) && std::fabs(x) < 1e15) {
-    std::string digits = std::to_string(static_cast<long long>(std::fabs(x)));
-    for (int at = static_cast<int>(digits.size()) - 3; at > 0; at -= 3) digits.insert(static_cast<std::size_t>(at), ",");
-    return (x < 0 ? "-" : "") + digits;
-  }
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", x);
-  return buf;
-}
+/// 500,000; 0.1; 8 — as the hover readout and every caption write numbers.
+std::string readable(double x) { return fig::num(x, 6); }
 
 double height_of(const LayerGroup& g) {
   if (g.kind == "none") return 0.2;
@@ -85,8 +78,9 @@ fig::Figure layer_stack_figure(const ModelReading& r, const Translator& tr) {
                {0.7, tr("model.layers.tick.chunked")},
                {1.0, tr("model.layers.tick.full")}};
   f.legend = fig::LegendPlace::top_left;
-  // Room above the cells for the legend, one row per group.
-  f.y.max = 1.0 + 0.16 * static_cast<double>(std::max<std::size_t>(r.layers.size(), 1)) + 0.08;
+  // Room above the cells for the legend, one row per group: enough for the
+  // banner's short plot (about 120 px of plot for 2 rows of legend).
+  f.y.max = 1.12 + 0.3 * static_cast<double>(std::max<std::size_t>(r.layers.size(), 1));
 
   if (r.layers.empty()) {  // poslab cannot tell how this model encodes position
     f.x.min = -0.5, f.x.max = 0.5;

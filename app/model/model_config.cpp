@@ -600,7 +600,7 @@ bool LayerGroup::same_as(const LayerGroup& o) const {
 
 std::string layer_list_text(const std::vector<int>& indices) {
   // "3, 7, …, 47" (a step), "0–33" (a run), "0–2, 4–6, …, 44–46" (runs with gaps),
-  // "5, 11, 17" (a few): the first two and the last item of a longer list.
+  // "5, 11, 17, 23, 29" (a few): the first two and the last item of a longer list.
   const std::size_t n = indices.size();
   if (n == 0) return "";
   auto joined = [](const std::vector<std::string>& items, std::size_t from, std::size_t to) {
@@ -615,6 +615,7 @@ std::string layer_list_text(const std::vector<int>& indices) {
   bool arithmetic = step > 0;
   for (std::size_t i = 2; i < n && arithmetic; ++i) arithmetic = indices[i] - indices[i - 1] == step;
   if (arithmetic && step == 1) return single.front() + "–" + single.back();
+  if (arithmetic && n <= 5) return joined(single, 0, n);  // 5, 11, 17, 23, 29: short enough to read out
   if (arithmetic) return joined(single, 0, 2) + ", …, " + single.back();
   if (n <= 8) return joined(single, 0, n);
   // runs of consecutive layers

@@ -75,8 +75,9 @@ std::string grouped(double x) {
 std::vector<std::string> group_cells(const LayerGroup& g) {
   std::string encoding;
   if (g.kind == "rope") {
-    encoding = "b = " + grouped(g.base.value_or(0)) + ", " + std::to_string(g.rotary_dim.value_or(0)) + " of " +
-               std::to_string(g.head_dim.value_or(0)) + " dims, " + g.layout;
+    const int r = g.rotary_dim.value_or(0), h = g.head_dim.value_or(r);
+    encoding = "b = " + grouped(g.base.value_or(0)) + ", " +
+               (r == h ? std::to_string(h) : std::to_string(r) + " of " + std::to_string(h)) + " dims, " + g.layout;
     if (g.method != "none") encoding += ", " + g.method + (g.factor ? " ×" + grouped(*g.factor) : std::string());
     if (!g.mrope_section.empty())
       encoding += ", mrope " + std::to_string(g.mrope_section[0]) + "/" + std::to_string(g.mrope_section[1]) + "/" +

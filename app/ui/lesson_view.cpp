@@ -47,7 +47,9 @@ void LessonView::model_banner() {
   const auto& m = c.state.model();
   if (!m || (!m->view.empty() && m->view != c.state.view().id)) return;
   const std::string header =
-      c.tr.format(m->warnings.empty() ? "ui.model.banner_clean" : "ui.model.banner",
+      c.tr.format(m->warnings.empty()       ? "ui.model.banner_clean"
+                  : m->warnings.size() == 1 ? "ui.model.banner_one"
+                                            : "ui.model.banner",
                   {{"model", m->name}, {"count", std::to_string(m->warnings.size())}}) + "##model-banner";
   if (ImGui::CollapsingHeader(header.c_str(), ImGuiTreeNodeFlags_DefaultOpen)) {
     ImGui::Indent();
@@ -65,7 +67,7 @@ void LessonView::model_banner() {
         layers_figure_ = std::make_unique<fig::Figure>(layer_stack_figure(*m->reading, c.tr));
         layers_key_ = key;
       }
-      const float h = std::min(230.0f * c.scale, ImGui::GetIO().DisplaySize.y * 0.3f);
+      const float h = std::min(250.0f * c.scale, ImGui::GetIO().DisplaySize.y * 0.3f);
       plot("model-layers", *layers_figure_, key, {0, h});
       layers_frame_ = ImGui::GetFrameCount();
     }

@@ -466,6 +466,8 @@ TEST_CASE("model layers: layer lists read as a person writes them") {
   CHECK(layer_list_text({3, 7, 11, 15, 19, 23, 27, 31, 35, 39, 43, 47}) == "3, 7, …, 47");
   CHECK(layer_list_text({0, 1, 2, 3, 4}) == "0–4");
   CHECK(layer_list_text({5, 11, 17}) == "5, 11, 17");
+  CHECK(layer_list_text({5, 11, 17, 23, 29}) == "5, 11, 17, 23, 29");  // Gemma 3 4B's full layers, read out
+  CHECK(layer_list_text({4, 12, 20, 28, 36, 44}) == "4, 12, …, 44");
   CHECK(layer_list_text({0, 1, 2, 4, 5, 6, 8, 9, 10, 12}) == "0–2, 4–6, …, 12");
   CHECK(layer_list_text({0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 12, 13}) == "0–4, 6–10, 12, 13");
   CHECK(layer_list_text({1, 2, 9, 20, 33}) == "1, 2, 9, 20, 33");
