@@ -722,7 +722,8 @@ void draw_series(const Series& s, std::span<const Point> px, int index, Painter&
       double spacing = L.plot.w;
       for (std::size_t i = 1; i < n; ++i)
         spacing = std::min(spacing, std::abs(px[i].x - px[i - 1].x));
-      const double bw = std::max(1.0, spacing * 0.8);
+      const double bw = s.bar_width ? std::max(1.0, std::abs(L.to_px_x(*s.bar_width) - L.to_px_x(0.0)))
+                                    : std::max(1.0, spacing * 0.8);
       for (std::size_t i = 0; i < n; ++i) {
         const double x = px[i].x, y = px[i].y;
         if (!std::isfinite(x) || !std::isfinite(y)) continue;
@@ -995,7 +996,8 @@ DataCells data_cells(const Figure& f, const std::vector<std::vector<Point>>& ser
           cells.mark_box(p.x - marker, p.y - marker, p.x + marker, p.y + marker);
           break;
         case SeriesKind::bars: {
-          const double bw = std::max(1.0, spacing * 0.8);
+          const double bw = s.bar_width ? std::max(1.0, std::abs(L.to_px_x(*s.bar_width) - L.to_px_x(0.0)))
+                                        : std::max(1.0, spacing * 0.8);
           cells.mark_box(p.x - bw / 2, std::min(p.y, base_y), p.x + bw / 2, std::max(p.y, base_y));
           break;
         }

@@ -718,11 +718,12 @@ void check_param_relations(const Params& p, std::span<const std::string_view> ke
     throw InvalidParameter("beta_fast", number(p.real("beta_fast")),
                            "must be > beta_slow = " + number(p.real("beta_slow")),
                            Reason{"greater_than", {{"other", "beta_slow"}, {"other_value", number(p.real("beta_slow"))}}, {}});
+  // Equal factors are allowed: no blend band, a hard step (Llama 4 Scout's 1 and 1).
   if (reads("high_freq_factor") && reads("low_freq_factor") &&
-      !(p.real("high_freq_factor") > p.real("low_freq_factor")))
+      !(p.real("high_freq_factor") >= p.real("low_freq_factor")))
     throw InvalidParameter("high_freq_factor", number(p.real("high_freq_factor")),
-                           "must be > low_freq_factor = " + number(p.real("low_freq_factor")),
-                           Reason{"greater_than",
+                           "must be ≥ low_freq_factor = " + number(p.real("low_freq_factor")),
+                           Reason{"at_least_other",
                                   {{"other", "low_freq_factor"}, {"other_value", number(p.real("low_freq_factor"))}}, {}});
   if (reads("dims") && reads("d") && p.is_set("dims")) {  // unset: the lesson picks dims from d
     const long long d = p.integer("d");
