@@ -61,7 +61,7 @@ TEST_CASE("layer-mix: NoPE — the causal mask gives row 0 all to itself and mas
 TEST_CASE("layer-mix: the marker count is 1/(m + 1) causal and 1/N bidirectional, in the figure and the table") {
   for (int n : {1, 16, 200}) {
     const auto f = lesson.figure("marker-count", test::params({{"positions", std::to_string(n).c_str()}}));
-    REQUIRE(f.series.size() == (n <= 64 ? 3u : 2u));
+    REQUIRE(f.series.size() == (n <= 64 ? 3u : 2u));  // causal = true (the default): both curves
     const auto& both = f.series[0];
     const auto& causal = f.series[1];
     REQUIRE(causal.y.size() == static_cast<std::size_t>(n));
@@ -90,8 +90,9 @@ TEST_CASE("layer-mix: local and global bases pair by pair (Gemma 3: 10,000 over 
     CHECK(unscaled.y[static_cast<std::size_t>(i)] == doctest::Approx(lambda(i, 128, 1e6)).epsilon(1e-13));
     CHECK(global.y[static_cast<std::size_t>(i)] == doctest::Approx(8 * lambda(i, 128, 1e6)).epsilon(1e-13));
   }
-  CHECK(local.name.find("36 of 64") != std::string::npos);
-  CHECK(global.name.find("37 of 64") != std::string::npos);
+  const auto rs = lesson.readouts(core::Params{});
+  CHECK(test::find_readout(rs, "layer-mix.readout.local")->number == 36);
+  CHECK(test::find_readout(rs, "layer-mix.readout.global")->number == 37);
   const app::Table t = test::table("layer-bases");
   CHECK(test::number(t.meta[2].second) == 36);  // local_pairs_turning
   CHECK(test::number(t.meta[3].second) == 37);  // global_pairs_turning

@@ -109,11 +109,13 @@ Figure causal_mask(const FigureContext& ctx) {
 }
 
 /// y_m, the first token's marker in token m's output, for a head that attends
-/// evenly to what it may see: 1/(m + 1) with the causal mask (a different
-/// number at every position: m = 1/y − 1), 1/N for every token without it.
+/// evenly to what it may see: 1/N for every token without the mask, and with
+/// it (`causal`, drawn only then: a guided step asks first) 1/(m + 1), a
+/// different number at every position: m = 1/y − 1.
 Figure marker_count(const FigureContext& ctx) {
   const auto& tr = ctx.tr;
   const int n = static_cast<int>(ctx.params.integer("positions"));
+  const bool with_mask = ctx.params.boolean("causal");
   const Eigen::VectorXd causal = core::even_attention_marker<double>(n, true);
   const Eigen::VectorXd both = core::even_attention_marker<double>(n, false);
   Figure f;
@@ -136,8 +138,9 @@ Figure marker_count(const FigureContext& ctx) {
   // Positions are whole tokens: a dot on each when there are few.
   fig::Series dots = c;
   dots.name = "", dots.kind = fig::SeriesKind::scatter, dots.marker = 4;
-  f.series = {std::move(b), std::move(c)};
-  if (n <= 64) f.series.push_back(std::move(dots));
+  f.series = {std::move(b)};
+  if (with_mask) f.series.push_back(std::move(c));
+  if (with_mask && n <= 64) f.series.push_back(std::move(dots));
   f.legend = fig::LegendPlace::top_right;
   return f;
 }
@@ -147,22 +150,19 @@ Figure marker_count(const FigureContext& ctx) {
 Figure two_bases(const FigureContext& ctx) {
   const auto& tr = ctx.tr;
   const layer_mix::Bases b = layer_mix::bases(ctx.params);
-  const int pairs = b.d / 2;
   Figure f;
   f.title = tr("layer-mix.bases.title");
   f.subtitle = tr.format("layer-mix.bases.subtitle", {{"d", fig::num(b.d)}, {"local", fig::num(b.local_base)},
                                                       {"global", fig::num(b.global_base)}, {"s", fig::num(b.factor)}});
   f.x = {.label = tr("layer-mix.axis.pair"), .format = fig::TickFormat::integer};
   f.y = {.label = tr("layer-mix.bases.axis.y"), .unit = tr("unit.tokens"), .scale = fig::AxisScale::log};
-  const int local_in = layer_mix::pairs_turning_within(b.local_theta, static_cast<double>(b.window));
-  const int global_in = layer_mix::pairs_turning_within(b.global_theta, static_cast<double>(b.context));
   fig::Series unscaled = wavelengths(b.global_unscaled, tr("layer-mix.bases.global_unscaled"), fig::palette_color(1), tr);
   unscaled.style = fig::LineStyle::dotted, unscaled.width = 1.5f;
   f.series.push_back(std::move(unscaled));
-  f.series.push_back(wavelengths(b.global_theta, tr.format("layer-mix.bases.global", {{"s", fig::num(b.factor)}, {"k", fig::num(global_in)},
-                                                                                        {"pairs", fig::num(pairs)}}),
+  // The counts of pairs that turn within W and ℓ are readouts (a guided step asks for one first).
+  f.series.push_back(wavelengths(b.global_theta, tr.format("layer-mix.bases.global", {{"s", fig::num(b.factor)}}),
                                  fig::palette_color(1), tr));
-  f.series.push_back(wavelengths(b.local_theta, tr.format("layer-mix.bases.local", {{"k", fig::num(local_in)}, {"pairs", fig::num(pairs)}}),
+  f.series.push_back(wavelengths(b.local_theta, tr.format("layer-mix.bases.local", {{"b", fig::num(b.local_base)}}),
                                  fig::palette_color(0), tr));
   f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = static_cast<double>(b.window),
                          .label = tr.format("layer-mix.bases.window", {{"w", fig::num(static_cast<double>(b.window))}}),

@@ -207,8 +207,10 @@ Figure position_ids(const FigureContext& ctx) {
     const bool right = g1 > n * 3 / 4;
     const std::string text = tr.format("multimodal.ids.resume", {{"id", fig::num(static_cast<double>(first.t))},
                                                                  {"max", fig::num(static_cast<double>(first.t - 1))}});
-    f.notes.push_back({.x = static_cast<double>(g1), .y = static_cast<double>(first.t),
-                       .text = right ? text + "  " : "  " + text, .anchor = right ? fig::Anchor::right : fig::Anchor::left});
+    // Beside the point, clear of its dot and of the line that leaves it.
+    const double gap = std::max(0.8, 0.02 * static_cast<double>(n));
+    f.notes.push_back({.x = static_cast<double>(g1) + (right ? -gap : gap), .y = static_cast<double>(first.t), .text = text,
+                       .anchor = right ? fig::Anchor::right : fig::Anchor::left});
   }
   f.legend = fig::LegendPlace::top_left;
   return f;
