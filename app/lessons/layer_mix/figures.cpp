@@ -156,11 +156,18 @@ Figure two_bases(const FigureContext& ctx) {
                                                       {"global", fig::num(b.global_base)}, {"s", fig::num(b.factor)}});
   f.x = {.label = tr("layer-mix.axis.pair"), .format = fig::TickFormat::integer};
   f.y = {.label = tr("layer-mix.bases.axis.y"), .unit = tr("unit.tokens"), .scale = fig::AxisScale::log};
-  fig::Series unscaled = wavelengths(b.global_unscaled, tr("layer-mix.bases.global_unscaled"), fig::palette_color(1), tr);
-  unscaled.style = fig::LineStyle::dotted, unscaled.width = 1.5f;
-  f.series.push_back(std::move(unscaled));
-  // The counts of pairs that turn within W and ℓ are readouts (a guided step asks for one first).
-  f.series.push_back(wavelengths(b.global_theta, tr.format("layer-mix.bases.global", {{"s", fig::num(b.factor)}}),
+  // Before scaling (dotted) only when there is a scaling. The counts of pairs
+  // that turn within W and ℓ are readouts (a guided step asks for one first).
+  const std::string global_base = fig::num(b.global_base);
+  if (b.factor != 1) {
+    fig::Series unscaled = wavelengths(b.global_unscaled, tr.format("layer-mix.bases.global_unscaled", {{"b", global_base}}),
+                                       fig::palette_color(1), tr);
+    unscaled.style = fig::LineStyle::dotted, unscaled.width = 1.5f;
+    f.series.push_back(std::move(unscaled));
+  }
+  f.series.push_back(wavelengths(b.global_theta,
+                                 b.factor != 1 ? tr.format("layer-mix.bases.global", {{"s", fig::num(b.factor)}})
+                                               : tr.format("layer-mix.bases.global_unscaled", {{"b", global_base}}),
                                  fig::palette_color(1), tr));
   f.series.push_back(wavelengths(b.local_theta, tr.format("layer-mix.bases.local", {{"b", fig::num(b.local_base)}}),
                                  fig::palette_color(0), tr));

@@ -73,6 +73,9 @@ std::string sections_text(const Sections& s) {
   return "[" + std::to_string(s.s[0]) + ", " + std::to_string(s.s[1]) + ", " + std::to_string(s.s[2]) + "]";
 }
 
+/// A wavelength as a caption shows it: 6.28, 160, 35,333 (whole tokens from 100 on).
+std::string tokens_text(double lambda) { return lambda < 100 ? fig::num(lambda, 3) : fig::num(std::round(lambda)); }
+
 /// The colour of an axis, the same in every figure.
 fig::Color axis_color(core::MropeAxis a) {
   switch (a) {
@@ -244,7 +247,7 @@ Figure sections_figure(const FigureContext& ctx) {
     } else {
       const auto [lo, hi] = std::minmax_element(s.y.begin(), s.y.end());
       s.name = tr.format("multimodal.sections.axis_pairs", {{"axis", axis_label(tr, a)}, {"n", fig::num(static_cast<double>(s.x.size()))},
-                                                            {"lo", fig::num(*lo, 3)}, {"hi", fig::num(*hi, 3)}});
+                                                            {"lo", tokens_text(*lo)}, {"hi", tokens_text(*hi)}});
     }
     s.color = axis_color(a);
     s.marker = axes.size() <= 128 ? 4.0f : 2.0f;
@@ -401,7 +404,7 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
         if (axes[i] == core::MropeAxis::width)
           lo = std::min(lo, 2 * kPi / theta[static_cast<Eigen::Index>(i)]), hi = std::max(hi, 2 * kPi / theta[static_cast<Eigen::Index>(i)]);
       out.push_back({.label = tr("multimodal.readout.width"),
-                     .value = tr.format("multimodal.readout.width_value", {{"lo", fig::num(lo, 4)}, {"hi", fig::num(hi, 4)}}),
+                     .value = tr.format("multimodal.readout.width_value", {{"lo", tokens_text(lo)}, {"hi", tokens_text(hi)}}),
                      .number = lo});
     }
   }
