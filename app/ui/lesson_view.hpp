@@ -48,7 +48,7 @@ class LessonView final : public LessonUi {
 
   /// Lecture mode, figure first: the figures as tabs with their titles (the
   /// one in front selected), the step's or scene's caption and question, and
-  /// the figure in front filling the rest of `height` (lecture.cpp).
+  /// the figure in front filling the rest of `height` (lecture/lecture.cpp).
   /// `controls` draws on the top line between the tabs and the position.
   void lecture_page(UiContext& ctx, float height, const std::function<void()>& controls = {});
   /// The human title of figure `id` of `view` (tabs, menus): its
