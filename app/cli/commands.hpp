@@ -79,9 +79,13 @@ int run_deck(const DeckRequest& request);
 
 struct ModelRequest {
   std::string file;  ///< config.json, or "-" for standard input
-  std::string format = "text";
+  std::string format = "text";  ///< text | json | md; with --figure: png | svg | pdf | csv
   std::string out;   ///< empty: stdout
-  std::string lang;  ///< of the error messages; empty: the system language
+  std::string lang;  ///< of the error messages (and the figure); empty: the system language
+  std::string figure;  ///< "layers": export the layer-stack figure to --out instead
+  int width = 1600, height = 600;
+  double scale = 1.0;
+  std::string theme = "light";
 };
 CLI::App* add_model_command(CLI::App& app, ModelRequest& request);
 int run_model(const ModelRequest& request);

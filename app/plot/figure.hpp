@@ -126,6 +126,9 @@ struct Series {
   float width = 2.0f;          ///< line width in points
   LineStyle style = LineStyle::solid;
   float marker = 4.0f;         ///< marker radius in points (scatter, stems)
+  /// bars: the width of a bar in x data units (a layer is 1 wide in the layer
+  /// stack); unset: 0.8 of the closest spacing between the series' bars.
+  std::optional<double> bar_width;
   std::vector<ExtraColumn> extra;
   /// Hover readout names: "pair" for x, "θ" for y (default: the axis labels).
   std::string x_name, y_name;

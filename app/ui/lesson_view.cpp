@@ -17,6 +17,7 @@
 #include "app/common/messages.hpp"
 #include "app/common/notation.hpp"
 #include "app/lessons/common/figures.hpp"
+#include "app/model/layer_stack.hpp"
 #include "app/plot/formula.hpp"
 
 namespace poslab::app::ui {
@@ -38,22 +39,40 @@ void LessonView::conflict_banner() {
   ImGui::PopStyleColor();
 }
 
-/// The model a config.json put here, on its lesson: its name, where it came
-/// from and every warning the reader raised (what the config says, what
-/// transformers does with it, what the author meant), folded on a click.
+/// The model a config.json put here, on its lesson (on any lesson, for a
+/// model no lesson shows): its name, where it came from, its layers as a
+/// figure ("Layers of this model") and every warning the reader raised (what
+/// the config says, what transformers does with it, what the author meant),
+/// folded on a click.
 void LessonView::model_banner() {
   UiContext& c = *ctx_;
   const auto& m = c.state.model();
-  if (!m || m->view != c.state.view().id) return;
+  if (!m || (!m->view.empty() && m->view != c.state.view().id)) return;
   const std::string header =
-      c.tr.format(m->warnings.empty() ? "ui.model.banner_clean" : "ui.model.banner",
+      c.tr.format(m->warnings.empty()       ? "ui.model.banner_clean"
+                  : m->warnings.size() == 1 ? "ui.model.banner_one"
+                                            : "ui.model.banner",
                   {{"model", m->name}, {"count", std::to_string(m->warnings.size())}}) + "##model-banner";
   if (ImGui::CollapsingHeader(header.c_str(), ImGuiTreeNodeFlags_DefaultOpen)) {
     ImGui::Indent();
     ImGui::PushStyleColor(ImGuiCol_Text, c.pal.muted);
     const std::string& source = c.tr.lang() == "zh" && !m->source_zh.empty() ? m->source_zh : m->source;
-    wrapped_text(c.tr.format("ui.model.source", {{"source", source}}));
+    std::string from = c.tr.format("ui.model.source", {{"source", source}});
+    if (m->reading && !m->reading->config_part.empty())
+      from += " · " + c.tr.format("ui.model.part", {{"part", m->reading->config_part}});
+    wrapped_text(from);
     ImGui::PopStyleColor();
+    if (m->reading) {
+      // Rebuilt when the model or the language changes; the widget caches by version.
+      const std::uint64_t key = std::hash<std::string>{}(m->source + "|" + m->name + "|" + c.tr.lang());
+      if (!layers_figure_ || key != layers_key_) {
+        layers_figure_ = std::make_unique<fig::Figure>(layer_stack_figure(*m->reading, c.tr));
+        layers_key_ = key;
+      }
+      const float h = std::min(250.0f * c.scale, ImGui::GetIO().DisplaySize.y * 0.3f);
+      plot("model-layers", *layers_figure_, key, {0, h});
+      layers_frame_ = ImGui::GetFrameCount();
+    }
     for (const ModelWarning& w : m->warnings) {
       ImGui::PushFont(c.fonts.bold);
       ImGui::TextUnformatted(w.id.c_str());

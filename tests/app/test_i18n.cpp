@@ -325,6 +325,11 @@ std::vector<Family> families() {
           if (const auto* word = std::get_if<std::string>(&c)) tables.optional.insert(std::string(v.id) + ".cell." + *word);
     }
   out.push_back(tables);
+  // layer_stack.cpp: a layer group's encoding by its kind (LayerGroup::kind, model_config.hpp; "rope" is drawn with its numbers)
+  out.push_back({"layer kinds", {"model.layers.kind."},
+                 {"model.layers.kind.nope", "model.layers.kind.none", "model.layers.kind.alibi", "model.layers.kind.t5",
+                  "model.layers.kind.learned", "model.layers.kind.sinusoidal"},
+                 {}});
   // messages.cpp: "error.<reason id>", "error.value.<value id>" for every reason written in the sources
   Family errors{"error reasons", {"error.", "error.value."}, {}, {}};
   for (const fs::path& dir : {source_dir() / "core", source_dir() / "app"}) {
@@ -470,6 +475,10 @@ std::vector<core::InvalidParameter> exceptions_for_every_reason() {
   add([] { resolve("scaling", {"method=longrope", "d=8", "short_factor=1,2,3"}); });
   add([] { resolve("rope", {"d=64", "head_dim=32"}); });
   add([] { resolve("sinusoidal", {"d=64", "dims=100"}); });
+  add([] { resolve("multimodal", {"mrope_section=0,0,0"}); });
+  add([] { resolve("multimodal", {"d=66"}); });
+  add([] { resolve("multimodal", {"d=8192", "grid_h=1024", "grid_w=1024"}); });
+  add([] { resolve("layer-mix", {"positions=4000"}); });
   // core's own limits
   add([] { (void)core::learned_value(0, 200, 512, 128, 0); });
   add([] { (void)core::sinusoidal_value(0, 200, 128, 10000); });
@@ -563,7 +572,22 @@ std::vector<core::InvalidParameter> exceptions_for_every_reason() {
         R"({"rope_theta":1e4,"hidden_size":4,"num_attention_heads":1,"max_position_embeddings":1,"rope_scaling":{"rope_type":"longrope","short_factor":[1,1],"long_factor":[1,1]}})",
         R"({"rope_theta":1e4,"hidden_size":4,"num_attention_heads":1,"original_max_position_embeddings":4096,"rope_scaling":{"rope_type":"longrope","short_factor":[1,1],"long_factor":[1,1]}})",
         R"({"model_type":"phi3","max_position_embeddings":8192,"original_max_position_embeddings":4096,"rope_scaling":{"rope_type":"longrope","long_factor":[1]}})",
-        R"({"model_type":"phi3","max_position_embeddings":8192,"original_max_position_embeddings":4096,"rope_scaling":{"rope_type":"longrope","short_factor":[1],"long_factor":[1]}})"})
+        R"({"model_type":"phi3","max_position_embeddings":8192,"original_max_position_embeddings":4096,"rope_scaling":{"rope_type":"longrope","short_factor":[1],"long_factor":[1]}})",
+        // the layers of 2025–26 configs (model_layers.cpp, model_rope.cpp)
+        R"({"model_type":"qwen2_vl","hidden_size":64,"num_attention_heads":1,"rope_scaling":{"type":"mrope"}})",
+        R"({"model_type":"qwen2_vl","hidden_size":64,"num_attention_heads":1,"rope_scaling":{"type":"mrope","mrope_section":[16,16]}})",
+        R"({"model_type":"qwen2_vl","hidden_size":64,"num_attention_heads":1,"rope_scaling":{"type":"mrope","mrope_section":[8,8,8]}})",
+        R"({"model_type":"chatglm","hidden_size":64,"num_attention_heads":1,"rope_ratio":1e-5})",
+        R"({"model_type":"smollm3","hidden_size":64,"num_attention_heads":1,"num_hidden_layers":4,"no_rope_layers":7})",
+        R"({"model_type":"smollm3","hidden_size":64,"num_attention_heads":1,"num_hidden_layers":4,"no_rope_layers":[1,1]})",
+        R"({"model_type":"llama","hidden_size":64,"num_attention_heads":1,"num_hidden_layers":2,"layer_types":"full"})",
+        R"({"model_type":"llama","hidden_size":64,"num_attention_heads":1,"num_hidden_layers":2,"layer_types":["full_attention"]})",
+        R"({"model_type":"llama","hidden_size":64,"num_attention_heads":1,"num_hidden_layers":1,"layer_types":["global"]})",
+        R"({"model_type":"gemma3_text","num_hidden_layers":2,"layer_types":["sliding_attention","full_attention"],"rope_parameters":{"full_attention":{"rope_type":"default"}}})",
+        R"({"model_type":"ministral3","rope_parameters":{"rope_type":"default","llama_4_scaling_beta":0.1}})",
+        R"({"model_type":"jamba","num_hidden_layers":8,"attn_layer_period":4,"attn_layer_offset":4})",
+        R"({"model_type":"llama","rope_scaling":{"rope_type":"linear","factor":2000}})",
+        R"({"model_type":"llama","rope_theta":1e999})"})
     add([config] { (void)app::read_model_config_text(config); });
 
   return out;

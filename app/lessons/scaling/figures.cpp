@@ -1050,7 +1050,7 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
                    t->attention_factor, std::nullopt});
 
     // Why the factor: over s·L keys the softmax spreads thinner; a² > 1
-    // sharpens it back (holds: the entropy with scores × a² is below the one
+    // sharpens it back (holds: the entropy with scores × a² is not above the one
     // without). No claim for a² ≤ 1: a = 1 changes nothing, and an mscale
     // below mscale_all_dim gives a² < 1, which flattens instead.
     const double a2 = t->attention_factor * t->attention_factor;
@@ -1059,7 +1059,11 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
     const Entropy sharp = a2 == 1 ? wide : attention_entropy(Lt, t->scaled_theta, a2);
     // (no claim for an attention_factor given outright: any number can be typed there)
     std::optional<bool> sharper;
-    if (a2 > 1 && p.real("attention_factor") == 0) sharper = sharp.nats < wide.nats;
+    // The entropy of softmax(β·z) never rises with β (dH/dβ = −β·Var(z)), and
+    // stays equal when every score is the same (at extreme bases and lengths
+    // the sampled keys can all score alike): ≤, up to rounding.
+    if (a2 > 1 && p.real("attention_factor") == 0)
+      sharper = sharp.nats <= wide.nats + 1e-12 * std::max(1.0, std::abs(wide.nats));
     std::string value = tr.format("scaling.readout.entropy_value",
                                   {{"L", fig::num(L)}, {"h0", fig::num(trained.nats, 5)}, {"Lt", fig::num(std::floor(Lt))},
                                    {"h1", fig::num(wide.nats, 5)}, {"a2", fig::num(a2, 5)}, {"h2", fig::num(sharp.nats, 5)}});
