@@ -362,6 +362,32 @@ TEST_CASE("i18n: every key is in English and in Chinese, with the same placehold
   for (const auto& entry : zh) CHECK_MESSAGE(en.count(entry.first) == 1, "missing in en: " << entry.first);
 }
 
+TEST_CASE("i18n: a text a lesson's screen hands to ImGui itself holds no formula markup") {
+  // Buttons, tooltips, coloured lines and canvas labels are ImGui's own text:
+  // a "$λ_i$" there would show its dollars. Only ui.paragraph typesets.
+  static const std::regex key_re(R"re(tr(?:\.format)?\("([a-z0-9_.\-]+)")re");
+  std::size_t keys = 0;
+  for (const SourceFile& f : source_files(source_dir() / "app" / "lessons")) {
+    if (f.path.filename() != "screen.cpp") continue;
+    std::istringstream lines(f.text);
+    for (std::string line; std::getline(lines, line);) {
+      if (line.find("paragraph") != std::string::npos) continue;
+      for (auto it = std::sregex_iterator(line.begin(), line.end(), key_re); it != std::sregex_iterator(); ++it) {
+        const std::string key = (*it)[1];
+        CAPTURE(f.path.string());
+        CAPTURE(key);
+        for (const char* lang : {"en", "zh"}) {
+          const auto t = texts(lang).find(key);
+          if (t == texts(lang).end()) continue;
+          ++keys;
+          CHECK_FALSE(app::fig::has_markup(t->second));
+        }
+      }
+    }
+  }
+  CHECK(keys > 20);
+}
+
 TEST_CASE("i18n: the placeholder check sees a difference") {
   CHECK(placeholders("{n} 个位置，d = {d}") == std::set<std::string>{"d", "n"});
   CHECK(placeholders("R_{i−j} at {n}") == std::set<std::string>{"n"});
