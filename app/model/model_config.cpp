@@ -17,6 +17,7 @@
 #include <sstream>
 #include <string>
 
+#include "app/common/json_input.hpp"
 #include "app/common/messages.hpp"
 #include "app/model/model_reader.hpp"
 #include "poslab/core/errors.hpp"
@@ -51,7 +52,8 @@ std::string num(double x) {
     std::ostringstream out;
     out.precision(digits);
     out << x;
-    if (std::stod(out.str()) == x || digits == 17) return out.str();
+    // strtod, not stod: a subnormal reads back with ERANGE, which stod throws (issue 32)
+    if (std::strtod(out.str().c_str(), nullptr) == x || digits == 17) return out.str();
   }
   return {};
 }
@@ -348,17 +350,34 @@ ModelReading read_model_config(const json& config) {
 }
 
 ModelReading read_model_config_text(std::string_view text) {
+  // Read as every JSON file is (app/common/json_input.hpp): bounded depth, a
+  // number beyond a double refused under its field, the place of broken JSON.
+  // A key given twice is read as transformers (Python's json) reads it, the
+  // last one winning, and said.
   json parsed;
+  std::vector<JsonDuplicate> duplicates;
   try {
-    parsed = json::parse(text.begin(), text.end());
-  } catch (const json::parse_error& e) {
-    std::string what = e.what();
-    const std::size_t colon = what.find("parse error");
-    const std::string detail = colon == std::string::npos ? what : what.substr(colon);
-    throw InvalidParameter("config", "not JSON", "must be a JSON object (" + detail + ")",
-                           Reason{"model_not_json", {{"detail", detail}}, "not_json"});
+    parsed = parse_json_input(text, {.duplicates = JsonInputOptions::Duplicates::keep_last, .duplicates_found = &duplicates});
+  } catch (const JsonInputError& e) {
+    if (e.problem() == JsonProblem::number_out_of_range && !e.path().empty())
+      throw InvalidParameter(json_path_text(e.path()), e.detail(),
+                             "must be a number within ±1.8e308, what a double holds (" + json_place_text(e.place()) + ")",
+                             Reason{"number_beyond_double",
+                                    {{"line", std::to_string(e.place().line)}, {"column", std::to_string(e.place().column)}},
+                                    {}});
+    throw InvalidParameter("config", "not JSON", e.what(), Reason{e.reason().id, e.reason().args, "not_json"});
   }
-  return read_model_config(parsed);
+  ModelReading reading = read_model_config(parsed);
+  for (const JsonDuplicate& d : duplicates) {
+    JsonPath field = d.object;
+    field.emplace_back(d.key);
+    ModelWarning w{"duplicate_key", {}, "model.warning.duplicate_key",
+                   {{"key", json_path_text(field)}, {"first_line", std::to_string(d.first.line)},
+                    {"line", std::to_string(d.second.line)}}};
+    w.text = english_translator().format(w.key, w.args);
+    reading.warnings.push_back(std::move(w));
+  }
+  return reading;
 }
 
 std::vector<std::string> model_assignments(const ModelReading& reading) {

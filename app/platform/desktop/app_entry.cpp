@@ -1,5 +1,7 @@
 #include "app/platform/desktop/app_entry.hpp"
 
+#include <algorithm>
+
 #include <iostream>
 
 #include "app/cli/commands.hpp"
@@ -66,10 +68,13 @@ int run_window(const WindowRequest& request) {
   const int width = request.width > 0 ? request.width : kDefaultShotWidth;
   const int height = request.height > 0 ? request.height : kDefaultShotHeight;
   std::string error;
-  // The window's first size; show() then applies the remembered one, fitted to the screen.
+  // The window's first size; show() then applies the remembered one, fitted to
+  // the screen. A screenshot renders into a framebuffer of its own size
+  // (Window::screenshot): its hidden window stays small, so a 4096 × 4096
+  // shot does not also hold a 64 MB back buffer the driver never shows.
   const Settings defaults;
-  std::unique_ptr<Window> window =
-      Window::create(screenshot ? width : defaults.width, screenshot ? height : defaults.height, screenshot, error);
+  std::unique_ptr<Window> window = Window::create(screenshot ? std::min(width, 640) : defaults.width,
+                                                  screenshot ? std::min(height, 400) : defaults.height, screenshot, error);
   if (!window)
     return cli::fail(kExitFailure, tr.format("cli.needs_display", {{"error", error}}));
   try {
