@@ -511,7 +511,7 @@ void Scanner::number() {
     e10 = (int_digits > 0 ? int_digits : -leading_fraction_zeros) + exponent;
     if (e10 > 0)
       refuse(JsonProblem::number_out_of_range, start, "json_number_range", {{"number", shortened(word, 40)}}, {},
-             shortened(word, 40));
+             shortened(word, 60));
   }
   i_ = end;
 }

@@ -71,7 +71,7 @@ class JsonInputError : public std::runtime_error {
   /// The value being read (a duplicate key: the object holding it).
   const JsonPath& path() const { return path_; }
   /// duplicate_key: the key; number_out_of_range: the number as written (at
-  /// most 40 characters); syntax: what was found there.
+  /// most 60 characters); syntax: what was found there.
   const std::string& detail() const { return detail_; }
   /// The sentence of what(), for core::InvalidParameter and error_text.
   const core::Reason& reason() const { return reason_; }

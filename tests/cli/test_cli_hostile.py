@@ -89,7 +89,7 @@ class Numbers(Case):
                     text = json.dumps(LLAMA).replace(f'"{field}": {json.dumps(LLAMA[field])}', f'"{field}": {number}')
                     line = one_line(run("model", self.write("c.json", text), check=2))
                     self.assertTrue(line.startswith(f"poslab: {field} = "), line)
-                    self.assertIn("±1.8e308", line)
+                    self.assertIn("1.8e308", line)
 
     def test_subnormals_never_escape_as_exceptions(self):
         # The six fields; each is read or refused by name (exit 0 or 2), never "stod" or exit 134.
