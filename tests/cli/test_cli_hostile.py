@@ -163,6 +163,31 @@ class ControlCharacters(Case):
                 self.assertIn("]0;pwned", line)  # escaped: \e]0;pwned, or \u001b]0;pwned as JSON quotes it
                 self.assertIn("cut", line)  # NUL cut nothing short
 
+    def test_model_text_and_markdown_quote_the_configs_texts_safely(self):
+        hostile = "llama\n\x1b]0;pwned\x07\x1b[2J\u202e\x00cut<script>alert(1)</script><img src=x onerror=alert(1)>|x`y"
+        clean = dict(LLAMA, rope_scaling={"rope_type": "linear", "factor": 2.0})
+        for bad, fmt in ((dict(clean, model_type=hostile), "text"), (dict(clean, model_type=hostile), "md"),
+                         (dict(clean, rope_scaling={"rope_type": hostile, "factor": 2.0}), "text"),
+                         (dict(clean, rope_scaling={"rope_type": hostile, "factor": 2.0}), "md")):
+            with self.subTest(fmt=fmt, field="model_type" if bad["model_type"] != "llama" else "rope_type"):
+                good = run("model", self.write("good.json", json.dumps(clean)), "--format", fmt, check=0).stdout.decode()
+                p = run("model", self.write("bad.json", json.dumps(bad)), "--format", fmt)
+                self.assertIn(p.returncode, (0, 2), p.stderr)
+                out = p.stdout.decode() + p.stderr.decode()
+                for raw in ("\x1b", "\x07", "\x00", "\u202e"):
+                    self.assertNotIn(raw, out)
+                self.assertIn("]0;pwned", out)  # shown, escaped
+                self.assertIn("cut", out)
+                if p.returncode == 0:
+                    # Nothing forged: as many lines as the clean config's output, give or take its warnings.
+                    lines = [l for l in p.stdout.decode().splitlines() if l.startswith(("model ", "## "))]
+                    self.assertEqual(len(lines), 1, p.stdout.decode())
+                    self.assertLessEqual(p.stdout.decode().count("\n"), good.count("\n") + 4)
+                if fmt == "md":
+                    self.assertNotIn("<script>", out)
+                    self.assertNotIn("<img", out)
+                    self.assertNotIn("|x", out.replace("\\|x", ""))  # a | that ends a cell
+
     def test_svg_of_a_deck_with_forbidden_characters_is_well_formed_xml(self):
         text = "a\x01b\x0bc\uffff<script>&amp;\"'\u202e"
         src = self.write("x.json", deck([{"lesson": "rope", "caption": text, "question": text, "answer": text}],

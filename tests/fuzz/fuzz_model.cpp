@@ -5,7 +5,9 @@
 //     out_of_range escaping (issue 32: subnormals, 1e999), no nlohmann
 //     exception, no deep recursion (the depth is bounded while parsing);
 //   - an accepted config gives parameters poslab accepts together, and its
-//     three reports (json, text, md) are made without an exception;
+//     three reports (json, text, md) are made without an exception; text and
+//     md hold no control character but the newline (no ESC, BEL, NUL from a
+//     model_type reaches the terminal) and md no '<' (no HTML survives);
 //   - the JSON reader agrees with nlohmann (json_agreement.hpp).
 
 #include <cstdint>
@@ -33,7 +35,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   poslab::core::Params params;
   for (const std::string& a : poslab::app::model_assignments(reading)) params.set_assignment(a);
   (void)poslab::app::model_reading_json(reading).dump();
-  (void)poslab::app::model_reading_text(reading);
-  (void)poslab::app::model_reading_md(reading);
+  const std::string text_out = poslab::app::model_reading_text(reading);
+  const std::string md_out = poslab::app::model_reading_md(reading);
+  for (const std::string* out : {&text_out, &md_out})
+    for (char c : *out)
+      if ((static_cast<unsigned char>(c) < 0x20 && c != '\n') || c == 0x7F) std::abort();
+  if (md_out.find('<') != std::string::npos) std::abort();
   return 0;
 }
