@@ -627,6 +627,18 @@ std::string App::open_deck(const fs::path& path) {
   return {};
 }
 
+void App::show_deck_refusal(const fs::path& deck, const std::string& why) {
+  std::error_code ec;
+  const fs::path path = fs::absolute(deck, ec);
+  const std::string msg = tr_.format("ui.deck.open_failed", {{"message", without_full_path(why, path)}});
+  toasts_.push(msg, ToastKind::error);
+  modals_.request(Modal::open_deck, [this, path, msg] {
+    session_ui_.show(SessionUi::Prompt::open_deck, path, path.parent_path(), settings_.recent_decks);
+    session_ui_.set_error(msg);
+  });
+  redraw_ = true;
+}
+
 std::string App::save_deck(const fs::path& path) {
   try {
     const Deck* deck = state_.deck();

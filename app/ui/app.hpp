@@ -181,6 +181,12 @@ class App {
   PresenterTools& presenter() { return presenter_; }
   /// Opens a deck file and presents its first scene ("" or the message, also toasted).
   std::string open_deck(const std::filesystem::path& path);
+  /// `gui --deck FILE` with a deck that cannot be opened (issue 29, point 5):
+  /// the app opens without it and shows the Open deck prompt with FILE in
+  /// its field and `why` (the scene, field, line and column) under it, so the
+  /// lecturer fixes the file and presses Open — from a launcher too, where
+  /// a line on stderr is never seen.
+  void show_deck_refusal(const std::filesystem::path& deck, const std::string& why);
   /// Saves the open deck ("" or the message, also toasted).
   std::string save_deck(const std::filesystem::path& path);
   const UiFonts& fonts() const { return fonts_; }

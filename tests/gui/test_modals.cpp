@@ -13,10 +13,13 @@
 #include <imgui.h>
 #include <imgui_internal.h>
 
+#include <fstream>
 #include <random>
 #include <vector>
 
+#include "app/common/presets.hpp"
 #include "app/ui/key_events.hpp"
+#include "app/ui/request.hpp"
 #include "gui_test_support.hpp"
 
 using namespace poslab;
@@ -125,4 +128,42 @@ TEST_CASE("a storm of random key taps, several a frame: no abort, never two moda
   }
   CHECK(modal_frames > 100);  // the storm did open modals
   CHECK(b.platform.close_requested == false);
+}
+
+TEST_CASE("gui --deck with a bad deck: the app opens, the Open deck prompt says where, and opens it once fixed") {
+  // Issue 29, point 5: `gui --deck bad.json --lecture` exited 2 with a line on
+  // stderr and no window (from a launcher: nothing happened). run_window now
+  // opens the request without the deck and shows the deck's refusal so.
+  test::BlindApp b;
+  const std::filesystem::path path = b.dir / "bad.deck.json";
+  const auto write = [&](const char* text) { std::ofstream(path) << text; };
+  write(R"({"format": "poslab-deck", "version": 1,
+  "scenes": [{"lesson": "rope", "captoin": "Watch the angle"}]})");
+  app::WindowRequest request;
+  request.deck = path.string();
+  request.lecture = true;
+  request.step = 1;
+  app::ui::AppState probe(app::load_presets(app::assets_dir()));
+  const std::string why = app::ui::apply_window_request(probe, request);
+  REQUIRE_FALSE(why.empty());
+  CHECK(why.find("did you mean \"caption\"") != std::string::npos);
+  CHECK(why.find("line 2") != std::string::npos);
+  const app::WindowRequest rest = app::ui::without_deck(request);
+  CHECK(rest.deck.empty());
+  CHECK(rest.step == 0);  // --step named a scene of the deck
+  CHECK(rest.lecture);
+  CHECK(b.app->apply_request(rest).empty());
+  b.app->show_deck_refusal(path, why);
+  b.frames(3);
+  CHECK(b.app->session_ui().showing() == ui::SessionUi::Prompt::open_deck);
+  CHECK(open_modals() == 1);
+  CHECK(b.app->session_ui().error().find("captoin") != std::string::npos);
+  CHECK(b.app->session_ui().error().find(b.dir.string()) == std::string::npos);  // no full path on the projector
+  CHECK(b.app->session_ui().chosen_path() == path);
+  CHECK(b.app->lecture());
+  // The lecturer fixes the file; Open (the prompt's confirm) opens it.
+  write(R"({"format": "poslab-deck", "version": 1, "scenes": [{"lesson": "rope", "caption": "Watch the angle"}]})");
+  CHECK(b.app->open_deck(b.app->session_ui().chosen_path()).empty());
+  REQUIRE(b.app->state().deck() != nullptr);
+  CHECK(b.app->state().deck()->scenes.size() == 1);
 }
