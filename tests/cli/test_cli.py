@@ -250,6 +250,15 @@ class Exports(unittest.TestCase):
             "--width", "640", "--height", "400", "--scale", "2", "--theme", "dark", "--transparent", check=0)
         self.assertEqual(png_info(out)[:2], (1280, 800))
 
+    def test_width_alone_keeps_the_default_shape(self):
+        out = os.path.join(self.dir, "narrow.png")
+        run("export", "--view", "rope", "--figure", "frequencies", "--format", "png", "--out", out,
+            "--width", "641", check=0)
+        self.assertEqual(png_info(out)[:2], (641, 401))  # 641 × 0.625 = 400.6
+        run("export", "--view", "rope", "--figure", "frequencies", "--format", "png", "--out", out,
+            "--height", "300", check=0)
+        self.assertEqual(png_info(out)[:2], (1600, 300))  # a height alone changes only the height
+
     def test_csv_numbers_match_the_tables(self):
         out = os.path.join(self.dir, "freq.csv")
         run("export", "--view", "rope", "--figure", "frequencies", "--format", "csv", "--out", out,
