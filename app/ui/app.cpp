@@ -22,6 +22,7 @@
 #include "app/common/atomic_file.hpp"
 #include "app/common/config_folder.hpp"
 #include "app/common/fonts.hpp"
+#include "app/common/json_input.hpp"
 #include "app/common/link.hpp"
 #include "app/common/messages.hpp"
 #include "app/common/presets.hpp"
@@ -93,6 +94,9 @@ void App::open_config_folder() {
     toasts_.push(tr_.format("ui.config.busy", {{"dir", options_.config_dir.string()}}), ToastKind::error);
   else if (!config_lock_.held())
     toasts_.push(tr_.format("ui.config.unwritable", {{"message", config_lock_.error()}}), ToastKind::error);
+  // Holding the lock, no other poslab writes here: a temporary file left is a
+  // killed writer's, never anyone's work in progress.
+  if (config_lock_.held()) remove_stale_temporaries(options_.config_dir);
 
   std::string warning;
   settings_ = load_settings(options_.config_dir / "settings.json", &warning);
@@ -207,6 +211,8 @@ void App::draw(double dt) {
     dropped_.clear();
     (void)open_file(path);  // says itself what happened
   }
+  // One modal at a time, opened before anything is drawn (modal_queue.hpp).
+  modals_.next_frame(modal_showing());
   UiContext ctx = context();
   state_.tick_animation(dt);
   export_ui_.tick(ctx, recorder_);
@@ -214,6 +220,13 @@ void App::draw(double dt) {
   if (lecture_) draw_lecture(ctx);
   else draw_shell(ctx);
   export_ui_.draw(ctx, recorder_);
+  deck_ui_.draw(ctx, *this);
+  notation_.draw(options_.assets, tr_, ctx.scale);
+  if (lecture_) draw_presenter_tools(ctx);
+  // In a lecture the toasts stay small: they are for the presenter.
+  toasts_.draw(wall_, ctx.scale, lecture_ ? 0.55f : 1.0f);
+  // The modals last: a window that appears in the frame a modal opens must
+  // be begun before it (Dear ImGui 1.86 asserts otherwise).
   session_ui_.draw(ctx, [this](SessionUi::Prompt p, const std::string& text) -> std::string {
     switch (p) {
       case SessionUi::Prompt::open: return open_session(text);
@@ -224,12 +237,7 @@ void App::draw(double dt) {
       default: return paste_state(text.c_str());
     }
   });
-  deck_ui_.draw(ctx, *this);
   draw_shortcut_overlay(&help_open_, tr_, ctx.scale);
-  notation_.draw(options_.assets, tr_, ctx.scale);
-  if (lecture_) draw_presenter_tools(ctx);
-  // In a lecture the toasts stay small: they are for the presenter.
-  toasts_.draw(wall_, ctx.scale, lecture_ ? 0.55f : 1.0f);
 
   // The presenter's tools move with the pointer: its events wake the window, no redraw needed.
   redraw_ = ctx.redraw || state_.animation().playing() || recorder_.active();
@@ -291,6 +299,22 @@ void App::handle_keys() {
   if (help_typed()) act({Action::help, 0});
 }
 
+void App::show_prompt(SessionUi::Prompt prompt, const fs::path& suggested, const fs::path& folder,
+                      std::vector<std::string> recent) {
+  using P = SessionUi::Prompt;
+  const Modal modal = prompt == P::open        ? Modal::open_session
+                      : prompt == P::save      ? Modal::save_session
+                      : prompt == P::model     ? Modal::open_model
+                      : prompt == P::open_deck ? Modal::open_deck
+                      : prompt == P::save_deck ? Modal::save_deck
+                                               : Modal::paste_state;
+  modals_.request(modal, [this, prompt, suggested, folder, recent = std::move(recent)]() mutable {
+    session_ui_.show(prompt, suggested, folder, std::move(recent));
+  });
+}
+
+bool App::modal_showing() const { return help_open_ || session_ui_.showing() != SessionUi::Prompt::none; }
+
 bool App::close_front_window() {
   struct Floating {
     const char* name;
@@ -317,12 +341,11 @@ bool App::close_front_window() {
 
 void App::escape(bool typing) {
   redraw_ = true;
-  if (help_open_) {
+  if (help_open_ || session_ui_.showing() != SessionUi::Prompt::none) {
+    // Esc dismisses the modal on screen and those that waited behind it.
     help_open_ = false;
-    return;
-  }
-  if (session_ui_.showing() != SessionUi::Prompt::none) {
     session_ui_.close();
+    modals_.clear();
     return;
   }
   if (typing) return;  // the field lets go of the keyboard; a second Esc goes on
@@ -344,17 +367,17 @@ void App::run(Action action, int arg) {
   switch (action) {
     case Action::open_session:
       if (platform_.pick_file()) break;
-      session_ui_.show(SessionUi::Prompt::open, suggested_session_path(ctx), export_choice_.dir, settings_.recent_sessions);
+      show_prompt(SessionUi::Prompt::open, suggested_session_path(ctx), export_choice_.dir, settings_.recent_sessions);
       break;
     case Action::save_session:
-      session_ui_.show(SessionUi::Prompt::save, suggested_session_path(ctx), export_choice_.dir, settings_.recent_sessions);
+      show_prompt(SessionUi::Prompt::save, suggested_session_path(ctx), export_choice_.dir, settings_.recent_sessions);
       break;
     case Action::copy_state: copy_state(); break;
     case Action::copy_link: copy_link(); break;
     case Action::paste_state: {
       const char* clip = ImGui::GetClipboardText();
       if (clip && *clip) paste_state(clip);
-      else session_ui_.show(SessionUi::Prompt::paste, {});
+      else show_prompt(SessionUi::Prompt::paste, {});
       break;
     }
     case Action::export_dialog: export_ui_.open = !export_ui_.open; break;
@@ -423,7 +446,7 @@ void App::run(Action action, int arg) {
     case Action::lesson_n:
       if (arg >= 0 && arg < static_cast<int>(state_.views().size())) state_.open_lesson(arg);
       break;
-    case Action::help: help_open_ = true; break;
+    case Action::help: modals_.request(Modal::shortcuts, [this] { help_open_ = true; }); break;
     case Action::notation: notation_.open(); break;
     case Action::quit: platform_.request_close(); break;
   }
@@ -567,7 +590,7 @@ std::string App::open_model_config(const fs::path& path) {
 std::string App::open_file(const fs::path& path) {
   std::string format;
   try {
-    const nlohmann::json j = nlohmann::json::parse(read_text_file(path, kMaxModelConfigBytes, "a model config"), nullptr, false);
+    const nlohmann::json j = parse_json_input(read_text_file(path, kMaxModelConfigBytes, "a model config"));
     if (j.is_object() && j.contains("format") && j["format"].is_string()) format = j["format"].get<std::string>();
   } catch (const std::exception&) {
     // unreadable: open_model_config says why
@@ -602,6 +625,18 @@ std::string App::open_deck(const fs::path& path) {
                                              {"count", std::to_string(state_.deck()->scenes.size())}}),
                ToastKind::success);
   return {};
+}
+
+void App::show_deck_refusal(const fs::path& deck, const std::string& why) {
+  std::error_code ec;
+  const fs::path path = fs::absolute(deck, ec);
+  const std::string msg = tr_.format("ui.deck.open_failed", {{"message", without_full_path(why, path)}});
+  toasts_.push(msg, ToastKind::error);
+  modals_.request(Modal::open_deck, [this, path, msg] {
+    session_ui_.show(SessionUi::Prompt::open_deck, path, path.parent_path(), settings_.recent_decks);
+    session_ui_.set_error(msg);
+  });
+  redraw_ = true;
 }
 
 std::string App::save_deck(const fs::path& path) {

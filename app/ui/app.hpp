@@ -29,6 +29,7 @@
 #include "app/ui/params_panel.hpp"
 #include "app/ui/platform.hpp"
 #include "app/ui/lecture/presenter.hpp"
+#include "app/ui/modal_queue.hpp"
 #include "app/ui/session_ui.hpp"
 #include "app/ui/shortcuts.hpp"
 #include "app/ui/sweep_recorder.hpp"
@@ -167,12 +168,25 @@ class App {
   ExportUi& export_ui() { return export_ui_; }
   DeckUi& deck_ui() { return deck_ui_; }
   SessionUi& session_ui() { return session_ui_; }
+  /// Opens a file prompt through the modal queue (modal_queue.hpp): now, or
+  /// once the modal on screen closes. SessionUi::show's arguments.
+  void show_prompt(SessionUi::Prompt prompt, const std::filesystem::path& suggested,
+                   const std::filesystem::path& folder = {}, std::vector<std::string> recent = {});
+  /// True while a modal (a file prompt, the shortcut overlay) is on screen.
+  bool modal_showing() const;
+  const ModalQueue& modals() const { return modals_; }
   NotationCard& notation() { return notation_; }
   /// Presenter tools (lecture mode): laser dot held, spotlight, pen strokes.
   const PresenterTools& presenter() const { return presenter_; }
   PresenterTools& presenter() { return presenter_; }
   /// Opens a deck file and presents its first scene ("" or the message, also toasted).
   std::string open_deck(const std::filesystem::path& path);
+  /// `gui --deck FILE` with a deck that cannot be opened (issue 29, point 5):
+  /// the app opens without it and shows the Open deck prompt with FILE in
+  /// its field and `why` (the scene, field, line and column) under it, so the
+  /// lecturer fixes the file and presses Open — from a launcher too, where
+  /// a line on stderr is never seen.
+  void show_deck_refusal(const std::filesystem::path& deck, const std::string& why);
   /// Saves the open deck ("" or the message, also toasted).
   std::string save_deck(const std::filesystem::path& path);
   const UiFonts& fonts() const { return fonts_; }
@@ -216,6 +230,7 @@ class App {
   ExportUi export_ui_;
   SweepRecorder recorder_;
   SessionUi session_ui_;
+  ModalQueue modals_;
   DeckUi deck_ui_;
   KeyQueue keys_;
   PresenterTools presenter_;

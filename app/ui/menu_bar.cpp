@@ -26,7 +26,7 @@ void App::draw_menu_bar(UiContext& ctx) {
   if (ImGui::BeginMenu(tr("ui.menu.file").c_str())) {
     if (item(tr, "ui.keys.open", "Ctrl+O")) run(Action::open_session);
     if (item(tr, "ui.keys.save", "Ctrl+S")) run(Action::save_session);
-    if (item(tr, "ui.model.open") && !platform_.pick_file()) session_ui_.show(SessionUi::Prompt::model, export_choice_.dir / "config.json", export_choice_.dir);
+    if (item(tr, "ui.model.open") && !platform_.pick_file()) show_prompt(SessionUi::Prompt::model, export_choice_.dir / "config.json", export_choice_.dir);
     ImGui::Separator();
     if (item(tr, "ui.keys.copy_state", "Ctrl+Shift+C")) run(Action::copy_state);
     if (item(tr, "ui.keys.paste_state", "Ctrl+Shift+V")) run(Action::paste_state);
