@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "app/common/fonts.hpp"
+#include "app/common/markup.hpp"
 #include "app/export/png.hpp"
 #include "app/export/raster_argb.hpp"
 #include "app/export/text_metrics.hpp"
@@ -27,20 +28,6 @@ std::string color_attr(const char* name, fig::Color c) {
                 static_cast<int>(std::lround(c.g * 255)), static_cast<int>(std::lround(c.b * 255)));
   std::string out = buf;
   if (c.a < 1.0f) out += std::string(" ") + name + "-opacity=\"" + num(c.a) + "\"";
-  return out;
-}
-
-std::string xml_escape(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
   return out;
 }
 
