@@ -8,7 +8,10 @@
 
 namespace poslab::app::ui {
 
-std::span<const Shortcut> shortcuts() {
+namespace {
+
+/// The keys of the whole app (the lecture's own are in lecture/lecture_keys.cpp).
+std::span<const Shortcut> app_shortcuts() {
   // action, key, ctrl, shift, shown, label, arg, while typing, repeats, any shift
   static const Shortcut table[] = {
       {Action::help, GLFW_KEY_F1, false, false, "? / F1", "ui.keys.help", 0, true},
@@ -28,25 +31,9 @@ std::span<const Shortcut> shortcuts() {
       {Action::scale_down, GLFW_KEY_MINUS, true, false, "Ctrl+-", "ui.keys.scale_down", 0, true, true},
       {Action::scale_down, GLFW_KEY_KP_SUBTRACT, true, false, "Ctrl+-", nullptr, 0, true, true},
       {Action::scale_reset, GLFW_KEY_0, true, false, "Ctrl+0", "ui.keys.scale_reset", 0, true},
-      {Action::next_step, GLFW_KEY_RIGHT, false, false, "→ / PgDn", "ui.keys.next_step"},
-      {Action::next_step, GLFW_KEY_PAGE_DOWN, false, false, "PgDn", nullptr},
-      {Action::prev_step, GLFW_KEY_LEFT, false, false, "← / PgUp / Shift+Space", "ui.keys.prev_step"},
-      {Action::prev_step, GLFW_KEY_PAGE_UP, false, false, "PgUp", nullptr},
-      {Action::space, GLFW_KEY_SPACE, false, false, "Space", "ui.keys.space"},
-      {Action::prev_step, GLFW_KEY_SPACE, false, true, "Shift+Space", nullptr},
-      {Action::first_step, GLFW_KEY_HOME, false, false, "Home / End", "ui.keys.first_last"},
-      {Action::last_step, GLFW_KEY_END, false, false, "End", nullptr},
-      {Action::reset_step, GLFW_KEY_R, false, false, "R", "ui.keys.reset_step"},
-      {Action::prev_figure, GLFW_KEY_LEFT_BRACKET, false, false, "[ / ]", "ui.keys.figures"},
-      {Action::next_figure, GLFW_KEY_RIGHT_BRACKET, false, false, "]", nullptr},
-      {Action::toggle_sliders, GLFW_KEY_S, false, false, "S", "ui.keys.sliders"},
       {Action::play, GLFW_KEY_P, false, false, "P", "ui.keys.play"},
       {Action::step_back, GLFW_KEY_COMMA, false, false, ",", "ui.keys.step_back", 0, false, true},
       {Action::step_forward, GLFW_KEY_PERIOD, false, false, ".", "ui.keys.step_forward", 0, false, true},
-      {Action::laser, GLFW_KEY_L, false, false, "L", "ui.keys.laser"},
-      {Action::spotlight, GLFW_KEY_H, false, false, "H", "ui.keys.spotlight"},
-      {Action::pen, GLFW_KEY_D, false, false, "D", "ui.keys.pen"},
-      {Action::clear_pen, GLFW_KEY_C, false, false, "C", "ui.keys.clear_pen"},
       {Action::prev_lesson, GLFW_KEY_UP, false, false, "↑", "ui.keys.prev_lesson"},
       {Action::next_lesson, GLFW_KEY_DOWN, false, false, "↓", "ui.keys.next_lesson"},
       {Action::lesson_n, GLFW_KEY_1, false, false, "1 … 9, 0", "ui.keys.lesson_n", 0},
@@ -62,6 +49,22 @@ std::span<const Shortcut> shortcuts() {
       {Action::quit, GLFW_KEY_Q, true, false, "Ctrl+Q", "ui.keys.quit", 0, true},
   };
   return table;
+}
+
+}  // namespace
+
+std::span<const Shortcut> shortcuts() {
+  // The app's keys up to the scale, then the lecture's (steps, figures,
+  // presenter tools), then the rest: the order the "?" overlay lists them.
+  static const std::vector<Shortcut> all = [] {
+    const std::span<const Shortcut> app = app_shortcuts(), lecture = lecture_shortcuts();
+    const auto split = std::find_if(app.begin(), app.end(), [](const Shortcut& s) { return s.action == Action::play; });
+    std::vector<Shortcut> out(app.begin(), split);
+    out.insert(out.end(), lecture.begin(), lecture.end());
+    out.insert(out.end(), split, app.end());
+    return out;
+  }();
+  return all;
 }
 
 std::vector<Pressed> pressed_shortcuts() {

@@ -44,6 +44,8 @@ struct Shortcut {
 };
 
 std::span<const Shortcut> shortcuts();
+/// The lecture's part of that table (lecture/lecture_keys.cpp).
+std::span<const Shortcut> lecture_shortcuts();
 
 struct Pressed {
   Action action;

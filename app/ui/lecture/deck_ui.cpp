@@ -1,4 +1,4 @@
-#include "app/ui/deck_ui.hpp"
+#include "app/ui/lecture/deck_ui.hpp"
 
 #include <imgui.h>
 #include <imgui_stdlib.h>
