@@ -98,10 +98,10 @@ class Browser:
                       nativeVirtualKeyCode=key_code, modifiers=modifiers)
             time.sleep(0.1)
 
-    def screenshot(self, path):
-        """The page as drawn now, as a PNG file."""
+    def screenshot(self, path, clip=None):
+        """The page as drawn now (or the rectangle `clip`: x, y, width, height, scale), as a PNG file."""
         import base64
-        data = self.call("Page.captureScreenshot", format="png")["data"]
+        data = self.call("Page.captureScreenshot", format="png", **({"clip": clip} if clip else {}))["data"]
         with open(path, "wb") as f:
             f.write(base64.b64decode(data))
 

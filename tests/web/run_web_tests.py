@@ -473,20 +473,28 @@ def embed_checks(browser_path, base, shots):
     for w, h in ((400, 300), (800, 500)):
         b = cdp.Browser(browser_path, 1280, 800)
         try:
-            # The page exactly the iframe's size (a headless window has a minimum width).
-            b.call("Emulation.setDeviceMetricsOverride", width=w, height=h, deviceScaleFactor=1, mobile=False)
-            b.call("Page.navigate", url=link)
-            ready = b.wait_for("document.body && document.body.dataset.ready") == "1"
+            # A course page of the same site holding the embed in an <iframe> of
+            # exactly that size (same origin: its App can be read).
+            b.call("Page.navigate", url=base.replace("index.html", "embed-example.html"))
+            b.wait_for("document.readyState === 'complete'", 30)
+            b.eval("(() => { document.body.innerHTML = ''; document.body.style.cssText = 'margin:0;padding:0;max-width:none';"
+                   " const f = document.createElement('iframe'); f.id = 'embed'; f.width = %d; f.height = %d;"
+                   " f.style.cssText = 'border:0;display:block;margin:0;box-shadow:none'; f.src = %s;"
+                   " document.body.appendChild(f); return 1; })()" % (w, h, json.dumps(link)))
+            inside = "document.getElementById('embed').contentWindow"
+            ready = b.wait_for(f"{inside}.document.body && {inside}.document.body.dataset.ready", 60) == "1"
             time.sleep(1)
-            screen = page_screen(b)
+            text = b.eval(f"{inside}.Module.ccall('poslab_screen', 'string', [], [])") or "{}"
+            screen = json.loads(text)
             shot = shots / f"embed-{w}x{h}.png"
-            b.screenshot(str(shot))
-            inner = b.eval("[innerWidth, innerHeight, devicePixelRatio]") or [0, 0, 1]
-            message = b.eval("document.getElementById('message').style.display === 'block' && "
-                             "document.getElementById('message-text').textContent")
-            frag = b.eval("location.hash")
+            b.screenshot(str(shot), clip={"x": 0, "y": 0, "width": w, "height": h, "scale": 1})
+            inner = b.eval(f"[{inside}.innerWidth, {inside}.innerHeight, {inside}.devicePixelRatio]") or [0, 0, 1]
+            message = b.eval(f"{inside}.document.getElementById('message').style.display === 'block' && "
+                             f"{inside}.document.getElementById('message-text').textContent")
+            frag = b.eval(f"{inside}.location.hash")
         finally:
             b.close()
+        check(inner[:2] == [w, h], f"embed {w}×{h}: the iframe's page is {inner[0]}×{inner[1]}")
         display = screen.get("display", [0, 0])
         plot = screen.get("plot", [0, 0, 0, 0])
         check(ready and screen.get("embed") is True and not message,
