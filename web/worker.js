@@ -1,11 +1,12 @@
 // poslab's Web Worker: a second instance of poslab.wasm (the same file the
 // page runs; main() does not run here) that does the page's long work —
-// building figures at large sizes today, training the lab's models later —
+// building figures at large sizes, training the lab's models —
 // while the page keeps drawing. Started by page.js after the first frame.
 //
 // Messages (structured clone; bytes as transferred ArrayBuffers):
 //   page → worker
-//     {type: 'job', id, kind, request: ArrayBuffer}   kind: 'build' (app/ui/remote_builds.hpp)
+//     {type: 'job', id, kind, request: ArrayBuffer}   kind: 'build' (app/ui/remote_builds.hpp),
+//                                                      'lab' (JSON, app/ui/worker_jobs.hpp)
 //                                                      or a kind added to ui::WorkerJobs
 //     {type: 'cancel', id}                             not started: dropped; running: ended
 //                                                      at its next slice; no reply either way

@@ -270,7 +270,6 @@ void prepare_for_screen(Figure& f, int width_px, int height_px, double density) 
         if (k == 0 || keep[k] != keep[k - 1]) {
           out->x.push_back(s.x[keep[k]]);
           out->y.push_back(s.y[keep[k]]);
-          out->index.push_back(static_cast<std::uint32_t>(keep[k]));
         }
       i = last + 1;
     }

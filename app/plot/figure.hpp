@@ -116,8 +116,6 @@ struct ScreenPoints {
   std::vector<double> x, y;
   double u0 = 0, u1 = 1;
   int buckets = 1;
-  /// Where each kept point is in the series' x and y (and extra columns).
-  std::vector<std::uint32_t> index;
 };
 
 struct Series {

@@ -168,11 +168,30 @@ Axis get_axis(Reader& r) {
 // points themselves (for the screen: the rest stays behind).
 enum class ScreenMode : std::uint8_t { none, own, are_the_points };
 
+bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+/// Where each of the screen points is in the series' data: prepare_for_screen
+/// keeps points of the data in their order, so each is found walking forward
+/// (its x and y bit for bit). Empty when one is not found (screen points made
+/// some other way: they cross beside the data).
+std::vector<std::uint32_t> screen_places(const Series& s, const ScreenPoints& sp) {
+  std::vector<std::uint32_t> places;
+  if (sp.x.size() != sp.y.size()) return places;
+  places.reserve(sp.x.size());
+  const std::size_t n = std::min(s.x.size(), s.y.size());
+  std::size_t j = 0;
+  for (std::size_t k = 0; k < sp.x.size(); ++k, ++j) {
+    while (j < n && !(same_bits(s.x[j], sp.x[k]) && same_bits(s.y[j], sp.y[k]))) ++j;
+    if (j == n) return {};
+    places.push_back(static_cast<std::uint32_t>(j));
+  }
+  return places;
+}
+
 void put(Writer& w, const Series& s, bool for_screen) {
   const ScreenPoints* sp = s.screen.get();
-  const bool reduce = for_screen && sp && sp->index.size() == sp->x.size() && sp->x.size() == sp->y.size() &&
-                      std::all_of(sp->index.begin(), sp->index.end(),
-                                  [n = std::min(s.x.size(), s.y.size())](std::uint32_t i) { return i < n; });
+  const std::vector<std::uint32_t> places = for_screen && sp ? screen_places(s, *sp) : std::vector<std::uint32_t>{};
+  const bool reduce = for_screen && sp && !sp->x.empty() && places.size() == sp->x.size();
   w.text(s.name);
   w.u8(static_cast<std::uint8_t>(s.kind));
   w.doubles(reduce ? sp->x : s.x);
@@ -189,9 +208,9 @@ void put(Writer& w, const Series& s, bool for_screen) {
       continue;
     }
     std::vector<double> kept;  // the kept points' values (none for a point the column lacks)
-    for (std::uint32_t i : sp->index)
+    for (std::uint32_t i : places)
       if (i < e.values.size()) kept.push_back(e.values[i]);
-    w.doubles(kept.size() == sp->index.size() ? kept : std::vector<double>{});
+    w.doubles(kept.size() == places.size() ? kept : std::vector<double>{});
   }
   w.text(s.x_name);
   w.text(s.y_name);
@@ -204,10 +223,6 @@ void put(Writer& w, const Series& s, bool for_screen) {
     w.f64(sp->u0);
     w.f64(sp->u1);
     w.i32(sp->buckets);
-  }
-  if (sp && !reduce) {
-    w.u32(static_cast<std::uint32_t>(sp->index.size()));
-    for (std::uint32_t i : sp->index) w.u32(i);
   }
 }
 
@@ -244,14 +259,6 @@ Series get_series(Reader& r) {
   p->u0 = r.f64();
   p->u1 = r.f64();
   p->buckets = r.i32();
-  if (mode == ScreenMode::own) {
-    const std::uint32_t n = r.u32();
-    if (n > 0 && n != p->x.size()) Reader::fail("a series' screen points and their places do not match");
-    for (std::uint32_t i = 0; i < n; ++i) p->index.push_back(r.u32());
-  } else {
-    // The points are the series': each is its own place.
-    for (std::uint32_t i = 0; i < p->x.size(); ++i) p->index.push_back(i);
-  }
   if (p->x.size() != p->y.size() || p->buckets < 1) Reader::fail("a series' screen points do not match");
   s.screen = std::move(p);
   return s;

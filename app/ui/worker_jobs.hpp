@@ -1,7 +1,7 @@
 #pragma once
 // The jobs the page's Web Worker runs (web/worker.js, a second instance of
-// poslab.wasm): figure and readout builds today ("build"), a long job such
-// as training the lab's models tomorrow. A job is bytes in, bytes out; it
+// poslab.wasm): figure and readout builds ("build") and training one of the
+// lab's models ("lab"). A job is bytes in, bytes out; it
 // runs in slices, so the worker can report progress and take a cancel
 // between two of them:
 //
@@ -19,6 +19,8 @@
 #include <memory>
 #include <string>
 #include <string_view>
+
+#include "poslab/core/lab/lab.hpp"
 
 namespace poslab::app::ui {
 
@@ -48,7 +50,11 @@ class WorkerJobs {
   using Factory = std::function<std::unique_ptr<WorkerJob>(std::string_view request)>;
 
   /// Knows "build" (serve_build_request, app/ui/remote_builds.hpp) reading
-  /// its texts from `assets`.
+  /// its texts from `assets`, and "lab": one model of the lab trained a few
+  /// steps per slice (progress: steps done of steps), then evaluated at every
+  /// length; request and reply as JSON (lab_config_from_json; the reply has
+  /// task, encoding, seed, steps, params, loss per step, extension, factor,
+  /// metric, lengths, values, floor, trained_value, trained_floor, reached_floor).
   explicit WorkerJobs(std::filesystem::path assets);
   /// Adds (or replaces) a kind, e.g. the lab's "train".
   void add(std::string kind, Factory factory);
@@ -60,5 +66,13 @@ class WorkerJobs {
  private:
   std::map<std::string, Factory, std::less<>> kinds_;
 };
+
+/// A "lab" job's request: {"task": "lm"|"copy"|"reverse", "encoding": …,
+/// "seed", "task_seed", "steps", "layers", "width", "heads", "train_length",
+/// "eval_length", "batch", "eval_samples", "rope_base", "learning_rate",
+/// "extension": "none"|"pi"|…, "factor"} — each optional over the task's
+/// defaults (core::lab::default_lab_config). Raises on text that is not JSON,
+/// InvalidParameter naming a key out of range.
+core::lab::LabConfig lab_config_from_json(std::string_view request);
 
 }  // namespace poslab::app::ui

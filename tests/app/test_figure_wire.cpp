@@ -226,9 +226,10 @@ TEST_CASE("figure wire: for the screen a long line crosses as its screen points,
   // Every point kept is a point of the data, with its extra column's value.
   REQUIRE(t.extra.size() == 2);
   REQUIRE(t.extra[0].values.size() == t.x.size());
+  // (x is the index + 1 here, so the extra column λ = x must come along exactly.)
   for (std::size_t k = 0; k < t.x.size(); ++k) {
-    const std::uint32_t i = sp.index[k];
-    CHECK(t.x[k] == s.x[i]);
+    const auto i = static_cast<std::size_t>(t.x[k]) - 1;
+    REQUIRE(i < n);
     CHECK(t.y[k] == s.y[i]);
     CHECK(t.extra[0].values[k] == s.extra[0].values[i]);
   }

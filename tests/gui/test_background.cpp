@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <string>
 #include <vector>
@@ -19,6 +20,8 @@
 #include "app/ui/slider_math.hpp"
 #include "app/ui/worker_jobs.hpp"
 #include "gui_test_support.hpp"
+#include "poslab/core/errors.hpp"
+#include "poslab/core/lab/lab.hpp"
 
 using namespace poslab;
 namespace ui = poslab::app::ui;
@@ -471,4 +474,45 @@ TEST_CASE("worker jobs: kinds by name, a long job in slices with its progress") 
   auto build = jobs.start("build", ui::encode_request(q));
   CHECK(build->step(50));
   CHECK(ui::decode_figure_reply(build->reply()).result.error.empty());
+}
+
+TEST_CASE("worker jobs: \"lab\" trains a model a few steps per slice and answers as the lab itself does") {
+  ui::WorkerJobs jobs(app::assets_dir());
+  REQUIRE(jobs.knows("lab"));
+  const std::string request =
+      R"({"task": "lm", "encoding": "alibi", "seed": 3, "steps": 7, "layers": 1, "width": 16, "heads": 2,)"
+      R"( "train_length": 8, "eval_length": 16, "batch": 4, "eval_samples": 8})";
+  auto job = jobs.start("lab", request);
+  int slices = 0;
+  double last = -1;
+  while (!job->step(0)) {  // a budget of 0: one step per slice
+    ++slices;
+    CHECK(job->progress().done > last);
+    CHECK(job->progress().total == 7);
+    last = job->progress().done;
+  }
+  CHECK(slices == 6);  // the seventh step finishes it
+  const nlohmann::json reply = nlohmann::json::parse(job->reply());
+  // The same run trained in one go (a run is a pure function of its config).
+  core::lab::LabRun run(ui::lab_config_from_json(request));
+  run.train(100);
+  const core::lab::LabEvaluation e = run.evaluate();
+  CHECK(reply.at("encoding") == "alibi");
+  CHECK(reply.at("steps") == 7);
+  CHECK(reply.at("params") == run.parameter_count());
+  REQUIRE(reply.at("loss").size() == run.loss_history().size());
+  for (std::size_t i = 0; i < run.loss_history().size(); ++i)
+    CHECK(static_cast<float>(reply.at("loss")[i].get<double>()) == run.loss_history()[i]);
+  REQUIRE(reply.at("values").size() == e.values.size());
+  CHECK(reply.at("lengths").get<std::vector<int>>() == e.lengths);
+  for (std::size_t i = 0; i < e.values.size(); ++i) CHECK(reply.at("values")[i].get<double>() == e.values[i]);
+  CHECK(reply.at("metric") == "loss");
+  // Bad requests fail the job with the key's name, before any training.
+  CHECK_THROWS_AS((void)jobs.start("lab", "not json"), std::exception);
+  try {
+    (void)jobs.start("lab", R"({"layers": 9})");
+    FAIL("layers 9 was accepted");
+  } catch (const core::InvalidParameter& ex) {
+    CHECK(std::string(ex.what()).find("layers") != std::string::npos);
+  }
 }
