@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "app/common/fonts.hpp"
+#include "app/common/markup.hpp"
 #include "app/export/png.hpp"
 #include "app/export/raster_argb.hpp"
 #include "app/export/text_metrics.hpp"

@@ -41,6 +41,7 @@ namespace fs = std::filesystem;
 
 namespace {
 constexpr float kScaleStep = 0.25f;
+constexpr int kEmbedWidth = 800, kEmbedHeight = 500;  ///< the <iframe>'s size in a copied embed code
 }
 
 // [SECTION] Construction
@@ -162,6 +163,7 @@ UiContext App::context() {
   ctx.pal = palette(state_.theme());
   ctx.scale = ui_scale() * content_scale();
   ctx.lecture = lecture_;
+  ctx.embed = embed_.has_value();
   ctx.now = now_;
   return ctx;
 }
@@ -205,7 +207,8 @@ void App::draw(double dt) {
   platform_.heatmaps().begin_frame();
   figures_.begin_frame();
 
-  handle_keys();
+  if (embed_) keys_.take();  // an embedded figure takes no shortcuts (a 2 would switch lessons in a course page)
+  else handle_keys();
   if (!dropped_.empty()) {
     const std::string path = dropped_.front();
     dropped_.clear();
@@ -217,7 +220,8 @@ void App::draw(double dt) {
   state_.tick_animation(dt);
   export_ui_.tick(ctx, recorder_);
 
-  if (lecture_) draw_lecture(ctx);
+  if (embed_) draw_embed(ctx);
+  else if (lecture_) draw_lecture(ctx);
   else draw_shell(ctx);
   export_ui_.draw(ctx, recorder_);
   deck_ui_.draw(ctx, *this);
@@ -374,6 +378,7 @@ void App::run(Action action, int arg) {
       break;
     case Action::copy_state: copy_state(); break;
     case Action::copy_link: copy_link(); break;
+    case Action::copy_embed: copy_embed_code(); break;
     case Action::paste_state: {
       const char* clip = ImGui::GetClipboardText();
       if (clip && *clip) paste_state(clip);
@@ -675,6 +680,63 @@ std::string App::copy_link() {
   toasts_.push(tr_.format(base.empty() ? "ui.link.copied_no_base" : "ui.link.copied", {{"link", link}}),
                ToastKind::success);
   return link;
+}
+
+std::string App::copy_embed_code() {
+  std::string base = platform_.page_address();
+  if (base.empty()) base = settings_.link_base;
+  if (const std::size_t hash = base.find('#'); hash != std::string::npos) base.resize(hash);
+  const ViewDef& v = state_.view();
+  EmbedOptions e;
+  e.figure = state_.front_figure();
+  // The sliders: the step's, when it names them; else the keys the figure
+  // reads (those that change it), in the lesson's order.
+  const Scene* step = state_.current_step();
+  if (step && !step->sliders.empty()) {
+    e.sliders = step->sliders;
+  } else {
+    const FigureCache::Entry* built = figures_.find(v.id, e.figure);
+    for (std::string_view k : v.keys)
+      if (!built || !built->reads_known ||
+          std::find(built->reads.begin(), built->reads.end(), k) != built->reads.end())
+        e.sliders.emplace_back(k);
+  }
+  e.theme = lecture_ ? before_lecture_.theme : state_.theme();
+  e.lang = tr_.lang();
+  const std::string src = (base.empty() ? std::string("index.html") : base) + "#" + embed_fragment(state_.session(), v.keys, e);
+  // The figure's title as shown (its built title, else its translated one).
+  std::string figure_name = e.figure;
+  const std::string title_key = std::string(v.id) + "." + e.figure + ".title";
+  if (const FigureCache::Entry* shown = figures_.find(v.id, e.figure); shown && !shown->figure.title.empty())
+    figure_name = shown->figure.title;
+  else if (tr_.has(title_key) && tr_(title_key).find('{') == std::string::npos)
+    figure_name = tr_(title_key);
+  const std::string title = "poslab: " + lesson_title(tr_, v.id) + " — " + figure_name;
+  const std::string code = embed_snippet(src, title, kEmbedWidth, kEmbedHeight);
+  ImGui::SetClipboardText(code.c_str());
+  toasts_.push(tr_.format(base.empty() ? "ui.embed.copied_no_base" : "ui.embed.copied", {{"code", code}}),
+               ToastKind::success);
+  return code;
+}
+
+std::string App::set_embed(EmbedOptions options) {
+  const ViewDef& v = state_.view();
+  std::vector<std::string> left_out;
+  if (options.figure.empty() || !find_figure(v, options.figure)) {
+    if (!options.figure.empty()) left_out.push_back("figure=" + options.figure);
+    options.figure = state_.front_figure();
+  }
+  std::vector<std::string> sliders;
+  for (std::string& k : options.sliders) {
+    if (std::find(v.keys.begin(), v.keys.end(), k) == v.keys.end()) left_out.push_back(k);
+    else if (std::find(sliders.begin(), sliders.end(), k) == sliders.end()) sliders.push_back(std::move(k));
+  }
+  options.sliders = std::move(sliders);
+  embed_ = std::move(options);
+  if (left_out.empty()) return {};
+  std::string list;
+  for (const std::string& k : left_out) list += (list.empty() ? "" : ", ") + k;
+  return tr_.format("ui.embed.left_out", {{"lesson", std::string(v.id)}, {"names", list}});
 }
 
 std::string App::paste_state(const char* text) {

@@ -15,11 +15,13 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "app/cli/cli.hpp"
 #include "app/common/config_folder.hpp"
+#include "app/common/link.hpp"
 #include "app/ui/app_state.hpp"
 #include "app/ui/lecture/deck_ui.hpp"
 #include "app/ui/export_ui.hpp"
@@ -138,6 +140,19 @@ class App {
   /// address (in a browser) or the settings' link_base, then #view=ID&KEY=VALUE…
   /// (app/common/link.hpp).
   std::string copy_link();
+  /// Puts an <iframe> for a course page on the clipboard and returns it: the
+  /// figure in front with the sliders it reads (a guided step's own, when
+  /// it names them) at this state, theme and language (link.hpp
+  /// embed_fragment), after the page's address or the settings' link_base.
+  std::string copy_embed_code();
+  /// Embed mode (a course page's <iframe>, "#embed&…"): figure
+  /// `options.figure` of the current lesson (the one in front when "") and
+  /// only the sliders named, filling the window; no menus, no lesson list,
+  /// no shortcuts. Returns "" or what was left out (an unknown figure: the
+  /// first is shown; a slider the lesson does not have: not shown).
+  std::string set_embed(EmbedOptions options);
+  /// The embed shown (null: the whole app).
+  const EmbedOptions* embed() const { return embed_ ? &*embed_ : nullptr; }
   /// Applies a state string (the clipboard's when `text` is null).
   std::string paste_state(const char* text = nullptr);
   /// Settings and the autosave session, written atomically (on exit) — only
@@ -204,6 +219,7 @@ class App {
   std::filesystem::path keep_unreadable(const std::filesystem::path& file);
   void draw_shell(UiContext& ctx);
   void draw_lecture(UiContext& ctx);
+  void draw_embed(UiContext& ctx);  // embed.cpp
   void draw_presenter_tools(UiContext& ctx);
   void handle_keys();
   /// The front-most of the floating windows that are open; closes it.
@@ -243,6 +259,7 @@ class App {
   std::string applied_theme_;
   bool fonts_dirty_ = true;
   bool lecture_ = false;
+  std::optional<EmbedOptions> embed_;
   struct Saved {
     std::string theme;
     bool fullscreen = false;
