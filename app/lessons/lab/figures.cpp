@@ -39,18 +39,7 @@ namespace cl = core::lab;
 
 // [SECTION] Colours and names
 
-/// Okabe–Ito hues, one per encoding, the same in every figure of the lesson.
-fig::Color encoding_colour(cl::Encoding e) {
-  switch (e) {
-    case cl::Encoding::nope: return fig::Color::rgb(0x7F7F7F);
-    case cl::Encoding::learned: return fig::Color::rgb(0xE69F00);
-    case cl::Encoding::sinusoidal: return fig::Color::rgb(0x56B4E9);
-    case cl::Encoding::rope: return fig::Color::rgb(0x0072B2);
-    case cl::Encoding::alibi: return fig::Color::rgb(0x009E73);
-    case cl::Encoding::t5: return fig::Color::rgb(0xCC79A7);
-  }
-  return fig::Color::rgb(0x7F7F7F);
-}
+using lab_lesson::encoding_colour;
 
 /// The scaling lesson's colours: the model as trained grey, PI orange, NTK-aware sky blue, YaRN blue.
 fig::Color extension_colour(cl::Extension e) {
@@ -69,7 +58,7 @@ std::string encoding_label(const Translator& tr, cl::Encoding e) {
 }
 
 std::string extension_label(const Translator& tr, cl::Extension e) {
-  return tr(std::string("lab.extension.") + cl::extension_name(e));
+  return tr(std::string("lab.method.") + cl::extension_name(e));
 }
 
 bool is_lm(const Plan& p) { return p.task == cl::Task::lm; }

@@ -35,6 +35,7 @@ namespace {
 
 namespace cl = core::lab;
 using lab_lesson::Plan;
+using lab_lesson::same_model;
 
 // [SECTION] Training off the frame
 
@@ -47,10 +48,6 @@ struct Job : Ticket {
   std::atomic<int> step{0};
   std::unique_ptr<cl::LabRun> run;  ///< sliced mode: the run between frames
 };
-
-bool same_model(const cl::LabConfig& a, const cl::LabConfig& b) {
-  return a.task == b.task && a.encoding == b.encoding && a.seed == b.seed && a.steps == b.steps;
-}
 
 /// Trains `job` a few steps at a time until it is finished or cancelled;
 /// then reads it and puts it into the store.
@@ -170,7 +167,7 @@ class Session {
         s.name = tr(std::string("lab.encoding.") + cl::encoding_name(c.encoding));
         named.push_back(c.encoding);
       }
-      s.color = colour(c.encoding);
+      s.color = lab_lesson::encoding_colour(c.encoding);
       s.width = 1.2f;
       for (std::size_t k = 0; k < losses.size(); k += static_cast<std::size_t>(stride)) {
         const std::size_t end = std::min(losses.size(), k + static_cast<std::size_t>(stride));
@@ -182,19 +179,6 @@ class Session {
       f.series.push_back(std::move(s));
     }
     return f;
-  }
-
-  static fig::Color colour(cl::Encoding e) {
-    // the figures' hues (figures.cpp), one per encoding
-    switch (e) {
-      case cl::Encoding::nope: return fig::Color::rgb(0x7F7F7F);
-      case cl::Encoding::learned: return fig::Color::rgb(0xE69F00);
-      case cl::Encoding::sinusoidal: return fig::Color::rgb(0x56B4E9);
-      case cl::Encoding::rope: return fig::Color::rgb(0x0072B2);
-      case cl::Encoding::alibi: return fig::Color::rgb(0x009E73);
-      case cl::Encoding::t5: return fig::Color::rgb(0xCC79A7);
-    }
-    return fig::Color::rgb(0x7F7F7F);
   }
 
  private:

@@ -35,6 +35,18 @@ Plan plan(const core::Params& p) {
   return out;
 }
 
+fig::Color encoding_colour(cl::Encoding e) {
+  switch (e) {
+    case cl::Encoding::nope: return fig::Color::rgb(0x7F7F7F);
+    case cl::Encoding::learned: return fig::Color::rgb(0xE69F00);
+    case cl::Encoding::sinusoidal: return fig::Color::rgb(0x56B4E9);
+    case cl::Encoding::rope: return fig::Color::rgb(0x0072B2);
+    case cl::Encoding::alibi: return fig::Color::rgb(0x009E73);
+    case cl::Encoding::t5: return fig::Color::rgb(0xCC79A7);
+  }
+  return fig::Color::rgb(0x7F7F7F);
+}
+
 // ---- Trained
 
 Trained::Trained(std::unique_ptr<cl::LabRun> run)
@@ -64,13 +76,11 @@ cl::AttentionMap Trained::attention(int layer, int head, int length) const {
 
 // ---- The store
 
-namespace {
-
-/// What makes two of the lesson's models the same (every other field comes
-/// from default_lab_config(task)).
 bool same_model(const cl::LabConfig& a, const cl::LabConfig& b) {
   return a.task == b.task && a.encoding == b.encoding && a.seed == b.seed && a.steps == b.steps;
 }
+
+namespace {
 
 /// The last kCapacity models trained, most recently used first (six
 /// encodings × five seeds of one task, and some of another).

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "app/plot/figure.hpp"
 #include "poslab/core/lab/lab.hpp"
 #include "poslab/core/params.hpp"
 
@@ -73,6 +74,10 @@ class Trained {
 
 using TrainedPtr = std::shared_ptr<const Trained>;
 
+/// Whether two configs of the lesson are the same model (task, encoding,
+/// seed and steps: every other field comes from default_lab_config(task)).
+bool same_model(const cl::LabConfig& a, const cl::LabConfig& b);
+
 /// The model of `config` if it was trained in this process (and is still
 /// remembered: the last few dozen), else null.
 TrainedPtr find(const cl::LabConfig& config);
@@ -89,6 +94,9 @@ int trained_count(const Plan& plan);
 /// screenshots: it returns when all are trained.
 /// (RoPE models are also read with kExtensions at `s`, see finish().)
 std::vector<TrainedPtr> trained_all(const Plan& plan, double s);
+
+/// An encoding's colour in every figure of the lesson (Okabe–Ito hues).
+fig::Color encoding_colour(cl::Encoding e);
 
 /// The extensions the lesson applies to the trained RoPE model, in the order drawn.
 inline constexpr cl::Extension kExtensions[] = {cl::Extension::none, cl::Extension::pi, cl::Extension::ntk,
