@@ -88,8 +88,8 @@ TEST_CASE("lab lesson: the figures draw the models as trained, one thin line per
   constexpr int kSteps = 24;
   const core::Params p = params({{"lab_train", "true"}, {"lab_steps", "24"}, {"lab_seeds", "2"}, {"factor", "4"}});
   const fig::Figure f = lesson.figure("by_length", p);
-  // six encodings: two seeds and a mean each
-  CHECK(f.series.size() == 18);
+  // six encodings: two seeds and a mean each; the language's own loss on the same tokens
+  CHECK(f.series.size() == 19);
   for (cl::Encoding e : cl::all_encodings()) {
     const std::string name = test::english()(std::string("lab.encoding.") + cl::encoding_name(e));
     CAPTURE(name);
@@ -109,10 +109,12 @@ TEST_CASE("lab lesson: the figures draw the models as trained, one thin line per
   const std::vector<const fig::Series*> lines = seed_lines(f, test::english()("lab.encoding.learned"));
   REQUIRE(lines.size() == 2);
   CHECK(lines[1]->y == e.values);
+  // the language's own loss on the evaluation tokens: no model, the same for every run
+  CHECK(test::series(f, test::english()("lab.sample_floor")).y == e.sample_floor);
 
   SUBCASE("the extension figure: RoPE as trained equals its by-length line, PI is core's PI at s") {
     const fig::Figure x = lesson.figure("extension", p);
-    CHECK(x.series.size() == 12);  // 4 readings × (2 seeds + mean)
+    CHECK(x.series.size() == 13);  // 4 readings × (2 seeds + mean), the language's own loss
     CHECK(test::series(x, test::english()("lab.method.none")).y == test::series(f, test::english()("lab.encoding.rope")).y);
     cl::LabRun rope = trained_here(cl::Task::lm, cl::Encoding::rope, 1, kSteps);
     const std::vector<const fig::Series*> pi = seed_lines(x, test::english()("lab.method.pi"));
@@ -177,7 +179,7 @@ TEST_CASE("lab lesson: another number of steps is another model (the store never
 TEST_CASE("lab lesson: copy draws exact match by input length, 0 … 1, trained on n ≤ 8") {
   const core::Params p = params({{"lab_train", "true"}, {"lab_steps", "10"}, {"lab_seeds", "1"}, {"lab_task", "copy"}});
   const fig::Figure f = lesson.figure("by_length", p);
-  CHECK(f.series.size() == 6);
+  CHECK(f.series.size() == 6);  // no language floor on copy
   for (const fig::Series& s : f.series) {
     REQUIRE(s.y.size() == 24);
     for (double v : s.y) CHECK((v >= 0 && v <= 1));

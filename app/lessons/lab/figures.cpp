@@ -92,7 +92,7 @@ Figure metric_frame(const Plan& plan, const Translator& tr) {
   f.x.min = 0, f.x.max = M + 1;
   if (lm) {
     f.y = {.label = tr("lab.axis.loss"), .unit = tr("lab.unit.nats")};
-    f.y.min = 0.9, f.y.max = std::max(3.0, std::log(c.lm_vocab) + 0.3);
+    f.y.min = 0.9, f.y.max = std::max(3.2, std::log(c.lm_vocab) + 0.4);
   } else {
     f.y = {.label = tr("lab.axis.exact_match")};
     f.y.min = 0, f.y.max = 1.05;
@@ -164,6 +164,22 @@ void add_group(Figure& f, const std::string& name, fig::Color colour, const std:
   f.series.push_back(std::move(m));
 }
 
+/// lm: the true language's own loss on the same evaluation tokens, position
+/// by position (its wiggles are the sample's, and every model's curve shares
+/// them: the same 256 sequences). Nothing for copy (its floor is 1).
+void add_sample_floor(Figure& f, const cl::LabEvaluation& e, const Translator& tr) {
+  if (e.task != cl::Task::lm) return;
+  fig::Series s;
+  s.name = tr("lab.sample_floor");
+  s.x.assign(e.lengths.begin(), e.lengths.end());
+  s.y = e.sample_floor;
+  s.color = fig::Color::rgb(0xD55E00);  // vermillion: no encoding's hue
+  s.width = 1.2f;
+  s.style = fig::LineStyle::dotted;
+  s.x_name = f.x.label;
+  f.series.push_back(std::move(s));
+}
+
 std::string size_text(const Plan& plan, const Translator& tr, long long params) {
   const cl::LabConfig c = plan.base();
   return tr.format("lab.size", {{"seeds", fig::num(plan.seeds)},
@@ -196,6 +212,7 @@ Figure by_length(const FigureContext& ctx) {
     return f;
   }
   const std::vector<TrainedPtr> all = lab_lesson::trained_all(plan, ctx.params.real("factor"));
+  add_sample_floor(f, all.front()->evaluation(), tr);
   for (cl::Encoding e : plan.encodings) {
     std::vector<cl::LabEvaluation> seeds;
     for (const TrainedPtr& m : of_encoding(plan, all, e)) seeds.push_back(m->evaluation());
@@ -218,6 +235,7 @@ Figure extension(const FigureContext& ctx) {
   }
   const std::vector<TrainedPtr> all = lab_lesson::trained_all(plan, ctx.params.real("factor"));
   const std::vector<TrainedPtr> rope = of_encoding(plan, all, cl::Encoding::rope);
+  add_sample_floor(f, rope.front()->evaluation(), tr);
   for (cl::Extension x : lab_lesson::kExtensions) {
     std::vector<cl::LabEvaluation> seeds;
     for (const TrainedPtr& m : rope) seeds.push_back(m->evaluation(x, s));
@@ -375,7 +393,8 @@ ViewDef lab_view() {
                       {"training", training},
                       {"attention_trained", attention_trained},
                       {"attention_long", attention_long}},
-          .tables = {}};
+          .tables = {},
+          .run_keys = {"lab_train"}};
 }
 
 }  // namespace poslab::app
