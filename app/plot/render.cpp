@@ -1085,7 +1085,9 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
   if (legend)
     for (const auto& entry : entries) legend_text_w = std::max(legend_text_w, text_width(painter, entry.first, legend_st));
   const double swatch = fs * 1.6, legend_row = legend_st.size * 1.45;
-  const double box_w = legend_text_w + swatch + fs * 1.2, box_h = legend_row * static_cast<double>(entries.size()) + fs * 0.5;
+  // 0.7 em after the text (0.4 em before it): a Chinese glyph fills its em
+  // box, and 0.4 em looked as if the text touched the frame (the zh review).
+  const double box_w = legend_text_w + swatch + fs * 1.5, box_h = legend_row * static_cast<double>(entries.size()) + fs * 0.5;
   auto corner_box = [&](LegendPlace p) {
     const bool r = p == LegendPlace::top_right || p == LegendPlace::bottom_right;
     const bool t = p == LegendPlace::top_right || p == LegendPlace::top_left;

@@ -454,6 +454,10 @@ std::vector<core::InvalidParameter> exceptions_for_every_reason() {
   add([] { resolve("scaling", {"method=longrope", "d=8", "short_factor=1,2,3"}); });
   add([] { resolve("rope", {"d=64", "head_dim=32"}); });
   add([] { resolve("sinusoidal", {"d=64", "dims=100"}); });
+  add([] { resolve("multimodal", {"mrope_section=0,0,0"}); });
+  add([] { resolve("multimodal", {"d=66"}); });
+  add([] { resolve("multimodal", {"d=8192", "grid_h=1024", "grid_w=1024"}); });
+  add([] { resolve("layer-mix", {"positions=4000"}); });
   // core's own limits
   add([] { (void)core::learned_value(0, 200, 512, 128, 0); });
   add([] { (void)core::sinusoidal_value(0, 200, 128, 10000); });
