@@ -263,9 +263,7 @@ Figure theta_ratio(const FigureContext& ctx) {
   const FigureDef* ratio = scaling ? find_figure(*scaling, "ratio") : nullptr;
   if (!scaling || !ratio) return {};
   Figure f = build_figure(*scaling, *ratio, p, ctx.tr, ctx.width, ctx.height);
-  f.subtitle = ctx.tr.format("lab.theta_ratio.subtitle",
-                             {{"d", fig::num(c.width / c.heads)}, {"L", fig::num(c.train_tokens())}}) +
-               (f.subtitle.empty() ? "" : " · " + f.subtitle);
+  f.subtitle = ctx.tr("lab.theta_ratio.subtitle") + (f.subtitle.empty() ? "" : " · " + f.subtitle);
   return f;
 }
 
