@@ -51,6 +51,13 @@ CLI::App* add_export_command(CLI::App& app, ExportRequest& r) {
 
 namespace {
 
+/// The keys `--set` may name for `view`: its sliders and its run keys (lab_train).
+std::vector<std::string_view> keys_of(const ViewDef& view) {
+  std::vector<std::string_view> keys = view.keys;
+  keys.insert(keys.end(), view.run_keys.begin(), view.run_keys.end());
+  return keys;
+}
+
 std::string known_views() {
   std::string out;
   for (const ViewDef& v : view_defs()) out += (out.empty() ? "" : ", ") + std::string(v.id);
@@ -94,7 +101,7 @@ int export_sweep(const ExportRequest& r, const ViewDef& view, const Translator& 
   spec.seconds = r.seconds;
   ExportOptions options = options_of(r);
   options.font_family = export_font_families(tr.lang());
-  core::Params params = params_from_request(r.preset, r.sets, view.keys, r.view);
+  core::Params params = params_from_request(r.preset, r.sets, keys_of(view), r.view);
   apply_model(params, r.model, view.keys, r.sets);
   fs::path out = r.out;
   std::error_code ec;
@@ -128,7 +135,7 @@ int export_figures(const ExportRequest& r, const Translator& tr) {
   options.page = r.page;
   options.check();
   check_export_pixels(figures.size(), options);
-  core::Params params = params_from_request(r.preset, r.sets, view->keys, r.view);
+  core::Params params = params_from_request(r.preset, r.sets, keys_of(*view), r.view);
   std::string model = apply_model(params, r.model, view->keys, r.sets);
   if (model.empty() && !r.preset.empty()) model = find_preset(load_presets(assets_dir()), r.preset).model;
   options.font_family = export_font_families(tr.lang());

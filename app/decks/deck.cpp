@@ -164,7 +164,8 @@ void check_params_for(const ViewDef& view, const std::vector<std::pair<std::stri
   s.lesson = std::string(view.id);
   s.params = params;
   for (const auto& [key, value] : params)
-    if (std::find(view.keys.begin(), view.keys.end(), key) == view.keys.end()) {
+    if (std::find(view.keys.begin(), view.keys.end(), key) == view.keys.end() &&
+        std::find(view.run_keys.begin(), view.run_keys.end(), key) == view.run_keys.end()) {
       JsonPath path = at;
       path.emplace_back(key);
       r.bad(path, "\"" + key + "\" is not a parameter of " + std::string(view.id));

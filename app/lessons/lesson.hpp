@@ -69,6 +69,12 @@ struct ViewDef {
   /// when every figure and readout keeps its own budget by sampling what the
   /// pixels need.
   void (*budget)(const core::Params& resolved) = nullptr;
+  /// Keys the view also reads that start work rather than shape what is
+  /// drawn (the lab's lab_train: train the models, minutes of CPU). No slider
+  /// shows them (the lesson's own button sets them) and the tests that try
+  /// every key at its edges leave them at their defaults; `poslab export
+  /// --set` and deck scenes accept them as the view's keys.
+  std::vector<std::string_view> run_keys = {};
 };
 
 /// Every view, in lesson order.

@@ -75,6 +75,10 @@ class LessonUi {
   /// that key's slider (or every slider). A lesson's own buttons that set a
   /// key follow this, as the parameter panel does.
   virtual bool shows_control(std::string_view key) const = 0;
+  /// Whether slow figures are built on a worker while the frame goes on (the
+  /// interactive desktop window); false where a figure is built in place
+  /// (screenshots, tests, the browser).
+  virtual bool builds_in_background() const { return false; }
 };
 
 /// A lesson with its own screen.

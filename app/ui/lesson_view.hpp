@@ -43,6 +43,7 @@ class LessonView final : public LessonUi {
   bool lecture_mode() const override { return ctx_->lecture; }
   void request_redraw() override { ctx_->redraw = true; }
   bool shows_control(std::string_view key) const override;
+  bool builds_in_background() const override { return ctx_->figures.background(); }
 
   TableView& tables() { return tables_; }
 

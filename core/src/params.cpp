@@ -220,6 +220,23 @@ const std::array kSpecs = {
               .ui_min = 16, .ui_max = 131072, .scale = S::log, .unit = "tokens"},
     ParamSpec{.key = "partial_rotary_factor", .type = T::real, .default_text = "0.25", .min = 0, .max = 1,
               .min_exclusive = true, .ui_min = 0.05, .ui_max = 1},
+    // ---- lab: "Train short, test long" (issue 26; core/lab/lab.hpp). The
+    // lesson trains one tiny Transformer per encoding and seed at the lab's
+    // defaults (default_lab_config), with `lab_steps` Adam steps.
+    ParamSpec{.key = "lab_task", .type = T::choice, .default_text = "lm", .choices = "lm|copy|reverse"},
+    ParamSpec{.key = "lab_seeds", .type = T::integer, .default_text = "2", .min = 1, .max = 5,
+              .ui_min = 1, .ui_max = 5},
+    ParamSpec{.key = "lab_steps", .type = T::integer, .default_text = "1500", .min = 1, .max = 20000,
+              .ui_min = 50, .ui_max = 5000, .scale = S::log},
+    // Train (true) or show the empty axes to predict on (false): the lesson's
+    // Train button sets it; exports train only when it is true.
+    ParamSpec{.key = "lab_train", .type = T::boolean, .default_text = "false"},
+    ParamSpec{.key = "lab_encoding", .type = T::choice, .default_text = "rope",
+              .choices = "nope|learned|sinusoidal|rope|alibi|t5"},
+    ParamSpec{.key = "lab_layer", .type = T::integer, .default_text = "1", .min = 1, .max = 2,
+              .ui_min = 1, .ui_max = 2},
+    ParamSpec{.key = "lab_head", .type = T::integer, .default_text = "1", .min = 1, .max = 4,
+              .ui_min = 1, .ui_max = 4},
 };
 
 // [SECTION] Lookup and description

@@ -336,6 +336,12 @@ std::vector<Family> families() {
                  {"model.layers.kind.nope", "model.layers.kind.none", "model.layers.kind.alibi", "model.layers.kind.t5",
                   "model.layers.kind.learned", "model.layers.kind.sinusoidal"},
                  {}});
+  // lab/figures.cpp and lab/screen.cpp: an encoding's and an extension's name in the legends
+  Family lab_names{"lab encodings and extensions", {"lab.encoding.", "lab.method."}, {}, {}};
+  for (core::lab::Encoding e : core::lab::all_encodings())
+    lab_names.required.insert(std::string("lab.encoding.") + core::lab::encoding_name(e));
+  for (const char* x : {"none", "pi", "ntk", "yarn"}) lab_names.required.insert(std::string("lab.method.") + x);
+  out.push_back(lab_names);
   // messages.cpp: "error.<reason id>", "error.value.<value id>" for every reason written in the sources
   Family errors{"error reasons", {"error.", "error.value."}, {}, {}};
   for (const fs::path& dir : {source_dir() / "core", source_dir() / "app"}) {

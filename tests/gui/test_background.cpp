@@ -7,14 +7,17 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <deque>
 #include <nlohmann/json.hpp>
 #include <random>
+#include <thread>
 #include <string>
 #include <vector>
 
 #include "app/common/messages.hpp"
 #include "app/export/figure_export.hpp"
+#include "app/lessons/lab/setting.hpp"
 #include "app/plot/figure_wire.hpp"
 #include "app/ui/remote_builds.hpp"
 #include "app/ui/slider_math.hpp"
@@ -205,6 +208,50 @@ TEST_CASE("plots scrolled out of view are not laid out; scrolled back (or a tall
   CHECK(laid_out_after_change(400) == shown);
 }
 
+// The lab lesson (issue 26) trains its models on workers of their own: the
+// frame that asks returns at once, the window keeps drawing, the figures
+// appear when every model is trained and equal an in-place build; Stop (or
+// another plan) cancels the models no longer asked for at their next slice.
+TEST_CASE("lab: training runs off the frame, lands in the figures, and Stop cancels it") {
+  namespace lab = app::lab_lesson;
+  test::BlindApp b(true);
+  b.app->figures().set_wait_ms(0);
+  REQUIRE(b.state().select_view("lab"));
+  b.frames(2);
+  auto wait_trained = [&](const lab::Plan& plan, double seconds) {
+    const auto t0 = std::chrono::steady_clock::now();
+    while (lab::trained_count(plan) < static_cast<int>(plan.configs().size()) &&
+           std::chrono::steady_clock::now() - t0 < std::chrono::duration<double>(seconds)) {
+      b.frames(1);
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return lab::trained_count(plan);
+  };
+  SUBCASE("train, then the figures") {
+    REQUIRE(b.state().set_param("lab_steps", 41.0).empty());
+    REQUIRE(b.state().set_param("lab_seeds", 1.0).empty());
+    REQUIRE(b.state().set_param("lab_train", true).empty());
+    const lab::Plan plan = lab::plan(b.state().params());
+    b.frames(1);
+    CHECK(lab::trained_count(plan) < 6);  // six models of 41 steps: far more than one frame's work
+    CHECK(b.app->wants_redraw());         // the progress bar moves on its own
+    CHECK(wait_trained(plan, 120) == 6);
+    b.frames(2);
+    check_caught_up(b);
+  }
+  SUBCASE("Stop cancels: models asked for next train at once, not after the cancelled ones") {
+    REQUIRE(b.state().set_param("lab_steps", 20000.0).empty());  // minutes per model
+    REQUIRE(b.state().set_param("lab_seeds", 5.0).empty());
+    REQUIRE(b.state().set_param("lab_train", true).empty());
+    b.frames(3);
+    REQUIRE(b.state().set_param("lab_train", false).empty());  // Stop
+    b.frames(1);
+    REQUIRE(b.state().set_param("lab_steps", 29.0).empty());
+    REQUIRE(b.state().set_param("lab_seeds", 1.0).empty());
+    REQUIRE(b.state().set_param("lab_train", true).empty());
+    const lab::Plan plan = lab::plan(b.state().params());
+    // had the 30 long models not stopped, every lane would be busy for minutes
+    CHECK(wait_trained(plan, 120) == 6);
 // [SECTION] The page's worker (issue 31): builds sent as bytes, answered as bytes
 
 namespace {

@@ -1,0 +1,339 @@
+// The "lab" lesson's screen: the Train / Stop button, a progress bar and the
+// live training loss while the models train, then the lesson's figures.
+//
+// Training never runs on the frame: in the desktop window each model trains
+// on a BuildWorker of its own lane (app/ui/build_worker.hpp, the worker the
+// figures use), a few steps at a time, checking its Ticket between steps — a
+// change of what to train (task, seeds, steps, or Stop) cancels the models no
+// longer asked for at their next slice. In the browser (no threads) the
+// models train in slices of about 20 ms per frame. Screenshots and tests
+// (figures built in place) train within the frame that asks, as an export
+// does. A finished model goes into the lesson's store (setting.hpp), read by
+// the figures, which are asked for only once every model is there.
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "app/lessons/lab/setting.hpp"
+#include "app/plot/figure_text.hpp"
+#include "app/ui/build_worker.hpp"
+#include "app/ui/lesson_ui.hpp"
+#include "app/ui/ui_context.hpp"
+
+namespace poslab::app::ui {
+
+namespace {
+
+namespace cl = core::lab;
+using lab_lesson::Plan;
+using lab_lesson::same_model;
+
+// [SECTION] Training off the frame
+
+/// One model being trained, shared by the frame and its worker.
+struct Job : Ticket {
+  cl::LabConfig config;
+  double s = 4;  ///< the extension factor its RoPE readings are computed at
+  std::mutex mutex;
+  std::vector<float> losses;  ///< the training loss of every step so far (a copy, under mutex)
+  std::atomic<int> step{0};
+  std::unique_ptr<cl::LabRun> run;  ///< sliced mode: the run between frames
+};
+
+/// Trains `job` a few steps at a time until it is finished or cancelled;
+/// then reads it and puts it into the store.
+void train_job(Job& job, const std::function<bool()>& go_on) {
+  if (!job.run) job.run = std::make_unique<cl::LabRun>(job.config);
+  constexpr int kSlice = 5;  // steps between two looks at the ticket (about 50 ms at the defaults)
+  while (!job.run->finished()) {
+    if (job.cancelled.load() || !go_on()) return;
+    job.run->train(kSlice);
+    const std::lock_guard lock(job.mutex);
+    job.losses = job.run->loss_history();
+    job.step = job.run->step();
+  }
+  if (job.cancelled.load()) return;
+  lab_lesson::finish(std::move(job.run), job.s);
+}
+
+class Session {
+ public:
+  Session() {
+    (void)lab_lesson::find(cl::default_lab_config(cl::Task::lm));  // the store outlives the session
+#ifndef __EMSCRIPTEN__
+    const unsigned lanes = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+    for (unsigned i = 0; i < lanes; ++i) {
+      auto worker = std::make_unique<BuildWorker>(true);
+      if (!worker->threaded()) break;
+      lanes_.push_back(std::move(worker));
+    }
+#endif
+  }
+  ~Session() {
+    for (const auto& job : jobs_) job->cancelled = true;  // running ones stop at their next slice
+    lanes_.clear();
+  }
+
+  /// Trains what `plan` asks for and is not trained yet; cancels what it no
+  /// longer asks for. Returns true when every model of the plan is trained.
+  bool sync(const Plan& plan, double s) {
+    const std::vector<cl::LabConfig> wanted = plan.train ? plan.configs() : std::vector<cl::LabConfig>{};
+    // cancel and forget what is no longer wanted, and what has landed
+    std::erase_if(jobs_, [&](const std::shared_ptr<Job>& job) {
+      const bool want = std::any_of(wanted.begin(), wanted.end(), [&](const cl::LabConfig& c) { return same_model(c, job->config); });
+      if (!want) job->cancelled = true;
+      return !want || lab_lesson::find(job->config) != nullptr;
+    });
+    bool ready = true;
+    for (const cl::LabConfig& c : wanted) {
+      if (lab_lesson::find(c)) continue;
+      ready = false;
+      if (std::any_of(jobs_.begin(), jobs_.end(), [&](const auto& job) { return same_model(job->config, c); })) continue;
+      auto job = std::make_shared<Job>();
+      job->config = c;
+      job->s = s;
+      jobs_.push_back(job);
+      if (!lanes_.empty()) {
+        BuildWorker& lane = *lanes_[next_lane_++ % lanes_.size()];
+        lane.run(job, [job] { train_job(*job, [] { return true; }); });
+      }
+    }
+    if (lanes_.empty() && !ready && ImGui::GetFrameCount() != sliced_frame_) {
+      sliced_frame_ = ImGui::GetFrameCount();  // one slice per frame, however often the frame asks
+      slice();
+    }
+    return ready;
+  }
+
+  /// Sliced mode: trains the first unfinished job for about 20 ms.
+  void slice() {
+    for (const auto& job : jobs_) {
+      if (job->cancelled.load() || lab_lesson::find(job->config)) continue;
+      const auto t0 = std::chrono::steady_clock::now();
+      train_job(*job, [t0] { return std::chrono::steady_clock::now() - t0 < std::chrono::milliseconds(20); });
+      return;
+    }
+  }
+
+  /// Steps done and steps asked for, over every model of `plan` (trained ones count whole).
+  std::pair<long long, long long> steps(const Plan& plan) const {
+    long long done = 0, total = 0;
+    for (const cl::LabConfig& c : plan.configs()) {
+      total += c.steps;
+      if (lab_lesson::find(c)) {
+        done += c.steps;
+        continue;
+      }
+      for (const auto& job : jobs_)
+        if (same_model(job->config, c)) done += job->step.load();
+    }
+    return {done, total};
+  }
+
+  /// The training loss so far of every model of `plan`, one thin line each
+  /// (coloured by encoding), every `stride` steps averaged.
+  fig::Figure live(const Plan& plan, const Translator& tr) const {
+    fig::Figure f;
+    f.x = {.label = tr("lab.axis.step"), .format = fig::TickFormat::integer};
+    f.x.min = 0, f.x.max = plan.steps;
+    f.y = {.label = tr("lab.axis.train_loss"), .unit = tr("lab.unit.nats")};
+    f.y.min = 0, f.y.max = 4;
+    f.legend = fig::LegendPlace::top_right;
+    const int stride = std::max(1, plan.steps / 150);
+    std::vector<cl::Encoding> named;
+    for (const cl::LabConfig& c : plan.configs()) {
+      std::vector<float> losses;
+      if (auto m = lab_lesson::find(c)) {
+        losses = m->losses();
+      } else {
+        for (const auto& job : jobs_)
+          if (same_model(job->config, c)) {
+            const std::lock_guard lock(job->mutex);
+            losses = job->losses;
+          }
+      }
+      if (losses.empty()) continue;
+      fig::Series s;
+      if (std::find(named.begin(), named.end(), c.encoding) == named.end()) {
+        s.name = tr(std::string("lab.encoding.") + cl::encoding_name(c.encoding));
+        named.push_back(c.encoding);
+      }
+      s.color = lab_lesson::encoding_colour(c.encoding);
+      s.width = 1.2f;
+      for (std::size_t k = 0; k < losses.size(); k += static_cast<std::size_t>(stride)) {
+        const std::size_t end = std::min(losses.size(), k + static_cast<std::size_t>(stride));
+        double sum = 0;
+        for (std::size_t i = k; i < end; ++i) sum += losses[i];
+        s.x.push_back(0.5 * static_cast<double>(k + end - 1));
+        s.y.push_back(sum / static_cast<double>(end - k));
+      }
+      f.series.push_back(std::move(s));
+    }
+    return f;
+  }
+
+ private:
+  std::vector<std::shared_ptr<Job>> jobs_;
+  std::size_t next_lane_ = 0;
+  int sliced_frame_ = -1;
+  std::vector<std::unique_ptr<BuildWorker>> lanes_;  // last: joined first
+};
+
+Session& session() {
+  static Session s;
+  return s;
+}
+
+// [SECTION] The screen
+
+struct Status {
+  Plan plan;
+  double s = 4;
+  bool ready = false;  ///< every model of the plan is trained (or nothing is asked for)
+};
+
+/// What is trained and what to train, once per call (the frame's look at the workers).
+Status status(LessonUi& ui) {
+  Status st;
+  try {
+    st.plan = lab_lesson::plan(ui.params());
+    st.s = ui.params().real("factor");
+  } catch (const core::InvalidParameter&) {
+    st.ready = true;  // the figures show what is wrong
+    return st;
+  }
+  if (!st.plan.train) {
+    (void)session().sync(st.plan, st.s);  // Stop: cancels what runs
+    st.ready = true;
+    return st;
+  }
+  if (!ui.builds_in_background()) {
+#ifdef __EMSCRIPTEN__
+    st.ready = session().sync(st.plan, st.s);  // slices between frames
+    if (!st.ready) ui.request_redraw();
+#else
+    st.ready = true;  // screenshots and tests: the figures train in place
+#endif
+    return st;
+  }
+  st.ready = session().sync(st.plan, st.s);
+  if (!st.ready) ui.request_redraw();
+  return st;
+}
+
+/// The Train / Stop button and, while training, the progress bar.
+void controls(LessonUi& ui) {
+  const auto& tr = ui.tr();
+  const Status st = status(ui);
+  if (!st.plan.train) {
+    if (ImGui::Button((tr("lab.train_button") + "##lab-train").c_str())) ui.set_param("lab_train", true);
+    ImGui::SameLine();
+    help_marker(tr("lab.train_help").c_str());
+    ImGui::SameLine();
+    ImGui::TextUnformatted(tr.format("lab.will_train", {{"n", fig::num(static_cast<double>(st.plan.configs().size()))},
+                                                        {"steps", fig::num(st.plan.steps)}})
+                               .c_str());
+    return;
+  }
+  if (st.ready) {
+    if (ImGui::Button((tr("lab.reset_button") + "##lab-reset").c_str())) ui.set_param("lab_train", false);
+    ImGui::SameLine();
+    ImGui::TextUnformatted(tr.format("lab.trained", {{"n", fig::num(static_cast<double>(st.plan.configs().size()))}}).c_str());
+    return;
+  }
+  if (ImGui::Button((tr("lab.stop_button") + "##lab-stop").c_str())) ui.set_param("lab_train", false);
+  ImGui::SameLine();
+  const auto [done, total] = session().steps(st.plan);
+  const int models = lab_lesson::trained_count(st.plan);
+  const std::string overlay = tr.format("lab.progress", {{"k", fig::num(models)},
+                                                        {"n", fig::num(static_cast<double>(st.plan.configs().size()))}});
+  ImGui::ProgressBar(total > 0 ? static_cast<float>(static_cast<double>(done) / static_cast<double>(total)) : 0.0f,
+                     ImVec2(-1, 0), overlay.c_str());
+}
+
+/// Figure `id` when every model is trained, else the live training loss.
+void show(LessonUi& ui, std::string_view id, ImVec2 size) {
+  const Status st = status(ui);
+  if (st.ready) {
+    ui.figure(id, size);
+    return;
+  }
+  fig::Figure live = session().live(st.plan, ui.tr());
+  live.title = ui.tr()("lab.live.title");
+  const auto [done, total] = session().steps(st.plan);
+  live.subtitle = ui.tr()("lab.live.subtitle");
+  ui.plot("lab-live", live, ui.params_revision() * 1000003ull + static_cast<std::uint64_t>(done), size);
+}
+
+/// A figure's short label in the lecture's tabs.
+const char* tab_key(std::string_view id) {
+  static constexpr std::pair<std::string_view, const char*> kTabs[] = {
+      {"by_length", "lab.by_length.tab"},         {"extension", "lab.extension.tab"},
+      {"theta_ratio", "lab.theta_ratio.tab"},     {"training", "lab.training.tab"},
+      {"attention_trained", "lab.attention_trained.tab"}, {"attention_long", "lab.attention_long.tab"}};
+  for (const auto& [fig, key] : kTabs)
+    if (fig == id) return key;
+  return "lab.by_length.tab";
+}
+
+void draw_replaced(LessonUi& ui, std::string_view id, ImVec2 size) { show(ui, id, size); }
+
+void draw(LessonUi& ui) {
+  const ViewDef& v = ui.view();
+  if (!ui.lecture_mode()) {
+    ui.paragraph("lab.text");
+    ImGui::Spacing();
+  }
+  controls(ui);
+  ImGui::Spacing();
+  const float spacing = ImGui::GetStyle().ItemSpacing.x;
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  if (ui.lecture_mode()) {
+    if (ImGui::BeginTabBar("##lab-figures", ImGuiTabBarFlags_FittingPolicyResizeDown)) {
+      for (const FigureDef& f : v.figures) {
+        const std::string title = ui.tr()(tab_key(f.id));
+        if (ImGui::BeginTabItem((title + "###" + std::string(f.id)).c_str())) {
+          const ImVec2 left = ImGui::GetContentRegionAvail();
+          show(ui, f.id, {left.x, std::max(200.0f * ui.ui_scale(), left.y)});
+          ImGui::EndTabItem();
+        }
+      }
+      ImGui::EndTabBar();
+    }
+    return;
+  }
+  const int cols = avail.x >= 980 * ui.ui_scale() ? 2 : 1;
+  const float w = std::floor((avail.x - spacing * static_cast<float>(cols - 1)) / static_cast<float>(cols));
+  const float h = w * 0.62f;
+  const Status st = status(ui);
+  if (!st.ready) {  // one live figure while training, then the lesson's
+    show(ui, "by_length", {avail.x, std::min(h * 1.2f, std::max(300.0f, avail.y))});
+    return;
+  }
+  int i = 0;
+  for (const FigureDef& f : v.figures) {
+    if (i++ % cols != 0) ImGui::SameLine();
+    ui.figure(f.id, {w, h});
+  }
+}
+
+}  // namespace
+
+LessonScreen lab_screen() {
+  return {"lab",
+          draw,
+          {"by_length", "extension", "theta_ratio", "training", "attention_trained", "attention_long"},
+          draw_replaced,
+          controls};
+}
+
+}  // namespace poslab::app::ui

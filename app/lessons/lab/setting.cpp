@@ -1,0 +1,174 @@
+#include "app/lessons/lab/setting.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <exception>
+#include <list>
+#include <thread>
+
+namespace poslab::app::lab_lesson {
+
+cl::LabConfig Plan::config(cl::Encoding encoding, int seed) const {
+  cl::LabConfig c = cl::default_lab_config(task);
+  c.encoding = encoding;
+  c.seed = static_cast<std::uint64_t>(seed);
+  c.steps = steps;
+  return c;
+}
+
+std::vector<cl::LabConfig> Plan::configs() const {
+  std::vector<cl::LabConfig> out;
+  for (cl::Encoding e : encodings)
+    for (int seed = 1; seed <= seeds; ++seed) out.push_back(config(e, seed));
+  return out;
+}
+
+Plan plan(const core::Params& p) {
+  Plan out;
+  out.task = cl::parse_task(p.choice("lab_task"));
+  out.seeds = static_cast<int>(p.integer("lab_seeds"));
+  out.steps = static_cast<int>(p.integer("lab_steps"));
+  out.train = p.boolean("lab_train");
+  const auto all = cl::all_encodings();
+  out.encodings.assign(all.begin(), all.end());
+  return out;
+}
+
+fig::Color encoding_colour(cl::Encoding e) {
+  switch (e) {
+    case cl::Encoding::nope: return fig::Color::rgb(0x7F7F7F);
+    case cl::Encoding::learned: return fig::Color::rgb(0xE69F00);
+    case cl::Encoding::sinusoidal: return fig::Color::rgb(0x56B4E9);
+    case cl::Encoding::rope: return fig::Color::rgb(0x0072B2);
+    case cl::Encoding::alibi: return fig::Color::rgb(0x009E73);
+    case cl::Encoding::t5: return fig::Color::rgb(0xCC79A7);
+  }
+  return fig::Color::rgb(0x7F7F7F);
+}
+
+// ---- Trained
+
+Trained::Trained(std::unique_ptr<cl::LabRun> run)
+    : config_(run->config()),
+      losses_(run->loss_history()),
+      floor_(run->floor()),
+      untrained_from_(run->untrained_positions_from()),
+      params_(run->parameter_count()),
+      run_(std::move(run)) {}
+
+cl::LabEvaluation Trained::evaluation(cl::Extension extension, double s) const {
+  if (extension == cl::Extension::none) s = 1;
+  const std::lock_guard lock(mutex_);
+  for (const cl::LabEvaluation& e : readings_)
+    if (e.extension == extension && e.factor == s) return e;
+  cl::LabEvaluation e = run_->evaluate(extension, s);
+  e.factor = s;  // the key it is remembered by
+  if (readings_.size() >= 16) readings_.erase(readings_.begin());
+  readings_.push_back(e);
+  return e;
+}
+
+cl::AttentionMap Trained::attention(int layer, int head, int length) const {
+  const std::lock_guard lock(mutex_);
+  return run_->attention_map(layer, head, length);
+}
+
+// ---- The store
+
+bool same_model(const cl::LabConfig& a, const cl::LabConfig& b) {
+  return a.task == b.task && a.encoding == b.encoding && a.seed == b.seed && a.steps == b.steps;
+}
+
+namespace {
+
+/// The last kCapacity models trained, most recently used first (six
+/// encodings × five seeds of one task, and some of another).
+constexpr std::size_t kCapacity = 40;
+
+struct Store {
+  std::mutex mutex;
+  std::list<TrainedPtr> models;
+};
+
+Store& store() {
+  static Store s;
+  return s;
+}
+
+}  // namespace
+
+TrainedPtr find(const cl::LabConfig& config) {
+  Store& s = store();
+  const std::lock_guard lock(s.mutex);
+  for (auto it = s.models.begin(); it != s.models.end(); ++it)
+    if (same_model((*it)->config(), config)) {
+      s.models.splice(s.models.begin(), s.models, it);
+      return s.models.front();
+    }
+  return nullptr;
+}
+
+void put(const TrainedPtr& model) {
+  Store& s = store();
+  const std::lock_guard lock(s.mutex);
+  s.models.remove_if([&](const TrainedPtr& m) { return same_model(m->config(), model->config()); });
+  s.models.push_front(model);
+  while (s.models.size() > kCapacity) s.models.pop_back();
+}
+
+TrainedPtr finish(std::unique_ptr<cl::LabRun> run, double s) {
+  auto model = std::make_shared<const Trained>(std::move(run));
+  (void)model->evaluation();
+  if (model->config().encoding == cl::Encoding::rope)
+    for (cl::Extension x : kExtensions) (void)model->evaluation(x, s);
+  put(model);
+  return model;
+}
+
+int trained_count(const Plan& plan) {
+  int n = 0;
+  for (const cl::LabConfig& c : plan.configs()) n += find(c) != nullptr;
+  return n;
+}
+
+std::vector<TrainedPtr> trained_all(const Plan& plan, double s) {
+  const std::vector<cl::LabConfig> configs = plan.configs();
+  std::vector<TrainedPtr> out(configs.size());
+  std::vector<std::size_t> missing;
+  for (std::size_t i = 0; i < configs.size(); ++i)
+    if (!(out[i] = find(configs[i]))) missing.push_back(i);
+  std::atomic<std::size_t> next{0};
+  std::exception_ptr failure;
+  std::mutex failure_mutex;
+  auto worker = [&] {
+    for (std::size_t k = next++; k < missing.size(); k = next++) {
+      try {
+        auto run = std::make_unique<cl::LabRun>(configs[missing[k]]);
+        while (!run->finished()) run->train(100);
+        out[missing[k]] = finish(std::move(run), s);
+      } catch (...) {
+        const std::lock_guard lock(failure_mutex);
+        if (!failure) failure = std::current_exception();
+        next = missing.size();
+      }
+    }
+  };
+#ifdef __EMSCRIPTEN__
+  worker();  // the browser build has no threads
+#else
+  const unsigned threads =
+      std::min<unsigned>(std::max(1u, std::thread::hardware_concurrency()), static_cast<unsigned>(missing.size()));
+  if (threads <= 1) {
+    worker();
+  } else {
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < threads; ++t) pool.emplace_back(worker);
+    for (std::thread& t : pool) t.join();
+  }
+#endif
+  if (failure) std::rethrow_exception(failure);
+  return out;
+}
+
+}  // namespace poslab::app::lab_lesson

@@ -1,0 +1,105 @@
+#pragma once
+// The "lab" lesson's parameters as core's lab reads them, written once for its
+// figures, tables and screen: what to train (the plan), and the store of
+// trained models that every figure reads (training is a pure function of its
+// config, docs/LAB.md, so a model trained once for one figure serves all).
+//
+// Who trains: exports, tests and screenshots call trained_all() (it trains
+// the missing models on every core, then returns); the window's screen trains
+// them on its workers (or, in the browser, in slices between frames) and
+// put()s each finished one here, so its figures find them and never wait.
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "app/plot/figure.hpp"
+#include "poslab/core/lab/lab.hpp"
+#include "poslab/core/params.hpp"
+
+namespace poslab::app::lab_lesson {
+
+namespace cl = core::lab;
+
+/// What the lesson trains at the current parameters: one model per encoding
+/// (all six) and seed 1..seeds, at the lab's defaults for the task with
+/// `steps` Adam steps.
+struct Plan {
+  cl::Task task = cl::Task::lm;
+  int seeds = 2;
+  int steps = 1500;
+  bool train = false;  ///< lab_train: train, or only show the axes to predict on
+  std::vector<cl::Encoding> encodings;
+
+  /// The config of one model of the plan.
+  cl::LabConfig config(cl::Encoding encoding, int seed) const;
+  /// The config shared by the plan's models (encoding rope, seed 1).
+  cl::LabConfig base() const { return config(cl::Encoding::rope, 1); }
+  /// Every model of the plan, by encoding then seed.
+  std::vector<cl::LabConfig> configs() const;
+  bool operator==(const Plan&) const = default;
+};
+/// Reads lab_task, lab_seeds, lab_steps and lab_train.
+Plan plan(const core::Params& p);
+
+/// A trained model and what the lesson reads of it. Thread-safe (the
+/// figures read it on the build worker while the screen reads it too).
+class Trained {
+ public:
+  /// `run` has finished training.
+  explicit Trained(std::unique_ptr<cl::LabRun> run);
+  const cl::LabConfig& config() const { return config_; }
+  const std::vector<float>& losses() const { return losses_; }
+  double floor() const { return floor_; }
+  int untrained_positions_from() const { return untrained_from_; }
+  long long parameter_count() const { return params_; }
+  /// The metric at every length, read with `extension` at factor s
+  /// (remembered: the same reading is computed once).
+  cl::LabEvaluation evaluation(cl::Extension extension = cl::Extension::none, double s = 1) const;
+  /// One head's attention on the first evaluation input of `length`.
+  cl::AttentionMap attention(int layer, int head, int length) const;
+
+ private:
+  cl::LabConfig config_;
+  std::vector<float> losses_;
+  double floor_ = 0;
+  int untrained_from_ = -1;
+  long long params_ = 0;
+  mutable std::mutex mutex_;
+  std::unique_ptr<cl::LabRun> run_;  // guarded: evaluation runs forward passes on it
+  mutable std::vector<cl::LabEvaluation> readings_;
+};
+
+using TrainedPtr = std::shared_ptr<const Trained>;
+
+/// Whether two configs of the lesson are the same model (task, encoding,
+/// seed and steps: every other field comes from default_lab_config(task)).
+bool same_model(const cl::LabConfig& a, const cl::LabConfig& b);
+
+/// The model of `config` if it was trained in this process (and is still
+/// remembered: the last few dozen), else null.
+TrainedPtr find(const cl::LabConfig& config);
+/// Remembers a model that finished training (replacing one of the same config).
+void put(const TrainedPtr& model);
+/// Reads `run` (finished) as the lesson does: the evaluation without
+/// extension and, for RoPE, with each of kExtensions at `s` — so that its
+/// figures find them — then remembers it. Returns it.
+TrainedPtr finish(std::unique_ptr<cl::LabRun> run, double s);
+/// How many of the plan's models are remembered.
+int trained_count(const Plan& plan);
+/// Every model of the plan (configs() order), training the missing ones now,
+/// on every core (one thread in the browser). For exports, tests and
+/// screenshots: it returns when all are trained.
+/// (RoPE models are also read with kExtensions at `s`, see finish().)
+std::vector<TrainedPtr> trained_all(const Plan& plan, double s);
+
+/// An encoding's colour in every figure of the lesson (Okabe–Ito hues).
+fig::Color encoding_colour(cl::Encoding e);
+
+/// The extensions the lesson applies to the trained RoPE model, in the order drawn.
+inline constexpr cl::Extension kExtensions[] = {cl::Extension::none, cl::Extension::pi, cl::Extension::ntk,
+                                                cl::Extension::yarn};
+
+}  // namespace poslab::app::lab_lesson
