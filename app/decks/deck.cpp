@@ -115,6 +115,7 @@ Scene parse_scene(const json& j, const std::string& where) {
   sc.caption = local_text(j, "caption", where);
   sc.question = local_text(j, "question", where);
   sc.answer = local_text(j, "answer", where);
+  sc.notes = local_text(j, "notes", where);
   if (sc.question.empty() != sc.answer.empty()) bad(where, "a \"question\" needs an \"answer\" and the other way round");
 
   if (j.contains("reveal") && !j.at("reveal").is_null()) {
@@ -217,6 +218,7 @@ std::string write_deck(const Deck& deck) {
       if (!s.reveal_figure.empty()) r["figure"] = s.reveal_figure;
       j["reveal"] = r;
     }
+    if (!s.notes.empty()) j["notes"] = text_json(s.notes);
     if (s.animation) {
       const SessionAnimation& a = *s.animation;
       j["animation"] = {{"key", a.key},   {"from", a.from},   {"to", a.to},

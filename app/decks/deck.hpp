@@ -12,6 +12,7 @@
 //                "caption": {"en": "…", "zh": "…"},
 //                "question": {"en": "…", "zh": "…"}, "answer": {"en": "…", "zh": "…"},
 //                "reveal": {"params": {"m": 5}, "figure": "score"},
+//                "notes": {"en": "…", "zh": "…"},
 //                "animation": {"key": "m", "from": 0, "to": 64, "speed": 1, "mode": "loop", "playing": true}}]}
 //
 // A scene's params are applied on top of its lesson's defaults: every key of
@@ -61,6 +62,8 @@ struct Scene {
   std::vector<std::pair<std::string, std::string>> reveal_params;
   std::string reveal_figure;
   std::optional<SessionAnimation> animation;
+  /// Speaker notes: the presenter view shows them, the projector never.
+  LocalText notes;
   bool operator==(const Scene&) const = default;
 
   bool has_question() const { return !question.empty(); }

@@ -38,6 +38,25 @@ ImFont* UiFonts::closest(float pixels, bool want_bold) const {
   return (pixels < size * 0.93f && small) ? small : regular;
 }
 
+bool FontAtlasBuilder::ask(std::string_view text) {
+  bool more = false;
+  for (const char* p = text.data(), *end = text.data() + text.size(); p < end;) {
+    if (static_cast<unsigned char>(*p) < 0x80) {  // ASCII is always baked
+      ++p;
+      continue;
+    }
+    unsigned int c = 0;
+    const int n = ImTextCharFromUtf8(&c, p, end);
+    if (n <= 0) break;
+    p += n;
+    if (c > 0xFFFF || c == 0xFFFD || !asked_.insert(static_cast<ImWchar>(c)).second) continue;
+    if (baked_ && baked_->FindGlyphNoFallback(static_cast<ImWchar>(c))) continue;
+    wanted_.insert(static_cast<ImWchar>(c));
+    more = true;
+  }
+  return more;
+}
+
 UiFonts FontAtlasBuilder::build(ImFontAtlas& atlas, const std::filesystem::path& assets, const std::string& lang,
                                 float pixels, std::string* warning) {
   atlas.Clear();
@@ -61,6 +80,11 @@ UiFonts FontAtlasBuilder::build(ImFontAtlas& atlas, const std::filesystem::path&
       else if (with_cjk) cjk.AddChar(static_cast<ImWchar>(c)), has_cjk = true;
     }
   };
+  // What users typed and loaded (ask()): every script, CJK from the CJK face.
+  for (ImWchar c : wanted_) {
+    if (!is_cjk(c)) glyphs.AddChar(c);
+    else cjk.AddChar(c), has_cjk = true;
+  }
   try {
     for (const std::string& l : {std::string("en"), lang}) {
       if (l != "en" && l != "zh") continue;
@@ -132,6 +156,7 @@ UiFonts FontAtlasBuilder::build(ImFontAtlas& atlas, const std::filesystem::path&
   fonts.bold = add(bold_file, bold_index, fonts.size, true);
   fonts.title = add(bold_file, bold_index, std::round(fonts.size * 1.3f), true);
   atlas.Flags |= ImFontAtlasFlags_NoPowerOfTwoHeight;
+  baked_ = nullptr;
   if (!atlas.Build()) {
     // A font file that stb_truetype cannot read: ImGui's own font still works.
     if (warning) *warning = "cannot bake " + latin.file.string() + "; using ImGui's built-in font";
@@ -141,6 +166,7 @@ UiFonts FontAtlasBuilder::build(ImFontAtlas& atlas, const std::filesystem::path&
     fonts.regular = fonts.small = fonts.bold = fonts.title = atlas.AddFontDefault(&def);
     atlas.Build();
   }
+  baked_ = fonts.regular;
   return fonts;
 }
 

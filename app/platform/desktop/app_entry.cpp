@@ -39,8 +39,15 @@ std::string choose_lang(const WindowRequest& r, bool persist) {
 
 }  // namespace
 
-int run_window(const WindowRequest& request) {
-  const bool screenshot = !request.screenshot_out.empty();
+int run_window(const WindowRequest& given) {
+  const bool screenshot = !given.screenshot_out.empty();
+  // `gui --deck FILE`: a deck that cannot be opened (a typo in the file, a
+  // file not there) does not stop the app — from a launcher nothing would
+  // happen. The window opens with what it had and says why, with a button
+  // to read the file again (issue 29). A screenshot still exits 2 (or 1).
+  WindowRequest request = given;
+  std::string deck_error;
+  if (!screenshot) request.deck.clear();
   const bool persist = !screenshot;
   std::filesystem::path assets;
   std::string lang;
@@ -57,6 +64,14 @@ int run_window(const WindowRequest& request) {
     bool io_failure = false;
     if (std::string why = apply_window_request(probe, request, &io_failure); !why.empty())
       return cli::fail(io_failure ? kExitFailure : kExitUsage, why);
+    if (!screenshot && !given.deck.empty()) {
+      WindowRequest deck_only;
+      deck_only.deck = given.deck;
+      deck_error = apply_window_request(probe, deck_only);
+    }
+    for (const std::string& name : request.keys)
+      if (!key_from_name(name))
+        return cli::fail(kExitUsage, tr.format("cli.unknown_key", {{"key", name}, {"keys", key_names()}}));
   } catch (const core::InvalidParameter& e) {
     return cli::fail(kExitUsage, error_text(tr, e));
   } catch (const std::exception& e) {
@@ -80,14 +95,25 @@ int run_window(const WindowRequest& request) {
     options.restore_autosave = !request.fresh;
     options.background_figures = !screenshot;
     App app(*window, options);
+    if (!given.deck.empty() && deck_error.empty()) request.deck = given.deck;  // it opens: as asked
+    if (!deck_error.empty()) request.lecture = request.presenter = false;       // the message first, in the window
     if (std::string why = app.apply_request(request); !why.empty()) return cli::fail(kExitUsage, why);
+    if (!deck_error.empty()) app.deck_ui().show_error(deck_error, given.deck, given.lecture, given.presenter);
     window->attach(app);
     struct Detach {
       Window& w;
       ~Detach() { w.detach(); }
     } detach{*window};  // backends off before the App's ImGui context goes
     if (screenshot) {
-      if (std::string why = window->screenshot(app, request.screenshot_out, width, height); !why.empty())
+      std::vector<KeyEvent> keys;
+      for (const std::string& name : request.keys) keys.push_back(*key_from_name(name));
+      std::filesystem::path presenter_out;
+      if (request.presenter) {
+        const std::filesystem::path out(request.screenshot_out);
+        presenter_out = out.parent_path() / (out.stem().string() + "-presenter" + out.extension().string());
+      }
+      if (std::string why = window->screenshot(app, request.screenshot_out, width, height, keys, presenter_out);
+          !why.empty())
         return cli::fail(kExitFailure, why);
       return kExitOk;
     }
