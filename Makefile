@@ -11,7 +11,9 @@
 #   make fuzz         longer fuzz runs (FUZZ_SECONDS per target, default 600)
 #   make soak         the GUI soak under ASan + UBSan: SOAK_FRAMES frames (default
 #                     10000), no time limit; prints what it did and resident memory
-#   make bench        poslab bench --json and tests/bench/compare.py (numpy, torch)
+#   make bench        poslab bench --json and tests/bench/compare.py (numpy, torch);
+#                     tests/bench/lab_compare.py: the lab's training speed against numpy's
+#                     sgemm, its gradients against torch, the default lab's time and memory
 #   make web          poslab for the browser: build-web/site/ (Debian's emscripten)
 #   make serve-web    serves build-web/site/ on http://127.0.0.1:8080 (WEB_PORT)
 #   make test-web     the browser build's checks: the core suite under node, wasm
@@ -77,6 +79,7 @@ bench: build
 	@scripts/install-deps.sh --bench
 	./$(BUILD_DIR)/app/poslab bench --json
 	/usr/bin/python3 tests/bench/compare.py --poslab ./$(BUILD_DIR)/app/poslab
+	/usr/bin/python3 tests/bench/lab_compare.py --poslab ./$(BUILD_DIR)/app/poslab --lab-runs
 
 web-deps:
 	@scripts/install-deps.sh --web

@@ -31,6 +31,13 @@ export NODE_PATH="${NODE_PATH:+$NODE_PATH:}/usr/share/nodejs"
 
 imgui="$("$root/scripts/fetch-imgui-src.sh")"
 
+# ccache, when installed, as the native builds use it (CMakeLists.txt): emcc
+# runs its clang through EM_COMPILER_WRAPPER; paths relative to the source
+# tree so another build folder or clone of the same sources shares objects.
+if [ -z "${EM_COMPILER_WRAPPER:-}" ] && command -v ccache >/dev/null 2>&1; then
+  export EM_COMPILER_WRAPPER=ccache CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
+fi
+
 # The assets the page carries: the app's, with the fonts cut to the glyphs
 # the texts use.
 rm -rf "$web/assets.new"

@@ -93,6 +93,14 @@ void print_report(const nlohmann::ordered_json& report, bool json) {
     std::printf("export 1600x1000 png, ms\n");
     for (const auto& [fig, ms] : report["export_ms"].items()) std::printf("  %-28s %8.1f\n", fig.c_str(), ms.get<double>());
   }
+  if (report.contains("lab")) {
+    const auto& lab = report["lab"];
+    std::printf("lab: training GFLOP/s of the default lm model (step ms)\n");
+    for (const auto& [enc, g] : lab["gflops"].items())
+      std::printf("  %-12s %6.2f GFLOP/s  %7.2f ms\n", enc.c_str(), g.get<double>(), lab["step_ms"][enc].get<double>());
+    for (const auto& [task, s] : lab["model_seconds"].items())
+      std::printf("  one %s model: %.1f s\n", task.c_str(), s.get<double>());
+  }
   if (report.contains("kernels")) std::printf("kernels\n");
   if (report.contains("kernels"))
     for (const auto& [name, k] : report["kernels"].items()) {

@@ -13,6 +13,7 @@ struct BenchOptions {
   bool json = false;
   bool kernels_only = false;  ///< just the kernels (what compare.py needs)
   bool extremes = false;      ///< just the views at their largest sizes (extremes_bench.hpp)
+  bool lab = false;           ///< just the length-generalisation lab's training speed (lab_bench.hpp)
   int repeats = 7;
   /// Only the frame measurements of these views (no exports, no kernels,
   /// no deck); empty = every view and everything else.

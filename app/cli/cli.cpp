@@ -6,6 +6,7 @@
 
 #include "app/bench/bench.hpp"
 #include "app/bench/extremes_bench.hpp"
+#include "app/bench/lab_bench.hpp"
 #include "app/cli/commands.hpp"
 #include "app/common/fonts.hpp"
 #include "app/common/messages.hpp"
@@ -103,12 +104,17 @@ int dispatch(int argc, char** argv, const GuiEntryPoints& gui, std::string& lang
   cli::DeckRequest deck;
   CLI::App* deck_cmd = cli::add_deck_command(app, deck);
 
+  cli::LabRequest lab;
+  CLI::App* lab_cmd = cli::add_lab_command(app, lab);
+
   bench::BenchOptions bench_options;
   CLI::App* bench_cmd = app.add_subcommand("bench", "measure frame, export and kernel times");
   bench_cmd->add_flag("--json", bench_options.json, "print JSON");
   bench_cmd->add_flag("--kernels", bench_options.kernels_only, "only the core kernels (tests/bench/compare.py)");
   bench_cmd->add_flag("--extremes", bench_options.extremes,
                       "only every view's figures and readouts at the largest sizes (docs/CONTRACT.md §3 Budgets)");
+  bench_cmd->add_flag("--lab", bench_options.lab,
+                      "only the length-generalisation lab's training speed (tests/bench/lab_compare.py)");
   bench_cmd->add_option("--view", bench_options.views,
                         "only the frame times of this view's keys (repeat for more views; no exports, kernels or deck)");
   bench_cmd->add_flag("--in-place", bench_options.in_place,
@@ -131,6 +137,7 @@ int dispatch(int argc, char** argv, const GuiEntryPoints& gui, std::string& lang
          : export_cmd->parsed() ? exp.lang
          : model_cmd->parsed()  ? model.lang
          : deck_cmd->parsed()   ? deck.lang
+         : lab_cmd->parsed()    ? lab.lang
                                 : window.lang;
 
   if (table_cmd->parsed()) return cli::run_table(table);
@@ -138,11 +145,18 @@ int dispatch(int argc, char** argv, const GuiEntryPoints& gui, std::string& lang
   if (list_cmd->parsed()) return cli::run_list(list);
   if (model_cmd->parsed()) return cli::run_model(model);
   if (deck_cmd->parsed()) return cli::run_deck(deck);
+  if (lab_cmd->parsed()) return cli::run_lab(lab);
   if (bench_cmd->parsed()) {
     try {
       nlohmann::ordered_json report = nlohmann::ordered_json::object();
       if (bench_options.in_place) report["in_place_requested"] = true;  // bench_frames reads and removes it
       int code = kExitOk;
+      if (bench_options.lab) {
+        bench::run_lab_bench(report);
+        report["peak_rss_mb"] = bench::peak_rss_mb();
+        bench::print_report(report, bench_options.json);
+        return code;
+      }
       if (bench_options.extremes) {
         bench::run_extremes_bench(report);
         report["peak_rss_mb"] = bench::peak_rss_mb();

@@ -2,6 +2,7 @@
 // The headless subcommands. Each returns an exit code and writes its one-line
 // error to stderr itself (through command_io.hpp).
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -80,9 +81,13 @@ int run_deck(const DeckRequest& request);
 
 struct ModelRequest {
   std::string file;  ///< config.json, or "-" for standard input
-  std::string format = "text";
+  std::string format = "text";  ///< text | json | md; with --figure: png | svg | pdf | csv
   std::string out;   ///< empty: stdout
-  std::string lang;  ///< of the error messages; empty: the system language
+  std::string lang;  ///< of the error messages (and the figure); empty: the system language
+  std::string figure;  ///< "layers": export the layer-stack figure to --out instead
+  int width = 1600, height = 600;
+  double scale = 1.0;
+  std::string theme = "light";
 };
 CLI::App* add_model_command(CLI::App& app, ModelRequest& request);
 int run_model(const ModelRequest& request);
@@ -94,6 +99,27 @@ std::vector<std::string> model_sets(const std::string& file);
 /// Returns the model's name (model_type; "" when `file` is empty).
 std::string apply_model(core::Params& params, const std::string& file, const std::vector<std::string_view>& reads,
                  const std::vector<std::string>& sets);
+
+/// `poslab lab run` (docs/CONTRACT.md §1, §9): trains the length-generalisation
+/// lab's tiny Transformers and prints the metric at every evaluated length.
+/// Unset = the task's default (core::lab::default_lab_config).
+struct LabRequest {
+  std::string task = "lm";
+  std::string encodings = "nope,learned,sinusoidal,rope,alibi,t5";
+  std::string extensions = "none";
+  std::optional<double> factor;  ///< the extensions' s; unset = eval_length / train_length
+  int seeds = 3;
+  std::optional<int> steps, train_length, eval_length, layers, width, heads, batch;
+  std::optional<double> learning_rate;
+  std::optional<int> threads;  ///< unset = one per core
+  std::string format = "json";
+  std::string out;
+  std::string lang;
+};
+CLI::App* add_lab_command(CLI::App& app, LabRequest& request);
+int run_lab(const LabRequest& request);
+/// The checks run_lab makes before training: raises core::InvalidParameter naming the key.
+void check_lab_request(const LabRequest& request);
 
 /// Refuses an export whose images together have more than kExportPixelBudget
 /// pixels (`figures` images of o's size): core::InvalidParameter.

@@ -31,8 +31,10 @@ CLI::App* add_export_command(CLI::App& app, ExportRequest& r) {
   sub->add_option("--set", r.sets, "KEY=VALUE, repeatable");
   sub->add_option("--model", r.model, "a Hugging Face config.json whose params apply first (poslab model)");
   sub->add_option("--preset", r.preset, "preset to apply first");
-  sub->add_option("--width", r.width, "width in pixels (PNG) or points (SVG, PDF); default 1600 (a GIF sweep: 960)");
-  sub->add_option("--height", r.height, "height; default 1000 (a GIF sweep: 540)");
+  CLI::Option* width =
+      sub->add_option("--width", r.width, "width in pixels (PNG) or points (SVG, PDF); default 1600 (a GIF sweep: 960)");
+  CLI::Option* height = sub->add_option(
+      "--height", r.height, "height; default 1000 (a GIF sweep: 540), or width × 0.625 when only --width is given");
   sub->add_option("--scale", r.scale, "PNG pixel density, e.g. 2 for crisp slides; default 1");
   sub->add_flag("--transparent", r.transparent, "no background");
   sub->add_option("--theme", r.theme, "light (default), dark or projector");
@@ -44,6 +46,10 @@ CLI::App* add_export_command(CLI::App& app, ExportRequest& r) {
   sub->add_option("--frames", r.frames, "sweep: frames from FROM to TO (2..600); default 60");
   sub->add_flag("--bounce", r.bounce, "sweep: forward, then back");
   sub->add_option("--seconds", r.seconds, "sweep: seconds from FROM to TO (GIF timing); default 5");
+  // A width alone keeps the default's 16:10 shape (a 640-wide GIF was 640 × 1000).
+  sub->parse_complete_callback([width, height, &r] {
+    if (width->count() > 0 && height->count() == 0) r.height = std::max(1, static_cast<int>(std::lround(r.width * 0.625)));
+  });
   return sub;
 }
 

@@ -55,6 +55,7 @@ Preset parse_preset(std::string_view json_text, std::string_view source) {
     if (p.view.empty()) p.view = reading.view;
     p.model = reading.model;
     p.warnings = reading.warnings;
+    p.reading = std::make_shared<const ModelReading>(reading);
     for (const std::string& a : model_assignments(reading)) {
       const std::size_t eq = a.find('=');
       p.params.emplace_back(a.substr(0, eq), a.substr(eq + 1));

@@ -13,6 +13,7 @@
 // gives "view" and "params" itself.
 
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,6 +33,8 @@ struct Preset {
   /// The model read from its config: model_type and the reader's warnings.
   std::string model;
   std::vector<ModelWarning> warnings;
+  /// The whole reading of its config (the layer stack): null without "config".
+  std::shared_ptr<const ModelReading> reading;
   /// key → value as typed ("1e6", "half", "0:9").
   std::vector<std::pair<std::string, std::string>> params;
 

@@ -28,6 +28,28 @@ bool relation(char32_t c) { return std::u32string_view(U"=≈≠≡≤≥<>→�
 /// A big operator binds the word after it: "Σᵢ 2·cos(r·θᵢ)" stays on one line.
 bool big_operator(char32_t c) { return std::u32string_view(U"Σ∑∏").find(c) != std::u32string_view::npos; }
 
+/// U+00A0 and U+202F: no break at them, nor beside them next to CJK ("8 个",
+/// "σ₁ 个 token" and formulas written with them stay whole).
+bool no_break_space(char32_t c) { return c == 0xA0 || c == 0x202F; }
+
+/// A short quotation opening at line[open] with “: at most 8 code points up
+/// to its ”, no space inside. Returns the index of its ” (npos when it is not
+/// one): “代码” and “打乱” never break inside.
+std::size_t quotation_end(std::string_view line, std::size_t open) {
+  constexpr int kMaxInside = 8;
+  std::size_t j = open;
+  std::size_t n = 1;
+  (void)decode(line, j, n);
+  j += n;
+  for (int count = 0; j < line.size() && count <= kMaxInside; ++count) {
+    const char32_t c = decode(line, j, n);
+    if (c == U'”') return j;
+    if (c == U' ' || c == U'“') return std::string_view::npos;
+    j += n;
+  }
+  return std::string_view::npos;
+}
+
 /// A short tuple opening at line[open] — "(1, …, 1)", "(0, 1, 2)", "(x, y)":
 /// one-word items separated by ", " in parentheses, at most 40 bytes, no
 /// nested parentheses. Returns the index of its ')' (npos when it is not one).
@@ -63,6 +85,10 @@ std::vector<std::pair<std::size_t, std::size_t>> wrap_line(std::string_view line
       const std::size_t close = tuple_end(line, i);
       if (close != std::string_view::npos && measure(line.substr(i, close + 1 - i)) <= width) tuple_open = i, tuple_close = close;
     }
+    if (c == U'“' && i >= tuple_close) {
+      const std::size_t close = quotation_end(line, i);
+      if (close != std::string_view::npos) tuple_open = i, tuple_close = close;
+    }
     const bool in_tuple = i > tuple_open && i < tuple_close;
     // A break may come before c: at a space (dropped) not next to a relation,
     // or between characters when either side is CJK, unless c closes or prev opens.
@@ -73,7 +99,8 @@ std::vector<std::pair<std::size_t, std::size_t>> wrap_line(std::string_view line
         // not inside a function's argument: "cos(φ −⏎r·θ)" splits the formula
         if (!relation(prev) && !relation(next) && !big_operator(word_head) && formula == 0 && !in_tuple)
           cut = i, resume = i + 1;
-      } else if ((is_cjk(c) || is_cjk(prev)) && prev != U' ' && !closing(c) && !opening(prev) && !in_tuple) {
+      } else if ((is_cjk(c) || is_cjk(prev)) && prev != U' ' && !no_break_space(prev) && !no_break_space(c) &&
+                 !closing(c) && !opening(prev) && !in_tuple) {
         cut = i, resume = i;
       }
     }

@@ -6,8 +6,10 @@
 // follows a word that opens with Σ ("Σᵢ 2·cos(r·θᵢ)") or stands inside a short
 // tuple that fits on the line ("(1, …, 1)"), or next to
 // a CJK character — never before closing punctuation （，。）” or after opening
-// （“ — and nowhere else, so a run of digits, Latin letters and symbols
-// ("0.894427", "500,000", "θ′ᵢ = θᵢ/s") stays on one line.
+// （“, nor inside a short quotation (“代码”), nor at or beside a no-break
+// space (U+00A0, U+202F: "8 个", formulas written with it) — and nowhere
+// else, so a run of digits, Latin letters and symbols ("0.894427",
+// "500,000", "θ′ᵢ = θᵢ/s") stays on one line.
 
 #include <cstddef>
 #include <functional>

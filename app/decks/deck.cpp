@@ -128,6 +128,11 @@ Scene parse_scene(const json& j, const std::string& where) {
     check_figure(*view, sc.reveal_figure, where);
     check_params_for(*view, sc.session(true).params, where);
   }
+  if (j.contains("hide_figure") && !j.at("hide_figure").is_null()) {
+    if (!j.at("hide_figure").is_boolean()) bad(where, "\"hide_figure\" must be true or false");
+    sc.hide_figure = j.at("hide_figure").get<bool>();
+    if (sc.hide_figure && !sc.has_question()) bad(where, "\"hide_figure\" needs a \"question\": the answer shows the figure");
+  }
   return sc;
 }
 
@@ -218,6 +223,7 @@ std::string write_deck(const Deck& deck) {
       if (!s.reveal_figure.empty()) r["figure"] = s.reveal_figure;
       j["reveal"] = r;
     }
+    if (s.hide_figure) j["hide_figure"] = true;
     if (!s.notes.empty()) j["notes"] = text_json(s.notes);
     if (s.animation) {
       const SessionAnimation& a = *s.animation;
@@ -267,6 +273,15 @@ void check_step_number(std::string_view view_id, int step) {
     throw core::InvalidParameter("step", std::to_string(step),
                                  "must be in 1.." + std::to_string(count) + " (the steps of " + lesson + ")",
                                  core::Reason{"step_range", {{"count", std::to_string(count)}, {"lesson", lesson}}, {}});
+}
+
+void check_scene_number(const Deck& deck, std::string_view name, int step) {
+  const int count = static_cast<int>(deck.scenes.size());
+  const std::string deck_name(name);
+  if (step < 1 || step > count)
+    throw core::InvalidParameter("step", std::to_string(step),
+                                 "must be in 1.." + std::to_string(count) + " (the scenes of the deck " + deck_name + ")",
+                                 core::Reason{"scene_range", {{"count", std::to_string(count)}, {"deck", deck_name}}, {}});
 }
 
 std::vector<std::pair<std::string, Deck>> builtin_decks() {

@@ -61,6 +61,9 @@ struct Scene {
   /// Applied with the answer (empty = the answer changes nothing on screen).
   std::vector<std::pair<std::string, std::string>> reveal_params;
   std::string reveal_figure;
+  /// Until the answer, the figure shows its title, subtitle and axes but not
+  /// what it draws (the question asks about it): "hide_figure": true.
+  bool hide_figure = false;
   std::optional<SessionAnimation> animation;
   /// Speaker notes: the presenter view shows them, the projector never.
   LocalText notes;
@@ -103,6 +106,8 @@ const Deck* lesson_steps(std::string_view view_id);
 /// Raises core::InvalidParameter("step", …) unless `step` (1-based) is one
 /// of lesson `view_id`'s guided steps.
 void check_step_number(std::string_view view_id, int step);
+/// The same for a scene (1-based) of `deck`, named `name` in the message.
+void check_scene_number(const Deck& deck, std::string_view name, int step);
 
 /// The built-in decks (assets/decks/*.json): id (file stem) and deck, by id.
 std::vector<std::pair<std::string, Deck>> builtin_decks();

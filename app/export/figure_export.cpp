@@ -21,10 +21,12 @@ constexpr std::size_t kMaxCsvCells = 1'048'576;
 constexpr std::array<FormatName<ExportFormat>, 4> kExportFormats{
     {{"png", ExportFormat::png}, {"svg", ExportFormat::svg}, {"pdf", ExportFormat::pdf}, {"csv", ExportFormat::csv}}};
 
-std::string n(double v) { return core::format_number(v); }
+/// A number as format_number writes it, but never "-0" (a negated zero is 0).
+std::string n(double v) { return core::format_number(v == 0 ? 0.0 : v); }
 
 /// A float in its own shortest round-trip form (0.84147096, not 0.8414709568023682).
 std::string nf(float v) {
+  if (v == 0) v = 0.0f;  // never "-0"
   char buf[32];
   auto [ptr, ec] = core::write_float(buf, buf + sizeof buf, v);
   return ec == std::errc() ? std::string(buf, ptr) : n(v);
@@ -159,6 +161,11 @@ std::string figure_csv(const fig::Figure& f) {
       out += '\n';
     }
   }
+  // Heatmaps: one row per cell, at the coordinate the cell stands for — the
+  // index of a cell of width 1 (its centre rounded down: cells [c, c + 1) and
+  // [c − ½, c + ½) both give c), the centre of a wider cell, the lattice point
+  // of a continuous sampler, or the heatmap's own x_index / y_index — and its
+  // value in double precision when the heatmap gives it (exact), else the float drawn.
   for (const fig::Heatmap& h : f.heatmaps) {
     const std::string name = csv_field(h.value_name.empty() ? "heatmap" : h.value_name);
     int cols = h.cols, rows = h.rows;
@@ -167,29 +174,42 @@ std::string figure_csv(const fig::Figure& f) {
     int sx = 1, sy = 1;
     while (static_cast<std::size_t>((cols + sx - 1) / sx) * static_cast<std::size_t>((rows + sy - 1) / sy) > kMaxCsvCells)
       (cols / sx >= rows / sy ? sx : sy) *= 2;
-    std::vector<double> xs, ys;
-    for (int c = 0; c < cols; c += sx) xs.push_back(h.x0 + (h.x1 - h.x0) * c / cols);
-    for (int r = 0; r < rows; r += sy) ys.push_back(h.y0 + (h.y1 - h.y0) * r / rows);
+    const double cw = (h.x1 - h.x0) / cols, ch = (h.y1 - h.y0) / rows;
+    const bool x_cells = h.is_matrix() || h.x_cells, y_cells = h.is_matrix() || h.y_cells;
+    // where each printed column (row) is sampled, and the coordinate printed for it
+    auto lattice = [](int count, int step, double lo, double width, bool cells, const std::vector<double>& index,
+                      std::vector<double>& at, std::vector<double>& shown) {
+      for (int c = 0; c < count; c += step) {
+        const double x = lo + width * (c + (cells ? 0.5 : 0.0));
+        at.push_back(x);
+        if (static_cast<std::size_t>(c) < index.size()) shown.push_back(index[static_cast<std::size_t>(c)]);
+        else if (cells && std::abs(width - 1) < 1e-12) shown.push_back(std::floor(x + 1e-9));
+        else shown.push_back(x);
+      }
+    };
+    std::vector<double> xs, ys, x_shown, y_shown;
+    lattice(cols, sx, h.x0, cw, x_cells, h.x_index, xs, x_shown);
+    lattice(rows, sy, h.y0, ch, y_cells, h.y_index, ys, y_shown);
+    std::vector<double> exact;
     std::vector<float> values;
-    if (h.is_matrix()) {
+    if (h.exact) {
+      exact.resize(xs.size() * ys.size());
+      h.exact(xs, ys, exact);
+    } else if (h.is_matrix()) {
       values.reserve(xs.size() * ys.size());
       for (int r = 0; r < rows; r += sy)
         for (int c = 0; c < cols; c += sx) values.push_back(h.values[static_cast<std::size_t>(r) * static_cast<std::size_t>(cols) + static_cast<std::size_t>(c)]);
     } else if (h.sampler) {
-      std::vector<double> cx = xs, cy = ys;  // sample at cell centres of the lattice
-      const double cw = (h.x1 - h.x0) / cols, ch = (h.y1 - h.y0) / rows;
-      for (double& v : cx) v += h.x_cells ? cw / 2 : 0;
-      for (double& v : cy) v += h.y_cells ? ch / 2 : 0;
       values.resize(xs.size() * ys.size());
-      h.sampler(cx, cy, values);
+      h.sampler(xs, ys, values);
     }
     std::size_t k = 0;
     for (int r = 0, ri = 0; r < rows; r += sy, ++ri)
       for (int c = 0, ci = 0; c < cols; c += sx, ++ci, ++k) {
         const std::size_t src = static_cast<std::size_t>(r) * static_cast<std::size_t>(cols) + static_cast<std::size_t>(c);
         if (!h.mask.empty() && h.mask[src]) continue;  // masked cells have no value
-        out += name + "," + n(xs[static_cast<std::size_t>(ci)]) + "," + n(ys[static_cast<std::size_t>(ri)]) + empty_extras + "," +
-               nf(values[k]) + '\n';
+        out += name + "," + n(x_shown[static_cast<std::size_t>(ci)]) + "," + n(y_shown[static_cast<std::size_t>(ri)]) + empty_extras +
+               "," + (h.exact ? n(exact[k]) : k < values.size() ? nf(values[k]) : std::string()) + '\n';
       }
   }
   return out;

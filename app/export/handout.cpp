@@ -7,6 +7,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <string_view>
 
 #include "app/common/atomic_file.hpp"
 #include "app/common/text_wrap.hpp"
@@ -15,6 +18,7 @@
 #endif
 #include "app/export/svg_painter.hpp"
 #include "app/lessons/lesson.hpp"
+#include "app/plot/render.hpp"
 #include "poslab/core/errors.hpp"
 
 namespace poslab::app {
@@ -33,6 +37,27 @@ Page page_of(const std::string& page) {
   if (page == "a4") return {841.89, 595.28};
   throw core::InvalidParameter("page", page, "must be one of a4, letter, slide",
                                core::Reason{"one_of", {{"choices", "a4, letter, slide"}}, {}});
+}
+
+/// A parameter as a reader of the handout reads it, in its language: its name
+/// (the lesson group's own when it has one: d is the model dimension in the
+/// absolute lessons), a choice's word, a number with thousands ("500,000"),
+/// and the key as typed in parentheses, for the command line: "配对方式 = 前后两半（layout = half）".
+std::string param_text(const Translator& tr, std::string_view group, const std::string& key, const std::string& value) {
+  const std::string base = "param." + key + ".name";
+  const std::string* name = tr.find(base + "_" + std::string(group));
+  if (!name) name = tr.find(base);
+  std::string shown = value;
+  const core::ParamSpec* spec = core::find_param(key);
+  if (spec && spec->type == core::ParamType::choice) {
+    if (const std::string* word = tr.find("param." + key + ".choice." + value)) shown = *word;
+  } else if (spec && (spec->type == core::ParamType::real || spec->type == core::ParamType::integer)) {
+    char* end = nullptr;
+    const double v = std::strtod(value.c_str(), &end);
+    if (end && *end == '\0' && end != value.c_str() && std::isfinite(v)) shown = fig::format_readout(v, 6);
+  }
+  if (!name) return key + " = " + shown;
+  return *name + " = " + shown + (shown == value && *name == key ? "" : tr.format("ui.deck.param_key", {{"key", key}, {"value", value}}));
 }
 
 /// One scene's page, ready to draw: its figure and its texts.
@@ -141,7 +166,8 @@ std::vector<fs::path> export_handout(const Deck& deck, std::string_view source, 
       const Session s = sc.session(sc.has_question());
       const FigureDef* shown = sc.has_question() && !sc.reveal_figure.empty() ? find_figure(*view, sc.reveal_figure) : def;
       pg.figure = build_figure(*view, shown ? *shown : *def, s.to_params(), tr, page.w, page.h * 0.7);
-      for (const auto& [k, v] : s.params) pg.params += (pg.params.empty() ? "" : " · ") + k + " = " + v;
+      for (const auto& [k, v] : s.params)
+        pg.params += (pg.params.empty() ? "" : " · ") + param_text(tr, view->group, k, v);
       if (pg.params.empty()) pg.params = tr("ui.deck.defaults");  // a scene of its lesson's defaults says so
     } catch (const core::InvalidParameter& e) {
       throw core::InvalidParameter("deck", where, e.what());

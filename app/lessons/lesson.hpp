@@ -56,7 +56,7 @@ struct Readout {
 /// with the key formula and what to try).
 struct ViewDef {
   std::string_view id;
-  std::string_view group;  ///< absolute | relative | rotary | extension
+  std::string_view group;  ///< absolute | relative | rotary | extension | models
   std::vector<std::string_view> keys;
   std::vector<std::pair<std::string_view, std::string_view>> defaults;
   std::vector<FigureDef> figures;

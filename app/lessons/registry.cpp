@@ -28,9 +28,9 @@ namespace tables {
 namespace {
 
 /// docs/CONTRACT.md §3, in its order.
-constexpr std::array<std::string_view, 9> kContractTables = {
+constexpr std::array<std::string_view, 10> kContractTables = {
     "sinusoidal",   "rope-frequencies", "rope-rotate",  "rope-decay",      "t5-buckets",
-    "alibi-slopes", "rope-scaling",     "position-map", "gaussian-kernel",
+    "alibi-slopes", "rope-scaling",     "position-map", "gaussian-kernel", "mrope-positions",
 };
 
 std::size_t contract_rank(std::string_view id) {

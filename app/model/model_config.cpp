@@ -1,10 +1,11 @@
 // [SECTION] Index
 // - Helpers: shown values, numbers, the Reader
 // - transformers' defaults by model_type
+// - The text part of a multimodal config
 // - Family detection
 // - ALiBi, T5, learned
-// - Entry points
-// RoPE is read in model_rope.cpp.
+// - Entry points: the reading, its last check under the config's names
+// RoPE is read in model_rope.cpp, the layers in model_layers.cpp.
 
 #include "app/model/model_config.hpp"
 
@@ -13,13 +14,16 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <memory>
 #include <regex>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "app/common/messages.hpp"
 #include "app/model/model_reader.hpp"
 #include "poslab/core/errors.hpp"
+#include "poslab/core/float_text.hpp"
 
 namespace poslab::app {
 
@@ -47,11 +51,14 @@ std::string shown(const json& value) {
 }
 
 std::string num(double x) {
-  for (int digits = 10; digits <= 17; ++digits) {
-    std::ostringstream out;
-    out.precision(digits);
-    out << x;
-    if (std::stod(out.str()) == x || digits == 17) return out.str();
+  // The shortest %g text of 10 to 17 digits that reads back as x (131072,
+  // 0.25, 1e+12): strtod, not std::stod, which throws on a subnormal such as
+  // 1e-320 (a config may hold one: issue #32).
+  if (!std::isfinite(x)) return std::isnan(x) ? "nan" : (x < 0 ? "-inf" : "inf");
+  for (int digits = 10; digits <= 17; ++digits) {  // as std::ostream at precision 10..17 writes it
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*g", digits, x);
+    if (std::strtod(buf, nullptr) == x || digits == 17) return buf;
   }
   return {};
 }
@@ -88,8 +95,9 @@ void missing(const std::string& path, std::string why, Reason reason) {
   throw InvalidParameter(path, "missing", std::move(why), Reason{std::move(reason.id), std::move(reason.args), "missing"});
 }
 
-Reader::Reader(const json& config, ModelReading& out) : c_(config), out_(out) {
-  if (const json* t = present(c_, "model_type"); t && t->is_string()) type_ = t->get<std::string>();
+Reader::Reader(const json& config, ModelReading& out, std::string type) : c_(config), out_(out), type_(std::move(type)) {
+  if (type_.empty())
+    if (const json* t = present(c_, "model_type"); t && t->is_string()) type_ = t->get<std::string>();
 }
 
 const json* Reader::present(const json& object, std::string_view key) {
@@ -118,7 +126,8 @@ const std::map<std::string, json>& type_defaults() {
       {"phi3", {{"hidden_size", 3072}, {"num_attention_heads", 32}, {"max_position_embeddings", 4096}, {"rope_theta", 10000.0}}},
       {"gpt_neox", {{"hidden_size", 6144}, {"num_attention_heads", 64}, {"rotary_pct", 0.25}, {"rotary_emb_base", 10000}, {"max_position_embeddings", 2048}}},
       {"falcon", {{"hidden_size", 4544}, {"num_attention_heads", 71}, {"max_position_embeddings", 2048}, {"rope_theta", 10000.0}, {"alibi", false}}},
-      {"deepseek_v3", {{"hidden_size", 7168}, {"num_attention_heads", 128}, {"qk_rope_head_dim", 64}, {"max_position_embeddings", 4096}, {"rope_theta", 10000.0}}},
+      {"deepseek_v3", {{"hidden_size", 7168}, {"num_attention_heads", 128}, {"qk_rope_head_dim", 64}, {"max_position_embeddings", 4096}, {"rope_theta", 10000.0},
+                       {"rope_interleave", true}}},
       {"gpt_oss", {{"hidden_size", 2880}, {"num_attention_heads", 64}, {"head_dim", 64}, {"max_position_embeddings", 131072}, {"rope_theta", 150000.0}}},
       {"t5", {{"d_model", 512}, {"d_kv", 64}, {"num_heads", 8}, {"relative_attention_num_buckets", 32}, {"relative_attention_max_distance", 128}}},
       {"bloom", {{"hidden_size", 64}, {"n_head", 8}}},
@@ -126,6 +135,20 @@ const std::map<std::string, json>& type_defaults() {
       {"gpt2", {{"n_embd", 768}, {"n_head", 12}, {"n_positions", 1024}}},
       {"bert", {{"hidden_size", 768}, {"num_attention_heads", 12}, {"max_position_embeddings", 512}}},
       {"opt", {{"hidden_size", 768}, {"num_attention_heads", 12}, {"max_position_embeddings", 2048}}},
+      // The 2025–26 generation (configuration_<type>.py defaults; v5 keeps them as dataclass fields).
+      {"gemma3_text", {{"hidden_size", 2304}, {"num_attention_heads", 8}, {"head_dim", 256}, {"max_position_embeddings", 131072},
+                       {"rope_theta", 1e6}, {"sliding_window", 4096}}},
+      {"llama4_text", {{"hidden_size", 5120}, {"num_attention_heads", 40}, {"head_dim", 128}, {"max_position_embeddings", 131072},
+                       {"rope_theta", 500000.0}, {"attention_chunk_size", 8192}, {"floor_scale", 8192}, {"attn_scale", 0.1}}},
+      {"smollm3", {{"hidden_size", 2048}, {"num_attention_heads", 16}, {"max_position_embeddings", 32768}, {"rope_theta", 2e6}}},
+      {"cohere2", {{"hidden_size", 8192}, {"num_attention_heads", 64}, {"max_position_embeddings", 8192}, {"rope_theta", 10000.0},
+                   {"sliding_window", 4096}}},
+      {"ministral3", {{"hidden_size", 4096}, {"num_attention_heads", 32}, {"head_dim", 128}, {"max_position_embeddings", 262144}}},
+      {"modernbert", {{"hidden_size", 768}, {"num_attention_heads", 12}, {"max_position_embeddings", 8192}}},
+      {"qwen2_5_vl", {{"hidden_size", 8192}, {"num_attention_heads", 64}, {"max_position_embeddings", 32768}, {"rope_theta", 1e6}}},
+      {"qwen2_vl", {{"hidden_size", 8192}, {"num_attention_heads", 64}, {"max_position_embeddings", 32768}, {"rope_theta", 1e6}}},
+      {"dbrx", {{"d_model", 2048}, {"n_heads", 16}, {"max_seq_len", 2048}}},
+      {"jamba", {{"hidden_size", 4096}, {"num_attention_heads", 32}, {"max_position_embeddings", 262144}}},
   };
   return defaults;
 }
@@ -187,19 +210,59 @@ void Reader::warn(std::string key, Args args, std::string id) {
 
 std::optional<long long> max_positions(Reader& r, std::string* name) {
   std::string n;
-  const json* v = r.field({"max_position_embeddings", "n_positions", "seq_length", "max_seq_len", "max_sequence_length"}, &n);
+  const json* v = r.field({"max_position_embeddings", "n_positions", "seq_length", "max_seq_len", "max_sequence_length",
+                           "model_max_length"},
+                          &n);
   if (!v) return std::nullopt;
   if (name) *name = n;
   return integer(*v, n, 1, kMaxContext);
 }
 
-namespace {
+// [SECTION] The text part of a multimodal config
 
-// [SECTION] Family detection
+namespace {
 
 bool in(const std::string& s, std::initializer_list<const char*> list) {
   return std::any_of(list.begin(), list.end(), [&](const char* x) { return s == x; });
 }
+
+/// The model_type of a nested text config that does not name one: the text
+/// class its outer config class builds (Gemma3Config → Gemma3TextConfig, …).
+std::string nested_type(const std::string& outer) {
+  if (outer == "gemma3") return "gemma3_text";
+  if (outer == "llama4") return "llama4_text";
+  if (outer == "mistral3") return "mistral";
+  if (outer == "qwen2_5_vl" || outer == "qwen2_vl") return outer;
+  return outer;
+}
+
+}  // namespace
+
+const json& text_part(const json& config, std::string& part, std::string& type) {
+  part.clear();
+  type.clear();
+  if (const json* t = Reader::present(config, "model_type"); t && t->is_string()) type = t->get<std::string>();
+  // transformers builds the language model from text_config (Gemma 3, Llama 4,
+  // Mistral 3, Qwen2.5-VL in new checkpoints), llm_config (InternVL) or
+  // language_config (DeepSeek-VL2, Kimi-VL); Qwen2-VL's first checkpoints keep
+  // everything at the top level.
+  for (const char* key : {"text_config", "llm_config", "language_config"}) {
+    const json* nested = Reader::present(config, key);
+    if (!nested || !nested->is_object()) continue;
+    bool holds_fields = false;
+    for (const char* field : {"model_type", "hidden_size", "num_attention_heads", "num_hidden_layers", "head_dim", "rope_theta",
+                              "rope_scaling", "rope_parameters", "max_position_embeddings", "d_model", "n_heads"})
+      holds_fields = holds_fields || Reader::present(*nested, field);
+    if (!holds_fields) continue;
+    part = key;
+    const json* inner = Reader::present(*nested, "model_type");
+    type = inner && inner->is_string() ? inner->get<std::string>() : nested_type(type);
+    return *nested;
+  }
+  return config;
+}
+
+// [SECTION] Family detection
 
 std::string detect_family(Reader& r) {
   const json& c = r.config();
@@ -207,6 +270,23 @@ std::string detect_family(Reader& r) {
   if (in(t, {"t5", "mt5", "umt5", "longt5", "switch_transformers"}) || Reader::present(c, "relative_attention_num_buckets"))
     return "t5";
   if (t == "bloom") return "alibi";
+  // Jamba: Mamba layers and attention layers with no position encoding at all
+  // (modeling_jamba.py has no rotary embedding).
+  if (t == "jamba") return "none";
+  // Baichuan: one model_type for RoPE and ALiBi models. vLLM's baichuan.py
+  // decides as the checkpoints' own code does: BaiChuanForCausalLM (capital
+  // C, Baichuan-7B) rotates; BaichuanForCausalLM rotates at hidden_size 4096
+  // (Baichuan2-7B) and uses ALiBi otherwise (Baichuan-13B, Baichuan2-13B).
+  if (t == "baichuan") {
+    const json* arch = Reader::present(c, "architectures");
+    const std::string first = arch && arch->is_array() && !arch->empty() && (*arch)[0].is_string() ? (*arch)[0].get<std::string>() : "";
+    const json* hidden = Reader::present(c, "hidden_size");
+    const long long width = hidden ? integer(*hidden, "hidden_size", 1, kMaxWidth) : 0;
+    const bool rope = first == "BaiChuanForCausalLM" || width == 4096;
+    r.warn(rope ? "model.warning.baichuan_rope" : "model.warning.baichuan_alibi",
+           {{"arch", first.empty() ? "?" : first}, {"hidden", num(static_cast<double>(width))}}, "baichuan");
+    return rope ? "rope" : "alibi";
+  }
   if (t == "mpt") {
     const json* attn = Reader::present(c, "attn_config");
     const json* alibi = attn ? Reader::present(*attn, "alibi") : nullptr;
@@ -225,7 +305,10 @@ std::string detect_family(Reader& r) {
     if (Reader::present(c, key)) return "rope";
   if (in(t, {"llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "gemma", "gemma2",
              "gemma3_text", "phi", "phi3", "gpt_neox", "falcon", "deepseek_v2", "deepseek_v3", "gpt_oss", "gptj",
-             "stablelm", "starcoder2", "olmo", "olmo2", "cohere", "internlm2", "granite"}))
+             "stablelm", "starcoder2", "olmo", "olmo2", "cohere", "internlm2", "granite",
+             // the 2025–26 generation and the families with keys of their own
+             "gemma3", "gemma4_text", "llama4", "llama4_text", "smollm3", "cohere2", "ministral3", "mistral3", "qwen2_vl",
+             "qwen2_5_vl", "qwen3_vl", "qwen3_next", "modernbert", "glm", "glm4", "chatglm", "qwen", "dbrx", "olmo3", "codegen"}))
     return "rope";
   if (in(t, {"gpt2", "gpt_neo", "opt", "bert", "roberta", "distilbert", "bart", "gpt_bigcode", "xlm-roberta",
              "electra", "whisper"}))
@@ -241,6 +324,8 @@ std::string detect_family(Reader& r) {
 }
 
 // [SECTION] ALiBi, T5, learned
+
+namespace {
 
 void read_alibi(Reader& r) {
   ModelReading& out = r.out();
@@ -258,6 +343,7 @@ void read_alibi(Reader& r) {
   out.trained_context = max_positions(r);
   out.view = "alibi";
   out.params["heads"] = h;
+  param_from(out, "heads", heads_name);
   if (const json* attn = Reader::present(r.config(), "attn_config"))
     if (const json* bias_max = Reader::present(*attn, "alibi_bias_max")) {
       const double m = number(*bias_max, "attn_config.alibi_bias_max", 0, 1e6, true);
@@ -288,6 +374,8 @@ void read_t5(Reader& r) {
   out.view = "t5";
   out.params["buckets"] = b;
   out.params["bucket_max_distance"] = md;
+  param_from(out, "buckets", "relative_attention_num_buckets");
+  param_from(out, "bucket_max_distance", "relative_attention_max_distance");
   out.params["bidirectional"] = true;
   r.warn("model.warning.t5_encoder_decoder", {{"half", num(static_cast<double>(b / 2))}, {"b", num(static_cast<double>(b))}});
 }
@@ -302,6 +390,7 @@ void read_learned(Reader& r) {
   out.trained_context = max_pos;
   out.view = "learned";
   if (*max_pos <= 1048576) out.params["max_length"] = *max_pos;
+  param_from(out, "max_length", name);
   std::string hidden_name, heads_name;
   const json* hidden = r.field({"hidden_size", "n_embd", "n_embed", "d_model"}, &hidden_name);
   const json* heads = r.field({"num_attention_heads", "n_head", "n_heads", "num_heads"}, &heads_name);
@@ -317,6 +406,55 @@ void read_learned(Reader& r) {
 
 // [SECTION] Entry points
 
+namespace {
+
+using model_detail::num;
+
+/// The value of `key` in `params` as the message shows it.
+std::string param_text(const nlohmann::ordered_json& v) {
+  if (v.is_number()) return num(v.get<double>());
+  if (v.is_string()) return v.get<std::string>();
+  std::string s = v.dump();
+  return s.size() > 60 ? s.substr(0, 57) + "..." : s;
+}
+
+/// The last check: the params must be values poslab takes and agree with
+/// each other. A value out of poslab's range is refused under the config
+/// field it came from (`rope_scaling.factor = 2000: must be in 1..1024 …`),
+/// never under poslab's own key.
+void check_params(const ModelReading& out) {
+  auto field_of = [&](const std::string& key) {
+    for (const auto& entry : out.param_fields)
+      if (entry.first == key) return entry.second;
+    return key;
+  };
+  for (auto it = out.params.begin(); it != out.params.end(); ++it) {
+    const core::ParamSpec* spec = core::find_param(it.key());
+    if (!spec || !it.value().is_number()) continue;
+    const double x = it.value().get<double>();
+    const bool low = spec->min_exclusive ? !(x > spec->min) : !(x >= spec->min);
+    const bool high = spec->max_exclusive ? !(x < spec->max) : !(x <= spec->max);
+    if (!low && !high) continue;
+    const std::string key(spec->key);
+    throw InvalidParameter(field_of(key), param_text(it.value()),
+                           "must give poslab's " + key + " a value in " + num(spec->min) + ".." + num(spec->max),
+                           Reason{"model_poslab_range", {{"key", key}, {"min", num(spec->min)}, {"max", num(spec->max)}}, {}});
+  }
+  core::Params check;
+  try {
+    for (const std::string& a : model_assignments(out)) check.set_assignment(a);
+    core::check_param_relations(check, {});
+  } catch (const InvalidParameter& e) {
+    const std::string field = field_of(e.key());
+    if (field == e.key()) throw;
+    // under the config's name, with poslab's sentence (a "spec" reason is
+    // rebuilt from the key's spec, which the config's name does not have)
+    throw InvalidParameter(field, e.value(), e.allowed(), e.reason().id == "spec" ? Reason{} : e.reason());
+  }
+}
+
+}  // namespace
+
 ModelReading read_model_config(const json& config) {
   using namespace model_detail;
   if (!config.is_object())
@@ -324,37 +462,113 @@ ModelReading read_model_config(const json& config) {
                            "must be a JSON object (a Hugging Face config.json)",
                            Reason{"model_config_object", {{"type", config.type_name()}}, "json_type"});
   ModelReading out;
-  Reader r(config, out);
-  out.model = r.type();
+  std::string type;
+  const json& text = text_part(config, out.config_part, type);
+  Reader r(text, out, type);
+  if (const json* t = Reader::present(config, "model_type"); t && t->is_string()) out.model = t->get<std::string>();
+  if (out.model.empty()) out.model = r.type();
   if (out.model.empty()) {
     const json* arch = Reader::present(config, "architectures");
     out.model = arch && arch->is_array() && !arch->empty() && (*arch)[0].is_string() ? (*arch)[0].get<std::string>() : "unknown";
   }
-  out.family = detect_family(r);
-  if (out.family == "rope") read_rope(r);
-  else if (out.family == "alibi") read_alibi(r);
-  else if (out.family == "t5") read_t5(r);
-  else if (out.family == "learned") read_learned(r);
-  else {
-    out.trained_context = max_positions(r);
-    r.warn("model.warning.unknown_model_type", {{"type", r.type()}});
+  try {
+    out.family = detect_family(r);
+    if (out.family == "rope") read_rope_layers(r);
+    else if (out.family == "alibi") {
+      read_alibi(r);
+      read_uniform_layers(r, "alibi");
+    } else if (out.family == "t5") {
+      read_t5(r);
+      read_uniform_layers(r, "t5");
+    } else if (out.family == "learned") {
+      read_learned(r);
+      read_uniform_layers(r, "learned");
+    } else if (out.family == "none") {
+      out.trained_context = max_positions(r);
+      read_hybrid_layers(r);
+    } else {
+      out.trained_context = max_positions(r);
+      out.num_layers = layer_count(r);
+      r.warn("model.warning.unknown_model_type", {{"type", r.type()}});
+    }
+    check_params(out);
+  } catch (const InvalidParameter& e) {
+    // A field of the nested text config is named with its part: text_config.rope_scaling.factor.
+    if (out.config_part.empty() || e.key() == "config") throw;
+    throw InvalidParameter(out.config_part + "." + e.key(), e.value(), e.allowed(), e.reason());
   }
-  // The params must be valid poslab parameters and agree with each other (a
-  // last check; the config fields were checked by name above).
-  core::Params check;
-  for (const std::string& a : model_assignments(out)) check.set_assignment(a);
-  core::check_param_relations(check, {});
   return out;
 }
 
+namespace {
+
+/// Where the parser is, as the reader names fields: rope_scaling.factor,
+/// mrope_section[2]. Kept by nlohmann's parse callback, so that a number no
+/// double holds (1e999, a 400-digit integer), which the lexer refuses before
+/// any value exists, is refused under its field (issue #32, class 1).
+class ParsePath {
+ public:
+  bool operator()(int /*depth*/, json::parse_event_t event, json& parsed) {
+    switch (event) {
+      case json::parse_event_t::object_start: frames_.push_back({false, {}, 0}); break;
+      case json::parse_event_t::array_start: frames_.push_back({true, {}, 0}); break;
+      case json::parse_event_t::key:
+        if (!frames_.empty() && parsed.is_string()) frames_.back().key = parsed.get<std::string>();
+        break;
+      case json::parse_event_t::object_end:
+      case json::parse_event_t::array_end:
+        if (!frames_.empty()) frames_.pop_back();
+        next_item();
+        break;
+      case json::parse_event_t::value: next_item(); break;
+    }
+    return true;
+  }
+  std::string text() const {
+    std::string out;
+    for (const Frame& f : frames_) {
+      if (f.array) out += "[" + std::to_string(f.index) + "]";
+      else if (!f.key.empty()) out += (out.empty() ? "" : ".") + f.key;
+    }
+    return out.empty() ? "config" : out;
+  }
+
+ private:
+  struct Frame {
+    bool array;
+    std::string key;
+    std::size_t index;
+  };
+  void next_item() {
+    if (!frames_.empty() && frames_.back().array) ++frames_.back().index;
+  }
+  std::vector<Frame> frames_;
+};
+
+}  // namespace
+
 ModelReading read_model_config_text(std::string_view text) {
   json parsed;
+  auto path = std::make_shared<ParsePath>();
   try {
-    parsed = json::parse(text.begin(), text.end());
-  } catch (const json::parse_error& e) {
+    parsed = json::parse(text.begin(), text.end(),
+                         [path](int depth, json::parse_event_t event, json& value) { return (*path)(depth, event, value); });
+  } catch (const json::out_of_range& e) {
+    // nlohmann: "number overflow parsing '1e999'" — the literal, shortened as any shown value
     std::string what = e.what();
-    const std::size_t colon = what.find("parse error");
-    const std::string detail = colon == std::string::npos ? what : what.substr(colon);
+    std::string literal = "a number";
+    if (const std::size_t q = what.find('\''); q != std::string::npos && what.back() == '\'')
+      literal = what.substr(q + 1, what.size() - q - 2);
+    if (literal.size() > 60) literal = literal.substr(0, 57) + "...";
+    throw InvalidParameter(path->text(), literal, "must be a number a double can hold (|x| ≤ 1.8e308); JSON allows any number of digits, but no model reads this one",
+                           Reason{"model_number_overflow", {}, {}});
+  } catch (const json::exception& e) {
+    // parse errors (and anything else nlohmann throws) — never past this line.
+    std::string what = e.what();
+    const std::size_t parse = what.find("parse error");
+    std::string detail = parse != std::string::npos ? what.substr(parse) : what;
+    if (parse == std::string::npos && !detail.empty() && detail.front() == '[')
+      if (const std::size_t close = detail.find("] "); close != std::string::npos) detail = detail.substr(close + 2);
     throw InvalidParameter("config", "not JSON", "must be a JSON object (" + detail + ")",
                            Reason{"model_not_json", {{"detail", detail}}, "not_json"});
   }
@@ -375,6 +589,47 @@ std::vector<std::string> model_assignments(const ModelReading& reading) {
     out.push_back(it.key() + "=" + text);
   }
   return out;
+}
+
+bool LayerGroup::same_as(const LayerGroup& o) const {
+  return kind == o.kind && layer_type == o.layer_type && base == o.base && rotary_dim == o.rotary_dim &&
+         head_dim == o.head_dim && layout == o.layout && method == o.method && factor == o.factor &&
+         attention == o.attention && window == o.window && mrope_section == o.mrope_section &&
+         mrope_interleaved == o.mrope_interleaved;
+}
+
+std::string layer_list_text(const std::vector<int>& indices) {
+  // "3, 7, …, 47" (a step), "0–33" (a run), "0–2, 4–6, …, 44–46" (runs with gaps),
+  // "5, 11, 17, 23, 29" (a few): the first two and the last item of a longer list.
+  const std::size_t n = indices.size();
+  if (n == 0) return "";
+  auto joined = [](const std::vector<std::string>& items, std::size_t from, std::size_t to) {
+    std::string out;
+    for (std::size_t i = from; i < to; ++i) out += (out.empty() ? "" : ", ") + items[i];
+    return out;
+  };
+  std::vector<std::string> single;
+  for (int i : indices) single.push_back(std::to_string(i));
+  if (n <= 3) return joined(single, 0, n);
+  const int step = indices[1] - indices[0];
+  bool arithmetic = step > 0;
+  for (std::size_t i = 2; i < n && arithmetic; ++i) arithmetic = indices[i] - indices[i - 1] == step;
+  if (arithmetic && step == 1) return single.front() + "–" + single.back();
+  if (arithmetic && n <= 5) return joined(single, 0, n);  // 5, 11, 17, 23, 29: short enough to read out
+  if (arithmetic) return joined(single, 0, 2) + ", …, " + single.back();
+  if (n <= 8) return joined(single, 0, n);
+  // runs of consecutive layers
+  std::vector<std::string> runs;
+  for (std::size_t a = 0; a < n;) {
+    std::size_t b = a;
+    while (b + 1 < n && indices[b + 1] == indices[b] + 1) ++b;
+    if (b == a) runs.push_back(single[a]);
+    else if (b == a + 1) runs.push_back(single[a] + ", " + single[b]);
+    else runs.push_back(single[a] + "–" + single[b]);
+    a = b + 1;
+  }
+  if (runs.size() <= 3) return joined(runs, 0, runs.size());
+  return joined(runs, 0, 2) + ", …, " + runs.back();
 }
 
 }  // namespace poslab::app

@@ -12,6 +12,12 @@
 //   phi rotary_dim/partial_rotary_factor, T5 d_kv/num_heads/relative_attention_*.
 // A field the config leaves out takes the default of transformers' config class
 // for that model_type and is listed in `defaulted`.
+//
+// A model is a stack of layers, and since 2025 the layers differ: the reading
+// has one LayerGroup per kind of layer (model_layers.cpp reads layer_types,
+// sliding-window patterns, NoPE layers, per-layer-type rope_parameters, the
+// nested text_config of multimodal checkpoints); the top-level fields describe
+// the layers that rotate with the largest context.
 
 #include <cstddef>
 #include <optional>
@@ -43,9 +49,51 @@ struct ModelWarning {
 /// The warning in tr's language (tr.format(key, args)).
 std::string model_warning_text(const Translator& tr, const ModelWarning& warning);
 
+/// Layers that encode position the same way (docs/CONTRACT.md §5 "layers").
+/// Fields that do not apply are empty / unset.
+struct LayerGroup {
+  /// rope | nope (attention, no position encoding) | alibi | t5 | learned |
+  /// sinusoidal | none (not an attention layer: a Mamba or linear-attention mixer)
+  std::string kind;
+  std::string layer_type;         ///< the config's name for these layers ("sliding_attention"), if any
+  std::vector<int> indices;       ///< 0-based; empty when the config does not give the layer count
+  std::optional<double> base;     ///< rope: θ
+  std::optional<int> rotary_dim;  ///< rope: the dimensions that rotate
+  std::optional<int> head_dim;    ///< rope: the whole head
+  std::string layout;             ///< rope: interleaved | half
+  std::string method;             ///< rope: none | linear | dynamic | yarn | longrope | llama3 | proportional
+  std::optional<double> factor;   ///< rope: the scaling factor
+  std::string attention;          ///< full | sliding | chunked ("" for none)
+  std::optional<long long> window;  ///< sliding / chunked: tokens
+  std::vector<int> mrope_section;   ///< rope: pairs per axis (temporal, height, width)
+  std::optional<bool> mrope_interleaved;
+
+  /// Same encoding (everything but the indices).
+  bool same_as(const LayerGroup& other) const;
+};
+
+/// A length-dependent factor on the queries (Llama 4's attention temperature
+/// on NoPE layers, Mistral's llama_4_scaling_beta, Qwen-1's log-n): its
+/// formula and its value at a few positions.
+struct QueryScale {
+  std::string kind;     ///< llama4_temperature | llama4_scaling_beta | logn
+  std::string formula;  ///< as transformers (or the model's code) computes it
+  std::vector<int> layers;  ///< the layers it applies to (empty: every layer)
+  std::vector<std::pair<std::string, double>> parameters;  ///< its config values, in order
+  std::vector<std::pair<long long, double>> values;        ///< (position, scale)
+};
+
+/// A second set of frequencies the same config gives (dynamic and longrope
+/// without a sequence length): what transformers builds at init, next to the
+/// long-context state that `params` shows.
+struct FrequencyState {
+  std::string name;   ///< "init" | "long_context"
+  long long seq_len;  ///< the params' seq_len that reproduces it
+};
+
 struct ModelReading {
   std::string model;   ///< model_type (else architectures[0], else "unknown")
-  std::string family;  ///< rope | alibi | t5 | learned | unknown
+  std::string family;  ///< rope | alibi | t5 | learned | none | unknown
   std::string view;    ///< the lesson that shows it ("" for unknown)
   std::optional<int> head_dim;
   std::optional<int> rotary_dim;  ///< rope only: the dimensions that rotate
@@ -60,8 +108,23 @@ struct ModelReading {
   /// also in `params`.
   std::vector<double> short_factor, long_factor;
 
+  /// The part of the file read: "" (the top level) or "text_config",
+  /// "llm_config", "language_config" (multimodal and Llama 4-style checkpoints).
+  std::string config_part;
+  std::optional<int> num_layers;  ///< unset when the config does not say
+  std::vector<LayerGroup> layers;  ///< in order of their first layer
+  std::vector<QueryScale> query_scales;
+  std::vector<FrequencyState> states;  ///< dynamic / longrope: init and long_context
+  /// params key → the config field it came from ("factor" → "rope_scaling.factor"),
+  /// so a value poslab cannot take is refused under the config's name.
+  std::vector<std::pair<std::string, std::string>> param_fields;
+
   bool has_warning(std::string_view id) const;
 };
+
+/// "3, 7, …, 47", "0–33", "5, 11, 17": a list of layer indices as a person
+/// reads it (an arithmetic run of four or more shortened, at most ~8 shown).
+std::string layer_list_text(const std::vector<int>& indices);
 
 /// Reads a parsed config. Raises core::InvalidParameter naming the config
 /// field (e.g. "rope_scaling.factor") and what is allowed, with a Reason

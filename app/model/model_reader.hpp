@@ -50,7 +50,9 @@ bool boolean(const json& v, const std::string& path);
 /// record which fields came from transformers' defaults.
 class Reader {
  public:
-  Reader(const json& config, ModelReading& out);
+  /// `type` is the model_type the defaults are looked up for ("" = the
+  /// config's own model_type).
+  Reader(const json& config, ModelReading& out, std::string type = {});
 
   const std::string& type() const { return type_; }
   const json& config() const { return c_; }
@@ -76,10 +78,68 @@ class Reader {
 };
 
 /// max_position_embeddings or its legacy names (n_positions, seq_length,
-/// max_seq_len, max_sequence_length); `name` is set to the field used.
+/// max_seq_len, max_sequence_length, Baichuan's model_max_length); `name` is
+/// set to the field used.
 std::optional<long long> max_positions(Reader& r, std::string* name = nullptr);
 
-/// Reads a RoPE model (model_rope.cpp).
-void read_rope(Reader& r);
+/// Where one kind of layer reads its RoPE from: the scaling object
+/// (`rope_scaling`, flat `rope_parameters`, or `rope_parameters.<layer type>`
+/// in transformers v5), and what a model's own keys put beside it (Gemma 3's
+/// rope_local_base_freq, ModernBERT's global/local_rope_theta, Gemma 4's
+/// global_head_dim).
+struct RopeSource {
+  const json* scaling = nullptr;      ///< null: no scaling object
+  std::string where = "rope_scaling";  ///< its path in messages
+  const json* base = nullptr;         ///< a base field outside `scaling` that wins over rope_theta
+  std::string base_name;              ///< its name
+  std::optional<double> default_base;  ///< transformers' default base for these layers
+  bool scaling_ignored = false;       ///< the layers use the plain frequencies (Gemma 3's sliding layers)
+  const json* head_dim = nullptr;     ///< a head size for these layers (Gemma 4's global_head_dim)
+  std::string head_dim_name;
+};
+
+/// What read_rope found for one kind of layer: the numbers of its LayerGroup.
+struct RopeFacts {
+  double base = 10000;  ///< the config's θ (for proportional, not poslab's base')
+  int head_dim = 0;
+  int rotary_dim = 0;
+  std::string method = "none";  ///< none | linear | dynamic | yarn | longrope | llama3 | proportional
+  std::optional<double> factor;
+  std::string layout = "half";  ///< interleaved | half
+  std::vector<int> mrope_section;
+  std::optional<bool> mrope_interleaved;
+};
+
+/// Reads a RoPE model's frequencies from `source` into r.out() (model_rope.cpp):
+/// head and rotating dims, base, rope_type and its fields, the params, the
+/// warnings.
+RopeFacts read_rope(Reader& r, const RopeSource& source);
+
+/// The part of a config that holds the text model (text_config, llm_config,
+/// language_config) or the config itself; `part` is set to its key ("" for
+/// the top level) and `type` to the model_type its defaults are looked up for.
+const json& text_part(const json& config, std::string& part, std::string& type);
+
+/// The family of a config (rope, alibi, t5, learned, none, unknown), or a
+/// refusal naming `config` when it has no position fields (model_config.cpp).
+std::string detect_family(Reader& r);
+
+/// Reads the layers of a RoPE model (model_layers.cpp): the layer count, each
+/// layer's attention and whether it rotates, each layer type's RoPE (the
+/// primary one into r.out(), the others beside it), the groups, the NoPE and
+/// per-layer warnings, the query scales. Sets family "none" when no layer rotates.
+void read_rope_layers(Reader& r);
+
+/// The layers of a model with one encoding for every layer (ALiBi, T5,
+/// learned): one group of `kind`, or Jamba's attention and Mamba layers.
+void read_uniform_layers(Reader& r, const std::string& kind);
+void read_hybrid_layers(Reader& r);
+
+/// The layer count: num_hidden_layers or its legacy names; `name` is set to
+/// the field used. Unset when the config does not say.
+std::optional<int> layer_count(Reader& r, std::string* name = nullptr);
+
+/// Records that params key `key` came from config field `field`.
+void param_from(ModelReading& out, const std::string& key, const std::string& field);
 
 }  // namespace poslab::app::model_detail

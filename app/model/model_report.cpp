@@ -1,6 +1,8 @@
 // The three outputs of `poslab model` (docs/CONTRACT.md §5): JSON (the
 // contract), text for a terminal, Markdown for notes. All three say the same.
 
+#include <cmath>
+#include <cstdio>
 #include <sstream>
 
 #include "app/model/model_config.hpp"
@@ -37,6 +39,72 @@ std::string joined(const std::vector<std::string>& items) {
   return out;
 }
 
+nlohmann::ordered_json group_json(const LayerGroup& g) {
+  nlohmann::ordered_json j;
+  j["kind"] = g.kind;
+  if (!g.layer_type.empty()) j["layer_type"] = g.layer_type;
+  j["indices"] = g.indices.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(g.indices);
+  j["count"] = g.indices.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(g.indices.size());
+  if (g.base) j["base"] = *g.base;
+  if (g.rotary_dim) j["rotary_dim"] = *g.rotary_dim;
+  if (g.head_dim) j["head_dim"] = *g.head_dim;
+  if (!g.layout.empty()) j["layout"] = g.layout;
+  if (!g.method.empty()) j["method"] = g.method;
+  if (g.factor) j["factor"] = *g.factor;
+  if (!g.attention.empty()) j["attention"] = g.attention;
+  if (g.window) j["window"] = *g.window;
+  if (!g.mrope_section.empty()) j["mrope_section"] = g.mrope_section;
+  if (g.mrope_interleaved) j["mrope_interleaved"] = *g.mrope_interleaved;
+  return j;
+}
+
+/// A number with thousands separators: 500,000; 0.1; 1e+12.
+std::string grouped(double x) {
+  if (x == std::floor(x) && std::fabs(x) < 1e15) {
+    std::string digits = std::to_string(static_cast<long long>(std::fabs(x)));
+    for (int at = static_cast<int>(digits.size()) - 3; at > 0; at -= 3) digits.insert(static_cast<std::size_t>(at), ",");
+    return (x < 0 ? "-" : "") + digits;
+  }
+  std::ostringstream out;
+  out.precision(6);
+  out << x;
+  return out.str();
+}
+
+/// The cells of one group's row: layers, count, kind, encoding, attention.
+std::vector<std::string> group_cells(const LayerGroup& g) {
+  std::string encoding;
+  if (g.kind == "rope") {
+    const int r = g.rotary_dim.value_or(0), h = g.head_dim.value_or(r);
+    encoding = "b = " + grouped(g.base.value_or(0)) + ", " +
+               (r == h ? std::to_string(h) : std::to_string(r) + " of " + std::to_string(h)) + " dims, " + g.layout;
+    if (g.method != "none") encoding += ", " + g.method + (g.factor ? " ×" + grouped(*g.factor) : std::string());
+    if (!g.mrope_section.empty())
+      encoding += ", mrope " + std::to_string(g.mrope_section[0]) + "/" + std::to_string(g.mrope_section[1]) + "/" +
+                  std::to_string(g.mrope_section[2]) + (g.mrope_interleaved.value_or(false) ? " interleaved" : "");
+  } else if (g.kind == "nope") {
+    encoding = "no position encoding";
+  } else if (g.kind == "none") {
+    encoding = "not attention";
+  } else {
+    encoding = g.kind;
+  }
+  std::string attention = g.attention;
+  if (g.window) attention += " " + grouped(static_cast<double>(*g.window));
+  return {g.indices.empty() ? "every layer" : layer_list_text(g.indices),
+          g.indices.empty() ? "—" : std::to_string(g.indices.size()), g.kind, encoding, attention.empty() ? "—" : attention};
+}
+
+std::string scale_values(const QueryScale& q) {
+  std::string out;
+  for (const auto& v : q.values) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.5f", v.second);
+    out += (out.empty() ? "" : ", ") + grouped(static_cast<double>(v.first)) + " → " + buf;
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string model_subtitle(std::string_view model, std::string_view subtitle) {
@@ -60,6 +128,33 @@ nlohmann::ordered_json model_reading_json(const ModelReading& r, const Translato
   for (const ModelWarning& w : r.warnings) warnings.push_back({{"id", w.id}, {"text", text_of(w, tr)}});
   j["warnings"] = warnings;
   if (!r.short_factor.empty()) j["longrope"] = {{"short_factor", r.short_factor}, {"long_factor", r.long_factor}};
+  j["config_part"] = r.config_part.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.config_part);
+  j["num_layers"] = or_null(r.num_layers);
+  nlohmann::ordered_json layers = nlohmann::ordered_json::array();
+  for (const LayerGroup& g : r.layers) layers.push_back(group_json(g));
+  j["layers"] = layers;
+  if (!r.query_scales.empty()) {
+    nlohmann::ordered_json scales = nlohmann::ordered_json::array();
+    for (const QueryScale& q : r.query_scales) {
+      nlohmann::ordered_json s;
+      s["kind"] = q.kind;
+      s["formula"] = q.formula;
+      s["layers"] = q.layers.empty() ? nlohmann::ordered_json("all") : nlohmann::ordered_json(q.layers);
+      nlohmann::ordered_json parameters = nlohmann::ordered_json::object();
+      for (const auto& p : q.parameters) parameters[p.first] = p.second;
+      s["parameters"] = parameters;
+      nlohmann::ordered_json values = nlohmann::ordered_json::array();
+      for (const auto& v : q.values) values.push_back({{"position", v.first}, {"scale", v.second}});
+      s["values"] = values;
+      scales.push_back(s);
+    }
+    j["query_scales"] = scales;
+  }
+  if (!r.states.empty()) {
+    nlohmann::ordered_json states = nlohmann::ordered_json::array();
+    for (const FrequencyState& st : r.states) states.push_back({{"name", st.name}, {"seq_len", st.seq_len}});
+    j["states"] = states;
+  }
   return j;
 }
 
@@ -76,6 +171,35 @@ std::string model_reading_text(const ModelReading& r, const Translator* tr) {
       << "target_context   " << or_dash(r.target_context) << "\n";
   if (!r.params.empty()) out << "poslab           " << set_flags(r) << "\n";
   if (!r.defaulted.empty()) out << "defaulted        " << joined(r.defaulted) << " (transformers' defaults)\n";
+  if (!r.config_part.empty()) out << "config part      " << r.config_part << "\n";
+  if (!r.states.empty()) {
+    out << "states          ";
+    for (const FrequencyState& st : r.states)
+      out << " " << st.name << ": seq_len=" << st.seq_len << (&st == &r.states.back() ? " (params)" : ";");
+    out << "\n";
+  }
+  if (!r.layers.empty()) {
+    out << "layers           " << (r.num_layers ? std::to_string(*r.num_layers) : std::string("—")) << "\n";
+    std::vector<std::vector<std::string>> rows = {{"layers", "count", "kind", "encoding", "attention"}};
+    for (const LayerGroup& g : r.layers) rows.push_back(group_cells(g));
+    std::vector<std::size_t> width(5, 0);
+    auto columns = [](const std::string& s) {  // UTF-8 code points, for alignment
+      std::size_t n = 0;
+      for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+      return n;
+    };
+    for (const auto& row : rows)
+      for (std::size_t i = 0; i < 5; ++i) width[i] = std::max(width[i], columns(row[i]));
+    for (const auto& row : rows) {
+      out << "  ";
+      for (std::size_t i = 0; i < 5; ++i)
+        out << row[i] << (i + 1 < 5 ? std::string(width[i] - columns(row[i]) + 2, ' ') : std::string());
+      out << "\n";
+    }
+  }
+  for (const QueryScale& q : r.query_scales)
+    out << "query scale      " << q.kind << " on " << (q.layers.empty() ? std::string("every layer") : "layers " + layer_list_text(q.layers))
+        << ": " << q.formula << "; " << scale_values(q) << "\n";
   for (const ModelWarning& w : r.warnings) out << "\nwarning " << w.id << ": " << text_of(w, tr) << "\n";
   return out.str();
 }
@@ -93,6 +217,25 @@ std::string model_reading_md(const ModelReading& r, const Translator* tr) {
       << "| attention_factor | " << or_dash(r.attention_factor) << " |\n";
   if (!r.params.empty()) out << "| poslab | `" << set_flags(r) << "` |\n";
   if (!r.defaulted.empty()) out << "| defaulted | " << joined(r.defaulted) << " |\n";
+  if (!r.config_part.empty()) out << "| config part | `" << r.config_part << "` |\n";
+  if (!r.states.empty()) {
+    out << "| states |";
+    for (const FrequencyState& st : r.states) out << " " << st.name << ": seq_len = " << st.seq_len << (&st == &r.states.back() ? " (params)" : ";");
+    out << " |\n";
+  }
+  if (!r.layers.empty()) {
+    out << "\n### Layers (" << (r.num_layers ? std::to_string(*r.num_layers) : std::string("count not given")) << ")\n\n"
+        << "| layers | count | kind | encoding | attention |\n|---|---|---|---|---|\n";
+    for (const LayerGroup& g : r.layers) {
+      const std::vector<std::string> cells = group_cells(g);
+      out << "|";
+      for (const std::string& c : cells) out << " " << c << " |";
+      out << "\n";
+    }
+  }
+  for (const QueryScale& q : r.query_scales)
+    out << "\nQuery scale `" << q.kind << "` on " << (q.layers.empty() ? std::string("every layer") : "layers " + layer_list_text(q.layers))
+        << ": `" << q.formula << "`; " << scale_values(q) << "\n";
   if (!r.warnings.empty()) {
     out << "\n### Warnings\n\n";
     for (const ModelWarning& w : r.warnings) out << "- **" << w.id << "**: " << text_of(w, tr) << "\n";

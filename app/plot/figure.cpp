@@ -135,7 +135,7 @@ DataRange data_range(const Figure& f) {
       for (std::size_t i = 1; i < xs.size(); ++i)
         if (xs[i] > xs[i - 1]) spacing = std::min(spacing, xs[i] - xs[i - 1]);
       if (!xs.empty()) {
-        const double half = std::isfinite(spacing) ? spacing / 2 : 0.5;
+        const double half = s.bar_width ? *s.bar_width / 2 : std::isfinite(spacing) ? spacing / 2 : 0.5;
         add_x(xs.front() - half), add_x(xs.back() + half);
       }
     }

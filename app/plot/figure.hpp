@@ -126,6 +126,9 @@ struct Series {
   float width = 2.0f;          ///< line width in points
   LineStyle style = LineStyle::solid;
   float marker = 4.0f;         ///< marker radius in points (scatter, stems)
+  /// bars: the width of a bar in x data units (a layer is 1 wide in the layer
+  /// stack); unset: 0.8 of the closest spacing between the series' bars.
+  std::optional<double> bar_width;
   std::vector<ExtraColumn> extra;
   /// Hover readout names: "pair" for x, "θ" for y (default: the axis labels).
   std::string x_name, y_name;
@@ -139,6 +142,9 @@ struct Series {
 /// Fills out[r·xs.size() + c] with the value at (xs[c], ys[r]).
 using HeatmapSampler =
     std::function<void(std::span<const double> xs, std::span<const double> ys, std::span<float> out)>;
+/// The same in double precision, for exports (the drawing keeps floats).
+using HeatmapExactSampler =
+    std::function<void(std::span<const double> xs, std::span<const double> ys, std::span<double> out)>;
 
 /// A heatmap over the rectangle [x0, x1] × [y0, y1] in data coordinates.
 /// Either `values` (a cols × rows matrix, row-major from y0 to y1, each cell
@@ -168,8 +174,16 @@ struct Heatmap {
   bool x_cells = false, y_cells = false;  ///< sampler: snap to cell centres of the lattice
   Colormap colormap = Colormap::magnitude;
   double vmin = 0, vmax = 1;   ///< colour range (signed maps: symmetric around 0)
+  TickFormat value_format = TickFormat::automatic;  ///< the colour bar's ticks (integer: whole values only)
   std::string value_name;      ///< colorbar / hover label, e.g. "PE[pos, i]"
   std::string x_name, y_name;  ///< hover readout names, e.g. "dim", "pos"
+  /// Exports (CSV): the values in double precision at the coordinates the
+  /// CSV lists (cell centres for a matrix or a cell lattice); unset: the floats.
+  HeatmapExactSampler exact;
+  /// Exports (CSV): the index each column (row) stands for, when it is not
+  /// the cell's own coordinate (a block drawn at an offset, cells that start
+  /// at chosen positions); empty: the coordinate.
+  std::vector<double> x_index, y_index;
 
   /// Set by prepare_for_screen for a sampler: what the screen draws when not
   /// zoomed in (hover and exports call the sampler).

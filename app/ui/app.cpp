@@ -679,7 +679,7 @@ std::string App::open_model_config(const fs::path& path) {
     return msg;
   }
   const auto& m = *state_.model();
-  toasts_.push(tr_.format("ui.model.opened", {{"model", m.name}, {"count", std::to_string(m.warnings.size())}}),
+  toasts_.push(tr_.format(m.warnings.size() == 1 ? "ui.model.opened_one" : "ui.model.opened", {{"model", m.name}, {"count", std::to_string(m.warnings.size())}}),
                m.warnings.empty() ? ToastKind::success : ToastKind::info);
   return {};
 }

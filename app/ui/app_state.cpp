@@ -202,7 +202,7 @@ std::string AppState::apply_preset(std::string_view id) {
   params_ = std::move(next);
   preset_id_ = preset->id;
   if (preset->source.empty()) model_.reset();
-  else model_ = LoadedModel{preset->model, preset->source, preset->source_zh, preset->view, preset->warnings};
+  else model_ = LoadedModel{preset->model, preset->source, preset->source_zh, preset->view, preset->warnings, preset->reading};
   step_ = -1;
   step_revealed_ = false;
   scene_ = -1;
@@ -218,7 +218,8 @@ std::string AppState::open_model_config(std::string_view text, std::string sourc
   } catch (const std::exception& e) {
     return refusal(e);
   }
-  LoadedModel loaded{reading.model, std::move(source), "", reading.view, reading.warnings};
+  LoadedModel loaded{reading.model, std::move(source), "", reading.view, reading.warnings,
+                     std::make_shared<const ModelReading>(reading)};
   const auto v = views();
   int index = -1;
   for (std::size_t i = 0; i < v.size(); ++i)
@@ -308,7 +309,7 @@ std::string AppState::apply_session(const Session& s) {
   // A session records no model file; a model preset's config is still known.
   model_.reset();
   for (const Preset& p : presets_)
-    if (p.id == s.preset && !p.source.empty()) model_ = LoadedModel{p.model, p.source, p.source_zh, p.view, p.warnings};
+    if (p.id == s.preset && !p.source.empty()) model_ = LoadedModel{p.model, p.source, p.source_zh, p.view, p.warnings, p.reading};
   if (!s.theme.empty()) set_theme(s.theme);
   view_index_ = index;
   step_ = -1;

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -91,6 +92,8 @@ class AppState {
     std::string source_zh;  ///< a preset's source in Chinese ("" = `source`)
     std::string view;
     std::vector<ModelWarning> warnings;
+    /// The whole reading (its layers for the "Layers of this model" figure).
+    std::shared_ptr<const ModelReading> reading;
   };
   const std::optional<LoadedModel>& model() const { return model_; }
   /// Reads a config.json's text (app/model) and, all-or-nothing, starts from

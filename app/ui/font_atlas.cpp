@@ -102,6 +102,13 @@ UiFonts FontAtlasBuilder::build(ImFontAtlas& atlas, const std::filesystem::path&
   } catch (const std::exception& e) {
     if (warning) *warning = e.what();
   }
+  // In Chinese the quotes “ ” ‘ ’ come from the CJK face: DejaVu's are narrow
+  // Latin quotes, cramped against the ideographs beside them (the zh review).
+  if (lang == "zh" && has_cjk)
+    for (const ImWchar q : {ImWchar{0x2018}, ImWchar{0x2019}, ImWchar{0x201C}, ImWchar{0x201D}}) {
+      glyphs.UsedChars[q >> 5] &= ~(ImU32{1} << (q & 31));
+      cjk.AddChar(q);
+    }
   ranges_.clear();
   glyphs.BuildRanges(&ranges_);
   cjk_ranges_.clear();

@@ -17,6 +17,8 @@
 #include "app/common/messages.hpp"
 #include "app/common/notation.hpp"
 #include "app/common/slider_math.hpp"
+#include "app/lessons/common/figures.hpp"
+#include "app/model/layer_stack.hpp"
 
 namespace poslab::app::ui {
 
@@ -37,22 +39,40 @@ void LessonView::conflict_banner() {
   ImGui::PopStyleColor();
 }
 
-/// The model a config.json put here, on its lesson: its name, where it came
-/// from and every warning the reader raised (what the config says, what
-/// transformers does with it, what the author meant), folded on a click.
+/// The model a config.json put here, on its lesson (on any lesson, for a
+/// model no lesson shows): its name, where it came from, its layers as a
+/// figure ("Layers of this model") and every warning the reader raised (what
+/// the config says, what transformers does with it, what the author meant),
+/// folded on a click.
 void LessonView::model_banner() {
   UiContext& c = *ctx_;
   const auto& m = c.state.model();
-  if (!m || m->view != c.state.view().id) return;
+  if (!m || (!m->view.empty() && m->view != c.state.view().id)) return;
   const std::string header =
-      c.tr.format(m->warnings.empty() ? "ui.model.banner_clean" : "ui.model.banner",
+      c.tr.format(m->warnings.empty()       ? "ui.model.banner_clean"
+                  : m->warnings.size() == 1 ? "ui.model.banner_one"
+                                            : "ui.model.banner",
                   {{"model", m->name}, {"count", std::to_string(m->warnings.size())}}) + "##model-banner";
   if (ImGui::CollapsingHeader(header.c_str(), ImGuiTreeNodeFlags_DefaultOpen)) {
     ImGui::Indent();
     ImGui::PushStyleColor(ImGuiCol_Text, c.pal.muted);
     const std::string& source = c.tr.lang() == "zh" && !m->source_zh.empty() ? m->source_zh : m->source;
-    wrapped_text(c.tr.format("ui.model.source", {{"source", source}}));
+    std::string from = c.tr.format("ui.model.source", {{"source", source}});
+    if (m->reading && !m->reading->config_part.empty())
+      from += " · " + c.tr.format("ui.model.part", {{"part", m->reading->config_part}});
+    wrapped_text(from);
     ImGui::PopStyleColor();
+    if (m->reading) {
+      // Rebuilt when the model or the language changes; the widget caches by version.
+      const std::uint64_t key = std::hash<std::string>{}(m->source + "|" + m->name + "|" + c.tr.lang());
+      if (!layers_figure_ || key != layers_key_) {
+        layers_figure_ = std::make_unique<fig::Figure>(layer_stack_figure(*m->reading, c.tr));
+        layers_key_ = key;
+      }
+      const float h = std::min(250.0f * c.scale, ImGui::GetIO().DisplaySize.y * 0.3f);
+      plot("model-layers", *layers_figure_, key, {0, h});
+      layers_frame_ = ImGui::GetFrameCount();
+    }
     for (const ModelWarning& w : m->warnings) {
       ImGui::PushFont(c.fonts.bold);
       ImGui::TextUnformatted(w.id.c_str());
@@ -179,7 +199,7 @@ void LessonView::step_layout(const Scene& step) {
   const std::string answer = c.state.step_revealed() ? labelled(c.tr("ui.steps.answer"), step.answer.in(lang)) : "";
   float words_h = wrapped_height(nullptr, step.caption.in(lang), width) + spacing_y;
   if (step.has_question())
-    words_h += 2 * spacing_y + wrapped_height(c.fonts.bold, question, width) +
+    words_h += 2 * spacing_y + wrapped_height(c.fonts.bold, question, width - ImGui::GetFontSize()) +
                wrapped_height(nullptr, answer.empty() ? hint : answer, width);
   const FigureCache::Entry* built = fig_id.empty() ? nullptr : c.figures.find(v.id, fig_id);
   const float header_h = built ? wrapped_height(c.fonts.bold, built->figure.title, width - 60 * c.scale) +
@@ -200,7 +220,11 @@ void LessonView::step_layout(const Scene& step) {
   if (step.has_question()) {
     ImGui::Spacing();
     ImGui::PushFont(c.fonts.bold);
-    wrapped_colored(c.pal.accent, question);
+    // One em short of the edge: the bold Chinese question's last glyph ran
+    // under the scrollbar ("……还是慢的（i", the zh review).
+    ImGui::PushStyleColor(ImGuiCol_Text, c.pal.accent);
+    wrapped_text(question, ImGui::GetCursorPosX() + ImGui::GetContentRegionAvail().x - ImGui::GetFontSize());
+    ImGui::PopStyleColor();
     ImGui::PopFont();
     shown += " " + step.question.in(lang);
     if (c.state.step_revealed()) {
@@ -241,7 +265,9 @@ void LessonView::step_layout(const Scene& step) {
   } else if (screen_draws_it) {
     screen->draw(*this);
   } else if (!fig_id.empty()) {
+    hide_figure_data_ = step.hide_figure && !c.state.step_revealed();
     figure(fig_id, {avail.x, h});
+    hide_figure_data_ = false;
   }
   // The rest of the lesson, one click away.
   if (v.readouts && ImGui::CollapsingHeader(c.tr("ui.lesson.readouts").c_str())) readouts();
@@ -365,7 +391,13 @@ void LessonView::figure(std::string_view id, ImVec2 size) {
     last_plot_ = {at.x, at.y, at.x + plot_size.x, at.y + plot_size.y};
     last_figure_ = {at.x, block_top, at.x + plot_size.x, at.y + plot_size.y};
     hold_axes(e, v, *def, {block_w, block_h});
-    handle(e.widget.draw("##plot", e.figure, e.version, plot_size, c.plot), id);
+    if (hide_figure_data_) {
+      // The question asks about what the figure draws: its frame only, until the answer.
+      const fig::Figure frame = lessons::hidden_figure(e.figure, c.tr("ui.steps.hidden_figure"));
+      handle(e.widget.draw("##plot", frame, e.version | (std::uint64_t{1} << 63), plot_size, c.plot), id);
+    } else {
+      handle(e.widget.draw("##plot", e.figure, e.version, plot_size, c.plot), id);
+    }
     // The figure shown is a frame behind while an animation plays: no note
     // then (it flickered on every frame); a slider's slow rebuild says so.
     if (e.updating() && !c.state.animation().playing()) {

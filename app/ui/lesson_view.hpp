@@ -70,6 +70,10 @@ class LessonView final : public LessonUi {
   const std::string& last_where() const { return last_where_; }
   /// Lecture mode: the step's words stood beside the figure (not above it) last frame.
   bool last_beside() const { return last_beside_; }
+  /// The open model's "Layers of this model" as last drawn in its banner
+  /// (null before a model with a reading is shown), and the frame it was drawn in.
+  const fig::Figure* model_layers_figure() const { return layers_figure_.get(); }
+  int model_layers_frame() const { return layers_frame_; }
 
  private:
   /// Title, subtitle and export button above a plot; returns the plot's size.
@@ -113,8 +117,14 @@ class LessonView final : public LessonUi {
   std::vector<NotationEntry> notation_;  ///< the card, read once for the tooltips
   bool words_revealed_ = false;  ///< the step words_step_'s answer was shown last frame (scrolled to once)
   int words_step_ = -1;
-  bool words_scroll_ = false;  ///< the step's words box scrolls to its end (the answer)
+  bool words_scroll_ = false;
+  /// figure() draws the figure's frame only (a step's hide_figure before its answer).
+  bool hide_figure_data_ = false;  ///< the step's words box scrolls to its end (the answer)
   bool notation_loaded_ = false;  ///< readouts() draws the notes' checks (true) or the lesson's own
+  /// The open model's "Layers of this model", built once per model and language.
+  std::unique_ptr<fig::Figure> layers_figure_;
+  std::uint64_t layers_key_ = 0;
+  int layers_frame_ = -1;  ///< ImGui's frame count when the banner last drew it
 };
 
 }  // namespace poslab::app::ui

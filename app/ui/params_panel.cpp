@@ -28,7 +28,11 @@ std::string unit_text(const Translator& tr, std::string_view unit) {
   return t == key ? std::string(unit) : t;
 }
 
-std::string param_name(const Translator& tr, std::string_view key) {
+std::string param_name(const Translator& tr, std::string_view key, std::string_view group) {
+  // A lesson group may name a key its own way: d is the head dimension in the
+  // rotary lessons, the model (embedding) dimension in the absolute ones.
+  if (!group.empty())
+    if (const std::string* own = tr.find("param." + std::string(key) + ".name_" + std::string(group))) return *own;
   const std::string k = "param." + std::string(key) + ".name";
   const std::string& t = tr(k);
   return t == k ? std::string(key) : t;
@@ -50,9 +54,10 @@ std::string bound_text(const core::ParamSpec& s, bool low) {
   return (exclusive ? (low ? "> " : "< ") : "") + number(b);
 }
 
-std::string help_text(const Translator& tr, const core::ParamSpec& s) {
+std::string help_text(const Translator& tr, const core::ParamSpec& s, std::string_view group) {
   const std::string key = "param." + std::string(s.key) + ".help";
-  std::string out = tr(key) == key ? std::string() : tr(key);
+  const std::string* own = group.empty() ? nullptr : tr.find(key + "_" + std::string(group));
+  std::string out = own ? *own : tr(key) == key ? std::string() : tr(key);
   if (is_numeric(s)) {
     if (!out.empty()) out += "\n\n";
     out += tr.format("ui.params.range", {{"min", number(s.ui_min)}, {"max", number(s.ui_max)}});
@@ -174,7 +179,7 @@ void ParamsPanel::draw_compact(UiContext& ctx, std::span<const std::string> keys
 // [SECTION] One parameter
 
 void ParamsPanel::name_line(UiContext& ctx, const core::ParamSpec& spec, bool compact) {
-  const std::string name = param_name(ctx.tr, spec.key);
+  const std::string name = param_name(ctx.tr, spec.key, ctx.state.view().group);
   ImGui::TextUnformatted(name.c_str());
   context_menu(ctx, spec);
   if (!spec.unit.empty()) {
@@ -184,7 +189,7 @@ void ParamsPanel::name_line(UiContext& ctx, const core::ParamSpec& spec, bool co
     ImGui::SameLine(0, unit.rfind("（", 0) == 0 ? 0 : 4 * ctx.scale);
     ImGui::TextDisabled("%s", unit.c_str());
   }
-  const std::string help = help_text(ctx.tr, spec);
+  const std::string help = help_text(ctx.tr, spec, ctx.state.view().group);
   if (!help.empty()) {
     ImGui::SameLine();
     help_marker(help.c_str());

@@ -51,8 +51,9 @@ class ParamsPanel {
 
 /// "unit" translated (ui.unit.*), or as core spells it.
 std::string unit_text(const Translator& tr, std::string_view unit);
-/// "param.<key>.name", or the key itself.
-std::string param_name(const Translator& tr, std::string_view key);
+/// "param.<key>.name_<group>" when the lesson group (ViewDef::group) names
+/// the key its own way, else "param.<key>.name", or the key itself.
+std::string param_name(const Translator& tr, std::string_view key, std::string_view group = {});
 /// A choice as the menu shows it, "param.<key>.choice.<word>" (the word stays
 /// in files and on the command line), or the word itself.
 std::string choice_text(const Translator& tr, std::string_view key, std::string_view word);

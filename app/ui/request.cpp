@@ -73,9 +73,25 @@ std::string apply_window_request(AppState& state, const WindowRequest& r, bool* 
   // unless a step is asked for too.
   if (r.step == 0 && (!r.view.empty() || !r.sets.empty() || !r.preset.empty() || !r.session.empty() || !r.model.empty()))
     (void)state.go_to_step(-1);
+  std::string deck_name;  // the deck --deck opened, for --step
+  if (!r.deck.empty()) {
+    try {
+      std::filesystem::path source;
+      Deck deck = load_deck_named(r.deck, &source);
+      if (std::string why = state.open_deck(std::move(deck), source.string()); !why.empty()) return why;
+      deck_name = std::filesystem::path(r.deck).filename().string();
+    } catch (const IoError& e) {
+      if (io_failure) *io_failure = true;  // no such file: exit code 1, as for --session
+      return state.refusal(e);
+    } catch (const std::exception& e) {
+      return state.refusal(e);
+    }
+  }
   if (r.step != 0) {
     try {
-      check_step_number(state.view().id, r.step);
+      // --step of a deck is one of its scenes (opened above), not a step of its first lesson.
+      if (!deck_name.empty() && state.presenting()) check_scene_number(*state.steps(), deck_name, r.step);
+      else check_step_number(state.view().id, r.step);
     } catch (const std::exception& e) {
       return state.refusal(e);
     }
@@ -84,18 +100,6 @@ std::string apply_window_request(AppState& state, const WindowRequest& r, bool* 
       const Scene* step = state.current_step();
       if (!step || !step->has_question()) return reveal_refusal(state, r.step);
       if (std::string why = state.next_step(); !why.empty()) return why;  // → on an open question: its answer
-    }
-  }
-  if (!r.deck.empty()) {
-    try {
-      std::filesystem::path source;
-      Deck deck = load_deck_named(r.deck, &source);
-      if (std::string why = state.open_deck(std::move(deck), source.string()); !why.empty()) return why;
-    } catch (const IoError& e) {
-      if (io_failure) *io_failure = true;  // no such file: exit code 1, as for --session
-      return state.refusal(e);
-    } catch (const std::exception& e) {
-      return state.refusal(e);
     }
   }
   if (!r.sets.empty())

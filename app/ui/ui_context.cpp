@@ -64,6 +64,13 @@ float wrapped_height(ImFont* font, std::string_view text, float width) {
 void help_marker(const char* text) {
   ImGui::TextDisabled("(?)");
   if (ImGui::IsItemHovered()) {
+    // Above the marker, not under the mouse: a parameter's help would cover
+    // its slider and the value on it (the line below the marker).
+    // (Where there is room above it; else ImGui's place beside the mouse.)
+    const ImVec2 at = ImGui::GetItemRectMin();
+    const float tall = wrapped_height(nullptr, text, ImGui::GetFontSize() * 24.0f) + 2 * ImGui::GetStyle().WindowPadding.y;
+    if (at.y - ImGui::GetStyle().ItemSpacing.y - tall >= ImGui::GetMainViewport()->Pos.y)
+      ImGui::SetNextWindowPos({at.x, at.y - ImGui::GetStyle().ItemSpacing.y}, ImGuiCond_Always, {0.0f, 1.0f});
     ImGui::BeginTooltip();
     wrapped_text(text, ImGui::GetFontSize() * 24.0f);
     ImGui::EndTooltip();

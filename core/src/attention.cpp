@@ -11,6 +11,7 @@
 #include "poslab/core/attention.hpp"
 
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -79,7 +80,8 @@ AttentionMatrix<Scalar> softmax_each_row(const AttentionMatrix<Scalar>& scores) 
 }
 
 template <class Scalar>
-AttentionResult<Scalar> self_attention(const AttentionMatrix<Scalar>& x, const AttentionHead<Scalar>& head) {
+AttentionResult<Scalar> self_attention(const AttentionMatrix<Scalar>& x, const AttentionHead<Scalar>& head,
+                                       bool causal) {
   const Eigen::Index d = x.cols();
   for (const auto* w : {&head.w_q, &head.w_k, &head.w_v})
     if (w->rows() != d || w->cols() != d)
@@ -90,7 +92,10 @@ AttentionResult<Scalar> self_attention(const AttentionMatrix<Scalar>& x, const A
   const AttentionMatrix<Scalar> v = x * head.w_v.transpose();
   const Scalar scale = Scalar(1) / std::sqrt(static_cast<Scalar>(d));
   AttentionResult<Scalar> out;
-  out.weights = softmax_each_row<Scalar>((q * k.transpose()) * scale);
+  AttentionMatrix<Scalar> scores = (q * k.transpose()) * scale;
+  if (causal)  // key n > query m: masked (every row keeps its diagonal, so its max is finite)
+    scores.template triangularView<Eigen::StrictlyUpper>().setConstant(-std::numeric_limits<Scalar>::infinity());
+  out.weights = softmax_each_row<Scalar>(scores);
   out.output = out.weights * v;
   return out;
 }
@@ -167,7 +172,7 @@ ShuffleTest<Scalar> shuffle_test(const AttentionMatrix<Scalar>& x, std::span<con
 #define POSLAB_ATTENTION_INSTANTIATE(Scalar)                                                                     \
   template AttentionMatrix<Scalar> softmax_each_row<Scalar>(const AttentionMatrix<Scalar>&);                    \
   template AttentionResult<Scalar> self_attention<Scalar>(const AttentionMatrix<Scalar>&,                       \
-                                                          const AttentionHead<Scalar>&);                        \
+                                                          const AttentionHead<Scalar>&, bool);                  \
   template AttentionHead<Scalar> toy_attention_head<Scalar>(int, std::uint64_t);                                \
   template AttentionMatrix<Scalar> toy_embeddings<Scalar>(std::span<const int>, int, std::uint64_t);            \
   template AttentionMatrix<Scalar> add_sinusoidal_positions<Scalar>(const AttentionMatrix<Scalar>&, double,     \

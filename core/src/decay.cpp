@@ -2,6 +2,7 @@
 // - Argument checks
 // - RoFormer's relative upper bound (§3.4.3) at one distance
 // - Scores of q = k = ones and of seeded random q, k
+// - The level of the bound for random phases
 // - The bound for many distances (fast kernel)
 //
 // Source: Su et al. 2021, "RoFormer", §3.4.3 "Long-term decay": with
@@ -14,6 +15,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <mutex>
+#include <stdexcept>
+#include <numbers>
 #include <string>
 #include <vector>
 
@@ -89,6 +93,105 @@ double rope_decay_bound(double distance, int d, double base) {
   check_real("distance", distance);
   const Eigen::VectorXd theta = rope_inverse_frequencies(d, base);
   return rope_decay_bound(distance, as_span(theta));
+}
+
+// [SECTION] The level of the bound for random phases
+//
+// With independent uniform phases S_j is a planar walk of j unit steps, and
+// E|S_j| = ∫₀^∞ (1 − J₀(t)^j)/t² dt (the radial form of E|X| for an isotropic
+// X whose projections have characteristic function J₀(t)^j). For j ≥ 32 the
+// substitution t = u/√j and ln J₀(x) = −x²/4 − x⁴/64 − x⁶/576 − 11x⁸/49152 −
+// 19x¹⁰/614400 − … give, term by term over Gaussian moments, the series
+// √(πj)/2·Σ c_k/j^k below; what it leaves out comes from J₀'s lobes beyond
+// its first zero, |J₀| ≤ 0.403 there, so it is below 0.403^j ≈ 2e-13 at
+// j = 32. For 3 ≤ j < 32: Gauss–Legendre on panels (π/64 wide up to 4π,
+// π/2 beyond) up to t ≈ 512, J₀ by the trapezoidal rule on its integral representation
+// (1/π)∫₀^π cos(t·sin τ) dτ, 1024 nodes (error ~|J₁₀₂₄(t)|, nil for t ≤ 512),
+// and the tail ∫_T^∞ as 1/T minus the mean of J₀^j's envelope,
+// (2/(πt))^(j/2) times the mean of cos^j, C(j, j/2)/2^j for even j, 0 for odd
+// (its oscillating rest: 1e-10 at j = 3, T ≈ 512, less for larger j).
+
+namespace {
+
+constexpr int kSeriesFrom = 32;
+
+/// ∫₀^∞ (1 − J₀(t)^j)/t² dt for j = 0 … kSeriesFrom − 1, computed once.
+const std::vector<double>& walk_means_by_quadrature() {
+  static std::vector<double> means;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    constexpr double kPi = std::numbers::pi;
+    constexpr double kEnd = 512.0;
+    constexpr int kNodes = 1024;  // trapezoidal nodes for J₀ over a period of τ
+    // 8-point Gauss–Legendre on [−1, 1]
+    constexpr double gx[4] = {0.1834346424956498, 0.5255324099163290, 0.7966664774136267, 0.9602898564975363};
+    constexpr double gw[4] = {0.3626837833783620, 0.3137066458778873, 0.2223810344533745, 0.1012285362903763};
+    auto j0 = [&](double t) {
+      // (1/N)·Σ_k cos(t·sin(2πk/N)): a periodic integrand, so the trapezoidal
+      // rule is exact up to |J_N(t)|. The quarter period suffices by symmetry.
+      double sum = 0;
+      for (int k = 0; k <= kNodes / 4; ++k) {
+        const double w = (k == 0 || k == kNodes / 4) ? 1.0 : 2.0;
+        sum += w * std::cos(t * std::sin(2 * kPi * k / kNodes));
+      }
+      return sum / (kNodes / 2.0);
+    };
+    means.assign(kSeriesFrom, 0.0);
+    // Panels of π/64 up to 4π, where 1 − J₀(t)^j rises within t ~ 2/√j
+    // (0.36 at j = 31), then of π/2.
+    std::vector<std::pair<double, double>> panels;
+    for (int k = 0; k < 256; ++k) panels.emplace_back(k * kPi / 64, (k + 1) * kPi / 64);
+    for (double a = 4 * kPi; a < kEnd - 1e-9; a += kPi / 2) panels.emplace_back(a, a + kPi / 2);
+    const double end = panels.back().second;  // the tail starts where the panels end
+    for (const auto& [from, to] : panels) {
+      const double mid = (from + to) / 2, half = (to - from) / 2;
+      for (int g = 0; g < 8; ++g) {
+        const double t = mid + (g < 4 ? -gx[g] : gx[g - 4]) * half;
+        const double w = gw[g < 4 ? g : g - 4] * half;
+        const double J = j0(t);
+        double power = 1;  // J₀(t)^j
+        for (int j = 1; j < kSeriesFrom; ++j) {
+          power *= J;
+          means[static_cast<std::size_t>(j)] += w * (1 - power) / (t * t);
+        }
+      }
+    }
+    double binom = 1;  // C(j, j/2)/2^j for even j
+    for (int j = 1; j < kSeriesFrom; ++j) {
+      double envelope = 0;
+      if (j % 2 == 0) {
+        binom = j == 2 ? 0.5 : binom * (j - 1) / j;  // C(j, j/2)/2^j = C(j−2, j/2−1)/2^(j−2) · (j−1)/j
+        const double p = j / 2.0 + 1;
+        envelope = std::pow(2 / kPi, j / 2.0) * binom / (p * std::pow(end, p));
+      }
+      means[static_cast<std::size_t>(j)] += 1 / end - envelope;
+    }
+    means[1] = 1.0;            // exact: |S_1| = 1
+    means[2] = 4 / kPi;        // exact: |S_2| = |2 cos(φ/2)|
+  });
+  return means;
+}
+
+}  // namespace
+
+double random_walk_mean_distance(int j) {
+  if (j < 0) throw std::domain_error("random_walk_mean_distance: j < 0");
+  if (j == 0) return 0.0;
+  if (j < kSeriesFrom) return walk_means_by_quadrature()[static_cast<std::size_t>(j)];
+  static constexpr double c[] = {1.0, 1.0 / 16, 19.0 / 1536, 25.0 / 24576, -20923.0 / 7864320,
+                                 -306383.0 / 125829120, 301790533.0 / 253671505920.0};
+  const double n = j;
+  double sum = 0;
+  for (int k = 6; k >= 0; --k) sum = sum / n + c[k];
+  return std::sqrt(std::numbers::pi * n) / 2 * sum;
+}
+
+double rope_decay_bound_random_level(int d) {
+  check_integer("d", d);
+  const int half = d / 2;
+  double sum = 0;
+  for (int j = 1; j <= half; ++j) sum += random_walk_mean_distance(j);
+  return sum / half / ((half + 1) / 2.0);
 }
 
 // [SECTION] Scores of q = k = ones and of seeded random q, k

@@ -141,32 +141,35 @@ double gaussian_shift_invariance_error(const Eigen::VectorXd& q, const Eigen::Ve
 
 // [SECTION] Cutoff distance
 
-// The smallest x >= 0 with K(x) < threshold·K(0), i.e. the first root of
-// K(x) = c, c = threshold·K(0) (the set {K < c} is open, so its infimum).
-// In y = x², f(y) = α1 e^{−a y} + α2 e^{−b y} (a = 1/2σ1², b = 1/2σ2²) has
-// f'(y) = 0 at most once, y* = ln(−b α2/(a α1))/(b − a) when that is real and
-// > 0; f is monotone on [0, y*] and on [y*, ∞). With K(0) > 0 and 0 < threshold < 1
-// the first crossing lies in [0, y*] if f(y*) < c, else in [y*, Y] with
-// f(Y) <= (|α1| + |α2|)e^{−min(a,b) Y} < c; it is found by bisection in x.
-// K(0) <= 0 (no peak to take a fraction of): returns −1.
+// The distance beyond which |K| stays below c = threshold·|K(0)|: the last x
+// with |K(x)| >= c (|K| < c on the open set beyond it). In y = x²,
+// f(y) = α1 e^{−a y} + α2 e^{−b y} (a = 1/2σ1², b = 1/2σ2²) has f'(y) = 0 at
+// most once, y* = ln(−b α2/(a α1))/(b − a) when that is real and > 0; f is
+// monotone on [0, y*] and on [y*, ∞), where it tends to 0 without changing
+// sign, so |f| decreases there. If |f(y*)| >= c the last crossing lies in
+// [y*, Y] with (|α1| + |α2|)e^{−min(a,b) Y} < c; else |f| < c on all of
+// [y*, ∞) and the crossing lies in [0, y*], where f is monotone from f(0)
+// (|f(0)| > c) towards f(y*) with |f(y*)| < c, so {|f| >= c} is an initial
+// segment of it. Either way: bisection in x on "|f| < c".
+// A mix with a negative weight can change sign: signed K falls below c long
+// before |K| does (α = (1, −0.5): K < 0 from x ≈ 23, |K| ≈ 0.5 far beyond).
+// K(0) = 0 (no peak to take a fraction of): returns −1.
 double gaussian_kernel_cutoff(const GaussianKernel& kernel, double threshold) {
   kernel.check();
   if (!(std::isfinite(threshold) && threshold > 0 && threshold < 1))
     throw InvalidParameter("threshold", format_number(threshold), "must be a number > 0 and < 1");
   // The crossing does not change when α1 and α2 are scaled together, so they
   // are scaled to at most 1 in size first: with α near the smallest double,
-  // threshold·K(0) would underflow to 0 and K(x) < 0 never happen.
+  // threshold·K(0) would underflow to 0 and |K(x)| < c never happen.
   const double scale = std::max(std::fabs(kernel.alpha1), std::fabs(kernel.alpha2));
   if (!(scale > 0)) return -1;
   const double alpha1 = kernel.alpha1 / scale, alpha2 = kernel.alpha2 / scale;
-  const double k0 = alpha1 + alpha2;
+  const double k0 = std::fabs(alpha1 + alpha2);
   if (!(k0 > 0)) return -1;
   const double c = threshold * k0;
   const double a = 1 / (2 * kernel.sigma1 * kernel.sigma1);
   const double b = 1 / (2 * kernel.sigma2 * kernel.sigma2);
-  auto f = [&](double y) { return alpha1 * std::exp(-a * y) + alpha2 * std::exp(-b * y); };
-  double y_lo = 0;
-  double y_hi = 0;
+  auto size = [&](double y) { return std::fabs(alpha1 * std::exp(-a * y) + alpha2 * std::exp(-b * y)); };
   double y_turn = -1;  // the extremum y*, if any
   if (a != b && alpha1 != 0 && alpha2 != 0) {
     const double ratio = -b * alpha2 / (a * alpha1);
@@ -175,19 +178,20 @@ double gaussian_kernel_cutoff(const GaussianKernel& kernel, double threshold) {
       if (y > 0 && std::isfinite(y)) y_turn = y;
     }
   }
-  if (y_turn > 0 && f(y_turn) < c) {
-    y_hi = y_turn;  // decreasing on [0, y*] down through c
+  double y_lo = 0, y_hi = 0;
+  if (y_turn > 0 && !(size(y_turn) >= c)) {
+    y_hi = y_turn;  // the last crossing is before y*
   } else {
-    y_lo = std::max(y_turn, 0.0);  // f >= c on [0, y_lo]; decreasing after
+    y_lo = std::max(y_turn, 0.0);  // |f| >= c at y_lo; decreasing after
     y_hi = std::max(y_lo, std::log((std::fabs(alpha1) + std::fabs(alpha2)) / c) / std::min(a, b)) + 1;
     // A guard (the bound above already suffices); bounded, so rounding can never make it spin.
-    for (int doubling = 0; doubling < 64 && !(f(y_hi) < c) && std::isfinite(2 * y_hi); ++doubling) y_hi *= 2;
+    for (int doubling = 0; doubling < 64 && !(size(y_hi) < c) && std::isfinite(2 * y_hi); ++doubling) y_hi *= 2;
   }
   double x_lo = std::sqrt(y_lo), x_hi = std::sqrt(y_hi);
   for (int it = 0; it < 200 && x_hi - x_lo > 0; ++it) {
     const double mid = 0.5 * (x_lo + x_hi);
     if (mid <= x_lo || mid >= x_hi) break;
-    if (f(mid * mid) < c)
+    if (size(mid * mid) < c)
       x_hi = mid;
     else
       x_lo = mid;

@@ -77,6 +77,7 @@ const std::array kSpecs = {
     ParamSpec{.key = "sigma2", .type = T::real, .default_text = "20", .min = kMinSigma, .max = 1e9,
               .min_exclusive = true, .ui_min = 0.1, .ui_max = 1000, .scale = S::log,
               .unit = "tokens"},
+    // Retired (docs/CONTRACT.md §2): read by nothing, still accepted for old files.
     ParamSpec{.key = "kernel_mode", .type = T::choice, .default_text = "absolute",
               .choices = "absolute|relative"},
     // ---- relative positions: Shaw, T5, ALiBi
@@ -183,6 +184,42 @@ const std::array kSpecs = {
     ParamSpec{.key = "encoding", .type = T::choice, .default_text = "none", .choices = "none|sinusoidal"},
     ParamSpec{.key = "pe_scale", .type = T::real, .default_text = "1", .min = 0.1, .max = 10,
               .ui_min = 0.1, .ui_max = 4, .scale = S::log},
+    // ---- multimodal: a grid of image or video tokens (in the language
+    // model's tokens, after the vision tower's merge) between two text runs,
+    // placed by M-RoPE (core/mrope.hpp); the query patch of the axial 2-D
+    // figure (clamped to the grid by the lesson)
+    ParamSpec{.key = "text_before", .type = T::integer, .default_text = "2", .min = 0, .max = 1'048'576,
+              .ui_min = 0, .ui_max = 64, .unit = "tokens"},
+    ParamSpec{.key = "text_after", .type = T::integer, .default_text = "2", .min = 0, .max = 1'048'576,
+              .ui_min = 0, .ui_max = 64, .unit = "tokens"},
+    ParamSpec{.key = "grid_t", .type = T::integer, .default_text = "1", .min = 1, .max = 1024,
+              .ui_min = 1, .ui_max = 32},
+    ParamSpec{.key = "grid_h", .type = T::integer, .default_text = "4", .min = 1, .max = 1024,
+              .ui_min = 1, .ui_max = 64},
+    ParamSpec{.key = "grid_w", .type = T::integer, .default_text = "6", .min = 1, .max = 1024,
+              .ui_min = 1, .ui_max = 64},
+    ParamSpec{.key = "row", .type = T::integer, .default_text = "1", .min = 0, .max = 1023,
+              .ui_min = 0, .ui_max = 63},
+    ParamSpec{.key = "col", .type = T::integer, .default_text = "2", .min = 0, .max = 1023,
+              .ui_min = 0, .ui_max = 63},
+    ParamSpec{.key = "video_time", .type = T::choice, .default_text = "index", .choices = "index|absolute"},
+    ParamSpec{.key = "tokens_per_second", .type = T::integer, .default_text = "2", .min = 1, .max = 1000,
+              .ui_min = 1, .ui_max = 25, .unit = "ids/s"},
+    ParamSpec{.key = "second_per_grid", .type = T::real, .default_text = "1", .min = 0, .max = 3600,
+              .ui_min = 0, .ui_max = 8, .unit = "s"},
+    // [s_t, s_h, s_w]: the pairs each axis drives; together d/2 of the M-RoPE
+    // figures (2·(16 + 24 + 24) = 128 for Qwen2-VL)
+    ParamSpec{.key = "mrope_section", .type = T::vector, .default_text = "16,24,24", .min = 0, .max = 4096,
+              .integral_items = true, .min_items = 3, .max_items = 3, .ui_min = 0, .ui_max = 64},
+    ParamSpec{.key = "mrope_interleaved", .type = T::boolean, .default_text = "false"},
+    // ---- layer-mix: local (sliding-window) layers with their own base, the
+    // fraction of pairs p-RoPE keeps and partial rotary turns
+    ParamSpec{.key = "local_base", .type = T::real, .default_text = "10000", .min = 1, .max = 1e12,
+              .min_exclusive = true, .ui_min = 2, .ui_max = 1e7, .scale = S::log},
+    ParamSpec{.key = "sliding_window", .type = T::integer, .default_text = "1024", .min = 1, .max = 1e9,
+              .ui_min = 16, .ui_max = 131072, .scale = S::log, .unit = "tokens"},
+    ParamSpec{.key = "partial_rotary_factor", .type = T::real, .default_text = "0.25", .min = 0, .max = 1,
+              .min_exclusive = true, .ui_min = 0.05, .ui_max = 1},
 };
 
 // [SECTION] Lookup and description
@@ -717,11 +754,12 @@ void check_param_relations(const Params& p, std::span<const std::string_view> ke
     throw InvalidParameter("beta_fast", number(p.real("beta_fast")),
                            "must be > beta_slow = " + number(p.real("beta_slow")),
                            Reason{"greater_than", {{"other", "beta_slow"}, {"other_value", number(p.real("beta_slow"))}}, {}});
+  // Equal factors are allowed: no blend band, a hard step (Llama 4 Scout's 1 and 1).
   if (reads("high_freq_factor") && reads("low_freq_factor") &&
-      !(p.real("high_freq_factor") > p.real("low_freq_factor")))
+      !(p.real("high_freq_factor") >= p.real("low_freq_factor")))
     throw InvalidParameter("high_freq_factor", number(p.real("high_freq_factor")),
-                           "must be > low_freq_factor = " + number(p.real("low_freq_factor")),
-                           Reason{"greater_than",
+                           "must be ≥ low_freq_factor = " + number(p.real("low_freq_factor")),
+                           Reason{"at_least_other",
                                   {{"other", "low_freq_factor"}, {"other_value", number(p.real("low_freq_factor"))}}, {}});
   if (reads("dims") && reads("d") && p.is_set("dims")) {  // unset: the lesson picks dims from d
     const long long d = p.integer("d");
@@ -750,6 +788,22 @@ void check_param_relations(const Params& p, std::span<const std::string_view> ke
                                Reason{"longrope_pairs", {{"pairs", std::to_string(pairs)}, {"n", std::to_string(n)}},
                                       "numbers"});
     }
+  // M-RoPE: the sections split the pairs of a head; together at least one
+  // pair and at most d/2 = 4096 (core/mrope.hpp).
+  if (reads("mrope_section")) {
+    double pairs = 0;
+    for (double s : p.list("mrope_section")) pairs += s;
+    if (pairs < 1 || pairs > 4096)
+      throw InvalidParameter("mrope_section", format_param_value(param_spec("mrope_section"), p.value("mrope_section")),
+                             "must hold 1..4096 pairs together (s_t + s_h + s_w = d/2)",
+                             Reason{"mrope_pairs", {}, {}});
+  }
+  // Axial 2-D RoPE gives half the pairs to the row and half to the column:
+  // d/2 even (the views and tables that place a query patch on a grid).
+  if (reads("d") && reads("row") && reads("col") && p.integer("d") % 4 != 0)
+    throw InvalidParameter("d", std::to_string(p.integer("d")),
+                           "must be a multiple of 4 here (axial 2-D RoPE gives d/4 pairs to the row, d/4 to the column)",
+                           Reason{"axial_d", {}, {}});
   if (reads("head") && reads("heads") && p.integer("head") > p.integer("heads"))
     throw InvalidParameter("head", std::to_string(p.integer("head")),
                            "must be <= heads = " + std::to_string(p.integer("heads")),

@@ -127,7 +127,7 @@ void ScalingConfig::check() const {
   check_real(k.low_freq_factor, low_freq_factor);
   check_real(k.high_freq_factor, high_freq_factor);
   check_real(k.temperature, temperature);
-  if (!(beta_fast > beta_slow) || !(high_freq_factor > low_freq_factor))
+  if (!(beta_fast > beta_slow) || !(high_freq_factor >= low_freq_factor))
     check_relations(beta_fast, beta_slow, low_freq_factor, high_freq_factor);
   if ((method == ScalingMethod::ntk || method == ScalingMethod::dynamic) && d < 4)
     throw InvalidParameter("d", std::to_string(d),
@@ -335,6 +335,9 @@ void yarn_paper(const ScalingConfig& c, ScalingTable& t) {
 ///   low_freq_wavelen = L/low_freq_factor, high_freq_wavelen = L/high_freq_factor
 ///   λ < high_freq_wavelen: keep θ;  λ > low_freq_wavelen: θ/s;
 ///   otherwise smooth = (L/λ − low)/(high − low), θ' = (1 − smooth)·θ/s + smooth·θ.
+/// low = high (Llama 4 Scout: 1 and 1) leaves no band between the two: a hard
+/// step at λ = L/low. transformers' torch.where never selects the band's 0/0
+/// there (no wavelength equals L/low exactly); poslab keeps θ at that point.
 void llama3(const ScalingConfig& c, ScalingTable& t) {
   const double big_l = static_cast<double>(c.original_context);
   const double low_freq_wavelen = big_l / c.low_freq_factor;
@@ -347,6 +350,9 @@ void llama3(const ScalingConfig& c, ScalingTable& t) {
     } else if (wl > low_freq_wavelen) {
       t.ramp[i] = 0.0;
       t.scaled_theta[i] = t.theta[i] / c.factor;
+    } else if (c.high_freq_factor == c.low_freq_factor) {  // the step's one point (wl = L/low)
+      t.ramp[i] = 1.0;
+      t.scaled_theta[i] = t.theta[i];
     } else {
       const double smooth = (big_l / wl - c.low_freq_factor) / (c.high_freq_factor - c.low_freq_factor);
       t.ramp[i] = smooth;

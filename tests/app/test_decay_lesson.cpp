@@ -71,7 +71,7 @@ TEST_CASE("decay curves figures: core's bound, ones score and random q, k at the
   CHECK(y_at(bound, 100) * 32.5 == doctest::Approx(10.227329948505133).epsilon(1e-12));
   for (std::size_t i = 0; i < ones.x.size(); i += 97)
     CHECK(ones.y[i] * 128 == doctest::Approx(core::rope_ones_score(ones.x[i], 128, 1e4)).epsilon(1e-12));
-  CHECK(f.series[4].y[0] == doctest::Approx(0.14711431640358888).epsilon(1e-12));
+  CHECK(f.series[4].y[0] == doctest::Approx(0.14746477119095278).epsilon(1e-10));  // E|S_j| exactly (tests/core: test_decay)
   // The steps bring the curves in one at a time: the ones score alone, then
   // with the bound (the same numbers), and apart the random q, k beside it.
   const auto alone = lesson.figure("ones", shown);
@@ -160,7 +160,7 @@ TEST_CASE("decay trend: the mean of the bound over every integer distance of [r/
   // loop over r = 1 … 65,536 at development time), with a flat floor: 0.13916
   // at 7,492. The trend's points are about 2% apart there.
   const auto rs = lesson.readouts(core::Params{});
-  const double lowest = test::readout_containing(rs, "lowest at").number;
+  const double lowest = test::readout_containing(rs, "is lowest, over the distances shown").number;
   CHECK(lowest > 7000);
   CHECK(lowest < 12500);
   const auto curves = lesson.figure("curves", core::Params{});
@@ -260,4 +260,24 @@ TEST_CASE("decay: the legend sits above the curves, clear of every point, at ste
           }
         CHECK(inside == 0);
       }
+}
+
+TEST_CASE("decay-compare at fractional distances: ALiBi at the real r, T5 at the nearest whole one, said (audit)") {
+  // distance=0.5,2.7 gave alibi_weight 1 and 0.36788 (r floored); ALiBi's
+  // penalty is the line −μₕ·r through every distance: head 1 of 8 (μ = 1/2)
+  // gives e^(−0.25) = 0.7788007830714049 and e^(−1.35) = 0.2592402606458915.
+  const app::Table t = test::table("decay-compare", params({{"distance", "0.5,2.7,3"}}));
+  REQUIRE(t.rows.size() == 3);
+  CHECK(test::number(t, 0, "alibi_weight") == doctest::Approx(0.7788007830714049).epsilon(1e-14));
+  CHECK(test::number(t, 1, "alibi_weight") == doctest::Approx(0.2592402606458915).epsilon(1e-14));
+  CHECK(test::number(t, 2, "alibi_weight") == doctest::Approx(std::exp(-1.5)).epsilon(1e-14));
+  // T5 reads whole tokens: the bucket of the nearest whole distance, and the table says which
+  CHECK(test::number(t, 0, "t5_distance") == 1);
+  CHECK(test::number(t, 1, "t5_distance") == 3);
+  CHECK(test::number(t, 0, "t5_bucket") == core::t5_relative_bucket(-1, true, 32, 128));
+  CHECK(test::number(t, 1, "t5_bucket") == core::t5_relative_bucket(-3, true, 32, 128));
+  // the comparison figure draws ALiBi at the real r as well
+  const auto f = lesson.figure("compare", params({{"distance", "0:3"}, {"log_x", "true"}}));
+  const app::fig::Series& alibi = f.series[2];
+  for (std::size_t i = 0; i < alibi.x.size(); ++i) CHECK(alibi.y[i] == doctest::Approx(std::exp(-0.5 * alibi.x[i])).epsilon(1e-13));
 }

@@ -12,6 +12,9 @@
 
 #include "app/common/atomic_file.hpp"
 #include "app/decks/deck.hpp"
+#include "app/common/assets.hpp"
+#include "app/common/i18n.hpp"
+#include "app/lessons/common/figures.hpp"
 #include "app/lessons/lesson.hpp"
 #include "poslab/core/errors.hpp"
 
@@ -103,6 +106,47 @@ TEST_CASE("deck: bad decks are refused naming the scene and what is wrong") {
   refused_in_second(R"({"lesson": "rope", "caption": 3})", "must be text");
   refused_in_second(R"({"lesson": "t5", "params": {"buckets": 32, "bucket_max_distance": 8}})", "invalid parameter");
   refused_in_second(R"({"lesson": "rope", "animation": {"key": "heads", "from": 1, "to": 8}})", "animation");
+  refused_in_second(R"({"lesson": "rope", "hide_figure": true})", "\"hide_figure\" needs a \"question\"");
+  refused_in_second(R"({"lesson": "rope", "question": "q", "answer": "a", "hide_figure": 1})", "true or false");
+}
+
+TEST_CASE("deck: hide_figure — read, written back, and the frame it shows has no data to answer with") {
+  const Deck d = parse_deck(deck_with(R"({"lesson": "sinusoidal", "figure": "dot", "question": "q?", "answer": "a.",
+                                          "hide_figure": true, "params": {"m": 5, "n": 8}})"),
+                            "d.json");
+  REQUIRE(d.scenes.size() == 1);
+  CHECK(d.scenes[0].hide_figure);
+  CHECK(parse_deck(write_deck(d), "again.json") == d);
+  CHECK_FALSE(parse_deck(deck_with(R"({"lesson": "rope"})"), "d.json").scenes[0].hide_figure);
+  // The frame: title, subtitle, axes at the data's range, one note; nothing drawn.
+  const ViewDef* v = find_view("sinusoidal");
+  REQUIRE(v != nullptr);
+  core::Params p;
+  p.set("m", 5.0);
+  p.set("n", 8.0);
+  const fig::Figure f = build_figure(*v, *find_figure(*v, "dot"), p, Translator::load(assets_dir(), "en"), 900, 500);
+  REQUIRE_FALSE(f.series.empty());
+  const fig::Figure frame = lessons::hidden_figure(f, "hidden");
+  CHECK(frame.title == f.title);
+  CHECK(frame.subtitle == f.subtitle);
+  CHECK(frame.series.empty());
+  CHECK(frame.heatmaps.empty());
+  CHECK(frame.ref_lines.empty());
+  CHECK(frame.bands.empty());
+  CHECK(frame.arrows.empty());
+  REQUIRE(frame.notes.size() == 1);
+  CHECK(frame.notes[0].text == "hidden");
+  const fig::DataRange r = fig::data_range(f);
+  CHECK(frame.x.min == r.x_min);
+  CHECK(frame.x.max == r.x_max);
+  CHECK(frame.y.min == r.y_min);
+  CHECK(frame.y.max == r.y_max);
+  // the steps that use it: sinusoidal 6 and relative 4 ask about the figure they hide
+  for (const char* lesson : {"sinusoidal", "relative"}) {
+    bool hides = false;
+    for (const Scene& s : lesson_steps(lesson)->scenes) hides = hides || s.hide_figure;
+    CHECK(hides);
+  }
 }
 
 TEST_CASE("deck: a missing or unreadable file is an I/O error, a folder too") {

@@ -14,13 +14,19 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "app/common/assets.hpp"
 #include "app/common/atomic_file.hpp"
 #include "app/export/figure_export.hpp"
 #include "app/export/table_writer.hpp"
+#include "app/lessons/lesson.hpp"
 #include "app_test_support.hpp"
+#include "poslab/core/alibi.hpp"
 #include "poslab/core/errors.hpp"
+#include "poslab/core/rope.hpp"
+#include "poslab/core/sinusoidal.hpp"
 
 using namespace poslab;
 namespace fig = poslab::app::fig;
@@ -206,4 +212,95 @@ TEST_CASE("atomic writes: failures leave existing files intact and no temporary 
     CHECK(left == 0);
   }
   fs::remove_all(dir);
+}
+
+namespace {
+
+/// A heatmap row of a figure CSV: value name, x, y and value (the last three fields).
+struct CsvCell {
+  std::string name;
+  double x = 0, y = 0;
+  std::string value;
+};
+
+std::vector<CsvCell> csv_cells(const std::string& csv) {
+  std::vector<CsvCell> out;
+  std::istringstream in(csv);
+  std::string line;
+  std::getline(in, line);  // header
+  while (std::getline(in, line)) {
+    const std::size_t c3 = line.rfind(','), c2 = line.rfind(',', c3 - 1), c1 = line.rfind(',', c2 - 1);
+    if (c1 == std::string::npos || c3 + 1 >= line.size()) continue;  // a series row (no value column)
+    out.push_back({line.substr(0, c1), std::stod(line.substr(c1 + 1, c2 - c1 - 1)),
+                   std::stod(line.substr(c2 + 1, c3 - c2 - 1)), line.substr(c3 + 1)});
+  }
+  return out;
+}
+
+std::string lesson_csv(const char* view, const char* figure, const core::Params& p) {
+  const app::ViewDef* v = app::find_view(view);
+  REQUIRE(v != nullptr);
+  const app::FigureDef* def = app::find_figure(*v, figure);
+  REQUIRE(def != nullptr);
+  return app::figure_csv(app::build_figure(*v, *def, p, test::english(), 900, 500));
+}
+
+}  // namespace
+
+TEST_CASE("CSV of a lesson's heatmap: a row per cell at its index, the value in double, the row header right, no -0 (audit)") {
+  SUBCASE("sinusoidal: PE[p, j] at p = 0…9, j = 0…7, to the last bit of a double") {
+    core::Params p;
+    p.set("d", 8.0);
+    p.set("positions", 10.0);
+    const std::vector<CsvCell> cells = csv_cells(lesson_csv("sinusoidal", "heatmap", p));
+    REQUIRE(cells.size() == 80);
+    int beyond_float = 0;
+    for (const CsvCell& c : cells) {
+      CAPTURE(c.value);
+      CHECK(c.x == std::floor(c.x));  // an index, never a cell edge (x.5)
+      CHECK(c.y == std::floor(c.y));
+      CHECK((c.x >= 0 && c.x <= 7 && c.y >= 0 && c.y <= 9));
+      const double exact = core::sinusoidal_value(c.y, static_cast<int>(c.x), 8, 1e4);
+      CHECK(std::stod(c.value) == exact);  // shortest round-trip: the same double
+      beyond_float += static_cast<double>(static_cast<float>(exact)) != exact;
+    }
+    CHECK(beyond_float > 40);  // a float column would fail the check above on these
+  }
+  SUBCASE("the rotation matrix: its real row and column indices, entries of core's matrix, a plain header") {
+    core::Params p;
+    p.set("d", 64.0);
+    p.set("m", 2.0);
+    p.set_text("layout", "half");
+    const std::string csv = lesson_csv("rope", "rotation-matrix", p);
+    CHECK(csv.substr(0, csv.find('\n')).find("−") == std::string::npos);  // was "−(row index)"
+    CHECK(csv.substr(0, csv.find('\n')).find("row index") != std::string::npos);
+    const Eigen::MatrixXd R = core::rope_rotation_matrix(64, 2, 1e4, core::PairLayout::half);
+    const std::vector<CsvCell> cells = csv_cells(csv);
+    REQUIRE(cells.size() == 256);  // the rows and columns of the first 8 pairs: 0…7 and 32…39
+    for (const CsvCell& c : cells) {
+      CHECK(((c.x >= 0 && c.x <= 7) || (c.x >= 32 && c.x <= 39)));
+      CHECK(((c.y >= 0 && c.y <= 7) || (c.y >= 32 && c.y <= 39)));
+      CHECK(std::stod(c.value) == R(static_cast<Eigen::Index>(c.y), static_cast<Eigen::Index>(c.x)));
+    }
+  }
+  SUBCASE("why-position outputs: each block at its own dimension index j = 0…7") {
+    const std::vector<CsvCell> cells = csv_cells(lesson_csv("why-position", "outputs", core::Params{}));
+    REQUIRE(cells.size() == 3 * 6 * 8);
+    for (const CsvCell& c : cells) CHECK((c.x >= 0 && c.x <= 7 && c.y >= 0 && c.y <= 5));
+  }
+  SUBCASE("ALiBi's bias blocks: at the positions they start at") {
+    const std::vector<CsvCell> cells = csv_cells(lesson_csv("alibi", "bias", core::Params{}));
+    REQUIRE_FALSE(cells.empty());
+    const double slope = core::alibi_slopes(8)[0];  // the lesson's default: head 1 of 8
+    for (const CsvCell& c : cells) {
+      CHECK(c.x == std::floor(c.x));
+      CHECK(c.x <= c.y);  // causal: the future keys are masked, left out
+      CHECK(std::stod(c.value) == doctest::Approx(-slope * (c.y - c.x)).epsilon(1e-15));
+    }
+  }
+  SUBCASE("relative index: a negated zero is written 0") {
+    const std::string csv = lesson_csv("relative", "index", core::Params{});
+    CHECK(csv.find(",-0\n") == std::string::npos);
+    CHECK(csv.find(",0\n") != std::string::npos);
+  }
 }

@@ -13,11 +13,14 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
 #include "app/export/figure_export.hpp"
+#include "app/lessons/table.hpp"
 #include "lesson_test_support.hpp"
+#include "poslab/core/errors.hpp"
 #include "poslab/core/gaussian.hpp"
 
 using namespace poslab;
@@ -131,4 +134,15 @@ TEST_CASE("gaussian-shift table: absolute form fades, relative stays, the notes'
   for (const auto& row : t.rows) CHECK(test::number(row[7]) == doctest::Approx(45.10138840202291).epsilon(1e-12));
   p.set_text("window", "1000000"), p.set_text("d", "8192");
   CHECK_THROWS_AS(app::build_table(*def, p), core::InvalidParameter);
+}
+
+TEST_CASE("kernel_mode is retired: no view or table reads it, and a file that sets it still loads (audit)") {
+  for (const app::ViewDef& v : app::view_defs())
+    CHECK(std::find(v.keys.begin(), v.keys.end(), "kernel_mode") == v.keys.end());
+  for (const app::TableDef& t : app::table_defs())
+    CHECK(std::find(t.keys.begin(), t.keys.end(), "kernel_mode") == t.keys.end());
+  core::Params p;
+  p.set_text("kernel_mode", "relative");  // accepted, as old session files and commands set it
+  CHECK(p.choice("kernel_mode") == "relative");
+  CHECK_THROWS_AS(p.set_text("kernel_mode", "both"), core::InvalidParameter);
 }

@@ -47,6 +47,7 @@
 #include "core/core_test_support.hpp"
 #include "poslab/core/alibi.hpp"
 #include "poslab/core/gaussian.hpp"
+#include "poslab/core/lab/lab.hpp"
 #include "poslab/core/learned.hpp"
 #include "poslab/core/relative.hpp"
 #include "poslab/core/scaling.hpp"
@@ -246,6 +247,10 @@ std::vector<Family> families() {
   for (const core::ParamSpec& s : core::param_specs()) {
     params.required.insert("param." + std::string(s.key) + ".name");
     params.optional.insert("param." + std::string(s.key) + ".help");
+    for (const app::ViewDef& v : app::view_defs()) {  // a lesson group's own name (params_panel.cpp)
+      params.optional.insert("param." + std::string(s.key) + ".name_" + std::string(v.group));
+      params.optional.insert("param." + std::string(s.key) + ".help_" + std::string(v.group));
+    }
     if (s.type == core::ParamType::choice)  // choice_text: the combo's words
       for (std::string_view c : core::param_choices(s))
         params.required.insert("param." + std::string(s.key) + ".choice." + std::string(c));
@@ -297,6 +302,11 @@ std::vector<Family> families() {
           if (const auto* word = std::get_if<std::string>(&c)) tables.optional.insert(std::string(v.id) + ".cell." + *word);
     }
   out.push_back(tables);
+  // layer_stack.cpp: a layer group's encoding by its kind (LayerGroup::kind, model_config.hpp; "rope" is drawn with its numbers)
+  out.push_back({"layer kinds", {"model.layers.kind."},
+                 {"model.layers.kind.nope", "model.layers.kind.none", "model.layers.kind.alibi", "model.layers.kind.t5",
+                  "model.layers.kind.learned", "model.layers.kind.sinusoidal"},
+                 {}});
   // messages.cpp: "error.<reason id>", "error.value.<value id>" for every reason written in the sources
   Family errors{"error reasons", {"error.", "error.value."}, {}, {}};
   for (const fs::path& dir : {source_dir() / "core", source_dir() / "app"}) {
@@ -415,6 +425,11 @@ std::vector<core::InvalidParameter> exceptions_for_every_reason() {
   add([] { (void)core::parse_scaling_method("rope"); });
   add([] { app::check_step_number("rope-2d", 99); });
   add([] { app::check_step_number("no-such-lesson", 1); });
+  add([] {
+    app::Deck d;
+    d.scenes.resize(2);
+    app::check_scene_number(d, "course", 5);
+  });
   // the --set syntax
   add([] { core::Params().set_text("pos", "0:x"); });
   add([] { core::Params().set_text("pos", "9:0:1"); });
@@ -433,6 +448,10 @@ std::vector<core::InvalidParameter> exceptions_for_every_reason() {
   add([] { resolve("scaling", {"method=longrope", "d=8", "short_factor=1,2,3"}); });
   add([] { resolve("rope", {"d=64", "head_dim=32"}); });
   add([] { resolve("sinusoidal", {"d=64", "dims=100"}); });
+  add([] { resolve("multimodal", {"mrope_section=0,0,0"}); });
+  add([] { resolve("multimodal", {"d=66"}); });
+  add([] { resolve("multimodal", {"d=8192", "grid_h=1024", "grid_w=1024"}); });
+  add([] { resolve("layer-mix", {"positions=4000"}); });
   // core's own limits
   add([] { (void)core::learned_value(0, 200, 512, 128, 0); });
   add([] { (void)core::sinusoidal_value(0, 200, 128, 10000); });
@@ -456,6 +475,19 @@ std::vector<core::InvalidParameter> exceptions_for_every_reason() {
         core::ScalingConfig{.method = core::ScalingMethod::seed, .d = 2, .factor = 1024, .temperature = 1000});
   });
   // the app's checks: export options, formats, presets, sessions, tables, the CLI
+  // the length-generalisation lab (core/lab, poslab lab run)
+  add([] { app::cli::check_lab_request({.width = 30}); });
+  add([] { app::cli::check_lab_request({.encodings = "alibi", .extensions = "pi"}); });
+  add([] {
+    core::lab::LabConfig c = core::lab::default_lab_config(core::lab::Task::lm);
+    c.encoding = core::lab::Encoding::alibi;
+    c.width = 8;
+    c.heads = 2;
+    c.layers = 1;
+    c.eval_samples = 1;
+    core::lab::LabRun run(c);
+    (void)run.evaluate(core::lab::Extension::yarn);
+  });
   add([] { (void)app::parse_export_format("gif"); });
   add([] { (void)app::parse_table_format("xls"); });
   add([] { (void)app::fig::Theme::by_name("pink"); });
@@ -513,7 +545,22 @@ std::vector<core::InvalidParameter> exceptions_for_every_reason() {
         R"({"rope_theta":1e4,"hidden_size":4,"num_attention_heads":1,"max_position_embeddings":1,"rope_scaling":{"rope_type":"longrope","short_factor":[1,1],"long_factor":[1,1]}})",
         R"({"rope_theta":1e4,"hidden_size":4,"num_attention_heads":1,"original_max_position_embeddings":4096,"rope_scaling":{"rope_type":"longrope","short_factor":[1,1],"long_factor":[1,1]}})",
         R"({"model_type":"phi3","max_position_embeddings":8192,"original_max_position_embeddings":4096,"rope_scaling":{"rope_type":"longrope","long_factor":[1]}})",
-        R"({"model_type":"phi3","max_position_embeddings":8192,"original_max_position_embeddings":4096,"rope_scaling":{"rope_type":"longrope","short_factor":[1],"long_factor":[1]}})"})
+        R"({"model_type":"phi3","max_position_embeddings":8192,"original_max_position_embeddings":4096,"rope_scaling":{"rope_type":"longrope","short_factor":[1],"long_factor":[1]}})",
+        // the layers of 2025–26 configs (model_layers.cpp, model_rope.cpp)
+        R"({"model_type":"qwen2_vl","hidden_size":64,"num_attention_heads":1,"rope_scaling":{"type":"mrope"}})",
+        R"({"model_type":"qwen2_vl","hidden_size":64,"num_attention_heads":1,"rope_scaling":{"type":"mrope","mrope_section":[16,16]}})",
+        R"({"model_type":"qwen2_vl","hidden_size":64,"num_attention_heads":1,"rope_scaling":{"type":"mrope","mrope_section":[8,8,8]}})",
+        R"({"model_type":"chatglm","hidden_size":64,"num_attention_heads":1,"rope_ratio":1e-5})",
+        R"({"model_type":"smollm3","hidden_size":64,"num_attention_heads":1,"num_hidden_layers":4,"no_rope_layers":7})",
+        R"({"model_type":"smollm3","hidden_size":64,"num_attention_heads":1,"num_hidden_layers":4,"no_rope_layers":[1,1]})",
+        R"({"model_type":"llama","hidden_size":64,"num_attention_heads":1,"num_hidden_layers":2,"layer_types":"full"})",
+        R"({"model_type":"llama","hidden_size":64,"num_attention_heads":1,"num_hidden_layers":2,"layer_types":["full_attention"]})",
+        R"({"model_type":"llama","hidden_size":64,"num_attention_heads":1,"num_hidden_layers":1,"layer_types":["global"]})",
+        R"({"model_type":"gemma3_text","num_hidden_layers":2,"layer_types":["sliding_attention","full_attention"],"rope_parameters":{"full_attention":{"rope_type":"default"}}})",
+        R"({"model_type":"ministral3","rope_parameters":{"rope_type":"default","llama_4_scaling_beta":0.1}})",
+        R"({"model_type":"jamba","num_hidden_layers":8,"attn_layer_period":4,"attn_layer_offset":4})",
+        R"({"model_type":"llama","rope_scaling":{"rope_type":"linear","factor":2000}})",
+        R"({"model_type":"llama","rope_theta":1e999})"})
     add([config] { (void)app::read_model_config_text(config); });
 
   return out;
@@ -648,6 +695,9 @@ const std::vector<std::pair<std::string, std::string>>& ruled_out_words() {
       {"分箱", "分桶"}, {"令牌", "token"}, {"词元", "token"},
       {"带种子", "固定种子的随机"}, {"按种子", "用固定种子"}, {"键 − 查询", "键减查询"},
       {"查询 − 键", "查询减键"}, {"YaRN 代码", "YaRN（代码）"},
+      // the zh review (round 2): one word per idea, no English left in a Chinese sentence
+      {"原始笔记", "讲义"}, {"笔记代码", "讲义代码"}, {"内容到位置", "内容–位置"}, {"位置到内容", "位置–内容"},
+      {" et al.", "等人"}, {"偏移 Δ", "平移 Δ"}, {"、……", "……"}, {"、…、", "……"}, {"近了 8", "缩小到 1/8"}, {"近 s", "缩小到 1/s"},
   };
   return words;
 }
@@ -756,7 +806,8 @@ TEST_CASE("i18n: the Chinese style check sees each problem") {
   CHECK(chinese_style_problems("YaRN（代码）和 YaRN（论文）").empty());
   for (const char* bad : {"位置编码, 旋转", "注意：d = 4:第", "两个 “the”", "（ 单位", "第 1对", "d维", "b = 10 000 时",
                           "低于 1 %", "频率底数", "分量对下标", "打乱后的热图", "带种子的 q", "n − m（键 − 查询）",
-                          "扩展后的长程衰减", "YaRN（HF）", "方法 seed"}) {
+                          "扩展后的长程衰减", "YaRN（HF）", "方法 seed", "与原始笔记对比", "Dai et al. 2019",
+                          "第 1、3、……、95 个", "相邻 token 近了 8 倍"}) {
     CAPTURE(bad);
     CHECK(chinese_style_problems(bad).size() == 1);
   }

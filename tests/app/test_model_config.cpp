@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <filesystem>
@@ -155,6 +156,7 @@ TEST_CASE("model: numbers in warnings read as a person writes them") {
   const std::regex long_fraction(R"([0-9]*\.[0-9]{7,})");
   int numbers_seen = 0;
   for (const auto& entry : std::filesystem::directory_iterator(std::string(POSLAB_SOURCE_DIR) + "/tests/fixtures/configs")) {
+    if (entry.path().extension() != ".json") continue;  // PROVENANCE.md
     const ModelReading r = fixture(entry.path().stem().string());
     for (const auto& w : r.warnings)
       for (const auto& arg : w.args) {
@@ -400,4 +402,26 @@ TEST_CASE("model config files: a file past the limit, or an endless one, is refu
   if (fs::exists("/dev/zero")) CHECK_THROWS_AS((void)poslab::app::read_text_file("/dev/zero", std::size_t{1} << 20, "a model config"), poslab::app::IoError);
   CHECK(poslab::app::kMaxModelConfigBytes >= (std::size_t{1} << 20));  // real configs are KBs; room to spare
   fs::remove_all(dir);
+}
+
+TEST_CASE("model: YaRN with an inverted correction range is warned about (audit)") {
+  // rope_theta 2, head_dim 128, L = 4096: low = ⌊dim(32)⌋ = 278 > high = min(⌈dim(1)⌉, 127) = 127,
+  // dim(β) = 128·ln(4096/(2π·β))/(2·ln 2): transformers divides every pair by the factor.
+  const std::string config = R"({"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32,
+    "max_position_embeddings": 32768, "rope_theta": 2.0,
+    "rope_scaling": {"rope_type": "yarn", "factor": 8.0, "original_max_position_embeddings": 4096}})";
+  const ModelReading r = poslab::app::read_model_config_text(config);
+  const std::vector<std::string> ids = warning_ids(r);
+  REQUIRE(std::find(ids.begin(), ids.end(), "yarn_inverted_range") != ids.end());
+  for (const auto& w : r.warnings)
+    if (w.id == "yarn_inverted_range") {
+      CHECK(w.text.find("low = 278 > high = 127") != std::string::npos);
+      CHECK(poslab::app::model_warning_text(chinese(), w).find("low = 278 > high = 127") != std::string::npos);
+    }
+  // the usual base: no such warning
+  const std::string usual = R"({"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32,
+    "max_position_embeddings": 32768, "rope_theta": 10000.0,
+    "rope_scaling": {"rope_type": "yarn", "factor": 8.0, "original_max_position_embeddings": 4096}})";
+  const std::vector<std::string> none = warning_ids(poslab::app::read_model_config_text(usual));
+  CHECK(std::find(none.begin(), none.end(), "yarn_inverted_range") == none.end());
 }

@@ -35,6 +35,7 @@ TEST_CASE("every contract table exists with its contract columns") {
       {"rope-scaling", {"pair", "theta", "scaled_theta", "wavelength", "scaled_wavelength", "ramp"}},
       {"position-map", {"pos", "linear", "gamma_mapped"}},
       {"gaussian-kernel", {"pos", "kernel"}},
+      {"mrope-positions", {"index", "kind", "t", "h", "w"}},
   };
   for (const auto& entry : contract) {
     // Not a structured binding: clang < 16 cannot capture one in CAPTURE's lambda.

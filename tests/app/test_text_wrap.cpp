@@ -178,3 +178,32 @@ TEST_CASE("wrap: a short tuple (1, …, 1) stays whole when it fits; prose in pa
     }
   }
 }
+
+TEST_CASE("wrap: a no-break space holds a number to its measure word and a formula together; a short quotation stays whole") {
+  // The Chinese review: "第 8 ⏎ 个头", "σ₁ 个 ⏎ token", "[[cos Δθᵢ, sin ⏎ Δθᵢ], …]", "“代 ⏎ 码”".
+  const std::string nbsp = "\u00A0";
+  const std::string text = "所以第 1 个头大约往回看 2" + nbsp + "个 token，第 8" + nbsp + "个头大约 256" + nbsp +
+                           "个，形如 [[cos" + nbsp + "Δθᵢ," + nbsp + "sin" + nbsp + "Δθᵢ]," + nbsp + "[−sin" + nbsp +
+                           "Δθᵢ," + nbsp + "cos" + nbsp + "Δθᵢ]]，图中标为“代码”的线";
+  const std::vector<std::string> units = {"8" + nbsp + "个", "256" + nbsp + "个", "2" + nbsp + "个",
+                                          "[[cos" + nbsp + "Δθᵢ," + nbsp + "sin" + nbsp + "Δθᵢ]," + nbsp + "[−sin" + nbsp +
+                                              "Δθᵢ," + nbsp + "cos" + nbsp + "Δθᵢ]]",
+                                          "“代码”"};
+  int lines_seen = 0;
+  for (float width = 8; width <= 80; width += 1) {
+    CAPTURE(width);
+    const auto lines = app::wrap_line(text, width, measure);
+    lines_seen += static_cast<int>(lines.size());
+    for (std::size_t k = 0; k + 1 < lines.size(); ++k) {
+      const std::size_t cut = lines[k].second;
+      for (const std::string& u : units) {
+        const std::size_t at = text.find(u);
+        REQUIRE(at != std::string::npos);
+        CHECK_FALSE((cut > at && cut < at + u.size()));
+      }
+    }
+  }
+  CHECK(lines_seen > 80);  // the text did wrap, at every width
+  // A long quotation is prose: it may break inside.
+  CHECK(app::wrap_line("他说“这是一句很长很长很长的话”", 8, measure).size() > 2);
+}

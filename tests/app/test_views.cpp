@@ -100,7 +100,8 @@ TEST_CASE("the lesson list has unique ids and every figure and table it names ex
   for (const ViewDef& v : app::view_defs()) {
     CAPTURE(std::string(v.id));
     CHECK(ids.insert(std::string(v.id)).second);
-    CHECK((v.group == "absolute" || v.group == "relative" || v.group == "rotary" || v.group == "extension"));
+    CHECK((v.group == "absolute" || v.group == "relative" || v.group == "rotary" || v.group == "extension" ||
+           v.group == "models"));
     CHECK(!v.figures.empty());
     std::set<std::string> figs;
     for (const auto& f : v.figures) CHECK(figs.insert(std::string(f.id)).second);

@@ -318,13 +318,20 @@ TEST_CASE("why-position embeddings and output figures: X (+ PE(p)) and Y = A·V,
       CHECK(twins > 1e-2);
     else
       CHECK(twins == 0);
-    // The value written in every cell is the cell's value to two decimals.
+    // The value written in every cell is the cell's value to two decimals,
+    // negative ones with a minus sign (U+2212), never a hyphen (the zh review).
     REQUIRE(e.notes.size() == 48);
-    CHECK(e.notes[1].text == [&] {
+    int negative = 0;
+    for (int k = 0; k < 48; ++k) {
+      const double v = h(k / 8, k % 8);
       char buf[16];
-      std::snprintf(buf, sizeof buf, "%.2f", h(0, 1));
-      return std::string(buf);
-    }());
+      std::snprintf(buf, sizeof buf, "%.2f", std::abs(v));
+      const bool minus = v < 0 && std::string(buf) != "0.00";
+      negative += minus;
+      CHECK(e.notes[static_cast<std::size_t>(k)].text == (minus ? "−" : "") + std::string(buf));
+      CHECK(e.notes[static_cast<std::size_t>(k)].text.find('-') == std::string::npos);
+    }
+    CHECK(negative > 5);
 
     // Y = A·V with V = H·W_vᵀ, A the weights core reports (checked against the attention figure above).
     const core::AttentionHead<double> head = core::toy_attention_head<double>(8, 5);
@@ -335,5 +342,19 @@ TEST_CASE("why-position embeddings and output figures: X (+ PE(p)) and Y = A·V,
     for (int r = 0; r < 6; ++r)
       for (int c = 0; c < 8; ++c) CHECK(cell(o.heatmaps[0], r, c) == doctest::Approx(y(r, c)).epsilon(1e-6));
     CHECK(o.subtitle.find("the dog bit the old man") != std::string::npos);
+    // The shuffled sentence's outputs (step 4 before its answer): rows in the
+    // new order, each word's row its output in the original, moved (no positions).
+    const auto s = build("output-shuffled", p);
+    REQUIRE(s.heatmaps.size() == 1);
+    CHECK(s.subtitle.find("the man bit the old dog") != std::string::npos);
+    const std::vector<int> perm = {0, 5, 2, 3, 4, 1};
+    for (int r = 0; r < 6; ++r) {
+      CHECK(s.y.ticks[static_cast<std::size_t>(r)].second.find(std::string(r == 1 ? "man" : r == 5 ? "dog" : "")) != std::string::npos);
+      for (int c = 0; c < 8; ++c)
+        CHECK(cell(s.heatmaps[0], r, c) == doctest::Approx(t.shuffled.output(r, c)).epsilon(1e-6));
+      if (!positions)
+        for (int c = 0; c < 8; ++c)
+          CHECK(cell(s.heatmaps[0], r, c) == doctest::Approx(y(perm[static_cast<std::size_t>(r)], c)).epsilon(1e-6));
+    }
   }
 }

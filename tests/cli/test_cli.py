@@ -110,8 +110,27 @@ class Tables(unittest.TestCase):
     def test_contract_tables_exist(self):
         ids = self.table_ids()
         for t in ["sinusoidal", "rope-frequencies", "rope-rotate", "rope-decay", "t5-buckets",
-                  "alibi-slopes", "rope-scaling", "position-map", "gaussian-kernel"]:
+                  "alibi-slopes", "rope-scaling", "position-map", "gaussian-kernel", "mrope-positions"]:
             self.assertIn(t, ids)
+
+    def test_mrope_positions_as_the_issue_writes_it(self):
+        # 3 text tokens, a video of 2 × 2 × 3 tokens, 2 text tokens (Qwen2-VL's get_rope_index by hand:
+        # the grid starts at 3, (3 + τ, 3 + row, 3 + col); the text after at max(4, 4, 5) + 1 = 6).
+        j = json.loads(run("table", "mrope-positions", "--set", "text_before=3", "--set", "grid_t=2", "--set", "grid_h=2",
+                           "--set", "grid_w=3", "--set", "text_after=2", "--format", "json", check=0).stdout)
+        self.assertEqual(j["columns"], ["index", "kind", "t", "h", "w"])
+        self.assertEqual([r[0] for r in j["rows"]], list(range(17)))
+        self.assertEqual([r[1] for r in j["rows"]], ["text"] * 3 + ["video"] * 12 + ["text"] * 2)
+        self.assertEqual(j["rows"][3][2:], [3, 3, 3])
+        self.assertEqual(j["rows"][14][2:], [4, 4, 5])
+        self.assertEqual(j["rows"][15][2:], [6, 6, 6])
+        self.assertEqual(j["meta"]["next_id"], 8)
+        # Qwen2.5-VL's absolute time: 2 ids a second at 1 s a patch
+        j = json.loads(run("table", "mrope-positions", "--set", "grid_t=3", "--set", "video_time=absolute",
+                           "--format", "json", check=0).stdout)
+        self.assertEqual(sorted({r[2] for r in j["rows"] if r[1] == "video"}), [2, 4, 6])
+        # a key the table does not read is refused
+        run("table", "mrope-positions", "--set", "d=64", check=2)
 
     def test_every_table_in_every_format(self):
         for tid in self.table_ids():
@@ -230,6 +249,15 @@ class Exports(unittest.TestCase):
         run("export", "--view", "rope", "--figure", "frequencies", "--format", "png", "--out", out,
             "--width", "640", "--height", "400", "--scale", "2", "--theme", "dark", "--transparent", check=0)
         self.assertEqual(png_info(out)[:2], (1280, 800))
+
+    def test_width_alone_keeps_the_default_shape(self):
+        out = os.path.join(self.dir, "narrow.png")
+        run("export", "--view", "rope", "--figure", "frequencies", "--format", "png", "--out", out,
+            "--width", "641", check=0)
+        self.assertEqual(png_info(out)[:2], (641, 401))  # 641 × 0.625 = 400.6
+        run("export", "--view", "rope", "--figure", "frequencies", "--format", "png", "--out", out,
+            "--height", "300", check=0)
+        self.assertEqual(png_info(out)[:2], (1600, 300))  # a height alone changes only the height
 
     def test_csv_numbers_match_the_tables(self):
         out = os.path.join(self.dir, "freq.csv")

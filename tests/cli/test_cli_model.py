@@ -29,14 +29,26 @@ def config(name):
 
 class ModelOutput(unittest.TestCase):
     def test_json_shape(self):
-        for name in sorted(os.listdir(CONFIGS)):
+        for name in sorted(n for n in os.listdir(CONFIGS) if n.endswith(".json")):
             with self.subTest(name=name):
                 p = run("model", os.path.join(CONFIGS, name), "--format", "json")
                 self.assertEqual(p.returncode, 0, p.stderr)
                 j = json.loads(p.stdout)
                 self.assertEqual(list(j)[:11], ["model", "family", "view", "head_dim", "rotary_dim", "trained_context",
                                                "target_context", "attention_factor", "params", "defaulted", "warnings"])
-                self.assertIn(j["family"], ("rope", "alibi", "t5", "learned", "unknown"))
+                self.assertIn(j["family"], ("rope", "alibi", "t5", "learned", "none", "unknown"))
+                # a model is its layers: every group names its kind and, when the count is known, its layers
+                self.assertIn("layers", j)
+                counted = 0
+                for g in j["layers"]:
+                    self.assertIn(g["kind"], ("rope", "nope", "alibi", "t5", "learned", "sinusoidal", "none"))
+                    if g["indices"] is not None:
+                        self.assertEqual(g["count"], len(g["indices"]))
+                        counted += g["count"]
+                if j["num_layers"] is not None and j["layers"]:
+                    self.assertEqual(counted, j["num_layers"])
+                if j["family"] == "none":
+                    self.assertFalse(any(g["kind"] == "rope" for g in j["layers"]))
                 for w in j["warnings"]:
                     self.assertEqual(set(w), {"id", "text"})
 
@@ -282,6 +294,142 @@ class ModelBadInput(unittest.TestCase):
     def test_bad_format_and_missing_file(self):
         self.assertEqual(run("model", config("llama-2-7b"), "--format", "csv").returncode, 2)
         self.assertEqual(run("model", "/nonexistent/config.json").returncode, 1)
+
+
+EXPECTED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures", "model_expected", "expected.json")
+
+
+def expected():
+    """transformers' numbers for the 2025–26 fixtures, derived with numpy by
+    tests/fixtures/model_expected/expected.py (kept, so this test needs no numpy)."""
+    with open(EXPECTED, encoding="utf-8") as f:
+        return json.load(f)
+
+
+class ModelLayers(unittest.TestCase):
+    """A model is its layers (issue #27): --format json's num_layers and layers, text and md tables, the figure."""
+
+    def test_layers_json_match_expected(self):
+        for name, e in expected().items():
+            if "groups" not in e:
+                continue
+            with self.subTest(name=name):
+                p = run("model", config(name), "--format", "json")
+                self.assertEqual(p.returncode, 0, p.stderr)
+                j = json.loads(p.stdout)
+                self.assertEqual(j["num_layers"], e["num_layers"])
+                self.assertEqual(len(j["layers"]), len(e["groups"]))
+                for got, want in zip(j["layers"], e["groups"]):
+                    for key, value in want.items():
+                        self.assertEqual(got[key], value, key)
+                    for key in ("base", "rotary_dim", "method", "factor", "window", "mrope_section"):
+                        if key not in want:
+                            self.assertNotIn(key, got)  # keys that do not apply are left out
+
+    def test_table_rope_scaling_gives_transformers_inv_freq(self):
+        for name, e in expected().items():
+            if "groups" not in e or "inv_freq" not in e:
+                continue
+            with self.subTest(name=name):
+                p = run("table", "rope-scaling", "--model", config(name), "--format", "json")
+                self.assertEqual(p.returncode, 0, p.stderr)
+                t = json.loads(p.stdout)
+                col = t["columns"].index("scaled_theta")
+                got = [row[col] for row in t["rows"]]
+                want = [x for x in e["inv_freq"]["rope" if "rope" in e["inv_freq"] else "full"] if x > 0]
+                self.assertEqual(len(got), len(want))
+                for i, (a, b) in enumerate(zip(got, want)):
+                    self.assertAlmostEqual(a / b, 1.0, delta=1e-12, msg=f"pair {i}")
+                self.assertAlmostEqual(t["meta"]["attention_factor"], e["attention_factor"], delta=1e-14)
+
+    def test_dynamic_init_state(self):
+        j = json.loads(run("model", config("llama-dynamic"), "--format", "json").stdout)
+        self.assertEqual(j["states"], [{"name": "init", "seq_len": 4096}, {"name": "long_context", "seq_len": 8192}])
+        want = expected()["llama-dynamic"]["inv_freq"]["init"]
+        t = json.loads(run("table", "rope-scaling", "--model", config("llama-dynamic"), "--set", "seq_len=4096",
+                           "--format", "json").stdout)
+        col = t["columns"].index("scaled_theta")
+        for a, b in zip([row[col] for row in t["rows"]], want):
+            self.assertAlmostEqual(a / b, 1.0, delta=1e-12)
+
+    def test_text_and_md_tables(self):
+        text = run("model", config("llama-4-scout")).stdout.decode()
+        self.assertIn("config part      text_config", text)
+        self.assertIn("layers           48", text)
+        self.assertIn("3, 7, …, 47", text)
+        self.assertIn("query scale      llama4_temperature", text)
+        self.assertIn("warning nope_layers: layers 3, 7, …, 47 (12 of 48)", text)
+        md = run("model", config("gemma-3-4b"), "--format", "md").stdout.decode()
+        self.assertIn("### Layers (34)", md)
+        self.assertIn("| 5, 11, 17, 23, 29 | 5 | rope |", md)
+        self.assertIn("- **scaling_some_layers**", md)
+
+    def test_figure_layers_exports(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            for ext in ("png", "svg", "csv", "pdf"):
+                with self.subTest(ext=ext):
+                    out = os.path.join(tmp, "layers." + ext)
+                    p = run("model", config("llama-4-scout"), "--figure", "layers", "--out", out)
+                    self.assertEqual(p.returncode, 0, p.stderr)
+                    with open(out, "rb") as f:
+                        data = f.read()
+                    self.assertGreater(len(data), 200)
+                    if ext == "png":
+                        self.assertEqual(data[:8], b"\x89PNG\r\n\x1a\n")
+                    if ext == "svg":
+                        self.assertIn(b"Layers of this model", data)
+                    if ext == "csv":
+                        rows = data.decode().splitlines()
+                        self.assertEqual(len(rows), 1 + 48)  # one row per layer
+            zh = os.path.join(tmp, "zh.svg")
+            p = run("model", config("command-r7b"), "--figure", "layers", "--format", "svg", "--out", zh, "--lang", "zh")
+            self.assertEqual(p.returncode, 0, p.stderr)
+            with open(zh, encoding="utf-8") as f:
+                self.assertIn("这个模型的各层", f.read())
+            # refused: an unknown figure, no --out
+            self.assertEqual(run("model", config("command-r7b"), "--figure", "heads", "--out", zh).returncode, 2)
+            self.assertEqual(run("model", config("command-r7b"), "--figure", "layers").returncode, 2)
+
+    def test_bad_layers_exit_2_naming_the_field(self):
+        def edited(name, edit):
+            with open(config(name), encoding="utf-8") as f:
+                j = json.load(f)
+            edit(j)
+            return json.dumps(j).encode()
+
+        cases = [
+            (edited("llama-4-scout", lambda j: j["text_config"].update(num_hidden_layers=-48)), "text_config.num_hidden_layers"),
+            (edited("gemma-3-4b-v5", lambda j: j["text_config"]["layer_types"].pop()), "text_config.layer_types"),
+            (edited("gemma-3-4b-v5", lambda j: j["text_config"]["layer_types"].__setitem__(0, "local")),
+             "text_config.layer_types[0]"),
+            (edited("qwen2.5-vl-7b", lambda j: j["rope_scaling"].update(mrope_section=[16, 24, 16])), "rope_scaling.mrope_section"),
+            (edited("smollm3-3b", lambda j: j.update(no_rope_layers=[1, 0])), "no_rope_layers"),
+        ]
+        for data, field in cases:
+            with self.subTest(field=field):
+                p = run("model", "-", stdin=data)
+                self.assertEqual(p.returncode, 2, p.stderr)
+                lines = p.stderr.decode().strip().splitlines()
+                self.assertEqual(len(lines), 1)
+                self.assertTrue(lines[0].startswith(f"poslab: {field} = "), lines[0])
+
+    def test_numbers_json_allows_never_crash(self):
+        for value in ("1e-320", "1e999", "-1e999", "9" * 400):
+            for field in ("partial_rotary_factor", "rope_theta", "max_position_embeddings"):
+                with self.subTest(field=field, value=value[:10]):
+                    data = ('{"model_type":"llama","hidden_size":4096,"num_attention_heads":32,"%s":%s}' % (field, value)).encode()
+                    p = run("model", "-", stdin=data)
+                    self.assertEqual(p.returncode, 2, p.stderr)  # refused, one line, never a crash
+                    lines = p.stderr.decode().strip().splitlines()
+                    self.assertEqual(len(lines), 1)
+                    self.assertTrue(lines[0].startswith(f"poslab: {field} = "), lines[0])  # under its field
+        # a number no double holds, deep in the file, is named with its path
+        p = run("model", "-", stdin=b'{"model_type":"qwen2_vl","rope_scaling":{"type":"mrope","mrope_section":[16,1e999,24]}}')
+        self.assertEqual(p.returncode, 2)
+        self.assertTrue(p.stderr.decode().startswith("poslab: rope_scaling.mrope_section[1] = 1e999: "), p.stderr)
+        p = run("model", "-", stdin=b'{"model_type":"llama","rope_scaling":{"rope_type":"linear","factor":2000}}')
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("poslab: rope_scaling.factor = 2000", p.stderr.decode())
 
 
 if __name__ == "__main__":

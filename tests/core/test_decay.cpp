@@ -7,6 +7,8 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <numbers>
+#include <utility>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -196,4 +198,40 @@ TEST_CASE("every invalid decay parameter is rejected with its key") {
   const std::vector<double> negative = {0, -1};
   rejects([&] { rope_decay_bound_curve(negative, as_span(theta), out); }, "distance");
   rejects([&] { rope_decay_bound_curve(two, bad, out); }, "theta");
+}
+
+TEST_CASE("the random-phase level: E|S_j| of a walk of j random unit steps, exactly (audit)") {
+  // Oracle: python3 + scipy, E|S_j| = ∫₀^∞ (1 − J₀(t)^j)/t² dt by quad on unit
+  // panels to t = 4000, its tail 1/T minus ∫_T J₀^j/t² to 24,000 (about 1e-12
+  // for j ≥ 3). W₃(1) = 1.57459723755189… (Borwein et al.).
+  CHECK(random_walk_mean_distance(0) == 0);
+  CHECK(random_walk_mean_distance(1) == 1);
+  CHECK(random_walk_mean_distance(2) == doctest::Approx(4 / std::numbers::pi).epsilon(1e-15));
+  const std::pair<int, double> oracle[] = {{3, 1.5745972375522157}, {4, 1.7990924798432688}, {5, 2.0081618454159638},
+                                           {10, 2.8203538275447735}, {31, 4.94431455100973}, {32, 5.023108768028679},
+                                           {64, 7.09676048889862}};
+  for (const auto& jv : oracle) {
+    CAPTURE(jv.first);
+    CHECK(random_walk_mean_distance(jv.first) == doctest::Approx(jv.second).epsilon(1e-10));
+  }
+  // The level of RoFormer's relative bound: Σ_j E|S_j| over d/2, over (d/2 + 1)/2.
+  // Oracle as above for every j ≤ 128. The old √(πj)/2 (the Rayleigh mean) gave
+  // 0.14711431640358888 at d = 128, 0.24 % low.
+  const std::pair<int, double> levels[] = {{2, 1.0}, {4, 0.757746514911721}, {8, 0.5646929262130648},
+                                           {16, 0.4094994144041464}, {64, 0.2081094262475546},
+                                           {128, 0.14746477119095278}, {256, 0.10436744035741224}};
+  for (const auto& dl : levels) {
+    CAPTURE(dl.first);
+    CHECK(rope_decay_bound_random_level(dl.first) == doctest::Approx(dl.second).epsilon(1e-10));
+  }
+  CHECK(std::abs(rope_decay_bound_random_level(128) - 0.14711431640358888) > 3e-4);
+  // The far bound does settle there: its mean over many distances far beyond the longest wavelength.
+  const int d = 16;
+  const double base = 10;  // θ from 1 down to 10^(−14/16): every wavelength below 50 tokens
+  double mean = 0;
+  const int n = 200000;
+  for (int k = 0; k < n; ++k) mean += rope_decay_bound(1e6 + 7.31 * k, d, base);
+  mean /= n;
+  CHECK(mean / ((d / 2 + 1) / 2.0) == doctest::Approx(rope_decay_bound_random_level(d)).epsilon(1e-4));  // numpy: 0.409499186
+  CHECK_THROWS(rope_decay_bound_random_level(3));  // odd d
 }

@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include "core_test_support.hpp"
 #include "poslab/core/errors.hpp"
@@ -117,22 +118,36 @@ TEST_CASE("cutoff: the first x with K(x) < threshold·K(0)") {
   CHECK(notes(x1 * (1 - 1e-9)) >= 0.01);
   // python3 bisection of the same K: 52.16280193135454 (= 20·√(2 ln 30): only the σ2 term is left)
   CHECK(x1 == doctest::Approx(52.16280193135454).epsilon(1e-13));
-  // a mix that dips below zero and comes back (α2 < 0 with the wider σ): the first crossing
+  // A mix that changes sign (α2 < 0 with the wider σ): K dips below zero and
+  // comes back in size. The cutoff is where |K| stays below threshold·|K(0)|
+  // for good — the last crossing of |K| = c, not the first of K = c (at 0.01
+  // signed K is below 1 % from x ≈ 13, but |K| is still 0.37 at x = 14).
+  // Oracle: python3 (numpy grid of 2e6 points to 2000, brentq on the last
+  // bracket where |K| >= c).
   const GaussianKernel dip{1.0, -0.5, 5, 20};
-  for (double thr : {0.9, 0.5, 0.1, 0.01}) {
+  const std::pair<double, double> dip_cut[] = {
+      {0.9, 1.62844324319071}, {0.5, 23.547162675441427}, {0.1, 42.91932052578693}, {0.01, 60.69708517540585}};
+  for (const auto& entry : dip_cut) {
+    const double thr = entry.first, expected = entry.second;  // (no structured binding: clang 14's CAPTURE refuses one)
     const double x = gaussian_kernel_cutoff(dip, thr);
     CAPTURE(thr);
-    CHECK(dip(x) == doctest::Approx(thr * 0.5).epsilon(1e-12));
-    for (int j = 0; j < 1000; ++j) CHECK(dip(x * j / 1000.0) >= thr * 0.5 * (1 - 1e-12));
+    CHECK(x == doctest::Approx(expected).epsilon(1e-12));
+    CHECK(std::fabs(dip(x)) == doctest::Approx(thr * 0.5).epsilon(1e-12));
+    for (int j = 1; j <= 2000; ++j) CHECK(std::fabs(dip(x * (1 + j / 100.0))) < thr * 0.5);  // below for good
   }
-  // a mix that rises first (α1 < 0 with the narrower σ)
+  CHECK(std::fabs(dip(14)) > 0.3);  // where signed K was already "below 1 %"
+  // the same mix negated: |K| is the same, so is the cutoff (K(0) < 0 has a size to take 1 % of)
+  CHECK(gaussian_kernel_cutoff(GaussianKernel{-1.0, 0.5, 5, 20}, 0.5) == doctest::Approx(23.547162675441427).epsilon(1e-12));
+  CHECK(gaussian_kernel_cutoff(GaussianKernel{-1.0, 0.5, 5, 20}, 0.01) == doctest::Approx(60.69708517540585).epsilon(1e-12));
+  // a mix that rises first (α1 < 0 with the narrower σ), positive throughout
   const GaussianKernel rise{-0.5, 1.0, 5, 20};
   const double xr = gaussian_kernel_cutoff(rise, 0.1);
+  CHECK(xr == doctest::Approx(48.95493661361633).epsilon(1e-12));
   CHECK(rise(xr) == doctest::Approx(0.05).epsilon(1e-12));
   for (int j = 0; j < 1000; ++j) CHECK(rise(xr * j / 1000.0) >= 0.05 * (1 - 1e-12));
   // no peak to take a fraction of
   CHECK(gaussian_kernel_cutoff(GaussianKernel{0, 0, 5, 20}, 0.5) < 0);
-  CHECK(gaussian_kernel_cutoff(GaussianKernel{-1, 0.5, 5, 20}, 0.5) < 0);
+  CHECK(gaussian_kernel_cutoff(GaussianKernel{-0.5, 0.5, 5, 20}, 0.5) < 0);
 }
 
 TEST_CASE("every invalid Gaussian-kernel parameter is rejected with its key") {

@@ -476,7 +476,7 @@ TEST_CASE("every invalid scaling parameter is rejected with its key") {
   rejects([&] { table([](ScalingConfig& c) { c.mscale = -1; }); }, "mscale");
   rejects([&] { table([](ScalingConfig& c) { c.mscale_all_dim = std::nan(""); }); }, "mscale_all_dim");
   rejects([&] { table([](ScalingConfig& c) { c.low_freq_factor = 0; }); }, "low_freq_factor");
-  rejects([&] { table([](ScalingConfig& c) { c.high_freq_factor = 1; }); }, "high_freq_factor");  // not > low = 1
+  rejects([&] { table([](ScalingConfig& c) { c.high_freq_factor = 0.5; }); }, "high_freq_factor");  // below low = 1
   rejects([&] { table([](ScalingConfig& c) { c.temperature = -0.1; }); }, "temperature");
   rejects([&] { table([](ScalingConfig& c) { c.method = ScalingMethod::ntk; c.d = 2; }); }, "d");
   rejects([&] { table([](ScalingConfig& c) { c.method = ScalingMethod::dynamic; c.d = 2; }); }, "d");
@@ -658,4 +658,32 @@ TEST_CASE("yarn: an explicit attention_factor replaces 0.1·ln s + 1 and the msc
   CHECK(rope_scaling_table(c).attention_factor == doctest::Approx((0.1 * std::log(8.0) + 1) / (0.05 * std::log(8.0) + 1)).epsilon(1e-15));
   rejects([] { ScalingConfig b; b.attention_factor = -1; (void)rope_scaling_table(b); }, "attention_factor");
   rejects([] { ScalingConfig b; b.attention_factor = std::nan(""); (void)rope_scaling_table(b); }, "attention_factor");
+}
+
+TEST_CASE("llama3 with low_freq_factor = high_freq_factor is a hard step at λ = L/low (Llama 4 Scout)") {
+  // Scout: b = 500000, d = 128, L = 8192, s = 16, low = high = 1. transformers'
+  // torch.where keeps every λ < 8192 and divides every λ > 8192 by 16; no pair
+  // sits at 8192 exactly (λ_34 = 6695.1, λ_35 = 8218.7), so nothing is blended.
+  ScalingConfig c;
+  c.method = ScalingMethod::llama3;
+  c.d = 128;
+  c.base = 500000;
+  c.factor = 16;
+  c.original_context = 8192;
+  c.low_freq_factor = 1;
+  c.high_freq_factor = 1;
+  const ScalingTable t = rope_scaling_table(c);
+  int kept = 0, divided = 0;
+  for (Eigen::Index i = 0; i < t.theta.size(); ++i) {
+    CHECK(std::isfinite(t.scaled_theta[i]));
+    if (t.wavelength[i] < 8192) {
+      CHECK(t.scaled_theta[i] == t.theta[i]);
+      ++kept;
+    } else {
+      CHECK(t.scaled_theta[i] == doctest::Approx(t.theta[i] / 16).epsilon(1e-15));
+      ++divided;
+    }
+  }
+  CHECK(kept == 35);
+  CHECK(divided == 29);
 }

@@ -11,7 +11,10 @@
 #include <fstream>
 #include <string>
 
+#include <imgui.h>
+
 #include "app/common/presets.hpp"
+#include "app/plot/figure.hpp"
 #include "app/ui/request.hpp"
 #include "gui_test_support.hpp"
 
@@ -211,5 +214,61 @@ TEST_CASE("gui/screenshot --model: applied after the preset, before --set; a mis
     CHECK((WIFEXITED(status) && WEXITSTATUS(status) == 0));
     CHECK(fs::file_size(png) > 1000);
     fs::remove(png);
+  }
+}
+
+TEST_CASE("opening a 2025–26 config shows its layers: the stack figure in the banner, beside the lesson") {
+  test::BlindApp b;
+  auto& st = b.state();
+  REQUIRE(st.select_view("sinusoidal"));
+  // Llama 4 Scout: nested text_config, NoPE every 4th layer
+  b.app->drop_files({fixture("llama-4-scout")});
+  b.frames(3);
+  REQUIRE(st.model());
+  CHECK(st.view().id == "scaling");
+  REQUIRE(st.model()->reading);
+  CHECK(st.model()->reading->config_part == "text_config");
+  const app::fig::Figure* f = b.app->lesson_view().model_layers_figure();
+  REQUIRE(f);
+  CHECK(f->id == "layers");
+  CHECK(f->series.size() == 2);  // 36 RoPE layers in chunks, 12 NoPE layers
+  CHECK(f->series[0].x.size() == 36);
+  CHECK(f->series[1].x.size() == 12);
+  CHECK(f->series[1].name.find("12 layers") != std::string::npos);
+  CHECK(b.app->lesson_view().model_layers_frame() == ImGui::GetFrameCount());  // drawn this frame
+  // the warnings name the layers
+  bool named = false;
+  for (const auto& w : st.model()->warnings) named = named || (w.id == "nope_layers" && w.text.find("3, 7, …, 47") != std::string::npos);
+  CHECK(named);
+  // another model: the figure follows it; in Chinese, its labels too
+  CHECK(b.app->open_model_config(fixture("gemma-3-4b")).empty());
+  b.frames(2);
+  f = b.app->lesson_view().model_layers_figure();
+  REQUIRE(f);
+  CHECK(f->series.size() == 2);
+  CHECK(f->subtitle.rfind("gemma3", 0) == 0);
+  CHECK(b.app->set_lang("zh").empty());
+  b.frames(2);
+  f = b.app->lesson_view().model_layers_figure();
+  REQUIRE(f);
+  CHECK(f->title == "这个模型的各层");
+  // Jamba: no lesson shows it; the banner (and its layers) shows on the lesson that is open
+  CHECK(b.app->open_model_config(fixture("jamba-v0.1")).empty());
+  b.frames(2);
+  f = b.app->lesson_view().model_layers_figure();
+  REQUIRE(f);
+  CHECK(f->series.size() == 2);  // 28 Mamba layers, 4 attention layers without position
+  CHECK(b.app->lesson_view().model_layers_frame() == ImGui::GetFrameCount());
+}
+
+TEST_CASE("the 2025–26 presets open with their layers") {
+  ui::AppState st(app::load_presets(app::assets_dir()));
+  for (const char* id : {"llama4-scout", "gemma3-4b", "qwen2.5-vl-7b", "smollm3-3b", "qwen3-8b", "ministral3-8b", "command-r7b"}) {
+    CAPTURE(id);
+    REQUIRE(st.apply_preset(id).empty());
+    REQUIRE(st.model());
+    REQUIRE(st.model()->reading);
+    CHECK(st.model()->reading->num_layers.has_value());
+    CHECK_FALSE(st.model()->reading->layers.empty());
   }
 }

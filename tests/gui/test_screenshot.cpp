@@ -111,6 +111,21 @@ TEST_CASE("poslab screenshot --lecture and --deck: the lecture screen at 1280×7
     CHECK(img.pixels[static_cast<std::size_t>(img.width) * static_cast<std::size_t>(img.height - 2) + 2] ==
           0xffffffffu);  // the projector's white, to the edge: no panels
   }
+  // --step N of a deck is its scene N (it always showed scene 1, and N was
+  // checked against the steps of the deck's first lesson, why-position's 6).
+  const fs::path one = dir / "scene-1.png", two = dir / "scene-2.png", ten = dir / "scene-10.png";
+  CHECK(run("screenshot --deck course --step 1 --out " + one.string() + " --size 1280x720").code == 0);
+  CHECK(run("screenshot --deck course --step 2 --out " + two.string() + " --size 1280x720").code == 0);
+  const Run tenth = run("screenshot --deck course --step 10 --out " + ten.string() + " --size 1280x720");
+  CHECK_MESSAGE(tenth.code == 0, tenth.err);
+  REQUIRE(fs::exists(one));
+  REQUIRE(fs::exists(two));
+  CHECK(read(one) != read(two));
+  CHECK(read(two) != read(ten));
+  const Run past = run("screenshot --deck course --step 99 --out " + (dir / "y.png").string());
+  CHECK(past.code == 2);
+  CHECK(past.err.find("scenes of the deck course") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir / "y.png"));
   const Run bad = run("screenshot --deck no-such-deck --out " + (dir / "x.png").string());
   CHECK(bad.code == 1);
   CHECK(bad.err.find("no-such-deck") != std::string::npos);

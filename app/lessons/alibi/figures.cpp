@@ -248,6 +248,15 @@ Figure bias(const FigureContext& ctx) {
       h.mask[k] = 1;
     }
   }
+  // Exports: each cell at the position its row and column of cells start at, in double.
+  h.x_index.assign(at.begin(), at.end());
+  h.y_index = h.x_index;
+  h.exact = [cell_bias = std::make_shared<const std::vector<double>>(bias), cells, n](
+                std::span<const double> xs, std::span<const double> ys, std::span<double> out) {
+    auto cell = [&](double v) { return static_cast<std::size_t>(std::clamp(static_cast<int>(std::floor(v / n * cells)), 0, cells - 1)); };
+    for (std::size_t r = 0; r < ys.size(); ++r)
+      for (std::size_t c = 0; c < xs.size(); ++c) out[r * xs.size() + c] = (*cell_bias)[cell(ys[r]) * static_cast<std::size_t>(cells) + cell(xs[c])];
+  };
   h.colormap = fig::Colormap::magnitude;
   h.vmin = -m * std::max(1.0, n - 1), h.vmax = 0;
   h.value_name = tr("alibi.readout.bias");
@@ -282,16 +291,20 @@ Figure attention(const FigureContext& ctx) {
   h.value_name = tr("alibi.readout.weight");
   h.x_name = tr("alibi.readout.key");
   h.y_name = tr("alibi.readout.query");
-  h.sampler = [m, last = s.positions - 1, causal = s.causal](std::span<const double> xs, std::span<const double> ys,
-                                                             std::span<float> out) {
+  // (generic in the output: floats drawn, doubles exported)
+  const auto fill = [m, last = s.positions - 1, causal = s.causal](std::span<const double> xs, std::span<const double> ys,
+                                                                   auto out) {
+    using Out = typename decltype(out)::value_type;
     for (std::size_t r = 0; r < ys.size(); ++r) {
       const long long i = std::clamp(static_cast<long long>(std::floor(ys[r])), 0LL, last);
       for (std::size_t c = 0; c < xs.size(); ++c) {
         const long long j = std::clamp(static_cast<long long>(std::floor(xs[c])), 0LL, last);
-        out[r * xs.size() + c] = static_cast<float>(uniform_attention(m, i, j, last + 1, causal));
+        out[r * xs.size() + c] = static_cast<Out>(uniform_attention(m, i, j, last + 1, causal));
       }
     }
   };
+  h.sampler = fill;
+  h.exact = fill;
   f.heatmaps.push_back(std::move(h));
   return f;
 }

@@ -21,6 +21,17 @@ struct EncodingKeys {
   const char* value;
 };
 
+/// A number as a step's text writes it: fig::num, but a tiny or huge one as
+/// "1.1×10⁻¹⁶" rather than "1.1e-16" (the guided steps cite what the
+/// subtitles print, in one notation).
+std::string text_number(double v, int significant = 4);
+
+/// The frame of `f` without what it draws, for a guided step that asks about
+/// it (hide_figure): title, subtitle, axes with the ranges the data gave them
+/// and their tick labels, and `note` in the middle — no series, heatmap,
+/// line, band, label or arrow, so nothing on it answers the question.
+fig::Figure hidden_figure(const fig::Figure& f, const std::string& note);
+
 /// Integer, tight axes of a matrix figure: columns along x, rows down y
 /// (row 0 at the top, as a matrix or a table is written).
 void matrix_axes(fig::Figure& f, std::string x_label, std::string y_label);

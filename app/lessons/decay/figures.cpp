@@ -274,18 +274,12 @@ std::string trend_name(const Translator& tr, long long stride) {
 }
 
 /// Where the bound levels off: once the phases r·θ_k are effectively
-/// independent and uniform, S_j is a sum of j random unit phasors, with
-/// E|S_1| = 1, E|S_2| = E|2cos(φ/2)| = 4/π and E|S_j| ≈ √(πj)/2 beyond (the
-/// Rayleigh mean, exact as j grows), so the relative bound settles near
-/// (1/(d/2))·Σ_j E|S_j| divided by its value at 0, (d/2 + 1)/2 (d = 128:
-/// about 0.147). A reference, not a law: it needs distances far beyond the
-/// longest wavelength.
-double random_phase_level(int d) {
-  const int half = d / 2;
-  double sum = 0;
-  for (int j = 1; j <= half; ++j) sum += j == 1 ? 1.0 : j == 2 ? 4 / std::numbers::pi : std::sqrt(std::numbers::pi * j) / 2;
-  return sum / half / ((half + 1) / 2.0);
-}
+/// independent and uniform, S_j is a planar walk of j unit steps, and the
+/// relative bound settles near (1/(d/2))·Σ_j E|S_j| divided by its value at 0,
+/// (d/2 + 1)/2 (d = 128: 0.1475): core::rope_decay_bound_random_level, E|S_j|
+/// exactly (not the Rayleigh mean √(πj)/2, 0.24 % low at d = 128). A
+/// reference, not a law: it needs distances far beyond the longest wavelength.
+double random_phase_level(int d) { return core::rope_decay_bound_random_level(d); }
 
 /// The random-phase level as a dotted line across the distances shown (a
 /// series, so the legend names it and no label collides with the curves).
@@ -700,7 +694,10 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
   // random-phase level.
   const Trend trend = local_mean(s, s.base);
   const std::size_t at = argmin(trend.y);
-  out.push_back({tr("decay.readout.minimum_label"),
+  // The labels say the range searched: the steps cite the minima over 0 … 65,536.
+  const std::vector<std::pair<std::string, std::string>> range = {{"lo", fig::num(s.distances.front())},
+                                                                  {"hi", fig::num(s.distances.back())}};
+  out.push_back({tr.format("decay.readout.minimum_label", range),
                  tr.format("decay.readout.minimum_value", {{"v", fig::num(trend.y[at] / bound0, 3)}, {"r", fig::num(trend.x[at])}}),
                  trend.x[at], std::nullopt});
   double tail = 0;
@@ -715,7 +712,8 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
   for (std::size_t b = 1; b < s.bases.size(); ++b) {
     const Trend other = local_mean(s, s.bases[b]);
     const std::size_t j = argmin(other.y);
-    out.push_back({tr.format("decay.readout.base_minimum_label", {{"base", fig::num(s.bases[b])}}),
+    out.push_back({tr.format("decay.readout.base_minimum_label",
+                             {{"base", fig::num(s.bases[b])}, range[0], range[1]}),
                    tr.format("decay.readout.minimum_value", {{"v", fig::num(other.y[j] / bound0, 3)}, {"r", fig::num(other.x[j])}}),
                    other.x[j], std::nullopt});
   }

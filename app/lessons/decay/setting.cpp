@@ -32,10 +32,12 @@ double gaussian_delta(const Methods& m, double kernel_r, double ones_r, int d) {
   return (kernel_r * ones_r - m.kernel0 * d) / std::sqrt(static_cast<double>(d));
 }
 
-double Methods::bias(double r) const { return core::alibi_bias(slope, static_cast<long long>(std::floor(r)), 0, true); }
+double Methods::bias(double r) const { return -slope * r; }
+
+long long Methods::t5_distance(double r) { return std::llround(r); }
 
 int Methods::bucket(double r) const {
-  return core::t5_relative_bucket(-static_cast<long long>(std::floor(r)), t5.bidirectional, t5.buckets, t5.max_distance);
+  return core::t5_relative_bucket(-t5_distance(r), t5.bidirectional, t5.buckets, t5.max_distance);
 }
 
 }  // namespace poslab::app::decay

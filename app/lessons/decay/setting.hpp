@@ -25,9 +25,14 @@ struct Methods {
   double kernel0;                      ///< K(0)
   lessons::T5Buckets t5;
 
-  /// ALiBi's bias −m·⌊r⌋ (core::alibi_bias, causal).
+  /// ALiBi's bias −μₕ·r at the distance as given (the line core::alibi_bias
+  /// draws through the whole distances; a key r ≥ 0 tokens back, causal).
   double bias(double r) const;
-  /// T5's bucket of key − query = −⌊r⌋.
+  /// The whole distance T5's bucket is read at: T5 counts whole tokens, so a
+  /// fractional r is rounded to the nearest (half away from 0), and the
+  /// decay-compare table says which (its t5_distance column).
+  static long long t5_distance(double r);
+  /// T5's bucket of key − query = −t5_distance(r).
   int bucket(double r) const;
 };
 Methods methods(const core::Params& p);

@@ -28,8 +28,9 @@ std::span<const double> as_span(const Eigen::VectorXd& v) { return {v.data(), st
 
 /// rope_bound_rel = bound(r)/bound(0); *_weight = exp(s(r) − s(0)) with the
 /// logit s = q′·k′/√d + bias, q = k = 1 (rope, xpos, alibi = e^(−μₕ·r),
-/// gaussian = Gaussian-kernel RoPE, relative form); t5_bucket = the bucket
-/// of key − query = −r.
+/// gaussian = Gaussian-kernel RoPE, relative form), all at the distance as
+/// given; t5_bucket = the bucket of key − query = −t5_distance, T5 reading
+/// whole tokens: t5_distance is r rounded to the nearest whole distance.
 Table decay_compare(const core::Params& p) {
   const int d = static_cast<int>(p.integer("d"));
   const double base = p.real("base");
@@ -40,7 +41,7 @@ Table decay_compare(const core::Params& p) {
   const double bound0 = core::rope_decay_bound(0, as_span(theta));
   const decay::Methods m = decay::methods(p);  // as the comparison figure shows them
   Table t;
-  t.columns = {"distance", "rope_bound_rel", "rope_weight", "xpos_weight", "alibi_weight", "gaussian_weight", "t5_bucket"};
+  t.columns = {"distance", "rope_bound_rel", "rope_weight", "xpos_weight", "alibi_weight", "gaussian_weight", "t5_bucket", "t5_distance"};
   const double root_d = std::sqrt(static_cast<double>(d));
   const double ones0 = core::rope_ones_score(0, as_span(theta));
   const double xpos0 = core::xpos_ones_score(0, d, base, m.xpos_gamma, m.xpos_scale_base);
@@ -51,7 +52,7 @@ Table decay_compare(const core::Params& p) {
     const double r = distance[i];
     t.add_row({r, bound[i] / bound0, decay::relative_weight((ones[i] - ones0) / root_d),
                decay::relative_weight((xpos[i] - xpos0) / root_d), decay::relative_weight(m.bias(r)),
-               decay::relative_weight(decay::gaussian_delta(m, m.kernel(r), ones[i], d)), static_cast<long long>(m.bucket(r))});
+               decay::relative_weight(decay::gaussian_delta(m, m.kernel(r), ones[i], d)), static_cast<long long>(m.bucket(r)), decay::Methods::t5_distance(r)});
   }
   t.meta.emplace_back("alibi_slope", m.slope);
   return t;
@@ -95,7 +96,7 @@ Table rope_decay(const Params& p) {
 double pairs(const Params& p) { return static_cast<double>(p.integer("d") / 2); }
 TableCost rope_decay_cost(const Params& p) { return rows_of("distance", 3, pairs(p), "d/2"); }
 /// The bound and RoPE's ones score (d/2), xPos's score (d/2 cosines and powers).
-TableCost decay_compare_cost(const Params& p) { return rows_of("distance", 7, 3 * pairs(p), "3·d/2"); }
+TableCost decay_compare_cost(const Params& p) { return rows_of("distance", 8, 3 * pairs(p), "3·d/2"); }
 /// One row per (base, distance).
 TableCost decay_bases_cost(const Params& p) {
   return rows_of("distance", 4, pairs(p), "d/2", static_cast<double>(decay::compared_bases(p).size()));
@@ -107,7 +108,7 @@ std::vector<TableDef> decay_lesson_tables() {
   return {
       {"rope-decay", "RoFormer's long-term decay bound and the all-ones score", {"d", "base", "distance"}, {},
        rope_decay, rope_decay_cost},
-      {"decay-compare", "RoPE, xPos, ALiBi and Gaussian-kernel RoPE as the softmax weight of a key at r over the key at 0 (equal content, q = k = 1); RoPE's bound; T5's bucket",
+      {"decay-compare", "RoPE, xPos, ALiBi and Gaussian-kernel RoPE as the softmax weight of a key at r over the key at 0 (equal content, q = k = 1); RoPE's bound; T5's bucket at the nearest whole distance",
            {"d", "base", "distance", "heads", "head", "buckets", "bucket_max_distance", "bidirectional", "xpos_gamma",
             "xpos_scale_base", "alpha1", "alpha2", "sigma1", "sigma2"},
            {{"distance", kDistances}},

@@ -47,13 +47,14 @@ constexpr double kCutoff = 0.01;                 // "erased": K below 1 % of K(0
 
 int d_of(const core::Params& p) { return static_cast<int>(p.integer("d")); }
 
-/// The first x with K(x) < 1 % of K(0), or a negative value when K(0) <= 0.
+/// The x from which |K| stays below 1 % of |K(0)| (positions there are
+/// erased), or a negative value when K(0) = 0 (core::gaussian_kernel_cutoff).
 double cutoff_of(const core::GaussianKernel& k) { return core::gaussian_kernel_cutoff(k, kCutoff); }
 
-/// With both weights >= 0, K is positive and decreasing in |x|, so it stays
-/// below 1 % of K(0) beyond the cutoff: positions there are erased. A negative
-/// weight lets K change sign and grow again in magnitude: no such claim.
-bool stays_below(const core::GaussianKernel& k) { return k.alpha1 >= 0 && k.alpha2 >= 0; }
+/// With both weights >= 0, K is positive and decreasing in |x|: the texts say
+/// "K < 1% of K(0)". A negative weight lets K change sign, so they say it of
+/// |K| (what the cutoff is measured on) and that K changes sign.
+bool positive_weights(const core::GaussianKernel& k) { return k.alpha1 >= 0 && k.alpha2 >= 0; }
 
 std::string kernel_subtitle(const FigureContext& ctx, const core::GaussianKernel& k) {
   return ctx.tr.format("gaussian.subtitle.kernel", {{"a1", fig::num(k.alpha1)}, {"s1", fig::num(k.sigma1)},
@@ -133,12 +134,16 @@ Figure scores(const FigureContext& ctx, core::KernelMode mode) {
   h.value_name = tr("gaussian.scores.value");
   h.x_name = "n";
   h.y_name = "m";
-  h.sampler = [value, n](std::span<const double> xs, std::span<const double> ys, std::span<float> out) {
+  // (generic in the output: floats drawn, doubles exported)
+  const auto fill = [value, n](std::span<const double> xs, std::span<const double> ys, auto out) {
+    using Out = typename decltype(out)::value_type;
     auto index = [n](double v) { return std::clamp(static_cast<long long>(std::floor(v)), 0LL, n - 1); };
     for (std::size_t r = 0; r < ys.size(); ++r)
       for (std::size_t c = 0; c < xs.size(); ++c)
-        out[r * xs.size() + c] = static_cast<float>(value(index(ys[r]), index(xs[c])));
+        out[r * xs.size() + c] = static_cast<Out>(value(index(ys[r]), index(xs[c])));
   };
+  h.sampler = fill;
+  h.exact = fill;
   f.heatmaps.push_back(std::move(h));
   // The heatmap fills the whole plot, so no legend and no label can sit on
   // it without hiding scores: what the dashed lines and the dot mark is said
@@ -152,7 +157,7 @@ Figure scores(const FigureContext& ctx, core::KernelMode mode) {
   const auto nd = static_cast<double>(n);
   const fig::Color mark = fig::Color::rgb(0x1d1d1f);  // dark: readable on the neutral grey of score 0
   if (cut >= 0 && cut < nd) {
-    const bool below = stays_below(k);
+    const bool below = positive_weights(k);
     if (absolute) {
       f.ref_lines.push_back({.value = cut, .color = mark});
       f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = cut, .color = mark});
@@ -183,8 +188,8 @@ Figure scores(const FigureContext& ctx, core::KernelMode mode) {
     const double rel_score = (*kx)[r] * (*g)[r];
     parts.push_back(tr.format(absolute ? "gaussian.scores.pair_absolute" : "gaussian.scores.pair_relative",
                               {{"m", fig::num(static_cast<double>(qm))}, {"n", fig::num(static_cast<double>(kn))},
-                               {"v", fig::format_readout(absolute ? abs_score : rel_score, 3)},
-                               {"other", fig::format_readout(absolute ? rel_score : abs_score, 3)}}));
+                               {"v", lessons::text_number(absolute ? abs_score : rel_score, 3)},
+                               {"other", lessons::text_number(absolute ? rel_score : abs_score, 3)}}));
     fig::Series at{.name = "", .kind = fig::SeriesKind::scatter};
     at.x = {static_cast<double>(kn) + 0.5}, at.y = {static_cast<double>(qm) + 0.5};
     at.color = fig::Color::rgb(0xd55e00), at.marker = 6.0f;
@@ -236,13 +241,12 @@ Figure kernel(const FigureContext& ctx) {
     f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = kCutoff * k0,
                            .label = tr("gaussian.kernel.one_percent"), .style = fig::LineStyle::dotted});
     if (cut <= xmax) {
-      const bool below = stays_below(k);
+      const bool below = positive_weights(k);
       f.ref_lines.push_back({.value = cut, .label = tr.format(below ? "gaussian.kernel.cut" : "gaussian.kernel.first_below",
                                                               {{"x", fig::num(cut)}}),
                              .color = fig::palette_color(3)});
-      if (below)
-        f.bands.push_back({.from = cut, .to = xmax, .label = tr("gaussian.kernel.erased"),
-                           .color = fig::palette_color(3).with_alpha(0.10f)});
+      f.bands.push_back({.from = cut, .to = xmax, .label = tr("gaussian.kernel.erased"),
+                         .color = fig::palette_color(3).with_alpha(0.10f)});
     } else {
       f.notes.push_back({.x = xmax, .y = 0.9 * std::max(k0, 1e-300),
                          .text = tr.format("gaussian.kernel.cut_beyond", {{"x", fig::num(cut)}}),
@@ -281,7 +285,9 @@ Figure shift(const FigureContext& ctx) {
       code{.name = tr("gaussian.shift.code")};
   rel.color = fig::palette_color(2), rel.width = 3.0f;
   abs.color = fig::palette_color(0), abs.width = 2.2f;
-  code.color = fig::palette_color(3), code.width = 1.3f, code.style = fig::LineStyle::dashed;
+  // The code's curve lies close to the absolute form's: drawn over it, dashed
+  // and wider than a hairline, so it is not lost under the blue line.
+  code.color = fig::palette_color(3), code.width = 2.0f, code.style = fig::LineStyle::dashed;
   for (int i = 0; i < samples; ++i) {
     // Whole-token shifts, evenly spread over 0..top.
     const double s = samples > 1 ? std::round(top * i / (samples - 1)) : 0.0;
@@ -297,7 +303,7 @@ Figure shift(const FigureContext& ctx) {
     for (double v : c->y) lo = std::min(lo, v), hi = std::max(hi, v);
   if (hi > lo) f.y.min = lo - 0.05 * (hi - lo), f.y.max = hi + 0.45 * (hi - lo);
   f.legend = fig::LegendPlace::top_left;  // ref-line labels sit at the top right
-  f.series = {std::move(code), std::move(abs), std::move(rel)};
+  f.series = {std::move(abs), std::move(rel), std::move(code)};
   const double cut = cutoff_of(k);
   const double pass = cut - std::max(m, n);  // from this shift on, one position is past the cutoff
   if (cut >= 0 && pass > 0 && pass <= top)
@@ -316,12 +322,12 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
   const Eigen::VectorXd ones = Eigen::VectorXd::Ones(d);
   std::vector<Readout> out;
 
-  // 1. Where K falls below 1 % of K(0) (the notes' defaults: x ≈ 52.2).
+  // 1. Where K falls below 1 % of K(0) (the notes' defaults: x ≈ 52.16).
   const double cut = cutoff_of(k);
   if (cut >= 0)
     out.push_back({.label = tr("gaussian.readout.cutoff"),
-                   .value = tr.format(stays_below(k) ? "gaussian.readout.cutoff_value" : "gaussian.readout.cutoff_sign",
-                                      {{"x", fig::num(cut, 5)}}),
+                   .value = tr.format(positive_weights(k) ? "gaussian.readout.cutoff_value" : "gaussian.readout.cutoff_sign",
+                                      {{"x", fig::num(cut, 4)}}),
                    .number = cut});
   else
     out.push_back({.label = tr("gaussian.readout.cutoff"), .value = tr("gaussian.readout.no_peak"), .number = cut});

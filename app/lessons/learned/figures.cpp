@@ -133,7 +133,9 @@ Figure table(const FigureContext& ctx) {
   f.y.min = 0.0, f.y.max = static_cast<double>(s.positions);
   fig::Heatmap h = lessons::encoding_heatmap(s.d, rows, kRange, kTableKeys, tr);
   // One core row per distinct pixel row (a pixel row shows one position).
-  h.sampler = [s](std::span<const double> xs, std::span<const double> ys, std::span<float> out) {
+  // (generic in the output: floats drawn, doubles exported)
+  const auto fill = [s](std::span<const double> xs, std::span<const double> ys, auto out) {
+    using Out = typename decltype(out)::value_type;
     std::map<long long, Eigen::VectorXd> cache;
     for (std::size_t r = 0; r < ys.size(); ++r) {
       const long long pos = std::clamp(static_cast<long long>(std::floor(ys[r])), 0LL, s.max_length - 1);
@@ -141,10 +143,12 @@ Figure table(const FigureContext& ctx) {
       if (it == cache.end()) it = cache.emplace(pos, *s.row(pos)).first;
       for (std::size_t c = 0; c < xs.size(); ++c) {
         const int dim = std::clamp(static_cast<int>(std::floor(xs[c])), 0, s.d - 1);
-        out[r * xs.size() + c] = static_cast<float>(it->second[dim]);
+        out[r * xs.size() + c] = static_cast<Out>(it->second[dim]);
       }
     }
   };
+  h.sampler = fill;
+  h.exact = fill;
   f.heatmaps.push_back(std::move(h));
   if (s.positions > s.max_length) {
     f.bands.push_back({.orientation = fig::Orientation::horizontal, .from = static_cast<double>(s.max_length),

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <numbers>
 
 #include "app/plot/figure_text.hpp"
@@ -165,7 +166,7 @@ Figure dials(const FigureContext& ctx) {
   f.x = bare_axis(0);
   f.y = bare_axis(0);
   f.x.min = -1.3, f.x.max = (cols - 1) * kDx + 1.3;
-  f.y.min = -(rows - 1) * kDy - 2.2, f.y.max = 1.3;
+  f.y.min = -(rows - 1) * kDy - 2.8, f.y.max = 1.3;  // room under the key for large text (--font-scale 1.5)
   f.equal_aspect = true;
   f.legend = fig::LegendPlace::none;
   fig::Series tips{.name = "", .kind = fig::SeriesKind::scatter};
@@ -196,7 +197,7 @@ Figure dials(const FigureContext& ctx) {
                 {"λ", tr("unit.tokens"), lambda_col}};
   f.series.push_back(std::move(tips));
   // Colour key as text under the grid (a legend box would cover dials).
-  const double key_y = -(rows - 1) * kDy - 1.95;
+  const double key_y = -(rows - 1) * kDy - 2.15;
   f.notes.push_back({.x = -1.2, .y = key_y, .text = tr.format("rope.dials.key_fast", {{"L", fig::num(L)}}), .color = fast});
   f.notes.push_back({.x = (cols - 1) * kDx + 1.2, .y = key_y, .text = tr.format("rope.dials.key_slow", {{"L", fig::num(L)}}),
                      .anchor = fig::Anchor::right, .color = slow});
@@ -251,6 +252,15 @@ Figure rotation_matrix(const FigureContext& ctx) {
     for (int c = 0; c < n; ++c)
       h.values[static_cast<std::size_t>(r) * static_cast<std::size_t>(n) + static_cast<std::size_t>(c)] =
           static_cast<float>(sub(r, c));
+  // Exports: the real row and column indices (two runs of them for d > 16), in double.
+  h.x_index.assign(idx.begin(), idx.begin() + n);
+  h.y_index = h.x_index;
+  h.exact = [copy = std::make_shared<const Eigen::MatrixXd>(sub), n](std::span<const double> xs, std::span<const double> ys,
+                                                                      std::span<double> out) {
+    auto at = [n](double v) { return std::clamp(static_cast<Eigen::Index>(std::lround(v)), Eigen::Index{0}, Eigen::Index{n - 1}); };
+    for (std::size_t r = 0; r < ys.size(); ++r)
+      for (std::size_t c = 0; c < xs.size(); ++c) out[r * xs.size() + c] = (*copy)(at(ys[r]), at(xs[c]));
+  };
   h.colormap = fig::Colormap::signed_;
   h.vmin = -1, h.vmax = 1;
   h.value_name = tr("rope.matrix.value");
@@ -301,17 +311,22 @@ Figure layouts(const FigureContext& ctx) {
       h.values.push_back(static_cast<float>(row == 0 ? j / 2 : pair_of_half_slot(bottom[static_cast<std::size_t>(j)])));
     h.colormap = fig::Colormap::magnitude;
     h.vmin = 0, h.vmax = std::max(1, pairs - 1);
+    h.value_format = fig::TickFormat::integer;  // pair indices: whole ticks on the colour bar (d = 4: 0 and 1)
     h.value_name = tr("rope.layouts.value");
     h.x_name = tr("rope.layouts.readout.column");
     h.y_name = tr("rope.layouts.readout.row");
     f.heatmaps.push_back(std::move(h));
   }
+  // The magnitude map is light above ~0.55 of its range (yellow at the top):
+  // dark digits there, white ones on the dark end.
+  const double top_pair = std::max(1, pairs - 1);
+  auto light_cell = [&](int pair) { return pair / top_pair > 0.55; };
   for (int j = 0; j < n; ++j) {
-    const bool light = (j / 2) > pairs / 2;  // light cells (high pair index) get dark text
+    const bool light = light_cell(j / 2);
     f.notes.push_back({.x = static_cast<double>(j), .y = 2.5, .text = std::to_string(top[static_cast<std::size_t>(j)]), .anchor = fig::Anchor::center,
                        .color = light ? fig::Color::rgb(0x1d1d1f) : fig::Color::rgb(0xffffff)});
     const int b = bottom[static_cast<std::size_t>(j)];
-    const bool light_b = pair_of_half_slot(b) > pairs / 2;
+    const bool light_b = light_cell(pair_of_half_slot(b));
     f.notes.push_back({.x = static_cast<double>(j), .y = 0.5, .text = std::to_string(b), .anchor = fig::Anchor::center,
                        .color = light_b ? fig::Color::rgb(0x1d1d1f) : fig::Color::rgb(0xffffff)});
     // Interleaved slot j → half slot perm[j], at its column in the bottom row.

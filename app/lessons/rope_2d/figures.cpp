@@ -90,6 +90,7 @@ void add_vector(Figure& f, const FigureContext& ctx, const Eigen::VectorXd& v, c
   f.series.push_back(std::move(shaft));
   if (len <= 1e-9 * R) return;  // a zero vector has no direction to draw
   f.arrows.push_back({.x0 = 0, .y0 = 0, .x1 = v[0], .y1 = v[1], .color = faded ? color.with_alpha(0.55f) : color});
+  if (label.empty()) return;  // labelled with another vector at the same tip
   const double ux = v[0] / len, uy = v[1] / len;
   f.notes.push_back({.x = v[0] + ux * 0.07 * R, .y = v[1] + uy * 0.07 * R, .text = label,
                      .anchor = ux >= 0 ? fig::Anchor::left : fig::Anchor::right,
@@ -155,10 +156,14 @@ Figure plane(const FigureContext& ctx) {
                        .text = tr.format("rope-2d.plane.between", {{"a", fig::num(between, 3)}}),
                        .anchor = fig::Anchor::left, .color = muted});
   }
-  add_vector(f, ctx, s.q, tr("rope-2d.plane.q"), "q", cq, true, R);
-  add_vector(f, ctx, s.k, tr("rope-2d.plane.k"), "k", ck, true, R);
-  add_vector(f, ctx, s.q_rot, tr.format("rope-2d.plane.q_rot", {{"pos", fig::num(s.mq)}}), "q′", cq, false, R);
-  add_vector(f, ctx, s.k_rot, tr.format("rope-2d.plane.k_rot", {{"pos", fig::num(s.nk)}}), "k′", ck, false, R);
+  // At position 0 (or a whole number of turns) a vector and its turned copy
+  // coincide: one label "q = q′" at the tip, not two on top of each other.
+  auto same = [&](const Eigen::VectorXd& a, const Eigen::VectorXd& b) { return (a - b).norm() <= 1e-6 * R; };
+  const bool q_same = same(s.q, s.q_rot), k_same = same(s.k, s.k_rot);
+  add_vector(f, ctx, s.q, tr("rope-2d.plane.q"), q_same ? "q = q′" : "q", cq, true, R);
+  add_vector(f, ctx, s.k, tr("rope-2d.plane.k"), k_same ? "k = k′" : "k", ck, true, R);
+  add_vector(f, ctx, s.q_rot, tr.format("rope-2d.plane.q_rot", {{"pos", fig::num(s.mq)}}), q_same ? "" : "q′", cq, false, R);
+  add_vector(f, ctx, s.k_rot, tr.format("rope-2d.plane.k_rot", {{"pos", fig::num(s.nk)}}), k_same ? "" : "k′", ck, false, R);
   f.notes.push_back({.x = 1.42 * R, .y = 1.2 * R,
                      .text = tr.format("rope-2d.plane.score", {{"score", fig::num(s.q_rot.dot(s.k_rot), 5)}}),
                      .anchor = fig::Anchor::right});
@@ -171,13 +176,15 @@ Figure score_shift(const FigureContext& ctx) {
   const auto& tr = ctx.tr;
   const Setup s = setup(ctx.params);
   const double period = 2 * kPi / s.theta;
-  // Three periods around the current shift, inside the allowed shifts of both curves.
+  // The shifts the slider offers (−20 … 20), inside the allowed shifts of
+  // both curves (no position below 0: from −n at n = 2), with the current
+  // shift, and at least one period of the key-only cosine (θ small).
   const double lo_allowed = std::max(shift_min(s.m, s.n), -s.n);
   const double hi_allowed = std::min(shift_max(s.m, s.n), kMaxPosition - s.n);
-  const double span = std::min(3 * period, hi_allowed - lo_allowed);
-  double lo = std::max(lo_allowed, s.shift - span / 2);
-  const double hi = std::min(hi_allowed, lo + span);
-  lo = std::max(lo_allowed, hi - span);
+  const core::ParamSpec& shift_spec = core::param_spec("shift");
+  double lo = std::max(lo_allowed, std::min(shift_spec.ui_min, s.shift));
+  double hi = std::min(hi_allowed, std::max(shift_spec.ui_max, s.shift));
+  if (hi - lo < period) hi = std::min(hi_allowed, lo + period), lo = std::max(lo_allowed, hi - period);
   const int samples = std::clamp(static_cast<int>(4 * ctx.width), 200, 4000);
   Figure f;
   f.title = tr("rope-2d.score_shift.title");

@@ -133,21 +133,27 @@ void canvas(LessonUi& ui, float side) {
   struct Tip {
     const Eigen::VectorXd* v;
     fig::Color col;
-    const char* name;
+    std::string name;
     bool handle;
   };
-  const Tip tips[] = {{&q, cq, "q", true}, {&k, ck, "k", true}, {&qr, cq, "q′", false}, {&kr, ck, "k′", false}};
+  // A vector still lying under its turned copy (position 0, or whole turns)
+  // shares one name at the tip, "q = q′": two names there printed over each
+  // other (the student's rope-2d-5.png).
+  auto same_tip = [&](const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
+    const ImVec2 pa = to_px(a[0], a[1]), pb = to_px(b[0], b[1]);
+    return std::hypot(pa.x - pb.x, pa.y - pb.y) < ImGui::GetTextLineHeight() * 1.5f;
+  };
+  const bool q_shared = same_tip(q, qr), k_shared = same_tip(k, kr);
+  const Tip tips[] = {{&q, cq, q_shared ? "" : "q", true},
+                      {&k, ck, k_shared ? "" : "k", true},
+                      {&qr, cq, q_shared ? "q = q′" : "q′", false},
+                      {&kr, ck, k_shared ? "k = k′" : "k′", false}};
   ImVec2 name_at[4];
   for (int t = 0; t < 4; ++t) {
     const Eigen::VectorXd& v = *tips[t].v;
     const ImVec2 tip = to_px(v[0], v[1]);
-    // An unturned vector still lying under its turned one (m = 0) names
-    // itself to the side, so "q" and "q′" do not print over each other.
-    const Eigen::VectorXd& turned = tips[t].name[0] == 'q' ? qr : kr;
-    const ImVec2 tt = to_px(turned[0], turned[1]);
-    const bool shared_tip = tips[t].handle && std::hypot(tip.x - tt.x, tip.y - tt.y) < ImGui::GetTextLineHeight() * 1.5f;
-    name_at[t] = label_beyond_tip(c, tip, ImGui::CalcTextSize(tips[t].name), (tips[t].handle ? 11.0f : 6.0f) * scale,
-                                  shared_tip);
+    name_at[t] = label_beyond_tip(c, tip, ImGui::CalcTextSize(tips[t].name.c_str()),
+                                  (tips[t].handle || tips[t].name.size() > 4 ? 11.0f : 6.0f) * scale, false);
   }
   const std::string score = tr.format("rope-2d.plane.score", {{"score", fig::num(qr.dot(kr), 5)}});
   const std::string hint = tr("rope-2d.canvas.hint");
@@ -168,7 +174,7 @@ void canvas(LessonUi& ui, float side) {
     const ImVec2 size = ImGui::CalcTextSize(label.c_str());
     std::vector<std::pair<ImVec2, ImVec2>> taken;  // boxes (min, max) the label may not touch
     for (int t = 0; t < 4; ++t) {
-      const ImVec2 at = name_at[t], sz = ImGui::CalcTextSize(tips[t].name);
+      const ImVec2 at = name_at[t], sz = ImGui::CalcTextSize(tips[t].name.c_str());
       taken.push_back({at, ImVec2(at.x + sz.x, at.y + sz.y)});
     }
     const ImVec2 score_size = ImGui::CalcTextSize(score.c_str()), hint_size = ImGui::CalcTextSize(hint.c_str());
@@ -184,6 +190,14 @@ void canvas(LessonUi& ui, float side) {
         if (lo.x < bhi.x && blo.x < hi.x && lo.y < bhi.y && blo.y < hi.y) return false;
       for (const Tip& t : tips)
         if (segment_meets_box(c, to_px((*t.v)[0], (*t.v)[1]), lo, hi)) return false;
+      // nor across a circle (|q|, |k|) or the arc itself (the zh review: two
+      // circles ran through "angle q′→k′ = −2.43 rad" on step 3)
+      const float nx = std::clamp(c.x, lo.x, hi.x) - c.x, ny = std::clamp(c.y, lo.y, hi.y) - c.y;
+      const float nearest = std::hypot(nx, ny);
+      const float farthest = std::hypot(std::max(std::abs(lo.x - c.x), std::abs(hi.x - c.x)),
+                                        std::max(std::abs(lo.y - c.y), std::abs(hi.y - c.y)));
+      for (const float radius : {static_cast<float>(q.norm() * px), static_cast<float>(k.norm() * px), r})
+        if (nearest < radius && radius < farthest) return false;
       return true;
     };
     std::vector<ImVec2> places;
@@ -215,7 +229,7 @@ void canvas(LessonUi& ui, float side) {
   for (int t = 0; t < 4; ++t) {
     const Eigen::VectorXd& v = *tips[t].v;
     if (tips[t].handle) dl->AddCircle(to_px(v[0], v[1]), 7.0f * scale, colour(tips[t].col), 24, 2.0f * scale);
-    dl->AddText(name_at[t], colour(tips[t].col, tips[t].handle ? 0.7f : 1.0f), tips[t].name);
+    if (!tips[t].name.empty()) dl->AddText(name_at[t], colour(tips[t].col, tips[t].handle ? 0.7f : 1.0f), tips[t].name.c_str());
   }
   dl->AddText(score_at, text, score.c_str());
   dl->AddText(hint_at, muted, hint.c_str());

@@ -173,6 +173,21 @@ std::string undefined_note(const Translator& tr, const core::Params& p, ScalingM
   return tr.format("scaling.note.undefined_ntk", {{"method", method_name(tr, m)}, {"d", fig::num(static_cast<double>(p.integer("d")))}});
 }
 
+/// HF's YaRN with an inverted correction range: low = ⌊dim(β_fast)⌋ above
+/// high = min(⌈dim(β_slow)⌉, d/2 − 1) when even the slowest pair turns more
+/// than β_fast times within L (a small base: b = 2 gives low 278 > high 127 at
+/// d = 256). linear_ramp_factor then sends every pair to ramp 0, so HF divides
+/// every pair by s — PI's cost on pairs that need no interpolation — and says
+/// nothing. The figures and the table say it (and the model report warns).
+std::optional<std::string> inverted_range_warning(const core::Params& p, const Translator& tr, ScalingMethod m) {
+  if (m != ScalingMethod::yarn) return std::nullopt;
+  const std::optional<core::ScalingTable> t = try_table(p, ScalingMethod::yarn);
+  if (!t || !t->correction_low || !t->correction_high || !(*t->correction_low > *t->correction_high)) return std::nullopt;
+  const double turns = trained_context(p) * t->theta[t->theta.size() - 1] / kTwoPi;
+  return tr.format("scaling.note.inverted_range", {{"low", fig::num(*t->correction_low)}, {"high", fig::num(*t->correction_high)},
+                                                   {"turns", fig::num(std::floor(turns))}, {"beta", fig::num(p.real("beta_fast"))}});
+}
+
 // [SECTION] Angles never seen in training
 
 /// Pair (θ, θ′) meets angles at L′ that training on L tokens never produced:
@@ -214,7 +229,7 @@ bool guarantees_no_unseen(const core::Params& p, ScalingMethod m, const core::Sc
 }
 
 std::string params_subtitle(const core::Params& p) {
-  return fig::join_dot({"d = " + fig::num(static_cast<double>(p.integer("d"))), "base = " + fig::num(p.real("base")),
+  return fig::join_dot({"d = " + fig::num(static_cast<double>(p.integer("d"))), "b = " + fig::num(p.real("base")),
                         "s = " + fig::num(p.real("factor")), "L = " + fig::num(trained_context(p)),
                         "L′ = " + fig::num(target_context(p))});
 }
@@ -296,6 +311,9 @@ Figure ratio(const FigureContext& ctx) {
   const int every = std::max(1, (deepest + 9) / 10);  // at most ~11 labels
   for (int k = deepest - deepest % every; k >= 0; k -= every)  // ascending values, as the renderer lays labels out
     f.y.ticks.emplace_back(std::ldexp(1.0, -k), k == 0 ? std::string("1") : "1/" + fig::num(std::ldexp(1.0, k)));
+  if (const auto warning = inverted_range_warning(p, tr, chosen))
+    f.notes.push_back({.x = (static_cast<int>(p.integer("d")) / 2 - 1) / 2.0, .y = y_note / 1.25, .text = *warning,
+                       .anchor = fig::Anchor::center, .color = method_colour(chosen)});
   return f;
 }
 
@@ -372,69 +390,56 @@ Figure wavelength(const FigureContext& ctx) {
     f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = L / p.real("beta_fast"),
                            .label = tr.format("scaling.ref.beta_fast", {{"beta", fig::num(p.real("beta_fast"))}}),
                            .style = fig::LineStyle::dotted});
+  if (const auto warning = inverted_range_warning(p, tr, chosen))
+    f.notes.push_back({.x = (none->theta.size() - 1) / 2.0, .y = none->wavelength[0] * 2, .text = *warning,
+                       .anchor = fig::Anchor::center, .color = method_colour(chosen)});
   return f;
 }
 
-/// Why YaRN scales attention: the entropy (nats) of one query's softmax over
-/// ℓ keys. The query sits at position ℓ − 1, the keys at 0 … ℓ − 1, and
-/// q = k = (1, …, 1)/√d (unit length, so the scores stay in [−1, 1] and the
-/// softmax is not degenerate); RoPE's score at distance r is then
-///   (2/d)·Σᵢ cos(r·θᵢ),
+/// Why YaRN scales attention: one query's softmax over ℓ keys, its weights
+/// and their entropy (nats). The query sits at position ℓ − 1, the keys at
+/// 0 … ℓ − 1 (distance r = 0 … ℓ − 1), and q = k = (1, …, 1), the decay
+/// lesson's vectors: entries of size 1, as in a trained model, so that the
+/// scores q′·k′/√d spread as real ones do — √d = 11.3 for the nearest keys
+/// (d = 128), about ±1 far away. RoPE's score at distance r is then
+///   (2/√d)·Σᵢ cos(r·θᵢ),
 /// multiplied by a² when cos and sin carry the attention factor a. At most
 /// `kEntropyKeys` keys (fewer for large d, so the work stays near 2^21 cosines)
-/// are used, sampled evenly over r; the sampled entropy then gets + ln(ℓ/N),
-/// each sample standing for ℓ/N keys.
+/// are used, sampled evenly over r; each sample then stands for ℓ/N keys (the
+/// entropy gets + ln(ℓ/N)).
 struct Entropy {
   double nats = 0;
   double keys_used = 0;  ///< N, the keys evaluated (ℓ when not capped)
 };
 constexpr double kEntropyKeys = 65536;
 
-/// H of softmax(a²·z/pairs) over the sampled keys z (scaled in place), with
-/// ln(ℓ/N) for the keys each sample stands for.
-Entropy entropy_of(std::vector<double>& z, double a2, double pairs, double ell, double n) {
-  double top = -std::numeric_limits<double>::infinity();
-  for (double& v : z) {
-    v = a2 * v / pairs;
-    top = std::max(top, v);
-  }
-  double total = 0, weighted = 0;
-  for (double v : z) {
-    const double w = std::exp(v - top);
-    total += w, weighted += w * (v - top);
-  }
-  // H = ln Z − Σ w·(z − top)/Z, with Z = Σ exp(z − top)
-  return {std::log(total) - weighted / total + std::log(ell / n), n};
-}
+/// z[k] = Σᵢ cos(r_k·θᵢ) at the keys r_k = k·step evaluated (step 1, or
+/// (ℓ − 1)/(N − 1) when sampled), for ℓ keys.
+struct KeyScores {
+  double ell = 0, n = 0, step = 1;
+  std::vector<double> z;
+};
 
-Entropy attention_entropy(double ell, const Eigen::VectorXd& theta, double a2) {
+KeyScores key_scores(double ell, const Eigen::VectorXd& theta) {
   const double pairs = static_cast<double>(theta.size());
   const double cap = std::clamp(std::floor(2097152.0 / pairs), 128.0, kEntropyKeys);
   ell = std::max(1.0, std::floor(ell));
   const double n = std::min(ell, cap);
   const auto count = static_cast<std::size_t>(n);
-  // The figure's subtitle and the readout ask for the same sums, with and
-  // without a²: the last ones are kept (one thread builds a lesson's figures
-  // and readouts) and only rescaled by a².
-  struct Sums {
-    double ell = -1;
-    Eigen::VectorXd theta;
-    std::vector<double> z;
-  };
-  thread_local Sums kept[2];  // the trained and the extended context
-  thread_local int next_slot = 0;
-  for (const Sums& k : kept)
-    if (k.ell == ell && k.theta.size() == theta.size() && k.theta == theta) {
-      std::vector<double> z = k.z;
-      return entropy_of(z, a2, pairs, ell, n);
-    }
-  // The keys r_k = k·Δ (Δ = 1, or (ℓ − 1)/(N − 1) when sampled): cos(r_k θ_i)
-  // by one complex rotation per key, re-anchored with std::cos and std::sin
-  // every kAnchor keys (at ℓ = 10^9 the arguments are so large that each
-  // std::cos pays a slow argument reduction; 32 rotations drift by ~1e-14).
-  constexpr std::size_t kAnchor = 32;
   const double step = n == ell ? 1.0 : (ell - 1) / std::max(1.0, n - 1);
-  std::vector<double> z(count, 0.0);
+  // The figures and the readout ask for the same sums, with and without a²:
+  // the last ones are kept (one thread builds a lesson's figures and
+  // readouts) and only rescaled by a².
+  thread_local KeyScores kept[2];  // the trained and the extended context
+  thread_local Eigen::VectorXd kept_theta[2];
+  thread_local int next_slot = 0;
+  for (int k = 0; k < 2; ++k)
+    if (kept[k].ell == ell && kept_theta[k].size() == theta.size() && kept_theta[k] == theta) return kept[k];
+  // cos(r_k θ_i) by one complex rotation per key, re-anchored with std::cos
+  // and std::sin every kAnchor keys (at ℓ = 10^9 the arguments are so large
+  // that each std::cos pays a slow argument reduction; 32 rotations drift by ~1e-14).
+  constexpr std::size_t kAnchor = 32;
+  KeyScores out{ell, n, step, std::vector<double>(count, 0.0)};
   for (Eigen::Index i = 0; i < theta.size(); ++i) {
     const double cw = std::cos(step * theta[i]), sw = std::sin(step * theta[i]);
     double c = 1, s = 0;
@@ -443,15 +448,57 @@ Entropy attention_entropy(double ell, const Eigen::VectorXd& theta, double a2) {
         const double angle = static_cast<double>(k) * step * theta[i];
         c = std::cos(angle), s = std::sin(angle);
       }
-      z[k] += c;
+      out.z[k] += c;
       const double next = c * cw - s * sw;
       s = s * cw + c * sw, c = next;
     }
   }
-  Sums& slot = kept[next_slot];
+  kept[next_slot] = out, kept_theta[next_slot] = theta;
   next_slot = 1 - next_slot;
-  slot.ell = ell, slot.theta = theta, slot.z = z;
-  return entropy_of(z, a2, pairs, ell, n);
+  return out;
+}
+
+/// The softmax weights of the evaluated keys for the logits a²·(2/√d)·z,
+/// summing to 1 over them (when sampled, each stands for ℓ/N keys).
+std::vector<double> key_weights(const KeyScores& k, double pairs, double a2) {
+  const double scale = a2 * 2 / std::sqrt(2 * pairs);
+  double top = -std::numeric_limits<double>::infinity();
+  for (double v : k.z) top = std::max(top, scale * v);
+  std::vector<double> w(k.z.size());
+  double total = 0;
+  for (std::size_t i = 0; i < w.size(); ++i) total += w[i] = std::exp(scale * k.z[i] - top);
+  for (double& v : w) v /= total;
+  return w;
+}
+
+Entropy attention_entropy(double ell, const Eigen::VectorXd& theta, double a2) {
+  const KeyScores k = key_scores(ell, theta);
+  double h = 0;
+  for (double w : key_weights(k, static_cast<double>(theta.size()), a2))
+    if (w > 0) h -= w * std::log(w);
+  return {h + std::log(k.ell / k.n), k.n};
+}
+
+/// The share of the query's attention on the keys within distance r, at about
+/// `points` distances spread evenly on a log axis from 1 to ℓ − 1: how far its
+/// weights reach.
+std::pair<std::vector<double>, std::vector<double>> attention_reach(double ell, const Eigen::VectorXd& theta, double a2,
+                                                                    int points) {
+  const KeyScores k = key_scores(ell, theta);
+  const std::vector<double> w = key_weights(k, static_cast<double>(theta.size()), a2);
+  std::vector<double> r, share;
+  double sum = 0;
+  double next = 1;  // the next distance to record
+  const double factor = std::pow(std::max(2.0, k.ell - 1), 1.0 / points);
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    sum += w[i];
+    const double at = static_cast<double>(i) * k.step;
+    if (i > 0 && (at >= next || i + 1 == w.size())) {  // from r = 1: a log axis
+      r.push_back(at), share.push_back(std::min(sum, 1.0));
+      while (next <= at) next *= factor;
+    }
+  }
+  return {r, share};
 }
 
 /// The factor a on cos and sin versus s (log x) for every method: YaRN's
@@ -554,6 +601,66 @@ Figure attention(const FigureContext& ctx) {
   return f;
 }
 
+/// What the attention factor does to one query's weights: the share of its
+/// attention on the keys within distance r (log x), over the L trained keys
+/// with θᵢ, over the s·L keys with θ′ᵢ, and the same with every score × a².
+/// A flat attention reaches far before its share adds up; the legend gives the
+/// share of the 16 nearest keys.
+Figure reach(const FigureContext& ctx) {
+  const auto& p = ctx.params;
+  const auto& tr = ctx.tr;
+  const ScalingMethod chosen = selected_method(p);
+  Figure f;
+  f.title = tr("scaling.reach.title");
+  f.x = {.label = tr("scaling.reach.axis.x"), .unit = tr("unit.tokens"), .scale = fig::AxisScale::log};
+  f.y = {.label = tr("scaling.reach.axis.y"), .min = 0.0, .max = 1.0};
+  const auto none = try_table(p, ScalingMethod::none);
+  const auto t = try_table(p, chosen);
+  if (!none || !t) {
+    f.subtitle = undefined_note(tr, p, chosen);
+    return f;
+  }
+  const auto maps = scaling::position_maps(p);
+  const double a2 = t->attention_factor * t->attention_factor;
+  f.subtitle = fig::join_dot({method_name(tr, chosen), "a² = " + fig::num(a2, 4), tr("scaling.reach.subtitle")});
+  constexpr int kPoints = 400;
+  constexpr double kNear = 16;  // the legend's share: the 16 nearest keys, r = 0 … 15
+  struct Line {
+    double ell;
+    const Eigen::VectorXd* theta;
+    double a2;
+    std::string name;
+    fig::Color color;
+    float width;
+    fig::LineStyle style;
+  };
+  const double keys = std::floor(maps.L_target), trained = std::floor(maps.L);
+  const std::array<Line, 3> lines{
+      Line{trained, &none->theta, 1, tr.format("scaling.reach.trained", {{"L", fig::num(trained)}}),
+           method_colour(ScalingMethod::none), 2.0f, fig::LineStyle::solid},
+      Line{keys, &t->scaled_theta, 1, tr.format("scaling.reach.wide", {{"Lt", fig::num(keys)}}), method_colour(chosen), 1.6f,
+           fig::LineStyle::dashed},
+      Line{keys, &t->scaled_theta, a2, tr.format("scaling.reach.sharp", {{"Lt", fig::num(keys)}, {"a2", fig::num(a2, 4)}}),
+           method_colour(chosen), 2.8f, fig::LineStyle::solid}};
+  for (const Line& l : lines) {
+    if (&l == &lines[2] && a2 == 1) continue;  // the same as the second
+    const auto [r, share] = attention_reach(l.ell, *l.theta, l.a2, kPoints);
+    // the 16 nearest keys' share: the last point below r = 16 (every key is evaluated there unless sampled)
+    double near = 0;
+    for (std::size_t i = 0; i < r.size() && r[i] < kNear; ++i) near = share[i];
+    fig::Series s{.name = tr.format("scaling.reach.series", {{"name", l.name}, {"share", fig::num(100 * near, 3)}}),
+                  .color = l.color, .width = l.width, .style = l.style};
+    s.x = r, s.y = share;
+    s.x_name = tr("scaling.readout.distance");
+    s.y_name = tr("scaling.reach.readout");
+    f.series.push_back(std::move(s));
+  }
+  f.ref_lines.push_back({.orientation = fig::Orientation::vertical, .value = kNear - 1, .label = tr("scaling.reach.near"),
+                         .style = fig::LineStyle::dotted});
+  f.legend = fig::LegendPlace::bottom_right;
+  return f;
+}
+
 /// What the attention factor is for, measured: the entropy (nats) of one
 /// query's weights over the L trained keys with θᵢ, over the s·L keys of the
 /// extended context with θ′ᵢ, and the same with every score × a² (the
@@ -613,6 +720,8 @@ struct DistanceBins {
   std::vector<double> samples;     ///< every sampled distance, bin after bin
   std::vector<std::size_t> first;  ///< bin k holds samples[first[k] .. first[k + 1])
   std::vector<double> centre;      ///< the mean sampled distance of each bin (its x)
+  double stride_from = -1;         ///< the first distance of the first bin not taken whole (−1: none)
+  double max_stride = 1;           ///< the largest stride: bins are averaged over every k-th distance, k ≤ this
 };
 
 DistanceBins distance_bins(double L_target, int pairs, double width, bool log_x) {
@@ -642,6 +751,8 @@ DistanceBins distance_bins(double L_target, int pairs, double width, bool log_x)
     int n = 0;
     for (double r = std::ceil(lo / stride) * stride; r < edges[k + 1]; r += stride, ++n) b.samples.push_back(r), sum += r;
     b.centre.push_back(sum / n);
+    if (stride > 1 && b.stride_from < 0) b.stride_from = lo;
+    b.max_stride = std::max(b.max_stride, stride);
   }
   b.first.push_back(b.samples.size());
   return b;
@@ -651,7 +762,9 @@ DistanceBins distance_bins(double L_target, int pairs, double width, bool log_x)
 /// over [0, L′] for the original frequencies, the original stretched by s
 /// (what PI gives exactly) and the selected method, each divided by its value
 /// at 0, (d/2 + 1)/2. The bound swings from token to token, so each point is
-/// its mean over the distances of one bin (about three pixels wide).
+/// its mean over the distances of one bin (about three pixels wide): over
+/// every integer distance of the bin where that fits the budget, else over
+/// every k-th one — the subtitle says which, and from where.
 Figure score(const FigureContext& ctx) {
   const auto& p = ctx.params;
   const auto& tr = ctx.tr;
@@ -665,8 +778,14 @@ Figure score(const FigureContext& ctx) {
   f.y = {.label = tr("scaling.score.axis.y"), .min = 0.0, .max = 1.05};
   const std::optional<core::ScalingTable> none = try_table(p, ScalingMethod::none);
   if (!none) return f;
-  f.legend = fig::LegendPlace::top_right;
+  // On a log axis the curves start high at the left and the L line stands at
+  // the right (a top-right legend covered it): the bottom left is free.
+  f.legend = log_x ? fig::LegendPlace::bottom_left : fig::LegendPlace::top_right;
   const DistanceBins bins = distance_bins(Lt, static_cast<int>(none->theta.size()), ctx.width, log_x);
+  f.subtitle = fig::join_dot(
+      {f.subtitle, bins.stride_from < 0
+                       ? tr("scaling.score.mean_every")
+                       : tr.format("scaling.score.mean_sampled", {{"r", fig::num(bins.stride_from)}, {"k", fig::num(bins.max_stride)}})});
   const std::size_t nbins = bins.centre.size();
   auto curve = [&](const Eigen::VectorXd& theta) {
     const std::span<const double> th(theta.data(), static_cast<std::size_t>(theta.size()));
@@ -689,20 +808,26 @@ Figure score(const FigureContext& ctx) {
     fig::Series& sr = bins.centre[k] <= L ? inside : beyond;
     sr.x.push_back(bins.centre[k]), sr.y.push_back(original[k]);
   }
+  // Neutral dots, drawn over the method's curve: in PI's orange they vanished on PI's line.
   fig::Series stretched{.name = tr.format("scaling.score.stretched", {{"s", fig::num(s)}}),
-                        .color = method_colour(ScalingMethod::linear), .width = 2.0f, .style = fig::LineStyle::dotted};
+                        .color = fig::Color::rgb(0x5f6368), .width = 2.2f, .style = fig::LineStyle::dotted};
   stretched.x = bins.centre, stretched.y = curve(none->theta / s);
-  f.series = {std::move(inside), std::move(beyond), std::move(stretched)};
+  f.series = {std::move(inside), std::move(beyond)};
+  // The method's curve under the dotted "stretched" one, wider, so that the
+  // dots stay visible where PI lies exactly on it (drawn last, PI hid them).
+  std::optional<fig::Series> method_curve;
   if (chosen != ScalingMethod::none) {
     if (const auto t = try_table(p, chosen)) {
-      fig::Series sr{.name = method_name(tr, chosen), .color = method_colour(chosen), .width = 2.6f};
+      fig::Series sr{.name = method_name(tr, chosen), .color = method_colour(chosen), .width = 3.4f};
       sr.x = bins.centre, sr.y = curve(t->scaled_theta);
-      f.series.push_back(std::move(sr));
+      method_curve = std::move(sr);
     } else {
       f.notes.push_back({.x = bins.centre.back(), .y = 0.9, .text = undefined_note(tr, p, chosen), .anchor = fig::Anchor::right,
                          .color = method_colour(chosen)});
     }
   }
+  if (method_curve) f.series.push_back(std::move(*method_curve));
+  f.series.push_back(std::move(stretched));
   for (fig::Series& sr : f.series) {
     sr.x_name = tr("scaling.readout.distance");
     sr.y_name = tr("scaling.readout.relative");
@@ -925,7 +1050,7 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
                    t->attention_factor, std::nullopt});
 
     // Why the factor: over s·L keys the softmax spreads thinner; a² > 1
-    // sharpens it back (holds: the entropy with scores × a² is below the one
+    // sharpens it back (holds: the entropy with scores × a² is not above the one
     // without). No claim for a² ≤ 1: a = 1 changes nothing, and an mscale
     // below mscale_all_dim gives a² < 1, which flattens instead.
     const double a2 = t->attention_factor * t->attention_factor;
@@ -934,7 +1059,11 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
     const Entropy sharp = a2 == 1 ? wide : attention_entropy(Lt, t->scaled_theta, a2);
     // (no claim for an attention_factor given outright: any number can be typed there)
     std::optional<bool> sharper;
-    if (a2 > 1 && p.real("attention_factor") == 0) sharper = sharp.nats < wide.nats;
+    // The entropy of softmax(β·z) never rises with β (dH/dβ = −β·Var(z)), and
+    // stays equal when every score is the same (at extreme bases and lengths
+    // the sampled keys can all score alike): ≤, up to rounding.
+    if (a2 > 1 && p.real("attention_factor") == 0)
+      sharper = sharp.nats <= wide.nats + 1e-12 * std::max(1.0, std::abs(wide.nats));
     std::string value = tr.format("scaling.readout.entropy_value",
                                   {{"L", fig::num(L)}, {"h0", fig::num(trained.nats, 5)}, {"Lt", fig::num(std::floor(Lt))},
                                    {"h1", fig::num(wide.nats, 5)}, {"a2", fig::num(a2, 5)}, {"h2", fig::num(sharp.nats, 5)}});
@@ -971,9 +1100,11 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
 
   // The notes' γ map (seed 002 §4.2/§4.4.2): slope, position 100, the limit L·s^γ, L′.
   const double slope = std::pow(1 / s, gamma);
-  out.push_back({tr("scaling.readout.gamma_slope"), fig::num(slope, 6), slope, std::nullopt, true});
+  // The labels name the live s and η: the notes' own numbers are for s = 8, η = 0.8.
+  const std::vector<std::pair<std::string, std::string>> at_s = {{"s", fig::num(s)}, {"eta", fig::num(gamma)}};
+  out.push_back({tr.format("scaling.readout.gamma_slope", at_s), fig::num(slope, 6), slope, std::nullopt, true});
   const double m100 = core::position_map_gamma(100, s, gamma);
-  out.push_back({tr("scaling.readout.gamma_100"), fig::num(m100, 6), m100, std::nullopt, true});
+  out.push_back({tr.format("scaling.readout.gamma_100", at_s), fig::num(m100, 6), m100, std::nullopt, true});
   const double limit = core::position_map_gamma_limit(L, s, gamma);
   {
     const double back = limit <= kMaxCoreDistance ? core::position_map_gamma(limit, s, gamma) : L;
@@ -992,7 +1123,9 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
   // The notes' frequency formula (seed 002 §4.4.2 step 1, §4.5 code): θ′ = θ/s^(t/(d/2)).
   if (const auto seed = try_table(p, ScalingMethod::seed)) {
     const int pair = d / 4;
-    out.push_back({tr.format("scaling.readout.seed_theta", {{"i", std::to_string(pair)}}), fig::num(seed->scaled_theta[pair], 6),
+    out.push_back({tr.format("scaling.readout.seed_theta", {{"i", std::to_string(pair)}, {"d", fig::num(d)}, {"s", fig::num(s)},
+                                                            {"t", fig::num(p.real("temperature"))}}),
+                   fig::num(seed->scaled_theta[pair], 6),
                    seed->scaled_theta[pair], std::nullopt, true});
     const double divisor = seed->theta[0] / seed->scaled_theta[0];
     out.push_back({tr("scaling.readout.notes_divisor"),
@@ -1029,6 +1162,7 @@ ViewDef scaling_view() {
                       {"wavelength", wavelength},
                       {"score", score},
                       {"attention", attention},
+                      {"reach", reach},
                       {"entropy", entropy},
                       {"positions", positions}},
           .tables = {"yarn-interpolation", "position-mapping", "notes-yarn-check", "rope-scaling", "position-map"},

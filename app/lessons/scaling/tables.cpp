@@ -70,6 +70,9 @@ Table yarn_interpolation(const Params& p) {
   const double base = p.real("base");
   t.meta.emplace_back("correction_low", *yarn.correction_low);
   t.meta.emplace_back("correction_high", *yarn.correction_high);
+  // low > high: HF's ramp is 0 for every pair, so it divides every pair by s
+  // although the slowest turns more than β_fast times within L (the figures say so).
+  t.meta.emplace_back("correction_range_inverted", *yarn.correction_low > *yarn.correction_high);
   t.meta.emplace_back("correction_low_exact", core::yarn_find_correction_dim(p.real("beta_fast"), d, base, L));
   t.meta.emplace_back("correction_high_exact", core::yarn_find_correction_dim(p.real("beta_slow"), d, base, L));
   t.meta.emplace_back("attention_factor_yarn", yarn.attention_factor);
@@ -150,6 +153,8 @@ Table rope_scaling(const Params& p) {
   t.meta.emplace_back("attention_factor", s.attention_factor);
   if (s.correction_low) t.meta.emplace_back("correction_low", *s.correction_low);
   if (s.correction_high) t.meta.emplace_back("correction_high", *s.correction_high);
+  if (s.correction_low && s.correction_high)  // low > high: HF divides every pair by s (see yarn-interpolation)
+    t.meta.emplace_back("correction_range_inverted", *s.correction_low > *s.correction_high);
   if (c.method == core::ScalingMethod::ntk || c.method == core::ScalingMethod::dynamic)
     t.meta.emplace_back("effective_base", s.effective_base);
   if (s.uses_long_factor) t.meta.emplace_back("factor_list", std::string(*s.uses_long_factor ? "long" : "short"));

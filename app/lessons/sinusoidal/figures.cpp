@@ -16,9 +16,12 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <memory>
 #include <numbers>
+#include <string>
+#include <string_view>
 #include <tuple>
 
 #include "app/plot/figure_text.hpp"
@@ -194,7 +197,8 @@ Figure heatmap(const FigureContext& ctx) {
   Figure f;
   f.title = tr("sinusoidal.heatmap.title");
   f.subtitle = tr.format("sinusoidal.heatmap.subtitle", {{"d", fig::num(d)}, {"base", fig::num(base)},
-                                                         {"n", fig::num(static_cast<double>(positions - 1))}});
+                                                         {"n", fig::num(static_cast<double>(positions - 1))},
+                                                         {"N", fig::num(static_cast<double>(positions))}});
   const lessons::EncodingKeys keys{"sinusoidal.axis.dim", "sinusoidal.axis.pos", "sinusoidal.readout.dim",
                                    "sinusoidal.readout.pos", "sinusoidal.readout.pe"};
   lessons::encoding_axes(f, keys, tr);
@@ -409,7 +413,8 @@ Figure dot(const FigureContext& ctx) {
   if (stride > 1) f.subtitle += " · " + tr.format("sinusoidal.dot.stride", {{"s", fig::num(static_cast<double>(stride))}});
   const std::shared_ptr<const DotSamples> samples = dot_samples({d, base, kmax, stride});
   std::string anchors;
-  for (double a : samples->anchors) anchors += (anchors.empty() ? "" : ", ") + fig::num(a);
+  // "127; 1,124; 65,648" (Chinese "127、1,124、65,648"): a comma would read as a thousands separator.
+  for (double a : samples->anchors) anchors += (anchors.empty() ? "" : tr("sinusoidal.dot.list_sep")) + fig::num(a);
   f.subtitle += " · " + tr.format("sinusoidal.dot.markers", {{"p", anchors}});
   const bool now_shown = std::abs(m - n) <= static_cast<double>(kmax);  // off the shown range, the readouts still have it
   DotSamples with_now;  // the samples and your offset |m − n|, so the line passes through your markers too
@@ -463,6 +468,14 @@ Figure dot(const FigureContext& ctx) {
   return f;
 }
 
+/// "0.540", "−0.001", "1.000": a matrix entry with three decimals and a minus sign.
+std::string three_decimals(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3f", std::abs(v));
+  const bool negative = v < 0 && std::string_view(buf) != "0.000";
+  return (negative ? "−" : "") + std::string(buf);
+}
+
 /// The top-left corner of M(k): 2 × 2 rotation blocks down the diagonal,
 /// each turning its pair by ω_i·k.
 Figure shift_matrix(const FigureContext& ctx) {
@@ -483,7 +496,7 @@ Figure shift_matrix(const FigureContext& ctx) {
   }
   Figure f;
   f.title = tr("sinusoidal.shift_matrix.title");
-  f.subtitle = tr.format("sinusoidal.shift_matrix.subtitle",
+  f.subtitle = tr.format(side < d ? "sinusoidal.shift_matrix.subtitle" : "sinusoidal.shift_matrix.subtitle_whole",
                          {{"k", fig::num(k)}, {"side", std::to_string(side)}, {"d", fig::num(d)}});
   lessons::matrix_axes(f, tr("sinusoidal.shift_matrix.axis.col"), tr("sinusoidal.shift_matrix.axis.row"));
   fig::Heatmap h = lessons::matrix_heatmap(corner);
@@ -493,11 +506,12 @@ Figure shift_matrix(const FigureContext& ctx) {
   h.x_name = tr("sinusoidal.shift_matrix.readout_col");
   h.y_name = tr("sinusoidal.shift_matrix.readout_row");
   f.heatmaps.push_back(std::move(h));
-  // The value of every non-zero entry, written in its cell.
+  // The value of every non-zero entry, written in its cell with three
+  // decimals as a matrix is written ("0.001", not "1.00e-3").
   for (int r = 0; r < side; ++r)
     for (int c = 0; c < side; ++c)
       if (corner(r, c) != 0)
-        f.notes.push_back({.x = c + 0.5, .y = r + 0.5, .text = fig::num(corner(r, c), 3), .anchor = fig::Anchor::center,
+        f.notes.push_back({.x = c + 0.5, .y = r + 0.5, .text = three_decimals(corner(r, c)), .anchor = fig::Anchor::center,
                            .color = fig::Color::rgb(corner(r, c) < -0.3 ? 0xffffff : 0x1d1d1f)});
   return f;
 }

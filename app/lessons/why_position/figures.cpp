@@ -9,16 +9,19 @@
 //
 // [SECTION] Index
 // - Labels and the attention heatmap
-// - Figures: embeddings, attention, output, attention-shuffled, outputs, change
+// - Figures: embeddings, attention, output, output-shuffled, attention-shuffled, outputs, change
 // - Readouts
 // - The view
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "app/lessons/common/figures.hpp"
 #include "app/lessons/lesson.hpp"
 #include "app/lessons/why_position/setting.hpp"
 #include "app/plot/figure_text.hpp"
@@ -52,10 +55,13 @@ std::string encoding_text(const Setting& s, const Translator& tr) {
   return s.positions ? pe_text(s.pe_scale) : tr("why-position.encoding.none");
 }
 
+/// "0.33", "−0.33" (a minus sign, as every number on screen; "0.00" for a
+/// negative that rounds to 0).
 std::string two_decimals(double v) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f", v);
-  return buf;
+  std::snprintf(buf, sizeof buf, "%.2f", std::abs(v));
+  const bool negative = v < 0 && std::string_view(buf) != "0.00";
+  return (negative ? "−" : "") + std::string(buf);
 }
 
 /// A matrix as a heatmap, cell (r, c) at y = r, x = x_offset + c (on a reversed
@@ -73,6 +79,16 @@ void add_matrix(Figure& f, const Eigen::MatrixXd& a, double x_offset, fig::Color
     for (int c = 0; c < cols; ++c)
       h.values[static_cast<std::size_t>(r) * static_cast<std::size_t>(cols) + static_cast<std::size_t>(c)] =
           static_cast<float>(a(r, c));
+  // Exports: each block's own column index j and row index, in double.
+  for (int c = 0; c < cols; ++c) h.x_index.push_back(c);
+  for (int r = 0; r < rows; ++r) h.y_index.push_back(r);
+  h.exact = [copy = std::make_shared<const Eigen::MatrixXd>(a), x_offset](std::span<const double> xs, std::span<const double> ys,
+                                                                           std::span<double> out) {
+    for (std::size_t r = 0; r < ys.size(); ++r)
+      for (std::size_t c = 0; c < xs.size(); ++c)
+        out[r * xs.size() + c] = (*copy)(std::clamp<Eigen::Index>(std::lround(ys[r]), 0, copy->rows() - 1),
+                                         std::clamp<Eigen::Index>(std::lround(xs[c] - x_offset), 0, copy->cols() - 1));
+  };
   h.colormap = map;
   h.vmin = map == fig::Colormap::signed_ ? -vmax : 0.0;
   h.vmax = vmax;
@@ -122,10 +138,12 @@ std::vector<std::string> original_labels() {
 /// One row of d numbers per word, the words in their original order, each
 /// entry written in its cell: the embeddings X (what the head reads) or the
 /// outputs Y. Rows of a repeated word are equal without positions.
-Figure word_vectors(const Eigen::MatrixXd& rows, const std::string& value_name, const Translator& tr) {
+Figure word_vectors(const Eigen::MatrixXd& rows, const std::string& value_name, const Translator& tr,
+                    const std::vector<std::string>& labels = original_labels(),
+                    const char* word_axis = "why-position.outputs.axis.word") {
   Figure f;
   f.x = {.label = tr("why-position.vectors.axis.dim"), .tight = true};
-  f.y = {.label = tr("why-position.outputs.axis.word"), .tight = true, .reversed = true};  // word 0 at the top
+  f.y = {.label = tr(word_axis), .tight = true, .reversed = true};  // word 0 at the top
   const double vmax = std::max(rows.cwiseAbs().maxCoeff(), 1e-9);
   add_matrix(f, rows, 0, fig::Colormap::signed_, vmax, value_name, tr("why-position.readout.dim"),
              tr("why-position.readout.word"), false);
@@ -136,7 +154,6 @@ Figure word_vectors(const Eigen::MatrixXd& rows, const std::string& value_name, 
                          .anchor = fig::Anchor::center,
                          .color = rows(r, c) / vmax < -0.3 ? fig::Color::rgb(0xffffff) : fig::Color::rgb(0x1d1d1f)});
   for (int j = 0; j < kD; ++j) f.x.ticks.emplace_back(j, std::to_string(j));
-  const std::vector<std::string> labels = original_labels();
   for (int j = 0; j < kTokens; ++j) f.y.ticks.emplace_back(j, labels[static_cast<std::size_t>(j)]);
   f.legend = fig::LegendPlace::none;
   return f;
@@ -170,6 +187,24 @@ Figure output(const FigureContext& ctx) {
   return f;
 }
 
+/// Y for the shuffled sentence, its words in their new places (row i: the
+/// word now at place i): what the head outputs for the sentence a step reads
+/// out, before the outputs are put back and compared (figure outputs).
+Figure output_shuffled(const FigureContext& ctx) {
+  const auto& tr = ctx.tr;
+  const Setting s = why_position::shown_setting(ctx.params);
+  const core::ShuffleTest<double> t = s.shown();
+  std::vector<std::string> labels;
+  for (int i = 0; i < kTokens; ++i) labels.push_back(labelled(s.shuffled_word(i), i));
+  Figure f = word_vectors(t.shuffled.output, tr("why-position.readout.output"), tr, labels,
+                          "why-position.output_shuffled.axis.word");
+  f.title = tr("why-position.output_shuffled.title");
+  f.subtitle = tr.format("why-position.output_shuffled.subtitle", {{"sentence", s.shuffled_sentence()},
+                                                                   {"perm", s.perm_text()},
+                                                                   {"encoding", encoding_text(s, tr)}});
+  return f;
+}
+
 /// A = softmax(Q·Kᵀ/√d) for the sentence as given.
 Figure attention(const FigureContext& ctx) {
   const auto& tr = ctx.tr;
@@ -195,7 +230,7 @@ Figure attention_shuffled(const FigureContext& ctx) {
   f.subtitle = tr.format("why-position.shuffled.subtitle", {{"sentence", s.shuffled_sentence()},
                                                             {"perm", s.perm_text()},
                                                             {"encoding", encoding_text(s, tr)},
-                                                            {"gap", fig::num(t.gap, 2)}});
+                                                            {"gap", lessons::text_number(t.gap, 2)}});
   return f;
 }
 
@@ -218,7 +253,7 @@ Figure outputs(const FigureContext& ctx) {
   Figure f;
   f.title = tr("why-position.outputs.title");
   f.subtitle = tr.format(t.gap <= kEquivarianceTolerance ? "why-position.outputs.subtitle_rounding" : "why-position.outputs.subtitle",
-                         {{"encoding", encoding_text(s, tr)}, {"gap", fig::num(t.gap, 2)}});
+                         {{"encoding", encoding_text(s, tr)}, {"gap", lessons::text_number(t.gap, 2)}});
   f.x = {.label = tr("why-position.outputs.axis.dim"), .tight = true};
   // Reversed: word 0 at the top, the block titles above it (y = −0.9).
   f.y = {.label = tr("why-position.outputs.axis.word"), .min = -1.3, .max = kTokens - 0.5, .tight = true, .reversed = true};
@@ -306,7 +341,7 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
 
   // (1) No positions: Y(P·X) = P·Y(X) up to rounding.
   const core::ShuffleTest<double> none = s.test(0.0);
-  out.push_back({tr("why-position.readout.none_label"), fig::num(none.gap, 2), none.gap, none.gap <= kEquivarianceTolerance});
+  out.push_back({tr("why-position.readout.none_label"), lessons::text_number(none.gap, 2), none.gap, none.gap <= kEquivarianceTolerance});
 
   // (2) With x + pe_scale·PE(p): by how much the symmetry breaks (nothing to break
   // when the order did not change).
@@ -322,18 +357,18 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
     // a failed check).
     out.push_back({with_label,
                    tr.format("why-position.readout.saturated",
-                             {{"gap", fig::num(with.gap, 2)}, {"place", labelled(s.shuffled_word(focus), focus)}}),
+                             {{"gap", lessons::text_number(with.gap, 2)}, {"place", labelled(s.shuffled_word(focus), focus)}}),
                    with.gap, std::nullopt});
   else
     // Broken beyond rounding: the claim. How far depends on the head: a
     // softmax that nearly saturates on unmoved places changes little.
-    out.push_back({with_label, fig::num(with.gap, 3), with.gap, with.gap > kEquivarianceTolerance});
+    out.push_back({with_label, lessons::text_number(with.gap, 3), with.gap, with.gap > kEquivarianceTolerance});
 
   // (3) Without positions the two "the" (places 0 and 3) are the same input,
   // so they get the same output: the head cannot tell them apart.
   const double same = (none.original.output.row(0) - none.original.output.row(3)).cwiseAbs().maxCoeff();
   out.push_back({tr.format("why-position.readout.twins_label", {{"a", labelled(Setting::word(0), 0)}, {"b", labelled(Setting::word(3), 3)}}),
-                 fig::num(same, 2), same, same <= kEquivarianceTolerance});
+                 lessons::text_number(same, 2), same, same <= kEquivarianceTolerance});
   return out;
 }
 
@@ -347,7 +382,7 @@ ViewDef why_position_view() {
           .keys = {"perm", "encoding", "pe_scale", "seed"},
           .defaults = {},
           .figures = {{"embeddings", embeddings}, {"attention", attention}, {"output", output},
-                      {"attention-shuffled", attention_shuffled}, {"outputs", outputs}, {"change", change}},
+                      {"output-shuffled", output_shuffled}, {"attention-shuffled", attention_shuffled}, {"outputs", outputs}, {"change", change}},
           .tables = {"why-position-shuffle"},
           .readouts = readouts};
 }

@@ -56,7 +56,10 @@ void controls(LessonUi& ui) {
   std::string sentence;
   for (std::size_t i = 0; i < current.size() && i < static_cast<std::size_t>(kTokens); ++i)
     sentence += (i ? " " : "") + std::string(why_position::Setting::word(static_cast<int>(current[i])));
-  ImGui::TextUnformatted(tr.format("why-position.now_reads", {{"sentence", sentence}}).c_str());
+  bool in_order = true;
+  for (std::size_t i = 0; i < current.size(); ++i) in_order = in_order && current[i] == static_cast<double>(i);
+  // Shuffled, the other tabs still show the sentence as given: say which is which.
+  ImGui::TextUnformatted(tr.format(in_order ? "why-position.now_reads_given" : "why-position.now_reads", {{"sentence", sentence}}).c_str());
 }
 
 void draw(LessonUi& ui) {

@@ -327,7 +327,10 @@ void LessonView::lecture_page(UiContext& ctx, float height, const std::function<
     ImGui::EndChild();
     last_plot_ = last_figure_ = {at.x, at.y, at.x + size.x, at.y + size.y};
   } else if (!front.empty()) {
+    // A step that asks about its figure shows its frame only, until the answer.
+    hide_figure_data_ = step && step->hide_figure && !c.state.step_revealed() && front == step->figure;
     figure(front, size);
+    hide_figure_data_ = false;
   }
   ImGui::EndGroup();
   min_header_ = 0;

@@ -51,8 +51,12 @@ AttentionMatrix<Scalar> softmax_each_row(const AttentionMatrix<Scalar>& scores);
 
 /// A = softmax_row(Q·Kᵀ/√d) and Y = A·V for the rows of `x` (N × d, N >= 1;
 /// the head's matrices d × d). Raises InvalidParameter on mismatched sizes.
+/// `causal`: the decoder's mask, query m sees keys n <= m only (the scores of
+/// later keys are −∞ before the softmax, so their weights are exactly 0 and
+/// row 0 puts all its weight on token 0).
 template <class Scalar>
-AttentionResult<Scalar> self_attention(const AttentionMatrix<Scalar>& x, const AttentionHead<Scalar>& head);
+AttentionResult<Scalar> self_attention(const AttentionMatrix<Scalar>& x, const AttentionHead<Scalar>& head,
+                                       bool causal = false);
 
 /// A toy head: every entry of W_q, W_k, W_v drawn N(0, 1/d) (so q·k/√d is of
 /// order 1), from random_normal(seed, stream of W_q | W_k | W_v, r·d + c).

@@ -14,6 +14,19 @@ double rope_decay_bound(double distance, int d, double base);
 /// The same for arbitrary frequencies (e.g. after context-extension scaling).
 double rope_decay_bound(double distance, std::span<const double> thetas);
 
+/// E|S_j| when the j phases r·θ_k are independent and uniform: the mean
+/// distance from the start of a planar walk of j unit steps in random
+/// directions, ∫₀^∞ (1 − J₀(t)^j)/t² dt (1 for j = 1, 4/π for j = 2,
+/// 1.5745972… for j = 3). Exact to 1e-10 (j = 3; 1e-11 and better beyond): quadrature for j < 32,
+/// beyond it the asymptotic series √(πj)/2·(1 + 1/(16j) + 19/(1536j²) + …),
+/// whose error there is below 0.403^j (J₀'s largest lobe). 0 for j = 0.
+double random_walk_mean_distance(int j);
+/// The level RoFormer's relative bound settles at once the phases are
+/// effectively random (distances far beyond the longest wavelength):
+/// (1/(d/2))·Σ_{j=1}^{d/2} E|S_j| divided by the bound at r = 0, (d/2 + 1)/2.
+/// d = 128: 0.1474648… Checks d (even, in the key's range).
+double rope_decay_bound_random_level(int d);
+
 /// Score of q = k = (1, …, 1) at distance r: Σ_{i=0}^{d/2−1} 2 cos(r θ_i).
 double rope_ones_score(double distance, int d, double base);
 double rope_ones_score(double distance, std::span<const double> thetas);

@@ -44,9 +44,11 @@ double gaussian_shift_invariance_error(const Eigen::VectorXd& q, const Eigen::Ve
                                        int window, double base, PairLayout layout, const GaussianKernel& kernel,
                                        KernelMode mode);
 
-/// The smallest x ≥ 0 with K(x) < threshold·K(0) (e.g. 0.01 for "below 1%"):
-/// the first root of K(x) = threshold·K(0). Returns a negative value when
-/// K(0) <= 0 (an alpha < 0 mix with no peak to take a fraction of).
+/// The distance from which |K| stays below threshold·|K(0)| (e.g. 0.01 for
+/// "below 1%"): the last root of |K(x)| = threshold·|K(0)|. On |K|, not K: a
+/// negative weight makes K change sign, and signed K is "below 1%" long
+/// before its size is. For α1, α2 ≥ 0 it is the first (and only) root.
+/// Returns a negative value when K(0) = 0 (no peak to take a fraction of).
 /// threshold must be in (0, 1) (InvalidParameter "threshold" otherwise).
 double gaussian_kernel_cutoff(const GaussianKernel& kernel, double threshold);
 

@@ -204,7 +204,9 @@ class Params {
 /// even and >= 4 when bidirectional; bucket_max_distance above the exact
 /// range; beta_fast > beta_slow; high_freq_factor > low_freq_factor; every
 /// `dims` item below d (when dims is set); head <= heads; vector length even;
-/// `perm` a permutation (check_permutation). Only the keys in
+/// `perm` a permutation (check_permutation); mrope_section 1..4096 pairs
+/// together; d a multiple of 4 where d, row and col are read (axial 2-D
+/// RoPE). Only the keys in
 /// `keys` are considered (the keys a table or view reads); an empty span means
 /// all. Raises InvalidParameter naming the first offending key.
 void check_param_relations(const Params& params, std::span<const std::string_view> keys = {});
