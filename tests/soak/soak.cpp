@@ -70,7 +70,12 @@ struct Options {
 struct Tally {
   std::map<std::string, long> counts;
   std::vector<std::string> failures;
-  void count(const std::string& what) { ++counts[what]; }
+  long now = 0;       ///< the frame being driven (for the trace)
+  bool trace = false; ///< POSLAB_SOAK_TRACE: every action, with its frame, on stderr
+  void count(const std::string& what) {
+    ++counts[what];
+    if (trace) std::fprintf(stderr, "poslab soak: frame %ld: %s\n", now, what.c_str());
+  }
   void fail(long frame, const std::string& what) {
     if (failures.size() < 50) std::fprintf(stderr, "poslab soak: frame %ld: %s\n", frame, what.c_str());
     failures.push_back(what);
@@ -511,15 +516,22 @@ int main(int argc, char** argv) {
       // A sweep being recorded holds its frames until it is written: let it finish.
       for (int i = 0; i < 2000 && app.recorder().active(); ++i) (void)window->run_frame(app, 1.0 / 60);
       if (!canonical.empty()) (void)app.paste_state(canonical.c_str());
-      app.run(ui::Action::scale_reset);
+      // Out of lecture mode first: there Ctrl+0 resets the lecture zoom and
+      // leaves the window's UI scale as the script left it (seed 1 stopped
+      // at frame 1372 in lecture mode, its window scale up: 40 MB of atlas).
       app.set_lecture(false);
+      app.run(ui::Action::scale_reset);
       for (int i = 0; i < 3; ++i) (void)window->run_frame(app, 1.0 / 60);  // the atlas rebuilt at scale 1 too
 #if !POSLAB_SOAK_ASAN
       ::malloc_trim(0);  // (ASan's allocator has its own quarantine allowance below)
 #endif
     };
     const auto t0 = std::chrono::steady_clock::now();
+    // POSLAB_SOAK_TRACE=1: every action with its frame, and the heap every 10 frames.
+    soak.tally.trace = std::getenv("POSLAB_SOAK_TRACE") != nullptr;
     for (; frames < opt.frames; ++frames) {
+      soak.tally.now = frames;
+      if (soak.tally.trace && frames % 10 == 0) std::fprintf(stderr, "poslab soak: frame %ld: heap %.1f MB\n", frames, heap_mb());
       soak.frame(frames);
       if (frames == 0) rss_first = resident_mb();
       if (frames == start_frame) canonical = app.copy_state(), settle(), rss_start = resident_mb(), heap_start = heap_mb();
