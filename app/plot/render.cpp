@@ -1541,6 +1541,25 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
     backed_text(p, b.label, st);
     remember(p.at, b.label, st, p.h, p.v);
   }
+  // The values written in a matrix's cells (TextNotes on a heatmap) are
+  // drawn only when every one fits its cell: a large font in a small plot
+  // (lecture mode, Ctrl+=) printed them over each other; all or none, so
+  // that no cell looks empty. The hover readout still gives each value.
+  bool heatmap_notes_fit = true;
+  for (const Heatmap& h : f.heatmaps) {
+    if (!h.is_matrix() || h.cols <= 0 || h.rows <= 0) continue;
+    const double cw = std::abs(L.to_px_x(h.x1) - L.to_px_x(h.x0)) / h.cols;
+    const double ch = std::abs(L.to_px_y(h.y1) - L.to_px_y(h.y0)) / h.rows;
+    for (const TextNote& n : f.notes) {
+      if (n.x < std::min(h.x0, h.x1) || n.x > std::max(h.x0, h.x1) || n.y < std::min(h.y0, h.y1) ||
+          n.y > std::max(h.y0, h.y1))
+        continue;
+      if (!(text_width(painter, n.text, TextStyle{note_size, false, th.text}) <= cw * 0.98 && note_size * 1.05 <= ch)) {
+        heatmap_notes_fit = false;
+        break;
+      }
+    }
+  }
   for (const TextNote& n : f.notes) {
     const Point p{L.to_px_x(n.x), L.to_px_y(n.y)};
     if (!std::isfinite(p.x) || !std::isfinite(p.y) || !L.plot.contains(p)) continue;
@@ -1551,6 +1570,7 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
     });
     const Color nc = n.color ? *n.color : th.text;
     const TextStyle st{note_size, false, on_heatmap ? nc : readable(nc)};
+    if (on_heatmap && !heatmap_notes_fit) continue;
     painter.text(p, n.text, st, n.anchor, VAnchor::middle);
     remember(p, n.text, st, n.anchor, VAnchor::middle);
   }
@@ -1588,7 +1608,12 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
       if (std::isfinite(prev)) gap = std::min(gap, std::abs(y - prev));
       prev = y;
     }
-    if (gap < ytick_st.size * 1.2) ytick_st.size = std::max({style.min_text, gap / 1.2, tick_st.size * 0.6});
+    // A token's name is worth more than the style's minimum: at Ctrl+= ×3
+    // in lecture mode a 6-row matrix has 24 px rows against 26 px text and
+    // dropped every other word, "man₁" among them (issue 29). Down to 60 %
+    // of the minimum, the size at which every row's name fits (1.25 × its
+    // size per row, so that the overlap guard below keeps them all).
+    if (gap < ytick_st.size * 1.2) ytick_st.size = std::max({style.min_text * 0.6, gap / 1.25, tick_st.size * 0.6});
   }
   double last_label_top = 1e300;
   for (const Tick& t : y_ticks) {
@@ -1629,11 +1654,14 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
     const Point box[] = {{bar.x, bar.y}, {bar.right(), bar.y}, {bar.right(), bar.bottom()}, {bar.x, bar.bottom()}, {bar.x, bar.y}};
     painter.stroke_polyline(box, th.axis, 1.0, LineStyle::solid);
     double widest = 0;
+    double last_top = 1e300;  // the colour bar's labels, bottom up: one that would touch the last is left out
     for (const Tick& t : cb_ticks) {
       const double y = bar.bottom() - (t.value - hm->vmin) / (hm->vmax - hm->vmin) * bar.h;
       if (y < bar.y - 0.5 || y > bar.bottom() + 0.5) continue;
       const Point g[] = {{bar.right(), y}, {bar.right() + tick_len, y}};
       painter.stroke_polyline(g, th.axis, 1.0, LineStyle::solid);
+      if (y + tick_st.size * 0.6 > last_top) continue;
+      last_top = y - tick_st.size * 0.6;
       painter.text({bar.right() + tick_len + fs * 0.25, y}, t.label, tick_st, Anchor::left, VAnchor::middle);
       widest = std::max(widest, text_width(painter, t.label, tick_st));
     }

@@ -426,9 +426,24 @@ void LessonView::hold_axes(FigureCache::Entry& e, const ViewDef& v, const Figure
   }
   const SessionAnimation& cfg = a.config();
   const std::string id = cfg.key + "=" + core::format_number(cfg.from) + ":" + core::format_number(cfg.to);
+  // A side the sweep moves gets 5 % of the span more room than the values
+  // seen gave: a curve sampled at other points between them peaks a hair
+  // higher, and the axes must not creep on every frame (measured on rope's
+  // m sweep: it grew on each of 100 frames without the margin).
+  auto widen = [](const fig::ViewRange& before, const fig::ViewRange& after) {
+    fig::ViewRange w = after;
+    const double dx = (after.x_max - after.x_min) * 0.05, dy = std::abs(after.y_max - after.y_min) * 0.05;
+    const double up = after.y_max >= after.y_min ? 1.0 : -1.0;  // a reversed y: bottom first
+    if (after.x_min < before.x_min) w.x_min -= dx;
+    if (after.x_max > before.x_max) w.x_max += dx;
+    if (up * (after.y_min - before.y_min) < 0) w.y_min -= up * dy;
+    if (up * (after.y_max - before.y_max) > 0) w.y_max += up * dy;
+    return w;
+  };
   if (e.hold_for != id) {
     e.hold_for = id;
-    e.hold = fig::default_view(e.figure);
+    const fig::ViewRange first = fig::default_view(e.figure);
+    fig::ViewRange all = first;
     // Both ends and seven values between, as the slider moves (a range need
     // not grow with the key: a period, a peak in the middle).
     const core::ParamSpec& spec = core::param_spec(cfg.key);
@@ -436,14 +451,16 @@ void LessonView::hold_axes(FigureCache::Entry& e, const ViewDef& v, const Figure
       try {
         core::Params p = ctx_->state.params();
         p.set(cfg.key, snap(spec, interpolate(spec, cfg.from, cfg.to, i / 8.0), false));
-        e.hold = fig::union_view(*e.hold, fig::default_view(build_figure(v, def, p, ctx_->tr, size.x, size.y)));
+        all = fig::union_view(all, fig::default_view(build_figure(v, def, p, ctx_->tr, size.x, size.y)));
       } catch (const std::exception&) {
         // a value the lesson refuses: the frames shown widen the range instead
       }
     }
+    e.hold = widen(first, all);
     e.hold_version = e.version;
   } else if (e.hold_version != e.version) {
-    e.hold = fig::union_view(*e.hold, fig::default_view(e.figure));
+    const fig::ViewRange grown = fig::union_view(*e.hold, fig::default_view(e.figure));
+    if (!(grown == *e.hold)) e.hold = widen(*e.hold, grown);
     e.hold_version = e.version;
   }
   e.widget.set_hold(e.hold);

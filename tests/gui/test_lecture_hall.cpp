@@ -31,6 +31,7 @@
 #include <imgui_internal.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -351,6 +352,27 @@ TEST_CASE("lecture: Ctrl+= three times re-lays the figure out: a large plot, eve
         CAPTURE(label);
         CHECK(drawn.count(label) >= 1);
       }
+    // No text over another (a matrix's cell values printed over each other
+    // at this size): boxes of the unrotated texts overlap by < 15 %.
+    std::vector<std::pair<ImVec4, std::string>> boxes;
+    for (const auto& op : rec.ops)
+      if (op.kind == ui::FigureRecording::Kind::text && !op.rotated && op.font) {
+        const std::string t = rec.text.substr(op.first, op.count);
+        const ImVec2 sz = op.font->CalcTextSizeA(op.width, FLT_MAX, 0, t.c_str());
+        boxes.push_back({{op.a.x, op.a.y, op.a.x + sz.x, op.a.y + sz.y}, t});
+      }
+    int overlapping = 0;
+    for (std::size_t i = 0; i < boxes.size(); ++i)
+      for (std::size_t j = i + 1; j < boxes.size(); ++j) {
+        const ImVec4 &a = boxes[i].first, &c = boxes[j].first;
+        const float w = std::min(a.z, c.z) - std::max(a.x, c.x), h = std::min(a.w, c.w) - std::max(a.y, c.y);
+        const float least = std::min((a.z - a.x) * (a.w - a.y), (c.z - c.x) * (c.w - c.y));
+        if (w > 0 && h > 0 && w * h > 0.15f * least) {
+          ++overlapping;
+          MESSAGE("\"" << boxes[i].second << "\" over \"" << boxes[j].second << "\"");
+        }
+      }
+    CHECK(overlapping == 0);
   }
 }
 

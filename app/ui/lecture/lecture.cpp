@@ -516,12 +516,25 @@ void App::draw_scene_grid(UiContext& ctx) {
     const ImVec2 at = ImGui::GetCursorScreenPos();
     grid_previews_.draw(ctx, ctx.plot, sc, false, box, laid_out, builds_left);
     std::string label = std::to_string(i + 1) + "  " + (sc.caption.empty() ? lesson_title(tr_, sc.lesson) : sc.caption.in(lang));
+    // Two lines at most, cut with "…" at a character (the third line was cut through its glyphs).
+    // Broken as the captions are (wrapped_text: next to any CJK character too).
+    const float two_lines = 2 * ImGui::GetFontSize() + ImGui::GetStyle().ItemSpacing.y + 0.5f;
+    if (wrapped_height(nullptr, label, cell_w) > two_lines) {
+      std::vector<std::size_t> ends;  // where each UTF-8 character ends
+      for (std::size_t k = 0; k < label.size(); ++k)
+        if (k + 1 == label.size() || (static_cast<unsigned char>(label[k + 1]) & 0xC0) != 0x80) ends.push_back(k + 1);
+      std::size_t lo = 0, hi = ends.size();  // the longest prefix whose "…" still fits
+      while (lo + 1 < hi) {
+        const std::size_t mid = (lo + hi) / 2;
+        const std::string cut = label.substr(0, ends[mid - 1]) + "…";
+        (wrapped_height(nullptr, cut, cell_w) <= two_lines ? lo : hi) = mid;
+      }
+      label = label.substr(0, lo > 0 ? ends[lo - 1] : 0) + "…";
+    }
     const float line_end = ImGui::GetCursorPosX() + cell_w;
-    ImGui::PushTextWrapPos(line_end);
     ImGui::PushClipRect(ImGui::GetCursorScreenPos(), {ImGui::GetCursorScreenPos().x + cell_w, ImGui::GetCursorScreenPos().y + text_h}, true);
-    ImGui::TextUnformatted(label.c_str());
+    wrapped_text(label, line_end);
     ImGui::PopClipRect();
-    ImGui::PopTextWrapPos();
     ImGui::SetCursorScreenPos({at.x, at.y + box.y});
     ImGui::Dummy({cell_w, text_h});
     ImGui::EndGroup();
