@@ -6,7 +6,9 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
+#include "app/common/i18n.hpp"
 #include "app/ui/heatmap_sink.hpp"
 
 namespace poslab::app::ui {
@@ -52,6 +54,12 @@ class Platform {
   /// The heatmaps of the presenter's window (its own GL context); the main
   /// window's where there is one context.
   virtual HeatmapSink& presenter_heatmaps() { return heatmaps(); }
+  /// Lines Help → About adds under the version (the page: the version of
+  /// the site it runs and whether it works offline), in tr's language.
+  virtual std::vector<std::string> about_lines(const Translator& tr) const {
+    (void)tr;
+    return {};
+  }
 };
 
 /// No window: nothing is drawn, everything else behaves.

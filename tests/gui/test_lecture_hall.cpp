@@ -505,44 +505,6 @@ TEST_CASE("presenter view: a platform without a second window says so and stays 
 
 // [SECTION] 5 A deck that cannot be opened
 
-TEST_CASE("gui --deck with a typo: the window says why, keeps what is open, and reads the file again once fixed") {
-  test::BlindApp b;
-  auto& st = b.state();
-  REQUIRE(st.select_view("alibi"));
-  const fs::path file = b.dir / "lecture.deck.json";
-  std::ofstream(file) << R"({"format": "poslab-deck", "version": 1, "scenes": [{"lesson": "rope", "params": {"d": 3}}]})";
-  app::WindowRequest r;
-  r.deck = file.string();
-  bool io = false;
-  ui::AppState probe;
-  const std::string why = ui::apply_window_request(probe, r, &io);
-  REQUIRE_FALSE(why.empty());
-  b.app->deck_ui().show_error(why, file.string(), true);
-  b.frames(2);
-  CHECK(b.app->deck_ui().error().find("scene 1") != std::string::npos);
-  CHECK(st.view().id == "alibi");  // what was open stays
-  CHECK_FALSE(b.app->lecture());
-  // Still wrong: the new message.
-  CHECK_FALSE(b.app->deck_ui().retry(*b.app).empty());
-  CHECK_FALSE(b.app->deck_ui().error().empty());
-  // Fixed: opened and presented in lecture mode, as asked.
-  std::ofstream(file) << R"({"format": "poslab-deck", "version": 1, "scenes": [{"lesson": "rope", "params": {"d": 8}}]})";
-  CHECK(b.app->deck_ui().retry(*b.app).empty());
-  CHECK(b.app->deck_ui().error().empty());
-  CHECK(st.presenting());
-  CHECK(b.app->lecture());
-  // A one-scene deck is "1 scene".
-  CHECK(b.app->toasts().last().find("(1 scene)") != std::string::npos);
-  // Esc closes the message window first.
-  b.app->deck_ui().show_error("x", file.string());
-  b.frames(1);
-  b.app->escape();
-  CHECK(b.app->deck_ui().error().empty());
-  CHECK(b.app->lecture());
-}
-
-// [SECTION] 8 Pointer, zoom, animation axes
-
 TEST_CASE("lecture: an idle pointer hides after 2 s with the figure's crosshair and readout; a move brings them back") {
   test::BlindApp b;
   auto& st = b.state();

@@ -75,7 +75,6 @@ std::string DeckUi::export_handout_pdf(UiContext& ctx) {
 }
 
 void DeckUi::draw(UiContext& ctx, App& app) {
-  draw_error(ctx, app);
   if (!open) return;
   const float s = ctx.scale;
   const ImGuiViewport* vp = ImGui::GetMainViewport();
@@ -114,13 +113,13 @@ void DeckUi::draw(UiContext& ctx, App& app) {
   ImGui::SameLine();
   if (ImGui::Button(ctx.tr("ui.deck.open").c_str()) && !app.pick_file()) {
     const fs::path suggested = st.deck_source().empty() ? folder / "lecture.deck.json" : fs::path(st.deck_source());
-    app.session_ui().show(SessionUi::Prompt::open_deck, suggested, folder, ctx.settings.recent_decks);
+    app.show_prompt(SessionUi::Prompt::open_deck, suggested, folder, ctx.settings.recent_decks);
   }
   ImGui::SameLine();
   ImGui::BeginDisabled(!deck);
   if (ImGui::Button(ctx.tr("ui.deck.save").c_str())) {
     const fs::path suggested = st.deck_source().empty() ? folder / "lecture.deck.json" : fs::path(st.deck_source());
-    app.session_ui().show(SessionUi::Prompt::save_deck, suggested, folder, ctx.settings.recent_decks);
+    app.show_prompt(SessionUi::Prompt::save_deck, suggested, folder, ctx.settings.recent_decks);
   }
   ImGui::SameLine();
   if (ImGui::Button(ctx.tr("ui.deck.present").c_str())) {
@@ -330,59 +329,6 @@ void DeckUi::scene_details(UiContext& ctx, int index) {
     st.set_scene(index, std::move(sc));
   }
   ImGui::TreePop();
-}
-
-// [SECTION] A deck that could not be opened
-
-void DeckUi::show_error(std::string message, std::string path, bool lecture, bool presenter) {
-  error_ = std::move(message);
-  error_path_ = std::move(path);
-  error_lecture_ = lecture;
-  error_presenter_ = presenter;
-}
-
-std::string DeckUi::retry(App& app) {
-  const std::string why = app.open_deck(error_path_);
-  if (!why.empty()) {
-    error_ = why;
-    return why;
-  }
-  error_.clear();
-  if (error_lecture_ || error_presenter_) app.set_lecture(true);
-  if (error_presenter_) app.set_presenter_view(true);
-  return {};
-}
-
-void DeckUi::draw_error(UiContext& ctx, App& app) {
-  if (error_.empty()) return;
-  const float s = ctx.scale;
-  const ImGuiViewport* vp = ImGui::GetMainViewport();
-  ImGui::SetNextWindowSize({std::min(640 * s, vp->WorkSize.x * 0.9f), 0}, ImGuiCond_Appearing);
-  ImGui::SetNextWindowPos({vp->WorkPos.x + vp->WorkSize.x * 0.5f, vp->WorkPos.y + vp->WorkSize.y * 0.4f},
-                          ImGuiCond_Appearing, {0.5f, 0.5f});
-  bool keep = true;
-  const std::string title = ctx.tr("ui.deck.error_title") + "###deck-error";
-  if (!ImGui::Begin(title.c_str(), &keep, ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings)) {
-    ImGui::End();
-    if (!keep) error_.clear();
-    return;
-  }
-  wrapped_text(ctx.tr.format("ui.deck.error_intro", {{"path", short_file_name(error_path_)}}));
-  ImGui::Spacing();
-  wrapped_colored(ctx.pal.error, error_);
-  ImGui::Spacing();
-  wrapped_text(ctx.tr("ui.deck.error_hint"));
-  ImGui::Spacing();
-  if (ImGui::Button(ctx.tr("ui.deck.error_retry").c_str())) (void)retry(app);
-  ImGui::SameLine();
-  if (ImGui::Button(ctx.tr("ui.deck.open").c_str()) && !app.pick_file()) {
-    const fs::path folder = ctx.export_choice.dir;
-    app.session_ui().show(SessionUi::Prompt::open_deck, fs::path(error_path_), folder, ctx.settings.recent_decks);
-  }
-  ImGui::SameLine();
-  if (ImGui::Button(ctx.tr("ui.common.close").c_str())) keep = false;
-  ImGui::End();
-  if (!keep) error_.clear();
 }
 
 }  // namespace poslab::app::ui

@@ -31,24 +31,11 @@ class DeckUi {
   /// <deck>-handout.pdf, with a toast; returns the path ("" on failure).
   std::string export_handout_pdf(UiContext& ctx);
 
-  /// Says why deck `path` could not be opened, in a window that stays until
-  /// closed; "Open again" reads the file again (and starts lecture mode, and
-  /// the presenter view, when they were asked for).
-  void show_error(std::string message, std::string path, bool lecture = false, bool presenter = false);
-  /// The message shown ("" when the window is closed).
-  const std::string& error() const { return error_; }
-  void close_error() { error_.clear(); }
-  /// "Open again" on the error window (tests): "" or the new message.
-  std::string retry(App& app);
-
  private:
-  void draw_error(UiContext& ctx, App& app);
   /// The scene's question, answer, reveal, notes and animation (under "More").
   void scene_details(UiContext& ctx, int index);
 
   std::string title_en_, title_zh_;
-  std::string error_, error_path_;
-  bool error_lecture_ = false, error_presenter_ = false;
 };
 
 /// The first sentence of `text` (to its first ". ", "。", "! ", "? " …), cut
