@@ -340,7 +340,6 @@ std::string write_deck(const Deck& deck) {
       j["reveal"] = r;
     }
     if (s.hide_figure) j["hide_figure"] = true;
-    if (!s.notes.empty()) j["notes"] = text_json(s.notes);
     if (s.animation) {
       const SessionAnimation& a = *s.animation;
       j["animation"] = {{"key", a.key},   {"from", a.from},   {"to", a.to},

@@ -60,7 +60,7 @@ struct Scene {
   LocalText caption;
   LocalText question;  ///< predict-then-reveal: asked first …
   LocalText answer;    ///< … answered on the next key press
-  LocalText notes;     ///< the speaker's notes (never on the projector)
+  LocalText notes;     ///< the speaker's notes: the presenter view shows them, the projector never
   /// Applied with the answer (empty = the answer changes nothing on screen).
   std::vector<std::pair<std::string, std::string>> reveal_params;
   std::string reveal_figure;
@@ -68,8 +68,6 @@ struct Scene {
   /// what it draws (the question asks about it): "hide_figure": true.
   bool hide_figure = false;
   std::optional<SessionAnimation> animation;
-  /// Speaker notes: the presenter view shows them, the projector never.
-  LocalText notes;
   bool operator==(const Scene&) const = default;
 
   bool has_question() const { return !question.empty(); }
