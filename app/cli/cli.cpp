@@ -75,6 +75,9 @@ int dispatch(int argc, char** argv, const GuiEntryPoints& gui, std::string& lang
                   "with --step: show the step's answer (and what its reveal sets), as → does after the question");
     sub->add_option("--deck", window.deck, "a deck file to present, or a built-in deck's id (poslab list decks)");
     sub->add_flag("--lecture", window.lecture, "lecture mode: figure first, projector theme, text sized to the screen");
+    sub->add_flag("--presenter", window.presenter,
+                  "lecture mode with the presenter view: notes, next scene and clock on a second window "
+                  "(screenshot: also writes it as <out>-presenter.png)");
   };
   CLI::App* gui_cmd = app.add_subcommand("gui", "open the desktop app (the default)");
   add_window_options(gui_cmd);
@@ -85,6 +88,10 @@ int dispatch(int argc, char** argv, const GuiEntryPoints& gui, std::string& lang
   add_window_options(shot);
   shot->add_option("--out", window.screenshot_out, "PNG file to write")->required();
   shot->add_option("--size", shot_size, "window size WxH, default 1600x1000");
+  std::string shot_keys;
+  shot->add_option("--keys", shot_keys,
+                   "key presses before the shot, X11 keysym names as xdotool writes them, separated by spaces "
+                   "(\"Next Next Down 5 Return\")");
 
   cli::TableRequest table;
   CLI::App* table_cmd = cli::add_table_command(app, table);
@@ -187,6 +194,11 @@ int dispatch(int argc, char** argv, const GuiEntryPoints& gui, std::string& lang
     } catch (const core::InvalidParameter& e) {
       return cli::fail(kExitUsage, error_text(translator_for(window.lang), e));
     }
+  }
+  for (std::size_t at = 0; at < shot_keys.size();) {  // "Next  Next Down" → Next, Next, Down
+    const std::size_t end = std::min(shot_keys.find(' ', at), shot_keys.size());
+    if (end > at) window.keys.push_back(shot_keys.substr(at, end - at));
+    at = end + 1;
   }
   if (!gui.run_window)
     return cli::fail(kExitFailure,

@@ -29,6 +29,10 @@ struct WindowRequest {
   bool reveal = false;               ///< with `step`: that step's answer shown, as → shows it after the question
   std::string deck;                  ///< a deck file to present (docs/DECKS.md), at its first scene
   bool lecture = false;              ///< start in lecture mode (screenshot: render it)
+  bool presenter = false;            ///< the presenter view too (screenshot: <out>-presenter.png beside it)
+  /// screenshot: key presses replayed before the shot, X11 keysym names as
+  /// xdotool writes them ("Next Next Down 5 Return"), in order.
+  std::vector<std::string> keys;
   bool fresh = false;                ///< gui: start from the defaults, not the autosave
 };
 

@@ -23,7 +23,9 @@ CLI::App* add_deck_command(CLI::App& app, DeckRequest& r) {
   exp->add_option("deck", r.deck, "a deck file, or a built-in deck's id (poslab list decks)")->required();
   exp->add_option("--format", r.format, "pdf (one file), png or svg (one file per scene)")->required();
   exp->add_option("--out", r.out, "the PDF file, or the folder for PNG/SVG")->required();
-  exp->add_option("--page", r.page, "a4 (default), letter or slide (13.333 × 7.5 in)");
+  exp->add_option("--page", r.page,
+                  "slide (13.333 × 7.5 in, 16:9: the default for png and svg, 1920 × 1080 px), a4 (the default for pdf) "
+                  "or letter");
   exp->add_option("--theme", r.theme, "light (default), dark or projector");
   exp->add_option("--lang", r.lang, "en or zh (default: the system language)");
   CLI::App* check = deck->add_subcommand("check", "read a deck and say whether it is good (exit 0) or where it is not (exit 2)");

@@ -1,6 +1,9 @@
 // `poslab export --view ID [--figure ID] --format png|svg|pdf|csv --out PATH ...`
 
 #include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <iostream>
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -29,8 +32,10 @@ CLI::App* add_export_command(CLI::App& app, ExportRequest& r) {
   sub->add_option("--set", r.sets, "KEY=VALUE, repeatable");
   sub->add_option("--model", r.model, "a Hugging Face config.json whose params apply first (poslab model)");
   sub->add_option("--preset", r.preset, "preset to apply first");
-  CLI::Option* width = sub->add_option("--width", r.width, "width in pixels (PNG) or points (SVG, PDF); default 1600");
-  CLI::Option* height = sub->add_option("--height", r.height, "height; default 1000, or width × 0.625 when only --width is given");
+  CLI::Option* width =
+      sub->add_option("--width", r.width, "width in pixels (PNG) or points (SVG, PDF); default 1600 (a GIF sweep: 960)");
+  CLI::Option* height = sub->add_option(
+      "--height", r.height, "height; default 1000 (a GIF sweep: 540), or width × 0.625 when only --width is given");
   sub->add_option("--scale", r.scale, "PNG pixel density, e.g. 2 for crisp slides; default 1");
   sub->add_flag("--transparent", r.transparent, "no background");
   sub->add_option("--theme", r.theme, "light (default), dark or projector");
@@ -110,6 +115,18 @@ int export_sweep(const ExportRequest& r, const ViewDef& view, const Translator& 
   SweepWriter writer(view, *f, std::move(params), spec, r.format == "gif" ? SweepFormat::gif : SweepFormat::png_sequence,
                      options, tr, out);
   writer.run();
+  if (r.format == "gif") {  // what was written, and how big: a slide deck's size matters
+    std::error_code size_ec;
+    const auto bytes = fs::file_size(writer.output(), size_ec);
+    char mb[32];
+    std::snprintf(mb, sizeof mb, "%.1f", size_ec ? 0.0 : static_cast<double>(bytes) / 1e6);
+    std::cout << tr.format("cli.gif_written", {{"path", writer.output().string()},
+                                               {"frames", std::to_string(writer.frames_written())},
+                                               {"width", std::to_string(options.width)},
+                                               {"height", std::to_string(options.height)},
+                                               {"mb", mb}})
+              << "\n";
+  }
   return kExitOk;
 }
 
@@ -206,7 +223,11 @@ core::Params params_from_request(const std::string& preset, const std::vector<st
   return params;
 }
 
-int run_export(const ExportRequest& r) {
+int run_export(const ExportRequest& given) {
+  ExportRequest r = given;
+  const bool gif = !r.sweep.empty() && r.format == "gif";
+  if (r.width < 0) r.width = gif ? 960 : 1600;
+  if (r.height < 0) r.height = gif ? 540 : 1000;
   return run_in_language(r.lang, {"cli.out_of_memory_view", {{"view", r.view}}},
                          [&](const Translator& tr) { return export_figures(r, tr); });
 }

@@ -60,7 +60,7 @@ struct Scene {
   LocalText caption;
   LocalText question;  ///< predict-then-reveal: asked first …
   LocalText answer;    ///< … answered on the next key press
-  LocalText notes;     ///< the speaker's notes (never on the projector)
+  LocalText notes;     ///< the speaker's notes: the presenter view shows them, the projector never
   /// Applied with the answer (empty = the answer changes nothing on screen).
   std::vector<std::pair<std::string, std::string>> reveal_params;
   std::string reveal_figure;

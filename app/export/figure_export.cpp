@@ -90,6 +90,7 @@ fig::RenderStyle export_render_style(const ExportOptions& o) {
   s.theme.transparent = o.transparent;
   s.theme.line_scale *= o.line_scale;
   s.font_size = export_font_size(o.width, o.height) * o.font_scale;
+  s.hold = o.hold;
   return s;
 }
 

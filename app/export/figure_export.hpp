@@ -4,6 +4,7 @@
 // (text as text), CSV of the plotted data. Every file is written atomically.
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -49,6 +50,9 @@ struct ExportOptions {
   /// (16:9), "a4", "letter" (landscape when the figure is wider than tall):
   /// the figure fills the page, its aspect kept.
   std::string page;
+  /// The axes' range instead of the figure's own (a sweep's frames share the
+  /// union of theirs, so the axes never re-range mid-animation).
+  std::optional<fig::ViewRange> hold;
   /// Checks sizes and scale (width/height 200..8192, scale 0.5..4, at most
   /// kImagePixelBudget pixels), font and line scale, the page. Raises
   /// core::InvalidParameter naming the option (the pixels: the product of

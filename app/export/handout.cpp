@@ -37,7 +37,7 @@ struct Page {
 Page page_of(const std::string& page) {
   if (page == "letter") return {792, 612};
   if (page == "slide") return {960, 540};
-  if (page == "a4" || page.empty()) return {841.89, 595.28};
+  if (page == "a4") return {841.89, 595.28};
   throw core::InvalidParameter("page", page, "must be one of a4, letter, slide",
                                core::Reason{"one_of", {{"choices", "a4, letter, slide"}}, {}});
 }
@@ -108,14 +108,23 @@ std::vector<WordLine> lines_of(fig::Painter& p, const std::string& text, const f
 
 /// The page: header, figure, words, parameters. Text sizes in points.
 void draw_page(fig::Painter& p, const ScenePage& s, Page page, const fig::Theme& theme) {
-  const double margin = std::min(page.w, page.h) * 0.06, fs = 11;
+  // A slide (16:9) is read from the back of a hall: no text under 3.5 % of
+  // its height (issue 29), the figure first, no parameter line; a printed
+  // page keeps its 11 pt.
+  const bool slide = page.w > page.h * 1.6;
+  const double least = slide ? page.h * 0.035 : 0.0;
+  const double margin = std::min(page.w, page.h) * (slide ? 0.045 : 0.06), fs = slide ? least / 0.9 : 11;
   const double w = page.w - 2 * margin;
   if (!theme.transparent) p.fill_rect({0, 0, page.w, page.h}, theme.background);
   double y = margin;
   const fig::TextStyle head{fs * 0.9, false, theme.muted}, title{fs * 1.45, true, theme.text};
   const fig::TextStyle body{fs * 1.1, false, theme.text}, bold{fs * 1.1, true, theme.text}, small{fs * 0.9, false, theme.muted};
-  fig::rich_text(p, {margin, y}, s.header, head, fig::Anchor::left, fig::VAnchor::top);
-  y += head.size * 1.5;
+  if (slide) {  // where we are, at the title's right
+    fig::rich_text(p, {page.w - margin, y}, s.header, head, fig::Anchor::right, fig::VAnchor::top);
+  } else {
+    fig::rich_text(p, {margin, y}, s.header, head, fig::Anchor::left, fig::VAnchor::top);
+    y += head.size * 1.5;
+  }
   fig::rich_text(p, {margin, y}, s.lesson, title, fig::Anchor::left, fig::VAnchor::top);
   y += title.size * 1.5;
 
@@ -124,14 +133,15 @@ void draw_page(fig::Painter& p, const ScenePage& s, Page page, const fig::Theme&
   for (const std::pair<const std::string*, const fig::TextStyle*>& part :
        {std::pair{&s.caption, &body}, {&s.question, &bold}, {&s.answer, &body}})
     for (WordLine& l : lines_of(p, *part.first, *part.second, w)) words.push_back(std::move(l));
-  const std::vector<WordLine> params = lines_of(p, s.params, small, w);
+  const std::vector<WordLine> params = slide ? std::vector<WordLine>{} : lines_of(p, s.params, small, w);
   double words_h = fs;
   for (const WordLine& l : words) words_h += l.height;
   for (const WordLine& l : params) words_h += l.height;
   const double fig_h = std::max(page.h * 0.35, page.h - margin - y - words_h - fs);
   fig::RenderStyle st;
   st.theme = theme;
-  st.font_size = std::clamp(std::sqrt(w * fig_h) / 48.0, 8.0, 14.0);
+  st.font_size = slide ? fs : std::clamp(std::sqrt(w * fig_h) / 48.0, 8.0, 14.0);
+  st.min_text = least;
   fig::render_figure(s.figure, p, {margin, y, w, fig_h}, st);
   y += fig_h + fs * 0.6;
   const std::vector<WordLine>* parts[] = {&words, &params};
@@ -155,7 +165,8 @@ std::vector<fs::path> export_handout(const Deck& deck, std::string_view source, 
   if (format == ExportFormat::csv)
     throw core::InvalidParameter("format", "csv", "a handout is pdf, png or svg",
                                  core::Reason{"one_of", {{"choices", "pdf, png, svg"}}, {}});
-  const Page page = page_of(o.page);
+  // A PDF is a handout (A4 by default); PNG and SVG are slides (16:9, 1920 × 1080 px).
+  const Page page = page_of(o.page.empty() ? (format == ExportFormat::pdf ? "a4" : "slide") : o.page);
   const fig::Theme theme = fig::Theme::by_name(o.theme);
   const std::string lang = tr.lang();
   const std::string title = deck.title.in(lang);

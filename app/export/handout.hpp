@@ -19,10 +19,12 @@
 namespace poslab::app {
 
 struct HandoutOptions {
-  std::string page = "a4";  ///< a4 | letter | slide (landscape)
+  /// a4 | letter | slide (16:9); "" = a4 for a PDF handout, slide for PNG
+  /// and SVG (1920 × 1080 px at png_scale 2: slides to paste, issue 29).
+  std::string page;
   std::string theme = "light";
   std::string font_family = "DejaVu Sans";
-  double png_scale = 2.0;   ///< PNG pixels per point (a4 at 2: 1684 × 1191 px)
+  double png_scale = 2.0;   ///< PNG pixels per point (a slide at 2: 1920 × 1080 px; a4: 1684 × 1191 px)
 };
 
 /// Writes the handout of `deck` in `format` (pdf: the file `out`; png, svg:

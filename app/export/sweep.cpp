@@ -100,21 +100,24 @@ fs::path SweepWriter::png_path(int number) const {
   return out_ / (std::string(view_.id) + "-" + std::string(figure_.id) + "-" + spec_.key + suffix);
 }
 
-bool SweepWriter::render(int i, Image& image) {
+std::optional<fig::Figure> SweepWriter::build(int i) {
   core::Params p = params_;
   try {
     p.set(spec_.key, sweep_value(spec_, i));
-    const fig::Figure f = build_figure(view_, figure_, p, tr_, options_.width, options_.height);
-    image = render_image(f, options_);
+    return build_figure(view_, figure_, p, tr_, options_.width, options_.height);
   } catch (const core::InvalidParameter&) {
-    return false;  // a value the lesson refuses (a rule between parameters): no frame
+    return std::nullopt;  // a value the lesson refuses (a rule between parameters): no frame
   }
+}
+
+bool SweepWriter::render(int i, Image& image) {
+  const std::optional<fig::Figure> f = build(i);
+  if (!f) return false;
+  image = render_image(*f, options_);
   return true;
 }
 
-int SweepWriter::total_steps() const {
-  return (format_ == SweepFormat::gif ? spec_.frames : 0) + static_cast<int>(order_.size()) + 1;
-}
+int SweepWriter::total_steps() const { return spec_.frames + static_cast<int>(order_.size()) + 1; }
 
 double SweepWriter::progress() const {
   const int done = learned_ + next_ + (done_ ? 1 : 0);
@@ -125,15 +128,22 @@ bool SweepWriter::step() {
   if (done_) return false;
   const int delay_cs = std::max(2, static_cast<int>(std::lround(100.0 * spec_.seconds / spec_.frames)));
   Image image;
-  if (format_ == SweepFormat::gif && learned_ < spec_.frames) {
-    // First pass: every distinct frame feeds the shared palette.
+  if (learned_ < spec_.frames) {
+    // First pass: every frame's range joins the one all frames will hold;
+    // for a GIF every distinct frame also feeds the shared palette (its
+    // colours do not depend on the range).
     const int i = learned_++;
-    if (render(i, image)) {
-      gif_->learn(image);
-      ++drawn_;
-    } else {
+    if (const std::optional<fig::Figure> f = build(i)) {
+      const fig::ViewRange r = fig::default_view(*f);
+      range_ = range_ ? fig::union_view(*range_, r) : r;
+      if (format_ == SweepFormat::gif) {
+        gif_->learn(render_image(*f, options_));
+        ++drawn_;
+      }
+    } else if (format_ == SweepFormat::gif) {
       encoded_[static_cast<std::size_t>(i)] = -1;
     }
+    if (learned_ == spec_.frames) options_.hold = range_;
     return true;
   }
   if (next_ < static_cast<int>(order_.size())) {

@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -70,12 +71,16 @@ class SweepWriter {
   int frames_drawn() const { return drawn_; }
   /// Frames in the output (with bounce, the way back too).
   int frames_written() const { return written_; }
+  /// The range every frame's axes held (the union of every frame's), once the first pass is done.
+  const std::optional<fig::ViewRange>& held_range() const { return range_; }
   /// The GIF file, or the folder of the PNGs.
   const std::filesystem::path& output() const { return out_; }
   /// The PNGs' names: <view>-<figure>-<key>-0001.png …
   std::filesystem::path png_path(int number) const;
 
  private:
+  /// The figure of frame i, or nothing when its value is refused.
+  std::optional<fig::Figure> build(int i);
   /// The image of frame i, or nothing when its value is refused.
   bool render(int i, Image& image);
   int total_steps() const;
@@ -92,6 +97,9 @@ class SweepWriter {
   std::unique_ptr<FileSet> pngs_;  ///< PNG frames, moved into out_ when all are written
   std::vector<int> order_;
   std::vector<int> encoded_;  ///< GIF: frame i's number in the writer, −1 refused
+  /// The union of every frame's range (first pass): the axes of every frame
+  /// written hold it, so they never re-range mid-sweep (issue 29).
+  std::optional<fig::ViewRange> range_;
   int learned_ = 0, next_ = 0, drawn_ = 0, written_ = 0;
   bool done_ = false;
 };

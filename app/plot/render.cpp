@@ -18,6 +18,7 @@
 #include <limits>
 #include <numbers>
 
+#include "app/common/text_wrap.hpp"
 #include "poslab/core/errors.hpp"
 
 namespace poslab::app::fig {
@@ -30,13 +31,21 @@ constexpr int kMaxRasterSide = 4096;  // heatmap rasters never exceed this per s
 
 // [SECTION] Themes
 
+// Every theme draws data at 3:1 or more against its own background and text
+// at 4.5:1 (WCAG 2's graphics and text minimums; issue 29: #56B4E9 was
+// 2.2:1 on white): min_contrast darkens or lightens only the colours that
+// lack it, as little as needed.
 Theme Theme::light() {
-  return {Color::rgb(0xffffff), Color::rgb(0xffffff), Color::rgb(0x1d1d1f), Color::rgb(0x5f6368),
+  Theme t{Color::rgb(0xffffff), Color::rgb(0xffffff), Color::rgb(0x1d1d1f), Color::rgb(0x5f6368),
           Color::rgb(0xe3e5e8), Color::rgb(0x3c4043), Color::rgb(0xd0d0d0), false};
+  t.min_contrast = 3.0;
+  return t;
 }
 Theme Theme::dark() {
-  return {Color::rgb(0x1e1f22), Color::rgb(0x25262a), Color::rgb(0xe8eaed), Color::rgb(0xa8adb4),
+  Theme t{Color::rgb(0x1e1f22), Color::rgb(0x25262a), Color::rgb(0xe8eaed), Color::rgb(0xa8adb4),
           Color::rgb(0x3a3d42), Color::rgb(0xbdc1c6), Color::rgb(0x4a4d52), false};
+  t.min_contrast = 3.0;
+  return t;
 }
 Theme Theme::projector() {
   // High contrast for washed-out projectors: pure white, black text, darker
@@ -307,6 +316,13 @@ double PlotLayout::from_px_x(double px) const {
 double PlotLayout::from_px_y(double py) const {
   const double a = axis_forward(range.y_min, y_scale), b = axis_forward(range.y_max, y_scale);
   return axis_inverse(a + (plot.y + plot.h - py) / plot.h * (b - a), y_scale);
+}
+
+ViewRange union_view(const ViewRange& a, const ViewRange& b) {
+  ViewRange u{std::min(a.x_min, b.x_min), std::max(a.x_max, b.x_max), 0, 0};
+  if (a.y_min <= a.y_max) u.y_min = std::min(a.y_min, b.y_min), u.y_max = std::max(a.y_max, b.y_max);
+  else u.y_min = std::max(a.y_min, b.y_min), u.y_max = std::min(a.y_max, b.y_max);  // reversed: bottom first
+  return u;
 }
 
 ViewRange default_view(const Figure& f) {
@@ -767,7 +783,7 @@ struct FittedTitle {
   }
 };
 
-FittedTitle fit_title(Painter& painter, const std::string& text, const TextStyle& base, double room) {
+FittedTitle fit_title(Painter& painter, const std::string& text, const TextStyle& base, double room, double least = 0) {
   FittedTitle out{{text}, base};
   if (text.empty() || room <= 0) return out;
   const double full = text_width(painter, text, base);
@@ -811,14 +827,15 @@ FittedTitle fit_title(Painter& painter, const std::string& text, const TextStyle
     if (room / split.second >= 0.8) break;
   }
   out.lines = std::move(split.first);
-  out.style.size *= std::clamp(room / split.second, 0.6, 1.0);
+  const double smallest = std::min(base.size, std::max(base.size * 0.6, least));  // never below the style's minimum
+  out.style.size = std::max(smallest, out.style.size * std::clamp(room / split.second, 0.6, 1.0));
   // A painter's text need not scale exactly with its size (a screen font
   // hinted at the nearest size): measure again and shrink a little more.
   for (int pass = 0; pass < 3; ++pass) {
     double w = 0;
     for (const std::string& l : out.lines) w = std::max(w, text_width(painter, l, out.style));
-    if (w <= room || out.style.size <= base.size * 0.6) break;
-    out.style.size = std::max(base.size * 0.6, out.style.size * room / w * 0.995);
+    if (w <= room || out.style.size <= smallest) break;
+    out.style.size = std::max(smallest, out.style.size * room / w * 0.995);
   }
   // Still too long at 60 %: shorten the longest lines, a code point at a time
   // (formulas written out as plain text first: a cut never splits one).
@@ -1022,16 +1039,19 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
   const Theme& th = style.theme;
   const double fs = style.font_size;
   const double pad = fs * 0.9;
-  const TextStyle title_st{fs * 1.3, true, th.text};
-  const TextStyle sub_st{fs * 0.95, false, th.muted};
-  const TextStyle label_st{fs, false, th.text};
-  const TextStyle tick_st{fs * th.tick_scale, false, th.muted};
-  const TextStyle legend_st{fs * 0.9, false, th.text};
+  // Text sizes relative to the font size, none below the style's minimum.
+  auto text_size = [&](double k) { return std::max(fs * k, style.min_text); };
+  const TextStyle title_st{text_size(1.3), true, th.text};
+  const TextStyle sub_st{text_size(0.95), false, th.muted};
+  const TextStyle label_st{text_size(1.0), false, th.text};
+  const TextStyle tick_st{text_size(th.tick_scale), false, th.muted};
+  const TextStyle legend_st{text_size(0.9), false, th.text};
+  const double note_size = text_size(0.9), line_label_size = text_size(0.85);
 
   PlotLayout L;
   L.outer = bounds;
   L.x_scale = f.x.scale, L.y_scale = f.y.scale;
-  L.range = view ? *view : default_view(f);
+  L.range = view ? *view : style.hold ? *style.hold : default_view(f);
   if (L.x_scale == AxisScale::log && L.range.x_min <= 0) L.range.x_min = L.range.x_max > 0 ? L.range.x_max * 1e-6 : 1e-6;
   if (L.y_scale == AxisScale::log && L.range.y_min <= 0) L.range.y_min = L.range.y_max > 0 ? L.range.y_max * 1e-6 : 1e-6;
   if (L.range.x_max <= L.range.x_min) L.range.x_max = L.range.x_min + 1;
@@ -1042,12 +1062,24 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
 
   if (!th.transparent) painter.fill_rect(bounds, th.background);
 
-  // Vertical budget: title, subtitle, plot, ticks, x label.
+  // Vertical budget: title, subtitle, plot, ticks, x label. The title and
+  // subtitle wrap at the figure's width (a handout's, a slide's at a large
+  // font scale) rather than run off its right edge.
   double top = bounds.y + pad;
   const bool has_title = style.show_title && !f.title.empty();
-  if (has_title) top += title_st.size * 1.25;
-  if (style.show_title && !f.subtitle.empty()) top += sub_st.size * 1.35;
-  if (has_title || (style.show_title && !f.subtitle.empty())) top += fs * 0.5;
+  auto wrapped = [&](const std::string& text, const TextStyle& st) {
+    std::vector<std::string> lines;
+    const auto measure = [&](std::string_view piece) { return static_cast<float>(text_width(painter, piece, st)); };
+    for (const auto& [b, e] : wrap_line(text, static_cast<float>(std::max(10.0, bounds.w - 2 * pad)), measure))
+      lines.push_back(text.substr(b, e - b));
+    return lines;
+  };
+  const std::vector<std::string> title_lines = has_title ? wrapped(f.title, title_st) : std::vector<std::string>{};
+  const std::vector<std::string> sub_lines =
+      style.show_title && !f.subtitle.empty() ? wrapped(f.subtitle, sub_st) : std::vector<std::string>{};
+  top += title_st.size * 1.25 * static_cast<double>(title_lines.size());
+  top += sub_st.size * 1.35 * static_cast<double>(sub_lines.size());
+  if (!title_lines.empty() || !sub_lines.empty()) top += fs * 0.5;
   const double bottom = bounds.bottom() - pad - (f.x.label.empty() ? 0 : label_st.size * 1.3) - tick_st.size * 1.5 - fs * 0.35;
 
   // Horizontal budget: y label, y tick labels; colorbar on the right.
@@ -1067,7 +1099,7 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
   // The y title along the plot's height (known now: only the width changes
   // below), on as many lines as it needs.
   const FittedTitle y_title = f.y.label.empty() ? FittedTitle{{}, label_st}
-                                                 : fit_title(painter, axis_title(f.y), label_st, std::max(10.0, bottom - top));
+                                                 : fit_title(painter, axis_title(f.y), label_st, std::max(10.0, bottom - top), style.min_text);
   const double left = bounds.x + pad + y_title.depth() + ytick_w + fs * 0.6;
   double right = bounds.right() - pad;
   std::vector<Tick> cb_ticks;
@@ -1176,17 +1208,50 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
   };
   const LegendPlace corners[] = {LegendPlace::top_right, LegendPlace::top_left, LegendPlace::bottom_right,
                                  LegendPlace::bottom_left};
-  bool legend_outside = false;
-  if (legend && f.legend == LegendPlace::automatic && style.legend_outside_data && !hm &&
-      box_w + fs * 0.8 <= L.plot.w / 3 && box_h <= L.plot.h) {
+  // A legend that would cover data in every corner goes beside the plot
+  // when it is narrow enough, else below it, its entries in rows: never on
+  // the data, whatever the font size (issue 29). On a heatmap every corner
+  // is data.
+  bool legend_outside = false, legend_below = false;
+  double below_h = 0;
+  std::vector<double> entry_w;  // below: each entry's width, swatch and gap included
+  for (const auto& entry : entries) entry_w.push_back(swatch + fs * 0.4 + text_width(painter, entry.first, legend_st) + fs * 1.2);
+  auto rows_below = [&](double width) {
+    int rows = entries.empty() ? 0 : 1;
+    double x = 0;
+    for (double w : entry_w) {
+      if (x > 0 && x + w > width) ++rows, x = 0;
+      x += w;
+    }
+    return rows;
+  };
+  // A corner the figure chose keeps the legend while it covers no data (at
+  // a larger font it may: then the legend is placed as an automatic one).
+  bool author_corner_taken = false;
+  if (legend && style.legend_outside_data) {
     const ViewRange unfitted = L.range;
-    if (f.equal_aspect && !(f.x.tight && f.y.tight) && !view) fix_aspect(L.range, L.plot);  // scored where the points will be
-    double least = 1e300;
-    for (LegendPlace c : corners) least = std::min(least, points_under(corner_box(c)));
-    if (least > 0) {
-      legend_outside = true;
-      L.plot.w = std::max(10.0, L.plot.w - box_w - fs * 0.8);
-      L.range = unfitted;  // fitted to the narrower plot below
+    bool on_data = true;
+    if (!hm && box_h <= L.plot.h) {
+      if (f.equal_aspect && !(f.x.tight && f.y.tight) && !view && !style.hold) fix_aspect(L.range, L.plot);  // scored where the points will be
+      if (f.legend != LegendPlace::automatic && points_under(corner_box(f.legend)) == 0) {
+        on_data = false;
+      } else {
+        double least = 1e300;
+        for (LegendPlace c : corners) least = std::min(least, points_under(corner_box(c)));
+        on_data = least > 0;
+        author_corner_taken = f.legend != LegendPlace::automatic;
+      }
+    }
+    if (on_data) {
+      if (!hm && box_w + fs * 0.8 <= L.plot.w / 3 && box_h <= L.plot.h) {
+        legend_outside = true;
+        L.plot.w = std::max(10.0, L.plot.w - box_w - fs * 0.8);
+      } else {
+        legend_below = true;
+        below_h = legend_row * rows_below(bounds.w - 2 * pad) + fs * 0.5;
+        L.plot.h = std::max(10.0, L.plot.h - below_h);
+      }
+      L.range = unfitted;  // fitted to the smaller plot below
     }
   }
   if (f.equal_aspect && f.x.tight && f.y.tight) {
@@ -1209,6 +1274,31 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
   const int x_target = std::max(2, static_cast<int>(L.plot.w / (fs * 6.5)));
   auto x_ticks = make_ticks(L.range.x_min, L.range.x_max, f.x.scale, f.x.format, x_target);
   if (!f.x.ticks.empty()) x_ticks = explicit_ticks(f.x);
+  // Named ticks (words, tokens) are never dropped for want of room: when two
+  // neighbours would touch, every other one goes a row lower (issue 29: at a
+  // large font "man₁" vanished, the word the question asked about).
+  auto x_labels_touch = [&] {
+    double last_right = -1e300;
+    for (const Tick& t : x_ticks) {
+      const double x = L.to_px_x(t.value);
+      if (t.label.empty() || !std::isfinite(x) || x < L.plot.x - 0.5 || x > L.plot.right() + 0.5) continue;
+      const double w = text_width(painter, t.label, tick_st);
+      if (x - w / 2 < last_right + fs * 0.5) return true;
+      last_right = x + w / 2;
+    }
+    return false;
+  };
+  bool x_stagger = false;
+  if (!f.x.ticks.empty() && x_labels_touch()) {
+    x_stagger = true;
+    const double row = tick_st.size * 1.2;
+    if (f.equal_aspect && f.x.tight && f.y.tight && L.plot.bottom() + row > bottom - below_h) {
+      const double k = std::max(0.1, (L.plot.h - row) / L.plot.h);  // a matrix keeps its aspect
+      L.plot.h *= k, L.plot.w *= k;
+    } else if (L.plot.bottom() + row > bottom - below_h) {
+      L.plot.h = std::max(10.0, L.plot.h - row);
+    }
+  }
 
   if (!th.transparent) painter.fill_rect(L.plot, th.plot_background);
 
@@ -1289,7 +1379,8 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
                          {p1.x - ux * head + uy * head * 0.45, p1.y - uy * head - ux * head * 0.45}};
     painter.fill_polygon(tip, c);
     if (!a.label.empty())
-      rich_text(painter, {p0.x - ux * fs * 0.4, p0.y - uy * fs * 0.4}, a.label, TextStyle{fs * 0.9, false, c},
+      rich_text(painter, {p0.x - ux * fs * 0.4, p0.y - uy * fs * 0.4}, a.label,
+                TextStyle{note_size, false, with_contrast(c, th.plot_background, 4.5)},
                    ux > 0 ? Anchor::right : Anchor::left, VAnchor::middle);
   }
   painter.pop_clip();
@@ -1301,13 +1392,13 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
   for (const TextNote& n : f.notes) {
     const Point p{L.to_px_x(n.x), L.to_px_y(n.y)};
     if (!std::isfinite(p.x) || !std::isfinite(p.y) || !L.plot.contains(p)) continue;
-    const TextStyle st{fs * 0.9, false, th.text};
+    const TextStyle st{note_size, false, th.text};
     const double w = text_width(painter, n.text, st), hgt = st.size * 1.25;
     const double x = n.anchor == Anchor::left ? p.x : n.anchor == Anchor::center ? p.x - w / 2 : p.x - w;
     obstacles.push_back({x, p.y - hgt / 2, w, hgt});
   }
-  LegendPlace legend_place = f.legend;
-  if (legend && legend_place == LegendPlace::automatic && !legend_outside) {
+  LegendPlace legend_place = author_corner_taken ? LegendPlace::automatic : f.legend;
+  if (legend && legend_place == LegendPlace::automatic && !legend_outside && !legend_below) {
     double best_score = 1e300;
     for (LegendPlace candidate : corners) {
       const Rect b = corner_box(candidate);
@@ -1317,7 +1408,7 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
       if (score < best_score) best_score = score, legend_place = candidate;
     }
   }
-  if (legend && !legend_outside) obstacles.push_back(corner_box(legend_place));
+  if (legend && !legend_outside && !legend_below) obstacles.push_back(corner_box(legend_place));
 
   // Labels of reference lines and bands, inside the plot: at the first of a
   // few places along their line or band that covers no data and no label
@@ -1398,7 +1489,7 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
   for (std::size_t li = 0; li < f.ref_lines.size(); ++li) {
     const RefLine& l = f.ref_lines[li];
     if (l.label.empty()) continue;
-    const TextStyle st{fs * 0.85, false, readable(l.color ? *l.color : th.muted)};
+    const TextStyle st{line_label_size, false, readable(l.color ? *l.color : th.muted)};
     std::vector<Place> places;
     if (l.orientation == Orientation::vertical) {
       const double x = L.to_px_x(l.value);
@@ -1443,7 +1534,7 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
     if (b.label.empty() || b.orientation != Orientation::vertical) continue;
     const double a = L.to_px_x(b.from), z = L.to_px_x(b.to);
     if (!std::isfinite(a) || !std::isfinite(z)) continue;
-    const TextStyle st{fs * 0.85, false, th.muted};
+    const TextStyle st{line_label_size, false, th.muted};
     const double w = text_width(painter, b.label, st), hgt = st.size * 1.25;
     // Centred on the band (kept inside the plot), on the preferred edge and a
     // few lines in from it, then from the other edge.
@@ -1457,6 +1548,25 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
     backed_text(p, b.label, st);
     remember(p.at, b.label, st, p.h, p.v);
   }
+  // The values written in a matrix's cells (TextNotes on a heatmap) are
+  // drawn only when every one fits its cell: a large font in a small plot
+  // (lecture mode, Ctrl+=) printed them over each other; all or none, so
+  // that no cell looks empty. The hover readout still gives each value.
+  bool heatmap_notes_fit = true;
+  for (const Heatmap& h : f.heatmaps) {
+    if (!h.is_matrix() || h.cols <= 0 || h.rows <= 0) continue;
+    const double cw = std::abs(L.to_px_x(h.x1) - L.to_px_x(h.x0)) / h.cols;
+    const double ch = std::abs(L.to_px_y(h.y1) - L.to_px_y(h.y0)) / h.rows;
+    for (const TextNote& n : f.notes) {
+      if (n.x < std::min(h.x0, h.x1) || n.x > std::max(h.x0, h.x1) || n.y < std::min(h.y0, h.y1) ||
+          n.y > std::max(h.y0, h.y1))
+        continue;
+      if (!(text_width(painter, n.text, TextStyle{note_size, false, th.text}) <= cw * 0.98 && note_size * 1.05 <= ch)) {
+        heatmap_notes_fit = false;
+        break;
+      }
+    }
+  }
   for (const TextNote& n : f.notes) {
     const Point p{L.to_px_x(n.x), L.to_px_y(n.y)};
     if (!std::isfinite(p.x) || !std::isfinite(p.y) || !L.plot.contains(p)) continue;
@@ -1466,7 +1576,8 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
              n.y <= std::max(h.y0, h.y1);
     });
     const Color nc = n.color ? *n.color : th.text;
-    const TextStyle st{fs * 0.9, false, on_heatmap ? nc : readable(nc)};
+    const TextStyle st{note_size, false, on_heatmap ? nc : readable(nc)};
+    if (on_heatmap && !heatmap_notes_fit) continue;
     rich_text(painter, p, n.text, st, n.anchor, VAnchor::middle);
     remember(p, n.text, st, n.anchor, VAnchor::middle);
   }
@@ -1476,18 +1587,40 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
                          {L.plot.x, L.plot.bottom()}, {L.plot.x, L.plot.y}};
   painter.stroke_polyline(frame, th.axis, 1.0, LineStyle::solid);
   const double tick_len = fs * 0.35;
-  double last_label_right = -1e300;
+  double last_label_right[2] = {-1e300, -1e300};  // per row
+  int labelled = 0;
   for (const Tick& t : x_ticks) {
     const double x = L.to_px_x(t.value);
     if (!std::isfinite(x) || x < L.plot.x - 0.5 || x > L.plot.right() + 0.5) continue;
-    const double len = t.label.empty() ? tick_len * 0.55 : tick_len;
+    const int row = x_stagger && !t.label.empty() ? labelled % 2 : 0;
+    const double len = (t.label.empty() ? tick_len * 0.55 : tick_len) + row * tick_st.size * 1.2;
     const Point g[] = {{x, L.plot.bottom()}, {x, L.plot.bottom() + len}};
-    painter.stroke_polyline(g, th.axis, 1.0, LineStyle::solid);
+    painter.stroke_polyline(g, row ? th.grid : th.axis, 1.0, LineStyle::solid);
     if (t.label.empty()) continue;
     const double w = text_width(painter, t.label, tick_st);
-    if (x - w / 2 < last_label_right + fs * 0.5) continue;  // never overlap labels
-    rich_text(painter, {x, L.plot.bottom() + tick_len + fs * 0.15}, t.label, tick_st, Anchor::center, VAnchor::top);
-    last_label_right = x + w / 2;
+    if (x - w / 2 < last_label_right[row] + fs * 0.5) continue;  // never overlap labels
+    rich_text(painter, {x, L.plot.bottom() + tick_len + fs * 0.15 + row * tick_st.size * 1.2}, t.label, tick_st,
+              Anchor::center, VAnchor::top);
+    last_label_right[row] = x + w / 2;
+    ++labelled;
+  }
+  // Named y ticks (a matrix's tokens) closer than their text is tall are
+  // drawn smaller — down to the style's minimum — rather than dropped.
+  TextStyle ytick_st = tick_st;
+  if (!f.y.ticks.empty()) {
+    double gap = 1e300, prev = kNaN;
+    for (const Tick& t : y_ticks) {
+      const double y = L.to_px_y(t.value);
+      if (t.label.empty() || !std::isfinite(y) || y < L.plot.y - 0.5 || y > L.plot.bottom() + 0.5) continue;
+      if (std::isfinite(prev)) gap = std::min(gap, std::abs(y - prev));
+      prev = y;
+    }
+    // A token's name is worth more than the style's minimum: at Ctrl+= ×3
+    // in lecture mode a 6-row matrix has 24 px rows against 26 px text and
+    // dropped every other word, "man₁" among them (issue 29). Down to 60 %
+    // of the minimum, the size at which every row's name fits (1.25 × its
+    // size per row, so that the overlap guard below keeps them all).
+    if (gap < ytick_st.size * 1.2) ytick_st.size = std::max({style.min_text * 0.6, gap / 1.25, tick_st.size * 0.6});
   }
   double last_label_top = 1e300;
   for (const Tick& t : y_ticks) {
@@ -1497,21 +1630,21 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
     const Point g[] = {{L.plot.x - len, y}, {L.plot.x, y}};
     painter.stroke_polyline(g, th.axis, 1.0, LineStyle::solid);
     if (t.label.empty()) continue;
-    if (y + tick_st.size * 0.6 > last_label_top) continue;
-    rich_text(painter, {L.plot.x - tick_len - fs * 0.25, y}, t.label, tick_st, Anchor::right, VAnchor::middle);
-    last_label_top = y - tick_st.size * 0.6;
+    if (y + ytick_st.size * 0.6 > last_label_top) continue;
+    rich_text(painter, {L.plot.x - tick_len - fs * 0.25, y}, t.label, ytick_st, Anchor::right, VAnchor::middle);
+    last_label_top = y - ytick_st.size * 0.6;
   }
   // Axis titles: the x title smaller when longer than its side (never
   // clipped by the figure's edge), down to 60 %; the y title as fitted above.
   auto fitted = [&](const std::string& text, double room) {
     TextStyle st = label_st;
     const double w = text_width(painter, text, st);
-    if (w > room && w > 0) st.size *= std::max(0.6, room / w);
+    if (w > room && w > 0) st.size = std::max(st.size * std::max(0.6, room / w), style.min_text);
     return st;
   };
   if (!f.x.label.empty()) {
     const std::string t = axis_title(f.x);
-    rich_text(painter, {L.plot.x + L.plot.w / 2, bounds.bottom() - pad}, t, fitted(t, 2 * std::min(L.plot.x + L.plot.w / 2 - bounds.x, bounds.right() - L.plot.x - L.plot.w / 2) - 2 * pad),
+    rich_text(painter, {L.plot.x + L.plot.w / 2, bounds.bottom() - pad - below_h}, t, fitted(t, 2 * std::min(L.plot.x + L.plot.w / 2 - bounds.x, bounds.right() - L.plot.x - L.plot.w / 2) - 2 * pad),
                  Anchor::center, VAnchor::bottom);
   }
   for (std::size_t i = 0; i < y_title.lines.size(); ++i)
@@ -1528,11 +1661,14 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
     const Point box[] = {{bar.x, bar.y}, {bar.right(), bar.y}, {bar.right(), bar.bottom()}, {bar.x, bar.bottom()}, {bar.x, bar.y}};
     painter.stroke_polyline(box, th.axis, 1.0, LineStyle::solid);
     double widest = 0;
+    double last_top = 1e300;  // the colour bar's labels, bottom up: one that would touch the last is left out
     for (const Tick& t : cb_ticks) {
       const double y = bar.bottom() - (t.value - hm->vmin) / (hm->vmax - hm->vmin) * bar.h;
       if (y < bar.y - 0.5 || y > bar.bottom() + 0.5) continue;
       const Point g[] = {{bar.right(), y}, {bar.right() + tick_len, y}};
       painter.stroke_polyline(g, th.axis, 1.0, LineStyle::solid);
+      if (y + tick_st.size * 0.6 > last_top) continue;
+      last_top = y - tick_st.size * 0.6;
       rich_text(painter, {bar.right() + tick_len + fs * 0.25, y}, t.label, tick_st, Anchor::left, VAnchor::middle);
       widest = std::max(widest, text_width(painter, t.label, tick_st));
     }
@@ -1542,7 +1678,32 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
   }
 
   // Legend.
-  if (legend) {
+  auto draw_swatch = [&](const Series& se, int i, double sx, double y) {
+    Color c = series_color(se, i, th);
+    if (highlight >= 0 && i != highlight) c.a *= 0.3f;
+    const double width = se.width * fs / 14.0 * th.line_scale, radius = se.marker * fs / 14.0 * std::sqrt(th.line_scale);
+    if (se.kind == SeriesKind::scatter) {
+      painter.fill_circle({sx + swatch / 2, y}, radius, c);
+    } else if (se.kind == SeriesKind::bars) {
+      painter.fill_rect({sx + swatch * 0.2, y - legend_row * 0.3, swatch * 0.6, legend_row * 0.6}, c);
+    } else {
+      const Point seg[] = {{sx, y}, {sx + swatch, y}};
+      painter.stroke_polyline(seg, c, width, se.style);
+      if (se.kind == SeriesKind::stems) painter.fill_circle({sx + swatch / 2, y}, radius, c);
+    }
+  };
+  if (legend && legend_below) {
+    // In rows under the x axis's title, left to right.
+    double x = bounds.x + pad, y = bounds.bottom() - pad - below_h + fs * 0.5 + legend_row / 2;
+    for (std::size_t k = 0; k < entries.size(); ++k) {
+      const auto& [name, i] = entries[k];
+      if (x > bounds.x + pad && x + entry_w[k] > bounds.right() - pad) x = bounds.x + pad, y += legend_row;
+      L.legend.emplace_back(i, Rect{x, y - legend_row / 2, entry_w[k], legend_row});
+      draw_swatch(f.series[static_cast<std::size_t>(i)], i, x, y);
+      rich_text(painter, {x + swatch + fs * 0.4, y}, name, legend_st, Anchor::left, VAnchor::middle);
+      x += entry_w[k];
+    }
+  } else if (legend) {
     const Rect box = legend_outside ? Rect{L.plot.right() + fs * 0.8, L.plot.y, box_w, box_h} : corner_box(legend_place);
     if (!th.transparent && !legend_outside) painter.fill_rect(box, th.plot_background.with_alpha(0.9f));
     if (!legend_outside) {
@@ -1551,34 +1712,24 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
     }
     double y = box.y + fs * 0.25 + legend_row / 2;
     for (const auto& [name, i] : entries) {
-      const Series& se = f.series[static_cast<std::size_t>(i)];
-      Color c = series_color(se, i, th);
-      if (highlight >= 0 && i != highlight) c.a *= 0.3f;
       L.legend.emplace_back(i, Rect{box.x, y - legend_row / 2, box.w, legend_row});
       const double sx = box.x + fs * 0.4;
-      const double width = se.width * fs / 14.0 * th.line_scale, radius = se.marker * fs / 14.0 * std::sqrt(th.line_scale);
-      if (se.kind == SeriesKind::scatter) {
-        painter.fill_circle({sx + swatch / 2, y}, radius, c);
-      } else if (se.kind == SeriesKind::bars) {
-        painter.fill_rect({sx + swatch * 0.2, y - legend_row * 0.3, swatch * 0.6, legend_row * 0.6}, c);
-      } else {
-        const Point seg[] = {{sx, y}, {sx + swatch, y}};
-        painter.stroke_polyline(seg, c, width, se.style);
-        if (se.kind == SeriesKind::stems) painter.fill_circle({sx + swatch / 2, y}, radius, c);
-      }
+      draw_swatch(f.series[static_cast<std::size_t>(i)], i, sx, y);
       rich_text(painter, {sx + swatch + fs * 0.4, y}, name, legend_st, Anchor::left, VAnchor::middle);
       y += legend_row;
     }
   }
 
-  // Title and subtitle.
+  // Title and subtitle, as wrapped above.
   double ty = bounds.y + pad;
-  if (has_title) {
-    rich_text(painter, {bounds.x + pad, ty}, f.title, title_st, Anchor::left, VAnchor::top);
+  for (const std::string& line : title_lines) {
+    rich_text(painter, {bounds.x + pad, ty}, line, title_st, Anchor::left, VAnchor::top);
     ty += title_st.size * 1.25;
   }
-  if (style.show_title && !f.subtitle.empty())
-    rich_text(painter, {bounds.x + pad, ty}, f.subtitle, sub_st, Anchor::left, VAnchor::top);
+  for (const std::string& line : sub_lines) {
+    rich_text(painter, {bounds.x + pad, ty}, line, sub_st, Anchor::left, VAnchor::top);
+    ty += sub_st.size * 1.35;
+  }
   return L;
 }
 
@@ -1624,10 +1775,20 @@ std::string hover_readout(const Figure& f, const PlotLayout& L, Point px, double
   for (const Heatmap& h : f.heatmaps) {
     const auto v = h.value_at(x, y);
     if (!v) continue;
-    auto coord = [](double c, bool cells) { return format_readout(cells ? std::floor(c) : c); };
+    // A cell is named as its axis labels it: the cell value_at read, by its
+    // centre when cells are centred on whole numbers (a matrix over
+    // −0.5 … n − 0.5: cell 0 is "0", never "−1"), else by its start.
+    auto coord = [](double c, bool cells, double lo, double hi, int n) {
+      if (!cells) return format_readout(c);
+      if (n <= 0 || !(hi != lo)) return format_readout(std::floor(c));
+      const double w = (hi - lo) / n;
+      const int k = std::clamp(static_cast<int>(std::floor((c - lo) / w)), 0, n - 1);
+      const double centre = lo + (k + 0.5) * w, start = lo + k * w;
+      return format_readout(std::abs(centre - std::round(centre)) < 1e-6 * std::max(1.0, std::abs(w)) ? centre : start);
+    };
     const bool xc = h.is_matrix() || h.x_cells, yc = h.is_matrix() || h.y_cells;
-    return plain_text((h.x_name.empty() ? f.x.label : h.x_name) + " " + coord(x, xc) + " · " +
-                      (h.y_name.empty() ? f.y.label : h.y_name) + " " + coord(y, yc) + " · " +
+    return plain_text((h.x_name.empty() ? f.x.label : h.x_name) + " " + coord(x, xc, h.x0, h.x1, h.cols) + " · " +
+                      (h.y_name.empty() ? f.y.label : h.y_name) + " " + coord(y, yc, h.y0, h.y1, h.rows) + " · " +
                       (h.value_name.empty() ? "value" : h.value_name) + " = " + format_readout(*v));
   }
   return {};

@@ -51,6 +51,15 @@ double contrast_ratio(Color a, Color b);
 /// just enough for `ratio` against `background`; `c` itself when it has it.
 Color with_contrast(Color c, Color background, double ratio);
 
+/// The visible data range (zoom and pan in the widget; data_range otherwise).
+struct ViewRange {
+  double x_min = 0, x_max = 1, y_min = 0, y_max = 1;
+  bool operator==(const ViewRange&) const = default;
+};
+
+/// The smallest range holding both `a` and `b` (a reversed y stays reversed).
+ViewRange union_view(const ViewRange& a, const ViewRange& b);
+
 struct RenderStyle {
   Theme theme = Theme::light();
   double font_size = 14;       ///< base font size in painter units
@@ -62,13 +71,14 @@ struct RenderStyle {
   /// A series shown in full, every other one faded (-1: none): a click on a
   /// legend entry in the plot widget.
   int highlight = -1;
+  /// No text is drawn smaller than this (painter units; 0: the sizes the font
+  /// size gives). Lecture mode: 3.5 % of the screen's height (issue 29).
+  double min_text = 0;
+  /// The range shown when no view is given, instead of the figure's own: an
+  /// animation's over its whole sweep, so that its axes stay put.
+  std::optional<ViewRange> hold;
 };
 
-/// The visible data range (zoom and pan in the widget; data_range otherwise).
-struct ViewRange {
-  double x_min = 0, x_max = 1, y_min = 0, y_max = 1;
-  bool operator==(const ViewRange&) const = default;
-};
 
 /// Where things ended up, for hover readouts and mouse interaction.
 struct PlotLayout {

@@ -14,6 +14,7 @@
 #include <ctime>
 #include <iostream>
 #include <limits>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -149,6 +150,10 @@ std::string App::apply_request(const WindowRequest& request) {
   if (why.empty() && !request.deck.empty() && state_.deck())
     remember_recent(settings_.recent_decks, state_.deck_source());
   if (why.empty() && request.lecture) set_lecture(true);
+  if (why.empty() && request.presenter) {
+    if (!lecture_) set_lecture(true);
+    set_presenter_view(true);
+  }
   return why;
 }
 
@@ -162,6 +167,9 @@ UiContext App::context() {
   ctx.plot = {&fonts_, &platform_.heatmaps(), &tr_, fig::Theme::by_name(state_.theme()), style_key_};
   ctx.pal = palette(state_.theme());
   ctx.scale = ui_scale() * content_scale();
+  ctx.plot.hover = !pointer_idle();
+  // Lecture mode: no figure text under 3.5 % of the screen's height (issue 29).
+  if (lecture_) ctx.plot.min_text = std::ceil(kLectureMinTextShare * ImGui::GetIO().DisplaySize.y);
   ctx.lecture = lecture_;
   ctx.embed = embed_.has_value();
   ctx.now = now_;
@@ -177,6 +185,7 @@ float App::ui_scale() const {
 
 void App::before_frame() {
   ImGui::SetCurrentContext(imgui_);
+  watch_glyphs();
   // Lecture text follows the screen's height (the last frame's display size;
   // a display that changes re-bakes the fonts once).
   if (const float h = ImGui::GetIO().DisplaySize.y; h > 0) lecture_base_ = h / kLectureHeightPerScale / content_scale();
@@ -215,11 +224,17 @@ void App::draw(double dt) {
     dropped_.clear();
     (void)open_file(path);  // says itself what happened
   }
+  {  // the pointer moved, clicked or scrolled: it shows again (lecture mode hides it when idle)
+    const ImGuiIO& io = ImGui::GetIO();
+    if (io.MouseDelta.x != 0 || io.MouseDelta.y != 0 || io.MouseWheel != 0 || ImGui::IsAnyMouseDown())
+      lecture_ui_.pointer_moved = wall_;
+  }
   // One modal at a time, opened before anything is drawn (modal_queue.hpp).
   modals_.next_frame(modal_showing());
   UiContext ctx = context();
   state_.tick_animation(dt);
   export_ui_.tick(ctx, recorder_);
+  grid_previews_.begin_frame();
 
   if (embed_) draw_embed(ctx);
   else if (lecture_) draw_lecture(ctx);
@@ -227,7 +242,10 @@ void App::draw(double dt) {
   export_ui_.draw(ctx, recorder_);
   deck_ui_.draw(ctx, *this);
   notation_.draw(options_.assets, tr_, ctx.scale);
+  if (lecture_ && lecture_ui_.grid) draw_scene_grid(ctx);
   if (lecture_) draw_presenter_tools(ctx);
+  if (lecture_) draw_typed(ctx);
+  if (lecture_ && lecture_ui_.blank != Blank::none) draw_blank(ctx);
   // In a lecture the toasts stay small: they are for the presenter.
   toasts_.draw(wall_, ctx.scale, lecture_ ? 0.55f : 1.0f);
   // The modals last: a window that appears in the frame a modal opens must
@@ -242,8 +260,9 @@ void App::draw(double dt) {
       default: return paste_state(text.c_str());
     }
   });
-  draw_shortcut_overlay(&help_open_, tr_, ctx.scale);
+  draw_shortcut_overlay(&help_open_, tr_, ctx.scale, lecture_);
 
+  if (pointer_idle()) ImGui::SetMouseCursor(ImGuiMouseCursor_None);
   // The presenter's tools move with the pointer: its events wake the window, no redraw needed.
   redraw_ = ctx.redraw || state_.animation().playing() || recorder_.active();
   settings_.lesson = std::string(state_.view().id);
@@ -268,7 +287,18 @@ bool App::wants_redraw() const {
   return redraw_ || fonts_dirty_ || figures_.updating() > 0 || seconds_until_wake() <= 0;
 }
 
-double App::seconds_until_wake() const { return toasts_.seconds_to_next_change(std::max(wall_, wall_clock())); }
+double App::seconds_until_wake() const {
+  const double now = std::max(wall_, wall_clock());
+  double wake = toasts_.seconds_to_next_change(now);
+  // Lecture mode: wake when the pointer is to hide, and each second for the presenter's clock.
+  if (lecture_ && !pointer_idle()) wake = std::min(wake, std::max(0.0, lecture_ui_.pointer_moved + kPointerIdleSeconds - now));
+  if (lecture_ && lecture_ui_.presenter_view) wake = std::min(wake, 1.0 - std::fmod(now, 1.0));
+  return wake;
+}
+
+bool App::pointer_idle() const {
+  return lecture_ && !presenter_.active() && wall_ - lecture_ui_.pointer_moved >= kPointerIdleSeconds;
+}
 
 void App::update_title() {
   const std::string t = tr_.format("ui.window.title", {{"lesson", lesson_title(tr_, state_.view().id)}});
@@ -276,6 +306,57 @@ void App::update_title() {
     title_ = t;
     platform_.set_title(t);
   }
+}
+
+// [SECTION] Glyphs users bring
+
+void App::watch_glyphs() {
+  bool more = false;
+  auto ask = [&](std::string_view text) {
+    if (!text.empty() && atlas_builder_.ask(text)) more = true;
+  };
+  auto ask_both = [&](const LocalText& t) {
+    ask(t.en);
+    ask(t.zh);
+  };
+  // A deck's texts: the lecturer's own words, in any language and script.
+  if (state_.deck_revision() != glyphs_deck_) {
+    glyphs_deck_ = state_.deck_revision();
+    if (const Deck* d = state_.deck()) {
+      ask_both(d->title);
+      for (const Scene& sc : d->scenes) {
+        ask_both(sc.caption);
+        ask_both(sc.question);
+        ask_both(sc.answer);
+        ask_both(sc.notes);
+      }
+    }
+    ask(state_.deck_source());
+  }
+  // A model's name and where it came from; the messages shown (file names,
+  // what a file said); the recent files; the export folder.
+  if (const auto& m = state_.model()) {
+    ask(m->name);
+    ask(m->source);
+    ask(m->source_zh);
+  }
+  const auto& said = toasts_.history();
+  const std::uint64_t fresh = std::min<std::uint64_t>(toasts_.pushed() - glyphs_toasts_, said.size());
+  for (std::size_t i = said.size() - static_cast<std::size_t>(fresh); i < said.size(); ++i) ask(said[i]);
+  glyphs_toasts_ = toasts_.pushed();
+  for (const auto* files : {&settings_.recent_sessions, &settings_.recent_decks})
+    for (const std::string& f : *files) ask(f);
+  ask(export_choice_.dir.string());
+  // Typed this frame (an input method's characters too) and pasted.
+  const ImGuiIO& io = ImGui::GetIO();
+  for (int i = 0; i < io.InputQueueCharacters.Size; ++i) {
+    char utf8[8] = {};
+    ImTextCharToUtf8(utf8, io.InputQueueCharacters[i]);
+    ask(utf8);
+  }
+  if (keys_.has_press(GLFW_KEY_V, kModControl) || (io.KeyCtrl && io.KeysDown[GLFW_KEY_V]))
+    if (const char* clip = ImGui::GetClipboardText()) ask(std::string_view(clip).substr(0, 1 << 16));
+  if (more) fonts_dirty_ = true;
 }
 
 // [SECTION] Keys
@@ -290,15 +371,29 @@ void App::handle_keys() {
     if (p.action == Action::escape) escape(typing);
     else run(p.action, p.arg);
   };
+  // The presenter view's buttons, clicked in its own frame.
+  for (const Pressed& p : std::exchange(queued_, {})) act(p);
+  // A blanked screen: any key brings the figure back, and does nothing else.
+  auto unblank = [&] {
+    if (!lecture_ || lecture_ui_.blank == Blank::none) return false;
+    lecture_ui_.blank = Blank::none;
+    redraw_ = true;
+    return true;
+  };
+  auto modifier = [](int key) { return key >= GLFW_KEY_LEFT_SHIFT && key <= GLFW_KEY_RIGHT_SUPER; };
   if (platform_.queues_keys()) {
     // One event at a time, in order: a tap of L lights the laser and puts it out.
     for (const KeyEvent& e : keys_.take()) {
       if (e.key == GLFW_KEY_L && e.action == kKeyRelease) presenter_.laser = false;
-      for (const Pressed& p : shortcuts_for(std::span(&e, 1), typing)) act(p);
+      if (e.action == kKeyPress && !modifier(e.key) && unblank()) continue;
+      for (const Pressed& p : shortcuts_for(std::span(&e, 1), typing, lecture_)) act(p);
     }
   } else {
     keys_.take();  // a platform that does not queue: ImGui's key state
-    for (const Pressed& p : pressed_shortcuts()) act(p);
+    bool any = false;
+    for (int k = 0; k < IM_ARRAYSIZE(ImGui::GetIO().KeysDown); ++k) any = any || (!modifier(k) && ImGui::IsKeyPressed(k, false));
+    if (!(any && unblank()))
+      for (const Pressed& p : pressed_shortcuts(lecture_)) act(p);
     if (presenter_.laser && !ImGui::IsKeyDown(GLFW_KEY_L)) presenter_.laser = false;
   }
   if (help_typed()) act({Action::help, 0});
@@ -354,6 +449,14 @@ void App::escape(bool typing) {
     return;
   }
   if (typing) return;  // the field lets go of the keyboard; a second Esc goes on
+  if (lecture_ && !lecture_ui_.typed.empty()) {  // "5" typed by mistake: forgotten, nothing else
+    lecture_ui_.typed.clear();
+    return;
+  }
+  if (lecture_ && lecture_ui_.grid) {
+    lecture_ui_.grid = false;
+    return;
+  }
   if (close_front_window()) return;
   if (lecture_ && presenter_.active()) {
     presenter_.clear();
@@ -368,6 +471,10 @@ void App::run(Action action, int arg) {
   auto refused = [this](const std::string& why) {
     if (!why.empty()) toasts_.push(why, ToastKind::error);
   };
+  if (run_lecture(action, arg)) {
+    redraw_ = true;
+    return;
+  }
   UiContext ctx = context();
   switch (action) {
     case Action::open_session:
@@ -425,8 +532,10 @@ void App::run(Action action, int arg) {
     case Action::prev_step: refused(state_.prev_step()); break;
     case Action::next_step: refused(state_.next_step()); break;
     case Action::reset_step:
+      // The scene as prepared: its values, and every figure's zoom undone.
       if (state_.step() >= 0) refused(state_.go_to_step(state_.step()));
       else state_.reset_view();
+      figures_.reset_views();
       break;
     case Action::first_step:
       if (state_.steps()) refused(state_.go_to_step(0));
@@ -455,6 +564,7 @@ void App::run(Action action, int arg) {
     case Action::help: modals_.request(Modal::shortcuts, [this] { help_open_ = true; }); break;
     case Action::notation: notation_.open(); break;
     case Action::quit: platform_.request_close(); break;
+    default: break;  // lecture mode's own (run_lecture), outside lecture mode: nothing
   }
   redraw_ = true;
 }
@@ -504,11 +614,20 @@ void App::set_lecture(bool on) {
     lecture_zoom_ = 1.0f;
     lecture_sliders_ = false;
     presenter_ = {};
+    lecture_ui_.restart(wall_);
     state_.set_theme("projector");
     platform_.set_fullscreen(true);
+    if (lecture_ui_.presenter_view) {  // back from Esc: the presenter view comes back too
+      lecture_ui_.presenter_view = false;
+      set_presenter_view(true);
+    }
   } else {
+    const bool presenter = lecture_ui_.presenter_view;
+    if (presenter) set_presenter_view(false);
     lecture_ = false;
     presenter_ = {};
+    lecture_ui_.restart(wall_);
+    lecture_ui_.presenter_view = presenter;  // remembered for the next F5
     state_.set_theme(before_lecture_.theme);
     if (!before_lecture_.fullscreen) platform_.set_fullscreen(false);
   }
@@ -627,8 +746,9 @@ std::string App::open_deck(const fs::path& path) {
     toasts_.push(msg, ToastKind::error);
     return msg;
   }
-  toasts_.push(tr_.format("ui.deck.opened", {{"path", short_file_name(path, true)},
-                                             {"count", std::to_string(state_.deck()->scenes.size())}}),
+  const std::size_t scenes = state_.deck()->scenes.size();
+  toasts_.push(tr_.format(scenes == 1 ? "ui.deck.opened_one" : "ui.deck.opened",
+                          {{"path", short_file_name(path, true)}, {"count", std::to_string(scenes)}}),
                ToastKind::success);
   return {};
 }
@@ -649,6 +769,9 @@ std::string App::save_deck(const fs::path& path) {
   try {
     const Deck* deck = state_.deck();
     if (!deck) throw IoError(tr_("ui.deck.none"));
+    // Written only what reads back (a question the Deck window left without
+    // an answer is named, scene and field, and nothing is written).
+    (void)parse_deck(write_deck(*deck), path.filename().string());
     std::error_code ec;
     if (!path.parent_path().empty()) fs::create_directories(path.parent_path(), ec);
     save_deck_file(path, *deck);

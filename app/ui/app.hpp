@@ -24,6 +24,9 @@
 #include "app/common/link.hpp"
 #include "app/ui/app_state.hpp"
 #include "app/ui/lecture/deck_ui.hpp"
+#include "app/ui/lecture/lecture_state.hpp"
+#include "app/ui/lecture/presenter_view.hpp"
+#include "app/ui/lecture/scene_previews.hpp"
 #include "app/ui/export_ui.hpp"
 #include "app/ui/key_events.hpp"
 #include "app/ui/lesson_view.hpp"
@@ -39,10 +42,15 @@
 
 namespace poslab::app::ui {
 
-/// Lecture mode: one UI scale step per this many pixels of screen height
-/// (2 at 1080 px, 1.33 at 720 px): 720p and 1080p look alike.
-inline constexpr float kLectureHeightPerScale = 540.0f;
-inline constexpr float kMaxLectureScale = 4.0f;
+/// Lecture mode: the text's share of the screen's height (issue 29: captions
+/// and figure text at 3.5 % or more, what a 24 pt minimum on a slide gives),
+/// so 720p, 1080p and 2160p look alike: 26 px at 720 px, 39 px at 1080 px.
+inline constexpr float kLectureTextShare = 0.036f;
+/// The least any text of a figure may be in lecture mode (ticks, legends, notes).
+inline constexpr float kLectureMinTextShare = 0.035f;
+/// One UI scale step per this many pixels of screen height (kBaseFontPixels / kLectureTextShare).
+inline constexpr float kLectureHeightPerScale = 15.0f / kLectureTextShare;
+inline constexpr float kMaxLectureScale = 6.0f;  // a 2160p projector
 
 struct AppOptions {
   std::filesystem::path assets;      ///< the assets folder (assets_dir())
@@ -112,8 +120,34 @@ class App {
   /// Lecture mode: the slider strip is open (S).
   bool lecture_sliders() const { return lecture_sliders_; }
   /// The UI scale lecture mode starts from: text in proportion to the
-  /// screen's height (2 at 1080 px, 1.33 at 720 px), whatever the screen.
+  /// screen's height (kLectureTextShare), whatever the screen.
   float lecture_base_scale() const { return lecture_base_; }
+  /// Lecture mode's own state: the blanked screen, the number being typed,
+  /// the grid of scenes, the idle pointer, the presenter view (lecture/).
+  const LectureState& lecture_state() const { return lecture_ui_; }
+  /// True while the pointer has not moved for kPointerIdleSeconds in
+  /// lecture mode: it is hidden, and so are the figures' crosshair and tooltip.
+  bool pointer_idle() const;
+
+  // ---- the presenter view (lecture/presenter_view.hpp): a second window
+  /// Opens or closes it (V, --presenter); lecture mode starts with it. Says
+  /// in a toast when the platform has no second window, or only one screen.
+  void set_presenter_view(bool on);
+  bool presenter_view() const { return lecture_ui_.presenter_view; }
+  const PresenterView& presenter_panel() const { return presenter_view_; }
+  /// Its ImGui context (shares this App's font atlas), created on first use.
+  ImGuiContext* presenter_context();
+  /// The presenter window's frame, as the main one: presenter_before_frame()
+  /// (its context current), the backends' NewFrame, ImGui::NewFrame(),
+  /// draw_presenter(dt), ImGui::Render(), presenter_after_frame() (this App's
+  /// context current again).
+  void presenter_before_frame();
+  void draw_presenter(double dt);
+  void presenter_after_frame();
+  /// The whole presenter frame without a window (tests).
+  void presenter_blind_frame(double dt = 1.0 / 60, ImVec2 display = {1280, 800});
+  /// The miniatures of the grid of scenes (tests count their builds).
+  const ScenePreviews& grid_previews() const { return grid_previews_; }
   void reset_layout();
   std::string apply_preset(std::string_view id);
 
@@ -221,6 +255,16 @@ class App {
   void draw_lecture(UiContext& ctx);
   void draw_embed(UiContext& ctx);  // embed.cpp
   void draw_presenter_tools(UiContext& ctx);
+  // lecture/lecture.cpp: what lecture mode adds on top of the page
+  void draw_blank(UiContext& ctx);
+  void draw_typed(UiContext& ctx);
+  void draw_scene_grid(UiContext& ctx);
+  /// Lecture mode's own actions (lecture/lecture_keys.cpp); false when `action` is not one.
+  bool run_lecture(Action action, int arg);
+  /// The characters of what users type and load (a deck's texts, a model's
+  /// name, file names, typed or pasted text) asked of the font atlas: any
+  /// it lacks is baked before the next frame (font_atlas.hpp).
+  void watch_glyphs();
   void handle_keys();
   /// The front-most of the floating windows that are open; closes it.
   bool close_front_window();
@@ -250,6 +294,14 @@ class App {
   DeckUi deck_ui_;
   KeyQueue keys_;
   PresenterTools presenter_;
+  LectureState lecture_ui_;
+  PresenterView presenter_view_;
+  ScenePreviews grid_previews_;
+  int grid_columns_ = 1;                ///< the grid's columns last frame (↑ ↓ move by a row)
+  std::vector<Pressed> queued_;         ///< the presenter view's buttons, run at the next frame
+  std::uint64_t presenter_style_ = 0;   ///< the style_key_ the presenter's style was made for
+  std::uint64_t glyphs_deck_ = ~0ull;   ///< the deck revision whose texts the atlas was asked for
+  std::uint64_t glyphs_toasts_ = 0;     ///< toasts pushed whose texts it was asked for
   std::vector<std::string> dropped_;  ///< files dropped since the last frame
 
   float ui_scale_ = 1.0f, applied_scale_ = 0, applied_content_scale_ = 0;

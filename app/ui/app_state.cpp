@@ -453,6 +453,7 @@ std::string AppState::open_deck(Deck deck, std::string source) {
   }
   deck_source_ = std::move(source);
   deck_modified_ = false;
+  ++deck_revision_;
   return {};
 }
 
@@ -461,6 +462,7 @@ void AppState::close_deck() {
   deck_source_.clear();
   scene_ = -1;
   deck_modified_ = false;
+  ++deck_revision_;
 }
 
 std::string AppState::go_to_scene(int index) {
@@ -515,6 +517,7 @@ int AppState::add_scene(Scene scene, int at) {
   deck_->scenes.insert(deck_->scenes.begin() + at, std::move(scene));
   if (scene_ >= at) ++scene_;
   deck_modified_ = true;
+  ++deck_revision_;
   return at;
 }
 
@@ -531,6 +534,7 @@ bool AppState::move_scene(int from, int to) {
   else if (from < scene_ && to >= scene_) --scene_;
   else if (from > scene_ && to <= scene_ && scene_ >= 0) ++scene_;
   deck_modified_ = true;
+  ++deck_revision_;
   return true;
 }
 
@@ -544,6 +548,7 @@ bool AppState::delete_scene(int index) {
   if (scene_ == index) scene_ = -1;  // what was shown stays on screen, no longer a scene
   else if (scene_ > index) --scene_;
   deck_modified_ = true;
+  ++deck_revision_;
   return true;
 }
 
@@ -553,6 +558,17 @@ bool AppState::set_caption(int index, LocalText caption) {
   if (sc.caption == caption) return true;
   sc.caption = std::move(caption);
   deck_modified_ = true;
+  ++deck_revision_;
+  return true;
+}
+
+bool AppState::set_scene(int index, Scene scene) {
+  if (!deck_ || index < 0 || index >= static_cast<int>(deck_->scenes.size())) return false;
+  Scene& sc = deck_->scenes[static_cast<std::size_t>(index)];
+  if (sc == scene) return true;
+  sc = std::move(scene);
+  deck_modified_ = true;
+  ++deck_revision_;
   return true;
 }
 

@@ -184,8 +184,14 @@ class AppState {
   bool delete_scene(int index);
   /// Sets the caption of scene `index`.
   bool set_caption(int index, LocalText caption);
+  /// Replaces scene `index` whole (the Deck window's question, answer,
+  /// reveal, notes and animation); false when out of range.
+  bool set_scene(int index, Scene scene);
   /// The deck changed since it was opened or saved.
   bool deck_modified() const { return deck_modified_; }
+  /// Bumps on every change of the open deck's content (opened, edited,
+  /// closed): what shows its texts (the font atlas, miniatures) looks again.
+  std::uint64_t deck_revision() const { return deck_revision_; }
   void mark_deck_saved() { deck_modified_ = false; }
 
   // ---- the figure in front ([ and ]): "" = the step's or the lesson's first
@@ -226,6 +232,7 @@ class AppState {
   std::string deck_source_;
   int scene_ = -1;
   bool deck_modified_ = false;
+  std::uint64_t deck_revision_ = 0;
   std::string figure_;
   mutable std::string resolve_error_, resolve_error_key_;
 };

@@ -5,6 +5,8 @@
 #include <imgui_stdlib.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <filesystem>
 
 #include "app/common/fonts.hpp"
 #include "app/common/messages.hpp"
@@ -58,7 +60,17 @@ void ExportUi::tick(UiContext& ctx, SweepRecorder& recorder) {
   if (recorder.step()) return;
   if (!recorder.error().empty())
     ctx.toasts.push(ctx.tr.format("ui.sweep.failed", {{"message", recorder.error()}}), ToastKind::error);
-  else
+  else if (std::error_code ec; recorder.output().extension() == ".gif" && std::filesystem::is_regular_file(recorder.output(), ec)) {
+    // A GIF's size matters on a slide: say it (issue 29).
+    char mb[32];
+    std::snprintf(mb, sizeof mb, "%.1f", static_cast<double>(std::filesystem::file_size(recorder.output(), ec)) / 1e6);
+    ctx.toasts.push(ctx.tr.format("ui.sweep.done_gif", {{"n", std::to_string(recorder.frames_written())},
+                                                        {"width", std::to_string(ctx.export_choice.options.width)},
+                                                        {"height", std::to_string(ctx.export_choice.options.height)},
+                                                        {"mb", mb},
+                                                        {"path", recorder.output().string()}}),
+                    ToastKind::success);
+  } else
     ctx.toasts.push(ctx.tr.format("ui.sweep.done", {{"n", std::to_string(recorder.frames_written())},
                                                     {"path", recorder.output().string()}}),
                     ToastKind::success);
@@ -175,6 +187,12 @@ void ExportUi::draw(UiContext& ctx, SweepRecorder& recorder) {
   ImGui::RadioButton(ctx.tr("ui.sweep.gif").c_str(), &sweep_format_, 0);
   ImGui::SameLine();
   ImGui::RadioButton(ctx.tr("ui.sweep.pngs").c_str(), &sweep_format_, 1);
+  if (sweep_format_ == 0) {  // a GIF for a slide: its size, in one click (a 1600 × 1000 GIF of 118 frames is 7 MB)
+    ImGui::SameLine();
+    if (ImGui::SmallButton(ctx.tr("ui.sweep.slide_size").c_str()))
+      ctx.export_choice.options.width = 960, ctx.export_choice.options.height = 540;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", ctx.tr("ui.sweep.slide_size_hint").c_str());
+  }
   ImGui::SameLine();
   ImGui::SetNextItemWidth(100 * s);
   ImGui::InputInt(ctx.tr("ui.sweep.steps").c_str(), &steps_, 10, 50);

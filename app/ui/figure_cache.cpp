@@ -294,6 +294,10 @@ void FigureCache::begin_frame() {
   wait_left_ms_ = wait_ms_;
 }
 
+void FigureCache::reset_views() {
+  for (auto& [key, e] : entries_) e->widget.reset_view();
+}
+
 void FigureCache::clear() {
   for (auto& [key, e] : entries_)
     if (e->pending) cancel(*e->pending, e->pending->remote_job);

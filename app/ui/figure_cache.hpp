@@ -62,6 +62,11 @@ class FigureCache {
     std::shared_ptr<Build> pending;
     /// True while the figure shown is not the state's: a newer one is being built.
     bool updating() const { return pending != nullptr; }
+    /// While an animation of a key it reads plays: the union of its ranges
+    /// over the sweep (both ends, then every figure shown), held by the widget.
+    std::optional<fig::ViewRange> hold;
+    std::string hold_for;            ///< the animation it was made for
+    std::uint64_t hold_version = 0;  ///< the figure's version last added to it
   };
 
   /// The view's live readouts, kept like a figure: rebuilt when a key they
@@ -107,6 +112,8 @@ class FigureCache {
   /// readouts nobody asked for (a guided step folds them).
   void begin_frame();
   void clear();
+  /// Every figure's zoom and pan undone (R in lecture mode).
+  void reset_views();
 
   int builds() const { return builds_; }
   /// Figures being built on the worker (the app keeps drawing frames meanwhile).

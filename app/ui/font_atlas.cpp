@@ -63,6 +63,25 @@ ImFont* UiFonts::closest_for(float pixels, bool want_bold, std::string_view utf8
 void bind_ui_fonts(const UiFonts* fonts) { ImGui::GetIO().UserData = const_cast<UiFonts*>(fonts); }
 const UiFonts* bound_ui_fonts() { return static_cast<const UiFonts*>(ImGui::GetIO().UserData); }
 
+bool FontAtlasBuilder::ask(std::string_view text) {
+  bool more = false;
+  for (const char* p = text.data(), *end = text.data() + text.size(); p < end;) {
+    if (static_cast<unsigned char>(*p) < 0x80) {  // ASCII is always baked
+      ++p;
+      continue;
+    }
+    unsigned int c = 0;
+    const int n = ImTextCharFromUtf8(&c, p, end);
+    if (n <= 0) break;
+    p += n;
+    if (c > 0xFFFF || c == 0xFFFD || !asked_.insert(static_cast<ImWchar>(c)).second) continue;
+    if (baked_ && baked_->FindGlyphNoFallback(static_cast<ImWchar>(c))) continue;
+    wanted_.insert(static_cast<ImWchar>(c));
+    more = true;
+  }
+  return more;
+}
+
 UiFonts FontAtlasBuilder::build(ImFontAtlas& atlas, const std::filesystem::path& assets, const std::string& lang,
                                 float pixels, std::string* warning) {
   atlas.Clear();
@@ -86,6 +105,11 @@ UiFonts FontAtlasBuilder::build(ImFontAtlas& atlas, const std::filesystem::path&
       else if (with_cjk) cjk.AddChar(static_cast<ImWchar>(c)), has_cjk = true;
     }
   };
+  // What users typed and loaded (ask()): every script, CJK from the CJK face.
+  for (ImWchar c : wanted_) {
+    if (!is_cjk(c)) glyphs.AddChar(c);
+    else cjk.AddChar(c), has_cjk = true;
+  }
   try {
     for (const std::string& l : {std::string("en"), lang}) {
       if (l != "en" && l != "zh") continue;
@@ -169,6 +193,7 @@ UiFonts FontAtlasBuilder::build(ImFontAtlas& atlas, const std::filesystem::path&
   fonts.bold_small = add(bold_file, bold_index, std::round(fonts.size * 0.86f), true, false);
   fonts.bold_script = add(bold_file, bold_index, std::round(fonts.size * 0.7f), true, false);
   atlas.Flags |= ImFontAtlasFlags_NoPowerOfTwoHeight;
+  baked_ = nullptr;
   if (!atlas.Build()) {
     // A font file that stb_truetype cannot read: ImGui's own font still works.
     if (warning) *warning = "cannot bake " + latin.file.string() + "; using ImGui's built-in font";
@@ -179,6 +204,7 @@ UiFonts FontAtlasBuilder::build(ImFontAtlas& atlas, const std::filesystem::path&
     fonts.script = fonts.bold_small = fonts.bold_script = fonts.regular;
     atlas.Build();
   }
+  baked_ = fonts.regular;
   return fonts;
 }
 

@@ -10,12 +10,17 @@
 // translation files (ImFontGlyphRangesBuilder), so a Chinese translation
 // bakes exactly the CJK glyphs it uses, merged from the language's own font:
 // its regular face into regular and small, its bold face (Noto Sans CJK SC
-// Bold) into bold and title, at the Latin face's em.
+// Bold) into bold and title, at the Latin face's em. Text the user types or
+// loads (a deck's own captions, a model's name, a file name) can need any
+// other character: ask() collects those, and the next build bakes them too
+// (from the CJK face for CJK, whatever the UI's language), so a lecturer's
+// own Chinese shows in an English UI as in a Chinese one (issue 29).
 
 #include <imgui.h>
 
 #include <cstdint>
 #include <filesystem>
+#include <set>
 #include <string>
 #include <string_view>
 
@@ -60,7 +65,17 @@ class FontAtlasBuilder {
   /// Number of glyph ranges of the last build (for tests).
   int range_count() const { return ranges_.Size / 2; }
 
+  /// Asks for every character of `text` (UTF-8) to be baked. True when one
+  /// of them is not yet: the caller rebuilds the atlas before the next frame.
+  /// Each character is asked for once, so one no font has never loops.
+  bool ask(std::string_view text);
+  /// Characters asked for beyond the translations' (tests).
+  std::size_t asked() const { return asked_.size(); }
+
  private:
+  std::set<ImWchar> asked_;     // every character ask() saw (beyond ASCII)
+  std::set<ImWchar> wanted_;    // of those, the ones no build had baked: baked from now on
+  const ImFont* baked_ = nullptr;  // the last build's regular face (what is baked)
   ImVector<ImWchar> ranges_;      // must outlive the atlas build
   ImVector<ImWchar> cjk_ranges_;
   std::uint64_t generation_ = 0;

@@ -9,6 +9,9 @@
 // false) keeps the polled shortcuts.
 
 #include <deque>
+#include <optional>
+#include <string>
+#include <string_view>
 #include <span>
 #include <vector>
 
@@ -36,6 +39,8 @@ class KeyQueue {
   /// Every event since the last take, oldest first.
   std::vector<KeyEvent> take();
   bool empty() const { return events_.empty(); }
+  /// True when a press of `key` with the modifiers `mods` is waiting.
+  bool has_press(int key, int mods) const;
 
   static constexpr std::size_t kCapacity = 1024;
 
@@ -43,10 +48,19 @@ class KeyQueue {
   std::deque<KeyEvent> events_;
 };
 
+/// A key named as X11 names its keysym and xdotool writes it ("Next",
+/// "Prior", "Right", "Return", "Escape", "space", "period", "comma", "a",
+/// "5", "F5", "bracketleft"…), optionally after modifiers ("ctrl+equal",
+/// "shift+space"): the key and modifiers, or nullopt for a name poslab does
+/// not know (key_names() lists them).
+std::optional<KeyEvent> key_from_name(std::string_view name);
+/// Every keysym name key_from_name knows, for messages.
+std::string key_names();
+
 /// The shortcuts `events` press, in order: every press, and the repeats of
 /// the keys that repeat (scale, animation steps, scene steps). With `typing`
 /// (a text field has the keyboard, a slider is being dragged) only the
-/// shortcuts that work while typing.
-std::vector<Pressed> shortcuts_for(std::span<const KeyEvent> events, bool typing);
+/// shortcuts that work while typing. `lecture`: lecture mode's keys (KeyMode).
+std::vector<Pressed> shortcuts_for(std::span<const KeyEvent> events, bool typing, bool lecture = false);
 
 }  // namespace poslab::app::ui

@@ -16,6 +16,7 @@
 #include "app/common/assets.hpp"
 #include "app/common/messages.hpp"
 #include "app/common/notation.hpp"
+#include "app/common/slider_math.hpp"
 #include "app/lessons/common/figures.hpp"
 #include "app/model/layer_stack.hpp"
 #include "app/plot/formula.hpp"
@@ -307,6 +308,7 @@ ImVec2 LessonView::figure_header(const fig::Figure& f, const std::string& menu_i
   const float w = size.x > 0 ? size.x : avail;
   const float start_y = ImGui::GetCursorPosY();
   const float x0 = ImGui::GetCursorPosX();
+  if (c.lecture && header_above_) return {w, std::max(size.y > 0 ? size.y : w * 0.58f, 120.0f * c.scale)};
   // Lecture mode shows the title too: the figure tabs share one line and cut
   // most titles to a word at 720p ("Frequency…"). Wrapped by wrapped_text, not
   // ImGui, so that no number ("largest |entry| 7.72") breaks across lines.
@@ -325,7 +327,11 @@ ImVec2 LessonView::figure_header(const fig::Figure& f, const std::string& menu_i
     wrapped_text(f.subtitle, x0 + w);
     ImGui::PopStyleColor();
   }
-  const float header = ImGui::GetCursorPosY() - start_y;
+  float header = ImGui::GetCursorPosY() - start_y;
+  if (c.lecture && header < min_header_) {
+    ImGui::SetCursorPosY(start_y + min_header_);
+    header = min_header_;
+  }
   float h = size.y > 0 ? size.y - header : w * 0.58f;
   return {w, std::max(h, 120.0f * c.scale)};
 }
@@ -394,6 +400,7 @@ void LessonView::figure(std::string_view id, ImVec2 size) {
     const ImVec2 at = ImGui::GetCursorScreenPos();
     last_plot_ = {at.x, at.y, at.x + plot_size.x, at.y + plot_size.y};
     last_figure_ = {at.x, block_top, at.x + plot_size.x, at.y + plot_size.y};
+    hold_axes(e, v, *def, {block_w, block_h});
     if (hide_figure_data_) {
       // The question asks about what the figure draws: its frame only, until the answer.
       const fig::Figure frame = lessons::hidden_figure(e.figure, c.tr("ui.steps.hidden_figure"));
@@ -401,7 +408,9 @@ void LessonView::figure(std::string_view id, ImVec2 size) {
     } else {
       handle(e.widget.draw("##plot", e.figure, e.version, plot_size, c.plot), id);
     }
-    if (e.updating()) {
+    // The figure shown is a frame behind while an animation plays: no note
+    // then (it flickered on every frame); a slider's slow rebuild says so.
+    if (e.updating() && !c.state.animation().playing()) {
       // The figure shown is the previous one while the new one is built.
       const std::string& note = c.tr("ui.lesson.updating");
       const ImVec2 ts = ImGui::CalcTextSize(note.c_str());
@@ -413,6 +422,58 @@ void LessonView::figure(std::string_view id, ImVec2 size) {
   }
   ImGui::EndGroup();
   ImGui::PopID();
+}
+
+void LessonView::hold_axes(FigureCache::Entry& e, const ViewDef& v, const FigureDef& def, ImVec2 size) {
+  // While an animation of a key the figure reads is on, its axes hold the
+  // range of the whole sweep (both ends built once when it starts, then
+  // every figure shown): they never re-range mid-sweep (issue 29).
+  const Animation& a = ctx_->state.animation();
+  const bool reads = a.active() && std::binary_search(e.reads.begin(), e.reads.end(), a.config().key);
+  if (!reads || !e.error.empty()) {
+    if (e.hold) e.hold.reset(), e.hold_for.clear(), e.widget.set_hold(std::nullopt);
+    return;
+  }
+  const SessionAnimation& cfg = a.config();
+  const std::string id = cfg.key + "=" + core::format_number(cfg.from) + ":" + core::format_number(cfg.to);
+  // A side the sweep moves gets 5 % of the span more room than the values
+  // seen gave: a curve sampled at other points between them peaks a hair
+  // higher, and the axes must not creep on every frame (measured on rope's
+  // m sweep: it grew on each of 100 frames without the margin).
+  auto widen = [](const fig::ViewRange& before, const fig::ViewRange& after) {
+    fig::ViewRange w = after;
+    const double dx = (after.x_max - after.x_min) * 0.05, dy = std::abs(after.y_max - after.y_min) * 0.05;
+    const double up = after.y_max >= after.y_min ? 1.0 : -1.0;  // a reversed y: bottom first
+    if (after.x_min < before.x_min) w.x_min -= dx;
+    if (after.x_max > before.x_max) w.x_max += dx;
+    if (up * (after.y_min - before.y_min) < 0) w.y_min -= up * dy;
+    if (up * (after.y_max - before.y_max) > 0) w.y_max += up * dy;
+    return w;
+  };
+  if (e.hold_for != id) {
+    e.hold_for = id;
+    const fig::ViewRange first = fig::default_view(e.figure);
+    fig::ViewRange all = first;
+    // Both ends and seven values between, as the slider moves (a range need
+    // not grow with the key: a period, a peak in the middle).
+    const core::ParamSpec& spec = core::param_spec(cfg.key);
+    for (int i = 0; i <= 8; ++i) {
+      try {
+        core::Params p = ctx_->state.params();
+        p.set(cfg.key, snap(spec, interpolate(spec, cfg.from, cfg.to, i / 8.0), false));
+        all = fig::union_view(all, fig::default_view(build_figure(v, def, p, ctx_->tr, size.x, size.y)));
+      } catch (const std::exception&) {
+        // a value the lesson refuses: the frames shown widen the range instead
+      }
+    }
+    e.hold = widen(first, all);
+    e.hold_version = e.version;
+  } else if (e.hold_version != e.version) {
+    const fig::ViewRange grown = fig::union_view(*e.hold, fig::default_view(e.figure));
+    if (!(grown == *e.hold)) e.hold = widen(*e.hold, grown);
+    e.hold_version = e.version;
+  }
+  e.widget.set_hold(e.hold);
 }
 
 void LessonView::plot(std::string_view widget_id, const fig::Figure& figure, std::uint64_t version, ImVec2 size) {

@@ -72,6 +72,10 @@ class LessonView final : public LessonUi {
   /// How many of the lecture's figure tabs ImGui drew narrower than their
   /// labels (cut with "…") in the last frame.
   int last_tabs_cut() const { return last_tabs_cut_; }
+  /// Lecture mode: where we are as the top line showed it last frame ("Scene 3 of 9", "3 / 9").
+  const std::string& last_where() const { return last_where_; }
+  /// Lecture mode: the step's words stood beside the figure (not above it) last frame.
+  bool last_beside() const { return last_beside_; }
   /// The open model's "Layers of this model" as last drawn in its banner
   /// (null before a model with a reading is shown), and the frame it was drawn in.
   const fig::Figure* model_layers_figure() const { return layers_figure_.get(); }
@@ -81,6 +85,8 @@ class LessonView final : public LessonUi {
   /// Title, subtitle and export button above a plot; returns the plot's size.
   ImVec2 figure_header(const fig::Figure& figure, const std::string& menu_id, ImVec2 size, bool* export_clicked);
   void handle(PlotAction action, std::string_view figure_id);
+  /// An animation's axes: held over its sweep while it is on (FigureCache::Entry::hold).
+  void hold_axes(FigureCache::Entry& e, const ViewDef& v, const FigureDef& def, ImVec2 size);
   void conflict_banner();
   void model_banner();
   /// The lesson without steps: its custom screen or the default layout.
@@ -100,6 +106,13 @@ class LessonView final : public LessonUi {
   ImVec4 last_figure_{0, 0, 0, 0};
   std::string last_tab_front_;    ///< the figure the lecture tabs last showed in front
   int last_tabs_cut_ = 0;
+  std::string last_where_;
+  bool last_beside_ = false;
+  /// Lecture mode: the figure's header takes at least this height (a
+  /// revealed answer's figure has another title: the plot stays put).
+  float min_header_ = 0;
+  /// Lecture mode: the figure's title and subtitle were drawn above the words and the figure (figure_header draws none).
+  bool header_above_ = false;
   float lecture_controls_w_ = 0;  ///< the top line's controls, last frame
   std::map<std::string, std::string, std::less<>> titles_;  ///< built titles, by "lang/view/figure"
   TableView tables_;

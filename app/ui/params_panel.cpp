@@ -320,10 +320,15 @@ void ParamsPanel::numeric(UiContext& ctx, const core::ParamSpec& spec, double va
     auto [lo, hi] = slider_range(spec, ctx.state.params());  // head: 1..heads
     double v = value;
     const bool log = spec.scale == core::SliderScale::log && lo > 0;
+    // A token position dragged lands on a token (m = 48, not 48.7197);
+    // typed (Ctrl+click), it may still be any number the key allows.
+    const bool whole = spec.unit == "tokens";
     if (ImGui::SliderScalar("##v", ImGuiDataType_Double, &v, &lo, &hi, no_text,
                             flags | (log ? ImGuiSliderFlags_Logarithmic : 0)) &&
-        v != value)
-      set(ctx, spec.key, snap(spec, v, false));
+        v != value) {
+      const double dragged = snap(spec, whole ? std::round(v) : v, false);
+      if (dragged != value) set(ctx, spec.key, dragged);
+    }
   }
   if (ImGui::IsItemHovered() && !ImGui::IsItemActive()) ImGui::SetTooltip("%s", ctx.tr("ui.params.ctrl_click").c_str());
   ImGui::SameLine(0, spacing);

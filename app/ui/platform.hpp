@@ -40,6 +40,20 @@ class Platform {
   /// browser's file input); the chosen file later reaches App::open_file.
   /// False when there is no such picker: the App shows its path prompt.
   virtual bool pick_file() { return false; }
+
+  /// Where the presenter view's window went (lecture mode, issue 29).
+  enum class PresenterPlace { none, other_screen, same_screen };
+  /// Opens (or closes) the presenter view's own window: on a screen other
+  /// than the projector's when there is one, else on the same screen. It
+  /// draws App::draw_presenter in the App's presenter context, and its keys
+  /// go to App::key_event. `none`: this platform has no second window.
+  virtual PresenterPlace show_presenter_window(bool on) {
+    (void)on;
+    return PresenterPlace::none;
+  }
+  /// The heatmaps of the presenter's window (its own GL context); the main
+  /// window's where there is one context.
+  virtual HeatmapSink& presenter_heatmaps() { return heatmaps(); }
   /// Lines Help → About adds under the version (the page: the version of
   /// the site it runs and whether it works offline), in tr's language.
   virtual std::vector<std::string> about_lines(const Translator& tr) const {
@@ -60,8 +74,14 @@ class BlindPlatform final : public Platform {
   bool request_screenshot(const std::filesystem::path&) override { return false; }
   void request_close() override { close_requested = true; }
   bool queues_keys() const override { return key_events; }
+  PresenterPlace show_presenter_window(bool on) override {
+    presenter = on;
+    return on ? presenter_place : PresenterPlace::none;
+  }
 
   NullHeatmapSink sink;
+  bool presenter = false;  ///< the presenter's window is "open"
+  PresenterPlace presenter_place = PresenterPlace::other_screen;
   bool full = false, close_requested = false;
   bool key_events = false;  ///< tests: key presses come through App::key_event
   std::string title;

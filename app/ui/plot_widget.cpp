@@ -45,6 +45,8 @@ void PlotWidget::record(const fig::Figure& figure, ImVec2 size, const PlotEnv& e
   style.font_size = env.fonts->size;
   style.show_title = false;  // the title is in the widget's header (LessonView)
   style.highlight = highlight_;
+  style.hold = hold_;
+  style.min_text = env.min_text;
   const double density = ImGui::GetIO().DisplayFramebufferScale.x > 0 ? ImGui::GetIO().DisplayFramebufferScale.x : 1.0;
   ImGuiPainter painter(recording_, *env.fonts, *env.sink, slots_, density);
   LayoutLog& log = layout_log();
@@ -136,7 +138,7 @@ PlotAction PlotWidget::draw(const char* id, const fig::Figure& figure, std::uint
 
   if (highlight_ >= static_cast<int>(figure.series.size())) highlight_ = -1;  // another figure now
   const bool stale = !recorded_ || version != rec_version_ || env.style_key != rec_style_ || size.x != rec_size_.x ||
-                     size.y != rec_size_.y || view_ != rec_view_ || highlight_ != rec_highlight_;
+                     size.y != rec_size_.y || view_ != rec_view_ || highlight_ != rec_highlight_ || hold_ != rec_hold_;
   // A plot scrolled out of its window is not laid out (a lesson's page
   // stacks its figures below the text; a slider drag re-lays out only what
   // is on screen); it is, once scrolled back. What it recorded for the old
@@ -150,7 +152,7 @@ PlotAction PlotWidget::draw(const char* id, const fig::Figure& figure, std::uint
   }
   if (visible && stale) {
     record(figure, size, env);
-    rec_version_ = version, rec_style_ = env.style_key, rec_size_ = size, rec_view_ = view_, rec_highlight_ = highlight_;
+    rec_version_ = version, rec_style_ = env.style_key, rec_size_ = size, rec_view_ = view_, rec_highlight_ = highlight_, rec_hold_ = hold_;
     last_mouse_ = {-1e9f, -1e9f};
   }
   ImDrawList* list = ImGui::GetWindowDrawList();
@@ -158,7 +160,7 @@ PlotAction PlotWidget::draw(const char* id, const fig::Figure& figure, std::uint
   if (visible) replay(recording_, list, origin, *env.sink);
 
   // Hover: crosshair and the exact readout.
-  const bool in_plot = visible && hovered && recorded_ && layout_.plot.contains({local.x, local.y});
+  const bool in_plot = visible && hovered && env.hover && recorded_ && layout_.plot.contains({local.x, local.y});
   if (in_plot) {
     if (local.x != last_mouse_.x || local.y != last_mouse_.y) {
       readout_ = readout_at(figure, local);
@@ -175,7 +177,7 @@ PlotAction PlotWidget::draw(const char* id, const fig::Figure& figure, std::uint
       ImGui::TextUnformatted(readout_.c_str());
       ImGui::EndTooltip();
     }
-  } else if (!hovered) {
+  } else if (!hovered || !env.hover) {
     readout_.clear();
     last_mouse_ = {-1e9f, -1e9f};
   }

@@ -35,6 +35,10 @@ struct PlotEnv {
   fig::Theme theme = fig::Theme::dark();
   /// Changes whenever fonts or theme change (the recording is then stale).
   std::uint64_t style_key = 0;
+  /// The crosshair and readout follow the pointer (lecture mode: not once it is idle).
+  bool hover = true;
+  /// No figure text smaller than this (pixels): lecture mode's 3.5 % of the screen's height.
+  double min_text = 0;
 };
 
 /// Layouts timed for `poslab bench`: while `on`, every PlotWidget layout
@@ -69,6 +73,10 @@ class PlotWidget {
   bool zoomed() const { return view_.has_value(); }
   const std::optional<fig::ViewRange>& view() const { return view_; }
   void reset_view() { view_.reset(); }
+  /// The range shown when not zoomed, instead of the figure's own (an
+  /// animation's range over its sweep: its axes stay put); nullopt: the figure's.
+  void set_hold(const std::optional<fig::ViewRange>& hold) { hold_ = hold; }
+  const std::optional<fig::ViewRange>& hold() const { return hold_; }
   /// The series a click on its legend entry highlighted (-1: none).
   int highlight() const { return highlight_; }
   /// Zooms by `factor` (< 1 zooms in) around a point given relative to the
@@ -91,6 +99,7 @@ class PlotWidget {
   HeatmapSink* sink_ = nullptr;
   fig::PlotLayout layout_;
   std::optional<fig::ViewRange> view_;
+  std::optional<fig::ViewRange> hold_, rec_hold_;
   // what the recording was made from
   std::uint64_t rec_version_ = 0, rec_style_ = 0;
   ImVec2 rec_size_{0, 0};

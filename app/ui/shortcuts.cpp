@@ -32,20 +32,22 @@ std::span<const Shortcut> app_shortcuts() {
       {Action::scale_down, GLFW_KEY_KP_SUBTRACT, true, false, "Ctrl+-", nullptr, 0, true, true},
       {Action::scale_reset, GLFW_KEY_0, true, false, "Ctrl+0", "ui.keys.scale_reset", 0, true},
       {Action::play, GLFW_KEY_P, false, false, "P", "ui.keys.play"},
-      {Action::step_back, GLFW_KEY_COMMA, false, false, ",", "ui.keys.step_back", 0, false, true},
-      {Action::step_forward, GLFW_KEY_PERIOD, false, false, ".", "ui.keys.step_forward", 0, false, true},
-      {Action::prev_lesson, GLFW_KEY_UP, false, false, "↑", "ui.keys.prev_lesson"},
-      {Action::next_lesson, GLFW_KEY_DOWN, false, false, "↓", "ui.keys.next_lesson"},
-      {Action::lesson_n, GLFW_KEY_1, false, false, "1 … 9, 0", "ui.keys.lesson_n", 0},
-      {Action::lesson_n, GLFW_KEY_2, false, false, "2", nullptr, 1},
-      {Action::lesson_n, GLFW_KEY_3, false, false, "3", nullptr, 2},
-      {Action::lesson_n, GLFW_KEY_4, false, false, "4", nullptr, 3},
-      {Action::lesson_n, GLFW_KEY_5, false, false, "5", nullptr, 4},
-      {Action::lesson_n, GLFW_KEY_6, false, false, "6", nullptr, 5},
-      {Action::lesson_n, GLFW_KEY_7, false, false, "7", nullptr, 6},
-      {Action::lesson_n, GLFW_KEY_8, false, false, "8", nullptr, 7},
-      {Action::lesson_n, GLFW_KEY_9, false, false, "9", nullptr, 8},
-      {Action::lesson_n, GLFW_KEY_0, false, false, "0", nullptr, 9},  // the tenth lesson
+      // Outside lecture mode only: there . and , blank the screen, ↑ ↓ go
+      // through the scenes and the digits type a scene's number (lecture_keys.cpp).
+      {Action::step_back, GLFW_KEY_COMMA, false, false, ",", "ui.keys.step_back", 0, false, true, false, KeyMode::normal},
+      {Action::step_forward, GLFW_KEY_PERIOD, false, false, ".", "ui.keys.step_forward", 0, false, true, false, KeyMode::normal},
+      {Action::prev_lesson, GLFW_KEY_UP, false, false, "↑", "ui.keys.prev_lesson", 0, false, false, false, KeyMode::normal},
+      {Action::next_lesson, GLFW_KEY_DOWN, false, false, "↓", "ui.keys.next_lesson", 0, false, false, false, KeyMode::normal},
+      {Action::lesson_n, GLFW_KEY_1, false, false, "1 … 9, 0", "ui.keys.lesson_n", 0, false, false, false, KeyMode::normal},
+      {Action::lesson_n, GLFW_KEY_2, false, false, "2", nullptr, 1, false, false, false, KeyMode::normal},
+      {Action::lesson_n, GLFW_KEY_3, false, false, "3", nullptr, 2, false, false, false, KeyMode::normal},
+      {Action::lesson_n, GLFW_KEY_4, false, false, "4", nullptr, 3, false, false, false, KeyMode::normal},
+      {Action::lesson_n, GLFW_KEY_5, false, false, "5", nullptr, 4, false, false, false, KeyMode::normal},
+      {Action::lesson_n, GLFW_KEY_6, false, false, "6", nullptr, 5, false, false, false, KeyMode::normal},
+      {Action::lesson_n, GLFW_KEY_7, false, false, "7", nullptr, 6, false, false, false, KeyMode::normal},
+      {Action::lesson_n, GLFW_KEY_8, false, false, "8", nullptr, 7, false, false, false, KeyMode::normal},
+      {Action::lesson_n, GLFW_KEY_9, false, false, "9", nullptr, 8, false, false, false, KeyMode::normal},
+      {Action::lesson_n, GLFW_KEY_0, false, false, "0", nullptr, 9, false, false, false, KeyMode::normal},  // the tenth lesson
       {Action::quit, GLFW_KEY_Q, true, false, "Ctrl+Q", "ui.keys.quit", 0, true},
   };
   return table;
@@ -67,13 +69,13 @@ std::span<const Shortcut> shortcuts() {
   return all;
 }
 
-std::vector<Pressed> pressed_shortcuts() {
+std::vector<Pressed> pressed_shortcuts(bool lecture) {
   std::vector<Pressed> out;
   const ImGuiIO& io = ImGui::GetIO();
   // A text field has the keyboard, or a widget is being dragged: plain keys are its.
   const bool typing = io.WantTextInput || ImGui::IsAnyItemActive();
   for (const Shortcut& s : shortcuts()) {
-    if (s.ctrl != io.KeyCtrl || (s.shift != io.KeyShift && !s.any_shift)) continue;
+    if (s.ctrl != io.KeyCtrl || (s.shift != io.KeyShift && !s.any_shift) || !s.in(lecture)) continue;
     if (typing && !s.while_typing) continue;
     if (s.key < 0 || s.key >= IM_ARRAYSIZE(io.KeysDown)) continue;
     if (!ImGui::IsKeyPressed(s.key, s.repeats)) continue;
@@ -92,7 +94,7 @@ bool help_typed() {
   return false;
 }
 
-void draw_shortcut_overlay(bool* open, const Translator& tr, float scale) {
+void draw_shortcut_overlay(bool* open, const Translator& tr, float scale, bool lecture) {
   if (*open && !ImGui::IsPopupOpen("##shortcuts")) ImGui::OpenPopup("##shortcuts");
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos({vp->WorkPos.x + vp->WorkSize.x * 0.5f, vp->WorkPos.y + vp->WorkSize.y * 0.5f},
@@ -110,7 +112,7 @@ void draw_shortcut_overlay(bool* open, const Translator& tr, float scale) {
   // Every row: the keys, what they do.
   std::vector<std::pair<std::string, std::string>> rows;
   for (const Shortcut& s : shortcuts())
-    if (s.label) rows.emplace_back(s.keys, tr(s.label));
+    if (s.label && s.in(lecture)) rows.emplace_back(s.keys, tr(s.label));
   for (const char* extra : {"ui.keys.mouse_wheel", "ui.keys.mouse_zoom", "ui.keys.mouse_pan", "ui.keys.mouse_reset",
                             "ui.keys.mouse_menu", "ui.keys.mouse_legend", "ui.keys.ctrl_click"})
     rows.emplace_back(tr(std::string(extra) + ".keys"), tr(extra));

@@ -26,7 +26,18 @@ enum class Action {
   /// Presenter tools in lecture mode: a laser dot while L is held, a
   /// spotlight (H), a pen (D to draw, C to clear).
   laser, spotlight, pen, clear_pen,
+  // Lecture mode only (issue 29): a stray key never leaves the deck.
+  blank_black, blank_white,  ///< B / . and W / , (PowerPoint's): any key brings the figure back
+  scene_digit,               ///< 0 … 9: a digit of "N, Enter" (arg: the digit)
+  go_to_typed,               ///< Enter: to the scene whose number was typed
+  scene_grid,                ///< G: every scene at a glance
+  presenter_view,            ///< V: the presenter's own window
+  reset_timer,               ///< the presenter view's timer back to 0:00
 };
+
+/// Where a shortcut works: everywhere, only in lecture mode, or only outside it
+/// (the same key may do one thing in each: ↓ the next lesson, or the next scene).
+enum class KeyMode { any, lecture, normal };
 
 /// Kept for callers of the old name: Esc left lecture mode.
 inline constexpr Action exit_lecture = Action::escape;
@@ -41,6 +52,9 @@ struct Shortcut {
   bool while_typing = false;  ///< also when a text field has the keyboard
   bool repeats = false;       ///< held down, the action repeats (auto-repeat)
   bool any_shift = false;     ///< Shift may be held or not
+  KeyMode mode = KeyMode::any;
+  /// In lecture mode: whether this key works there (any or lecture).
+  bool in(bool lecture) const { return mode == KeyMode::any || (mode == KeyMode::lecture) == lecture; }
 };
 
 std::span<const Shortcut> shortcuts();
@@ -56,13 +70,13 @@ struct Pressed {
 /// The shortcuts pressed this frame from ImGui's key state (for a platform
 /// that does not queue key events: key_events.hpp), skipping plain keys
 /// while a text field is being edited.
-std::vector<Pressed> pressed_shortcuts();
+std::vector<Pressed> pressed_shortcuts(bool lecture = false);
 
 /// "?" typed this frame (a character, whatever the keyboard layout).
 bool help_typed();
 
 /// The "?" overlay: a modal table of every shortcut, in columns that fit the
 /// screen. Closed by its button or by the App on Esc (open = false).
-void draw_shortcut_overlay(bool* open, const Translator& tr, float scale);
+void draw_shortcut_overlay(bool* open, const Translator& tr, float scale, bool lecture = false);
 
 }  // namespace poslab::app::ui

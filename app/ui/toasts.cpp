@@ -8,6 +8,7 @@ namespace poslab::app::ui {
 
 void Toasts::push(std::string text, ToastKind kind) {
   history_.push_back(text);
+  ++pushed_;
   if (history_.size() > 64) history_.pop_front();
   last_kind_ = kind;
   toasts_.push_back({std::move(text), kind});

@@ -3,6 +3,7 @@
 // "Refused: …") that fade after a few seconds. The window wakes up when one
 // expires, and not otherwise.
 
+#include <cstdint>
 #include <deque>
 #include <string>
 
@@ -23,6 +24,8 @@ class Toasts {
   /// Every message pushed so far, newest last (tests and the log).
   const std::deque<std::string>& history() const { return history_; }
   const std::string& last() const;
+  /// How many messages were pushed so far (history() keeps the last 64).
+  std::uint64_t pushed() const { return pushed_; }
   ToastKind last_kind() const { return last_kind_; }
 
  private:
@@ -34,6 +37,7 @@ class Toasts {
   std::deque<Toast> toasts_;
   std::deque<std::string> history_;
   ToastKind last_kind_ = ToastKind::info;
+  std::uint64_t pushed_ = 0;
 };
 
 inline constexpr double kToastSeconds = 5.0;

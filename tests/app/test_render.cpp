@@ -3,6 +3,8 @@
 
 #include <doctest/doctest.h>
 
+#include <tuple>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -258,6 +260,36 @@ TEST_CASE("hover readout names the point with its extra columns") {
   const std::string r = hover_readout(f, L, {L.to_px_x(1), L.to_px_y(0.1) + 2});
   CHECK(r == "pair 1 · θ = 0.1 · λ = 62.8 tokens");
   CHECK(hover_readout(f, L, {L.to_px_x(1), L.to_px_y(0.5)}).empty());  // far from every point
+}
+
+TEST_CASE("a heatmap's hover names the cell under the pointer as its axis labels it: cell (0, 0) is key 0 · query 0") {
+  // A 6 × 6 matrix over −0.5 … 5.5 (cells centred on the tokens 0 … 5), and
+  // a 4 × 3 matrix over 0 … 4 × 0 … 3 (cells starting at whole numbers).
+  for (const auto& [x0, x1, y0, y1, cols, rows] : {std::tuple{-0.5, 5.5, -0.5, 5.5, 6, 6}, std::tuple{0.0, 4.0, 0.0, 3.0, 4, 3}}) {
+    Figure f;
+    Heatmap h;
+    h.x0 = x0, h.x1 = x1, h.y0 = y0, h.y1 = y1, h.cols = cols, h.rows = rows;
+    for (int i = 0; i < cols * rows; ++i) h.values.push_back(static_cast<float>(i));
+    h.x_name = "key";
+    h.y_name = "query";
+    h.value_name = "A";
+    f.heatmaps.push_back(h);
+    PlotLayout L;
+    L.plot = {0, 0, 600, 600};
+    L.range = {x0, x1, y0, y1};
+    const double w = (x1 - x0) / cols, hh = (y1 - y0) / rows;
+    for (int c = 0; c < cols; ++c)
+      for (int r = 0; r < rows; ++r)
+        for (double fx : {0.05, 0.5, 0.95}) {  // anywhere in the cell, its edges too
+          const double x = x0 + (c + fx) * w, y = y0 + (r + 0.5) * hh;
+          const std::string got = hover_readout(f, L, {L.to_px_x(x), L.to_px_y(y)});
+          // Centred cells are named by their centre, the others by their start: c and r both ways.
+          const std::string want = "key " + std::to_string(c) + " · query " + std::to_string(r) + " · A = " +
+                                   std::to_string(r * cols + c);
+          CAPTURE(x);
+          CHECK(got == want);
+        }
+  }
 }
 
 TEST_CASE("data_range covers series, heatmaps and annotations, positive only on log axes") {

@@ -9,7 +9,11 @@
 // - --transparent leaves every pixel outside the ink transparent (the plot
 //   area and the legend too);
 // - --page slide|a4|letter gives the PDF page in points;
-// - legends stay off the data when a corner would cover it.
+// - legends stay off the data when a corner would cover it: beside the plot,
+//   or below it when too wide, at every font scale, for every figure;
+// - the light and dark themes draw every data colour at ≥ 3:1 and every text
+//   at ≥ 4.5:1 on their own background (computed from the theme's colours);
+// - titles and subtitles wrap inside the figure; no text under the style's minimum.
 
 #include <doctest/doctest.h>
 
@@ -23,6 +27,7 @@
 
 #include "app/decks/deck.hpp"
 #include "app/export/figure_export.hpp"
+#include "app/export/sweep.hpp"
 #include "app/lessons/lesson.hpp"
 #include "app/plot/render.hpp"
 #include "app_test_support.hpp"
@@ -504,4 +509,135 @@ TEST_CASE("a label with no free place is backed so it can be read; a transparent
   fig::Theme clear;
   clear.transparent = true;
   CHECK_FALSE(label_backed(clear));
+}
+
+TEST_CASE("light and dark themes: every data colour at ≥ 3:1 on their background, every text at ≥ 4.5:1, every figure of every lesson") {
+  for (const fig::Theme& theme : {fig::Theme::light(), fig::Theme::dark()}) {
+    CAPTURE(theme.background.r);
+    // The theme's own colours first: its text and its muted text.
+    CHECK(contrast(theme.text, theme.background) >= 4.5);
+    CHECK(contrast(theme.muted, theme.background) >= 4.5);
+    CHECK(contrast(theme.text, theme.plot_background) >= 4.5);
+    CHECK(contrast(theme.muted, theme.plot_background) >= 4.5);
+    // Every palette colour as the theme inks it (#56B4E9 is 2.2:1 on white as it comes).
+    for (int i = 0; i < 8; ++i) {
+      CAPTURE(i);
+      CHECK(contrast(theme.ink(fig::palette_color(i)), theme.plot_background) >= 3.0 - 1e-6);
+      CHECK(contrast(theme.ink(fig::palette_color(i)), theme.background) >= 3.0 - 1e-6);
+    }
+    for (const app::ViewDef& v : app::view_defs())
+      for (const app::FigureDef& def : v.figures) {
+        CAPTURE(v.id);
+        CAPTURE(def.id);
+        const fig::Figure f = app::build_figure(v, def, core::Params{}, test::english(), 1200, 700);
+        const RecordingPainter p = draw(f, theme);
+        for (const auto& s : p.strokes)
+          if (s.width > 1.01) CHECK(contrast(s.color, theme.plot_background) >= 3.0 - 1e-6);
+        for (const fig::Color& c : p.dots) CHECK(contrast(c, theme.plot_background) >= 3.0 - 1e-6);
+        for (const auto& t : p.texts) {
+          if (p.on_heatmap(t.at)) continue;  // a cell's value: coloured for its cell
+          CHECK(contrast(t.color, theme.background) >= 4.5 - 1e-6);
+        }
+      }
+  }
+}
+
+TEST_CASE("every figure of every lesson, at font scales 1 to 2.5: its legend never lies on its data") {
+  int below = 0, checked = 0;
+  for (double scale : {1.0, 1.5, 2.0, 2.5})
+    for (const app::ViewDef& v : app::view_defs())
+      for (const app::FigureDef& def : v.figures) {
+        CAPTURE(scale);
+        CAPTURE(v.id);
+        CAPTURE(def.id);
+        const fig::Figure f = app::build_figure(v, def, core::Params{}, test::english(), 1200, 700);
+        if (f.legend == fig::LegendPlace::none) continue;  // the author's corners too
+        RecordingPainter p;
+        p.code_points = true;
+        fig::RenderStyle st;
+        st.font_size = 14 * scale;
+        const fig::PlotLayout L = fig::render_figure(f, p, {0, 0, 1200, 700}, st);
+        if (L.legend.empty()) continue;
+        ++checked;
+        fig::Rect box = L.legend.front().second;
+        for (const auto& [series, r] : L.legend) {
+          const double x0 = std::min(box.x, r.x), y0 = std::min(box.y, r.y);
+          box = {x0, y0, std::max(box.right(), r.right()) - x0, std::max(box.bottom(), r.bottom()) - y0};
+        }
+        if (box.y >= L.plot.bottom()) ++below;
+        // No heatmap under it, and no series point inside it.
+        for (const fig::Rect& h : p.heatmaps)
+          CHECK_FALSE((box.x < h.right() && h.x < box.right() && box.y < h.bottom() && h.y < box.bottom()));
+        int inside = 0;
+        for (const fig::Series& s : f.series)
+          for (std::size_t i = 0; i < std::min(s.x.size(), s.y.size()); ++i) {
+            const fig::Point q{L.to_px_x(s.x[i]), L.to_px_y(s.y[i])};
+            if (L.plot.contains(q) && box.contains(q)) ++inside;
+          }
+        CHECK(inside == 0);
+      }
+  CHECK(checked > 20);
+  MESSAGE("legends checked: " << checked << ", of them below the plot: " << below);
+}
+
+TEST_CASE("a long subtitle wraps inside the figure at any font scale; no text under the style's minimum") {
+  fig::Figure f;
+  f.title = "How far apart the two tokens are, and what the score makes of it";
+  f.subtitle = "d = 4096 · base = 500,000 · positions 0 … 131,072 · a subtitle long enough to run off a slide at any scale";
+  f.x = {.label = "x"};
+  f.y = {.label = "y"};
+  fig::Series se{.name = "a"};
+  se.x = {0, 1, 2};
+  se.y = {0, 1, 4};
+  f.series.push_back(se);
+  for (double scale : {1.0, 1.5, 2.0, 3.0}) {
+    CAPTURE(scale);
+    RecordingPainter p;
+    p.code_points = true;
+    fig::RenderStyle st;
+    st.font_size = 14 * scale;
+    st.min_text = 14 * scale * 0.95;
+    const double width = 960;
+    const fig::PlotLayout L = fig::render_figure(f, p, {0, 0, width, 540}, st);
+    int lines = 0;
+    for (const auto& t : p.texts) {
+      CHECK(t.size >= st.min_text - 1e-9);
+      const double w = static_cast<double>(t.s.size()) * t.size * 0.55;  // as measure() (bytes ≥ code points)
+      if (t.s.find("subtitle") != std::string::npos || t.s.find("d = 4096") != std::string::npos) {
+        ++lines;
+        CHECK(t.at.x + w <= width + 1e-6);
+      }
+    }
+    CHECK(lines >= 1);
+    CHECK(L.plot.y > 0);
+  }
+}
+
+TEST_CASE("a sweep's frames hold the union of every frame's range: the axes never re-range mid-animation") {
+  const app::ViewDef* v = app::find_view("rope");
+  REQUIRE(v != nullptr);
+  const app::FigureDef* def = app::find_figure(*v, "worked");
+  REQUIRE(def != nullptr);
+  app::SweepSpec spec;
+  app::parse_sweep("m=0:60", spec);
+  spec.frames = 12;
+  const auto dir = std::filesystem::temp_directory_path() / ("poslab-sweep-hold-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  app::ExportOptions o;
+  o.width = 400, o.height = 250;
+  app::SweepWriter w(*v, *def, core::Params{}, spec, app::SweepFormat::png_sequence, o, test::english(), dir);
+  w.run();
+  REQUIRE(w.held_range().has_value());
+  const fig::ViewRange held = *w.held_range();
+  for (int i = 0; i < spec.frames; ++i) {
+    core::Params p;
+    p.set("m", app::sweep_value(spec, i));
+    const fig::ViewRange r = fig::default_view(app::build_figure(*v, *def, p, test::english(), 400, 250));
+    CAPTURE(i);
+    CHECK(r.x_min >= held.x_min - 1e-9);
+    CHECK(r.x_max <= held.x_max + 1e-9);
+    CHECK(std::min(r.y_min, r.y_max) >= std::min(held.y_min, held.y_max) - 1e-9);
+    CHECK(std::max(r.y_min, r.y_max) <= std::max(held.y_min, held.y_max) + 1e-9);
+  }
+  std::filesystem::remove_all(dir);
 }

@@ -164,6 +164,34 @@ class Handouts(unittest.TestCase):
             self.assertEqual(p.returncode, 0, p.stderr)
             self.assertEqual(sorted(os.listdir(out)), ["two-01-rope.%s" % fmt, "two-02-alibi.%s" % fmt])
         self.assertEqual(png_size(self.path("png/two-01-rope.png")), (1920, 1080))
+        # Without --page a PNG is a 16:9 slide too; --page a4 gives the handout's page.
+        for page, size in ((None, (1920, 1080)), ("a4", (1684, 1191))):
+            out = self.path("png-%s" % page)
+            args = ["deck", "export", src, "--format", "png", "--out", out] + (["--page", page] if page else [])
+            p = run(*args)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertEqual(png_size(os.path.join(out, "two-01-rope.png")), size)
+
+    def test_gif_sweep_slide_size_by_default_and_says_its_size(self):
+        out = self.path("shift.gif")
+        p = run("export", "--view", "rope-2d", "--figure", "score-shift", "--sweep", "shift=0:20", "--frames", "12",
+                "--format", "gif", "--out", out)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(out, "rb") as f:
+            head = f.read(10)
+        width, height = int.from_bytes(head[6:8], "little"), int.from_bytes(head[8:10], "little")
+        self.assertEqual((width, height), (960, 540))
+        mb = os.path.getsize(out) / 1e6
+        self.assertIn("12 frames", p.stdout.decode())
+        self.assertIn("960 × 540", p.stdout.decode())
+        self.assertIn("%.1f MB" % mb, p.stdout.decode())
+        # --width and --height still choose.
+        p = run("export", "--view", "rope-2d", "--figure", "score-shift", "--sweep", "shift=0:20", "--frames", "3",
+                "--format", "gif", "--width", "640", "--height", "400", "--out", out)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(out, "rb") as f:
+            head = f.read(10)
+        self.assertEqual((int.from_bytes(head[6:8], "little"), int.from_bytes(head[8:10], "little")), (640, 400))
 
     def test_bad_decks_exit_2_naming_the_scene_and_write_nothing(self):
         cases = {

@@ -95,7 +95,7 @@ TEST_CASE("the ? overlay shows every key: each alias is named in a listed row") 
     return out;
   };
   for (const ui::Shortcut& s : ui::shortcuts()) {
-    if (s.label || s.action == ui::Action::lesson_n) continue;
+    if (s.label || s.action == ui::Action::lesson_n) continue;  // "1 … 9, 0": the row names the range
     const bool shown = std::any_of(rows.begin(), rows.end(), [&](const std::string& r) { return tokens(r).count(s.keys) > 0; });
     CHECK_MESSAGE(shown, "the overlay does not show " << std::string(s.keys));
   }
@@ -220,7 +220,9 @@ TEST_CASE("a deck of 10 scenes across five lessons: each scene its own values, r
   b.frames(1);
   CHECK(st.front_figure() == first);
 
-  // A lesson chosen by hand ends the presentation; the deck stays open.
+  // A lesson chosen by hand (outside lecture mode: there a digit types a
+  // scene's number) ends the presentation; the deck stays open.
+  b.app->set_lecture(false);
   tap(b, GLFW_KEY_3);
   b.frames(1);
   CHECK_FALSE(st.presenting());
@@ -421,7 +423,7 @@ TEST_CASE("the built-in course deck: every scene applies with its own values") {
 
 // [SECTION] Figure first
 
-TEST_CASE("lecture mode at 1280×720 and 1920×1080: the figure fills at least 75 % of the height, no tab is cut, every lesson, every step") {
+TEST_CASE("lecture mode at 1280×720 and 1920×1080: the figure fills at least 70 % of the height, no tab is cut, every lesson, every step") {
   test::BlindApp b;
   auto& st = b.state();
   for (const auto& screen : {std::pair{std::string("en"), ImVec2{1280, 720}}, std::pair{std::string("en"), ImVec2{1920, 1080}},
@@ -445,16 +447,18 @@ TEST_CASE("lecture mode at 1280×720 and 1920×1080: the figure fills at least 7
         for (int k = 0; k < 2; ++k) {  // the question, then its answer
           b.frames(3);
           // The figure: its title, subtitle and plot; the plot alone (axes,
-          // ticks, labels, below the title and subtitle) ≥ 75 % of the height,
-          // whatever the length of the step's caption, question and answer.
+          // ticks, labels, below the title and subtitle) ≥ 70 % of the height,
+          // whatever the length of the step's caption, question and answer
+          // (75 % before issue 29; text at 3.6 % of the height, not 2.5 %,
+          // takes the rest: measured 71.7 % at worst, why-position at 720p).
           const ImVec4 r = b.app->lesson_view().last_figure_rect();
           const ImVec4 p = b.app->lesson_view().last_plot_rect();
           CAPTURE(st.view().id);
           CAPTURE(s);
           CAPTURE(st.step_revealed());
           CAPTURE(st.front_figure());
-          CHECK(r.w - r.y >= 0.75f * display.y);
-          CHECK(p.w - p.y >= 0.75f * display.y);
+          CHECK(r.w - r.y >= 0.70f * display.y);
+          CHECK(p.w - p.y >= 0.70f * display.y);
           CHECK(p.y >= r.y);
           worst = std::min(worst, (p.w - p.y) / display.y);
           CHECK(r.w <= display.y + 0.5f);  // inside the screen: nothing cut off below
@@ -602,18 +606,58 @@ TEST_CASE("every key the README's lecture table names does what it says") {
   key(GLFW_KEY_S);
   CHECK_FALSE(b.app->lecture_sliders());
   checked.insert("S");
-  // P pauses and plays; , and . step it.
+  // P pauses and plays; < and > step it.
   REQUIRE(st.animation().playing());
   key(GLFW_KEY_P);
   CHECK_FALSE(st.animation().playing());
   const double phase = st.animation().phase();
-  key(GLFW_KEY_PERIOD);
+  key(GLFW_KEY_PERIOD, ui::kModShift);
   CHECK(st.animation().phase() > phase);
-  key(GLFW_KEY_COMMA);
+  key(GLFW_KEY_COMMA, ui::kModShift);
   CHECK(st.animation().phase() == doctest::Approx(phase));
   key(GLFW_KEY_P);
   CHECK(st.animation().playing());
-  checked.insert({"P", ",", "."});
+  checked.insert({"P", "<", ">"});
+  // ↓ and ↑ go through the scenes as → and ← do.
+  key(GLFW_KEY_DOWN);
+  CHECK(st.scene() == 1);
+  key(GLFW_KEY_UP);
+  CHECK(st.scene() == 0);
+  checked.insert({"↓", "↑"});
+  // 5, Enter: scene 5.
+  key(GLFW_KEY_5);
+  key(GLFW_KEY_ENTER);
+  CHECK(st.scene() == 4);
+  check_scene_shown(st, deck.scenes[4]);
+  checked.insert({"5", "Enter"});
+  key(GLFW_KEY_HOME);
+  // G: every scene; Esc closes it.
+  key(GLFW_KEY_G);
+  CHECK(b.app->lecture_state().grid);
+  key(GLFW_KEY_ESCAPE);
+  CHECK_FALSE(b.app->lecture_state().grid);
+  CHECK(b.app->lecture());
+  checked.insert("G");
+  // B, W and a clicker's ".": black, white, black; any key brings the figure back.
+  key(GLFW_KEY_B);
+  CHECK(b.app->lecture_state().blank == ui::Blank::black);
+  key(GLFW_KEY_SPACE);
+  CHECK(b.app->lecture_state().blank == ui::Blank::none);
+  CHECK(st.scene() == 0);  // the key only brought it back
+  key(GLFW_KEY_W);
+  CHECK(b.app->lecture_state().blank == ui::Blank::white);
+  key(GLFW_KEY_W);
+  key(GLFW_KEY_PERIOD);
+  CHECK(b.app->lecture_state().blank == ui::Blank::black);
+  key(GLFW_KEY_PERIOD);
+  CHECK(b.app->lecture_state().blank == ui::Blank::none);
+  checked.insert({"B", "W", "."});
+  // V: the presenter view (this blind platform has a second "window").
+  key(GLFW_KEY_V);
+  CHECK(b.app->presenter_view());
+  key(GLFW_KEY_V);
+  CHECK_FALSE(b.app->presenter_view());
+  checked.insert("V");
   // Ctrl+= / Ctrl+- / Ctrl+0: the lecture's text.
   const float base = b.app->ui_scale();
   key(GLFW_KEY_EQUAL, ui::kModControl);

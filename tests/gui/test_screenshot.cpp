@@ -248,3 +248,45 @@ TEST_CASE("poslab screenshot --step N --reveal: the step's answer on screen; wit
   CHECK(differ > a.pixels.size() / 50);
   fs::remove_all(dir);
 }
+
+TEST_CASE("poslab screenshot --keys replays a clicker's presses before the shot; --presenter writes the presenter view beside it") {
+  if (!have_display()) {
+    MESSAGE("no display (run under xvfb-run): skipped");
+    return;
+  }
+  const fs::path dir = out_dir();
+  auto shot = [&](const std::string& name, const std::string& extra) {
+    const fs::path png = dir / (name + ".png");
+    const Run r = run("screenshot --deck course --lecture --size 1024x768 --out " + png.string() + " " + extra);
+    CHECK_MESSAGE(r.code == 0, r.err);
+    return read(png);
+  };
+  // Next Next Down then "5" Return lands on scene 5, as "5 Return" from the start does.
+  const std::string clicked = shot("clicked", "--keys \"Next Next Down 5 Return\"");
+  const std::string direct = shot("direct", "--keys \"Home Home Home 5 Return\"");  // as many frames
+  const std::string first = shot("first", "");
+  const std::string third = shot("third", "--keys \"Next Next\"");
+  CHECK(clicked == direct);
+  CHECK(clicked != first);
+  CHECK(third != first);
+  CHECK(third != clicked);
+  // An unknown key name: exit 2 naming it and the names known, nothing written.
+  const fs::path none = dir / "none.png";
+  const Run bad = run("screenshot --deck course --lecture --keys \"Next Nxt\" --out " + none.string());
+  CHECK(bad.code == 2);
+  CHECK(bad.err.find("Nxt") != std::string::npos);
+  CHECK(bad.err.find("Prior") != std::string::npos);
+  CHECK_FALSE(fs::exists(none));
+  // --presenter: the projector's shot and the presenter's, the same size, neither blank.
+  const fs::path out = dir / "talk.png";
+  const Run p = run("screenshot --deck course --presenter --keys \"Next\" --size 1280x720 --out " + out.string());
+  CHECK_MESSAGE(p.code == 0, p.err);
+  REQUIRE(fs::exists(dir / "talk-presenter.png"));
+  const app::ui::Image projector = app::ui::decode_png(read(out));
+  const app::ui::Image presenter = app::ui::decode_png(read(dir / "talk-presenter.png"));
+  CHECK(presenter.width == 1280);
+  CHECK(presenter.height == 720);
+  CHECK(distinct_colours(presenter) > 20);
+  CHECK(distinct_colours(projector) > 20);
+  CHECK(read(out) != read(dir / "talk-presenter.png"));
+}

@@ -11,6 +11,9 @@
 
 #include <doctest/doctest.h>
 
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
 #include <X11/Xlib.h>
 #include <X11/extensions/XTest.h>
 #include <X11/keysym.h>
@@ -19,6 +22,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <stdlib.h>
 #include <functional>
 #include <thread>
 
@@ -233,4 +237,65 @@ TEST_CASE("the ten-scene deck across five lessons on the real window, 5 ms taps:
   CHECK(a.lecture());
   one(XK_Escape);
   CHECK_FALSE(a.lecture());
+}
+
+TEST_CASE("the presenter view on the real window: a second window, keys tapped on it drive the projector; two screens, one each") {
+  // One X screen of 1600 × 1000 split into two "monitors" (POSLAB_SCREENS,
+  // docs/CONTRACT.md): GLFW sees one output on Xvfb.
+  ::setenv("POSLAB_SCREENS", "800x600+0+0,800x600+800+0", 1);
+  struct Unset {
+    ~Unset() { ::unsetenv("POSLAB_SCREENS"); }
+  } unset;
+  RealWindow w;
+  if (!w.ok) return;
+  ui::App& a = *w.app;
+  ui::AppState& st = a.state();
+  app::Deck deck = test::ten_scenes();
+  deck.scenes[1].notes = {"Notes of scene 2.", ""};
+  REQUIRE(st.open_deck(deck, "ten.json").empty());
+  a.set_lecture(true);
+  a.set_presenter_view(true);
+  REQUIRE(a.presenter_view());
+  GLFWwindow* presenter = w.window->presenter_window();
+  REQUIRE(presenter != nullptr);
+  w.frames(20);
+  // The projector on the second screen, the presenter view on the first (the primary: the laptop's).
+  int px = -1, py = -1, mx = -1, my = -1, pw = 0, ph = 0;
+  glfwGetWindowPos(presenter, &px, &py);
+  glfwGetWindowSize(presenter, &pw, &ph);
+  glfwGetWindowPos(w.window->glfw_window(), &mx, &my);
+  CHECK(px == 0);
+  CHECK(py == 0);
+  CHECK(pw == 800);
+  CHECK(ph == 600);
+  CHECK(mx == 800);
+  CHECK(my == 0);
+  // Keys tapped with the pointer over the presenter's window (no window
+  // manager: the keyboard goes where the pointer is) move the projector's deck.
+  XTestFakeMotionEvent(w.dpy, -1, 400, 300, CurrentTime);
+  XSync(w.dpy, False);
+  w.frames(5);
+  w.while_sending([](Display* d) { taps(d, XK_Next, 1); });
+  CHECK(st.scene() == 1);
+  test::check_scene_shown(st, deck.scenes[1]);
+  w.frames(5);
+  const ui::PresenterView::Shown& shown = a.presenter_panel().shown();
+  CHECK(shown.position == "Scene 2 of 10");
+  CHECK(shown.notes == "Notes of scene 2.");
+  CHECK(shown.now_drawn);
+  CHECK(shown.next_drawn);
+  // And over the projector's.
+  XTestFakeMotionEvent(w.dpy, -1, 1200, 300, CurrentTime);
+  XSync(w.dpy, False);
+  w.frames(5);
+  w.while_sending([](Display* d) { taps(d, XK_Next, 1); });
+  CHECK(st.scene() == 2);
+  w.frames(3);
+  CHECK(a.presenter_panel().shown().position == "Scene 3 of 10");
+  // V closes it; the main window keeps drawing.
+  w.while_sending([](Display* d) { taps(d, XK_v, 1); });
+  CHECK_FALSE(a.presenter_view());
+  CHECK(w.window->presenter_window() == nullptr);
+  w.frames(3);
+  CHECK(a.lecture());
 }

@@ -70,6 +70,9 @@ int run_window(const WindowRequest& request) {
         return cli::fail(io_failure ? kExitFailure : kExitUsage, why);
       deck_refusal = why;
     }
+    for (const std::string& name : request.keys)
+      if (!key_from_name(name))
+        return cli::fail(kExitUsage, tr.format("cli.unknown_key", {{"key", name}, {"keys", key_names()}}));
   } catch (const core::InvalidParameter& e) {
     return cli::fail(kExitUsage, error_text(tr, e));
   } catch (const std::exception& e) {
@@ -108,7 +111,15 @@ int run_window(const WindowRequest& request) {
       ~Detach() { w.detach(); }
     } detach{*window};  // backends off before the App's ImGui context goes
     if (screenshot) {
-      if (std::string why = window->screenshot(app, request.screenshot_out, width, height); !why.empty())
+      std::vector<KeyEvent> keys;
+      for (const std::string& name : request.keys) keys.push_back(*key_from_name(name));
+      std::filesystem::path presenter_out;
+      if (request.presenter) {
+        const std::filesystem::path out(request.screenshot_out);
+        presenter_out = out.parent_path() / (out.stem().string() + "-presenter" + out.extension().string());
+      }
+      if (std::string why = window->screenshot(app, request.screenshot_out, width, height, keys, presenter_out);
+          !why.empty())
         return cli::fail(kExitFailure, why);
       return kExitOk;
     }

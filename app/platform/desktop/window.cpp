@@ -19,6 +19,8 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <vector>
 
 #include "app/common/assets.hpp"
@@ -117,6 +119,7 @@ void Window::files_dropped(std::vector<std::string> paths) {
 
 void Window::detach() {
   if (!attached_) return;
+  close_presenter();
   glfwSetDropCallback(window_, nullptr);
   app_ = nullptr;
   ImGui_ImplOpenGL3_Shutdown();
@@ -168,44 +171,110 @@ void Window::fonts_rebuilt() {
   if (!attached_) return;  // the backend uploads the atlas on its first frame
   ImGui_ImplOpenGL3_DestroyFontsTexture();
   ImGui_ImplOpenGL3_CreateFontsTexture();
+  if (presenter_backends_ && app_) {
+    // The presenter's backend keeps its own copy; the main one stays the one drawn with.
+    ImGuiContext* main = ImGui::GetCurrentContext();
+    ImFontAtlas* atlas = ImGui::GetIO().Fonts;
+    const ImTextureID keep = atlas->TexID;
+    if (presenter_) glfwMakeContextCurrent(presenter_);
+    ImGui::SetCurrentContext(app_->presenter_context());
+    ImGui_ImplOpenGL3_DestroyFontsTexture();
+    ImGui_ImplOpenGL3_CreateFontsTexture();
+    ImGui::SetCurrentContext(main);
+    atlas->SetTexID(keep);
+    glfwMakeContextCurrent(window_);
+  }
 }
 
-bool Window::fullscreen() const { return glfwGetWindowMonitor(window_) != nullptr; }
+bool Window::fullscreen() const { return glfwGetWindowMonitor(window_) != nullptr || filled_; }
 
 void Window::set_fullscreen(bool on) {
   if (for_screenshot_ || on == fullscreen()) return;
   if (on) {
-    // The monitor the window is on (a laptop beside a projector), not the primary one.
-    GLFWmonitor* monitor = current_monitor();
+    // The screen the window is on (a laptop beside a projector), not the primary one.
     glfwGetWindowPos(window_, &windowed_x_, &windowed_y_);
     glfwGetWindowSize(window_, &windowed_w_, &windowed_h_);
-    if (!monitor) return;
-    const GLFWvidmode* mode = glfwGetVideoMode(monitor);
-    if (!mode) return;
-    glfwSetWindowMonitor(window_, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
+    fill_screen(window_, screen_of(window_));
   } else {
-    glfwSetWindowMonitor(window_, nullptr, windowed_x_, windowed_y_, windowed_w_, windowed_h_, 0);
+    // Back to the window it was, fitted to the screen it is on now: a
+    // 1200 × 660 window must not come back wider than a 1024 × 768 projector.
+    const Screen here = screen_of(window_);
+    if (glfwGetWindowMonitor(window_)) glfwSetWindowMonitor(window_, nullptr, windowed_x_, windowed_y_, windowed_w_, windowed_h_, 0);
+    if (filled_) {
+      glfwSetWindowAttrib(window_, GLFW_DECORATED, GLFW_TRUE);
+      filled_ = false;
+    }
+    if (here.w > 0 && here.h > 0) {
+      int ax = here.x, ay = here.y, aw = here.w, ah = here.h;
+      if (here.monitor) glfwGetMonitorWorkarea(here.monitor, &ax, &ay, &aw, &ah);
+      const int w = std::min(windowed_w_, aw), h = std::min(windowed_h_, ah);
+      const int x = std::clamp(windowed_x_, ax, ax + aw - w), y = std::clamp(windowed_y_, ay, ay + ah - h);
+      glfwSetWindowSize(window_, w, h);
+      glfwSetWindowPos(window_, x, y);
+    }
   }
 }
 
-GLFWmonitor* Window::current_monitor() const {
+std::vector<Window::Screen> Window::screens() const {
+  std::vector<Screen> out;
+  if (const char* env = std::getenv("POSLAB_SCREENS"); env && *env) {
+    std::string spec = env;
+    for (std::size_t at = 0; at <= spec.size();) {
+      const std::size_t comma = std::min(spec.find(',', at), spec.size());
+      Screen sc;
+      char extra = 0;
+      if (std::sscanf(spec.substr(at, comma - at).c_str(), "%dx%d+%d+%d%c", &sc.w, &sc.h, &sc.x, &sc.y, &extra) == 4 &&
+          sc.w > 0 && sc.h > 0) {
+        sc.primary = out.empty();
+        out.push_back(sc);
+      }
+      at = comma + 1;
+    }
+    if (!out.empty()) return out;
+  }
   int count = 0;
   GLFWmonitor** monitors = glfwGetMonitors(&count);
-  int wx = 0, wy = 0, ww = 0, wh = 0;
-  glfwGetWindowPos(window_, &wx, &wy);
-  glfwGetWindowSize(window_, &ww, &wh);
-  GLFWmonitor* best = glfwGetPrimaryMonitor();
-  long long best_area = 0;
+  GLFWmonitor* primary = glfwGetPrimaryMonitor();
   for (int i = 0; i < count; ++i) {
-    int mx = 0, my = 0;
-    glfwGetMonitorPos(monitors[i], &mx, &my);
     const GLFWvidmode* mode = glfwGetVideoMode(monitors[i]);
     if (!mode) continue;
-    const long long ox = std::max(0, std::min(wx + ww, mx + mode->width) - std::max(wx, mx));
-    const long long oy = std::max(0, std::min(wy + wh, my + mode->height) - std::max(wy, my));
-    if (ox * oy > best_area) best_area = ox * oy, best = monitors[i];
+    Screen sc;
+    glfwGetMonitorPos(monitors[i], &sc.x, &sc.y);
+    sc.w = mode->width, sc.h = mode->height;
+    sc.monitor = monitors[i];
+    sc.primary = monitors[i] == primary;
+    out.push_back(sc);
+  }
+  return out;
+}
+
+Window::Screen Window::screen_of(GLFWwindow* w) const {
+  const std::vector<Screen> all = screens();
+  int wx = 0, wy = 0, ww = 0, wh = 0;
+  glfwGetWindowPos(w, &wx, &wy);
+  glfwGetWindowSize(w, &ww, &wh);
+  Screen best = all.empty() ? Screen{} : all.front();
+  long long best_area = 0;
+  for (const Screen& sc : all) {
+    const long long ox = std::max(0, std::min(wx + ww, sc.x + sc.w) - std::max(wx, sc.x));
+    const long long oy = std::max(0, std::min(wy + wh, sc.y + sc.h) - std::max(wy, sc.y));
+    if (ox * oy > best_area) best_area = ox * oy, best = sc;
   }
   return best;
+}
+
+void Window::fill_screen(GLFWwindow* w, const Screen& sc) {
+  if (sc.monitor) {
+    if (const GLFWvidmode* mode = glfwGetVideoMode(sc.monitor))
+      glfwSetWindowMonitor(w, sc.monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
+    return;
+  }
+  if (sc.w <= 0 || sc.h <= 0) return;
+  if (glfwGetWindowMonitor(w)) glfwSetWindowMonitor(w, nullptr, sc.x, sc.y, sc.w, sc.h, 0);
+  glfwSetWindowAttrib(w, GLFW_DECORATED, GLFW_FALSE);
+  glfwSetWindowPos(w, sc.x, sc.y);
+  glfwSetWindowSize(w, sc.w, sc.h);
+  if (w == window_) filled_ = true;
 }
 
 void Window::set_size(int width, int height) { glfwSetWindowSize(window_, width, height); }
@@ -271,6 +340,121 @@ void Window::frame(App& app, double dt) {
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
   capture_if_requested(app);
   glfwSwapBuffers(window_);
+  if (presenter_) presenter_frame(app, dt);
+}
+
+// [SECTION] The presenter view's window
+//
+// A second GLFW window whose GL context shares the main one's objects (the
+// font texture, shaders), drawn by the App's presenter context with its own
+// ImGui backends: the GLFW backend without callbacks (keys come through
+// on_key into the App's one queue; the mouse is polled), the OpenGL3
+// backend for its VAOs. Its heatmaps have their own renderer (a VAO is its
+// context's own). The backends share the App's font atlas: its texture id
+// stays the main window's (either context can draw with it).
+
+Platform::PresenterPlace Window::show_presenter_window(bool on) {
+  if (!on) {
+    close_presenter();
+    presenter_wanted_ = false;
+    return PresenterPlace::none;
+  }
+  if (for_screenshot_) {  // rendered offscreen beside the main screenshot
+    presenter_wanted_ = true;
+    return PresenterPlace::other_screen;
+  }
+  if (!app_) return PresenterPlace::none;
+  // The projector: the screen the main window is on, unless that is the
+  // primary one (the laptop) and there is another. The presenter: the
+  // primary screen, or any other than the projector's.
+  const std::vector<Screen> all = screens();
+  Screen projector = screen_of(window_);
+  if (projector.primary)
+    for (const Screen& sc : all)
+      if (!sc.primary) {
+        projector = sc;
+        break;
+      }
+  const Screen* laptop = nullptr;
+  for (const Screen& sc : all)
+    if (sc.x != projector.x || sc.y != projector.y || sc.w != projector.w || sc.h != projector.h) {
+      if (!laptop || sc.primary) laptop = &sc;
+    }
+  glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
+  glfwWindowHint(GLFW_FLOATING, laptop ? GLFW_FALSE : GLFW_TRUE);  // on one screen: above the projector's
+  const int w = laptop ? laptop->w : std::max(640, projector.w * 2 / 3), h = laptop ? laptop->h : std::max(400, projector.h * 2 / 3);
+  presenter_ = glfwCreateWindow(w, h, app_->tr()("ui.presenter.title").c_str(), nullptr, window_);
+  glfwWindowHint(GLFW_FLOATING, GLFW_FALSE);
+  if (!presenter_) return PresenterPlace::none;
+  glfwSetWindowUserPointer(presenter_, this);
+  glfwSetKeyCallback(presenter_, &Window::on_key);
+  glfwMakeContextCurrent(presenter_);
+  glfwSwapInterval(0);  // the main window waits for the vertical blank; this one must not wait too
+  presenter_heatmaps_ = std::make_unique<gl::HeatmapRenderer>();
+  ImGuiContext* main = ImGui::GetCurrentContext();
+  ImFontAtlas* atlas = ImGui::GetIO().Fonts;
+  ImGui::SetCurrentContext(app_->presenter_context());
+  ImGui_ImplGlfw_InitForOpenGL(presenter_, false);
+  ImGui_ImplOpenGL3_Init("#version 330 core");
+  ImGui::SetCurrentContext(main);
+  (void)atlas;
+  presenter_backends_ = true;
+  glfwMakeContextCurrent(window_);
+  if (laptop) {
+    fill_screen(window_, projector);
+    fill_screen(presenter_, *laptop);
+  } else {
+    glfwSetWindowPos(presenter_, projector.x + (projector.w - w) / 2, projector.y + (projector.h - h) / 2);
+  }
+  glfwShowWindow(presenter_);
+  return laptop ? PresenterPlace::other_screen : PresenterPlace::same_screen;
+}
+
+HeatmapSink& Window::presenter_heatmaps() { return presenter_heatmaps_ ? *presenter_heatmaps_ : *heatmaps_; }
+
+void Window::close_presenter() {
+  if (!presenter_backends_) return;
+  ImGuiContext* main = ImGui::GetCurrentContext();
+  ImFontAtlas* atlas = ImGui::GetIO().Fonts;
+  const ImTextureID keep = atlas->TexID;  // the main window's font texture: the presenter's backend forgets its own
+  if (presenter_) glfwMakeContextCurrent(presenter_);
+  if (app_) ImGui::SetCurrentContext(app_->presenter_context());
+  ImGui_ImplOpenGL3_Shutdown();
+  if (presenter_) ImGui_ImplGlfw_Shutdown();
+  ImGui::SetCurrentContext(main);
+  atlas->SetTexID(keep);
+  presenter_heatmaps_.reset();
+  if (presenter_) glfwDestroyWindow(presenter_);
+  presenter_ = nullptr;
+  presenter_backends_ = false;
+  glfwMakeContextCurrent(window_);
+}
+
+void Window::presenter_frame(App& app, double dt) {
+  if (glfwWindowShouldClose(presenter_)) {  // its close button: as V
+    app.set_presenter_view(false);
+    return;
+  }
+  glfwMakeContextCurrent(presenter_);
+  ImFontAtlas* atlas = ImGui::GetIO().Fonts;
+  const ImTextureID keep = atlas->TexID;
+  app.presenter_before_frame();
+  ImGui_ImplOpenGL3_NewFrame();  // the first makes its own font texture: the main one's stays in use
+  atlas->SetTexID(keep);
+  ImGui_ImplGlfw_NewFrame();
+  ImGui::NewFrame();
+  app.draw_presenter(dt);
+  ImGui::Render();
+  int w = 0, h = 0;
+  glfwGetFramebufferSize(presenter_, &w, &h);
+  glViewport(0, 0, w, h);
+  const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+  glClearColor(bg.x, bg.y, bg.z, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  app.presenter_after_frame();
+  glfwSwapBuffers(presenter_);
+  glfwMakeContextCurrent(window_);
 }
 
 void Window::run(App& app, Settings& settings) {
@@ -335,11 +519,20 @@ void Window::release_after_shrink(int width, int height) {
 
 // [SECTION] Offscreen screenshots
 
-std::string Window::screenshot(App& app, const std::filesystem::path& out, int width, int height) {
+std::string Window::screenshot(App& app, const std::filesystem::path& out, int width, int height,
+                               std::span<const KeyEvent> keys, const std::filesystem::path& presenter_out) {
   gl::OffscreenTarget target(width, height);
   if (!target.complete()) return "cannot create a " + std::to_string(width) + "×" + std::to_string(height) + " framebuffer";
   constexpr int kFrames = 6;  // layout, figures, fonts and popups settle within a few frames
-  for (int i = 0; i < kFrames; ++i) {
+  // The keys first, one a frame (a tap: pressed and let go), each seen by a
+  // laid-out screen as a clicker's would be; then the frames that settle.
+  const int frames = kFrames + static_cast<int>(keys.size());
+  for (int i = 0; i < frames; ++i) {
+    if (i >= 1 && i - 1 < static_cast<int>(keys.size())) {
+      const KeyEvent& k = keys[static_cast<std::size_t>(i - 1)];
+      app.key_event(k.key, kKeyPress, k.mods);
+      app.key_event(k.key, kKeyRelease, k.mods);
+    }
     app.before_frame();
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
@@ -365,6 +558,51 @@ std::string Window::screenshot(App& app, const std::filesystem::path& out, int w
     write_file_atomically(out, png);
   } catch (const std::exception& e) {
     gl::OffscreenTarget::unbind();
+    return e.what();
+  }
+  if (presenter_wanted_ && !presenter_out.empty()) return presenter_screenshot(app, presenter_out, width, height);
+  return {};
+}
+
+std::string Window::presenter_screenshot(App& app, const std::filesystem::path& out, int width, int height) {
+  gl::OffscreenTarget target(width, height);
+  if (!target.complete()) return "cannot create a " + std::to_string(width) + "×" + std::to_string(height) + " framebuffer";
+  ImFontAtlas* atlas = ImGui::GetIO().Fonts;
+  const ImTextureID keep = atlas->TexID;
+  ImGuiContext* main = ImGui::GetCurrentContext();
+  ImGui::SetCurrentContext(app.presenter_context());
+  if (!presenter_backends_) {
+    ImGui_ImplOpenGL3_Init("#version 330 core");  // in the main GL context: no window of its own
+    presenter_backends_ = true;
+  }
+  ImGui::SetCurrentContext(main);
+  for (int i = 0; i < 6; ++i) {  // its miniatures are built a few a frame
+    app.presenter_before_frame();
+    ImGui_ImplOpenGL3_NewFrame();
+    atlas->SetTexID(keep);
+    ImGuiIO& io = ImGui::GetIO();
+    io.DisplaySize = {static_cast<float>(width), static_cast<float>(height)};
+    io.DisplayFramebufferScale = {1, 1};
+    io.DeltaTime = 1.0f / 60;
+    io.MousePos = {-FLT_MAX, -FLT_MAX};
+    ImGui::NewFrame();
+    app.draw_presenter(1.0 / 60);
+    ImGui::Render();
+    target.bind();
+    glViewport(0, 0, width, height);
+    const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+    glClearColor(bg.x, bg.y, bg.z, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    app.presenter_after_frame();
+  }
+  glFinish();
+  glReadBuffer(GL_COLOR_ATTACHMENT0);
+  ui::Image img = gl::read_pixels(width, height);
+  gl::OffscreenTarget::unbind();
+  try {
+    write_png(out, img);
+  } catch (const std::exception& e) {
     return e.what();
   }
   return {};

@@ -6,9 +6,11 @@
 #include <atomic>
 #include <filesystem>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "app/ui/key_events.hpp"
 #include "app/ui/platform.hpp"
 #include "app/ui/settings.hpp"
 
@@ -52,8 +54,11 @@ class Window final : public Platform {
   /// for scripted runs of the real window (tests, the soak).
   void set_size(int width, int height);
   /// Renders a few frames into an offscreen target of exactly width × height
-  /// and writes the PNG. Returns "" or the reason.
-  std::string screenshot(App& app, const std::filesystem::path& out, int width, int height);
+  /// and writes the PNG. `keys` are pressed first, one a frame, as a clicker
+  /// would (screenshot --keys). With the presenter view open (--presenter),
+  /// its view is written too, to `presenter_out`. Returns "" or the reason.
+  std::string screenshot(App& app, const std::filesystem::path& out, int width, int height,
+                         std::span<const KeyEvent> keys = {}, const std::filesystem::path& presenter_out = {});
 
   // Platform
   HeatmapSink& heatmaps() override;
@@ -65,6 +70,22 @@ class Window final : public Platform {
   bool request_screenshot(const std::filesystem::path& path) override;
   void request_close() override;
   bool queues_keys() const override { return app_ != nullptr; }
+  PresenterPlace show_presenter_window(bool on) override;
+  HeatmapSink& presenter_heatmaps() override;
+  /// The presenter view's window (null while it is closed): tests send it keys.
+  GLFWwindow* presenter_window() const { return presenter_; }
+  GLFWwindow* glfw_window() const { return window_; }
+
+  /// A screen as the window system reports it (GLFW's monitors), or as
+  /// POSLAB_SCREENS gives it: "WxH+X+Y,WxH+X+Y" splits one X screen into
+  /// monitors (an Xvfb or Xinerama screen spanning two outputs, where GLFW
+  /// sees one), each then filled by an undecorated window as "fullscreen".
+  struct Screen {
+    int x = 0, y = 0, w = 0, h = 0;
+    GLFWmonitor* monitor = nullptr;  ///< null for a POSLAB_SCREENS screen
+    bool primary = false;
+  };
+  std::vector<Screen> screens() const;
 
  private:
   Window() = default;
@@ -78,8 +99,15 @@ class Window final : public Platform {
   /// GLFW's key callback: every press goes to the App's queue (ImGui's
   /// backend chains to it and keeps its polled key state as well).
   static void on_key(GLFWwindow* window, int key, int scancode, int action, int mods);
-  /// The monitor that holds most of the window (the primary one when none does).
-  GLFWmonitor* current_monitor() const;
+  /// The screen that holds most of `w` (the first when none does).
+  Screen screen_of(GLFWwindow* w) const;
+  /// `w` fills `screen` (GLFW's fullscreen on a monitor, else an undecorated window over it).
+  void fill_screen(GLFWwindow* w, const Screen& screen);
+  /// The presenter's window: its frame, drawn after the main one.
+  void presenter_frame(App& app, double dt);
+  void close_presenter();
+  /// Renders the presenter view into an offscreen target (screenshot --presenter).
+  std::string presenter_screenshot(App& app, const std::filesystem::path& out, int width, int height);
 
   GLFWwindow* window_ = nullptr;
   App* app_ = nullptr;  ///< while attached: where key events and dropped files go
@@ -90,6 +118,12 @@ class Window final : public Platform {
   std::atomic<bool> close_requested_{false};
   int windowed_x_ = 100, windowed_y_ = 100, windowed_w_ = 1440, windowed_h_ = 900;
   double peak_pixels_ = 0;  ///< the largest framebuffer since memory was last given back
+  bool filled_ = false;      ///< the main window fills a POSLAB_SCREENS screen ("fullscreen")
+  // The presenter view (issue 29): its window, its GL context's heatmaps, its backends.
+  GLFWwindow* presenter_ = nullptr;
+  std::unique_ptr<gl::HeatmapRenderer> presenter_heatmaps_;
+  bool presenter_backends_ = false;  ///< the presenter context's ImGui backends are set up
+  bool presenter_wanted_ = false;    ///< screenshot: render the presenter view too
 };
 
 }  // namespace poslab::app::ui

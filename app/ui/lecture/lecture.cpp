@@ -3,6 +3,7 @@
 // - The lesson in lecture mode: figure first
 // - Figure titles
 // - Presenter tools
+// - Blank screen, "N, Enter", the grid of scenes
 //
 // Lecture mode: the projector theme, fullscreen on the screen the window is
 // on, text in proportion to the screen's height, and the figure in front
@@ -49,6 +50,17 @@ std::vector<std::string> lecture_keys(const UiContext& ctx) {
 /// The plot (axes, ticks and labels, below the figure's title) takes at least
 /// this share of the screen's height in lecture mode, every step (issue 12).
 constexpr float kPlotShare = 0.76f;  // 0.75 and a little room for rounding
+
+/// The shape (width / height) a figure is best drawn at: a matrix's own
+/// (with room for its colour bar), else that of a usual plot.
+float figure_aspect(const fig::Figure* f) {
+  if (f && f->equal_aspect && f->x.tight && f->y.tight) {
+    const fig::ViewRange r = fig::default_view(*f);
+    const double dx = std::abs(r.x_max - r.x_min), dy = std::abs(r.y_max - r.y_min);
+    if (dx > 0 && dy > 0) return static_cast<float>(std::clamp(dx / dy, 0.25, 4.0) * (f->heatmaps.empty() ? 1.1 : 1.35));
+  }
+  return 1.6f;
+}
 
 }  // namespace
 
@@ -115,39 +127,49 @@ void LessonView::lecture_page(UiContext& ctx, float height, const std::function<
   const Scene* step = c.state.current_step();
   const std::string front = c.state.front_figure();
 
-  // The figures as tabs (their short labels), and where we are, on one line.
-  // The tabs come first: where we are yields its lesson title, then its step
-  // (the step also shows below), rather than a tab's label be cut to "Wher…".
-  std::string step_text;
-  if (const Deck* d = c.state.steps(); d && step)
+  // The top line: the figures as tabs (their short labels), the controls,
+  // and where we are — never dropped (issue 29): the lesson's title goes
+  // first, then "Scene n of N" shrinks to "n / N"; the tabs get what is
+  // left, and when that is too little, only the figure in front shows,
+  // between ‹ and › (as [ and ] do).
+  std::string step_text, step_short;
+  if (const Deck* d = c.state.steps(); d && step) {
     step_text = c.tr.format(c.state.presenting() ? "ui.deck.position" : "ui.steps.indicator",
                             {{"step", std::to_string(c.state.step() + 1)}, {"count", std::to_string(d->scenes.size())}});
+    step_short = std::to_string(c.state.step() + 1) + " / " + std::to_string(d->scenes.size());
+  }
   const ImGuiStyle& style = ImGui::GetStyle();
-  float tabs_w = 0;  // as ImGui's tab bar measures its tabs
-  for (const FigureDef& f : v.figures)
-    tabs_w += ImGui::CalcTextSize(figure_tab(v, f.id).c_str()).x + 2 * style.FramePadding.x + style.ItemInnerSpacing.x;
-  const float room = ImGui::GetContentRegionAvail().x - tabs_w - lecture_controls_w_ - 4 * style.CellPadding.x - 2 * style.ItemSpacing.x;
-  std::string where;
-  for (const std::string& candidate :
-       {step_text.empty() ? lesson_title(c.tr, v.id) : lesson_title(c.tr, v.id) + "  ·  " + step_text, step_text})
-    if (ImGui::CalcTextSize(candidate.c_str()).x <= room) {
+  auto tab_w = [&](const std::string& label) {  // as ImGui's tab bar measures a tab
+    return ImGui::CalcTextSize(label.c_str()).x + 2 * style.FramePadding.x + style.ItemInnerSpacing.x;
+  };
+  float tabs_w = 0;
+  for (const FigureDef& f : v.figures) tabs_w += tab_w(figure_tab(v, f.id));
+  const float line_w = ImGui::GetContentRegionAvail().x - lecture_controls_w_ - 4 * style.CellPadding.x - 2 * style.ItemSpacing.x;
+  const std::string title = lesson_title(c.tr, v.id);
+  std::string where = step_text.empty() ? title : step_short;
+  for (const std::string& candidate : {step_text.empty() ? title : title + "  ·  " + step_text, step_text})
+    if (!candidate.empty() && ImGui::CalcTextSize(candidate.c_str()).x <= line_w - tabs_w) {
       where = candidate;
       break;
     }
+  const float where_w = ImGui::CalcTextSize(where.c_str()).x;
+  const bool compact_tabs = v.figures.size() > 1 && tabs_w > line_w - where_w;
   if (ImGui::BeginTable("##lecture-head", 3, ImGuiTableFlags_SizingStretchProp)) {
     ImGui::TableSetupColumn("tabs", ImGuiTableColumnFlags_WidthStretch);
     ImGui::TableSetupColumn("controls", ImGuiTableColumnFlags_WidthFixed);
-    ImGui::TableSetupColumn("where", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize(where.c_str()).x);
+    ImGui::TableSetupColumn("where", ImGuiTableColumnFlags_WidthFixed, where_w);
     ImGui::TableNextColumn();
     const bool forced = front != last_tab_front_;
     std::string selected;
     last_tabs_cut_ = 0;
     if (ImGui::BeginTabBar("##lecture-figures", ImGuiTabBarFlags_FittingPolicyResizeDown)) {
+      if (compact_tabs && ImGui::TabItemButton("‹##prev-figure", ImGuiTabItemFlags_Leading)) c.state.cycle_figure(-1);
       for (const FigureDef& f : v.figures) {
+        if (compact_tabs && f.id != front) continue;
         // A short label (the whole line shared by 5–7 tabs cut titles to
         // "How each m…"); the full title on hover and above the figure.
         const std::string label = figure_tab(v, f.id) + "###" + std::string(f.id);
-        const ImGuiTabItemFlags flags = forced && f.id == front ? ImGuiTabItemFlags_SetSelected : 0;
+        const ImGuiTabItemFlags flags = (forced || compact_tabs) && f.id == front ? ImGuiTabItemFlags_SetSelected : 0;
         const bool open = ImGui::BeginTabItem(label.c_str(), nullptr, flags);
         if (const ImGuiTabBar* bar = ImGui::GetCurrentContext()->CurrentTabBar) {
           // ImGui shrinks a tab below its label's width when they do not all fit ("Wher…").
@@ -160,9 +182,10 @@ void LessonView::lecture_page(UiContext& ctx, float height, const std::function<
           ImGui::EndTabItem();
         }
       }
+      if (compact_tabs && ImGui::TabItemButton("›##next-figure", ImGuiTabItemFlags_Trailing)) c.state.cycle_figure(+1);
       ImGui::EndTabBar();
     }
-    if (!forced && !selected.empty() && selected != front) c.state.set_figure(selected);  // a tab clicked
+    if (!forced && !compact_tabs && !selected.empty() && selected != front) c.state.set_figure(selected);  // a tab clicked
     last_tab_front_ = c.state.front_figure();
     ImGui::TableNextColumn();
     ImGui::AlignTextToFramePadding();
@@ -175,77 +198,124 @@ void LessonView::lecture_page(UiContext& ctx, float height, const std::function<
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", c.tr("ui.lecture.strip_hint").c_str());
     ImGui::EndTable();
   }
+  last_where_ = where;
 
   // The step's words: its caption, its question, its answer once revealed.
-  // Above the figure when the plot still gets its share of the screen
-  // (kPlotShare, issue 12); else, on a wide screen, beside it in a column as
-  // wide as the words need, so that they are not made smaller.
+  // One layout per scene, revealed or not (issue 29): the place is chosen
+  // for all the words a scene will show, and the answer's room is kept
+  // while it is hidden, so the figure never moves on →. Above the figure
+  // when the plot still gets its share of the screen (kPlotShare, issue 12);
+  // else, on a wide screen, beside it in a column as wide as the words
+  // need, so that they are not made smaller.
   const std::string& lang = c.tr.lang();
-  std::vector<std::pair<std::string, int>> words;  // text, 0 plain / 1 question
+  struct Words {
+    std::string text;
+    int kind;    // 0 plain, 1 question
+    bool shown;  // false: the answer not revealed yet (its room is kept)
+  };
+  std::vector<Words> words;
   if (step) {
-    if (!step->caption.empty()) words.emplace_back(step->caption.in(lang), 0);
+    if (!step->caption.empty()) words.push_back({step->caption.in(lang), 0, true});
     if (step->has_question()) {
-      words.emplace_back(labelled(c.tr("ui.steps.predict"), step->question.in(lang)), 1);
-      if (c.state.step_revealed()) words.emplace_back(labelled(c.tr("ui.steps.answer"), step->answer.in(lang)), 0);
+      words.push_back({labelled(c.tr("ui.steps.predict"), step->question.in(lang)), 1, true});
+      words.push_back({labelled(c.tr("ui.steps.answer"), step->answer.in(lang)), 0, c.state.step_revealed()});
     }
   }
-  auto draw_words = [&] {
-    for (const auto& [text, kind] : words) {
-      if (kind == 1) {
-        ImGui::PushFont(c.fonts.bold);
-        wrapped_colored(c.pal.accent, text);
-        ImGui::PopFont();
-      } else {
-        wrapped_text(text);
-      }
-    }
-  };
-  const float width = ImGui::GetContentRegionAvail().x;
   const float spacing_y = ImGui::GetStyle().ItemSpacing.y;
   auto words_height = [&](float wrap) {
     float h = 0;
-    for (const auto& [text, kind] : words)
-      h += wrapped_height(kind == 1 ? c.fonts.bold : nullptr, text, wrap) + spacing_y;
+    for (const Words& w : words) h += wrapped_height(w.kind == 1 ? c.fonts.bold : nullptr, w.text, wrap) + spacing_y;
     return h;
   };
-  // The figure's own title and subtitle above its plot, as figure_header draws them.
+  auto draw_words = [&](float wrap_x) {
+    const float start = ImGui::GetCursorPosY();
+    for (const Words& w : words) {
+      if (!w.shown) continue;
+      if (w.kind == 1) {
+        ImGui::PushFont(c.fonts.bold);
+        ImGui::PushStyleColor(ImGuiCol_Text, c.pal.accent);
+        wrapped_text(w.text, wrap_x);
+        ImGui::PopStyleColor();
+        ImGui::PopFont();
+      } else {
+        wrapped_text(w.text, wrap_x);
+      }
+    }
+    return start;
+  };
+  const float width = ImGui::GetContentRegionAvail().x;
+  // The figure's own title and subtitle above its plot, as figure_header
+  // draws them; room for two lines of subtitle when the answer brings
+  // another figure forward (its header is not known before it is built).
   const FigureCache::Entry* built = front.empty() ? nullptr : c.figures.find(v.id, front);
+  const bool other_figure = step && step->has_question() && !step->reveal_figure.empty() && step->reveal_figure != step->figure;
   auto header_height = [&](float w) {
-    if (!built) return 3 * ImGui::GetTextLineHeightWithSpacing();  // not built yet: a title and two lines
-    return wrapped_height(c.fonts.bold, built->figure.title, w - 60 * c.scale) +
-           wrapped_height(nullptr, built->figure.subtitle, w) + 2 * spacing_y;
+    const float line = ImGui::GetTextLineHeight() + spacing_y;
+    float h = !built ? 3 * line  // not built yet: a title and two lines
+                     : wrapped_height(c.fonts.bold, built->figure.title, w - 60 * c.scale) +
+                           wrapped_height(nullptr, built->figure.subtitle, w) + 2 * spacing_y;
+    if (other_figure) h = std::max(h, 3 * line);
+    return h;
   };
   const LessonScreen* screen = lesson_screen(v.id);
   const bool controls_above = step && screen && screen->step_controls;
   const float controls_h = controls_above ? ImGui::GetFrameHeightWithSpacing() : 0.0f;
   const float screen_h = ImGui::GetMainViewport()->Size.y;
   const float above_top = ImGui::GetCursorPosY() - top;
-  const float plot_above = height - above_top - words_height(width) - controls_h - header_height(width) - spacing_y;
-  const bool beside = !words.empty() && plot_above < kPlotShare * screen_h && width > height;
+  const float words_above = words_height(width);
+  const float plot_above = height - above_top - words_above - controls_h - header_height(width) - spacing_y;
+  // Beside: the narrowest column (30 … 45 % of the width) whose words fit
+  // beside the figure, under the figure's title, which keeps the whole width.
+  const float column_h = height - above_top - controls_h - header_height(width);
   float column_w = 0;
-  if (beside) {  // the narrowest column (30 … 45 % of the width) whose words fit beside the figure
-    const float column_h = height - above_top - controls_h;
-    for (float share : {0.30f, 0.35f, 0.40f, 0.45f}) {
-      column_w = std::floor(width * share);
-      if (words_height(column_w - ImGui::GetStyle().ScrollbarSize) <= column_h) break;
-    }
+  for (float share : {0.30f, 0.35f, 0.40f, 0.45f}) {
+    column_w = std::floor(width * share);
+    if (words_height(column_w - ImGui::GetStyle().ScrollbarSize) <= column_h) break;
   }
-  if (!beside) {
-    ImGui::BeginGroup();
-    draw_words();
-    ImGui::EndGroup();
+  // Above while the plot keeps its share of the screen (kPlotShare, issue
+  // 12); else the layout that draws the figure larger at its own shape (a
+  // matrix is square, a curve about 16:10): beside it on a wide screen, above
+  // it on a 4:3 one, where a column would leave a narrow figure.
+  const float aspect = figure_aspect(built ? &built->figure : nullptr);
+  auto drawn_width = [&](float w, float h) { return std::min(w, aspect * h); };
+  const float above_w = drawn_width(width, plot_above);
+  const float beside_w = drawn_width(width - column_w - ImGui::GetStyle().ItemSpacing.x, column_h);
+  const bool beside = !words.empty() && width > height && plot_above < kPlotShare * screen_h && beside_w > above_w * 1.04f;
+  if (!beside && !words.empty()) {
+    const float start = draw_words(0);
+    // The answer's room, kept while it is hidden.
+    ImGui::SetCursorPosY(std::max(ImGui::GetCursorPosY(), start + words_above));
   }
   // The lesson's own controls of the step (why-position's Shuffle and the
   // sentence it gives) keep the whole width: a column would cut their line.
   if (controls_above) screen->step_controls(*this);
 
+  const bool screen_draws_it =
+      screen && std::find(screen->replaces.begin(), screen->replaces.end(), front) != screen->replaces.end();
+  // Words beside the figure: its title and subtitle still take the whole
+  // width above both, so that the plot keeps the height (a column's width
+  // would wrap them to four lines).
+  header_above_ = beside && !screen_draws_it && !front.empty();
+  if (header_above_) {
+    const float start = ImGui::GetCursorPosY();
+    const std::string figure_name = built ? built->figure.title : figure_title(v, front);
+    ImGui::PushFont(c.fonts.bold);
+    wrapped_text(figure_name);
+    ImGui::PopFont();
+    if (built && !built->figure.subtitle.empty()) {
+      ImGui::PushStyleColor(ImGuiCol_Text, c.pal.muted);
+      wrapped_text(built->figure.subtitle);
+      ImGui::PopStyleColor();
+    }
+    if (other_figure) ImGui::SetCursorPosY(std::max(ImGui::GetCursorPosY(), start + header_height(width)));
+  }
+
   // The figure in front, in what is left.
   const float used = ImGui::GetCursorPosY() - top;
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
   const ImVec2 size{beside ? width - column_w - spacing : width, std::max(120.0f * c.scale, height - used)};
-  const bool screen_draws_it =
-      screen && std::find(screen->replaces.begin(), screen->replaces.end(), front) != screen->replaces.end();
   const ImVec2 at = ImGui::GetCursorScreenPos();
+  min_header_ = other_figure && !header_above_ ? header_height(size.x) : 0.0f;
   ImGui::BeginGroup();
   if (screen_draws_it && screen->draw_replaced) {
     ImGui::BeginChild("##lecture-screen", size, false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
@@ -264,10 +334,13 @@ void LessonView::lecture_page(UiContext& ctx, float height, const std::function<
     hide_figure_data_ = false;
   }
   ImGui::EndGroup();
+  min_header_ = 0;
+  header_above_ = false;
+  last_beside_ = beside;
   if (beside) {
     ImGui::SameLine(0, spacing);
     ImGui::BeginChild("##lecture-words", {column_w, size.y}, false);
-    draw_words();
+    draw_words(0);
     ImGui::EndChild();
   }
 }
@@ -375,6 +448,119 @@ void App::draw_presenter_tools(UiContext& ctx) {
     dl->AddCircleFilled(io.MousePos, 6.0f * s, IM_COL32(255, 20, 20, 235), 24);
   }
   if (p.laser || p.spotlight) ImGui::SetMouseCursor(ImGuiMouseCursor_None);
+}
+
+// [SECTION] Blank screen, "N, Enter", the grid of scenes
+
+void App::draw_blank(UiContext&) {
+  // Over everything, the toasts too: the hall sees black (or white) only.
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  const ImU32 fill = lecture_ui_.blank == Blank::white ? IM_COL32(255, 255, 255, 255) : IM_COL32(0, 0, 0, 255);
+  ImGui::GetForegroundDrawList()->AddRectFilled(vp->Pos, {vp->Pos.x + vp->Size.x, vp->Pos.y + vp->Size.y}, fill);
+  if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) lecture_ui_.blank = Blank::none;  // a click brings it back too
+  ImGui::SetMouseCursor(ImGuiMouseCursor_None);
+}
+
+void App::draw_typed(UiContext& ctx) {
+  if (lecture_ui_.typed.empty()) return;
+  // Small, in the corner: the lecturer sees what was typed; Esc forgets it.
+  const std::string text = tr_.format("ui.lecture.typed", {{"n", lecture_ui_.typed}});
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  const ImVec2 size = ImGui::CalcTextSize(text.c_str());
+  const float pad = 8 * ctx.scale;
+  const ImVec2 max{vp->Pos.x + vp->Size.x - pad, vp->Pos.y + vp->Size.y - pad};
+  const ImVec2 min{max.x - size.x - 2 * pad, max.y - size.y - 2 * pad};
+  ImDrawList* dl = ImGui::GetForegroundDrawList();
+  dl->AddRectFilled(min, max, ImGui::GetColorU32(ImGuiCol_PopupBg), 6 * ctx.scale);
+  dl->AddRect(min, max, ImGui::GetColorU32(ImGuiCol_Border), 6 * ctx.scale);
+  dl->AddText({min.x + pad, min.y + pad}, ImGui::GetColorU32(ImGuiCol_Text), text.c_str());
+}
+
+void App::draw_scene_grid(UiContext& ctx) {
+  const Deck* steps = state_.steps();
+  const int n = steps ? static_cast<int>(steps->scenes.size()) : 0;
+  if (n == 0) {
+    lecture_ui_.grid = false;
+    return;
+  }
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  const float s = ctx.scale;
+  ImGui::SetNextWindowPos(vp->Pos);
+  ImGui::SetNextWindowSize(vp->Size);
+  ImGui::SetNextWindowFocus();
+  ImGui::Begin("##scene-grid", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings);
+  ImGui::TextDisabled("%s", tr_("ui.lecture.grid_title").c_str());
+  // Every miniature laid out as the projector's plot is, shrunk: the most
+  // columns that still show every scene without scrolling, else 6.
+  const ImVec4 plot = lesson_view_.last_plot_rect();
+  const ImVec2 laid_out = plot.z - plot.x > 100 && plot.w - plot.y > 60 ? ImVec2{plot.z - plot.x, plot.w - plot.y}
+                                                                        : ImVec2{vp->Size.x, vp->Size.y * 0.75f};
+  const ImVec2 room = ImGui::GetContentRegionAvail();
+  const float gap = 12 * s, text_h = ImGui::GetTextLineHeightWithSpacing() * 2;
+  int cols = 6;
+  for (int k = 1; k <= 6; ++k) {
+    const float cell_w = (room.x - gap * static_cast<float>(k - 1)) / static_cast<float>(k);
+    const float cell_h = cell_w * laid_out.y / laid_out.x + text_h + gap;
+    if (static_cast<float>((n + k - 1) / k) * cell_h <= room.y) {
+      cols = k;
+      break;
+    }
+  }
+  grid_columns_ = cols;
+  const float cell_w = std::floor((room.x - gap * static_cast<float>(cols - 1) - ImGui::GetStyle().ScrollbarSize) / static_cast<float>(cols));
+  const ImVec2 box{cell_w, cell_w * laid_out.y / laid_out.x};
+  ImGui::BeginChild("##scene-grid-cells", {0, 0}, false);
+  int builds_left = 2;  // a few miniatures a frame: the grid fills in while it shows
+  const std::string& lang = tr_.lang();
+  for (int i = 0; i < n; ++i) {
+    const Scene& sc = steps->scenes[static_cast<std::size_t>(i)];
+    if (i % cols != 0) ImGui::SameLine(0, gap);
+    ImGui::PushID(i);
+    ImGui::BeginGroup();
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    grid_previews_.draw(ctx, ctx.plot, sc, false, box, laid_out, builds_left);
+    std::string label = std::to_string(i + 1) + "  " + (sc.caption.empty() ? lesson_title(tr_, sc.lesson) : sc.caption.in(lang));
+    // Two lines at most, cut with "…" at a character (the third line was cut through its glyphs).
+    // Broken as the captions are (wrapped_text: next to any CJK character too).
+    const float two_lines = 2 * ImGui::GetFontSize() + ImGui::GetStyle().ItemSpacing.y + 0.5f;
+    if (wrapped_height(nullptr, label, cell_w) > two_lines) {
+      std::vector<std::size_t> ends;  // where each UTF-8 character ends
+      for (std::size_t k = 0; k < label.size(); ++k)
+        if (k + 1 == label.size() || (static_cast<unsigned char>(label[k + 1]) & 0xC0) != 0x80) ends.push_back(k + 1);
+      std::size_t lo = 0, hi = ends.size();  // the longest prefix whose "…" still fits
+      while (lo + 1 < hi) {
+        const std::size_t mid = (lo + hi) / 2;
+        const std::string cut = label.substr(0, ends[mid - 1]) + "…";
+        (wrapped_height(nullptr, cut, cell_w) <= two_lines ? lo : hi) = mid;
+      }
+      label = label.substr(0, lo > 0 ? ends[lo - 1] : 0) + "…";
+    }
+    const float line_end = ImGui::GetCursorPosX() + cell_w;
+    ImGui::PushClipRect(ImGui::GetCursorScreenPos(), {ImGui::GetCursorScreenPos().x + cell_w, ImGui::GetCursorScreenPos().y + text_h}, true);
+    wrapped_text(label, line_end);
+    ImGui::PopClipRect();
+    ImGui::SetCursorScreenPos({at.x, at.y + box.y});
+    ImGui::Dummy({cell_w, text_h});
+    ImGui::EndGroup();
+    const ImVec2 min = ImGui::GetItemRectMin(), max = ImGui::GetItemRectMax();
+    ImGui::SetCursorScreenPos(min);
+    if (ImGui::InvisibleButton("##pick", {max.x - min.x, max.y - min.y})) {
+      lecture_ui_.grid = false;
+      const std::string why = state_.go_to_step(i);
+      if (!why.empty()) toasts_.push(why, ToastKind::error);
+    }
+    if (ImGui::IsItemHovered()) lecture_ui_.grid_pick = i;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    if (i == state_.step()) dl->AddRect(min, max, ImGui::GetColorU32(ImGuiCol_Border), 0, 0, 2 * s);
+    if (i == lecture_ui_.grid_pick) {
+      dl->AddRect({min.x - 4 * s, min.y - 4 * s}, {max.x + 4 * s, max.y + 4 * s}, ImGui::ColorConvertFloat4ToU32(ctx.pal.accent), 4 * s, 0, 4 * s);
+      if (lecture_ui_.grid_scroll) ImGui::SetScrollHereY(0.5f);
+    }
+    ImGui::PopID();
+  }
+  lecture_ui_.grid_scroll = false;
+  ImGui::EndChild();
+  ImGui::End();
 }
 
 }  // namespace poslab::app::ui
