@@ -170,12 +170,12 @@ std::string model_reading_text(const ModelReading& r, const Translator* tr) {
   out << "trained_context  " << or_dash(r.trained_context) << "\n"
       << "target_context   " << or_dash(r.target_context) << "\n";
   if (!r.params.empty()) out << "poslab           " << set_flags(r) << "\n";
-  if (!r.defaulted.empty()) out << "defaulted        " << joined(r.defaulted) << " (transformers' defaults)\n";
+  if (!r.defaulted.empty()) out << "defaulted        " << joined(r.defaulted) << " (not in the file: the defaults of transformers' config class or of the model's own code)\n";
   if (!r.config_part.empty()) out << "config part      " << r.config_part << "\n";
   if (!r.states.empty()) {
     out << "states          ";
     for (const FrequencyState& st : r.states)
-      out << " " << st.name << ": seq_len=" << st.seq_len << (&st == &r.states.back() ? " (params)" : ";");
+      out << " " << st.name << ": seq_len=" << st.seq_len << (&st == &r.states.front() ? " (params);" : "");
     out << "\n";
   }
   if (!r.layers.empty()) {
@@ -220,7 +220,7 @@ std::string model_reading_md(const ModelReading& r, const Translator* tr) {
   if (!r.config_part.empty()) out << "| config part | `" << r.config_part << "` |\n";
   if (!r.states.empty()) {
     out << "| states |";
-    for (const FrequencyState& st : r.states) out << " " << st.name << ": seq_len = " << st.seq_len << (&st == &r.states.back() ? " (params)" : ";");
+    for (const FrequencyState& st : r.states) out << " " << st.name << ": seq_len = " << st.seq_len << (&st == &r.states.front() ? " (params);" : "");
     out << " |\n";
   }
   if (!r.layers.empty()) {

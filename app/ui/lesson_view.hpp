@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "app/common/notation.hpp"
+#include "app/model/model_config.hpp"
 #include "app/ui/lesson_ui.hpp"
 #include "app/ui/table_view.hpp"
 #include "app/ui/ui_context.hpp"
@@ -77,6 +78,7 @@ class LessonView final : public LessonUi {
   void handle(PlotAction action, std::string_view figure_id);
   void conflict_banner();
   void model_banner();
+  void base_standin_note(const ModelReading& reading);
   /// The lesson without steps: its custom screen or the default layout.
   void whole_page();
   /// A guided step: the step bar, its caption and question, its figure in
