@@ -479,7 +479,8 @@ void layer_warnings(Reader& r, const Plan& plan, const Sources& sources) {
            {{"method", s.method}, {"factor", num(s.factor.value_or(1))}, {"type", t}, {"on", layer_list_text(on)}, {"n_on", n_text(static_cast<long long>(on.size()))},
             {"type_on", s.layer_type.empty() ? "—" : s.layer_type}, {"off", layer_list_text(off)},
             {"n_off", n_text(static_cast<long long>(off.size()))}, {"type_off", p.layer_type.empty() ? "—" : p.layer_type},
-            {"b_on", num(s.base.value_or(0))}, {"b_off", num(p.base.value_or(0))}});
+            {"b_on", num(s.base.value_or(0))}, {"b_off", num(p.base.value_or(0))}},
+           "scaling_some_layers");
   } else {
     std::set<double> bases;
     for (const LayerGroup& g : groups)
@@ -678,8 +679,9 @@ void read_rope_layers(Reader& r) {
     add_to_groups(out.layers, group_of(s, f, plan.typed), plan.count ? std::optional<int>(static_cast<int>(i)) : std::nullopt);
   }
   // The pair layout of the primary layers, so the RoPE lesson pairs the
-  // dimensions as the model does (its default is interleaved; Llama's is half).
-  out.params["layout"] = facts.at(primary_key).layout;
+  // dimensions as the model does (its default is interleaved; Llama's is
+  // half); the scaling lesson does not read it.
+  if (out.view == "rope") out.params["layout"] = facts.at(primary_key).layout;
   layer_warnings(r, plan, sources);
   if (plan.nope_rule == "llama4") {
     const std::vector<int> nope = indices_where(out.layers, [](const LayerGroup& g) { return g.kind == "nope"; });

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -533,4 +534,38 @@ TEST_CASE("layer stack figure: one cell per layer, coloured by group, counts in 
   // The figure exports like every figure: a PNG with more than the background in it.
   const std::string png = poslab::app::render_png(scout, poslab::app::ExportOptions{.width = 900, .height = 360});
   CHECK(poslab::test::decode_png(png).distinct_colours > 4);
+}
+
+TEST_CASE("layer stack figure: a colour means one kind of layer in every model (the #27 audit)") {
+  using poslab::app::fig::Color;
+  const poslab::app::Translator& en = poslab::test::english();
+  // Each (kind, attention, scaled) maps to one colour, whatever the group's order in its model:
+  // ModernBERT lists its full layers first, Gemma 3 its sliding ones.
+  std::map<std::string, Color> seen;
+  for (const char* name : {"gemma-3-4b", "modernbert-base", "command-r7b", "llama-4-scout", "gemma-4-31b", "qwen3-8b",
+                           "jamba-v0.1", "gpt-oss-20b", "smollm3-3b"}) {
+    CAPTURE(name);
+    const ModelReading r = reading_of(name);
+    const poslab::app::fig::Figure f = poslab::app::layer_stack_figure(r, en);
+    REQUIRE(f.series.size() == r.layers.size());
+    for (std::size_t i = 0; i < r.layers.size(); ++i) {
+      const auto& g = r.layers[i];
+      const bool scaled = !g.method.empty() && g.method != "none" && g.method != "proportional";
+      const std::string kind = g.kind + "|" + (g.attention == "sliding" ? "sliding" : "wide") + "|" +
+                               (g.method == "proportional" ? "p" : scaled ? "scaled" : "plain");
+      CAPTURE(kind);
+      REQUIRE(f.series[i].color.has_value());
+      const auto [it, fresh] = seen.emplace(kind, *f.series[i].color);
+      if (!fresh) CHECK(it->second == *f.series[i].color);
+    }
+  }
+  // the audit's example: blue is plain full RoPE in ModernBERT, never Gemma's sliding layers
+  CHECK(seen.at("rope|wide|plain") == Color::rgb(0x0072B2));
+  CHECK(seen.at("rope|sliding|plain") == Color::rgb(0x56B4E9));
+  CHECK(seen.at("rope|wide|scaled") == Color::rgb(0xD55E00));
+  CHECK(seen.at("nope|wide|plain") == Color::rgb(0x7f7f7f));
+  // different kinds never share a colour
+  for (const auto& a : seen)
+    for (const auto& b : seen)
+      if (a.first < b.first) CHECK_MESSAGE(!(a.second == b.second), a.first + " vs " + b.first);
 }
