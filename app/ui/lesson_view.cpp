@@ -75,8 +75,9 @@ void LessonView::model_banner() {
       base_standin_note(*m->reading);
     }
     // The first warnings in full, the others folded: five warnings of four
-    // lines each would push the lesson's figure below the window.
-    constexpr std::size_t kShownWarnings = 2;
+    // lines each would push the lesson's figure below the window. Up to
+    // three are all shown (folding a single one saves nothing).
+    const std::size_t kShownWarnings = m->warnings.size() <= 3 ? 3 : 2;
     auto show = [&](const ModelWarning& w) {
       ImGui::PushFont(c.fonts.bold);
       ImGui::TextUnformatted(w.id.c_str());
