@@ -10,7 +10,8 @@
 #   make test-sanitize the clang ASan + UBSan build, its suites and the short fuzz runs
 #   make fuzz         longer fuzz runs (FUZZ_SECONDS per target, default 600)
 #   make soak         the GUI soak under ASan + UBSan: SOAK_FRAMES frames (default
-#                     10000), no time limit; prints what it did and resident memory
+#                     10000), no time limit, then SOAK_KEY_STORM (60) seconds of random
+#                     key taps; prints what it did and resident memory
 #   make bench        poslab bench --json and tests/bench/compare.py (numpy, torch);
 #                     tests/bench/lab_compare.py: the lab's training speed against numpy's
 #                     sgemm, its gradients against torch, the default lab's time and memory
@@ -28,6 +29,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 FUZZ_SECONDS ?= 600
 SOAK_FRAMES ?= 10000
+SOAK_KEY_STORM ?= 60
 WEB_DIR ?= build-web
 WEB_PORT ?= 8080
 
@@ -73,7 +75,7 @@ fuzz: deps
 	@cmake -S . -B $(ASAN_DIR) -DPOSLAB_FUZZ_SECONDS=15 >/dev/null
 
 soak: sanitize-build
-	$(ASAN_DIR)/tests/soak/run_soak.sh --frames $(SOAK_FRAMES) --report $(ASAN_DIR)/soak-report.txt
+	$(ASAN_DIR)/tests/soak/run_soak.sh --frames $(SOAK_FRAMES) --key-storm $(SOAK_KEY_STORM) --report $(ASAN_DIR)/soak-report.txt
 
 bench: build
 	@scripts/install-deps.sh --bench

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Builds poslab for the browser into build-web/site/ (make web):
-#   index.html, page.js, poslab.js, poslab.wasm, poslab.data
+#   index.html, page.js, poslab.js, poslab.wasm, poslab.data — the page;
+#   worker.js — its Web Worker (the same poslab.wasm, building slow figures);
+#   sw.js, manifest.webmanifest, icon-256.png — offline use and installing;
+#   embed-example.html — a course page with poslab figures in it
 # with Debian's emscripten and Dear ImGui's sources from Debian's source
 # package (scripts/fetch-imgui-src.sh). With --tests, also the node programs
 # the web tests run (the core suite, the command line).
@@ -65,10 +68,23 @@ fi
 site="$web/site"
 rm -rf "$site.new"
 mkdir -p "$site.new"
-cp "$root/web/index.html" "$root/web/page.js" "$site.new/"
+cp "$root/web/index.html" "$root/web/page.js" "$root/web/worker.js" "$root/web/sw.js" \
+   "$root/web/manifest.webmanifest" "$root/web/embed-example.html" "$site.new/"
 cp "$web/wasm/poslab.js" "$web/wasm/poslab.wasm" "$web/wasm/poslab.data" "$site.new/"
 cp "$root/assets/icons/poslab.svg" "$site.new/favicon.svg"
+cp "$root/assets/icons/poslab-256.png" "$site.new/icon-256.png"
+# The site's version: the program's, and a hash of every file as built (a
+# new build is a new version: the service worker caches it beside the old
+# one, and the page says which it runs). Written into the page, the worker
+# and the service worker, with the list of files the latter keeps offline.
+program_version=$(sed -n 's/^project(poslab_web VERSION \([0-9.]*\).*/\1/p' "$root/app/platform/web/CMakeLists.txt")
+hash=$(cd "$site.new" && LC_ALL=C ls | LC_ALL=C sort | xargs cat | sha256sum | cut -c1-10)
+site_version="${program_version:-0}+$hash"
+files=$(cd "$site.new" && LC_ALL=C ls | grep -v '^sw\.js$' | LC_ALL=C sort | sed "s/.*/'&'/" | paste -sd, -)
+sed -i "s/@POSLAB_SITE_VERSION@/$site_version/g" "$site.new/index.html" "$site.new/page.js" "$site.new/worker.js" \
+  "$site.new/sw.js"
+sed -i "s|/\*@POSLAB_SITE_FILES@\*/|$files|" "$site.new/sw.js"
 rm -rf "$site"
 mv "$site.new" "$site"
 bytes=$(cat "$site"/* | gzip -9 | wc -c)
-echo "poslab: the site is in $site ($(du -sk "$site" | cut -f1) KiB, $((bytes / 1024)) KiB gzipped)"
+echo "poslab: the site $site_version is in $site ($(du -sk "$site" | cut -f1) KiB, $((bytes / 1024)) KiB gzipped)"

@@ -2,17 +2,27 @@
 // same C++ as the desktop app; see app/platform/web/). Everything the C++
 // side asks of the browser is here: fitting the canvas to the page and its
 // devicePixelRatio, the link in the address bar, downloads, the clipboard,
-// settings and the autosave in localStorage, touch as mouse, the message bar.
+// settings and the autosave in localStorage, touch as mouse, the message bar;
+// and around it: the Web Worker that builds slow figures (worker.js), the
+// service worker that keeps the site for offline use (sw.js), the bench.
 // Nothing is fetched from another host.
 'use strict';
+
+const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.sh
 
 (function () {
   const canvas = document.getElementById('canvas');
   const messageBox = document.getElementById('message');
   const STORE = 'poslab:';                      // localStorage key prefix
   const CONFIG_FILES = ['settings.json', 'autosave.json'];
-  // index.html#bench[=VIEW,…], read before the program rewrites the address.
-  const BENCH = /^#bench(?:=(.*))?$/.exec(location.hash);
+  // index.html#bench[=VIEW,…][&keys=KEY,…][&max][&in-place][&warm], read
+  // before the program rewrites the address.
+  const BENCH = /^#bench(?:=([^&]*))?((?:&[\w,=-]+)*)$/.exec(location.hash);
+  // index.html#embed&…: one figure in a course page's <iframe>; it leaves the
+  // reader's own poslab (settings, autosave) alone.
+  const EMBED = /^#embed(&|=|$)/.test(location.hash);
+  document.body.dataset.version = SITE_VERSION;
+  if (EMBED) document.body.dataset.embed = '1';
 
   function showMessage(text, isError) {
     document.getElementById('message-text').textContent = text;
@@ -82,6 +92,94 @@
     img.src = url;
   }
 
+  // ---- the Web Worker: a second poslab.wasm that builds slow figures
+
+  let worker = null;
+  let workerStarts = 0;
+  const jobs = new Set();  // ids sent and not answered
+
+  function startWorker() {
+    if (typeof Worker !== 'function' || (BENCH && /&in-place\b/.test(BENCH[2] || ''))) return;
+    try {
+      worker = new Worker('worker.js');
+    } catch (e) {
+      return;  // the page builds every figure itself, as before it had a worker
+    }
+    ++workerStarts;
+    worker.onmessage = (e) => {
+      const m = e.data || {};
+      if (m.type === 'ready') {
+        document.body.dataset.worker = 'ready';
+        Module._poslab_worker_ready(1);
+      } else if (m.type === 'done') {
+        if (!jobs.delete(m.id)) return;
+        const bytes = new Uint8Array(m.reply);
+        const at = Module._malloc(bytes.length || 1);
+        Module.HEAPU8.set(bytes, at);
+        Module._poslab_worker_landed(m.id, at, bytes.length);
+        Module._free(at);
+      } else if (m.type === 'failed') {
+        if (jobs.delete(m.id)) Module.ccall('poslab_worker_failed', null, ['number', 'string'], [m.id, String(m.message)]);
+      } else if (m.type === 'progress') {
+        if (jobs.has(m.id))
+          Module.ccall('poslab_worker_progress', null, ['number', 'number', 'number', 'string'],
+                       [m.id, +m.done || 0, +m.total || 0, String(m.note || '')]);
+      } else if (m.type === 'died') {
+        workerDied(String(m.message));
+      }
+    };
+    worker.onerror = (e) => workerDied(e && e.message ? e.message : 'the worker failed to start');
+  }
+
+  function workerDied(why) {
+    console.warn('poslab: the page\'s worker stopped: ' + why);
+    if (worker) worker.terminate();
+    worker = null;
+    jobs.clear();
+    document.body.dataset.worker = 'stopped';
+    Module.ccall('poslab_worker_died', null, ['string'], [why]);
+    if (workerStarts < 3) setTimeout(startWorker, 1000);  // once more, then the page builds alone
+  }
+
+  // ---- the service worker: the whole site kept for offline use
+
+  const site = {offline: '', update: ''};
+
+  function registerServiceWorker() {
+    if (!('serviceWorker' in navigator) || location.protocol === 'file:') return;
+    site.offline = 'saving';
+    document.body.dataset.offline = site.offline;
+    navigator.serviceWorker.register('sw.js').then((reg) => {
+      const cached = () => caches.has('poslab-' + SITE_VERSION).then((has) => {
+        if (has) site.offline = document.body.dataset.offline = 'ready';
+      });
+      // A newer version, cached and waiting: it opens on the next visit, never in this one.
+      const waiting = (sw) => {
+        const channel = new MessageChannel();
+        channel.port1.onmessage = (e) => {
+          const v = e.data && e.data.version;
+          if (!v || v === SITE_VERSION) return;
+          site.update = document.body.dataset.update = v;
+          Module.ccall('poslab_site_update', null, ['string'], [v]);  // a note in the app's language
+        };
+        sw.postMessage({type: 'version'}, [channel.port2]);
+      };
+      navigator.serviceWorker.ready.then(cached);
+      if (reg.waiting && navigator.serviceWorker.controller) waiting(reg.waiting);
+      reg.addEventListener('updatefound', () => {
+        const sw = reg.installing;
+        if (!sw) return;
+        sw.addEventListener('statechange', () => {
+          if (sw.state === 'installed' && navigator.serviceWorker.controller) waiting(sw);
+          if (sw.state === 'installed' || sw.state === 'activated') cached();
+        });
+      });
+    }).catch((e) => {
+      site.offline = document.body.dataset.offline = '';
+      console.warn('poslab: no offline copy (' + e + ')');
+    });
+  }
+
   const poslab = {
     clipboard: '',
     downloads: [],  // names handed over (the tests read it)
@@ -133,6 +231,7 @@
 
     // /config/*.json → localStorage (settings and the autosave survive reloads).
     persist() {
+      if (EMBED) return;  // an embed never writes the reader's own poslab
       for (const f of CONFIG_FILES) {
         try {
           localStorage.setItem(STORE + f, utf8(Module.FS.readFile('/config/' + f)));
@@ -145,28 +244,81 @@
       canvas.focus();
       document.body.dataset.ready = '1';
       document.body.dataset.firstFrameMs = String(Math.round(performance.now()));
+      startWorker();  // after the first frame: the page's own start comes first
+      registerServiceWorker();
       if (BENCH) setTimeout(runBench, 100);
+    },
+
+    postJob(id, kind, bytes) {
+      if (!worker) return false;
+      jobs.add(id);
+      worker.postMessage({type: 'job', id, kind, request: bytes.buffer}, [bytes.buffer]);
+      return true;
+    },
+
+    cancelJob(id) {
+      if (worker && jobs.delete(id)) worker.postMessage({type: 'cancel', id});
+    },
+
+    site(what) {
+      return what === 0 ? SITE_VERSION : what === 1 ? site.offline : site.update;
     },
   };
 
   // index.html#bench: poslab bench's frame measurements, printed to the
   // console and into the page (<pre id="bench">) as JSON;
-  // index.html#bench=why-position,alibi: those lessons alone.
+  // index.html#bench=why-position,alibi: those lessons alone; &keys=a,b:
+  // those keys alone; &max: at the maxima alone; &in-place:
+  // figures built in the frame (no worker); &warm: each lesson warmed up
+  // before it is timed. The bench runs a frame at a time and returns to the
+  // browser in between (frames paced at 60 Hz), so the worker's figures land.
   function runBench() {
     const views = decodeURIComponent(BENCH[1] || '');
-    const text = Module.ccall('poslab_bench', 'string', ['string'], [views]);
-    console.log(text);
-    const pre = document.createElement('pre');
-    pre.id = 'bench';
-    pre.textContent = text;
-    pre.style.cssText = 'position:fixed;inset:0;overflow:auto;margin:0;background:#fff;color:#000;font:12px monospace;z-index:20';
-    document.body.appendChild(pre);
-    document.body.dataset.bench = 'done';
+    const flags = BENCH[2] || '';
+    const inPlace = /&in-place\b/.test(flags) ? 1 : 0;
+    const warm = /&warm\b/.test(flags) ? 1 : 0;
+    const maxOnly = /&max\b/.test(flags) ? 1 : 0;
+    const keys = (/&keys=([\w,-]*)/.exec(flags) || [])[1] || '';
+    const finish = () => {
+      const text = Module.ccall('poslab_bench_report', 'string', [], []);
+      console.log(text);
+      const pre = document.createElement('pre');
+      pre.id = 'bench';
+      pre.textContent = text;
+      pre.style.cssText = 'position:fixed;inset:0;overflow:auto;margin:0;background:#fff;color:#000;font:12px monospace;z-index:20';
+      document.body.appendChild(pre);
+      document.body.dataset.bench = 'done';
+    };
+    const channel = new MessageChannel();  // a turn of the event loop without setTimeout's clamp
+    const step = () => {
+      const wait = Module._poslab_bench_step();
+      if (wait === -1) finish();
+      else if (wait === -2) waitForFigures();
+      else if (wait < 1) channel.port2.postMessage(null);
+      else setTimeout(step, wait);
+    };
+    channel.port1.onmessage = step;
+    const waitForFigures = () => {
+      if (Module._poslab_bench_figures_pending() === 0) step();
+      else setTimeout(waitForFigures, 1);
+    };
+    const begin = () => {
+      if (Module.ccall('poslab_bench_start', 'number', ['string', 'number', 'number', 'string', 'number'],
+                       [views, inPlace, warm, keys, maxOnly])) step();
+      else finish();
+    };
+    // With the worker: once it is up (30 s at most; without it the report says "in the frame").
+    const started = performance.now();
+    const whenReady = () => {
+      if (inPlace || document.body.dataset.worker === 'ready' || !worker || performance.now() - started > 30000) begin();
+      else setTimeout(whenReady, 50);
+    };
+    whenReady();
   }
 
   function restoreConfig() {
     Module.FS.mkdirTree('/config');
-    for (const f of CONFIG_FILES) {
+    for (const f of EMBED ? [] : CONFIG_FILES) {  // an embed starts from its link alone
       let text = null;
       try { text = localStorage.getItem(STORE + f); } catch (e) { /* storage off */ }
       if (text) Module.FS.writeFile('/config/' + f, text);
@@ -236,7 +388,9 @@
 
   // Sessions, decks and model configs come in as uploads: picked (Ctrl+O,
   // File → Open…) or dropped on the page; the program tells them apart.
+  // Not in an embed: a course page's figure opens nothing.
   function openSessionFile(file) {
+    if (EMBED) return;
     file.arrayBuffer().then((buffer) => {
       const path = '/uploads/' + file.name.replace(/[^\w.\-]/g, '_');
       Module.FS.mkdirTree('/uploads');

@@ -13,6 +13,7 @@
 #include "app/common/assets.hpp"
 #include "app/common/atomic_file.hpp"
 #include "app/common/messages.hpp"
+#include "app/common/safe_text.hpp"
 #include "poslab/core/params.hpp"
 
 namespace poslab::app::cli {
@@ -57,7 +58,7 @@ std::string terminal_codeset() {
 /// `utf8` in the terminal's character set (unchanged when that is UTF-8 or
 /// ASCII, or when the C library cannot convert to it): Chinese messages
 /// under a GB18030 locale are GB18030 bytes, not UTF-8 shown as mojibake.
-std::string for_terminal(const std::string& utf8) {
+std::string in_terminal_charset(const std::string& utf8) {
   static const std::string codeset = terminal_codeset();
   if (codeset.empty()) return utf8;
   iconv_t cd = ::iconv_open((codeset + "//TRANSLIT").c_str(), "UTF-8");
@@ -77,7 +78,10 @@ std::string for_terminal(const std::string& utf8) {
 }  // namespace
 
 int fail(int code, const std::string& message) {
-  std::fprintf(stderr, "poslab: %s\n", for_terminal(message).c_str());
+  // One line, whatever the message quotes from a file (a deck's caption, a
+  // config's model_type): no newline forges another, no escape sequence
+  // reaches the terminal, no NUL cuts it short.
+  std::fprintf(stderr, "poslab: %s\n", in_terminal_charset(for_terminal(message)).c_str());
   return code;
 }
 

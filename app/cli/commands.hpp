@@ -67,6 +67,7 @@ CLI::App* add_export_command(CLI::App& app, ExportRequest& request);
 int run_export(const ExportRequest& request);
 
 struct DeckRequest {
+  bool check = false;  ///< `deck check`: read it and say whether it is good
   std::string deck;  ///< a deck file or a built-in deck's id
   std::string format;
   std::string out;

@@ -8,6 +8,7 @@
 #include "app/cli/cli.hpp"
 #include "app/cli/commands.hpp"
 #include "app/common/assets.hpp"
+#include "app/common/atomic_file.hpp"
 #include "app/common/fonts.hpp"
 #include "app/common/i18n.hpp"
 #include "app/common/presets.hpp"
@@ -148,9 +149,14 @@ int export_figures(const ExportRequest& r, const Translator& tr) {
   if (r.figure.empty()) {
     if (fs::exists(out, ec) && !fs::is_directory(out, ec))
       return fail(kExitUsage, tr.format("cli.out_not_folder", {{"path", out.string()}}));
-    if (!fs::exists(out, ec) && !fs::create_directories(out, ec))
-      return fail(kExitFailure, tr.format("cli.cannot_create_folder", {{"path", out.string()}, {"reason", ec.message()}}));
-    for (std::size_t i = 0; i < figures.size(); ++i) export_figure(built[i], format, out / file_name(figures[i]), options);
+    // The figures appear in the folder together, once all are written (a
+    // failure half-way leaves the folder as it was); the folder is created
+    // one level deep, as every --out's.
+    FileSet files(out);
+    for (std::size_t i = 0; i < figures.size(); ++i)
+      files.write_with(file_name(figures[i]),
+                       [&](const fs::path& tmp) { export_figure(built[i], format, tmp, options); });
+    files.commit();
   } else {
     if (fs::is_directory(out, ec)) out /= file_name(figures.front());
     export_figure(built.front(), format, out, options);

@@ -39,11 +39,11 @@ CLI::App* add_model_command(CLI::App& app, ModelRequest& r) {
 
 namespace {
 
+/// The config, at most kMaxModelConfigBytes (the GUI's cap): `model
+/// /dev/zero` or a 64 MiB file is refused after 16 MiB, not read into memory.
 std::string read_input(const std::string& file) {
-  if (file != "-") return read_text_file(file);
-  std::string text{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
-  if (std::cin.bad()) throw IoError("cannot read standard input");
-  return text;
+  if (file != "-") return read_text_file(file, kMaxModelConfigBytes, "a model config");
+  return read_text_stream(std::cin, kMaxModelConfigBytes, "standard input", "a model config");
 }
 
 /// --figure layers: the layer stack of the config, written like `poslab export` writes a figure.

@@ -46,7 +46,18 @@ fs::path assets_dir() {
                 std::string(POSLAB_ASSETS_SOURCE_DIR) + "); set POSLAB_ASSETS");
 }
 
+namespace {
+
+/// A folder opens as a stream on Linux and reads as nothing: say what it is.
+void refuse_folder(const fs::path& path) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) throw IoError("cannot read " + path.string() + ": it is a folder");
+}
+
+}  // namespace
+
 std::string read_text_file(const fs::path& path) {
+  refuse_folder(path);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw IoError("cannot read " + path.string() + ": " + std::strerror(errno));
   std::ostringstream ss;
@@ -56,6 +67,7 @@ std::string read_text_file(const fs::path& path) {
 }
 
 std::string read_text_file(const fs::path& path, std::size_t limit, std::string_view what) {
+  refuse_folder(path);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw IoError("cannot read " + path.string() + ": " + std::strerror(errno));
   std::string out;
@@ -65,9 +77,24 @@ std::string read_text_file(const fs::path& path, std::size_t limit, std::string_
     out.append(chunk, static_cast<std::size_t>(in.gcount()));
   }
   if (in.bad()) throw IoError("cannot read " + path.string());
-  if (out.size() > limit)
-    throw IoError(path.filename().string() + " is larger than " + std::to_string(limit >> 20) + " MiB — too large to be " +
-                  std::string(what));
+  if (out.size() > limit) throw TooLargeError(too_large_message(path.filename().string(), limit, what));
+  return out;
+}
+
+std::string too_large_message(const std::string& name, std::size_t limit, std::string_view what) {
+  const std::string size = limit >= (1u << 20) ? std::to_string(limit >> 20) + " MiB" : std::to_string(limit >> 10) + " KiB";
+  return name + " is larger than " + size + " — too large to be " + std::string(what);
+}
+
+std::string read_text_stream(std::istream& in, std::size_t limit, std::string_view name, std::string_view what) {
+  std::string out;
+  char chunk[1 << 16];
+  while (in && out.size() <= limit) {
+    in.read(chunk, sizeof chunk);
+    out.append(chunk, static_cast<std::size_t>(in.gcount()));
+  }
+  if (in.bad()) throw IoError("cannot read " + std::string(name));
+  if (out.size() > limit) throw TooLargeError(too_large_message(std::string(name), limit, what));
   return out;
 }
 

@@ -3,8 +3,11 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <iosfwd>
 #include <string>
 #include <string_view>
+
+#include "app/common/atomic_file.hpp"
 
 namespace poslab::app {
 
@@ -22,5 +25,18 @@ std::string read_text_file(const std::filesystem::path& path);
 /// refused instead of read into memory; IoError "… is larger than … — too
 /// large to be `what`".
 std::string read_text_file(const std::filesystem::path& path, std::size_t limit, std::string_view what);
+
+/// The same for a stream (standard input): at most `limit` bytes, else
+/// IoError "<name> is larger than … — too large to be `what`".
+std::string read_text_stream(std::istream& in, std::size_t limit, std::string_view name, std::string_view what);
+
+/// What the capped readers raise for a file over their limit.
+class TooLargeError : public IoError {
+ public:
+  using IoError::IoError;
+};
+
+/// "<name> is larger than 16 MiB — too large to be a model config".
+std::string too_large_message(const std::string& name, std::size_t limit, std::string_view what);
 
 }  // namespace poslab::app

@@ -1,8 +1,10 @@
 #include "app/common/atomic_file.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstdio>
@@ -20,11 +22,34 @@ namespace {
 
 std::string reason(int err) { return std::strerror(err); }
 
+/// Longest file name most file systems take (NAME_MAX).
+constexpr std::size_t kMaxNameBytes = 255;
+
+/// A random tag for temporary names: a stale one (a process killed mid-write)
+/// is recognised by ".tmp-" (remove_stale_temporaries).
+std::string temp_tag() {
+  std::random_device rd;
+  return std::to_string(rd()) + std::to_string(::getpid());
+}
+
+/// "." + `name` + ".tmp-" + tag, the name shortened (at a character
+/// boundary) when the whole would be longer than a file name may be: a legal
+/// 243-byte name still gets a temporary name.
+std::string temp_name_for(const std::string& name) {
+  const std::string suffix = ".tmp-" + temp_tag();
+  std::string stem = name;
+  const std::size_t room = kMaxNameBytes - 1 - suffix.size();
+  if (stem.size() > room) {
+    std::size_t cut = room;
+    while (cut > 0 && (static_cast<unsigned char>(stem[cut]) & 0xC0) == 0x80) --cut;  // not inside a character
+    stem.resize(cut);
+  }
+  return "." + stem + suffix;
+}
+
 fs::path temp_path_for(const fs::path& path) {
   // Same folder, so the final rename never crosses file systems.
-  std::random_device rd;
-  const auto tag = std::to_string(rd()) + std::to_string(::getpid());
-  return path.parent_path() / ("." + path.filename().string() + ".tmp-" + tag);
+  return path.parent_path() / temp_name_for(path.filename().string());
 }
 
 void check_destination(const fs::path& path) {
@@ -111,12 +136,80 @@ void write_in_place(const fs::path& path, std::string_view bytes) {
   if (err != 0) throw IoError("cannot write " + path.string() + ": " + reason(err));
 }
 
+/// Copies the finished temporary file into `path` in place (the same inode:
+/// its links, owner, group and mode stay), then removes it.
+void copy_into_place(const fs::path& tmp, const fs::path& path) {
+  std::string bytes;
+  try {
+    bytes = read_text_file(tmp);
+  } catch (...) {
+    std::remove(tmp.c_str());
+    throw;
+  }
+  std::remove(tmp.c_str());
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) throw IoError("cannot write " + path.string() + ": " + reason(errno));
+  int err = write_all(fd, bytes);
+  if (err == 0 && ::ftruncate(fd, static_cast<off_t>(bytes.size())) != 0) err = errno;
+  if (err == 0 && ::fsync(fd) != 0) err = errno;
+  if (::close(fd) != 0 && err == 0) err = errno;
+  if (err != 0) throw IoError("cannot write " + path.string() + ": " + reason(err));
+}
+
+/// Puts the finished temporary file `tmp` (in `path`'s folder) in place of
+/// `path`. A new file keeps the mode the umask gives. An existing regular
+/// file keeps what a rename would lose: its mode (0600 stays 0600) and, when
+/// it has other hard links or an owner or group this user cannot give the
+/// new file, its inode — then it is rewritten in place, as an editor does, so
+/// every link sees the new content.
 void rename_into_place(const fs::path& tmp, const fs::path& path) {
+  struct stat old {};
+  if (::lstat(path.c_str(), &old) == 0 && S_ISREG(old.st_mode)) {
+    bool in_place = old.st_nlink > 1;
+    if (!in_place && (old.st_uid != ::geteuid() || old.st_gid != ::getegid())) {
+      // Only the owner (or root) can give the new file the old owner; the group
+      // too, when this user belongs to it.
+      in_place = ::chown(tmp.c_str(), old.st_uid, old.st_gid) != 0;
+    }
+    if (in_place) return copy_into_place(tmp, path);
+    if (::chmod(tmp.c_str(), old.st_mode & 07777) != 0) return copy_into_place(tmp, path);
+  }
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
     const int err = errno;
+    if (err == EXDEV) {  // a set's file whose name links to another file system
+      std::string bytes;
+      try {
+        bytes = read_text_file(tmp);
+      } catch (...) {
+        std::remove(tmp.c_str());
+        throw;
+      }
+      std::remove(tmp.c_str());
+      return write_file_atomically(path, bytes);
+    }
     std::remove(tmp.c_str());
     throw IoError("cannot write " + path.string() + ": " + reason(err));
   }
+}
+
+/// Puts the finished file `tmp` in place of `destination`, which is followed
+/// and checked as write_file_atomically does.
+void place_file(const fs::path& tmp, const fs::path& destination) {
+  check_destination(destination);
+  const fs::path path = resolved(destination);
+  check_destination(path);
+  if (is_special(path)) {
+    std::string bytes;
+    try {
+      bytes = read_text_file(tmp);
+    } catch (...) {
+      std::remove(tmp.c_str());
+      throw;
+    }
+    std::remove(tmp.c_str());
+    return write_in_place(path, bytes);
+  }
+  rename_into_place(tmp, path);
 }
 
 }  // namespace
@@ -127,7 +220,7 @@ void write_file_atomically(const fs::path& destination, std::string_view bytes) 
   check_destination(path);
   if (is_special(path)) return write_in_place(path, bytes);
   const fs::path tmp = temp_path_for(path);
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);  // the umask applies
   if (fd < 0) throw IoError("cannot write " + path.string() + ": " + reason(errno));
   if (const int err = write_all(fd, bytes); err != 0) {
     ::close(fd);
@@ -185,6 +278,105 @@ void write_path_atomically(const fs::path& destination, const std::function<void
   }
   if (!fs::exists(tmp, ec)) throw IoError("cannot write " + path.string() + ": nothing was written");
   rename_into_place(tmp, path);
+}
+
+// [SECTION] Sets of files
+
+void create_out_folder(const fs::path& dir) {
+  std::error_code ec;
+  if (fs::is_directory(dir, ec)) return;
+  if (fs::exists(fs::symlink_status(dir, ec)) && !fs::is_directory(dir, ec))
+    throw IoError("cannot write into " + dir.string() + ": it is not a folder");
+  const fs::path parent = dir.parent_path().empty() ? fs::path(".") : dir.parent_path();
+  if (!fs::is_directory(parent, ec))
+    throw IoError("cannot create folder " + dir.string() + ": folder " + parent.string() + " does not exist");
+  if (::mkdir(dir.c_str(), 0777) != 0 && errno != EEXIST)
+    throw IoError("cannot create folder " + dir.string() + ": " + reason(errno));
+}
+
+FileSet::FileSet(fs::path folder) : folder_(std::move(folder)) {
+  std::error_code ec;
+  if (folder_.empty()) throw IoError("cannot write into an empty path");
+  if (fs::exists(fs::symlink_status(folder_, ec)) && !fs::is_directory(folder_, ec))
+    throw IoError("cannot write into " + folder_.string() + ": it is not a folder");
+  folder_is_new_ = !fs::is_directory(folder_, ec);
+  fs::path parent = folder_is_new_ ? folder_.parent_path() : folder_;
+  if (parent.empty()) parent = ".";
+  if (folder_is_new_ && !fs::is_directory(parent, ec))
+    throw IoError("cannot create folder " + folder_.string() + ": folder " + parent.string() + " does not exist");
+  // The staging folder: beside a new folder (renamed into it at the end), or
+  // inside an existing one (the same file system for every rename).
+  const std::string base = folder_is_new_ ? folder_.filename().string() : std::string("poslab-set");
+  for (int attempt = 0;; ++attempt) {
+    staging_ = parent / temp_name_for(base.empty() ? std::string("poslab-set") : base);
+    if (::mkdir(staging_.c_str(), 0777) == 0) break;  // the umask applies: what the folder will be
+    const int err = errno;
+    if (err != EEXIST || attempt == 8) {
+      staging_.clear();
+      throw IoError("cannot write into " + folder_.string() + ": " + reason(err));
+    }
+  }
+}
+
+FileSet::~FileSet() {
+  if (staging_.empty() || committed_) return;
+  std::error_code ec;
+  fs::remove_all(staging_, ec);
+}
+
+void FileSet::write(const std::string& name, std::string_view bytes) {
+  write_with(name, [&](const fs::path& tmp) { write_file_atomically(tmp, bytes); });
+}
+
+void FileSet::write_with(const std::string& name, const std::function<void(const fs::path& tmp)>& write) {
+  if (committed_) throw IoError("cannot write " + name + ": the set was written already");
+  const fs::path path = staging_ / name;
+  write(path);
+  std::error_code ec;
+  if (!fs::exists(path, ec)) throw IoError("cannot write " + (folder_ / name).string() + ": nothing was written");
+  if (std::find(names_.begin(), names_.end(), name) == names_.end()) names_.push_back(name);
+}
+
+std::vector<fs::path> FileSet::commit() {
+  std::vector<fs::path> written;
+  std::error_code ec;
+  committed_ = true;
+  if (folder_is_new_ && std::rename(staging_.c_str(), folder_.c_str()) == 0) {
+    for (const std::string& n : names_) written.push_back(folder_ / n);
+    return written;
+  }
+  if (folder_is_new_) create_out_folder(folder_);  // someone made it meanwhile, or the rename failed: file by file
+  for (std::size_t i = 0; i < names_.size(); ++i) {
+    try {
+      place_file(staging_ / names_[i], folder_ / names_[i]);
+    } catch (const IoError& e) {
+      fs::remove_all(staging_, ec);
+      std::string done;
+      for (std::size_t k = 0; k < i && k < 5; ++k) done += (done.empty() ? "" : ", ") + names_[k];
+      if (i > 5) done += ", … " + names_[i - 1];
+      throw IoError(std::string(e.what()) + "; wrote " + std::to_string(i) + " of " + std::to_string(names_.size()) +
+                    " files into " + folder_.string() + (i > 0 ? " (" + done + ")" : std::string()) +
+                    ", the others were not written");
+    }
+    written.push_back(folder_ / names_[i]);
+  }
+  fs::remove(staging_, ec);
+  return written;
+}
+
+int remove_stale_temporaries(const fs::path& dir) {
+  int removed = 0;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.size() < 7 || name[0] != '.' || name.find(".tmp-") == std::string::npos) continue;
+    const std::string tag = name.substr(name.rfind(".tmp-") + 5);
+    if (tag.empty() || !std::all_of(tag.begin(), tag.end(), [](char c) { return c >= '0' && c <= '9'; })) continue;
+    std::error_code rm;
+    if (fs::is_symlink(entry.path(), rm)) continue;  // never followed, never ours
+    if (fs::remove_all(entry.path(), rm) > 0 && !rm) ++removed;
+  }
+  return removed;
 }
 
 }  // namespace poslab::app

@@ -1,6 +1,8 @@
 #include "app/common/config_folder.hpp"
 
 #include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
 #include <stdio.h>  // renameat2, RENAME_NOREPLACE (glibc >= 2.28)
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -10,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <vector>
 
 #include "app/common/atomic_file.hpp"
 
@@ -22,6 +25,25 @@ namespace {
 bool set_why(std::string* why, std::string text) {
   if (why) *why = std::move(text);
   return false;
+}
+
+/// A group that only `user` is in: the "user private group" of Debian and
+/// Fedora (named as the user, the user's primary group, no other members),
+/// where umask 002 makes folders group-writable without sharing them.
+bool group_is_private(gid_t gid, uid_t user) {
+  struct passwd pw {};
+  struct passwd* pw_found = nullptr;
+  std::vector<char> buf(16384);
+  if (::getpwuid_r(user, &pw, buf.data(), buf.size(), &pw_found) != 0 || !pw_found || pw.pw_gid != gid) return false;
+  const std::string name = pw.pw_name;
+  struct group gr {};
+  struct group* gr_found = nullptr;
+  std::vector<char> gbuf(65536);
+  if (::getgrgid_r(gid, &gr, gbuf.data(), gbuf.size(), &gr_found) != 0 || !gr_found) return false;
+  if (name != gr.gr_name) return false;
+  for (char** m = gr.gr_mem; m && *m; ++m)
+    if (name != *m) return false;
+  return true;
 }
 
 /// rename(2) that never replaces an existing `to`; false with errno EEXIST when taken.
@@ -54,16 +76,23 @@ bool is_private_path(const fs::path& dir, std::string* why) {
       return true;
     }
     if (!S_ISDIR(st.st_mode)) return set_why(why, prefix.string() + " is not a folder");
-    if (inside_shared && st.st_uid != me && st.st_uid != 0)
-      return set_why(why, prefix.string() + " belongs to another user");
+    // Whoever owns a folder can rename and replace what is in it: only this
+    // user and root may own the folders on the way (a team share owned by a
+    // colleague would let their settings.json send this user's files away).
+    if (st.st_uid != me && st.st_uid != 0) return set_why(why, prefix.string() + " belongs to another user");
     const bool others_write = (st.st_mode & S_IWOTH) != 0;
+    const bool group_writes = (st.st_mode & S_IWGRP) != 0 && !group_is_private(st.st_gid, me);
     inside_shared = false;
     if (others_write) {
       if (!(st.st_mode & S_ISVTX) || prefix == normal) return set_why(why, prefix.string() + " is writable by every user");
       inside_shared = true;
+    } else if (group_writes && !(st.st_mode & S_ISVTX)) {
+      return set_why(why, prefix.string() + " is writable by the members of its group");
+    } else if (group_writes) {
+      inside_shared = true;  // sticky and group-writable: like /tmp for the group
     }
   }
-  if (inside_shared) return set_why(why, normal.string() + " is a folder every user can write");
+  if (inside_shared) return set_why(why, normal.string() + " is a folder other users can write");
   return true;
 }
 

@@ -32,11 +32,12 @@ ConfigLocation find_config_dir();
 std::optional<std::filesystem::path> private_home_dir();
 
 /// True when no other user can replace or plant entries along `dir`: every
-/// existing folder on the way is not writable by others, except sticky
-/// folders (/tmp) whose next component exists and belongs to this user (or
-/// root); `dir` itself, if it exists, is not writable by others. Parts that do
-/// not exist yet are created by this user, inside a private parent. `why`
-/// names the offending folder.
+/// existing folder on the way belongs to this user or root and is writable
+/// by no one else (not by others; not by its group, unless the group is this
+/// user's private group), except sticky folders (/tmp) whose next component
+/// exists and belongs to this user (or root); `dir` itself, if it exists,
+/// is not writable by others. Parts that do not exist yet are created by
+/// this user, inside a private parent. `why` names the offending folder.
 bool is_private_path(const std::filesystem::path& dir, std::string* why = nullptr);
 
 /// An exclusive advisory lock on <dir>/poslab.lock, held while the object

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/common/assets.hpp"
+#include "app/common/json_input.hpp"
 #include "poslab/core/errors.hpp"
 
 namespace poslab::app {
@@ -24,8 +25,8 @@ std::map<std::string, std::string, std::less<>> Translator::read_language(const 
   for (const fs::path& f : files) {
     nlohmann::json j;
     try {
-      j = nlohmann::json::parse(read_text_file(f));
-    } catch (const nlohmann::json::exception& e) {
+      j = parse_json_input(read_text_file(f), {.max_depth = 2});  // {"key": "text", …}
+    } catch (const JsonInputError& e) {
       throw core::InvalidParameter("lang", f.string(), std::string("translation file is not valid JSON: ") + e.what());
     }
     if (!j.is_object()) throw core::InvalidParameter("lang", f.string(), "translation file must be a JSON object");

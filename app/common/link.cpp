@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <charconv>
 
+#include "app/common/markup.hpp"
+
 namespace poslab::app {
 
 namespace {
@@ -63,6 +65,10 @@ LinkRequest parse_link(std::string_view fragment) {
       r.error = "the link has a broken %-escape in \"" + std::string(part.substr(0, 80)) + "\"";
       continue;
     }
+    if (key == "embed" && (eq == std::string_view::npos || value == "1" || value == "true")) {
+      r.embed = true;
+      continue;
+    }
     if (eq == std::string_view::npos) {
       r.error = "\"" + key.substr(0, 80) + "\" in the link has no value (write KEY=VALUE)";
       continue;
@@ -71,6 +77,15 @@ LinkRequest parse_link(std::string_view fragment) {
     else if (key == "state") r.state = value;
     else if (key == "theme") r.theme = value;
     else if (key == "lang") r.lang = value;
+    else if (key == "figure") r.figure = value;
+    else if (key == "sliders") {
+      r.sliders.clear();
+      for (std::string_view rest = value; !rest.empty();) {
+        const std::size_t comma = rest.find(',');
+        if (const std::string_view k = rest.substr(0, comma); !k.empty()) r.sliders.emplace_back(k);
+        rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+      }
+    }
     else if (key == "step") {
       int n = 0;
       const auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
@@ -90,6 +105,27 @@ std::string link_fragment(const Session& s, const std::vector<std::string_view>&
     if (std::find(lesson_keys.begin(), lesson_keys.end(), key) != lesson_keys.end())
       out += "&" + url_encode(key) + "=" + url_encode(value);
   return out;
+}
+
+std::string embed_fragment(const Session& s, const std::vector<std::string_view>& lesson_keys, const EmbedOptions& e) {
+  const std::string state = link_fragment(s, lesson_keys);  // view=ID&KEY=VALUE…
+  const std::size_t amp = state.find('&');
+  std::string out = "embed&" + state.substr(0, amp);
+  if (!e.figure.empty()) out += "&figure=" + url_encode(e.figure);
+  if (!e.sliders.empty()) {
+    out += "&sliders=";
+    for (std::size_t i = 0; i < e.sliders.size(); ++i) out += (i ? "," : "") + url_encode(e.sliders[i]);
+  }
+  if (amp != std::string::npos) out += state.substr(amp);
+  if (!e.theme.empty()) out += "&theme=" + url_encode(e.theme);
+  if (!e.lang.empty()) out += "&lang=" + url_encode(e.lang);
+  return out;
+}
+
+std::string embed_snippet(std::string_view src, std::string_view title, int width, int height) {
+  return "<iframe src=\"" + xml_escape(src) + "\" width=\"" + std::to_string(width) + "\" height=\"" +
+         std::to_string(height) + "\" title=\"" + xml_escape(title) +
+         "\" style=\"border:0;max-width:100%\" loading=\"lazy\" allow=\"fullscreen; clipboard-write\"></iframe>";
 }
 
 Session link_session(const LinkRequest& link) {

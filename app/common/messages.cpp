@@ -88,7 +88,9 @@ Translator translator_for(std::string_view lang) {
 
 std::string error_text(const Translator& tr, const std::exception& e) {
   const auto* ip = dynamic_cast<const core::InvalidParameter*>(&e);
-  if (!ip || ip->reason().id.empty()) return e.what();
+  if (!ip) return e.what();
+  // what() is a C string: a NUL a file put in the value would cut it short.
+  if (ip->reason().id.empty()) return ip->key() + " = " + ip->value() + ": " + ip->allowed();
   const core::Reason& r = ip->reason();
   const core::ParamSpec* spec = core::find_param(ip->key());
 
@@ -101,7 +103,13 @@ std::string error_text(const Translator& tr, const std::exception& e) {
   } else {
     const std::string* text = tr.find("error." + r.id);
     if (!text) return e.what();
-    Args args = r.args;
+    Args args;
+    for (const auto& [name, value] : r.args) {
+      if (name.empty() || name[0] != '@') continue;  // a phrase: {name} ← error.phrase.<value>
+      if (!tr.find("error.phrase." + value)) return e.what();
+      args.emplace_back(name.substr(1), tr.format("error.phrase." + value, r.args));
+    }
+    args.insert(args.end(), r.args.begin(), r.args.end());
     if (spec) args.emplace_back("spec", allowed_text(tr, *spec));
     args.emplace_back("key", ip->key());
     allowed = tr.format("error." + r.id, args);

@@ -7,6 +7,10 @@
 //   error.<id>          the allowed phrase of each reason, e.g.
 //                       error.greater_than = "must be > {other} = {other_value}"
 //   error.value.<id>    a value that holds words ("({n} rows)")
+//   error.phrase.<id>   a part chosen among a few: the argument {"@name", id}
+//                       fills {name} with this phrase (its own {…} filled
+//                       from the arguments), e.g. what a JSON reader expected
+//                       (app/common/json_input.hpp)
 //   error.spec.*, error.bound.*
 //                       describe_allowed(spec) rebuilt from the ParamSpec
 //

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/common/assets.hpp"
+#include "app/common/json_input.hpp"
 #include "poslab/core/errors.hpp"
 
 namespace poslab::app {
@@ -14,9 +15,9 @@ std::vector<NotationEntry> load_notation(const std::filesystem::path& assets) {
   const std::string text = read_text_file(assets / "notation.json");
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::exception&) {
-    throw core::InvalidParameter("notation", "notation.json", "is not valid JSON");
+    j = parse_json_input(text);
+  } catch (const JsonInputError& e) {
+    throw core::InvalidParameter("notation", "notation.json", e.what(), e.reason());
   }
   if (!j.is_object() || j.value("format", "") != "poslab-notation" || !j.contains("symbols") || !j["symbols"].is_array())
     throw core::InvalidParameter("notation", "notation.json", "is not a poslab notation file");

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/common/assets.hpp"
+#include "app/common/json_input.hpp"
 
 namespace poslab::app {
 
@@ -24,9 +25,9 @@ void Preset::apply(core::Params& target) const {
 Preset parse_preset(std::string_view json_text, std::string_view source) {
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(json_text);
-  } catch (const nlohmann::json::exception& e) {
-    bad(source, std::string("is not valid JSON: ") + e.what());
+    j = parse_json_input(json_text);
+  } catch (const JsonInputError& e) {
+    throw core::InvalidParameter("preset", std::string(source), e.what(), e.reason());
   }
   if (!j.is_object()) bad(source, "must be a JSON object");
   Preset p;

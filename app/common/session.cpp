@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <span>
 #include <nlohmann/json.hpp>
 
 #include "app/common/assets.hpp"
 #include "app/common/atomic_file.hpp"
+#include "app/common/json_input.hpp"
 
 namespace poslab::app {
 
@@ -20,23 +22,22 @@ constexpr std::size_t kMaxStateBytes = 1u << 20;  // a state string is one line
   throw core::InvalidParameter(std::string(what), std::string(source), why);
 }
 
-/// The deepest nesting of [ and { outside strings, counted without parsing,
-/// so hostile input ("[[[[…") never reaches a recursive parser or destructor.
-int nesting_depth(std::string_view text) {
-  int depth = 0, deepest = 0;
-  bool in_string = false, escaped = false;
-  for (char c : text) {
-    if (in_string) {
-      if (escaped) escaped = false;
-      else if (c == '\\') escaped = true;
-      else if (c == '"') in_string = false;
-      continue;
-    }
-    if (c == '"') in_string = true;
-    else if (c == '[' || c == '{') deepest = std::max(deepest, ++depth);
-    else if (c == ']' || c == '}') --depth;
+// The fields of a session file and of its animation (docs/CONTRACT.md §6);
+// any other key is refused with the nearest of these, never dropped.
+constexpr std::string_view kSessionFields[] = {"format", "version", "lesson", "preset", "theme", "params", "animation"};
+constexpr std::string_view kAnimationFields[] = {"key", "from", "to", "speed", "mode", "playing"};
+
+void check_fields(const json& object, std::span<const std::string_view> fields, const char* what,
+                  std::string_view source) {
+  for (const auto& [key, value] : object.items()) {
+    if (std::find(fields.begin(), fields.end(), key) != fields.end()) continue;
+    const std::string near = nearest_name(key, fields);
+    std::string list;
+    for (std::string_view f : fields) list += (list.empty() ? "" : ", ") + std::string(f);
+    bad("session", source,
+        json(key.substr(0, 40)).dump(-1, ' ', true, json::error_handler_t::replace) + " is not a field of " + what +
+            (near.empty() ? " (" + list + ")" : "; did you mean \"" + near + "\"?"));
   }
-  return deepest;
 }
 
 /// A parameter value as typed: strings as they are, numbers and booleans
@@ -80,7 +81,14 @@ std::string typed_text(const core::ParamSpec& spec, const core::ParamValue& valu
 std::pair<std::string, std::string> checked_param(std::string_view what, std::string_view source,
                                                   const std::string& key, const std::string& text) {
   const core::ParamSpec* spec = core::find_param(key);
-  if (!spec) bad(what, source, "unknown parameter \"" + key.substr(0, 40) + "\"");
+  if (!spec) {
+    std::vector<std::string_view> keys;
+    for (const core::ParamSpec& p : core::param_specs()) keys.push_back(p.key);
+    const std::string near = nearest_name(key, keys);
+    bad(what, source,
+        "unknown parameter " + json(key.substr(0, 40)).dump(-1, ' ', true, json::error_handler_t::replace) +
+            (near.empty() ? std::string() : "; did you mean \"" + near + "\"?"));
+  }
   try {
     return {key, typed_text(*spec, core::parse_param_value(*spec, text))};
   } catch (const core::InvalidParameter& e) {
@@ -104,27 +112,14 @@ void check_theme(std::string_view what, std::string_view source, const std::stri
     bad(what, source, "theme must be light, dark or projector");
 }
 
-/// nlohmann::json's id for "number overflow parsing '1e999'" (out_of_range.406).
-constexpr int kJsonNumberOverflow = 406;
-
-/// The number a 406 message quotes ("... parsing '1e999'"), shortened.
-std::string overflowing_number(std::string_view what) {
-  const std::size_t open = what.find('\'');
-  const std::size_t close = what.rfind('\'');
-  if (open == std::string_view::npos || close <= open) return "?";
-  return std::string(what.substr(open + 1, std::min<std::size_t>(close - open - 1, 40)));
-}
-
 /// A number no double holds, where the parser found it: in "params" it is
 /// that parameter's value, refused with the parameter's own range (as
-/// `--set d=1e999` is); elsewhere the field is named.
-[[noreturn]] void number_out_of_range(std::string_view source, const std::string& top_key,
-                                      const std::string& inner_key, const std::string& number) {
-  if (top_key == "params" && !inner_key.empty()) (void)checked_param("session", source, inner_key, number);
-  const std::string field = inner_key.empty() ? top_key : top_key + "." + inner_key;
-  bad("session", source,
-      "the number " + number + (field.empty() ? std::string() : " of \"" + field.substr(0, 40) + "\"") +
-          " is out of range (a number must lie within ±1.8e308)");
+/// `--set d=1e999` is); elsewhere the reader's message names the field.
+[[noreturn]] void number_out_of_range(std::string_view source, const JsonInputError& e) {
+  const JsonPath& p = e.path();
+  if (p.size() == 2 && p[0] == JsonPath::value_type(std::string("params")) && std::holds_alternative<std::string>(p[1]))
+    (void)checked_param("session", source, std::get<std::string>(p[1]), e.detail());
+  throw core::InvalidParameter("session", std::string(source), e.what(), e.reason());
 }
 
 void sort_params(Session& s) {
@@ -188,24 +183,12 @@ std::string write_session(const Session& s) {
 Session parse_session(std::string_view text, std::string_view source) {
   if (text.size() > kMaxSessionBytes) bad("session", source, "is too large to be a poslab session");
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) bad("session", source, "is empty");
-  if (nesting_depth(text) > kMaxDepth) bad("session", source, "is nested too deeply to be a poslab session");
   json j;
-  // The keys the parser is in (top level, and one level down), so a number
-  // beyond the range of a double ("d": 1e999) can be named by its key.
-  std::string top_key, inner_key;
   try {
-    j = json::parse(text, [&](int depth, json::parse_event_t event, json& parsed) {
-      if (event == json::parse_event_t::key && parsed.is_string()) {
-        if (depth == 1) top_key = parsed.get<std::string>(), inner_key.clear();
-        else if (depth == 2) inner_key = parsed.get<std::string>();
-      }
-      return true;
-    });
-  } catch (const json::out_of_range& e) {
-    if (e.id != kJsonNumberOverflow) bad("session", source, "is not valid JSON (corrupt or truncated)");
-    number_out_of_range(source, top_key, inner_key, overflowing_number(e.what()));
-  } catch (const json::exception&) {
-    bad("session", source, "is not valid JSON (corrupt or truncated)");
+    j = parse_json_input(text, {.max_depth = kMaxDepth});
+  } catch (const JsonInputError& e) {
+    if (e.problem() == JsonProblem::number_out_of_range) number_out_of_range(source, e);
+    throw core::InvalidParameter("session", std::string(source), e.what(), e.reason());
   }
   if (!j.is_object() || !j.contains("format") || j["format"] != "poslab-session")
     bad("session", source, "is not a poslab session file");
@@ -216,6 +199,7 @@ Session parse_session(std::string_view text, std::string_view source) {
     bad("session", source, "was written by a newer poslab (session version " + std::to_string(version) +
                                "); this one reads version " + std::to_string(kSessionVersion));
   if (version < 1) bad("session", source, "has an invalid version number");
+  check_fields(j, kSessionFields, "a session", source);
 
   Session s;
   if (!j.contains("lesson") || !j["lesson"].is_string() || j["lesson"].get<std::string>().empty())
@@ -240,6 +224,7 @@ Session parse_session(std::string_view text, std::string_view source) {
   if (j.contains("animation") && !j["animation"].is_null()) {
     const json& a = j["animation"];
     if (!a.is_object()) bad("session", source, "\"animation\" must be an object");
+    check_fields(a, kAnimationFields, "an animation", source);
     SessionAnimation anim;
     anim.key = optional_text(a, "key", source);
     const core::ParamSpec* spec = core::find_param(anim.key);
@@ -272,9 +257,17 @@ Session parse_session(std::string_view text, std::string_view source) {
 Session load_session_file(const std::filesystem::path& path) {
   std::error_code ec;
   const auto size = std::filesystem::file_size(path, ec);
-  if (ec) throw IoError("cannot read " + path.string() + ": " + ec.message());
-  if (size > kMaxSessionBytes) bad("session", path.filename().string(), "is too large to be a poslab session");
-  return parse_session(read_text_file(path), path.filename().string());
+  std::error_code missing;
+  if (ec && !std::filesystem::exists(path, missing)) throw IoError("cannot read " + path.string() + ": " + ec.message());
+  if (!ec && size > kMaxSessionBytes) bad("session", path.filename().string(), "is too large to be a poslab session");
+  // Read with a cap whatever file_size says: a device (/dev/zero) says 0.
+  std::string text;
+  try {
+    text = read_text_file(path, kMaxSessionBytes, "a poslab session");
+  } catch (const TooLargeError&) {
+    bad("session", path.filename().string(), "is too large to be a poslab session");
+  }
+  return parse_session(text, path.filename().string());
 }
 
 void save_session_file(const std::filesystem::path& path, const Session& session) {

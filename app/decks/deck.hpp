@@ -12,6 +12,7 @@
 //                "caption": {"en": "…", "zh": "…"},
 //                "question": {"en": "…", "zh": "…"}, "answer": {"en": "…", "zh": "…"},
 //                "reveal": {"params": {"m": 5}, "figure": "score"},
+//                "notes": {"en": "…", "zh": "…"},
 //                "animation": {"key": "m", "from": 0, "to": 64, "speed": 1, "mode": "loop", "playing": true}}]}
 //
 // A scene's params are applied on top of its lesson's defaults: every key of
@@ -19,8 +20,10 @@
 // same, whatever was shown before. Texts are {"en", "zh"} objects or one
 // string (used for both languages). Everything but "lesson" is optional.
 //
-// Reading is all-or-nothing and names the scene and what is wrong
-// ("deck = course.json, scene 3: figure \"x\" is not a figure of rope");
+// Reading is all-or-nothing and names the scene, the field, its line and
+// column and what is wrong ("deck = course.json, scene 3, figure (line 14,
+// column 7): figure \"x\" is not a figure of rope"); a key the format does
+// not have is refused with the nearest one it has ("captoin" → "caption").
 // no ImGui, no files except load/save: the CLI, the GUI and the tests share it.
 
 #include <filesystem>
@@ -57,6 +60,7 @@ struct Scene {
   LocalText caption;
   LocalText question;  ///< predict-then-reveal: asked first …
   LocalText answer;    ///< … answered on the next key press
+  LocalText notes;     ///< the speaker's notes (never on the projector)
   /// Applied with the answer (empty = the answer changes nothing on screen).
   std::vector<std::pair<std::string, std::string>> reveal_params;
   std::string reveal_figure;

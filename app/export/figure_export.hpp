@@ -26,6 +26,10 @@ const char* export_extension(ExportFormat format);
 /// 1600 × 1000, scale 2, are 38.4 million).
 inline constexpr double kImagePixelBudget = 16'777'216;
 inline constexpr double kExportPixelBudget = 40'000'000;
+/// Pixels of all the distinct frames of one sweep (frames × width × height ×
+/// scale²): 2^27, 83 frames at 1600 × 1000 (the default 60 fit), some 10 s
+/// of rendering; a 600-frame 1600 × 1000 GIF took 70 s before it was counted.
+inline constexpr double kSweepPixelBudget = 134'217'728;
 
 struct ExportOptions {
   int width = 1600;          ///< layout width (PNG pixels at scale 1; PDF/SVG points)

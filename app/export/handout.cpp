@@ -1,6 +1,7 @@
 #include "app/export/handout.hpp"
 
 #ifndef __EMSCRIPTEN__  // the browser build has no cairo: its handouts are SVG
+#include <cairo-pdf.h>
 #include <cairo.h>
 #endif
 
@@ -8,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <string>
 #include <string_view>
 
@@ -137,11 +139,12 @@ std::vector<fs::path> export_handout(const Deck& deck, std::string_view source, 
   const fig::Theme theme = fig::Theme::by_name(o.theme);
   const std::string lang = tr.lang();
   const std::string title = deck.title.in(lang);
-
-  // Every scene's figure first: a scene that cannot be drawn writes nothing.
-  std::vector<ScenePage> pages;
   const int n = static_cast<int>(deck.scenes.size());
-  for (int i = 0; i < n; ++i) {
+
+  // Scene i's page: its figure built now, dropped once the page is written,
+  // so memory holds one page whatever the deck's length (issue 32: 500 heavy
+  // scenes kept every figure, > 21 GB).
+  auto scene_page = [&](int i) {
     const Scene& sc = deck.scenes[static_cast<std::size_t>(i)];
     const std::string where = std::string(source) + ", scene " + std::to_string(i + 1);
     const ViewDef* view = find_view(sc.lesson);
@@ -168,49 +171,57 @@ std::vector<fs::path> export_handout(const Deck& deck, std::string_view source, 
       pg.question = labelled(tr("ui.steps.predict"), sc.question.in(lang));
       pg.answer = labelled(tr("ui.steps.answer"), sc.answer.in(lang));
     }
-    pages.push_back(std::move(pg));
-  }
+    return pg;
+  };
 
-  std::vector<fs::path> written;
 #ifdef __EMSCRIPTEN__
   if (format != ExportFormat::svg) throw IoError("in the browser a handout is SVG (PDF and PNG are desktop features)");
 #endif
+  // Pages go into a temporary file (PDF) or folder (PNG, SVG) as they are
+  // made; the handout appears only when every page is written, so a scene
+  // that cannot be drawn, a full disk or a kill writes nothing.
   if (format == ExportFormat::pdf) {
 #ifndef __EMSCRIPTEN__
-    std::string pdf;
-    cairo_surface_t* surface = pdf_stream_surface(pdf, page.w, page.h);
-    cairo_t* cr = cairo_create(surface);
-    {
-      CairoPainter painter(cr, 3.0, o.font_family);
-      for (const ScenePage& pg : pages) {
-        draw_page(painter, pg, page, theme);
-        cairo_show_page(cr);
+    write_path_atomically(out, [&](const fs::path& tmp) {
+      cairo_surface_t* surface = cairo_pdf_surface_create(tmp.c_str(), page.w, page.h);
+      cairo_t* cr = cairo_create(surface);
+      std::exception_ptr failure;
+      {
+        CairoPainter painter(cr, 3.0, o.font_family);
+        try {
+          for (int i = 0; i < n; ++i) {
+            draw_page(painter, scene_page(i), page, theme);
+            cairo_show_page(cr);
+          }
+        } catch (...) {
+          failure = std::current_exception();
+        }
       }
-    }
-    finish_pdf(cr, surface);
-    write_file_atomically(out, pdf);
-    written.push_back(out);
+      if (failure) {
+        cairo_destroy(cr);
+        cairo_surface_destroy(surface);
+        std::rethrow_exception(failure);
+      }
+      finish_pdf(cr, surface);
+    });
+    return {out};
 #endif
-    return written;
   }
 
-  // One file per scene: all rendered before the first is written.
-  std::error_code ec;
-  if (fs::exists(out, ec) && !fs::is_directory(out, ec))
-    throw IoError("cannot write the handout into " + out.string() + ": it is not a folder");
+  // One file per scene, <stem>-NN-<lesson>.<ext>.
   std::string stem = fs::path(std::string(source)).stem().string();
   if (stem.size() > 5 && stem.ends_with(".deck")) stem.resize(stem.size() - 5);
   if (stem.empty()) stem = "deck";
-  std::vector<std::pair<fs::path, std::string>> files;
+  FileSet files(out);
   for (int i = 0; i < n; ++i) {
-    const ScenePage& pg = pages[static_cast<std::size_t>(i)];
+    const ScenePage pg = scene_page(i);
     char number[16];
     std::snprintf(number, sizeof number, "-%02d-", i + 1);
-    const fs::path path = out / (stem + number + deck.scenes[static_cast<std::size_t>(i)].lesson + "." + export_extension(format));
+    const std::string name = stem + number + deck.scenes[static_cast<std::size_t>(i)].lesson + "." + export_extension(format);
     if (format == ExportFormat::svg) {
       SvgPainter painter(page.w, page.h, o.font_family, 2.0);
       draw_page(painter, pg, page, theme);
-      files.emplace_back(path, painter.finish());
+      files.write(name, painter.finish());
     } else {
 #ifndef __EMSCRIPTEN__
       const int pw = static_cast<int>(std::lround(page.w * o.png_scale)), ph = static_cast<int>(std::lround(page.h * o.png_scale));
@@ -223,17 +234,11 @@ std::vector<fs::path> export_handout(const Deck& deck, std::string_view source, 
         draw_page(painter, pg, page, theme);
       }
       cairo_destroy(cr);
-      files.emplace_back(path, encode_png(surface.get()));
+      files.write(name, encode_png(surface.get()));
 #endif
     }
   }
-  if (!fs::exists(out, ec) && !fs::create_directories(out, ec))
-    throw IoError("cannot create folder " + out.string() + ": " + ec.message());
-  for (const auto& [path, bytes] : files) {
-    write_file_atomically(path, bytes);
-    written.push_back(path);
-  }
-  return written;
+  return files.commit();
 }
 
 }  // namespace poslab::app

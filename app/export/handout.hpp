@@ -2,9 +2,11 @@
 // Handouts of a deck (docs/DECKS.md): one page per scene — the deck's title
 // and where the scene stands, the lesson, the scene's figure at its own
 // parameters, its caption (and its question with the answer), and the
-// parameters it sets — as one PDF, or one PNG or SVG per scene. Every figure
-// is built before anything is written, so a deck that cannot be drawn writes
-// nothing. `poslab deck export` and the GUI's deck window share this.
+// parameters it sets — as one PDF, or one PNG or SVG per scene. Pages are
+// made one scene at a time (memory holds one figure whatever the deck's
+// length) into a temporary file or folder that becomes the handout only
+// when every page is written: a deck that cannot be drawn, a full disk or a
+// kill writes nothing. `poslab deck export` and the GUI's deck window share this.
 
 #include <filesystem>
 #include <string>

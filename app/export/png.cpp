@@ -4,6 +4,7 @@
 
 #include <csetjmp>
 #include <cstring>
+#include <functional>
 
 #include "app/export/cairo_painter.hpp"
 
@@ -30,8 +31,8 @@ void append_bytes(png_structp png, png_bytep data, png_size_t length) {
 /// times faster than cairo's writer (level 6, adaptive filters) for a file
 /// some 10 % larger, so a large export stays within its time budget. Returns
 /// false on any libpng error. No C++ object lives across the setjmp.
-bool write_png(const unsigned char* data, int width, int height, int stride, bool alpha, std::string* out,
-               unsigned char* row) {
+bool write_png(const std::function<const unsigned char*(int y)>& row_at, int width, int height, bool alpha,
+               std::string* out, unsigned char* row) {
   png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
   if (!png) return false;
   png_infop info = png_create_info_struct(png);
@@ -48,7 +49,7 @@ bool write_png(const unsigned char* data, int width, int height, int stride, boo
   png_write_info(png, info);
   const int channels = alpha ? 4 : 3;
   for (int y = 0; y < height; ++y) {
-    const auto* src = reinterpret_cast<const std::uint32_t*>(data + static_cast<std::ptrdiff_t>(y) * stride);
+    const auto* src = reinterpret_cast<const std::uint32_t*>(row_at(y));
     for (int x = 0; x < width; ++x) {
       const std::uint32_t p = src[x];
       const unsigned a = p >> 24, r = (p >> 16) & 0xff, g = (p >> 8) & 0xff, b = p & 0xff;
@@ -92,7 +93,9 @@ std::string encode_png(cairo_surface_t* surface) {
   const bool alpha = format == CAIRO_FORMAT_ARGB32;
   std::string out;
   std::vector<unsigned char> row(static_cast<std::size_t>(width) * 4);
-  if (!write_png(data, width, height, cairo_image_surface_get_stride(surface), alpha, &out, row.data()))
+  const int stride = cairo_image_surface_get_stride(surface);
+  if (!write_png([&](int y) { return data + static_cast<std::ptrdiff_t>(y) * stride; }, width, height, alpha, &out,
+                 row.data()))
     throw IoError("cannot encode PNG: " + std::to_string(width) + "×" + std::to_string(height) + " image");
   return out;
 }
@@ -100,14 +103,21 @@ std::string encode_png(cairo_surface_t* surface) {
 std::string encode_png(const Image& img) {
   if (img.empty() || img.pixels.size() < static_cast<std::size_t>(img.width) * static_cast<std::size_t>(img.height))
     throw IoError("cannot encode an empty image");
-  const OwnedSurface s(cairo_image_surface_create(CAIRO_FORMAT_ARGB32, img.width, img.height));
-  if (cairo_surface_status(s.get()) != CAIRO_STATUS_SUCCESS)
-    throw IoError("cannot encode a " + std::to_string(img.width) + "×" + std::to_string(img.height) + " image");
-  cairo_surface_flush(s.get());
-  copy_rows(cairo_image_surface_get_data(s.get()), cairo_image_surface_get_stride(s.get()),
-            reinterpret_cast<const unsigned char*>(img.pixels.data()), img.width * 4, img.width, img.height);
-  cairo_surface_mark_dirty(s.get());
-  return encode_png(s.get());
+  // The pixels are already cairo's ARGB32 words: encoded where they are, not
+  // copied into a surface first (a 4096 × 4096 screenshot held 64 MB twice).
+  return encode_png_rows(img.width, img.height, [&](int y) {
+    return img.pixels.data() + static_cast<std::ptrdiff_t>(y) * img.width;
+  });
+}
+
+std::string encode_png_rows(int width, int height, const std::function<const std::uint32_t*(int y)>& row_at) {
+  if (width <= 0 || height <= 0) throw IoError("cannot encode an empty image");
+  std::string out;
+  std::vector<unsigned char> row(static_cast<std::size_t>(width) * 4);
+  if (!write_png([&](int y) { return reinterpret_cast<const unsigned char*>(row_at(y)); }, width, height, true, &out,
+                 row.data()))
+    throw IoError("cannot encode PNG: " + std::to_string(width) + "×" + std::to_string(height) + " image");
+  return out;
 }
 
 Image decode_png(const std::string& bytes) {

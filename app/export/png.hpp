@@ -6,6 +6,7 @@
 // the bytes.
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,12 @@ struct Image {
 
 /// The image as PNG bytes. Raises IoError (also for an empty image).
 std::string encode_png(const Image& image);
+
+/// An image that is never whole in memory as PNG bytes: `row_at(y)` gives
+/// row y (0 at the top, `width` pixels as Image's) when the encoder needs it,
+/// in order (a screenshot read back from the GPU a strip at a time). Desktop
+/// only (the browser's encoder takes whole images). Raises IoError.
+std::string encode_png_rows(int width, int height, const std::function<const std::uint32_t*(int y)>& row_at);
 
 /// Decodes PNG bytes of any colour type into ARGB32 pixels. Raises IoError
 /// ("not a readable PNG").

@@ -1,9 +1,12 @@
 #include "app/export/svg_painter.hpp"
 
+#include "app/common/safe_text.hpp"
+
 #include <cmath>
 #include <cstdio>
 
 #include "app/common/fonts.hpp"
+#include "app/common/markup.hpp"
 #include "app/export/png.hpp"
 #include "app/export/raster_argb.hpp"
 #include "app/export/text_metrics.hpp"
@@ -27,20 +30,6 @@ std::string color_attr(const char* name, fig::Color c) {
                 static_cast<int>(std::lround(c.g * 255)), static_cast<int>(std::lround(c.b * 255)));
   std::string out = buf;
   if (c.a < 1.0f) out += std::string(" ") + name + "-opacity=\"" + num(c.a) + "\"";
-  return out;
-}
-
-std::string xml_escape(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
   return out;
 }
 
@@ -147,10 +136,10 @@ class SvgPainter::Impl final : public fig::Painter {
       tag += " transform=\"translate(" + num(at.x) + "," + num(at.y) + ") rotate(-90)\" x=\"0\" y=\"" + num(dy) + "\"";
     else
       tag += " x=\"" + num(at.x) + "\" y=\"" + num(at.y + dy) + "\"";
-    tag += " font-family=\"" + xml_escape(font_family_attr_) + "\" font-size=\"" + num(style.size) + "\"";
+    tag += " font-family=\"" + for_xml(font_family_attr_) + "\" font-size=\"" + num(style.size) + "\"";
     if (style.bold) tag += " font-weight=\"bold\"";
     tag += " text-anchor=\"" + std::string(anchor) + "\"" + color_attr("fill", style.color) + ">";
-    body_ += tag + xml_escape(utf8) + "</text>\n";
+    body_ += tag + for_xml(utf8) + "</text>\n";
   }
 
   void heatmap(const fig::Rect& dst, const fig::ScalarRaster& raster) override {

@@ -66,6 +66,19 @@ SweepWriter::SweepWriter(const ViewDef& view, const FigureDef& figure, core::Par
   if (!(spec_.seconds >= 0.2 && spec_.seconds <= 120))
     throw core::InvalidParameter("seconds", core::format_number(spec_.seconds), "must be a number in 0.2..120",
                                  core::Reason{"number_in", {{"min", "0.2"}, {"max", "120"}}, {}});
+  // Every distinct frame is rendered (a GIF's twice: palette, then frame):
+  // the pixels of all of them within the sweep budget (docs/CONTRACT.md §1).
+  const double pixels = static_cast<double>(spec_.frames) * options_.width * options_.height * options_.scale * options_.scale;
+  if (pixels > kSweepPixelBudget) {
+    const std::string amount = std::to_string(std::llround(pixels)), max = std::to_string(std::llround(kSweepPixelBudget));
+    throw core::InvalidParameter(
+        "frames × width × height × scale²",
+        std::to_string(spec_.frames) + " × " + std::to_string(options_.width) + " × " + std::to_string(options_.height) +
+            " × " + core::format_number(options_.scale) + "²",
+        amount + " pixels is over the budget of " + max +
+            " pixels per sweep (docs/CONTRACT.md §1); record fewer frames (--frames) or smaller frames",
+        core::Reason{"sweep_budget", {{"amount", amount}, {"max", max}}, {}});
+  }
   if (format_ == SweepFormat::gif) options_.transparent = false;  // a GIF frame is opaque: the theme's background
   order_ = sweep_order(spec_);
   encoded_.assign(static_cast<std::size_t>(spec_.frames), -2);
@@ -75,8 +88,7 @@ SweepWriter::SweepWriter(const ViewDef& view, const FigureDef& figure, core::Par
   } else {
     if (fs::exists(out_, ec) && !fs::is_directory(out_, ec))
       throw IoError("cannot write frames into " + out_.string() + ": it is not a folder");
-    if (!fs::exists(out_, ec) && !fs::create_directories(out_, ec))
-      throw IoError("cannot create folder " + out_.string() + ": " + ec.message());
+    pngs_ = std::make_unique<FileSet>(out_);
   }
 }
 
@@ -136,7 +148,7 @@ bool SweepWriter::step() {
         ++written_;
       }
     } else if (code != -1 && render(i, image)) {
-      write_file_atomically(png_path(written_ + 1), encode_png(image));
+      pngs_->write(png_path(written_ + 1).filename().string(), encode_png(image));
       if (code == -2) ++drawn_;
       code = 0;
       ++written_;
@@ -150,6 +162,7 @@ bool SweepWriter::step() {
     bad_sweep(spec_.key + "=" + core::format_number(spec_.from) + ":" + core::format_number(spec_.to),
               "no frame could be drawn: the lesson refused every value of the sweep");
   if (gif_) gif_->commit();
+  if (pngs_) pngs_->commit();
   return false;
 }
 

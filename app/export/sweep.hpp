@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "app/common/atomic_file.hpp"
 #include "app/common/i18n.hpp"
 #include "app/export/figure_export.hpp"
 #include "app/export/gif.hpp"
@@ -44,8 +45,10 @@ std::vector<int> sweep_order(const SweepSpec& spec);
 class SweepWriter {
  public:
   /// Checks everything before any work: the spec (the key is one the view
-  /// reads), the options, the output (a GIF file, or a folder for PNGs,
-  /// created if needed). Raises core::InvalidParameter or IoError.
+  /// reads), the options, the pixels of all frames (kSweepPixelBudget), the
+  /// output (a GIF file, or a folder for PNGs: created if needed, one level;
+  /// the frames appear in it only when all are written). Raises
+  /// core::InvalidParameter or IoError.
   SweepWriter(const ViewDef& view, const FigureDef& figure, core::Params params, SweepSpec spec, SweepFormat format,
               ExportOptions options, const Translator& tr, std::filesystem::path out);
   ~SweepWriter();
@@ -86,6 +89,7 @@ class SweepWriter {
   const Translator& tr_;
   std::filesystem::path out_;
   std::unique_ptr<GifWriter> gif_;
+  std::unique_ptr<FileSet> pngs_;  ///< PNG frames, moved into out_ when all are written
   std::vector<int> order_;
   std::vector<int> encoded_;  ///< GIF: frame i's number in the writer, −1 refused
   int learned_ = 0, next_ = 0, drawn_ = 0, written_ = 0;

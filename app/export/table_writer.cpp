@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "app/common/safe_text.hpp"
 #include "app/export/format_names.hpp"
 
 namespace poslab::app {
@@ -62,15 +63,6 @@ std::string json_param(const core::ParamValue& v) {
         }
       },
       v);
-}
-
-std::string md_escape(std::string s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '|') out += '\\';
-    out += c;
-  }
-  return out;
 }
 
 std::string tex_escape(std::string_view s) {
@@ -167,7 +159,7 @@ std::string write_json(const Table& t) {
 
 std::string write_md(const Table& t, int digits) {
   std::string out = "|";
-  for (const auto& c : t.columns) out += ' ' + md_escape(c) + " |";
+  for (const auto& c : t.columns) out += ' ' + for_markdown(c) + " |";
   out += "\n|";
   for (std::size_t c = 0; c < t.columns.size(); ++c) {
     const bool right = !t.rows.empty() && c < t.rows.front().size() && is_numeric(t.rows.front()[c]);
@@ -176,12 +168,12 @@ std::string write_md(const Table& t, int digits) {
   out += '\n';
   for (const auto& row : t.rows) {
     out += '|';
-    for (const auto& cell : row) out += ' ' + md_escape(format_cell(cell, digits)) + " |";
+    for (const auto& cell : row) out += ' ' + for_markdown(format_cell(cell, digits)) + " |";
     out += '\n';
   }
   if (!t.meta.empty()) {
     out += '\n';
-    for (const auto& [k, v] : t.meta) out += "- " + md_escape(k) + ": " + md_escape(format_cell(v, digits)) + '\n';
+    for (const auto& [k, v] : t.meta) out += "- " + for_markdown(k) + ": " + for_markdown(format_cell(v, digits)) + '\n';
   }
   return out;
 }

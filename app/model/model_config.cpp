@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "app/common/json_input.hpp"
 #include "app/common/messages.hpp"
 #include "app/model/model_reader.hpp"
 #include "poslab/core/errors.hpp"
@@ -510,79 +511,38 @@ ModelReading read_model_config(const json& config) {
   return out;
 }
 
-namespace {
-
-/// Where the parser is, as the reader names fields: rope_scaling.factor,
-/// mrope_section[2]. Kept by nlohmann's parse callback, so that a number no
-/// double holds (1e999, a 400-digit integer), which the lexer refuses before
-/// any value exists, is refused under its field (issue #32, class 1).
-class ParsePath {
- public:
-  bool operator()(int /*depth*/, json::parse_event_t event, json& parsed) {
-    switch (event) {
-      case json::parse_event_t::object_start: frames_.push_back({false, {}, 0}); break;
-      case json::parse_event_t::array_start: frames_.push_back({true, {}, 0}); break;
-      case json::parse_event_t::key:
-        if (!frames_.empty() && parsed.is_string()) frames_.back().key = parsed.get<std::string>();
-        break;
-      case json::parse_event_t::object_end:
-      case json::parse_event_t::array_end:
-        if (!frames_.empty()) frames_.pop_back();
-        next_item();
-        break;
-      case json::parse_event_t::value: next_item(); break;
-    }
-    return true;
-  }
-  std::string text() const {
-    std::string out;
-    for (const Frame& f : frames_) {
-      if (f.array) out += "[" + std::to_string(f.index) + "]";
-      else if (!f.key.empty()) out += (out.empty() ? "" : ".") + f.key;
-    }
-    return out.empty() ? "config" : out;
-  }
-
- private:
-  struct Frame {
-    bool array;
-    std::string key;
-    std::size_t index;
-  };
-  void next_item() {
-    if (!frames_.empty() && frames_.back().array) ++frames_.back().index;
-  }
-  std::vector<Frame> frames_;
-};
-
-}  // namespace
-
 ModelReading read_model_config_text(std::string_view text) {
+  // Read as every JSON file is (app/common/json_input.hpp): bounded depth, a
+  // number beyond a double refused under its field, the place of broken JSON.
+  // A key given twice is read as transformers (Python's json) reads it, the
+  // last one winning, and said.
   json parsed;
-  auto path = std::make_shared<ParsePath>();
+  std::vector<JsonDuplicate> duplicates;
   try {
-    parsed = json::parse(text.begin(), text.end(),
-                         [path](int depth, json::parse_event_t event, json& value) { return (*path)(depth, event, value); });
-  } catch (const json::out_of_range& e) {
-    // nlohmann: "number overflow parsing '1e999'" — the literal, shortened as any shown value
-    std::string what = e.what();
-    std::string literal = "a number";
-    if (const std::size_t q = what.find('\''); q != std::string::npos && what.back() == '\'')
-      literal = what.substr(q + 1, what.size() - q - 2);
-    if (literal.size() > 60) literal = literal.substr(0, 57) + "...";
-    throw InvalidParameter(path->text(), literal, "must be a number a double can hold (|x| ≤ 1.8e308); JSON allows any number of digits, but no model reads this one",
-                           Reason{"model_number_overflow", {}, {}});
-  } catch (const json::exception& e) {
-    // parse errors (and anything else nlohmann throws) — never past this line.
-    std::string what = e.what();
-    const std::size_t parse = what.find("parse error");
-    std::string detail = parse != std::string::npos ? what.substr(parse) : what;
-    if (parse == std::string::npos && !detail.empty() && detail.front() == '[')
-      if (const std::size_t close = detail.find("] "); close != std::string::npos) detail = detail.substr(close + 2);
-    throw InvalidParameter("config", "not JSON", "must be a JSON object (" + detail + ")",
-                           Reason{"model_not_json", {{"detail", detail}}, "not_json"});
+    parsed = parse_json_input(text, {.duplicates = JsonInputOptions::Duplicates::keep_last, .duplicates_found = &duplicates});
+  } catch (const JsonInputError& e) {
+    if (e.problem() == JsonProblem::number_out_of_range) {
+      // The literal, shortened as any shown value is (shown()).
+      std::string literal = e.detail();
+      if (literal.size() > 60) literal = literal.substr(0, 57) + "...";
+      throw InvalidParameter(e.path().empty() ? "config" : json_path_text(e.path()), literal,
+                             "must be a number a double can hold (|x| ≤ 1.8e308); JSON allows any number of digits, but "
+                             "no model reads this one",
+                             Reason{"model_number_overflow", {}, {}});
+    }
+    throw InvalidParameter("config", "not JSON", e.what(), Reason{e.reason().id, e.reason().args, "not_json"});
   }
-  return read_model_config(parsed);
+  ModelReading reading = read_model_config(parsed);
+  for (const JsonDuplicate& d : duplicates) {
+    JsonPath field = d.object;
+    field.emplace_back(d.key);
+    ModelWarning w{"duplicate_key", {}, "model.warning.duplicate_key",
+                   {{"key", json_path_text(field)}, {"first_line", std::to_string(d.first.line)},
+                    {"line", std::to_string(d.second.line)}}};
+    w.text = english_translator().format(w.key, w.args);
+    reading.warnings.push_back(std::move(w));
+  }
+  return reading;
 }
 
 std::vector<std::string> model_assignments(const ModelReading& reading) {

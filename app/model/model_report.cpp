@@ -1,10 +1,15 @@
 // The three outputs of `poslab model` (docs/CONTRACT.md §5): JSON (the
 // contract), text for a terminal, Markdown for notes. All three say the same.
+// A config is a file strangers send: every text it gives (model_type,
+// rope_type, a layer type, a warning quoting a value) is escaped for the
+// terminal or for Markdown where it is written (app/common/safe_text.hpp),
+// never in the reading itself (the JSON output escapes as JSON does).
 
 #include <cmath>
 #include <cstdio>
 #include <sstream>
 
+#include "app/common/safe_text.hpp"
 #include "app/model/model_config.hpp"
 
 namespace poslab::app {
@@ -32,6 +37,23 @@ std::string set_flags(const ModelReading& r) {
 }
 
 std::string text_of(const ModelWarning& w, const Translator* tr) { return tr ? model_warning_text(*tr, w) : w.text; }
+
+/// For the text output: one line, nothing the terminal acts on.
+std::string tm(std::string_view s) { return for_terminal(s); }
+
+/// For a Markdown cell or list item.
+std::string md(std::string_view s) { return for_markdown(s); }
+
+/// A code span when `s` is plain (letters, digits, spaces and the
+/// punctuation of a --set flag or a formula), else escaped text: a backtick
+/// or a control character never opens or breaks the span.
+std::string md_code(std::string_view s) {
+  for (char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7F || c == '`' || c == '|' || c == '<' || c == '>' || c == '&' || c == '\\') return md(s);
+  }
+  return "`" + std::string(s) + "`";
+}
 
 std::string joined(const std::vector<std::string>& items) {
   std::string out;
@@ -160,8 +182,8 @@ nlohmann::ordered_json model_reading_json(const ModelReading& r, const Translato
 
 std::string model_reading_text(const ModelReading& r, const Translator* tr) {
   std::ostringstream out;
-  out << "model            " << r.model << "\n"
-      << "family           " << r.family << (r.view.empty() ? "" : "  (poslab view: " + r.view + ")") << "\n"
+  out << "model            " << tm(r.model) << "\n"
+      << "family           " << tm(r.family) << (r.view.empty() ? "" : "  (poslab view: " + tm(r.view) + ")") << "\n"
       << "head_dim         " << or_dash(r.head_dim) << "\n";
   if (r.family == "rope") {
     out << "rotary_dim       " << or_dash(r.rotary_dim) << "\n";
@@ -169,19 +191,24 @@ std::string model_reading_text(const ModelReading& r, const Translator* tr) {
   }
   out << "trained_context  " << or_dash(r.trained_context) << "\n"
       << "target_context   " << or_dash(r.target_context) << "\n";
-  if (!r.params.empty()) out << "poslab           " << set_flags(r) << "\n";
-  if (!r.defaulted.empty()) out << "defaulted        " << joined(r.defaulted) << " (not in the file: the defaults of transformers' config class or of the model's own code)\n";
-  if (!r.config_part.empty()) out << "config part      " << r.config_part << "\n";
+  if (!r.params.empty()) out << "poslab           " << tm(set_flags(r)) << "\n";
+  if (!r.defaulted.empty())
+    out << "defaulted        " << tm(joined(r.defaulted)) << " (not in the file: the defaults of transformers' config class or of the model's own code)\n";
+  if (!r.config_part.empty()) out << "config part      " << tm(r.config_part) << "\n";
   if (!r.states.empty()) {
     out << "states          ";
     for (const FrequencyState& st : r.states)
-      out << " " << st.name << ": seq_len=" << st.seq_len << (&st == &r.states.front() ? " (params);" : "");
+      out << " " << tm(st.name) << ": seq_len=" << st.seq_len << (&st == &r.states.front() ? " (params);" : "");
     out << "\n";
   }
   if (!r.layers.empty()) {
     out << "layers           " << (r.num_layers ? std::to_string(*r.num_layers) : std::string("—")) << "\n";
     std::vector<std::vector<std::string>> rows = {{"layers", "count", "kind", "encoding", "attention"}};
-    for (const LayerGroup& g : r.layers) rows.push_back(group_cells(g));
+    for (const LayerGroup& g : r.layers) {
+      std::vector<std::string> cells = group_cells(g);
+      for (std::string& c : cells) c = tm(c);
+      rows.push_back(std::move(cells));
+    }
     std::vector<std::size_t> width(5, 0);
     auto columns = [](const std::string& s) {  // UTF-8 code points, for alignment
       std::size_t n = 0;
@@ -198,29 +225,31 @@ std::string model_reading_text(const ModelReading& r, const Translator* tr) {
     }
   }
   for (const QueryScale& q : r.query_scales)
-    out << "query scale      " << q.kind << " on " << (q.layers.empty() ? std::string("every layer") : "layers " + layer_list_text(q.layers))
-        << ": " << q.formula << "; " << scale_values(q) << "\n";
-  for (const ModelWarning& w : r.warnings) out << "\nwarning " << w.id << ": " << text_of(w, tr) << "\n";
+    out << "query scale      " << tm(q.kind) << " on "
+        << (q.layers.empty() ? std::string("every layer") : "layers " + layer_list_text(q.layers)) << ": " << tm(q.formula)
+        << "; " << scale_values(q) << "\n";
+  for (const ModelWarning& w : r.warnings) out << "\nwarning " << tm(w.id) << ": " << tm(text_of(w, tr)) << "\n";
   return out.str();
 }
 
 std::string model_reading_md(const ModelReading& r, const Translator* tr) {
   std::ostringstream out;
-  out << "## " << r.model << ": " << r.family << "\n\n"
+  out << "## " << md(r.model) << ": " << md(r.family) << "\n\n"
       << "| field | value |\n|---|---|\n"
-      << "| family | " << r.family << " |\n"
-      << "| view | " << (r.view.empty() ? "—" : "`" + r.view + "`") << " |\n"
+      << "| family | " << md(r.family) << " |\n"
+      << "| view | " << (r.view.empty() ? "—" : md_code(r.view)) << " |\n"
       << "| head_dim | " << or_dash(r.head_dim) << " |\n"
       << "| rotary_dim | " << or_dash(r.rotary_dim) << " |\n"
       << "| trained_context | " << or_dash(r.trained_context) << " |\n"
       << "| target_context | " << or_dash(r.target_context) << " |\n"
       << "| attention_factor | " << or_dash(r.attention_factor) << " |\n";
-  if (!r.params.empty()) out << "| poslab | `" << set_flags(r) << "` |\n";
-  if (!r.defaulted.empty()) out << "| defaulted | " << joined(r.defaulted) << " |\n";
-  if (!r.config_part.empty()) out << "| config part | `" << r.config_part << "` |\n";
+  if (!r.params.empty()) out << "| poslab | " << md_code(set_flags(r)) << " |\n";
+  if (!r.defaulted.empty()) out << "| defaulted | " << md(joined(r.defaulted)) << " |\n";
+  if (!r.config_part.empty()) out << "| config part | " << md_code(r.config_part) << " |\n";
   if (!r.states.empty()) {
     out << "| states |";
-    for (const FrequencyState& st : r.states) out << " " << st.name << ": seq_len = " << st.seq_len << (&st == &r.states.front() ? " (params);" : "");
+    for (const FrequencyState& st : r.states)
+      out << " " << md(st.name) << ": seq_len = " << st.seq_len << (&st == &r.states.front() ? " (params);" : "");
     out << " |\n";
   }
   if (!r.layers.empty()) {
@@ -229,16 +258,17 @@ std::string model_reading_md(const ModelReading& r, const Translator* tr) {
     for (const LayerGroup& g : r.layers) {
       const std::vector<std::string> cells = group_cells(g);
       out << "|";
-      for (const std::string& c : cells) out << " " << c << " |";
+      for (const std::string& c : cells) out << " " << md(c) << " |";
       out << "\n";
     }
   }
   for (const QueryScale& q : r.query_scales)
-    out << "\nQuery scale `" << q.kind << "` on " << (q.layers.empty() ? std::string("every layer") : "layers " + layer_list_text(q.layers))
-        << ": `" << q.formula << "`; " << scale_values(q) << "\n";
+    out << "\nQuery scale " << md_code(q.kind) << " on "
+        << (q.layers.empty() ? std::string("every layer") : "layers " + layer_list_text(q.layers)) << ": "
+        << md_code(q.formula) << "; " << scale_values(q) << "\n";
   if (!r.warnings.empty()) {
     out << "\n### Warnings\n\n";
-    for (const ModelWarning& w : r.warnings) out << "- **" << w.id << "**: " << text_of(w, tr) << "\n";
+    for (const ModelWarning& w : r.warnings) out << "- **" << w.id << "**: " << md(text_of(w, tr)) << "\n";
   }
   return out.str();
 }

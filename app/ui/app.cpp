@@ -22,6 +22,7 @@
 #include "app/common/atomic_file.hpp"
 #include "app/common/config_folder.hpp"
 #include "app/common/fonts.hpp"
+#include "app/common/json_input.hpp"
 #include "app/common/link.hpp"
 #include "app/common/messages.hpp"
 #include "app/common/presets.hpp"
@@ -40,6 +41,7 @@ namespace fs = std::filesystem;
 
 namespace {
 constexpr float kScaleStep = 0.25f;
+constexpr int kEmbedWidth = 800, kEmbedHeight = 500;  ///< the <iframe>'s size in a copied embed code
 }
 
 // [SECTION] Construction
@@ -93,6 +95,9 @@ void App::open_config_folder() {
     toasts_.push(tr_.format("ui.config.busy", {{"dir", options_.config_dir.string()}}), ToastKind::error);
   else if (!config_lock_.held())
     toasts_.push(tr_.format("ui.config.unwritable", {{"message", config_lock_.error()}}), ToastKind::error);
+  // Holding the lock, no other poslab writes here: a temporary file left is a
+  // killed writer's, never anyone's work in progress.
+  if (config_lock_.held()) remove_stale_temporaries(options_.config_dir);
 
   std::string warning;
   settings_ = load_settings(options_.config_dir / "settings.json", &warning);
@@ -158,6 +163,7 @@ UiContext App::context() {
   ctx.pal = palette(state_.theme());
   ctx.scale = ui_scale() * content_scale();
   ctx.lecture = lecture_;
+  ctx.embed = embed_.has_value();
   ctx.now = now_;
   return ctx;
 }
@@ -201,19 +207,30 @@ void App::draw(double dt) {
   platform_.heatmaps().begin_frame();
   figures_.begin_frame();
 
-  handle_keys();
+  if (embed_) keys_.take();  // an embedded figure takes no shortcuts (a 2 would switch lessons in a course page)
+  else handle_keys();
   if (!dropped_.empty()) {
     const std::string path = dropped_.front();
     dropped_.clear();
     (void)open_file(path);  // says itself what happened
   }
+  // One modal at a time, opened before anything is drawn (modal_queue.hpp).
+  modals_.next_frame(modal_showing());
   UiContext ctx = context();
   state_.tick_animation(dt);
   export_ui_.tick(ctx, recorder_);
 
-  if (lecture_) draw_lecture(ctx);
+  if (embed_) draw_embed(ctx);
+  else if (lecture_) draw_lecture(ctx);
   else draw_shell(ctx);
   export_ui_.draw(ctx, recorder_);
+  deck_ui_.draw(ctx, *this);
+  notation_.draw(options_.assets, tr_, ctx.scale);
+  if (lecture_) draw_presenter_tools(ctx);
+  // In a lecture the toasts stay small: they are for the presenter.
+  toasts_.draw(wall_, ctx.scale, lecture_ ? 0.55f : 1.0f);
+  // The modals last: a window that appears in the frame a modal opens must
+  // be begun before it (Dear ImGui 1.86 asserts otherwise).
   session_ui_.draw(ctx, [this](SessionUi::Prompt p, const std::string& text) -> std::string {
     switch (p) {
       case SessionUi::Prompt::open: return open_session(text);
@@ -224,12 +241,7 @@ void App::draw(double dt) {
       default: return paste_state(text.c_str());
     }
   });
-  deck_ui_.draw(ctx, *this);
   draw_shortcut_overlay(&help_open_, tr_, ctx.scale);
-  notation_.draw(options_.assets, tr_, ctx.scale);
-  if (lecture_) draw_presenter_tools(ctx);
-  // In a lecture the toasts stay small: they are for the presenter.
-  toasts_.draw(wall_, ctx.scale, lecture_ ? 0.55f : 1.0f);
 
   // The presenter's tools move with the pointer: its events wake the window, no redraw needed.
   redraw_ = ctx.redraw || state_.animation().playing() || recorder_.active();
@@ -291,6 +303,22 @@ void App::handle_keys() {
   if (help_typed()) act({Action::help, 0});
 }
 
+void App::show_prompt(SessionUi::Prompt prompt, const fs::path& suggested, const fs::path& folder,
+                      std::vector<std::string> recent) {
+  using P = SessionUi::Prompt;
+  const Modal modal = prompt == P::open        ? Modal::open_session
+                      : prompt == P::save      ? Modal::save_session
+                      : prompt == P::model     ? Modal::open_model
+                      : prompt == P::open_deck ? Modal::open_deck
+                      : prompt == P::save_deck ? Modal::save_deck
+                                               : Modal::paste_state;
+  modals_.request(modal, [this, prompt, suggested, folder, recent = std::move(recent)]() mutable {
+    session_ui_.show(prompt, suggested, folder, std::move(recent));
+  });
+}
+
+bool App::modal_showing() const { return help_open_ || session_ui_.showing() != SessionUi::Prompt::none; }
+
 bool App::close_front_window() {
   struct Floating {
     const char* name;
@@ -317,12 +345,11 @@ bool App::close_front_window() {
 
 void App::escape(bool typing) {
   redraw_ = true;
-  if (help_open_) {
+  if (help_open_ || session_ui_.showing() != SessionUi::Prompt::none) {
+    // Esc dismisses the modal on screen and those that waited behind it.
     help_open_ = false;
-    return;
-  }
-  if (session_ui_.showing() != SessionUi::Prompt::none) {
     session_ui_.close();
+    modals_.clear();
     return;
   }
   if (typing) return;  // the field lets go of the keyboard; a second Esc goes on
@@ -344,17 +371,18 @@ void App::run(Action action, int arg) {
   switch (action) {
     case Action::open_session:
       if (platform_.pick_file()) break;
-      session_ui_.show(SessionUi::Prompt::open, suggested_session_path(ctx), export_choice_.dir, settings_.recent_sessions);
+      show_prompt(SessionUi::Prompt::open, suggested_session_path(ctx), export_choice_.dir, settings_.recent_sessions);
       break;
     case Action::save_session:
-      session_ui_.show(SessionUi::Prompt::save, suggested_session_path(ctx), export_choice_.dir, settings_.recent_sessions);
+      show_prompt(SessionUi::Prompt::save, suggested_session_path(ctx), export_choice_.dir, settings_.recent_sessions);
       break;
     case Action::copy_state: copy_state(); break;
     case Action::copy_link: copy_link(); break;
+    case Action::copy_embed: copy_embed_code(); break;
     case Action::paste_state: {
       const char* clip = ImGui::GetClipboardText();
       if (clip && *clip) paste_state(clip);
-      else session_ui_.show(SessionUi::Prompt::paste, {});
+      else show_prompt(SessionUi::Prompt::paste, {});
       break;
     }
     case Action::export_dialog: export_ui_.open = !export_ui_.open; break;
@@ -423,7 +451,7 @@ void App::run(Action action, int arg) {
     case Action::lesson_n:
       if (arg >= 0 && arg < static_cast<int>(state_.views().size())) state_.open_lesson(arg);
       break;
-    case Action::help: help_open_ = true; break;
+    case Action::help: modals_.request(Modal::shortcuts, [this] { help_open_ = true; }); break;
     case Action::notation: notation_.open(); break;
     case Action::quit: platform_.request_close(); break;
   }
@@ -567,7 +595,7 @@ std::string App::open_model_config(const fs::path& path) {
 std::string App::open_file(const fs::path& path) {
   std::string format;
   try {
-    const nlohmann::json j = nlohmann::json::parse(read_text_file(path, kMaxModelConfigBytes, "a model config"), nullptr, false);
+    const nlohmann::json j = parse_json_input(read_text_file(path, kMaxModelConfigBytes, "a model config"));
     if (j.is_object() && j.contains("format") && j["format"].is_string()) format = j["format"].get<std::string>();
   } catch (const std::exception&) {
     // unreadable: open_model_config says why
@@ -602,6 +630,18 @@ std::string App::open_deck(const fs::path& path) {
                                              {"count", std::to_string(state_.deck()->scenes.size())}}),
                ToastKind::success);
   return {};
+}
+
+void App::show_deck_refusal(const fs::path& deck, const std::string& why) {
+  std::error_code ec;
+  const fs::path path = fs::absolute(deck, ec);
+  const std::string msg = tr_.format("ui.deck.open_failed", {{"message", without_full_path(why, path)}});
+  toasts_.push(msg, ToastKind::error);
+  modals_.request(Modal::open_deck, [this, path, msg] {
+    session_ui_.show(SessionUi::Prompt::open_deck, path, path.parent_path(), settings_.recent_decks);
+    session_ui_.set_error(msg);
+  });
+  redraw_ = true;
 }
 
 std::string App::save_deck(const fs::path& path) {
@@ -640,6 +680,63 @@ std::string App::copy_link() {
   toasts_.push(tr_.format(base.empty() ? "ui.link.copied_no_base" : "ui.link.copied", {{"link", link}}),
                ToastKind::success);
   return link;
+}
+
+std::string App::copy_embed_code() {
+  std::string base = platform_.page_address();
+  if (base.empty()) base = settings_.link_base;
+  if (const std::size_t hash = base.find('#'); hash != std::string::npos) base.resize(hash);
+  const ViewDef& v = state_.view();
+  EmbedOptions e;
+  e.figure = state_.front_figure();
+  // The sliders: the step's, when it names them; else the keys the figure
+  // reads (those that change it), in the lesson's order.
+  const Scene* step = state_.current_step();
+  if (step && !step->sliders.empty()) {
+    e.sliders = step->sliders;
+  } else {
+    const FigureCache::Entry* built = figures_.find(v.id, e.figure);
+    for (std::string_view k : v.keys)
+      if (!built || !built->reads_known ||
+          std::find(built->reads.begin(), built->reads.end(), k) != built->reads.end())
+        e.sliders.emplace_back(k);
+  }
+  e.theme = lecture_ ? before_lecture_.theme : state_.theme();
+  e.lang = tr_.lang();
+  const std::string src = (base.empty() ? std::string("index.html") : base) + "#" + embed_fragment(state_.session(), v.keys, e);
+  // The figure's title as shown (its built title, else its translated one).
+  std::string figure_name = e.figure;
+  const std::string title_key = std::string(v.id) + "." + e.figure + ".title";
+  if (const FigureCache::Entry* shown = figures_.find(v.id, e.figure); shown && !shown->figure.title.empty())
+    figure_name = shown->figure.title;
+  else if (tr_.has(title_key) && tr_(title_key).find('{') == std::string::npos)
+    figure_name = tr_(title_key);
+  const std::string title = "poslab: " + lesson_title(tr_, v.id) + " — " + figure_name;
+  const std::string code = embed_snippet(src, title, kEmbedWidth, kEmbedHeight);
+  ImGui::SetClipboardText(code.c_str());
+  toasts_.push(tr_.format(base.empty() ? "ui.embed.copied_no_base" : "ui.embed.copied", {{"code", code}}),
+               ToastKind::success);
+  return code;
+}
+
+std::string App::set_embed(EmbedOptions options) {
+  const ViewDef& v = state_.view();
+  std::vector<std::string> left_out;
+  if (options.figure.empty() || !find_figure(v, options.figure)) {
+    if (!options.figure.empty()) left_out.push_back("figure=" + options.figure);
+    options.figure = state_.front_figure();
+  }
+  std::vector<std::string> sliders;
+  for (std::string& k : options.sliders) {
+    if (std::find(v.keys.begin(), v.keys.end(), k) == v.keys.end()) left_out.push_back(k);
+    else if (std::find(sliders.begin(), sliders.end(), k) == sliders.end()) sliders.push_back(std::move(k));
+  }
+  options.sliders = std::move(sliders);
+  embed_ = std::move(options);
+  if (left_out.empty()) return {};
+  std::string list;
+  for (const std::string& k : left_out) list += (list.empty() ? "" : ", ") + k;
+  return tr_.format("ui.embed.left_out", {{"lesson", std::string(v.id)}, {"names", list}});
 }
 
 std::string App::paste_state(const char* text) {

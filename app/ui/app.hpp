@@ -15,11 +15,13 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "app/cli/cli.hpp"
 #include "app/common/config_folder.hpp"
+#include "app/common/link.hpp"
 #include "app/ui/app_state.hpp"
 #include "app/ui/lecture/deck_ui.hpp"
 #include "app/ui/export_ui.hpp"
@@ -29,6 +31,7 @@
 #include "app/ui/params_panel.hpp"
 #include "app/ui/platform.hpp"
 #include "app/ui/lecture/presenter.hpp"
+#include "app/ui/modal_queue.hpp"
 #include "app/ui/session_ui.hpp"
 #include "app/ui/shortcuts.hpp"
 #include "app/ui/sweep_recorder.hpp"
@@ -137,6 +140,19 @@ class App {
   /// address (in a browser) or the settings' link_base, then #view=ID&KEY=VALUE…
   /// (app/common/link.hpp).
   std::string copy_link();
+  /// Puts an <iframe> for a course page on the clipboard and returns it: the
+  /// figure in front with the sliders it reads (a guided step's own, when
+  /// it names them) at this state, theme and language (link.hpp
+  /// embed_fragment), after the page's address or the settings' link_base.
+  std::string copy_embed_code();
+  /// Embed mode (a course page's <iframe>, "#embed&…"): figure
+  /// `options.figure` of the current lesson (the one in front when "") and
+  /// only the sliders named, filling the window; no menus, no lesson list,
+  /// no shortcuts. Returns "" or what was left out (an unknown figure: the
+  /// first is shown; a slider the lesson does not have: not shown).
+  std::string set_embed(EmbedOptions options);
+  /// The embed shown (null: the whole app).
+  const EmbedOptions* embed() const { return embed_ ? &*embed_ : nullptr; }
   /// Applies a state string (the clipboard's when `text` is null).
   std::string paste_state(const char* text = nullptr);
   /// Settings and the autosave session, written atomically (on exit) — only
@@ -167,12 +183,25 @@ class App {
   ExportUi& export_ui() { return export_ui_; }
   DeckUi& deck_ui() { return deck_ui_; }
   SessionUi& session_ui() { return session_ui_; }
+  /// Opens a file prompt through the modal queue (modal_queue.hpp): now, or
+  /// once the modal on screen closes. SessionUi::show's arguments.
+  void show_prompt(SessionUi::Prompt prompt, const std::filesystem::path& suggested,
+                   const std::filesystem::path& folder = {}, std::vector<std::string> recent = {});
+  /// True while a modal (a file prompt, the shortcut overlay) is on screen.
+  bool modal_showing() const;
+  const ModalQueue& modals() const { return modals_; }
   NotationCard& notation() { return notation_; }
   /// Presenter tools (lecture mode): laser dot held, spotlight, pen strokes.
   const PresenterTools& presenter() const { return presenter_; }
   PresenterTools& presenter() { return presenter_; }
   /// Opens a deck file and presents its first scene ("" or the message, also toasted).
   std::string open_deck(const std::filesystem::path& path);
+  /// `gui --deck FILE` with a deck that cannot be opened (issue 29, point 5):
+  /// the app opens without it and shows the Open deck prompt with FILE in
+  /// its field and `why` (the scene, field, line and column) under it, so the
+  /// lecturer fixes the file and presses Open — from a launcher too, where
+  /// a line on stderr is never seen.
+  void show_deck_refusal(const std::filesystem::path& deck, const std::string& why);
   /// Saves the open deck ("" or the message, also toasted).
   std::string save_deck(const std::filesystem::path& path);
   const UiFonts& fonts() const { return fonts_; }
@@ -190,6 +219,7 @@ class App {
   std::filesystem::path keep_unreadable(const std::filesystem::path& file);
   void draw_shell(UiContext& ctx);
   void draw_lecture(UiContext& ctx);
+  void draw_embed(UiContext& ctx);  // embed.cpp
   void draw_presenter_tools(UiContext& ctx);
   void handle_keys();
   /// The front-most of the floating windows that are open; closes it.
@@ -216,6 +246,7 @@ class App {
   ExportUi export_ui_;
   SweepRecorder recorder_;
   SessionUi session_ui_;
+  ModalQueue modals_;
   DeckUi deck_ui_;
   KeyQueue keys_;
   PresenterTools presenter_;
@@ -228,6 +259,7 @@ class App {
   std::string applied_theme_;
   bool fonts_dirty_ = true;
   bool lecture_ = false;
+  std::optional<EmbedOptions> embed_;
   struct Saved {
     std::string theme;
     bool fullscreen = false;

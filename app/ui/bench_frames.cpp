@@ -35,6 +35,16 @@
 // code until it has run hot, and the first lesson measured was timed on it
 // (why-position's defaults 4–8 ms against 0.7–1.6 ms warm).
 //
+// The bench is a coroutine (BenchRun) that stops before every frame to say
+// what it waits for — a time (frames paced at 60 Hz) or the figures being
+// built elsewhere — so the same sweep runs natively (bench_frames sleeps and
+// drains the worker thread) and in the page, whose one thread must return to
+// the browser between frames for its Web Worker's figures to land
+// (app/platform/web/main_web.cpp: poslab_bench_step). In the page the
+// figures are built in that worker (report "figures_built"); a lesson is not
+// warmed up unless asked ("warm_up_requested"): the first seconds of a drag,
+// before V8 has optimized the code, count.
+//
 // startup_ms: from the process start (/proc/self/stat, 10 ms ticks; taken at
 // the middle of its tick) to the end of the first frame of a fresh App with
 // every figure of its first lesson built, in this process before anything
@@ -48,6 +58,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <exception>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -64,9 +75,65 @@
 #include "app/decks/deck.hpp"
 #include "app/ui/slider_math.hpp"
 
+#if __has_include(<coroutine>)
+#include <coroutine>
+namespace coro = std;
+#else
+// Emscripten 3.1.6's libc++ (clang 14) has only the Coroutines TS header;
+// clang 14 compiles C++20 coroutines against it and says the TS goes in
+// LLVM 15 (Debian's emscripten stays on 14).
+#include <experimental/coroutine>
+namespace coro = std::experimental;
+#if defined(__clang__)
+#pragma clang diagnostic ignored "-Wunknown-warning-option"
+#pragma clang diagnostic ignored "-Wdeprecated-experimental-coroutine"
+#endif
+#endif
+
 namespace poslab::app::ui {
 
 namespace {
+
+/// A coroutine that yields what the bench waits for before each frame
+/// (C++20 has no generator type of its own). A sub-sweep's pauses are
+/// passed on by its caller: `while (sub.next()) co_yield sub.value();`.
+class Steps {
+ public:
+  struct promise_type {
+    BenchPause value;
+    std::exception_ptr error;
+    Steps get_return_object() { return Steps(coro::coroutine_handle<promise_type>::from_promise(*this)); }
+    coro::suspend_always initial_suspend() noexcept { return {}; }
+    coro::suspend_always final_suspend() noexcept { return {}; }
+    coro::suspend_always yield_value(BenchPause p) {
+      value = p;
+      return {};
+    }
+    void return_void() {}
+    void unhandled_exception() { error = std::current_exception(); }
+  };
+  explicit Steps(coro::coroutine_handle<promise_type> h) : h_(h) {}
+  Steps(Steps&& other) noexcept : h_(std::exchange(other.h_, {})) {}
+  Steps& operator=(Steps&&) = delete;
+  ~Steps() {
+    if (h_) h_.destroy();
+  }
+  /// Runs to the next pause; false when the sweep is over. Raises what the sweep raised.
+  bool next() {
+    h_.resume();
+    if (h_.promise().error) std::rethrow_exception(std::exchange(h_.promise().error, {}));
+    return !h_.done();
+  }
+  const BenchPause& value() const { return h_.promise().value; }
+
+ private:
+  coro::coroutine_handle<promise_type> h_;
+};
+
+BenchPause pause_until(std::chrono::steady_clock::time_point t) {
+  return {std::chrono::duration<double, std::milli>(t.time_since_epoch()).count(), false};
+}
+constexpr BenchPause kFiguresLanded{0, true};
 
 /// The "max" sizes (issue 16), applied one by one to the keys a view reads;
 /// where the view refuses a size (a work budget), the next smaller one.
@@ -137,7 +204,7 @@ struct BlindSession {
   std::unique_ptr<App> app;
   std::filesystem::path dir;
 
-  explicit BlindSession(bool background) {
+  BlindSession(bool background, RemoteBuilds* remote) {
     dir = std::filesystem::temp_directory_path() / ("poslab-bench-gui-" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir);
     AppOptions o;
@@ -148,6 +215,7 @@ struct BlindSession {
     o.background_figures = background;
     app = std::make_unique<App>(platform, o);
     app->export_choice().dir = dir / "exports";
+    app->figures().set_remote(remote);
   }
   ~BlindSession() {
     app.reset();
@@ -193,24 +261,43 @@ struct CaseResult {
   double rebuilt = 0;  ///< figures rebuilt per frame, on average
   double layout_worst = 0;  ///< the slowest figure layout on the UI thread (wall ms) …
   std::string layout_figure;  ///< … and its figure's title
+  int frames_while_building = 0;  ///< frames drawn while a figure was being built elsewhere
+  bool caught_up = true;  ///< after the last move every figure shown is the state's
+  int remote_builds = 0;  ///< of them built in the page's worker …
+  double remote_p95 = 0;  ///< … taking this long there (without the trip) …
+  double land_p95 = 0, land_worst = 0;  ///< … and the UI thread this long to take each in, between frames
   int frames = 0;
   std::string skipped;  ///< why the key was not swept (not a failure)
   std::string error;
 };
 
+/// Figures built elsewhere (the worker thread, the page's worker) land and
+/// are drawn: until nothing is being built (a build that lands for an older
+/// value starts one for the last, so a few rounds).
+Steps catch_up(App& app) {
+  for (int round = 0; round < 8; ++round) {
+    co_yield kFiguresLanded;
+    app.blind_frame();
+    if (app.figures().updating() == 0) break;
+  }
+}
+
 /// Times frames of `app` while `move(i)` changes something before frame i
-/// (returns "" or why it was refused).
-template <class Move>
-CaseResult time_moves(App& app, int count, Move&& move, int frames = kTimedFrames) {
-  CaseResult r;
+/// (returns "" or why it was refused), into `r`.
+Steps time_moves(App& app, int count, std::function<std::string(int)> move, CaseResult& r, int frames = kTimedFrames) {
+  r = {};
   std::vector<double> ms, wall;
   ms.reserve(static_cast<std::size_t>(frames));
   const auto wall0 = std::chrono::steady_clock::now();
   const int builds0 = app.figures().builds();
   (void)app.figures().take_build_ms();
+  (void)app.figures().take_worker_ms();
+  (void)app.figures().take_land_ms();
   LayoutLog& layouts = layout_log();
   layouts.entries.clear();
   layouts.on = true;
+  // Paced as a display would: the worker (thread or page worker) builds meanwhile.
+  const bool paced = app.figures().background() || app.figures().remote();
   for (int i = 0; i < frames; ++i) {
     const std::string why = move(i % count);
     if (!why.empty()) {
@@ -218,25 +305,32 @@ CaseResult time_moves(App& app, int count, Move&& move, int frames = kTimedFrame
       break;
     }
     const auto w0 = std::chrono::steady_clock::now();
+    if (app.figures().updating() > 0) ++r.frames_while_building;
     const double t0 = thread_cpu_ms();
     app.blind_frame();
     ms.push_back(thread_cpu_ms() - t0);
     wall.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - w0).count());
     if (std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count() > kMaxSecondsPerCase) break;
-    if (app.figures().background())
-      std::this_thread::sleep_until(w0 + std::chrono::microseconds(16667));  // a 60 Hz display: the worker builds meanwhile
+    if (paced) co_yield pause_until(w0 + std::chrono::microseconds(16667));  // a 60 Hz display
   }
   layouts.on = false;
   for (const auto& [title, ms_layout] : layouts.entries)
     if (ms_layout > r.layout_worst) r.layout_worst = ms_layout, r.layout_figure = title;
   layouts.entries.clear();
   // The figures catch up with the last move.
-  app.figures().wait_idle();
-  app.blind_frame();
+  Steps landing = catch_up(app);
+  while (landing.next()) co_yield landing.value();
+  r.caught_up = app.figures().updating() == 0;
   const std::vector<double> built = app.figures().take_build_ms();
   r.figure_p50 = percentile(built, 0.50);
   r.figure_p95 = percentile(built, 0.95);
   r.figure_worst = built.empty() ? 0 : *std::max_element(built.begin(), built.end());
+  const std::vector<double> remote = app.figures().take_worker_ms();
+  r.remote_builds = static_cast<int>(remote.size());
+  r.remote_p95 = percentile(remote, 0.95);
+  const std::vector<double> landed = app.figures().take_land_ms();
+  r.land_p95 = percentile(landed, 0.95);
+  r.land_worst = landed.empty() ? 0 : *std::max_element(landed.begin(), landed.end());
   r.wall_p95 = percentile(wall, 0.95);
   // How many of the lesson's figures each frame rebuilt (custom lesson
   // screens draw some figures themselves, outside the figure cache).
@@ -246,7 +340,6 @@ CaseResult time_moves(App& app, int count, Move&& move, int frames = kTimedFrame
   r.p50 = percentile(ms, 0.50);
   r.p95 = percentile(ms, 0.95);
   r.worst = ms.empty() ? 0 : *std::max_element(ms.begin(), ms.end());
-  return r;
 }
 
 std::vector<std::string> split_choices(std::string_view text) {
@@ -262,24 +355,32 @@ std::vector<std::string> split_choices(std::string_view text) {
 
 /// One key swept at the current setting: a number over its slider (the top
 /// fifth when `top`: the key is at its maximum), a choice or a boolean
-/// through every value it takes. The key's value is put back afterwards.
-CaseResult time_key(App& app, std::string_view key, bool top, int frames = kTimedFrames) {
+/// through every value it takes, into `r`. The key's value is put back afterwards.
+Steps time_key(App& app, std::string_view key, bool top, CaseResult& r, int frames = kTimedFrames) {
   AppState& st = app.state();
   const core::ParamSpec& spec = core::param_spec(key);
   const core::Params before = st.params();
+  r = {};
   app.blind_frame();  // build at this setting
-  app.figures().wait_idle();
+  {
+    Steps landing = catch_up(app);
+    while (landing.next()) co_yield landing.value();
+  }
   for (int i = 0; i < kWarmupFrames; ++i) app.blind_frame();
-  CaseResult r;
   if (!st.resolved()) {
     r.error = st.resolve_error();
-    return r;
+    co_return;
   }
   if (is_numeric(spec)) {
     const std::vector<double> values = sweep_values(st, key, top);
-    if (values.size() < 2) r.skipped = "no two accepted values at this setting";
-    else r = time_moves(app, static_cast<int>(values.size()),
-                        [&](int i) { return st.set_param(key, values[static_cast<std::size_t>(i)]); }, frames);
+    if (values.size() < 2) {
+      r.skipped = "no two accepted values at this setting";
+    } else {
+      Steps sweep = time_moves(app, static_cast<int>(values.size()),
+                               [&st, key, values](int i) { return st.set_param(key, values[static_cast<std::size_t>(i)]); },
+                               r, frames);
+      while (sweep.next()) co_yield sweep.value();
+    }
   } else if (spec.type == core::ParamType::choice || spec.type == core::ParamType::boolean) {
     std::vector<std::string> words =
         spec.type == core::ParamType::boolean ? std::vector<std::string>{"false", "true"} : split_choices(spec.choices);
@@ -287,9 +388,14 @@ CaseResult time_key(App& app, std::string_view key, bool top, int frames = kTime
       const bool ok = st.set_param_text(key, w).empty();
       return !ok;
     });
-    if (words.size() < 2) r.skipped = "fewer than two accepted values at this setting";
-    else r = time_moves(app, static_cast<int>(words.size()),
-                        [&](int i) { return st.set_param_text(key, words[static_cast<std::size_t>(i)]); }, frames);
+    if (words.size() < 2) {
+      r.skipped = "fewer than two accepted values at this setting";
+    } else {
+      Steps sweep = time_moves(app, static_cast<int>(words.size()),
+                               [&st, key, words](int i) { return st.set_param_text(key, words[static_cast<std::size_t>(i)]); },
+                               r, frames);
+      while (sweep.next()) co_yield sweep.value();
+    }
   } else {
     r.skipped = "a list or vector (typed, not dragged)";
   }
@@ -297,7 +403,6 @@ CaseResult time_key(App& app, std::string_view key, bool top, int frames = kTime
     if (before.is_set(key)) (void)st.set_param(key, before.value(key));
     else st.reset_param(key);
   }
-  return r;
 }
 
 nlohmann::ordered_json case_json(const CaseResult& r) {
@@ -309,6 +414,11 @@ nlohmann::ordered_json case_json(const CaseResult& r) {
                               {"frames", r.frames},
                               {"figures_rebuilt_per_frame", r.rebuilt},
                               {"figure_ms", {{"p50", r.figure_p50}, {"p95", r.figure_p95}, {"max", r.figure_worst}}},
+                              {"figures_from_page_worker",
+                               {{"builds", r.remote_builds}, {"build_p95", r.remote_p95},
+                                {"landing_p95", r.land_p95}, {"landing_max", r.land_worst}}},
+                              {"frames_while_building", r.frames_while_building},
+                              {"caught_up", r.caught_up},
                               {"slowest_layout", {{"figure", r.layout_figure}, {"ms", r.layout_worst}}}};
   if (!r.error.empty()) c["error"] = r.error;
   return c;
@@ -333,17 +443,25 @@ std::vector<std::string> setting(AppState& st, const ViewDef& v, bool max) {
   return applied;
 }
 
-}  // namespace
 
-int bench_frames(void* ordered_json_report) {
-  auto& report = *static_cast<nlohmann::ordered_json*>(ordered_json_report);
-  int code = 0;
+/// The whole bench, pausing before frames (BenchRun drives it). Sets `code`
+/// and `app` (the App measured, while it lives).
+Steps bench_steps(nlohmann::ordered_json& report, RemoteBuilds* remote, int& code, App*& measured) {
+  code = 0;
   try {
     const bool in_place = report.value("in_place_requested", false);
     report.erase("in_place_requested");
-    BlindSession session(!in_place);
+    BlindSession session(!in_place, in_place ? nullptr : remote);
     App& app = *session.app;
-    report["figures_built"] = app.figures().background() ? "on a worker thread" : "in the frame";
+    measured = &app;
+    struct Forget {
+      App*& app;
+      ~Forget() { app = nullptr; }
+    } forget{measured};
+    const bool worker_up = app.figures().remote() && app.figures().remote()->ready();
+    report["figures_built"] = worker_up                     ? "in the page's worker (a second wasm instance)"
+                              : app.figures().background() ? "on a worker thread"
+                                                           : "in the frame";
     app.blind_frame();
     const double startup = ms_since_process_start();
     if (startup >= 0) report["startup_ms"] = startup;
@@ -360,6 +478,19 @@ int bench_frames(void* ordered_json_report) {
       only = report["views_requested"].get<std::vector<std::string>>();
       report.erase("views_requested");
     }
+    // The page's #bench=VIEW&keys=a,b&max: those keys alone, at the maxima alone.
+    std::vector<std::string> only_keys;
+    if (report.contains("keys_requested")) {
+      only_keys = report["keys_requested"].get<std::vector<std::string>>();
+      report.erase("keys_requested");
+      report["keys"] = only_keys;
+    }
+    const bool max_only = report.value("max_only_requested", false);
+    report.erase("max_only_requested");
+    if (max_only) report["settings"] = "the maxima alone";
+    auto wanted = [&](std::string_view key) {
+      return only_keys.empty() || std::find(only_keys.begin(), only_keys.end(), key) != only_keys.end();
+    };
     // The browser compiles a wasm function to optimized code only once it
     // has run hot, on a background thread (V8's tiering: baseline code
     // first): a lesson's first frames run on baseline code, 2–6× slower. The
@@ -389,7 +520,11 @@ int bench_frames(void* ordered_json_report) {
         int rounds = 0;
         while (rounds < kMaxWarmUpRounds) {
           const auto t0 = std::chrono::steady_clock::now();
-          for (std::string_view key : v.keys) (void)time_key(app, key, false, kWarmUpFramesPerKey);
+          for (std::string_view key : v.keys) {
+            CaseResult ignored;
+            Steps sweep = time_key(app, key, false, ignored, kWarmUpFramesPerKey);
+            while (sweep.next()) co_yield sweep.value();
+          }
           const auto t1 = std::chrono::steady_clock::now();
           const double round = std::chrono::duration<double, std::milli>(t1 - t0).count();
           ++rounds;
@@ -403,13 +538,19 @@ int bench_frames(void* ordered_json_report) {
       std::vector<std::string> max_applied;
       std::map<std::string, CaseResult> at[2];
       for (const bool max : {false, true}) {
+        if (max_only && !max) continue;
         const std::vector<std::string> applied = setting(st, v, max);
         if (max) max_applied = applied;
         for (std::string_view key : v.keys) {
+          if (!wanted(key)) continue;
           const bool top = max && std::any_of(applied.begin(), applied.end(), [&](const std::string& a) {
             return a.compare(0, key.size() + 1, std::string(key) + "=") == 0;
           });
-          CaseResult r = time_key(app, key, top);
+          CaseResult r;
+          {
+            Steps sweep = time_key(app, key, top, r);
+            while (sweep.next()) co_yield sweep.value();
+          }
           if (!r.error.empty()) code = 1;
           keys[std::string(key)][max ? "max" : "default"] = case_json(r);
           at[max ? 1 : 0][std::string(key)] = r;
@@ -417,9 +558,13 @@ int bench_frames(void* ordered_json_report) {
       }
       // The guided steps, one after the other, as a student clicks through them.
       setting(st, v, false);
-      if (const Deck* d = st.steps(); d && d->scenes.size() >= 2) {
+      if (const Deck* d = st.steps(); d && d->scenes.size() >= 2 && !max_only && wanted("step")) {
         const int n = static_cast<int>(d->scenes.size());
-        CaseResult r = time_moves(app, n, [&](int i) { return st.go_to_step(i); });
+        CaseResult r;
+        {
+          Steps sweep = time_moves(app, n, [&st](int i) { return st.go_to_step(i); }, r);
+          while (sweep.next()) co_yield sweep.value();
+        }
         if (!r.error.empty()) code = 1;
         keys["step"]["default"] = case_json(r);
         at[0]["step"] = r;
@@ -429,7 +574,7 @@ int bench_frames(void* ordered_json_report) {
       // the key has no maxima case), and its max/default ratio.
       std::string worst;
       double worst_p95 = -1;
-      for (const auto& [key, r] : at[0]) {
+      for (const auto& [key, r] : at[max_only ? 1 : 0]) {
         const auto m = at[1].find(key);
         const double p95 = m != at[1].end() && m->second.skipped.empty() ? m->second.p95 : r.p95;
         if (r.skipped.empty() && p95 > worst_p95) {
@@ -465,11 +610,15 @@ int bench_frames(void* ordered_json_report) {
       frames[std::string(v.id)] = entry;
     }
     // The built-in course deck presented scene after scene.
-    if (const auto decks = builtin_decks(); !decks.empty() && only.empty()) {
+    if (const auto decks = builtin_decks(); !decks.empty() && only.empty() && only_keys.empty() && !max_only) {
       if (std::string why = st.open_deck(decks.front().second, decks.front().first); why.empty()) {
         const int n = static_cast<int>(st.deck()->scenes.size());
         for (int i = 0; i < kWarmupFrames; ++i) app.blind_frame();
-        CaseResult r = time_moves(app, n, [&](int i) { return st.go_to_scene(i); });
+        CaseResult r;
+        {
+          Steps sweep = time_moves(app, n, [&st](int i) { return st.go_to_scene(i); }, r);
+          while (sweep.next()) co_yield sweep.value();
+        }
         if (!r.error.empty()) code = 1;
         nlohmann::ordered_json c = case_json(r);
         c["deck"] = decks.front().first;
@@ -485,9 +634,56 @@ int bench_frames(void* ordered_json_report) {
     if (warm_up) report["warm_up_rounds"] = warm_up_rounds;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "poslab: bench frames: %s\n", e.what());
-    return 1;
+    code = 1;
   }
-  return code;
+}
+
+}  // namespace
+
+struct BenchRun::Impl {
+  int code = 0;
+  App* app = nullptr;
+  BenchPause pause;
+  Steps steps;
+  Impl(nlohmann::ordered_json& report, RemoteBuilds* remote) : steps(bench_steps(report, remote, code, app)) {}
+};
+
+BenchRun::BenchRun(void* ordered_json_report, RemoteBuilds* remote)
+    : impl_(std::make_unique<Impl>(*static_cast<nlohmann::ordered_json*>(ordered_json_report), remote)) {}
+
+BenchRun::~BenchRun() = default;
+
+bool BenchRun::next() {
+  try {
+    if (!impl_->steps.next()) return false;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "poslab: bench frames: %s\n", e.what());
+    impl_->code = 1;
+    return false;
+  }
+  impl_->pause = impl_->steps.value();
+  return true;
+}
+
+const BenchPause& BenchRun::pause() const { return impl_->pause; }
+
+int BenchRun::exit_code() const { return impl_->code; }
+
+App* BenchRun::app() const { return impl_->app; }
+
+int bench_frames(void* ordered_json_report) {
+  BenchRun run(ordered_json_report);
+  while (run.next()) {
+    const BenchPause& p = run.pause();
+    if (p.figures && run.app()) {
+      run.app()->figures().wait_idle();
+    } else if (p.until_ms > 0) {
+      const auto until = std::chrono::steady_clock::time_point(
+          std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double, std::milli>(p.until_ms)));
+      std::this_thread::sleep_until(until);
+    }
+  }
+  return run.exit_code();
 }
 
 }  // namespace poslab::app::ui

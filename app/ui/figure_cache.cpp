@@ -9,73 +9,31 @@
 
 namespace poslab::app::ui {
 
-struct FigureCache::Build : Ticket {
+struct FigureCache::Build : Ticket, FigureResult {
   // what is built
   std::string view_id;
   std::uint64_t revision = 0;
   int width = 0, height = 0;
-  // what came out
-  fig::Figure figure;
-  std::string error, error_key;
-  std::vector<std::string> reads;
-  bool reads_known = false;
+  std::string key;  ///< "view/figure"
+  std::uint64_t remote_job = 0;  ///< the page worker's job (0: built here or on the thread)
+  double worker_ms = 0;          ///< the build's own time in the page worker
+  double land_ms = 0;            ///< the UI thread's time to take the worker's bytes in
+  bool build_here = false;       ///< the worker could not send it: build it in place
 };
 
-struct FigureCache::ReadoutsBuild : Ticket {
+struct FigureCache::ReadoutsBuild : Ticket, ReadoutsResult {
   int view = -1;
   std::uint64_t revision = 0;
-  std::vector<Readout> rows;
-  std::string error;
-  std::vector<std::string> reads;
-  bool reads_known = false;
+  std::string key;  ///< "view/#readouts"
+  std::uint64_t remote_job = 0;
+  double worker_ms = 0;
+  double land_ms = 0;
 };
 
 namespace {
 
-void sort_unique(std::vector<std::string>& keys) {
-  std::sort(keys.begin(), keys.end());
-  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
-}
-
 std::string key_of(std::string_view view, std::string_view figure) {
   return std::string(view) + "/" + std::string(figure);
-}
-
-/// Builds `def` into `b` at `params` (`resolved`: resolve_view_params already
-/// applied; otherwise building raises the conflict): the figure, or the
-/// error and the key to blame; the keys read, sorted. `for_screen` (device
-/// pixels per point, 0: no): long lines get their ScreenPoints and sampler
-/// heatmaps their ScreenRaster (the worker's builds: the UI thread then only
-/// draws what the pixels need).
-void build_into(FigureCache::Build& b, const ViewDef& view, const FigureDef& def, const core::Params& params,
-                bool resolved, const Translator& tr, double for_screen = 0) {
-  try {
-    b.figure = resolved ? build_figure_resolved(view, def, params, tr, b.width, b.height, &b.reads)
-                        : build_figure(view, def, params, tr, b.width, b.height, &b.reads);
-    if (for_screen > 0) fig::prepare_for_screen(b.figure, b.width, b.height, for_screen);
-    sort_unique(b.reads);
-    b.reads_known = true;
-  } catch (const core::InvalidParameter& ex) {
-    b.figure = {};
-    b.error = error_text(tr, ex);
-    b.error_key = ex.key();
-  } catch (const std::exception& ex) {
-    b.figure = {};
-    b.error = error_text(tr, ex);
-  }
-}
-
-/// The readouts of `view` into `b` (as build_into for a figure).
-void readouts_into(FigureCache::ReadoutsBuild& b, const ViewDef& view, const core::Params& params, bool resolved,
-                   const Translator& tr) {
-  try {
-    b.rows = resolved ? view_readouts_resolved(view, params, tr, &b.reads) : view_readouts(view, params, tr, &b.reads);
-    sort_unique(b.reads);
-    b.reads_known = true;
-  } catch (const std::exception& ex) {
-    b.rows.clear();
-    b.error = error_text(tr, ex);
-  }
 }
 
 double ms_since(std::chrono::steady_clock::time_point t0) {
@@ -85,7 +43,10 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
 }  // namespace
 
 FigureCache::FigureCache() = default;
-FigureCache::~FigureCache() = default;
+
+FigureCache::~FigureCache() {
+  clear();  // the page worker's jobs for these entries are cancelled
+}
 
 void FigureCache::set_background(bool on) {
   if (on == background()) return;
@@ -98,6 +59,10 @@ void FigureCache::set_background(bool on) {
   worker_.reset();
 }
 
+bool FigureCache::goes_remote(double predicted_ms) const {
+  return remote_ && remote_->ready() && !(predicted_ms <= wait_left_ms_);
+}
+
 FigureCache::Entry& FigureCache::get(const ViewDef& view, const FigureDef& def, const AppState& state,
                                      const Translator& tr, ImVec2 size) {
   const std::string key = key_of(view.id, def.id);
@@ -105,7 +70,14 @@ FigureCache::Entry& FigureCache::get(const ViewDef& view, const FigureDef& def, 
   if (it == entries_.end()) it = entries_.emplace(key, std::make_unique<Entry>()).first;
   Entry& e = *it->second;
   e.last_frame = frame_;
-  if (e.pending && e.pending->done.load(std::memory_order_acquire)) adopt(e, state);
+  if (e.pending && e.pending->done.load(std::memory_order_acquire)) {
+    if (e.pending->build_here) {
+      build_ms_by_key_[key] = 0;  // the worker cannot send this figure: built here from now on
+      e.pending.reset();
+    } else {
+      adopt(e, state);
+    }
+  }
   const int w = std::max(1, static_cast<int>(std::lround(size.x)));
   const int h = std::max(1, static_cast<int>(std::lround(size.y)));
   if (e.version != 0 && e.width == w && e.height == h) {
@@ -117,7 +89,7 @@ FigureCache::Entry& FigureCache::get(const ViewDef& view, const FigureDef& def, 
   }
   // Out of date. While a build runs the figure shown stays; the next build
   // starts when it lands (dragging: the figure follows as fast as it builds).
-  if (!e.pending) start(e, view, def, state, tr, w, h);
+  if (!e.pending) start(e, key, view, def, state, tr, w, h);
   return e;
 }
 
@@ -131,7 +103,7 @@ const FigureCache::Readouts& FigureCache::readouts(const AppState& state, const 
     return r;
   }
   if (r.pending && !same_view) {
-    r.pending->cancelled = true;  // another lesson's: never shown for this one
+    cancel(*r.pending, r.pending->remote_job);  // another lesson's: never shown for this one
     r.pending.reset();
   }
   if (r.pending) return r;  // the next build starts when this one lands
@@ -141,12 +113,40 @@ const FigureCache::Readouts& FigureCache::readouts(const AppState& state, const 
   const core::Params* resolved = state.resolved();
   const ViewDef& view = state.view();
   r.pending = b;
+  const std::string key = key_of(view.id, "#readouts");
+  b->key = key;
+  const auto known = build_ms_by_key_.find(key);
+  if (known != build_ms_by_key_.end() && goes_remote(known->second)) {
+    // To the page's worker; the rows shown meanwhile are the previous ones.
+    BuildRequest q;
+    q.kind = BuildRequest::Kind::readouts;
+    q.view = view.id;
+    q.params = resolved ? *resolved : state.params();
+    q.resolved = resolved != nullptr;
+    q.lang = tr.lang();
+    const auto t0 = std::chrono::steady_clock::now();
+    b->remote_job = remote_->submit(encode_request(q), [b, t0](std::string_view bytes) {
+      const auto landing = std::chrono::steady_clock::now();
+      try {
+        ReadoutsReply reply = decode_readouts_reply(bytes);
+        static_cast<ReadoutsResult&>(*b) = std::move(reply.result);
+        b->worker_ms = reply.ms;
+      } catch (const std::exception& e) {
+        b->error = e.what();
+      }
+      b->land_ms = ms_since(landing);
+      b->ms = ms_since(t0);
+      b->done.store(true, std::memory_order_release);
+    });
+    return r;
+  }
   if (!worker_ || !same_view) {
     // In place: no worker, or no rows of this view to show meanwhile.
     const auto t0 = std::chrono::steady_clock::now();
     readouts_into(*b, view, resolved ? *resolved : state.params(), resolved != nullptr, tr);
     b->ms = ms_since(t0);
     b->done = true;
+    wait_left_ms_ -= b->ms;
     adopt(r);
     return r;
   }
@@ -165,6 +165,8 @@ void FigureCache::adopt(Readouts& r) {
   r.reads_known = b.reads_known;
   r.view = b.view;
   r.revision = b.revision;
+  build_ms_by_key_[b.key] = b.remote_job ? b.worker_ms : b.ms;
+  if (b.remote_job) land_ms_.push_back(b.land_ms);
   r.pending.reset();
 }
 
@@ -181,31 +183,66 @@ bool FigureCache::hand_over(const std::shared_ptr<Ticket>& ticket, std::function
   return done;
 }
 
-void FigureCache::start(Entry& e, const ViewDef& view, const FigureDef& def, const AppState& state,
-                        const Translator& tr, int w, int h) {
+void FigureCache::start(Entry& e, const std::string& key, const ViewDef& view, const FigureDef& def,
+                        const AppState& state, const Translator& tr, int w, int h) {
   auto b = std::make_shared<Build>();
   b->view_id = view.id;
   b->revision = state.revision();
   b->width = w, b->height = h;
+  b->key = key;
   ++builds_;
   const core::Params* resolved = state.resolved();
   e.pending = b;
+  // The pixels per point of the plot widget's painter.
+  const float scale = ImGui::GetCurrentContext() ? ImGui::GetIO().DisplayFramebufferScale.x : 1.0f;
+  const double density = scale > 0 ? scale : 1.0;
+  // The page's worker takes a build that took longer than this frame has
+  // left the last time (a first one too: an empty plot, marked updating,
+  // shows meanwhile — the frame never waits for it).
+  const auto known = build_ms_by_key_.find(key);
+  if (known != build_ms_by_key_.end() && goes_remote(known->second)) {
+    BuildRequest q;
+    q.view = view.id;
+    q.figure = def.id;
+    q.params = resolved ? *resolved : state.params();
+    q.resolved = resolved != nullptr;
+    q.lang = tr.lang();
+    q.width = w, q.height = h;
+    q.density = density;
+    const auto t0 = std::chrono::steady_clock::now();
+    b->remote_job = remote_->submit(encode_request(q), [b, t0](std::string_view bytes) {
+      const auto landing = std::chrono::steady_clock::now();
+      try {
+        FigureReply reply = decode_figure_reply(bytes);
+        static_cast<FigureResult&>(*b) = std::move(reply.result);
+        b->build_here = reply.build_here;
+        b->worker_ms = reply.ms;
+      } catch (const std::exception&) {
+        b->build_here = true;  // bytes from another build: this one builds it
+      }
+      b->land_ms = ms_since(landing);
+      b->ms = ms_since(t0);
+      b->done.store(true, std::memory_order_release);
+    });
+    return;
+  }
   if (!worker_ || e.version == 0) {
     // In place: no worker, or nothing to show meanwhile.
     const auto t0 = std::chrono::steady_clock::now();
-    build_into(*b, view, def, resolved ? *resolved : state.params(), resolved != nullptr, tr);
+    build_figure_into(*b, view, def, resolved ? *resolved : state.params(), resolved != nullptr, tr, w, h);
     b->ms = ms_since(t0);
     b->done = true;
+    wait_left_ms_ -= b->ms;  // (what the page worker is spared this frame)
     adopt(e, state);
     return;
   }
   (void)worker_texts(tr);
   // The job owns copies of everything it reads; view and def are the
   // registry's, alive for the whole program.
-  const float scale = ImGui::GetCurrentContext() ? ImGui::GetIO().DisplayFramebufferScale.x : 1.0f;
-  const double density = scale > 0 ? scale : 1.0;  // as the plot widget's painter
   if (hand_over(b, [b, &view, &def, params = resolved ? *resolved : state.params(), is_resolved = resolved != nullptr,
-                    texts = worker_tr_, density] { build_into(*b, view, def, params, is_resolved, *texts, density); }))
+                    texts = worker_tr_, w, h, density] {
+        build_figure_into(*b, view, def, params, is_resolved, *texts, w, h, density);
+      }))
     adopt(e, state);
 }
 
@@ -222,7 +259,16 @@ void FigureCache::adopt(Entry& e, const AppState& state) {
   e.width = b.width, e.height = b.height;
   e.version = next_version_++;
   build_ms_.push_back(b.ms);
+  if (b.remote_job) worker_ms_.push_back(b.worker_ms), land_ms_.push_back(b.land_ms);
+  // What the next build of this figure is expected to take: the build's own
+  // time (over there, without the trip).
+  build_ms_by_key_[b.key] = b.remote_job ? b.worker_ms : b.ms;
   e.pending.reset();
+}
+
+void FigureCache::cancel(Ticket& ticket, std::uint64_t remote_job) {
+  ticket.cancelled = true;
+  if (remote_job && remote_ && !ticket.done.load(std::memory_order_acquire)) remote_->cancel(remote_job);
 }
 
 bool FigureCache::still_current(const std::vector<std::string>& reads, std::uint64_t revision, const AppState& state) {
@@ -235,13 +281,13 @@ bool FigureCache::still_current(const std::vector<std::string>& reads, std::uint
 void FigureCache::begin_frame() {
   for (auto it = entries_.begin(); it != entries_.end();)
     if (it->second->last_frame < frame_) {  // not drawn last frame
-      if (it->second->pending) it->second->pending->cancelled = true;
+      if (const auto& p = it->second->pending) cancel(*p, p->remote_job);
       it = entries_.erase(it);
     } else {
       ++it;
     }
   if (readouts_.last_frame < frame_ && readouts_.pending) {
-    readouts_.pending->cancelled = true;  // asked for again: built anew
+    cancel(*readouts_.pending, readouts_.pending->remote_job);  // asked for again: built anew
     readouts_ = {};
   }
   ++frame_;
@@ -250,9 +296,9 @@ void FigureCache::begin_frame() {
 
 void FigureCache::clear() {
   for (auto& [key, e] : entries_)
-    if (e->pending) e->pending->cancelled = true;
+    if (e->pending) cancel(*e->pending, e->pending->remote_job);
   entries_.clear();
-  if (readouts_.pending) readouts_.pending->cancelled = true;
+  if (readouts_.pending) cancel(*readouts_.pending, readouts_.pending->remote_job);
   readouts_ = {};
 }
 
@@ -266,7 +312,13 @@ void FigureCache::wait_idle() {
   if (worker_) worker_->drain();
 }
 
+int FigureCache::remote_in_flight() const { return remote_ ? remote_->in_flight() : 0; }
+
 std::vector<double> FigureCache::take_build_ms() { return std::exchange(build_ms_, {}); }
+
+std::vector<double> FigureCache::take_worker_ms() { return std::exchange(worker_ms_, {}); }
+
+std::vector<double> FigureCache::take_land_ms() { return std::exchange(land_ms_, {}); }
 
 FigureCache::Entry* FigureCache::find(std::string_view view, std::string_view figure) {
   auto it = entries_.find(key_of(view, figure));

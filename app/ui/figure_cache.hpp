@@ -12,6 +12,12 @@
 // the window must not freeze while a slider is dragged). A first build, and
 // every build without background, happens in place: screenshots, exports and
 // tests see the figure of the state they asked for.
+//
+// In the page (one thread, no worker thread) set_remote hands slow builds to
+// the page's Web Worker instead (app/ui/remote_builds.hpp): a build whose
+// last run took longer than what is left of this frame's kWaitMs goes there,
+// even a first one (an empty plot marked updating shows meanwhile); a fast
+// one is built in place, as before. The frame never waits for the worker.
 
 #include <imgui.h>
 
@@ -26,6 +32,7 @@
 #include "app/ui/app_state.hpp"
 #include "app/ui/build_worker.hpp"
 #include "app/ui/plot_widget.hpp"
+#include "app/ui/remote_builds.hpp"
 
 namespace poslab::app::ui {
 
@@ -82,6 +89,11 @@ class FigureCache {
   /// Builds that are slow go to a worker thread (the interactive app).
   void set_background(bool on);
   bool background() const { return worker_ != nullptr; }
+  /// The page's worker (null: none). Must outlive this cache.
+  void set_remote(RemoteBuilds* remote) { remote_ = remote; }
+  RemoteBuilds* remote() const { return remote_; }
+  /// Builds sent to the page's worker whose reply has not landed.
+  int remote_in_flight() const;
   /// The UI thread's wait per frame (kWaitMs; 0 in tests: every background
   /// build lands in a later frame).
   void set_wait_ms(double ms) { wait_ms_ = wait_left_ms_ = ms; }
@@ -105,6 +117,12 @@ class FigureCache {
   /// Wall milliseconds of every build since the last call (the bench: how
   /// long a figure trails the slider), then forgets them.
   std::vector<double> take_build_ms();
+  /// The page worker's own build times (without the trip) of the builds
+  /// adopted since the last call.
+  std::vector<double> take_worker_ms();
+  /// The UI thread's time to take each of those in (the bytes read into
+  /// the figure: between two frames, the page's one thread is busy with it).
+  std::vector<double> take_land_ms();
   /// True when no key in `reads` (nor everything) changed after `revision`.
   static bool still_current(const std::vector<std::string>& reads, std::uint64_t revision, const AppState& state);
   std::size_t size() const { return entries_.size(); }
@@ -112,8 +130,12 @@ class FigureCache {
   Entry* find(std::string_view view, std::string_view figure);
 
  private:
-  void start(Entry& e, const ViewDef& view, const FigureDef& def, const AppState& state, const Translator& tr,
-             int w, int h);
+  void start(Entry& e, const std::string& key, const ViewDef& view, const FigureDef& def, const AppState& state,
+             const Translator& tr, int w, int h);
+  /// A build expected to take `predicted_ms` goes to the page's worker.
+  bool goes_remote(double predicted_ms) const;
+  /// Nobody waits for this build any more (the page worker's job too).
+  void cancel(Ticket& ticket, std::uint64_t remote_job);
   void adopt(Entry& e, const AppState& state);
   void adopt(Readouts& r);
   /// Runs `job` on the worker; true when it finished within this frame's wait.
@@ -126,6 +148,12 @@ class FigureCache {
   std::uint64_t next_version_ = 1;
   int builds_ = 0;
   std::vector<double> build_ms_;
+  std::vector<double> worker_ms_;
+  std::vector<double> land_ms_;
+  /// The last build's own time of each "view/figure" (and "view/#readouts"):
+  /// what the next one is expected to take.
+  std::map<std::string, double, std::less<>> build_ms_by_key_;
+  RemoteBuilds* remote_ = nullptr;
   double wait_ms_ = kWaitMs;
   double wait_left_ms_ = kWaitMs;  ///< of this frame's waiting
   /// The texts for the worker: a copy, as the app's Translator changes with the language.

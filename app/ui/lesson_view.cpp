@@ -135,6 +135,15 @@ void LessonView::draw(UiContext& ctx) {
   whole_page();
 }
 
+void LessonView::single_figure(UiContext& ctx, std::string_view id, ImVec2 size) {
+  ctx_ = &ctx;
+  if (!ctx.state.resolved()) {
+    conflict_banner();
+    return;
+  }
+  figure(id, size);
+}
+
 void LessonView::whole_page() {
   if (const Deck* steps = ctx_->state.steps()) {
     const std::string label =
@@ -399,7 +408,7 @@ void LessonView::figure(std::string_view id, ImVec2 size) {
   FigureCache::Entry& e = c.figures.get(v, *def, c.state, c.tr, {block_w, block_h});
   const std::string menu_id = "##export-menu";
   bool export_clicked = false;
-  const ImVec2 plot_size = figure_header(e.figure, menu_id, {block_w, block_h}, c.lecture ? nullptr : &export_clicked);
+  const ImVec2 plot_size = figure_header(e.figure, menu_id, {block_w, block_h}, c.lecture || c.embed ? nullptr : &export_clicked);
   if (export_clicked) ImGui::OpenPopup(menu_id.c_str());
   if (ImGui::BeginPopup(menu_id.c_str())) {
     for (ExportFormat f : {ExportFormat::png, ExportFormat::svg, ExportFormat::pdf, ExportFormat::csv}) {

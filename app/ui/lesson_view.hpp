@@ -47,6 +47,11 @@ class LessonView final : public LessonUi {
 
   TableView& tables() { return tables_; }
 
+  /// Figure `id` of the current lesson alone, as a block of `size` (embed
+  /// mode: a course page's <iframe>); the conflict banner instead when the
+  /// parameters conflict.
+  void single_figure(UiContext& ctx, std::string_view id, ImVec2 size);
+
   /// Lecture mode, figure first: the figures as tabs with their titles (the
   /// one in front selected), the step's or scene's caption and question, and
   /// the figure in front filling the rest of `height` (lecture/lecture.cpp).

@@ -26,11 +26,12 @@ void App::draw_menu_bar(UiContext& ctx) {
   if (ImGui::BeginMenu(tr("ui.menu.file").c_str())) {
     if (item(tr, "ui.keys.open", "Ctrl+O")) run(Action::open_session);
     if (item(tr, "ui.keys.save", "Ctrl+S")) run(Action::save_session);
-    if (item(tr, "ui.model.open") && !platform_.pick_file()) session_ui_.show(SessionUi::Prompt::model, export_choice_.dir / "config.json", export_choice_.dir);
+    if (item(tr, "ui.model.open") && !platform_.pick_file()) show_prompt(SessionUi::Prompt::model, export_choice_.dir / "config.json", export_choice_.dir);
     ImGui::Separator();
     if (item(tr, "ui.keys.copy_state", "Ctrl+Shift+C")) run(Action::copy_state);
     if (item(tr, "ui.keys.paste_state", "Ctrl+Shift+V")) run(Action::paste_state);
     if (item(tr, "ui.keys.copy_link")) run(Action::copy_link);
+    if (item(tr, "ui.keys.copy_embed")) run(Action::copy_embed);
     ImGui::Separator();
     if (item(tr, "ui.keys.export", "Ctrl+E")) run(Action::export_dialog);
     if (item(tr, "ui.export.all")) export_lesson();
@@ -111,6 +112,7 @@ void App::draw_menu_bar(UiContext& ctx) {
     if (item(tr, "ui.keys.notation", "F2")) run(Action::notation);
     ImGui::Separator();
     ImGui::TextDisabled("%s", tr.format("ui.about", {{"version", POSLAB_VERSION}}).c_str());
+    for (const std::string& line : platform_.about_lines(tr)) ImGui::TextDisabled("%s", line.c_str());  // the page: its version, offline
     ImGui::EndMenu();
   }
   // Right side: the preset in use.

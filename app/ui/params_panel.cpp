@@ -123,6 +123,7 @@ std::string ParamsPanel::type_value(UiContext& ctx, std::string_view key, std::s
 }
 
 void ParamsPanel::draw(UiContext& ctx) {
+  drawn_.clear();
   const ViewDef& v = ctx.state.view();
   ImGui::PushFont(ctx.fonts.bold);
   ImGui::TextUnformatted(ctx.tr("ui.params.title").c_str());
@@ -162,6 +163,7 @@ void ParamsPanel::draw(UiContext& ctx) {
 }
 
 void ParamsPanel::draw_compact(UiContext& ctx, std::span<const std::string> keys, int columns) {
+  drawn_.clear();
   const int n = static_cast<int>(keys.size());
   if (n == 0) return;
   const int cols = std::clamp(std::min(n, columns), 1, 8);
@@ -223,6 +225,7 @@ void ParamsPanel::name_line(UiContext& ctx, const core::ParamSpec& spec, bool co
 }
 
 void ParamsPanel::draw_param(UiContext& ctx, const core::ParamSpec& spec, bool compact) {
+  drawn_.emplace_back(spec.key);
   ImGui::PushID(spec.key.data(), spec.key.data() + spec.key.size());
   const core::Params* resolved = ctx.state.resolved();
   const core::Params& p = resolved ? *resolved : ctx.state.params();

@@ -10,6 +10,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "app/ui/ui_context.hpp"
 
@@ -28,6 +29,9 @@ class ParamsPanel {
   /// The message under `key`'s control ("" when none).
   const std::string& message(std::string_view key) const;
   void clear_messages() { messages_.clear(); }
+  /// The keys whose controls the last draw or draw_compact showed, in order
+  /// (tests: an embed shows exactly the sliders its link names).
+  const std::vector<std::string>& drawn() const { return drawn_; }
 
  private:
   void draw_param(UiContext& ctx, const core::ParamSpec& spec, bool compact);
@@ -39,6 +43,7 @@ class ParamsPanel {
   const std::string& shown_text(UiContext& ctx, const core::ParamSpec& spec);
 
   std::map<std::string, std::string, std::less<>> messages_;
+  std::vector<std::string> drawn_;
   std::string typing_key_;   ///< the key in Ctrl+click typed entry ("" = none)
   std::string typing_buf_;
   bool typing_focus_ = false;

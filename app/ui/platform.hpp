@@ -6,7 +6,9 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
+#include "app/common/i18n.hpp"
 #include "app/ui/heatmap_sink.hpp"
 
 namespace poslab::app::ui {
@@ -38,6 +40,12 @@ class Platform {
   /// browser's file input); the chosen file later reaches App::open_file.
   /// False when there is no such picker: the App shows its path prompt.
   virtual bool pick_file() { return false; }
+  /// Lines Help → About adds under the version (the page: the version of
+  /// the site it runs and whether it works offline), in tr's language.
+  virtual std::vector<std::string> about_lines(const Translator& tr) const {
+    (void)tr;
+    return {};
+  }
 };
 
 /// No window: nothing is drawn, everything else behaves.

@@ -115,4 +115,10 @@ std::string apply_window_request(AppState& state, const WindowRequest& r, bool* 
   return {};
 }
 
+WindowRequest without_deck(WindowRequest request) {
+  if (!request.deck.empty()) request.step = 0, request.reveal = false;
+  request.deck.clear();
+  return request;
+}
+
 }  // namespace poslab::app::ui

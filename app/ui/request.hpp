@@ -19,6 +19,10 @@ namespace poslab::app::ui {
 /// code 1 (I/O), not 2 (bad input).
 std::string apply_window_request(AppState& state, const WindowRequest& request, bool* io_failure = nullptr);
 
+/// `request` without its deck (and the --step and --reveal that name the
+/// deck's scenes): what `gui` opens when only the deck is bad.
+WindowRequest without_deck(WindowRequest request);
+
 /// "sinusoidal, learned, …": the lessons that exist.
 std::string known_views();
 

@@ -24,6 +24,10 @@ class SessionUi {
   void show(Prompt prompt, const std::filesystem::path& suggested, const std::filesystem::path& folder = {},
             std::vector<std::string> recent = {});
   Prompt showing() const { return prompt_; }
+  /// Shows `error` in the prompt on screen (a file that failed before the
+  /// prompt opened: `gui --deck bad.json`), as a failed OK does.
+  void set_error(std::string error) { error_ = std::move(error); }
+  const std::string& error() const { return error_; }
   void close() { prompt_ = Prompt::none; }
   /// The field's text (tests).
   const std::string& text() const { return text_; }

@@ -9,6 +9,7 @@
 #include "app/common/assets.hpp"
 #include "app/common/atomic_file.hpp"
 #include "app/common/config_folder.hpp"
+#include "app/common/json_input.hpp"
 
 namespace poslab::app::ui {
 
@@ -63,7 +64,7 @@ Settings load_settings(const fs::path& file, std::string* warning) {
   if (!fs::exists(file, ec)) return s;
   try {
     if (fs::file_size(file, ec) > (1u << 20)) throw IoError("settings file too large");
-    const json j = json::parse(read_text_file(file));
+    const json j = parse_json_input(read_text_file(file), {.max_depth = 16});
     if (!j.is_object()) throw IoError("not a JSON object");
     if (j.contains("version") && j.at("version").is_number() &&
         !(j.at("version").get<double>() <= kSettingsVersion))

@@ -11,6 +11,7 @@ namespace poslab::app::ui {
 
 enum class Action {
   open_session, save_session, copy_state, paste_state, copy_link, export_dialog, screenshot,
+  copy_embed,  ///< File → Copy embed code (no key)
   lecture, fullscreen, scale_up, scale_down, scale_reset, play, step_back, step_forward,
   prev_lesson, next_lesson, prev_step, next_step, reset_step, notation, lesson_n, help,
   /// Esc: closes the topmost window or prompt; leaves lecture mode only when none is open.

@@ -27,6 +27,7 @@ struct UiContext {
   Palette pal;
   float scale = 1;  ///< UI scale × content scale: multiply sizes in points by it
   bool lecture = false;
+  bool embed = false;  ///< a course page's <iframe> (App::set_embed): no Export button above the figure
   double now = 0;   ///< seconds since start
   bool redraw = false;  ///< set by anyone who needs another frame soon
 };

@@ -37,7 +37,9 @@
 #include "app/common/notation.hpp"
 #include "app/common/presets.hpp"
 #include "app/common/session.hpp"
+#include "app/common/json_input.hpp"
 #include "app/export/figure_export.hpp"
+#include "app/export/sweep.hpp"
 #include "app/export/table_writer.hpp"
 #include "app/decks/deck.hpp"
 #include "app/lessons/lesson.hpp"
@@ -302,6 +304,10 @@ std::vector<Family> families() {
           if (const auto* word = std::get_if<std::string>(&c)) tables.optional.insert(std::string(v.id) + ".cell." + *word);
     }
   out.push_back(tables);
+  // json_input.cpp: its sentences and the phrases messages.cpp fills in ("error.phrase.<id>")
+  Family json{"the JSON reader's sentences", {"error.phrase."}, {}, {}};
+  for (const auto& [key, english] : app::json_input_sentences()) json.required.insert(key);
+  out.push_back(json);
   // layer_stack.cpp: a layer group's encoding by its kind (LayerGroup::kind, model_config.hpp; "rope" is drawn with its numbers)
   out.push_back({"layer kinds", {"model.layers.kind."},
                  {"model.layers.kind.nope", "model.layers.kind.none", "model.layers.kind.alibi", "model.layers.kind.t5",
@@ -379,6 +385,15 @@ TEST_CASE("i18n: every key the code names exists, every key built from ids exist
     CAPTURE(f.name);
     CHECK((f.required.size() + f.optional.size()) > 0);
     for (const std::string& key : f.required) CHECK_MESSAGE(en.count(key) == 1, "missing key: " << key);
+  }
+}
+
+TEST_CASE("i18n: the JSON reader's English sentences are the English file's") {
+  const Texts& en = texts("en");
+  for (const auto& [key, english] : app::json_input_sentences()) {
+    CAPTURE(key);
+    REQUIRE(en.count(key) == 1);
+    CHECK(en.at(key) == english);
   }
 }
 
@@ -562,6 +577,13 @@ std::vector<core::InvalidParameter> exceptions_for_every_reason() {
         R"({"model_type":"llama","rope_scaling":{"rope_type":"linear","factor":2000}})",
         R"({"model_type":"llama","rope_theta":1e999})"})
     add([config] { (void)app::read_model_config_text(config); });
+  add([] {  // a sweep over its pixel budget
+    app::SweepSpec spec;
+    spec.key = "m";
+    spec.frames = 600;
+    (void)app::SweepWriter(*app::find_view("rope-2d"), app::find_view("rope-2d")->figures.front(), core::Params(), spec,
+                           app::SweepFormat::gif, app::ExportOptions{}, test::english(), "unused.gif");
+  });
 
   return out;
 }

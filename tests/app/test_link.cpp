@@ -4,6 +4,7 @@
 
 #include <random>
 #include <string>
+#include <vector>
 
 #include "app/common/link.hpp"
 
@@ -93,4 +94,56 @@ TEST_CASE("link: the page's fragment reads back as the same session (random sess
     CHECK(back.lesson == want.lesson);
     CHECK(back.params == want.params);
   }
+}
+
+TEST_CASE("link: an embed names one figure and its sliders; its fragment reads back") {
+  LinkRequest r = parse_link("#embed&view=rope&figure=frequencies&sliders=d,base&d=128&theme=light&lang=zh");
+  CHECK(r.error.empty());
+  CHECK(r.embed);
+  CHECK(r.view == "rope");
+  CHECK(r.figure == "frequencies");
+  CHECK(r.sliders == std::vector<std::string>{"d", "base"});
+  REQUIRE(r.params.size() == 1);  // figure, sliders, theme and lang are not parameters
+  CHECK(r.params[0] == std::pair<std::string, std::string>{"d", "128"});
+  CHECK(r.theme == "light");
+  CHECK(r.lang == "zh");
+  CHECK(parse_link("embed=1&view=rope").embed);
+  CHECK_FALSE(parse_link("view=rope").embed);
+  CHECK(parse_link("embed&sliders=,d,,base,").sliders == std::vector<std::string>{"d", "base"});
+  CHECK(parse_link("embed&sliders=").sliders.empty());
+  CHECK_FALSE(parse_link("embed=maybe").embed);  // (then a parameter "embed", which no lesson has: refused by name)
+
+  // Written and read back, random sessions and options.
+  std::mt19937 rng(41);
+  const std::vector<std::string_view> keys = {"base", "d", "factor", "method", "pos"};
+  const std::vector<std::string> values = {"500000", "128", "0:9,100", "llama3", "a b&c", "π/2"};
+  for (int trial = 0; trial < 300; ++trial) {
+    Session s;
+    s.lesson = "scaling";
+    for (std::string_view k : keys)
+      if (rng() % 2) s.params.emplace_back(std::string(k), values[rng() % values.size()]);
+    EmbedOptions e;
+    if (rng() % 2) e.figure = "ratio";
+    for (std::string_view k : keys)
+      if (rng() % 3 == 0) e.sliders.emplace_back(k);
+    if (rng() % 2) e.theme = "projector";
+    if (rng() % 2) e.lang = "zh";
+    const std::string fragment = embed_fragment(s, keys, e);
+    CHECK(fragment.rfind("embed&view=scaling", 0) == 0);
+    const LinkRequest back = parse_link(fragment);
+    CHECK(back.error.empty());
+    CHECK(back.embed);
+    CHECK(back.figure == e.figure);
+    CHECK(back.sliders == e.sliders);
+    CHECK(back.theme == e.theme);
+    CHECK(back.lang == e.lang);
+    CHECK(link_session(back).params == s.params);
+  }
+}
+
+TEST_CASE("link: the embed snippet is one <iframe> line with its attributes escaped") {
+  const std::string code = embed_snippet("https://x.org/p/index.html#embed&view=rope&a=\"<b>\"", "poslab: RoPE & \"you\"", 800, 500);
+  CHECK(code == "<iframe src=\"https://x.org/p/index.html#embed&amp;view=rope&amp;a=&quot;&lt;b&gt;&quot;\" width=\"800\" "
+                "height=\"500\" title=\"poslab: RoPE &amp; &quot;you&quot;\" style=\"border:0;max-width:100%\" "
+                "loading=\"lazy\" allow=\"fullscreen; clipboard-write\"></iframe>");
 }

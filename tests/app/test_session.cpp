@@ -102,8 +102,15 @@ TEST_CASE("bad session files are refused with a reason") {
   const Case cases[] = {
       {"", "is empty"},
       {"   \n", "is empty"},
-      {R"({"format": "poslab-session", "version": 1, "lesson": "ro)", "not valid JSON"},  // truncated
-      {"\x01\x02garbage", "not valid JSON"},
+      {R"({"format": "poslab-session", "version": 1, "lesson": "ro)", "never closed with a double quote"},  // truncated
+      {"\x01\x02garbage", "line 1, column 1: expected a value"},
+      {R"({"format": "poslab-session", "version": 1, "lesson": "rope",})", "line 1, column 60: a ',' before '}'"},
+      {R"({"format": "poslab-session", "version": 1, "lesson": "rope", "parms": {}})", "did you mean \"params\""},
+      {R"({"format": "poslab-session", "version": 1, "lesson": "rope", "params": {"d": 64, "d": 32}})",
+       "the key \"d\" is given twice"},
+      {R"({"format": "poslab-session", "version": 1, "lesson": "rope", "params": {"bsae": 64}})", "did you mean \"base\""},
+      {R"({"format": "poslab-session", "version": 1, "lesson": "rope", "animation": {"key": "m", "from": 0, "to": 1, "sped": 2}})",
+       "did you mean \"speed\""},
       {R"([1, 2, 3])", "not a poslab session"},
       {R"({"id": "llama3.1-8b", "params": {}})", "not a poslab session"},  // a preset, not a session
       {R"({"format": "poslab-session", "lesson": "rope"})", "no version"},
@@ -137,13 +144,16 @@ TEST_CASE("bad session files are refused with a reason") {
 TEST_CASE("hostile sessions: deep nesting, huge arrays, huge files") {
   // Nesting far beyond what the format needs is refused before parsing.
   const std::string deep = std::string(100000, '[') + std::string(100000, ']');
-  CHECK(refusal([&] { app::parse_session(deep, "deep"); }).find("nested too deeply") != std::string::npos);
+  CHECK(refusal([&] { app::parse_session(deep, "deep"); }).find("nested deeper than 8 levels") != std::string::npos);
   const std::string deep_obj = R"({"format":"poslab-session","version":1,"lesson":"rope","x":)" +
                                std::string(5000, '[') + std::string(5000, ']') + "}";
-  CHECK(refusal([&] { app::parse_session(deep_obj, "deep"); }).find("nested too deeply") != std::string::npos);
-  // Brackets inside strings do not count as nesting.
-  CHECK(app::parse_session(R"({"format":"poslab-session","version":1,"lesson":"rope","note":"[[[[[[[[[[[[[[[["})", "s")
-            .lesson == "rope");
+  CHECK(refusal([&] { app::parse_session(deep_obj, "deep"); }).find("nested deeper than 8 levels") != std::string::npos);
+  // Brackets inside strings do not count as nesting: this is refused for its mode, not its depth.
+  CHECK(refusal([] {
+          app::parse_session(R"({"format":"poslab-session","version":1,"lesson":"rope",)"
+                             R"("animation":{"key":"m","from":0,"to":1,"mode":"[[[[[[[[[[[[[[[["}})",
+                             "s");
+        }).find("mode = [[[[") != std::string::npos);
   // A huge array where a value belongs.
   std::string huge = R"({"format":"poslab-session","version":1,"lesson":"rope","params":{"pos":[)";
   for (int i = 0; i < 200000; ++i) huge += "1,";
@@ -181,8 +191,8 @@ TEST_CASE("lesson and preset ids must be words that can be written back") {
     const std::string file = R"({"format":"poslab-session","version":1,"lesson":")" + quoted + R"("})";
     const std::string preset = R"({"format":"poslab-session","version":1,"lesson":"rope","preset":")" + quoted + R"("})";
     const bool utf8 = id.find('\xff') == std::string::npos && id.find('\x81') == std::string::npos;
-    CHECK(refusal([&] { app::parse_session(file, "ids.json"); }).find(utf8 ? "invalid lesson id" : "not valid JSON") != std::string::npos);
-    CHECK(refusal([&] { app::parse_session(preset, "ids.json"); }).find(utf8 ? "invalid preset id" : "not valid JSON") != std::string::npos);
+    CHECK(refusal([&] { app::parse_session(file, "ids.json"); }).find(utf8 ? "invalid lesson id" : "not valid UTF-8") != std::string::npos);
+    CHECK(refusal([&] { app::parse_session(preset, "ids.json"); }).find(utf8 ? "invalid preset id" : "not valid UTF-8") != std::string::npos);
   }
   CHECK(refusal([] { app::parse_state_string("poslab:1 lesson=rope lesson=t5"); }).find("given twice") != std::string::npos);
   // Every real lesson and preset id passes, and what passes writes back.

@@ -1,8 +1,20 @@
 #!/usr/bin/python3
-"""poslab bench in the browser against the native one, in one run (issue 16).
+"""poslab bench in the browser against the native one, in one run (issues 16, 31).
 
 Usage:
   tests/bench/web_bench.py [--site build-web/site] [--native build/poslab] [--json] [--view ID ...]
+  tests/bench/web_bench.py --worker [--site …] [--native …] [--json] [--view ID ...]
+
+--worker (issue 31): the page as a student meets it — figures built in its
+Web Worker, nothing warmed up, every key at the maxima — against `poslab
+bench --view …` natively (figures on a worker thread), right after: per key the
+page's frame p95 and slowest frame (targets: p95 <= 16 ms, none above 50 ms)
+and how long the figure trails the slider, web against native (target <= 2x).
+
+Without --worker (issue 16): the page with each figure built in the frame
+and each lesson warmed up first (#bench&in-place&warm) against
+`poslab bench --in-place`, at the defaults: the ratio web/native of the
+frames' p95, a measure of how fast the wasm runs.
 
 Serves the web build, opens index.html#bench in headless Chromium (software
 WebGL, as the web tests do) and reads the frame report the page prints; runs
@@ -18,6 +30,7 @@ before timing them (V8 optimizes a wasm function only once it runs hot);
 """
 import argparse
 import json
+import os
 import pathlib
 import subprocess
 import sys
@@ -28,9 +41,10 @@ import cdp  # noqa: E402  (tests/web/cdp.py)
 from run_web_tests import chromium, serve  # noqa: E402
 
 
-def web_report(site, views=()):
+def web_report(site, views=(), flags="&in-place&warm"):
     server = serve(site)
-    url = f"http://127.0.0.1:{server.server_address[1]}/index.html#bench" + ("=" + ",".join(views) if views else "")
+    url = (f"http://127.0.0.1:{server.server_address[1]}/index.html#bench" + ("=" + ",".join(views) if views else "")
+           + flags)
     b = cdp.Browser(chromium(), 1280, 800)
     try:
         b.call("Page.navigate", url=url)
@@ -49,13 +63,57 @@ def web_report(site, views=()):
     return json.loads(text)
 
 
+def worker_main(args):
+    # The page at the maxima alone (the targets are about them), then natively the
+    # same lessons' frames (--view: no exports, kernels or deck), right after.
+    load_before = os.getloadavg()
+    web = web_report(pathlib.Path(args.site), args.view, "&max")
+    views = args.view or list(web.get("frame_ms", {}))
+    native = json.loads(subprocess.run([args.native, "bench", "--json"] + [a for v in views for a in ("--view", v)],
+                                       capture_output=True, text=True, check=True).stdout)
+    rows = []
+    for view, w in web["frame_ms"].items():
+        n = native["frame_ms"].get(view, {})
+        for key, wc in w["keys"].items():
+            wm, nm = wc.get("max", {}), n.get("keys", {}).get(key, {}).get("max", {})
+            if "p95" not in wm:
+                continue
+            trail_w, trail_n = wm["figure_ms"]["p95"], nm.get("figure_ms", {}).get("p95", 0)
+            landing = wm.get("figures_from_page_worker", {}).get("landing_max", 0)
+            rows.append({"view": view, "key": key, "p95": wm["p95"], "max_frame": max(wm["max_frame"], landing),
+                         "frames": wm["frames"], "figure_p95_web": trail_w, "figure_p95_native": trail_n,
+                         "trail_ratio": trail_w / trail_n if trail_n > 0 else None,
+                         "worker_builds": wm.get("figures_from_page_worker", {}).get("builds", 0),
+                         "caught_up": wm.get("caught_up")})
+    if args.json:
+        print(json.dumps({"web": web, "native": native, "rows": rows}, indent=2))
+        return
+    print(f"{web.get('figures_built')}; {web.get('settings')}; no warm-up; load average "
+          f"{load_before[0]:.1f} before, {os.getloadavg()[0]:.1f} after ({os.cpu_count()} cores)")
+    print(f"{'lesson':14} {'key':22} {'p95':>6} {'max':>7} {'trail web':>9} {'native':>7} {'ratio':>6}   (maxima, ms)")
+    for r in rows:
+        ratio = f"{r['trail_ratio']:6.2f}" if r["trail_ratio"] else "     —"
+        print(f"{r['view']:14} {r['key']:22} {r['p95']:6.1f} {r['max_frame']:7.1f} {r['figure_p95_web']:9.1f} "
+              f"{r['figure_p95_native']:7.1f} {ratio}")
+    over16 = [r for r in rows if r["p95"] > 16]
+    over50 = [r for r in rows if r["max_frame"] > 50]
+    trails = [r for r in rows if r["trail_ratio"] and r["trail_ratio"] > 2 and r["figure_p95_web"] > 16.7]
+    print(f"{len(rows)} keys at the maxima: p95 above 16 ms: {len(over16)}; a frame above 50 ms: {len(over50)} "
+          f"(slowest {max((r['max_frame'] for r in rows), default=0):.1f} ms); figure trailing more than 2x native "
+          f"(and more than a frame): {len(trails)}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--site", default=str(ROOT / "build-web" / "site"))
     ap.add_argument("--native", default=str(ROOT / "build" / "poslab"))
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--worker", action="store_true", help="the page with its worker at the maxima (issue 31)")
     ap.add_argument("--view", action="append", default=[], help="these lessons alone (repeatable)")
     args = ap.parse_args()
+    if args.worker:
+        worker_main(args)
+        return
     web = web_report(pathlib.Path(args.site), args.view)
     native = json.loads(subprocess.run([args.native, "bench", "--json", "--in-place"] +
                                        [a for v in args.view for a in ("--view", v)],

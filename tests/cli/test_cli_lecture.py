@@ -132,7 +132,7 @@ class Handouts(unittest.TestCase):
             "param": (deck([{"lesson": "rope", "params": {"d": 3}}]), "scene 1"),
             "unknown param": (deck([{"lesson": "alibi", "params": {"base": 2}}]), "scene 1"),
             "version": (deck([{"lesson": "rope"}], version=99), "newer poslab"),
-            "truncated": (deck([{"lesson": "rope"}])[:-9], "truncated"),
+            "truncated": (deck([{"lesson": "rope"}])[:-9], "found the end of the file"),
         }
         for name, (text, said) in cases.items():
             with self.subTest(name):

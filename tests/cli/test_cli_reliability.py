@@ -244,7 +244,7 @@ class Sessions(unittest.TestCase):
                                       '"animation": {"key": "m", "from": -1e999, "to": 1}}')
         line = one_line(run("gui", "--session", path, check=2))
         self.assertIn("animation.from", line)
-        self.assertIn("out of range", line)
+        self.assertIn("beyond the range of a double", line)
 
 
 def budget_line(p):

@@ -7,14 +7,21 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <deque>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "app/common/messages.hpp"
 #include "app/export/figure_export.hpp"
+#include "app/plot/figure_wire.hpp"
+#include "app/ui/remote_builds.hpp"
 #include "app/ui/slider_math.hpp"
+#include "app/ui/worker_jobs.hpp"
 #include "gui_test_support.hpp"
+#include "poslab/core/errors.hpp"
+#include "poslab/core/lab/lab.hpp"
 
 using namespace poslab;
 namespace ui = poslab::app::ui;
@@ -196,4 +203,316 @@ TEST_CASE("plots scrolled out of view are not laid out; scrolled back (or a tall
   b.display = {1600, 1000};
   b.frames(2);
   CHECK(laid_out_after_change(400) == shown);
+}
+
+// [SECTION] The page's worker (issue 31): builds sent as bytes, answered as bytes
+
+namespace {
+
+/// The page's Web Worker, played by the test: requests queue up and are
+/// answered — by the worker's own code, serve_build_request — when the test
+/// says, as the browser delivers them between two frames.
+struct QueuedWorker final : ui::RemoteBuilds {
+  struct Job {
+    std::uint64_t id;
+    std::string request;
+    std::function<void(std::string_view)> land;
+  };
+  bool up = true;
+  std::deque<Job> queue;
+  std::uint64_t next = 1;
+  int answered = 0, cancelled = 0;
+
+  bool ready() const override { return up; }
+  std::uint64_t submit(std::string request, std::function<void(std::string_view)> land) override {
+    queue.push_back({next, std::move(request), std::move(land)});
+    return next++;
+  }
+  void cancel(std::uint64_t id) override {
+    const auto it = std::find_if(queue.begin(), queue.end(), [&](const Job& j) { return j.id == id; });
+    if (it == queue.end()) return;
+    queue.erase(it);
+    ++cancelled;
+  }
+  int in_flight() const override { return static_cast<int>(queue.size()); }
+  /// Answers every job in order.
+  void answer_all() {
+    while (!queue.empty()) {
+      Job j = std::move(queue.front());
+      queue.pop_front();
+      const std::string reply = ui::serve_build_request(j.request, app::assets_dir());
+      ++answered;
+      j.land(reply);
+    }
+  }
+  /// The worker dies: every job in flight fails (lands with no reply).
+  void die() {
+    up = false;
+    while (!queue.empty()) {
+      Job j = std::move(queue.front());
+      queue.pop_front();
+      j.land({});
+    }
+  }
+};
+
+/// The figure as the worker sends it: built at the state and the entry's
+/// size, sampled ahead for the screen (1 device pixel per point here).
+std::string sent(test::BlindApp& b, const app::FigureDef& f, const ui::FigureCache::Entry& e) {
+  try {
+    app::fig::Figure fig = app::build_figure(b.state().view(), f, b.state().params(), b.app->tr(), e.width, e.height);
+    app::fig::prepare_for_screen(fig, e.width, e.height, 1.0);
+    return app::fig::wire::encode_figure(fig, true);
+  } catch (const std::exception& ex) {
+    return "error: " + app::error_text(b.app->tr(), ex);
+  }
+}
+
+/// Every figure shown is the state's: built in place (as check_caught_up
+/// compares) or, byte for byte, what the worker sends for the state.
+void check_caught_up_remote(test::BlindApp& b, QueuedWorker& worker) {
+  for (int round = 0; round < 6 && (round == 0 || b.app->figures().updating() > 0); ++round) {
+    worker.answer_all();
+    b.frames(1);
+  }
+  CHECK(b.app->figures().updating() == 0);
+  CHECK(worker.in_flight() == 0);
+  for (const app::FigureDef& f : b.state().view().figures)
+    if (const ui::FigureCache::Entry* e = b.app->figures().find(b.state().view().id, f.id)) {
+      CAPTURE(f.id);
+      CHECK_FALSE(e->updating());
+      const std::string bytes = e->error.empty() ? app::fig::wire::encode_figure(e->figure, true) : "error: " + e->error;
+      const bool as_sent = bytes == sent(b, f, *e);
+      if (!as_sent) CHECK(shown(*e) == expected(b, f, *e));
+    }
+}
+
+}  // namespace
+
+TEST_CASE("page worker: slow builds go out as bytes, the frame never waits, and what lands is the state's") {
+  test::BlindApp b;  // no worker thread: the page's one thread
+  QueuedWorker worker;
+  b.app->figures().set_remote(&worker);
+  b.app->figures().set_wait_ms(0);  // every build that took any time at all is "slow"
+  REQUIRE(b.state().select_view("relative"));
+  (void)b.state().go_to_step(-1);  // the whole page: every figure
+  b.frames(2);  // first builds: in place (nothing known about them yet)
+  check_caught_up_remote(b, worker);
+  CHECK(worker.answered == 0);
+  const auto& figures = b.state().view().figures;
+  std::vector<std::uint64_t> versions;
+  for (const app::FigureDef& f : figures) {
+    const ui::FigureCache::Entry* e = b.app->figures().find("relative", f.id);
+    REQUIRE(e != nullptr);
+    versions.push_back(e->version);
+  }
+  // A drag: every figure that reads the key is sent to the worker; the frame
+  // shows the previous figure, marked updating, and does not wait.
+  REQUIRE(b.state().set_param("clip", 8.0).empty());
+  b.frames(1);
+  CHECK(worker.in_flight() > 0);
+  int updating = 0;
+  for (std::size_t i = 0; i < figures.size(); ++i) {
+    const ui::FigureCache::Entry* e = b.app->figures().find("relative", figures[i].id);
+    if (e->updating()) {
+      ++updating;
+      CHECK(e->version == versions[i]);
+    }
+  }
+  CHECK(updating > 0);
+  CHECK(worker.in_flight() >= updating);
+  CHECK(b.app->wants_redraw());
+  // More moves before anything lands: one job per figure at a time, never a queue of stale ones.
+  const int in_flight = worker.in_flight();
+  REQUIRE(b.state().set_param("clip", 9.0).empty());
+  b.frames(3);
+  CHECK(worker.in_flight() == in_flight);
+  check_caught_up_remote(b, worker);
+  CHECK(worker.answered >= in_flight);
+  for (std::size_t i = 0; i < figures.size(); ++i) {
+    const ui::FigureCache::Entry* e = b.app->figures().find("relative", figures[i].id);
+    if (std::find(e->reads.begin(), e->reads.end(), "clip") != e->reads.end()) CHECK(e->version != versions[i]);
+  }
+  // The readouts too.
+  const auto& r = b.app->figures().readouts(b.state(), b.app->tr());
+  const std::vector<app::Readout> want = app::view_readouts(b.state().view(), b.state().params(), b.app->tr());
+  REQUIRE(r.rows.size() == want.size());
+  for (std::size_t i = 0; i < want.size(); ++i) CHECK(r.rows[i].value == want[i].value);
+}
+
+TEST_CASE("page worker: any run of changes, lessons and steps ends on the state's figures; cancelled jobs are dropped") {
+  test::BlindApp b;
+  QueuedWorker worker;
+  b.app->figures().set_remote(&worker);
+  std::mt19937_64 rng(31);
+  const auto& views = b.state().views();
+  for (int round = 0; round < 10; ++round) {
+    const app::ViewDef& v = views[rng() % views.size()];
+    CAPTURE(v.id);
+    REQUIRE(b.state().select_view(v.id));
+    b.app->figures().set_wait_ms(round % 3 == 0 ? ui::FigureCache::kWaitMs : 0);
+    for (int move = 0; move < 8; ++move) {
+      const std::string_view key = v.keys[rng() % v.keys.size()];
+      const core::ParamSpec& spec = core::param_spec(key);
+      if (spec.type == core::ParamType::real || spec.type == core::ParamType::integer) {
+        const double t = std::uniform_real_distribution<double>(0, 1)(rng);
+        (void)b.state().set_param(key, ui::snap(spec, ui::interpolate(spec, spec.ui_min, spec.ui_max, t), true));
+      } else if (b.state().steps() && rng() % 4 == 0) {
+        (void)b.state().go_to_step(static_cast<int>(rng() % b.state().steps()->scenes.size()));
+      }
+      b.frames(1);
+      if (rng() % 3 == 0) worker.answer_all();  // some land mid-drag
+    }
+    check_caught_up_remote(b, worker);
+  }
+  CHECK(worker.answered > 0);
+  // Leaving a lesson while its figures are out: their jobs are cancelled.
+  REQUIRE(b.state().select_view("decay"));
+  b.app->figures().set_wait_ms(0);
+  b.frames(2);
+  REQUIRE(b.state().set_param("d", 512.0).empty());
+  b.frames(1);
+  REQUIRE(worker.in_flight() > 0);
+  const int cancelled = worker.cancelled;
+  REQUIRE(b.state().select_view("gaussian"));
+  b.frames(2);
+  CHECK(worker.cancelled > cancelled);
+  check_caught_up_remote(b, worker);
+}
+
+TEST_CASE("page worker: when it dies mid-build, nothing waits for ever: the page builds those figures itself") {
+  test::BlindApp b;
+  QueuedWorker worker;
+  b.app->figures().set_remote(&worker);
+  b.app->figures().set_wait_ms(0);
+  REQUIRE(b.state().select_view("learned"));
+  b.frames(2);
+  REQUIRE(b.state().set_param("d", 96.0).empty());
+  b.frames(1);
+  REQUIRE(worker.in_flight() > 0);
+  worker.die();  // every job in flight lands with no reply; ready() is false from now on
+  b.frames(3);
+  CHECK(b.app->figures().updating() == 0);
+  check_caught_up(b);  // built in place, equal to the state's
+  REQUIRE(b.state().set_param("d", 128.0).empty());
+  b.frames(1);
+  CHECK(worker.in_flight() == 0);  // nothing more is sent to a dead worker
+  check_caught_up(b);
+}
+
+TEST_CASE("page worker: requests and replies as bytes; a bad request gets an error reply, not a crash") {
+  const app::Translator tr = app::Translator::load(app::assets_dir(), "en");
+  const app::ViewDef& v = *app::find_view("alibi");
+  ui::BuildRequest q;
+  q.view = "alibi";
+  q.figure = "weights";
+  q.params.set_text("positions", "300");
+  q.params.set_text("heads", "12");
+  q.lang = "zh";
+  q.width = 640, q.height = 400;
+  q.density = 2;
+  const std::string bytes = ui::encode_request(q);
+  const ui::BuildRequest back = ui::decode_request(bytes);
+  CHECK(back.view == q.view);
+  CHECK(back.figure == q.figure);
+  CHECK(back.params == q.params);
+  CHECK(back.params.set_keys() == q.params.set_keys());
+  CHECK(back.lang == "zh");
+  CHECK(back.width == 640);
+  CHECK(back.density == 2);
+  // Served as the worker does: the figure the page would build, sampled ahead, in Chinese.
+  const ui::FigureReply reply = ui::decode_figure_reply(ui::serve_build_request(bytes, app::assets_dir()));
+  REQUIRE(reply.result.error.empty());
+  CHECK_FALSE(reply.build_here);
+  CHECK(reply.result.reads_known);
+  CHECK(std::find(reply.result.reads.begin(), reply.result.reads.end(), "positions") != reply.result.reads.end());
+  app::fig::Figure want = app::build_figure(v, *app::find_figure(v, "weights"), q.params,
+                                            app::Translator::load(app::assets_dir(), "zh"), 640, 400);
+  app::fig::prepare_for_screen(want, 640, 400, 2);
+  CHECK(app::fig::wire::encode_figure(reply.result.figure, true) == app::fig::wire::encode_figure(want, true));
+  // A value out of range names it, in the request's language.
+  q.params.set_text("positions", "2");
+  q.figure = "no-such-figure";
+  const ui::FigureReply bad = ui::decode_figure_reply(ui::serve_build_request(ui::encode_request(q), app::assets_dir()));
+  CHECK(bad.result.error.find("no-such-figure") != std::string::npos);
+  // Readouts.
+  q.kind = ui::BuildRequest::Kind::readouts;
+  const ui::ReadoutsReply rows = ui::decode_readouts_reply(ui::serve_build_request(ui::encode_request(q), app::assets_dir()));
+  CHECK(rows.result.error.empty());
+  CHECK(rows.result.rows.size() == app::view_readouts(v, q.params, tr).size());
+  // Not a request at all: refused as such.
+  CHECK_THROWS_AS(ui::serve_build_request("nonsense", app::assets_dir()), std::runtime_error);
+  CHECK_THROWS_AS(ui::decode_figure_reply("PLR1"), std::runtime_error);
+}
+
+TEST_CASE("worker jobs: kinds by name, a long job in slices with its progress") {
+  ui::WorkerJobs jobs(app::assets_dir());
+  CHECK(jobs.knows("build"));
+  CHECK_THROWS_AS((void)jobs.start("train", ""), std::invalid_argument);
+  // A job of ten slices (as the lab's training will run): progress after each, the reply at the end.
+  struct Count final : ui::WorkerJob {
+    int done = 0;
+    bool step(double) override { return ++done == 10; }
+    ui::JobProgress progress() const override { return {static_cast<double>(done), 10, "step " + std::to_string(done)}; }
+    std::string reply() override { return "counted " + std::to_string(done); }
+  };
+  jobs.add("train", [](std::string_view) { return std::make_unique<Count>(); });
+  auto job = jobs.start("train", "");
+  int slices = 1;
+  while (!job->step(50)) {
+    CHECK(job->progress().done == slices);
+    CHECK(job->progress().total == 10);
+    ++slices;
+  }
+  CHECK(slices == 10);
+  CHECK(job->reply() == "counted 10");
+  // "build" is one slice: a figure cannot be split.
+  ui::BuildRequest q;
+  q.view = "rope";
+  q.figure = "frequencies";
+  q.width = 400, q.height = 300;
+  auto build = jobs.start("build", ui::encode_request(q));
+  CHECK(build->step(50));
+  CHECK(ui::decode_figure_reply(build->reply()).result.error.empty());
+}
+
+TEST_CASE("worker jobs: \"lab\" trains a model a few steps per slice and answers as the lab itself does") {
+  ui::WorkerJobs jobs(app::assets_dir());
+  REQUIRE(jobs.knows("lab"));
+  const std::string request =
+      R"({"task": "lm", "encoding": "alibi", "seed": 3, "steps": 7, "layers": 1, "width": 16, "heads": 2,)"
+      R"( "train_length": 8, "eval_length": 16, "batch": 4, "eval_samples": 8})";
+  auto job = jobs.start("lab", request);
+  int slices = 0;
+  double last = -1;
+  while (!job->step(0)) {  // a budget of 0: one step per slice
+    ++slices;
+    CHECK(job->progress().done > last);
+    CHECK(job->progress().total == 7);
+    last = job->progress().done;
+  }
+  CHECK(slices == 6);  // the seventh step finishes it
+  const nlohmann::json reply = nlohmann::json::parse(job->reply());
+  // The same run trained in one go (a run is a pure function of its config).
+  core::lab::LabRun run(ui::lab_config_from_json(request));
+  run.train(100);
+  const core::lab::LabEvaluation e = run.evaluate();
+  CHECK(reply.at("encoding") == "alibi");
+  CHECK(reply.at("steps") == 7);
+  CHECK(reply.at("params") == run.parameter_count());
+  REQUIRE(reply.at("loss").size() == run.loss_history().size());
+  for (std::size_t i = 0; i < run.loss_history().size(); ++i)
+    CHECK(static_cast<float>(reply.at("loss")[i].get<double>()) == run.loss_history()[i]);
+  REQUIRE(reply.at("values").size() == e.values.size());
+  CHECK(reply.at("lengths").get<std::vector<int>>() == e.lengths);
+  for (std::size_t i = 0; i < e.values.size(); ++i) CHECK(reply.at("values")[i].get<double>() == e.values[i]);
+  CHECK(reply.at("metric") == "loss");
+  // Bad requests fail the job with the key's name, before any training.
+  CHECK_THROWS_AS((void)jobs.start("lab", "not json"), std::exception);
+  try {
+    (void)jobs.start("lab", R"({"layers": 9})");
+    FAIL("layers 9 was accepted");
+  } catch (const core::InvalidParameter& ex) {
+    CHECK(std::string(ex.what()).find("layers") != std::string::npos);
+  }
 }

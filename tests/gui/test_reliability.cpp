@@ -8,6 +8,8 @@
 // - no config folder in a place other users can write (HOME unset used to
 //   mean /tmp/.config/poslab); none usable: no saving, and the GUI says so;
 //   an unwritable folder is said at start, not only on stderr at exit;
+// - only folders of this user or root that no one else can write hold the
+//   config (issue 32), and what a killed writer left there is removed;
 // - screenshots within one second get distinct names;
 // - sessions: an unknown preset is refused; an unreadable --session file is
 //   an I/O failure (exit 1), not bad usage;
@@ -330,6 +332,69 @@ TEST_CASE("is_private_path: no folder other users can write on the way") {
   CHECK(app::is_private_path(shared / "mine" / "poslab"));
   CHECK_FALSE(app::is_private_path(shared / "someone-may-create-this" / "poslab", &why));
   CHECK_FALSE(app::is_private_path(shared, &why));
+}
+
+TEST_CASE("is_private_path: only folders of this user (or root) that no one else can write (issue 32)") {
+  TempDir dir("owners");
+  std::string why;
+  // A team share owned by a colleague: their settings.json could send this
+  // user's screenshots and autosave into their folder.
+  const fs::path share = dir.path / "share";
+  fs::create_directories(share / "poslab");
+  if (::chown(share.c_str(), 4242, 4242) == 0) {
+    CHECK_FALSE(app::is_private_path(share / "poslab", &why));
+    CHECK(why == share.string() + " belongs to another user");
+    ScopedEnv h("HOME", std::nullopt);
+    ScopedEnv x("XDG_CONFIG_HOME", share.string());
+    CHECK(app::find_config_dir().dir.empty());
+  }
+  // Writable by a group with other members: refused; by this user's private
+  // group (Debian's umask 002 home folders): the user's own.
+  const fs::path team = dir.path / "team";
+  fs::create_directories(team);
+  ::chmod(team.c_str(), 0775);
+  if (::chown(team.c_str(), ::getuid(), 100) == 0 && ::getgid() != 100) {  // "users"
+    CHECK_FALSE(app::is_private_path(team / "poslab", &why));
+    CHECK(why == team.string() + " is writable by the members of its group");
+  }
+  const fs::path own_group = dir.path / "own-group";
+  fs::create_directories(own_group);
+  ::chmod(own_group.c_str(), 0775);
+  REQUIRE(::chown(own_group.c_str(), ::getuid(), ::getgid()) == 0);
+  if (::getuid() == 0) CHECK(app::is_private_path(own_group / "poslab"));  // root's group has no other member
+  // Nothing changed for the usual folders.
+  CHECK(app::is_private_path(dir.path / "home" / ".config" / "poslab"));
+}
+
+TEST_CASE("temporary files a killed writer left in the config folder are removed at start (issue 32)") {
+  TempDir dir("stale");
+  const fs::path config = dir.path / "config";
+  fs::create_directories(config / ".poslab-set.tmp-123456");
+  write(config / ".settings.json.tmp-2718281828123", "{\"half");
+  write(config / ".autosave.json.tmp-31415", "{");
+  write(config / ".poslab-set.tmp-123456" / "a.png", "x");
+  write(config / "notes.tmp-keep", "mine");          // not a name the writer makes
+  write(config / ".settings.json.tmp-abc", "mine");  // nor this
+  {
+    ui::BlindPlatform platform;
+    ui::App a(platform, persisting(config));
+    REQUIRE(a.saves_on_exit());
+  }
+  CHECK_FALSE(fs::exists(config / ".settings.json.tmp-2718281828123"));
+  CHECK_FALSE(fs::exists(config / ".autosave.json.tmp-31415"));
+  CHECK_FALSE(fs::exists(config / ".poslab-set.tmp-123456"));
+  CHECK(fs::exists(config / "notes.tmp-keep"));
+  CHECK(fs::exists(config / ".settings.json.tmp-abc"));
+  // A second instance (no lock) removes nothing: the first may be writing.
+  write(config / ".settings.json.tmp-99", "{");
+  ui::BlindPlatform p1, p2;
+  ui::App first(p1, persisting(config));
+  write(config / ".settings.json.tmp-98", "{");
+  {
+    ui::App second(p2, persisting(config));
+    CHECK_FALSE(second.saves_on_exit());
+  }
+  CHECK(fs::exists(config / ".settings.json.tmp-98"));
 }
 
 TEST_CASE("no private config folder: the app runs without saving and says so") {

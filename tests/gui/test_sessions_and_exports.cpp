@@ -6,6 +6,10 @@
 
 #include <fstream>
 
+#include <imgui_internal.h>
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
 #include "app/common/session.hpp"
 #include "app/ui/image.hpp"
 #include "app/ui/request.hpp"
@@ -176,6 +180,127 @@ TEST_CASE("copy link: the settings' base address, then the lesson and its set pa
   REQUIRE(st.apply_session(back).empty());
   CHECK(st.view().id == std::string_view("scaling"));
   CHECK(st.session().params == before.params);
+}
+
+namespace {
+
+/// The text of an HTML attribute (&amp; &lt; &gt; &quot;) as the browser reads it.
+std::string unescape_attribute(std::string s) {
+  for (const auto& [from, to] : {std::pair<std::string, std::string>{"&lt;", "<"}, {"&gt;", ">"}, {"&quot;", "\""}, {"&amp;", "&"}})
+    for (std::size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) s.replace(at, from.size(), to);
+  return s;
+}
+
+/// Whether ImGui drew window `name` in the last frame.
+bool window_drawn(const char* name) {
+  const ImGuiWindow* w = ImGui::FindWindowByName(name);
+  return w && w->WasActive;
+}
+
+}  // namespace
+
+TEST_CASE("copy embed code: an <iframe> of the figure in front and the sliders that change it; its link opens that embed") {
+  test::BlindApp b;
+  auto& st = b.state();
+  REQUIRE(st.select_view("rope"));
+  (void)st.go_to_step(-1);
+  REQUIRE(st.set_assignments({"d=128", "base=500000"}).empty());
+  st.set_theme("light");
+  b.frames(2);
+  b.app->settings().link_base = "https://example.org/course/poslab/index.html#old";
+  b.app->run(ui::Action::copy_embed);
+  const std::string code = ImGui::GetClipboardText();
+  CAPTURE(code);
+  const std::string head = "<iframe src=\"https://example.org/course/poslab/index.html#embed&amp;view=rope&amp;figure=frequencies";
+  CHECK(code.rfind(head, 0) == 0);
+  CHECK(code.find("width=\"800\" height=\"500\"") != std::string::npos);
+  CHECK(code.find("title=\"poslab: ") != std::string::npos);
+  CHECK(code.find("\"></iframe>") != std::string::npos);
+  CHECK(code.find('\n') == std::string::npos);
+  // The link inside reads back as an embed of this figure, at this state, theme and language.
+  const std::size_t from = code.find('"') + 1, to = code.find('"', from);
+  const std::string src = unescape_attribute(code.substr(from, to - from));
+  const app::LinkRequest link = app::parse_link(src.substr(src.find('#')));
+  CHECK(link.error.empty());
+  CHECK(link.embed);
+  CHECK(link.view == "rope");
+  CHECK(link.figure == "frequencies");
+  CHECK(link.theme == "light");
+  CHECK(link.lang == "en");
+  // The sliders: the keys the figure reads, in the lesson's order (d and base among them; m is not one).
+  const ui::FigureCache::Entry* built = b.app->figures().find("rope", "frequencies");
+  REQUIRE(built != nullptr);
+  CHECK(!link.sliders.empty());
+  for (const std::string& k : link.sliders)
+    CHECK(std::find(built->reads.begin(), built->reads.end(), k) != built->reads.end());
+  CHECK(std::find(link.sliders.begin(), link.sliders.end(), "d") != link.sliders.end());
+  CHECK(std::find(link.sliders.begin(), link.sliders.end(), "base") != link.sliders.end());
+  CHECK(std::find(link.sliders.begin(), link.sliders.end(), "m") == link.sliders.end());
+  CHECK(app::link_session(link).params == st.session().params);
+  // A guided step that names its sliders: those.
+  REQUIRE(st.steps() != nullptr);
+  for (int i = 0; i < static_cast<int>(st.steps()->scenes.size()); ++i)
+    if (!st.steps()->scenes[static_cast<std::size_t>(i)].sliders.empty()) {
+      REQUIRE(st.go_to_step(i).empty());
+      b.frames(1);
+      const std::string step_code = b.app->copy_embed_code();
+      const std::string step_src = unescape_attribute(step_code.substr(from, step_code.find('"', from) - from));
+      CHECK(app::parse_link(step_src.substr(step_src.find('#'))).sliders == st.current_step()->sliders);
+      break;
+    }
+}
+
+TEST_CASE("embed mode: one figure and the named sliders fill the window; no menus, no lesson list, no shortcuts") {
+  test::BlindApp b;
+  auto& st = b.state();
+  REQUIRE(st.select_view("rope"));
+  (void)st.go_to_step(-1);
+  app::EmbedOptions e;
+  e.figure = "frequencies";
+  e.sliders = {"d", "base"};
+  CHECK(b.app->set_embed(e).empty());
+  for (const ImVec2 size : {ImVec2{400, 300}, ImVec2{800, 500}, ImVec2{1600, 1000}}) {
+    CAPTURE(size.x);
+    b.display = size;
+    b.frames(3);
+    CHECK(window_drawn("##embed"));
+    CHECK_FALSE(window_drawn("##shell"));
+    CHECK(b.app->params_panel().drawn() == std::vector<std::string>{"d", "base"});
+    // The plot takes most of the window; nothing is drawn outside it.
+    const ImVec4 r = b.app->lesson_view().last_plot_rect();
+    CHECK(r.x >= 0);
+    CHECK(r.z <= size.x);
+    CHECK(r.w <= size.y);
+    CHECK((r.z - r.x) > 0.85f * size.x);
+    CHECK((r.w - r.y) > (size.y < 400 ? 0.3f : 0.5f) * size.y);
+    REQUIRE(b.app->figures().find("rope", "frequencies") != nullptr);
+    CHECK(b.app->figures().find("rope", "dials") == nullptr);  // no other figure is built
+  }
+  // Shortcuts do nothing in a course page (2 would switch lessons, F5 lecture mode).
+  b.platform.key_events = true;
+  b.app->key_event(GLFW_KEY_2, ui::kKeyPress, 0);
+  b.app->key_event(GLFW_KEY_F5, ui::kKeyPress, 0);
+  b.frames(2);
+  CHECK(st.view().id == std::string_view("rope"));
+  CHECK_FALSE(b.app->lecture());
+  b.platform.key_events = false;
+  // What the lesson does not have is left out, and said.
+  e.figure = "no-such-figure";
+  e.sliders = {"d", "heads", "d"};
+  const std::string why = b.app->set_embed(e);
+  CHECK(why.find("no-such-figure") != std::string::npos);
+  CHECK(why.find("heads") != std::string::npos);
+  b.frames(2);
+  REQUIRE(b.app->embed() != nullptr);
+  CHECK(b.app->embed()->figure == st.front_figure());
+  CHECK(b.app->params_panel().drawn() == std::vector<std::string>{"d"});
+  // No sliders named: none drawn.
+  e.sliders.clear();
+  e.figure = "dials";
+  CHECK(b.app->set_embed(e).empty());
+  b.frames(2);
+  CHECK(b.app->params_panel().drawn().empty());
+  CHECK(b.app->figures().find("rope", "dials") != nullptr);
 }
 
 TEST_CASE("export from the GUI: one figure, every figure of the lesson, tables") {

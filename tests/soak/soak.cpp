@@ -10,9 +10,14 @@
 // the heap in use (every 1000 frames, printed) and fails when either keeps
 // growing after the warm-up.
 //
-//   poslab_soak [--frames N] [--max-seconds S] [--seed K] [--report FILE]
+//   poslab_soak [--frames N] [--max-seconds S] [--seed K] [--report FILE] [--key-storm S]
 //
-// Stops after N frames or S seconds, whichever comes first. Exit 0: every
+// Stops after N frames or S seconds, whichever comes first. Then, with
+// --key-storm, S seconds of random key taps through the window's key queue,
+// up to four a frame, with and without Ctrl and Shift (a clicker's burst, a
+// cat on the keyboard; issue 32: two shortcuts in one frame aborted the app
+// on a Dear ImGui assertion): checked after every frame that the window
+// lives and at most one modal window is open. Exit 0: every
 // check held and memory stayed flat; 1: a check failed (each is printed);
 // 77: no display (ctest counts it as skipped).
 
@@ -47,9 +52,13 @@
 #include "app/common/assets.hpp"
 #include "app/common/session.hpp"
 #include "app/ui/app.hpp"
+#include "app/ui/key_events.hpp"
 #include "app/ui/slider_math.hpp"
 #include "app/platform/desktop/window.hpp"
 #include "poslab/core/random.hpp"
+
+#include <imgui.h>
+#include <imgui_internal.h>
 
 using namespace poslab;
 namespace ui = poslab::app::ui;
@@ -62,6 +71,7 @@ namespace {
 struct Options {
   long frames = 10000;
   double max_seconds = 1e9;
+  double key_storm = 0;  ///< seconds of random key taps after the frames
   std::uint64_t seed = 1;
   std::string report;
 };
@@ -441,6 +451,50 @@ class Soak {
   std::map<const void*, std::uint64_t> checked_;
 };
 
+// [SECTION] The key storm
+
+/// Random key taps through the key queue for `seconds`; returns the frames run.
+long key_storm(ui::Window& window, ui::App& app, std::uint64_t seed, double seconds, Tally& tally) {
+  std::vector<int> keys;
+  for (const ui::Shortcut& s : ui::shortcuts())
+    if (s.action != ui::Action::quit && s.action != ui::Action::screenshot && s.action != ui::Action::fullscreen)
+      keys.push_back(s.key);
+  for (int k = 'A'; k <= 'Z'; ++k) keys.push_back(k);  // GLFW's letter codes; typed into prompts too
+  Rng rng{seed ^ 0x5eedULL};
+  const auto t0 = std::chrono::steady_clock::now();
+  long frames = 0;
+  auto modals = [] {
+    int n = 0;
+    for (const ImGuiPopupData& p : GImGui->OpenPopupStack)
+      if (p.Window && (p.Window->Flags & ImGuiWindowFlags_Modal)) ++n;
+    return n;
+  };
+  while (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() < seconds) {
+    const int taps = static_cast<int>(rng.below(5));
+    for (int t = 0; t < taps; ++t) {
+      const int key = keys[rng.below(keys.size())];
+      int mods = 0;
+      if (rng.chance(0.35)) mods |= ui::kModControl;
+      if (rng.chance(0.2)) mods |= ui::kModShift;
+      if (key == 'Q' && (mods & ui::kModControl)) continue;  // quit
+      app.key_event(key, ui::kKeyPress, mods);
+      app.key_event(key, ui::kKeyRelease, mods);
+      tally.count("key storm: taps");
+    }
+    if (rng.chance(0.03)) {
+      app.key_event(256 /* GLFW_KEY_ESCAPE */, ui::kKeyPress, 0);
+      app.key_event(256, ui::kKeyRelease, 0);
+    }
+    if (!window.run_frame(app, 1.0 / 60)) tally.fail(frames, "key storm: the window closed");
+    // (the App's ImGui context stays current after its frame)
+    if (modals() > 1) tally.fail(frames, "key storm: two modal windows open at once");
+    if (modals() == 1) tally.count("key storm: frames with a modal");
+    ++frames;
+  }
+  tally.counts["key storm: frames"] += frames;
+  return frames;
+}
+
 // [SECTION] main
 
 bool parse(int argc, char** argv, Options& o) {
@@ -452,6 +506,7 @@ bool parse(int argc, char** argv, Options& o) {
     else if (a == "--max-seconds") o.max_seconds = std::stod(v);
     else if (a == "--seed") o.seed = std::stoull(v);
     else if (a == "--report") o.report = v;
+    else if (a == "--key-storm") o.key_storm = std::stod(v);
     else return false;
   }
   return o.frames > 0 && o.max_seconds > 0;
@@ -462,7 +517,7 @@ bool parse(int argc, char** argv, Options& o) {
 int main(int argc, char** argv) {
   Options opt;
   if (!parse(argc, argv, opt)) {
-    std::fprintf(stderr, "usage: poslab_soak [--frames N] [--max-seconds S] [--seed K] [--report FILE]\n");
+    std::fprintf(stderr, "usage: poslab_soak [--frames N] [--max-seconds S] [--seed K] [--report FILE] [--key-storm S]\n");
     return 2;
   }
   const fs::path dir = fs::temp_directory_path() / ("poslab-soak-" + std::to_string(::getpid()));
@@ -548,6 +603,10 @@ int main(int argc, char** argv) {
     rss_max = std::max(rss_max, rss_end);
     heap_end = heap_mb();
     trace.push_back({frames, rss_end, heap_end});
+    if (opt.key_storm > 0) {
+      (void)key_storm(*window, app, opt.seed, opt.key_storm, soak.tally);
+      app.set_lecture(false);  // the autosave below is checked as always
+    }
     app.save_on_exit();
     try {
       (void)app::load_session_file(dir / "config" / "autosave.json");

@@ -98,6 +98,26 @@ class Browser:
                       nativeVirtualKeyCode=key_code, modifiers=modifiers)
             time.sleep(0.1)
 
+    def screenshot(self, path, clip=None):
+        """The page as drawn now (or the rectangle `clip`: x, y, width, height, scale), as a PNG file."""
+        import base64
+        data = self.call("Page.captureScreenshot", format="png", **({"clip": clip} if clip else {}))["data"]
+        with open(path, "wb") as f:
+            f.write(base64.b64decode(data))
+
+    def new_tab(self):
+        """Opens a new tab (same profile), drives it from now on and closes the old one."""
+        old_session = self.session
+        old = self.call("Target.getTargets")["targetInfos"]
+        target = self.call("Target.createTarget", url="about:blank")["targetId"]
+        self.session = self.call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
+        self.call("Page.enable")
+        self.call("Runtime.enable")
+        for t in old:
+            if t["type"] == "page" and t["targetId"] != target:
+                self.call("Target.closeTarget", targetId=t["targetId"])
+        del old_session
+
     def close(self):
         try:
             self.call("Browser.close", timeout=5)

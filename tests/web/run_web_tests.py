@@ -16,6 +16,12 @@
    The site must load nothing from another host (a Content-Security-Policy
    of 'self' in index.html; any request for another host would fail the
    page) and stay within 8 MiB gzipped.
+4. The page's Web Worker (issue 31): the bench at the maxima with the worker
+   — frames go on while figures build there, every figure lands — against
+   the same keys built in the frame; offline: a second load, the server
+   stopped, runs from the service worker's copy (its worker too); an update
+   waits for the next visit; an embed link at 400×300 and 800×500 shows one
+   figure and only the named sliders.
 
 usage: run_web_tests.py --site build-web/site --wasm build-web/wasm --native build/poslab [--shots DIR]
 Prints "N passed, N failed" last; exit 1 on any failure.
@@ -319,7 +325,10 @@ def page_checks(site, native, shots):
               f"settings in localStorage (lesson {stored.get('lesson') if isinstance(stored, dict) else stored!r})")
         interaction_checks(browser, base)
         bench_checks(browser, base)
+        worker_bench_checks(browser, base)
+        embed_checks(browser, base, shots)
         old_browser_check(browser, base)
+        offline_checks(browser, site, shots)
     finally:
         server.shutdown()
         shutil.rmtree(served, ignore_errors=True)
@@ -377,7 +386,7 @@ def bench_checks(browser_path, base):
     import cdp  # tests/web/cdp.py
     b = cdp.Browser(browser_path, 1280, 800)
     try:
-        b.call("Page.navigate", url=f"{base}#bench=why-position")
+        b.call("Page.navigate", url=f"{base}#bench=why-position&warm")
         done = b.wait_for("document.body && document.body.dataset.bench === 'done'", 120)
         report = bench_report(b)
         frames = report.get("frame_ms", {})
@@ -397,6 +406,241 @@ def bench_checks(browser_path, base):
               f"#bench=why-positon: refused, naming it ({report.get('error')!r})")
     finally:
         b.close()
+
+
+def bench_case(report, view, key, setting="max"):
+    return report.get("frame_ms", {}).get(view, {}).get("keys", {}).get(key, {}).get(setting, {})
+
+
+def worker_bench_checks(browser_path, base):
+    """#bench=relative&keys=clip,positions&max: the bench at the maxima (1,048,576
+    positions, d = 8,192) with the page's worker — not warmed up: the first
+    seconds count — then the same keys built in the frame (&in-place), in one
+    run. With the worker the frames go on while the figures build (frames
+    during which a figure was being built), every figure arrives from the
+    worker and the last one is the state's; the frames' p95 is below the
+    in-frame build's."""
+    import cdp  # tests/web/cdp.py
+    reports = {}
+    for mode in ("", "&in-place"):
+        b = cdp.Browser(browser_path, 1280, 800)
+        try:
+            b.call("Page.navigate", url=f"{base}#bench=relative&keys=clip,positions&max{mode}")
+            done = b.wait_for("document.body && document.body.dataset.bench === 'done'", 600)
+            reports[mode] = bench_report(b) if done else {}
+        finally:
+            b.close()
+    worker, in_place = reports[""], reports["&in-place"]
+    check(worker.get("exit") == 0 and "worker" in worker.get("figures_built", "") and "warm_up" not in worker,
+          f"#bench at the maxima with the page's worker, not warmed up (exit {worker.get('exit')}, "
+          f"figures built {worker.get('figures_built')!r})")
+    check(in_place.get("figures_built") == "in the frame", f"…&in-place builds in the frame ({in_place.get('figures_built')!r})")
+    for key in ("clip", "positions"):
+        w, p = bench_case(worker, "relative", key), bench_case(in_place, "relative", key)
+        remote = w.get("figures_from_page_worker", {})
+        print(f"      relative {key} at the maxima: with the worker p95 {w.get('p95', 0):.1f} ms, slowest frame "
+              f"{w.get('max_frame', 0):.1f} ms, figure trails by p95 {w.get('figure_ms', {}).get('p95', 0):.0f} ms "
+              f"({remote.get('builds')} built in the worker, p95 {remote.get('build_p95', 0):.0f} ms there); "
+              f"in the frame p95 {p.get('p95', 0):.1f} ms, slowest {p.get('max_frame', 0):.1f} ms", flush=True)
+        check(w.get("frames", 0) >= 10 and remote.get("builds", 0) >= 1 and w.get("frames_while_building", 0) >= 1
+              and w.get("caught_up") is True,
+              f"relative {key}, maxima: {w.get('frames')} frames, {w.get('frames_while_building')} of them while a "
+              f"figure was being built; {remote.get('builds')} figures arrived from the worker; the last is the "
+              f"state's ({w.get('caught_up')})")
+        check(p.get("frames_while_building", -1) == 0 and p.get("caught_up") is True,
+              f"relative {key}, in the frame: no frame goes on while a figure builds ({p.get('frames_while_building')})")
+        check(0 < w.get("p95", 0) < p.get("p95", 0),
+              f"relative {key}, maxima: frames p95 {w.get('p95', 0):.1f} ms with the worker, below the "
+              f"{p.get('p95', 0):.1f} ms of building in the frame (one run)")
+
+
+def page_screen(b):
+    """What the page's App drew in its last frame (main_web.cpp: poslab_screen)."""
+    text = b.eval("Module.ccall('poslab_screen', 'string', [], [])") or "{}"
+    try:
+        return json.loads(text)
+    except ValueError:
+        return {}
+
+
+def embed_checks(browser_path, base, shots):
+    """index.html#embed&view=rope&figure=frequencies&sliders=d,base at 400×300
+    and 800×500 (a course page's iframe): the figure and only those two
+    sliders, no menu bar, no lesson list, filling the page; light theme and
+    language from the link; a bad figure id is named."""
+    import cdp  # tests/web/cdp.py
+    link = f"{base}#embed&view=rope&figure=frequencies&sliders=d,base&d=128&theme=light"
+    for w, h in ((400, 300), (800, 500)):
+        b = cdp.Browser(browser_path, 1280, 800)
+        try:
+            # A course page of the same site holding the embed in an <iframe> of
+            # exactly that size (same origin: its App can be read).
+            b.call("Page.navigate", url=base.replace("index.html", "embed-example.html"))
+            b.wait_for("document.readyState === 'complete'", 30)
+            b.eval("(() => { document.body.innerHTML = ''; document.body.style.cssText = 'margin:0;padding:0;max-width:none';"
+                   " const f = document.createElement('iframe'); f.id = 'embed'; f.width = %d; f.height = %d;"
+                   " f.style.cssText = 'border:0;display:block;margin:0;box-shadow:none'; f.src = %s;"
+                   " document.body.appendChild(f); return 1; })()" % (w, h, json.dumps(link)))
+            inside = "document.getElementById('embed').contentWindow"
+            ready = b.wait_for(f"{inside}.document.body && {inside}.document.body.dataset.ready", 60) == "1"
+            time.sleep(1)
+            text = b.eval(f"{inside}.Module.ccall('poslab_screen', 'string', [], [])") or "{}"
+            screen = json.loads(text)
+            shot = shots / f"embed-{w}x{h}.png"
+            b.screenshot(str(shot), clip={"x": 0, "y": 0, "width": w, "height": h, "scale": 1})
+            inner = b.eval(f"[{inside}.innerWidth, {inside}.innerHeight, {inside}.devicePixelRatio]") or [0, 0, 1]
+            message = b.eval(f"{inside}.document.getElementById('message').style.display === 'block' && "
+                             f"{inside}.document.getElementById('message-text').textContent")
+            frag = b.eval(f"{inside}.location.hash")
+        finally:
+            b.close()
+        check(inner[:2] == [w, h], f"embed {w}×{h}: the iframe's page is {inner[0]}×{inner[1]}")
+        display = screen.get("display", [0, 0])
+        plot = screen.get("plot", [0, 0, 0, 0])
+        check(ready and screen.get("embed") is True and not message,
+              f"embed {w}×{h}: opens as an embed, no message ({message!r})")
+        check(screen.get("sliders") == ["d", "base"], f"embed {w}×{h}: the sliders d and base, no other ({screen.get('sliders')})")
+        windows = screen.get("windows", [])
+        check("##embed" in windows and "##shell" not in windows and "##lecture" not in windows,
+              f"embed {w}×{h}: no menu bar, no lesson list (windows drawn: {windows})")
+        check(display == [round(inner[0] * inner[2]), round(inner[1] * inner[2])],
+              f"embed {w}×{h}: the canvas is the frame's size ({display} for {inner})")
+        fills = (plot[2] - plot[0]) * (plot[3] - plot[1]) / max(1, display[0] * display[1])
+        check(screen.get("figure") == "frequencies" and fills > (0.35 if h < 400 else 0.5),
+              f"embed {w}×{h}: the figure {screen.get('figure')!r} fills {100 * fills:.0f}% of it")
+        check(frag.startswith("#embed&view=rope&figure=frequencies&sliders=d,base"),
+              f"embed {w}×{h}: the address stays an embed ({frag!r})")
+        if shot.exists():
+            img = Image.open(shot).convert("RGB")
+            ok, why = drawn(img)
+            light = ImageStat.Stat(img.convert("L")).mean[0]
+            check(ok and light > 170, f"embed {w}×{h}: drawn in the light theme ({why}, mean grey {light:.0f})")
+    # The example page shipped with the site: a course page with two embeds, in iframes.
+    b = cdp.Browser(browser_path, 1000, 1400)
+    try:
+        b.call("Page.navigate", url=base.replace("index.html", "embed-example.html"))
+        ready = b.wait_for("(() => { const f = [...document.querySelectorAll('iframe')];"
+                           " return f.length === 2 && f.every(x => x.contentDocument && x.contentDocument.body &&"
+                           " x.contentDocument.body.dataset.ready === '1'); })()", 90)
+        time.sleep(1)
+        frames = b.eval("JSON.stringify([...document.querySelectorAll('iframe')].map(f => ({size: [f.clientWidth, f.clientHeight],"
+                        " screen: JSON.parse(f.contentWindow.Module.ccall('poslab_screen', 'string', [], []))})))")
+        b.screenshot(str(shots / "embed-example.png"))
+    finally:
+        b.close()
+    frames = json.loads(frames or "[]")
+    want = [([800, 500], "frequencies", ["d", "base"]), ([400, 300], "slopes", ["heads"])]
+    got = [(f["size"], f["screen"].get("figure"), f["screen"].get("sliders")) for f in frames]
+    check(bool(ready) and got == want and all(f["screen"].get("display") == f["size"] and f["screen"].get("windows") == ["##embed"]
+                                              for f in frames),
+          f"embed-example.html: two iframes, each one figure and its sliders at its size ({got})")
+    # What the lesson does not have is named; the rest is shown.
+    b = cdp.Browser(browser_path, 800, 500)
+    try:
+        b.call("Page.navigate", url=f"{base}#embed&view=rope&figure=nope&sliders=d,heads")
+        b.wait_for("document.body && document.body.dataset.ready")
+        text = b.wait_for("document.getElementById('message').style.display === 'block' && "
+                          "document.getElementById('message-text').textContent", 10) or ""
+        screen = page_screen(b)
+    finally:
+        b.close()
+    check("nope" in text and "heads" in text and screen.get("sliders") == ["d"] and screen.get("embed") is True,
+          f"embed with an unknown figure and slider: named ({text!r}), the rest shown ({screen.get('sliders')})")
+
+
+def serve_copy(site):
+    """A copy of the site (files, not links: the update check rewrites them) and its server."""
+    copy = pathlib.Path(tempfile.mkdtemp(prefix="poslab-site-copy-"))
+    for f in site.iterdir():
+        if f.is_file():
+            shutil.copy(f, copy / f.name)
+    return copy, serve(copy)
+
+
+def offline_checks(browser_path, site, shots):
+    """The site after one visit, with the server stopped: it opens from the
+    service worker's copy and runs (its worker too). A new version: cached
+    while the old one keeps running, opened only in a new visit."""
+    import cdp  # tests/web/cdp.py
+    copy, server = serve_copy(site)
+    base = f"http://127.0.0.1:{server.server_address[1]}/index.html"
+    version = (re.search(r"const SITE_VERSION = '([^']*)'", (copy / "page.js").read_text()) or [None, ""])[1]
+    check(bool(version) and "@" not in version, f"the site says its version ({version!r})")
+    b = cdp.Browser(browser_path, 1280, 800)
+    stopped = False
+    try:
+        b.call("Page.navigate", url=f"{base}#view=rope")
+        b.wait_for("document.body && document.body.dataset.ready")
+        offline = b.wait_for("document.body.dataset.offline === 'ready' && document.body.dataset.worker", 120)
+        about = b.eval("Module.ccall('poslab_about', 'string', [], [])") or ""
+        check(offline == "ready" and b.eval("document.body.dataset.version") == version and version in about,
+              f"first visit: the site is kept for offline use, the worker runs, Help → About says {about!r}")
+        cached = b.eval("caches.keys().then(k => JSON.stringify(k))")
+        # The network goes: the server stops.
+        server.shutdown()
+        server.server_close()
+        stopped = True
+        b.call("Page.navigate", url="about:blank")
+        b.wait_for("location.href === 'about:blank'", 10)
+        b.call("Page.navigate", url=f"{base}#view=alibi")
+        ready = b.wait_for("document.body && document.body.dataset.ready", 60)
+        worker = b.wait_for("document.body.dataset.worker", 60)
+        title = b.eval("document.title")
+        gone = b.eval("fetch('not-in-the-site.txt').then(() => 'served', () => 'failed')")
+        shot = shots / "offline-alibi.png"
+        b.screenshot(str(shot))
+        ok, why = drawn(Image.open(shot)) if shot.exists() else (False, "no screenshot")
+        check(ready == "1" and worker == "ready" and title.startswith("ALiBi") and gone == "failed" and ok,
+              f"second visit with the server stopped: {title!r} opens and is drawn ({why}), its worker runs "
+              f"({worker!r}); a file outside the site is not served ({gone}); caches {cached}")
+    finally:
+        b.close()
+        if not stopped:
+            server.shutdown()
+            server.server_close()
+        shutil.rmtree(copy, ignore_errors=True)
+    update_checks(browser_path, site)
+
+
+def update_checks(browser_path, site):
+    import cdp  # tests/web/cdp.py
+    copy, server = serve_copy(site)
+    base = f"http://127.0.0.1:{server.server_address[1]}/index.html"
+    old = re.search(r"const SITE_VERSION = '([^']*)'", (copy / "page.js").read_text()).group(1)
+    new = old + "-next"
+    b = cdp.Browser(browser_path, 1280, 800)
+    try:
+        b.call("Page.navigate", url=f"{base}#view=rope")
+        b.wait_for("document.body && document.body.dataset.ready")
+        b.wait_for("document.body.dataset.offline === 'ready'", 120)
+        # A new version is deployed while the page is open.
+        for name in ("index.html", "page.js", "worker.js", "sw.js"):
+            f = copy / name
+            f.write_text(f.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
+        # The next load in this tab: still the old version; the new one is cached and waits.
+        b.call("Page.navigate", url="about:blank")
+        b.wait_for("location.href === 'about:blank'", 10)
+        b.call("Page.navigate", url=f"{base}#view=rope")
+        b.wait_for("document.body && document.body.dataset.ready")
+        waiting = b.wait_for("document.body.dataset.update", 120)
+        running = b.eval("document.body.dataset.version")
+        served = b.eval("fetch('page.js').then(r => r.text()).then(t => t.includes(\"'" + old + "'\"))")
+        check(waiting == new and running == old and served is True,
+              f"a new version while poslab is open: this visit stays on {running!r} (its files too: {served}), "
+              f"{waiting!r} waits")
+        # Every tab of the old version closed: the next visit opens the new one.
+        b.new_tab()
+        time.sleep(1)
+        b.call("Page.navigate", url=f"{base}#view=rope")
+        b.wait_for("document.body && document.body.dataset.ready")
+        now = b.eval("document.body.dataset.version")
+        caches = b.wait_for(f"caches.keys().then(k => k.length === 1 && k[0] === 'poslab-{new}' && k.join())", 30)
+        check(now == new and bool(caches), f"the next visit opens {now!r}; the old copy is deleted ({caches})")
+    finally:
+        b.close()
+        server.shutdown()
+        server.server_close()
+        shutil.rmtree(copy, ignore_errors=True)
 
 
 def old_browser_check(browser_path, base):
@@ -424,7 +668,8 @@ def old_browser_check(browser_path, base):
 
 def site_checks(site):
     files = sorted(p for p in site.iterdir() if p.is_file())
-    need = {"index.html", "page.js", "poslab.js", "poslab.wasm", "poslab.data"}
+    need = {"index.html", "page.js", "poslab.js", "poslab.wasm", "poslab.data", "worker.js", "sw.js",
+            "manifest.webmanifest", "embed-example.html", "icon-256.png"}
     check(need <= {p.name for p in files}, f"site has {', '.join(sorted(need))}")
     total = sum(len(gzip.compress(p.read_bytes(), 9)) for p in files)
     check(total <= 8 * 1024 * 1024, f"site is {total / 1048576:.2f} MiB gzipped (budget 8 MiB)")
@@ -434,6 +679,15 @@ def site_checks(site):
             text = p.read_text(encoding="utf-8", errors="replace")
             hosts = set(re.findall(r"""(?:src|href)\s*=\s*["'](https?:)?//""", text))
             check(not hosts, f"{p.name} loads nothing from another host")
+    # The service worker keeps every file of the site but itself, of this version.
+    sw = (site / "sw.js").read_text(encoding="utf-8")
+    listed = set(re.findall(r"'([^']+)'", sw.split("const FILES = [", 1)[1].split("]", 1)[0]))
+    check(listed == {p.name for p in files} - {"sw.js"} and "@POSLAB" not in sw,
+          f"sw.js keeps the {len(listed)} files of the site ({sorted(listed)})")
+    manifest = json.loads((site / "manifest.webmanifest").read_text(encoding="utf-8"))
+    icons = {i["src"] for i in manifest.get("icons", [])}
+    check(manifest.get("start_url") == "index.html" and manifest.get("display") == "standalone" and icons <= {p.name for p in files},
+          f"manifest.webmanifest: installable ({manifest.get('display')}, icons {sorted(icons)})")
 
 
 def shader_checks():

@@ -1,5 +1,7 @@
 #include "app/platform/desktop/app_entry.hpp"
 
+#include <algorithm>
+
 #include <iostream>
 
 #include "app/cli/commands.hpp"
@@ -44,6 +46,7 @@ int run_window(const WindowRequest& request) {
   const bool persist = !screenshot;
   std::filesystem::path assets;
   std::string lang;
+  std::string deck_refusal;  // gui --deck with a bad deck: why, shown in the window
   Translator tr = english_translator();  // until the language is known
   try {
     assets = assets_dir();
@@ -55,8 +58,18 @@ int run_window(const WindowRequest& request) {
     AppState probe(load_presets(assets));
     probe.set_translator(&tr);
     bool io_failure = false;
-    if (std::string why = apply_window_request(probe, request, &io_failure); !why.empty())
-      return cli::fail(io_failure ? kExitFailure : kExitUsage, why);
+    if (std::string why = apply_window_request(probe, request, &io_failure); !why.empty()) {
+      // A deck that cannot be opened is shown in the window, not only on
+      // stderr (issue 29, point 5): started from a launcher, a lecturer saw
+      // nothing happen. The line still goes to stderr for a terminal. A
+      // screenshot, no display, or anything else wrong stays exit 2 with
+      // that line.
+      AppState without(load_presets(assets));
+      without.set_translator(&tr);
+      if (screenshot || request.deck.empty() || !apply_window_request(without, without_deck(request)).empty())
+        return cli::fail(io_failure ? kExitFailure : kExitUsage, why);
+      deck_refusal = why;
+    }
   } catch (const core::InvalidParameter& e) {
     return cli::fail(kExitUsage, error_text(tr, e));
   } catch (const std::exception& e) {
@@ -66,12 +79,18 @@ int run_window(const WindowRequest& request) {
   const int width = request.width > 0 ? request.width : kDefaultShotWidth;
   const int height = request.height > 0 ? request.height : kDefaultShotHeight;
   std::string error;
-  // The window's first size; show() then applies the remembered one, fitted to the screen.
+  // The window's first size; show() then applies the remembered one, fitted to
+  // the screen. A screenshot renders into a framebuffer of its own size
+  // (Window::screenshot): its hidden window stays small, so a 4096 × 4096
+  // shot does not also hold a 64 MB back buffer the driver never shows.
   const Settings defaults;
-  std::unique_ptr<Window> window =
-      Window::create(screenshot ? width : defaults.width, screenshot ? height : defaults.height, screenshot, error);
-  if (!window)
+  std::unique_ptr<Window> window = Window::create(screenshot ? std::min(width, 640) : defaults.width,
+                                                  screenshot ? std::min(height, 400) : defaults.height, screenshot, error);
+  if (!window) {
+    if (!deck_refusal.empty()) return cli::fail(kExitUsage, deck_refusal);  // no window to show it in: as before
     return cli::fail(kExitFailure, tr.format("cli.needs_display", {{"error", error}}));
+  }
+  if (!deck_refusal.empty()) (void)cli::fail(kExitOk, deck_refusal);  // for a terminal; the window shows it too
   try {
     AppOptions options;
     options.assets = assets;
@@ -80,7 +99,9 @@ int run_window(const WindowRequest& request) {
     options.restore_autosave = !request.fresh;
     options.background_figures = !screenshot;
     App app(*window, options);
-    if (std::string why = app.apply_request(request); !why.empty()) return cli::fail(kExitUsage, why);
+    if (std::string why = app.apply_request(deck_refusal.empty() ? request : without_deck(request)); !why.empty())
+      return cli::fail(kExitUsage, why);
+    if (!deck_refusal.empty()) app.show_deck_refusal(request.deck, deck_refusal);
     window->attach(app);
     struct Detach {
       Window& w;

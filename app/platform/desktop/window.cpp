@@ -359,11 +359,12 @@ std::string Window::screenshot(App& app, const std::filesystem::path& out, int w
   }
   glFinish();
   glReadBuffer(GL_COLOR_ATTACHMENT0);
-  ui::Image img = gl::read_pixels(width, height);
-  gl::OffscreenTarget::unbind();
   try {
-    write_png(out, img);
+    const std::string png = gl::read_png(width, height);
+    gl::OffscreenTarget::unbind();
+    write_file_atomically(out, png);
   } catch (const std::exception& e) {
+    gl::OffscreenTarget::unbind();
     return e.what();
   }
   return {};

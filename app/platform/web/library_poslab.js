@@ -75,6 +75,22 @@ mergeInto(LibraryManager.library, {
     Module.poslab.persist();
   },
 
+  // The page's Web Worker (web/worker.js): a job's bytes go out (copied),
+  // page.js passes the answers back in. 0 when there is no worker.
+  poslab_js_worker_post: function(id, kind, bytes, length) {
+    return Module.poslab.postJob(id, UTF8ToString(kind), HEAPU8.slice(bytes, bytes + length)) ? 1 : 0;
+  },
+
+  poslab_js_worker_cancel: function(id) {
+    Module.poslab.cancelJob(id);
+  },
+
+  // The site: 0 its version, 1 offline ("ready", "saving" or ""), 2 a newer
+  // version waiting for the next visit ("" when none).
+  poslab_js_site: function(what) {
+    return allocateUTF8(Module.poslab.site(what));
+  },
+
   // The first frame is on screen: the page drops its loading note.
   poslab_js_ready: function() {
     Module.poslab.ready();

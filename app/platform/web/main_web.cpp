@@ -2,11 +2,16 @@
 // (app/ui/), on WebPlatform; this file is what only a page has — the link in
 // the address bar, downloads instead of an export folder, settings and the
 // autosave in localStorage (web/poslab.js copies them to and from /config),
-// the language from the browser.
+// the language from the browser, the page's Web Worker (page_worker.hpp)
+// that builds slow figures, an embed in a course page, the bench.
 
 #include <emscripten/emscripten.h>
 #include <emscripten/html5.h>
+#include <imgui.h>
+#include <imgui_internal.h>
 
+#include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
@@ -21,6 +26,7 @@
 #include "app/export/figure_export.hpp"
 #include "app/lessons/lesson.hpp"
 #include "app/common/link.hpp"
+#include "app/platform/web/page_worker.hpp"
 #include "app/platform/web/web_platform.hpp"
 #include "app/plot/render.hpp"
 #include "app/ui/app.hpp"
@@ -52,6 +58,9 @@ struct Page {
   double last_persist = 0;  ///< emscripten_get_now() of the last save to localStorage
   bool persist_due = false;
   long persist_timer = 0;   ///< a pending persist_now (0 = none)
+  std::unique_ptr<ui::BenchRun> bench;  ///< #bench, while it runs
+  nlohmann::ordered_json bench_report;
+  std::string bench_text;
 };
 
 Page* g_page = nullptr;
@@ -100,13 +109,28 @@ void apply_link(ui::App& app, const std::string& fragment) {
   if (why.empty()) {
     if (!link.theme.empty()) state.set_theme(link.theme);
     if (link.lang == "en" || link.lang == "zh") app.set_lang(link.lang);
-    return;
-  }
-  if (find_view(link.view)) {
+  } else if (find_view(link.view)) {
     state.select_view(link.view);
     state.reset_view();
     (void)state.go_to_step(-1);
   }
+  if (link.embed) {
+    // One figure and the named sliders (after the lesson and its state).
+    EmbedOptions e;
+    e.figure = link.figure;
+    e.sliders = link.sliders;
+    e.theme = link.theme;
+    e.lang = link.lang == "en" || link.lang == "zh" ? link.lang : "";
+    const std::string left_out = app.set_embed(std::move(e));
+    if (why.empty()) why = left_out;
+    else if (!left_out.empty()) why += "; " + left_out;
+    if (why.empty()) return;
+    // A course page's reader gets one line, not the app's whole story.
+    const std::string message = app.tr().format("web.embed.bad", {{"message", why}});
+    poslab_js_message(message.c_str(), 1);
+    return;
+  }
+  if (why.empty()) return;
   const std::string message = app.tr().format("web.link.bad", {{"message", why}});
   app.toasts().push(message, ui::ToastKind::error);
   poslab_js_message(message.c_str(), 1);
@@ -144,7 +168,8 @@ void after_frame() {
   Page& page = *g_page;
   ui::App& app = *page.app;
   const ViewDef& view = app.state().view();
-  const std::string fragment = link_fragment(app.state().session(), view.keys);
+  const std::string fragment = app.embed() ? embed_fragment(app.state().session(), view.keys, *app.embed())
+                                           : link_fragment(app.state().session(), view.keys);
   if (fragment != page.fragment) {
     page.fragment = fragment;
     poslab_js_set_fragment(fragment.c_str());
@@ -219,14 +244,24 @@ EMSCRIPTEN_KEEPALIVE int poslab_export(const char* figure, const char* format) {
   return written.empty() ? 0 : 1;
 }
 
-/// `poslab bench`'s frame measurements in the browser (index.html#bench runs
-/// it once the page is up): the same blind App, every key of every lesson —
-/// or, given `views` ("why-position,alibi", from index.html#bench=…), those
-/// views alone, as `poslab bench --view`. Returns the JSON report (valid
-/// until the next call).
-EMSCRIPTEN_KEEPALIVE const char* poslab_bench(const char* views) {
-  static std::string text;
-  nlohmann::ordered_json report = nlohmann::ordered_json::object();
+/// `poslab bench`'s frame measurements in the browser (index.html#bench
+/// runs it once the page is up, web/page.js): the same blind App, every key
+/// of every lesson — or, given `views` ("why-position,alibi", from
+/// index.html#bench=…), those views alone, as `poslab bench --view`. The
+/// App's slow figures are built in the page's worker, as for a student,
+/// unless `in_place` (in the frame: the page before it had a worker); the
+/// lessons are not warmed up unless `warm` (V8 optimizes a wasm function
+/// once it has run hot: without it the first seconds of each drag count).
+/// `keys` ("clip,positions", from &keys=…): those keys alone; `max_only`
+/// (&max): at the maxima alone. Returns 1 when the bench started; then call poslab_bench_step until it
+/// returns -1 and read poslab_bench_report.
+EMSCRIPTEN_KEEPALIVE int poslab_bench_start(const char* views, int in_place, int warm, const char* keys, int max_only) {
+  if (!web::g_page) return 0;
+  web::Page& page = *web::g_page;
+  page.bench.reset();
+  page.bench_text.clear();
+  nlohmann::ordered_json& report = page.bench_report;
+  report = nlohmann::ordered_json::object();
   std::vector<std::string> only;
   for (std::string_view rest = views ? views : ""; !rest.empty();) {
     const size_t comma = rest.find(',');
@@ -238,14 +273,133 @@ EMSCRIPTEN_KEEPALIVE const char* poslab_bench(const char* views) {
     if (!find_view(id)) {  // as `poslab bench --view`: a misspelt lesson is named, nothing is measured
       report["error"] = "#bench=" + id + ": no such view (the ids of poslab list views)";
       report["exit"] = 2;
-      text = report.dump(2);
-      return text.c_str();
+      page.bench_text = report.dump(2);
+      return 0;
     }
   if (!only.empty()) report["views_requested"] = only;
-  report["warm_up_requested"] = true;  // V8 optimizes a wasm function once it runs hot (bench_frames.cpp)
-  const int code = ui::bench_frames(&report);
-  report["exit"] = code;
-  text = report.dump(2);
+  std::vector<std::string> only_keys;
+  for (std::string_view rest = keys ? keys : ""; !rest.empty();) {
+    const size_t comma = rest.find(',');
+    if (const std::string_view k = rest.substr(0, comma); !k.empty()) only_keys.emplace_back(k);
+    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+  }
+  if (!only_keys.empty()) report["keys_requested"] = only_keys;
+  if (max_only) report["max_only_requested"] = true;
+  if (in_place) report["in_place_requested"] = true;
+  if (warm) report["warm_up_requested"] = true;
+  ui::RemoteBuilds* worker = in_place ? nullptr : &web::page_worker();
+  ImGuiContext* page_context = ImGui::GetCurrentContext();
+  page.bench = std::make_unique<ui::BenchRun>(&report, worker);
+  ImGui::SetCurrentContext(page_context);
+  return 1;
+}
+
+/// Runs the bench up to its next frame. Returns the milliseconds to wait
+/// before the next call (frames are paced at 60 Hz), -2 when it waits for
+/// the worker's figures (call again once poslab_bench_figures_pending() is
+/// 0), -1 when it is over (the report is ready).
+EMSCRIPTEN_KEEPALIVE double poslab_bench_step() {
+  if (!web::g_page || !web::g_page->bench) return -1;
+  web::Page& page = *web::g_page;
+  // The bench's App has an ImGui context of its own; the page's is current
+  // again whenever the browser runs (its input callbacks write into it).
+  struct PageContext {
+    ImGuiContext* saved = ImGui::GetCurrentContext();
+    ~PageContext() { ImGui::SetCurrentContext(saved); }
+  } page_context;
+  if (page.bench->next()) {
+    const ui::BenchPause& p = page.bench->pause();
+    if (p.figures) return -2;
+    const double now = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    return p.until_ms > now ? p.until_ms - now : 0;
+  }
+  page.bench_report["exit"] = page.bench->exit_code();
+  page.bench.reset();
+  page.bench_text = page.bench_report.dump(2);
+  return -1;
+}
+
+/// Jobs of the bench's App still in the page's worker.
+EMSCRIPTEN_KEEPALIVE int poslab_bench_figures_pending() {
+  const web::Page* page = web::g_page;
+  ui::App* app = page && page->bench ? page->bench->app() : nullptr;
+  return app ? app->figures().remote_in_flight() : 0;
+}
+
+/// The bench's JSON report (after poslab_bench_step returned -1, or the
+/// refusal when poslab_bench_start returned 0).
+EMSCRIPTEN_KEEPALIVE const char* poslab_bench_report() { return web::g_page ? web::g_page->bench_text.c_str() : "{}"; }
+
+// ---- the page's worker (web/page.js passes its messages on)
+
+/// The worker is up (1) or gone (0): slow figures go to it from now on (or no more).
+EMSCRIPTEN_KEEPALIVE void poslab_worker_ready(int ready) {
+  web::page_worker().set_ready(ready != 0);
+  if (web::g_page) web::g_page->platform->wake();
+}
+
+/// Job `id` finished: its reply's bytes.
+EMSCRIPTEN_KEEPALIVE void poslab_worker_landed(double id, const char* bytes, int length) {
+  web::page_worker().landed(static_cast<std::uint64_t>(id),
+                            std::string_view(bytes, length > 0 ? static_cast<std::size_t>(length) : 0));
+}
+
+/// Job `id` failed (its message).
+EMSCRIPTEN_KEEPALIVE void poslab_worker_failed(double id, const char* why) {
+  web::page_worker().failed(static_cast<std::uint64_t>(id), why ? why : "");
+}
+
+/// How far job `id` is.
+EMSCRIPTEN_KEEPALIVE void poslab_worker_progress(double id, double done, double total, const char* note) {
+  web::page_worker().progressed(static_cast<std::uint64_t>(id), {done, total, note ? note : ""});
+}
+
+/// A newer version of the site is cached and waits for the next visit
+/// (web/sw.js): said once, in the app's language; this page stays as it is.
+EMSCRIPTEN_KEEPALIVE void poslab_site_update(const char* version) {
+  if (!web::g_page || !version) return;
+  ui::App& app = *web::g_page->app;
+  if (app.embed()) return;  // a course page's reader has nothing to do about it
+  app.toasts().push(app.tr().format("web.update.ready", {{"version", version}}), ui::ToastKind::info);
+  web::g_page->platform->wake();
+}
+
+/// The worker stopped: what is in flight fails, figures are built in place from now on.
+EMSCRIPTEN_KEEPALIVE void poslab_worker_died(const char* why) {
+  web::page_worker().died(why ? why : "");
+  if (web::g_page) web::g_page->platform->wake();
+}
+
+/// What the App drew in its last frame, as JSON (tests/web): embed mode or
+/// not, the display in device pixels, the last plot's rectangle, the figure
+/// in front, the sliders drawn, the root windows drawn.
+EMSCRIPTEN_KEEPALIVE const char* poslab_screen() {
+  static std::string text;
+  if (!web::g_page) return "{}";
+  ui::App& app = *web::g_page->app;
+  if (!ImGui::GetCurrentContext()) return "{}";
+  nlohmann::ordered_json j;
+  j["embed"] = app.embed() != nullptr;
+  const ImGuiIO& io = ImGui::GetIO();
+  j["display"] = {std::lround(io.DisplaySize.x), std::lround(io.DisplaySize.y)};
+  const ImVec4 r = app.lesson_view().last_plot_rect();
+  j["plot"] = {r.x, r.y, r.z, r.w};
+  j["figure"] = app.embed() ? app.embed()->figure : app.state().front_figure();
+  j["sliders"] = app.params_panel().drawn();
+  nlohmann::ordered_json windows = nlohmann::ordered_json::array();
+  for (const ImGuiWindow* w : GImGui->Windows)
+    if (w->WasActive && !(w->Flags & ImGuiWindowFlags_ChildWindow)) windows.push_back(w->Name);
+  j["windows"] = windows;
+  text = j.dump();
+  return text.c_str();
+}
+
+/// Help → About's lines, joined by new lines (tests/web).
+EMSCRIPTEN_KEEPALIVE const char* poslab_about() {
+  static std::string text;
+  if (!web::g_page) return "";
+  text = web::g_page->app->tr().format("ui.about", {{"version", POSLAB_VERSION}});
+  for (const std::string& line : web::g_page->platform->about_lines(web::g_page->app->tr())) text += "\n" + line;
   return text.c_str();
 }
 
@@ -268,12 +422,16 @@ int main() {
     return 1;
   }
   const std::string fragment = web::current_fragment();
+  const LinkRequest link = parse_link(fragment);
   try {
     ui::AppOptions options;
     options.assets = web::kAssets;
     options.config_dir = web::kConfig;
-    options.persist = true;
-    options.lang = web::choose_lang(parse_link(fragment));
+    // An embed in a course page neither reads nor writes the reader's own
+    // poslab (settings, last lesson, autosave): it shows what its link says.
+    options.persist = !link.embed;
+    options.restore_autosave = !link.embed;
+    options.lang = web::choose_lang(link);
     page->app = std::make_unique<ui::App>(*page->platform, options);
   } catch (const std::exception& e) {
     poslab_js_message(e.what(), 1);
@@ -281,6 +439,13 @@ int main() {
   }
   ui::App& app = *page->app;
   app.export_choice().dir = web::kDownloads;  // exports become downloads
+  // Slow figures go to the page's worker once it is up (web/page.js starts it).
+  app.figures().set_remote(&web::page_worker());
+  web::page_worker().on_landed = [] {
+    // (Not while the bench runs: its App's figures land, and a frame of the
+    // page's own App between two of its frames would be measured as theirs.)
+    if (web::g_page && !web::g_page->bench) web::g_page->platform->wake();
+  };
   web::g_page = page;
   const bool bench = fragment == "bench" || fragment.rfind("bench=", 0) == 0;  // page.js runs the bench
   if (!fragment.empty() && !bench) web::apply_link(app, fragment);

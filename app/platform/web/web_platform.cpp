@@ -27,6 +27,7 @@ char* poslab_js_page_address();
 void poslab_js_set_fullscreen(int on);
 int poslab_js_fullscreen();
 void poslab_js_ready();
+char* poslab_js_site(int what);
 }
 
 namespace poslab::app::web {
@@ -206,6 +207,25 @@ bool WebPlatform::request_screenshot(const std::filesystem::path& path) {
 
 void WebPlatform::request_close() {
   // A page cannot close its tab; Ctrl+Q on the desktop quits. Nothing to do.
+}
+
+std::vector<std::string> WebPlatform::about_lines(const Translator& tr) const {
+  auto site = [](int what) {
+    char* text = poslab_js_site(what);
+    std::string out = text ? text : "";
+    std::free(text);
+    return out;
+  };
+  // web/page.js: the version build-web.sh wrote, what the service worker
+  // keeps for offline use, a newer version waiting for the next visit.
+  std::vector<std::string> lines;
+  const std::string version = site(0), offline = site(1), update = site(2);
+  if (!version.empty()) lines.push_back(tr.format("web.about.site", {{"version", version}}));
+  if (offline == "ready") lines.push_back(tr("web.about.offline_ready"));
+  else if (offline == "saving") lines.push_back(tr("web.about.offline_saving"));
+  else lines.push_back(tr("web.about.offline_none"));
+  if (!update.empty()) lines.push_back(tr.format("web.about.update", {{"version", update}}));
+  return lines;
 }
 
 std::string WebPlatform::page_address() const {

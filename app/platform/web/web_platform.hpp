@@ -59,6 +59,7 @@ class WebPlatform final : public ui::Platform {
   void request_close() override;
   std::string page_address() const override;
   bool pick_file() override;
+  std::vector<std::string> about_lines(const Translator& tr) const override;
 
  private:
   WebPlatform() = default;

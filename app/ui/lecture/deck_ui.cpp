@@ -84,13 +84,13 @@ void DeckUi::draw(UiContext& ctx, App& app) {
   ImGui::SameLine();
   if (ImGui::Button(ctx.tr("ui.deck.open").c_str()) && !app.pick_file()) {
     const fs::path suggested = st.deck_source().empty() ? folder / "lecture.deck.json" : fs::path(st.deck_source());
-    app.session_ui().show(SessionUi::Prompt::open_deck, suggested, folder, ctx.settings.recent_decks);
+    app.show_prompt(SessionUi::Prompt::open_deck, suggested, folder, ctx.settings.recent_decks);
   }
   ImGui::SameLine();
   ImGui::BeginDisabled(!deck);
   if (ImGui::Button(ctx.tr("ui.deck.save").c_str())) {
     const fs::path suggested = st.deck_source().empty() ? folder / "lecture.deck.json" : fs::path(st.deck_source());
-    app.session_ui().show(SessionUi::Prompt::save_deck, suggested, folder, ctx.settings.recent_decks);
+    app.show_prompt(SessionUi::Prompt::save_deck, suggested, folder, ctx.settings.recent_decks);
   }
   ImGui::SameLine();
   if (ImGui::Button(ctx.tr("ui.deck.present").c_str())) {

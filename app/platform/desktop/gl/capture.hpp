@@ -5,6 +5,8 @@
 
 #include "app/platform/desktop/gl/gl_api.hpp"
 
+#include <string>
+
 #include "app/ui/image.hpp"
 
 namespace poslab::app::gl {
@@ -12,6 +14,11 @@ namespace poslab::app::gl {
 /// The currently bound read framebuffer's lower-left w × h pixels, flipped so
 /// row 0 is the top, alpha forced opaque.
 ui::Image read_pixels(int width, int height);
+
+/// The same pixels as PNG bytes, read back a strip of rows at a time as the
+/// encoder takes them: never a whole image in memory (a 4096 × 4096 shot
+/// held 64 MB for the pixels and 64 MB more to encode them). Raises IoError.
+std::string read_png(int width, int height);
 
 /// An RGBA8 framebuffer object of a fixed size.
 class OffscreenTarget {

@@ -1,0 +1,125 @@
+#include "app/ui/worker_jobs.hpp"
+
+#include <chrono>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <stdexcept>
+
+#include "app/ui/remote_builds.hpp"
+#include "poslab/core/lab/lab.hpp"
+
+namespace poslab::app::ui {
+
+namespace {
+
+/// A figure or the readouts: one slice (a build cannot be split).
+class BuildJob final : public WorkerJob {
+ public:
+  BuildJob(std::string request, std::filesystem::path assets) : request_(std::move(request)), assets_(std::move(assets)) {}
+  bool step(double) override {
+    reply_ = serve_build_request(request_, assets_);
+    return true;
+  }
+  JobProgress progress() const override { return {reply_.empty() ? 0.0 : 1.0, 1.0, {}}; }
+  std::string reply() override { return std::move(reply_); }
+
+ private:
+  std::string request_;
+  std::filesystem::path assets_;
+  std::string reply_;
+};
+
+/// One model of the lab trained (core/lab/lab.hpp), a few steps per slice,
+/// then evaluated at every length.
+class LabJob final : public WorkerJob {
+ public:
+  explicit LabJob(std::string_view request) : config_(lab_config_from_json(request)) {
+    const nlohmann::json j = nlohmann::json::parse(request);
+    if (j.contains("extension")) extension_ = core::lab::parse_extension(j.at("extension").get<std::string>());
+    factor_ = j.value("factor", 0.0);
+  }
+  bool step(double budget_ms) override {
+    if (!run_) run_.emplace(config_);  // checks the config (InvalidParameter names the key)
+    const auto t0 = std::chrono::steady_clock::now();
+    // Whole steps until the budget is spent (at least one per slice).
+    do {
+      if (run_->train(1) == 0) break;
+    } while (std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() < budget_ms);
+    if (!run_->finished()) return false;
+    evaluation_ = run_->evaluate(extension_, factor_);
+    return true;
+  }
+  JobProgress progress() const override {
+    return {run_ ? static_cast<double>(run_->step()) : 0.0, static_cast<double>(config_.steps), {}};
+  }
+  std::string reply() override {
+    const core::lab::LabEvaluation& e = *evaluation_;
+    nlohmann::ordered_json out = {
+        {"task", core::lab::task_name(config_.task)},
+        {"encoding", core::lab::encoding_name(config_.encoding)},
+        {"seed", config_.seed},
+        {"steps", run_->step()},
+        {"params", run_->parameter_count()},
+        {"loss", run_->loss_history()},
+        {"extension", core::lab::extension_name(e.extension)},
+        {"factor", e.factor},
+        {"metric", e.metric == core::lab::LabEvaluation::Metric::loss ? "loss" : "accuracy"},
+        {"lengths", e.lengths},
+        {"values", e.values},
+        {"floor", e.floor},
+        {"trained_value", e.trained_value},
+        {"trained_floor", e.trained_floor},
+        {"reached_floor", e.reached_floor}};
+    return out.dump();
+  }
+
+ private:
+  core::lab::LabConfig config_;
+  core::lab::Extension extension_ = core::lab::Extension::none;
+  double factor_ = 0;
+  std::optional<core::lab::LabRun> run_;
+  std::optional<core::lab::LabEvaluation> evaluation_;
+};
+
+}  // namespace
+
+core::lab::LabConfig lab_config_from_json(std::string_view request) {
+  const nlohmann::json j = nlohmann::json::parse(request);  // raises on text that is not JSON
+  core::lab::LabConfig c = core::lab::default_lab_config(core::lab::parse_task(j.value("task", std::string("lm"))));
+  if (j.contains("encoding")) c.encoding = core::lab::parse_encoding(j.at("encoding").get<std::string>());
+  auto number = [&](const char* key, auto& field) {
+    if (j.contains(key)) field = j.at(key).get<std::decay_t<decltype(field)>>();
+  };
+  number("seed", c.seed);
+  number("task_seed", c.task_seed);
+  number("steps", c.steps);
+  number("layers", c.layers);
+  number("width", c.width);
+  number("heads", c.heads);
+  number("train_length", c.train_length);
+  number("eval_length", c.eval_length);
+  number("batch", c.batch);
+  number("eval_samples", c.eval_samples);
+  number("rope_base", c.rope_base);
+  number("learning_rate", c.learning_rate);
+  c.check();  // InvalidParameter naming the first key out of range
+  return c;
+}
+
+WorkerJobs::WorkerJobs(std::filesystem::path assets) {
+  add("build", [assets = std::move(assets)](std::string_view request) {
+    return std::make_unique<BuildJob>(std::string(request), assets);
+  });
+  add("lab", [](std::string_view request) { return std::make_unique<LabJob>(request); });
+}
+
+void WorkerJobs::add(std::string kind, Factory factory) { kinds_[std::move(kind)] = std::move(factory); }
+
+std::unique_ptr<WorkerJob> WorkerJobs::start(std::string_view kind, std::string_view request) const {
+  const auto it = kinds_.find(kind);
+  if (it == kinds_.end()) throw std::invalid_argument("the page's worker knows no job \"" + std::string(kind) + "\"");
+  return it->second(request);
+}
+
+}  // namespace poslab::app::ui

@@ -1,0 +1,78 @@
+#pragma once
+// The jobs the page's Web Worker runs (web/worker.js, a second instance of
+// poslab.wasm): figure and readout builds ("build") and training one of the
+// lab's models ("lab"). A job is bytes in, bytes out; it
+// runs in slices, so the worker can report progress and take a cancel
+// between two of them:
+//
+//   auto job = jobs.start("build", request);   // raises on an unknown kind
+//   while (!job->step(50)) report(job->progress());   // ~50 ms per slice
+//   send(job->reply());
+//
+// Nothing here knows about browsers: the desktop could run the same jobs on
+// a thread, and tests run them directly (tests/gui/test_background.cpp).
+// The messages between the page and its worker are in web/worker.js.
+
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "poslab/core/lab/lab.hpp"
+
+namespace poslab::app::ui {
+
+/// How far a job is: `done` of `total` (total 0: unknown), and a short note
+/// ("epoch 3 of 10") in the user's language, or "".
+struct JobProgress {
+  double done = 0, total = 0;
+  std::string note;
+};
+
+class WorkerJob {
+ public:
+  virtual ~WorkerJob() = default;
+  /// Works for about `budget_ms` (a job that cannot split its work does it
+  /// all in one step) and returns true once finished; reply() is then ready.
+  /// An exception ends the job as failed (its what() goes to the page).
+  virtual bool step(double budget_ms) = 0;
+  virtual JobProgress progress() const { return {}; }
+  /// The answer (after step returned true). Called once.
+  virtual std::string reply() = 0;
+};
+
+/// The kinds of job a worker knows, by name.
+class WorkerJobs {
+ public:
+  /// Makes the job of a kind for its request bytes (may raise on bad bytes).
+  using Factory = std::function<std::unique_ptr<WorkerJob>(std::string_view request)>;
+
+  /// Knows "build" (serve_build_request, app/ui/remote_builds.hpp) reading
+  /// its texts from `assets`, and "lab": one model of the lab trained a few
+  /// steps per slice (progress: steps done of steps), then evaluated at every
+  /// length; request and reply as JSON (lab_config_from_json; the reply has
+  /// task, encoding, seed, steps, params, loss per step, extension, factor,
+  /// metric, lengths, values, floor, trained_value, trained_floor, reached_floor).
+  explicit WorkerJobs(std::filesystem::path assets);
+  /// Adds (or replaces) a kind, e.g. the lab's "train".
+  void add(std::string kind, Factory factory);
+  bool knows(std::string_view kind) const { return kinds_.count(kind) > 0; }
+  /// The job of `kind` for `request`; raises std::invalid_argument for a
+  /// kind it does not know.
+  std::unique_ptr<WorkerJob> start(std::string_view kind, std::string_view request) const;
+
+ private:
+  std::map<std::string, Factory, std::less<>> kinds_;
+};
+
+/// A "lab" job's request: {"task": "lm"|"copy"|"reverse", "encoding": …,
+/// "seed", "task_seed", "steps", "layers", "width", "heads", "train_length",
+/// "eval_length", "batch", "eval_samples", "rope_base", "learning_rate",
+/// "extension": "none"|"pi"|…, "factor"} — each optional over the task's
+/// defaults (core::lab::default_lab_config). Raises on text that is not JSON,
+/// InvalidParameter naming a key out of range.
+core::lab::LabConfig lab_config_from_json(std::string_view request);
+
+}  // namespace poslab::app::ui

@@ -1,0 +1,119 @@
+// poslab's Web Worker: a second instance of poslab.wasm (the same file the
+// page runs; main() does not run here) that does the page's long work —
+// building figures at large sizes, training the lab's models —
+// while the page keeps drawing. Started by page.js after the first frame.
+//
+// Messages (structured clone; bytes as transferred ArrayBuffers):
+//   page → worker
+//     {type: 'job', id, kind, request: ArrayBuffer}   kind: 'build' (app/ui/remote_builds.hpp),
+//                                                      'lab' (JSON, app/ui/worker_jobs.hpp)
+//                                                      or a kind added to ui::WorkerJobs
+//     {type: 'cancel', id}                             not started: dropped; running: ended
+//                                                      at its next slice; no reply either way
+//   worker → page
+//     {type: 'ready', version}                         the wasm is up: jobs may come
+//     {type: 'progress', id, done, total, note}        a long job, at most every 100 ms
+//     {type: 'done', id, reply: ArrayBuffer, ms}       ms: from the job's arrival to its end
+//     {type: 'failed', id, message}                    the job raised (bad bytes, a bug)
+//     {type: 'died', message}                          the wasm stopped (out of memory…):
+//                                                      the page fails what is in flight and
+//                                                      builds in place from then on
+//
+// A job runs in slices of SLICE_MS (app/ui/worker_jobs.hpp: WorkerJob::step);
+// between two slices the worker returns to its event loop, so a cancel or a
+// new job gets in, and unfinished jobs take turns (a figure is never stuck
+// behind a long training run).
+'use strict';
+
+const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.sh
+const SLICE_MS = 50;
+const PROGRESS_EVERY_MS = 100;
+
+const queue = [];  // {id, kind, request (Uint8Array), handle (0: not started), arrived, reported}
+let ready = false;
+let scheduled = false;
+const channel = new MessageChannel();  // a turn of the event loop without setTimeout's 4 ms clamp
+channel.port1.onmessage = slice;
+
+self.Module = {
+  noInitialRun: true,
+  print: (t) => console.log('[worker] ' + t),
+  printErr: (t) => console.warn('[worker] ' + t),
+  onRuntimeInitialized() {
+    ready = true;
+    postMessage({type: 'ready', version: SITE_VERSION});
+    schedule();
+  },
+  onAbort(what) {
+    ready = false;
+    postMessage({type: 'died', message: String(what)});
+  },
+};
+
+self.onmessage = (e) => {
+  const m = e.data || {};
+  if (m.type === 'job') {
+    queue.push({id: m.id, kind: String(m.kind), request: new Uint8Array(m.request || new ArrayBuffer(0)),
+                handle: 0, arrived: performance.now(), reported: 0});
+    schedule();
+  } else if (m.type === 'cancel') {
+    const i = queue.findIndex((j) => j.id === m.id);
+    if (i >= 0) {
+      const [job] = queue.splice(i, 1);
+      if (job.handle) Module._poslab_job_end(job.handle);
+    }
+  }
+};
+
+function schedule() {
+  if (scheduled || !ready || !queue.length) return;
+  scheduled = true;
+  channel.port2.postMessage(null);
+}
+
+function start(job) {
+  const n = job.request.length;
+  const bytes = Module._malloc(n || 1);
+  Module.HEAPU8.set(job.request, bytes);
+  job.handle = Module.ccall('poslab_job_start', 'number', ['string', 'number', 'number'], [job.kind, bytes, n]);
+  Module._free(bytes);
+  job.request = null;
+}
+
+// One slice of the first job in line; an unfinished job goes to the back.
+function slice() {
+  scheduled = false;
+  const job = queue.shift();
+  if (!job || !ready) return;
+  try {
+    if (!job.handle) start(job);
+    const status = Module._poslab_job_step(job.handle, SLICE_MS);
+    if (status === 0) {
+      const now = performance.now();
+      if (now - job.reported >= PROGRESS_EVERY_MS) {
+        job.reported = now;
+        postMessage({type: 'progress', id: job.id, done: Module._poslab_job_progress(job.handle, 0),
+                     total: Module._poslab_job_progress(job.handle, 1),
+                     note: Module.UTF8ToString(Module._poslab_job_note(job.handle))});
+      }
+      queue.push(job);
+    } else if (status === 1) {
+      const at = Module._poslab_job_reply(job.handle);
+      const reply = Module.HEAPU8.slice(at, at + Module._poslab_job_reply_size(job.handle)).buffer;
+      Module._poslab_job_end(job.handle);
+      postMessage({type: 'done', id: job.id, reply, ms: performance.now() - job.arrived}, [reply]);
+    } else {
+      const message = Module.UTF8ToString(Module._poslab_job_error(job.handle));
+      Module._poslab_job_end(job.handle);
+      postMessage({type: 'failed', id: job.id, message});
+    }
+  } catch (e) {
+    // The wasm itself failed (onAbort says so too): nothing more runs here.
+    ready = false;
+    postMessage({type: 'died', message: String(e && e.message || e)});
+    return;
+  }
+  schedule();
+}
+
+importScripts('poslab.js');
