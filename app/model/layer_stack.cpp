@@ -22,12 +22,21 @@ double height_of(const LayerGroup& g) {
   return 1.0;
 }
 
-/// Okabe–Ito hues for the rotating groups in order; greys for the layers
-/// without position (NoPE darker, non-attention lighter).
-fig::Color color_of(const LayerGroup& g, int rope_index) {
+/// One colour per kind of layer, the same in every model (Okabe–Ito hues):
+/// plain RoPE blue (sky blue in a sliding window), scaled RoPE vermillion
+/// (orange in a sliding window), p-RoPE purple; ALiBi green, T5 orange,
+/// learned and sinusoidal purple; NoPE dark grey, layers that are not
+/// attention light grey. The legend says the base and the factor.
+fig::Color color_of(const LayerGroup& g) {
   if (g.kind == "nope") return fig::Color::rgb(0x7f7f7f);
   if (g.kind == "none") return fig::Color::rgb(0xc8c8c8);
-  return fig::palette_color(rope_index);
+  if (g.kind == "alibi") return fig::Color::rgb(0x009E73);
+  if (g.kind == "t5") return fig::Color::rgb(0xE69F00);
+  if (g.kind != "rope") return fig::Color::rgb(0xCC79A7);
+  const bool sliding = g.attention == "sliding";
+  if (g.method == "proportional") return fig::Color::rgb(0xCC79A7);
+  if (!g.method.empty() && g.method != "none") return fig::Color::rgb(sliding ? 0xE69F00 : 0xD55E00);
+  return fig::Color::rgb(sliding ? 0x56B4E9 : 0x0072B2);
 }
 
 }  // namespace
@@ -92,14 +101,12 @@ fig::Figure layer_stack_figure(const ModelReading& r, const Translator& tr) {
   f.x.min = -0.5;
   f.x.max = static_cast<double>(n) - 0.5;
   if (!r.num_layers) f.x.ticks = {{0, tr("model.layers.every")}};
-  int rope_index = 0;
   for (const LayerGroup& g : r.layers) {
     fig::Series s;
     s.name = layer_group_label(g, tr);
     s.kind = fig::SeriesKind::bars;
     s.bar_width = 0.86;
-    s.color = color_of(g, rope_index);
-    if (g.kind == "rope" || (g.kind != "nope" && g.kind != "none")) ++rope_index;
+    s.color = color_of(g);
     s.x_name = tr("model.layers.x");
     s.y_name = tr("model.layers.y");
     const double h = height_of(g);

@@ -129,7 +129,7 @@ const std::map<std::string, json>& type_defaults() {
       {"falcon", {{"hidden_size", 4544}, {"num_attention_heads", 71}, {"max_position_embeddings", 2048}, {"rope_theta", 10000.0}, {"alibi", false}}},
       {"deepseek_v3", {{"hidden_size", 7168}, {"num_attention_heads", 128}, {"qk_rope_head_dim", 64}, {"max_position_embeddings", 4096}, {"rope_theta", 10000.0},
                        {"rope_interleave", true}}},
-      {"gpt_oss", {{"hidden_size", 2880}, {"num_attention_heads", 64}, {"head_dim", 64}, {"max_position_embeddings", 131072}, {"rope_theta", 150000.0}}},
+      {"gpt_oss", {{"hidden_size", 2880}, {"num_attention_heads", 64}, {"head_dim", 64}, {"num_hidden_layers", 36}, {"max_position_embeddings", 131072}, {"rope_theta", 150000.0}}},
       {"t5", {{"d_model", 512}, {"d_kv", 64}, {"num_heads", 8}, {"relative_attention_num_buckets", 32}, {"relative_attention_max_distance", 128}}},
       {"bloom", {{"hidden_size", 64}, {"n_head", 8}}},
       {"mpt", {{"d_model", 2048}, {"n_heads", 16}, {"max_seq_len", 2048}}},
@@ -233,6 +233,7 @@ std::string nested_type(const std::string& outer) {
   if (outer == "gemma3") return "gemma3_text";
   if (outer == "llama4") return "llama4_text";
   if (outer == "mistral3") return "mistral";
+  if (outer == "deepseek_vl_v2") return "deepseek_v2";
   if (outer == "qwen2_5_vl" || outer == "qwen2_vl") return outer;
   return outer;
 }
@@ -492,6 +493,15 @@ ModelReading read_model_config(const json& config) {
       out.num_layers = layer_count(r);
       r.warn("model.warning.unknown_model_type", {{"type", r.type()}});
     }
+    // The RoPE lesson's trained context L (the ruler its figures mark) is
+    // the model's, not poslab's default 4,096.
+    if (out.view == "rope" && out.trained_context && !out.params.contains("original_context") &&
+        *out.trained_context <= 1'000'000'000) {
+      out.params["original_context"] = *out.trained_context;
+      std::string name;
+      max_positions(r, &name);
+      param_from(out, "original_context", r.type() == "qwen" && Reader::present(text, "seq_length") ? "seq_length" : name);
+    }
     check_params(out);
   } catch (const InvalidParameter& e) {
     // A field of the nested text config is named with its part: text_config.rope_scaling.factor.
@@ -559,37 +569,38 @@ bool LayerGroup::same_as(const LayerGroup& o) const {
 }
 
 std::string layer_list_text(const std::vector<int>& indices) {
-  // "3, 7, …, 47" (a step), "0–33" (a run), "0–2, 4–6, …, 44–46" (runs with gaps),
-  // "5, 11, 17, 23, 29" (a few): the first two and the last item of a longer list.
+  // Only a true arithmetic progression is shortened: "3, 7, …, 47" (a step,
+  // six items or more), "0–33" (a run of three or more); everything else is
+  // listed ("5, 11, 17, 23, 29"; "3, 7, 11, 15, 19, 24, 27, 31, …, 47": the
+  // irregular part written out, the regular tail shortened). A reader who
+  // sees "…" may fill it in with the step of the two items before it.
   const std::size_t n = indices.size();
-  if (n == 0) return "";
-  auto joined = [](const std::vector<std::string>& items, std::size_t from, std::size_t to) {
-    std::string out;
-    for (std::size_t i = from; i < to; ++i) out += (out.empty() ? "" : ", ") + items[i];
-    return out;
-  };
-  std::vector<std::string> single;
-  for (int i : indices) single.push_back(std::to_string(i));
-  if (n <= 3) return joined(single, 0, n);
-  const int step = indices[1] - indices[0];
-  bool arithmetic = step > 0;
-  for (std::size_t i = 2; i < n && arithmetic; ++i) arithmetic = indices[i] - indices[i - 1] == step;
-  if (arithmetic && step == 1) return single.front() + "–" + single.back();
-  if (arithmetic && n <= 5) return joined(single, 0, n);  // 5, 11, 17, 23, 29: short enough to read out
-  if (arithmetic) return joined(single, 0, 2) + ", …, " + single.back();
-  if (n <= 8) return joined(single, 0, n);
-  // runs of consecutive layers
-  std::vector<std::string> runs;
-  for (std::size_t a = 0; a < n;) {
-    std::size_t b = a;
-    while (b + 1 < n && indices[b + 1] == indices[b] + 1) ++b;
-    if (b == a) runs.push_back(single[a]);
-    else if (b == a + 1) runs.push_back(single[a] + ", " + single[b]);
-    else runs.push_back(single[a] + "–" + single[b]);
-    a = b + 1;
+  std::vector<std::string> pieces;
+  for (std::size_t i = 0; i < n;) {
+    std::size_t j = i;
+    if (i + 1 < n) {
+      const long long step = static_cast<long long>(indices[i + 1]) - indices[i];
+      j = i + 1;
+      while (step > 0 && j + 1 < n && static_cast<long long>(indices[j + 1]) - indices[j] == step) ++j;
+      const std::size_t length = j - i + 1;
+      if (step == 1 && length >= 3) {
+        pieces.push_back(std::to_string(indices[i]) + "–" + std::to_string(indices[j]));
+        i = j + 1;
+        continue;
+      }
+      if (step > 1 && length >= 6) {
+        pieces.push_back(std::to_string(indices[i]) + ", " + std::to_string(indices[i + 1]) + ", …, " +
+                         std::to_string(indices[j]));
+        i = j + 1;
+        continue;
+      }
+    }
+    pieces.push_back(std::to_string(indices[i]));  // not part of a long progression: listed
+    ++i;
   }
-  if (runs.size() <= 3) return joined(runs, 0, runs.size());
-  return joined(runs, 0, 2) + ", …, " + runs.back();
+  std::string out;
+  for (const std::string& p : pieces) out += (out.empty() ? "" : ", ") + p;
+  return out;
 }
 
 }  // namespace poslab::app

@@ -123,7 +123,8 @@ struct ModelReading {
 };
 
 /// "3, 7, …, 47", "0–33", "5, 11, 17": a list of layer indices as a person
-/// reads it (an arithmetic run of four or more shortened, at most ~8 shown).
+/// reads it. Only true arithmetic progressions are shortened (a step of six
+/// items or more, a run of three or more); the rest is listed in full.
 std::string layer_list_text(const std::vector<int>& indices);
 
 /// Reads a parsed config. Raises core::InvalidParameter naming the config

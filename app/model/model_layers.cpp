@@ -240,6 +240,15 @@ Plan plan_layers(Reader& r) {
       const bool sliding = use && boolean(*use, "use_sliding_window") && Reader::present(c, "sliding_window");
       for (bool rope : flags) plan.slots.push_back(Slot{sliding && !rope ? "sliding_attention" : "full_attention", "", {}, rope, false});
       plan.typed = sliding;
+    } else if (t == "qwen3_next") {
+      // Qwen3NextConfig: "linear_attention" if (i + 1) % full_attention_interval else "full_attention"
+      const long long every = positive(r, "full_attention_interval", 4, kMaxLayers);
+      for (int i = 0; i < n; ++i) {
+        Slot s;
+        s.type = (i + 1) % every != 0 ? "linear_attention" : "full_attention";
+        plan.slots.push_back(s);
+      }
+      plan.typed = true;
     } else if (is_one_of(t, {"qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "qwen2_vl", "qwen2_5_vl", "qwen2_vl_text", "qwen2_5_vl_text"})) {
       const json* use = Reader::present(c, "use_sliding_window");
       const bool sliding = use && boolean(*use, "use_sliding_window") && Reader::present(c, "sliding_window");
@@ -424,6 +433,13 @@ std::vector<int> indices_where(const std::vector<LayerGroup>& groups, const std:
   return out;
 }
 
+/// Llama 4's attn_temperature_tuning (a bool; older configs wrote 4 or 0).
+bool llama4_tuning(Reader& r) {
+  const json* tuning = Reader::present(r.config(), "attn_temperature_tuning");
+  if (!tuning) return true;
+  return tuning->is_boolean() ? tuning->get<bool>() : number(*tuning, "attn_temperature_tuning", -1e9, 1e9) != 0;
+}
+
 void layer_warnings(Reader& r, const Plan& plan, const Sources& sources) {
   ModelReading& out = r.out();
   const std::vector<LayerGroup>& groups = out.layers;
@@ -434,7 +450,8 @@ void layer_warnings(Reader& r, const Plan& plan, const Sources& sources) {
   if (!nope.empty()) {
     const Args args = {{"layers", layer_list_text(nope)}, {"n", n_text(static_cast<long long>(nope.size()))},
                        {"total", n_text(total)}, {"rope", n_text(static_cast<long long>(rope.size()))}};
-    if (plan.nope_rule == "llama4") r.warn("model.warning.nope_layers_llama4", args, "nope_layers");
+    if (plan.nope_rule == "llama4")
+      r.warn(llama4_tuning(r) ? "model.warning.nope_layers_llama4" : "model.warning.nope_layers_llama4_untuned", args, "nope_layers");
     else if (plan.nope_rule == "smollm3") r.warn("model.warning.nope_layers_smollm3", args, "nope_layers");
     else if (plan.nope_rule == "cohere2") r.warn("model.warning.nope_layers_cohere2", args, "nope_layers");
     else r.warn("model.warning.nope_layers", args, "nope_layers");
@@ -456,11 +473,14 @@ void layer_warnings(Reader& r, const Plan& plan, const Sources& sources) {
     std::sort(off.begin(), off.end());
     const LayerGroup& s = *scaled.front();
     const LayerGroup& p = *plain.front();
-    r.warn("model.warning.scaling_some_layers",
-           {{"method", s.method}, {"factor", num(s.factor.value_or(1))}, {"on", layer_list_text(on)}, {"n_on", n_text(static_cast<long long>(on.size()))},
+    // Gemma 3's legacy keys put rope_scaling on the global layers; otherwise
+    // it is rope_parameters keyed by layer type that gives each its own.
+    r.warn(sources.keyed ? "model.warning.scaling_some_layers_keyed" : "model.warning.scaling_some_layers",
+           {{"method", s.method}, {"factor", num(s.factor.value_or(1))}, {"type", t}, {"on", layer_list_text(on)}, {"n_on", n_text(static_cast<long long>(on.size()))},
             {"type_on", s.layer_type.empty() ? "—" : s.layer_type}, {"off", layer_list_text(off)},
             {"n_off", n_text(static_cast<long long>(off.size()))}, {"type_off", p.layer_type.empty() ? "—" : p.layer_type},
-            {"b_on", num(s.base.value_or(0))}, {"b_off", num(p.base.value_or(0))}});
+            {"b_on", num(s.base.value_or(0))}, {"b_off", num(p.base.value_or(0))}},
+           "scaling_some_layers");
   } else {
     std::set<double> bases;
     for (const LayerGroup& g : groups)
@@ -507,11 +527,7 @@ std::string value_text(const QueryScale& q) {
 /// attn_temperature_tuning, query × (log(floor((p + 1)/floor_scale) + 1)·attn_scale + 1),
 /// p the position (cache_position, from 0).
 void llama4_temperature(Reader& r, const std::vector<int>& nope) {
-  const json& c = r.config();
-  const json* tuning = Reader::present(c, "attn_temperature_tuning");
-  bool on = true;
-  if (tuning) on = tuning->is_boolean() ? tuning->get<bool>() : number(*tuning, "attn_temperature_tuning", -1e9, 1e9) != 0;
-  if (!on || nope.empty()) return;
+  if (!llama4_tuning(r) || nope.empty()) return;
   std::string fname, sname;
   const json* f = r.field({"floor_scale"}, &fname);
   const json* a = r.field({"attn_scale"}, &sname);
@@ -557,6 +573,27 @@ void llama4_scaling_beta(Reader& r, const RopeSource& primary) {
   r.warn("model.warning.llama4_scaling_beta",
          {{"where", where}, {"beta", num(beta)}, {"L", n_text(L)}, {"values", value_text(q)}});
   r.out().query_scales.push_back(std::move(q));
+}
+
+/// vLLM's spelling of Mistral's query scale: a top-level `llama_4_scaling`
+/// {"beta", "original_max_position_embeddings"} (Mistral's params.json
+/// layout). transformers reads only rope_parameters.llama_4_scaling_beta, so
+/// it is warned about, with the values vLLM gives it.
+void llama4_scaling_toplevel(Reader& r) {
+  const json* v = Reader::present(r.config(), "llama_4_scaling");
+  if (!v) return;
+  Args args = {{"value", shown(*v)}, {"beta", "?"}, {"L", "?"}, {"values", "—"}};
+  const json* beta_v = v->is_object() ? Reader::present(*v, "beta") : nullptr;
+  const json* o = v->is_object() ? Reader::present(*v, "original_max_position_embeddings") : nullptr;
+  if (beta_v && o && beta_v->is_number() && o->is_number()) {
+    const double beta = number(*beta_v, "llama_4_scaling.beta", 0, 1e3);
+    const long long L = integer(*o, "llama_4_scaling.original_max_position_embeddings", 1, kMaxContext);
+    QueryScale q;
+    for (long long p : {L - 1, L, 4 * L})
+      q.values.emplace_back(p, 1 + beta * std::log(1 + std::floor(static_cast<double>(p) / static_cast<double>(L))));
+    args = {{"value", shown(*v)}, {"beta", num(beta)}, {"L", n_text(L)}, {"values", value_text(q)}};
+  }
+  r.warn("model.warning.llama_4_scaling_toplevel", args);
 }
 
 /// Qwen-1's remote code (modeling_qwen.py): use_logn_attn multiplies the
@@ -641,12 +678,17 @@ void read_rope_layers(Reader& r) {
     if (s.rotates && !s.mixer && has_source(sources, s)) f = &facts.at(sources.by_type.count(s.type) ? s.type : "");
     add_to_groups(out.layers, group_of(s, f, plan.typed), plan.count ? std::optional<int>(static_cast<int>(i)) : std::nullopt);
   }
+  // The pair layout of the primary layers, so the RoPE lesson pairs the
+  // dimensions as the model does (its default is interleaved; Llama's is
+  // half); the scaling lesson does not read it.
+  if (out.view == "rope") out.params["layout"] = facts.at(primary_key).layout;
   layer_warnings(r, plan, sources);
   if (plan.nope_rule == "llama4") {
     const std::vector<int> nope = indices_where(out.layers, [](const LayerGroup& g) { return g.kind == "nope"; });
     llama4_temperature(r, nope);
   }
   llama4_scaling_beta(r, primary_source);
+  llama4_scaling_toplevel(r);
   qwen_extensions(r);
 }
 

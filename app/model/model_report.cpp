@@ -192,12 +192,13 @@ std::string model_reading_text(const ModelReading& r, const Translator* tr) {
   out << "trained_context  " << or_dash(r.trained_context) << "\n"
       << "target_context   " << or_dash(r.target_context) << "\n";
   if (!r.params.empty()) out << "poslab           " << tm(set_flags(r)) << "\n";
-  if (!r.defaulted.empty()) out << "defaulted        " << tm(joined(r.defaulted)) << " (transformers' defaults)\n";
+  if (!r.defaulted.empty())
+    out << "defaulted        " << tm(joined(r.defaulted)) << " (not in the file: the defaults of transformers' config class or of the model's own code)\n";
   if (!r.config_part.empty()) out << "config part      " << tm(r.config_part) << "\n";
   if (!r.states.empty()) {
     out << "states          ";
     for (const FrequencyState& st : r.states)
-      out << " " << tm(st.name) << ": seq_len=" << st.seq_len << (&st == &r.states.back() ? " (params)" : ";");
+      out << " " << tm(st.name) << ": seq_len=" << st.seq_len << (&st == &r.states.front() ? " (params);" : "");
     out << "\n";
   }
   if (!r.layers.empty()) {
@@ -248,7 +249,7 @@ std::string model_reading_md(const ModelReading& r, const Translator* tr) {
   if (!r.states.empty()) {
     out << "| states |";
     for (const FrequencyState& st : r.states)
-      out << " " << md(st.name) << ": seq_len = " << st.seq_len << (&st == &r.states.back() ? " (params)" : ";");
+      out << " " << md(st.name) << ": seq_len = " << st.seq_len << (&st == &r.states.front() ? " (params);" : "");
     out << " |\n";
   }
   if (!r.layers.empty()) {

@@ -192,7 +192,10 @@ std::string rope_type(Reader& r, const json* s, const std::string& where) {
                                ": transformers' config classes copy `type` over `rope_type` while the rope code reads "
                                "`rope_type` first; keep only rope_type",
                            Reason{"model_type_contradicts", {{"where", where}, {"rope_type", shown(*rt)}}, {}});
-  if (t && !rt) r.warn("model.warning.legacy_type", {{"where", where}, {"type", shown(*t)}});
+  // `type` "mrope" is not renamed but replaced: Qwen2-VL's config classes turn it into "default"
+  if (t && !rt)
+    r.warn(t->get<std::string>() == "mrope" ? "model.warning.legacy_type_mrope" : "model.warning.legacy_type",
+           {{"where", where}, {"type", shown(*t)}}, "legacy_type");
   if (!rt && !t) {
     if (s->contains("factor"))
       missing(at(where, "rope_type"), "is needed with a factor: linear, dynamic, yarn, longrope or llama3",
@@ -246,16 +249,40 @@ long long original_of(const json* v, const std::string& name, long long min = 1)
   return integer(*v, name, min, kMaxContext);
 }
 
+/// Gemma 3 (the Gemma 3 technical report, §2 "Long context"): pre-trained on
+/// 32K-token sequences, then the 4B, 12B and 27B models' global layers
+/// rescaled by linear ×8 to reach 128K, which max_position_embeddings states.
+constexpr long long kGemma3PretrainContext = 32768;
+
 void read_linear_dynamic(Reader& r, const json* s, const std::string& where, const std::string& type, double factor) {
   ModelReading& out = r.out();
-  std::optional<long long> max_pos = max_positions(r);
+  std::string max_name;
+  std::optional<long long> max_pos = max_positions(r, &max_name);
   if (!max_pos)
     missing("max_position_embeddings", "is needed: " + type + " scaling reads the trained context from it",
             Reason{"model_scaling_needs_max_pos", {{"type", type}}, {}});
   out.trained_context = *max_pos;
-  if (const json* o = Reader::present(*s, "original_max_position_embeddings"))
-    out.trained_context = original_of(o, at(where, "original_max_position_embeddings"));
+  const json* original = Reader::present(*s, "original_max_position_embeddings");
+  if (original) out.trained_context = original_of(original, at(where, "original_max_position_embeddings"));
   out.target_context = std::llround(factor * static_cast<double>(*out.trained_context));
+  // Linear scaling never reads a length (every θ is divided by s), so the
+  // file alone cannot say whether max_position_embeddings is the context the
+  // model was trained at (vicuna-7b-v1.5-16k: 4,096, extended to 16,384) or
+  // the one it was extended to (Gemma 3: 131,072). Decided by the model's
+  // documentation where poslab knows it, else said in a warning.
+  if (type == "linear" && !original && factor > 1) {
+    const std::string& t = r.type();
+    const Args args = {{"max_name", max_name}, {"M", n_text(*max_pos)}, {"s", num(factor)},
+                       {"L", n_text(kGemma3PretrainContext)}, {"sL", n_text(std::llround(factor * static_cast<double>(kGemma3PretrainContext)))},
+                       {"target", n_text(*out.target_context)}};
+    if ((t == "gemma3_text" || t == "gemma3") && *max_pos > kGemma3PretrainContext) {
+      out.trained_context = kGemma3PretrainContext;
+      out.target_context = *max_pos;
+      r.warn("model.warning.linear_context_gemma3", args, "linear_context");
+    } else {
+      r.warn("model.warning.linear_context", args);
+    }
+  }
   out.params["original_context"] = *out.trained_context;
   param_from(out, "original_context", Reader::present(*s, "original_max_position_embeddings")
                                           ? at(where, "original_max_position_embeddings")
@@ -263,7 +290,8 @@ void read_linear_dynamic(Reader& r, const json* s, const std::string& where, con
   if (type == "dynamic") {
     // transformers builds the frequencies at init with seq_len = None →
     // max_position_embeddings: factor·L/L − (factor − 1) = 1, the plain base.
-    out.params["seq_len"] = *out.target_context;
+    // params show that state first; the long-context one is the second state.
+    out.params["seq_len"] = *out.trained_context;
     out.states = {{"init", *out.trained_context}, {"long_context", *out.target_context}};
     r.warn("model.warning.dynamic", {{"L", n_text(*out.trained_context)}, {"target", n_text(*out.target_context)}});
   }
@@ -342,9 +370,15 @@ void read_yarn(Reader& r, const json* s, const std::string& where, double factor
   double attention = mscale > 0 && mscale_all_dim > 0
                          ? core::yarn_get_mscale(factor, mscale) / core::yarn_get_mscale(factor, mscale_all_dim)
                          : core::yarn_get_mscale(factor);
-  if (mscale > 0 && mscale_all_dim > 0 && mscale == mscale_all_dim)
-    r.warn("model.warning.mscale_cancels",
-           {{"mscale", num(mscale)}, {"squared", num(std::pow(core::yarn_get_mscale(factor, mscale_all_dim), 2))}});
+  if (mscale > 0 && mscale_all_dim > 0 && mscale == mscale_all_dim) {
+    // Only DeepSeek's attention (modeling_deepseek_v2/v3.py: softmax_scale ×
+    // get_mscale(s, mscale_all_dim)²) is known to put the temperature back.
+    const bool deepseek = r.type().rfind("deepseek", 0) == 0 || r.type() == "kimi_k2";
+    r.warn(deepseek ? "model.warning.mscale_cancels" : "model.warning.mscale_cancels_other",
+           {{"mscale", num(mscale)}, {"squared", num(std::pow(core::yarn_get_mscale(factor, mscale_all_dim), 2))},
+            {"type", r.type()}},
+           "mscale_cancels");
+  }
   if (const json* a = Reader::present(*s, "attention_factor")) {
     const double computed = attention;
     attention = number(*a, at(where, "attention_factor"), 0, 1e6, true);
@@ -458,8 +492,10 @@ void read_longrope(Reader& r, const json* s, const std::string& where, int pairs
   p["original_context"] = L;
   param_from(out, "factor", factor_source);
   param_from(out, "original_context", original_name);
-  p["seq_len"] = *out.target_context;  // > L: the long list, the one the extension is for
-  // transformers builds the table at init with seq_len = None: the short list.
+  // transformers builds the table at init with seq_len = None: the short
+  // list, which params show; the long list (seq_len > L, the one the
+  // extension is for) is the second state.
+  p["seq_len"] = L;
   if (*out.target_context > L) out.states = {{"init", L}, {"long_context", *out.target_context}};
   p["short_factor"] = out.short_factor;
   p["long_factor"] = out.long_factor;
@@ -491,7 +527,12 @@ void read_longrope(Reader& r, const json* s, const std::string& where, int pairs
 /// contiguous blocks, or with mrope_interleaved every third pair (1, 4, … for
 /// height up to 3h, 2, 5, … for width up to 3w, the rest temporal). For text
 /// the three ids are equal (get_rope_index), so it is plain RoPE.
-void read_mrope(Reader& r, const json* s, const std::string& where, int pairs, bool legacy, RopeFacts& facts) {
+///
+/// `spelling` says how the config named "mrope", if it did: "type" (the old
+/// key, which Qwen2-VL's config classes turn into "default") or "rope_type"
+/// (converted by no config class: transformers fails with a KeyError).
+void read_mrope(Reader& r, const json* s, const std::string& where, int pairs, const std::string& spelling, RopeFacts& facts) {
+  const bool legacy = !spelling.empty();
   const json* section = s ? Reader::present(*s, "mrope_section") : nullptr;
   const std::string path = at(where, "mrope_section");
   if (!section) {
@@ -527,9 +568,14 @@ void read_mrope(Reader& r, const json* s, const std::string& where, int pairs, b
                      {"h_last", num(3 * h - 2)}, {"w_last", num(3 * w - 1)}};
   if (interleaved) r.warn("model.warning.mrope_interleaved", args, "mrope");
   else r.warn("model.warning.mrope", args);
-  if (legacy) {
+  if (spelling == "rope_type") {
+    r.warn("model.warning.mrope_rope_type", {{"where", where}, {"type", r.type()}});
+  } else if (legacy) {
+    // configuration_qwen2_vl.py (and Qwen2.5-VL's, Qwen3-VL's text config):
+    // `if "type" in rope_scaling: if rope_scaling["type"] == "mrope": rope_scaling["type"] = "default"`
     const std::string& type = r.type();
-    if (type == "qwen2_vl" || type == "qwen2_5_vl" || type == "qwen2_vl_text" || type == "qwen2_5_vl_text")
+    if (type == "qwen2_vl" || type == "qwen2_5_vl" || type == "qwen2_vl_text" || type == "qwen2_5_vl_text" ||
+        type == "qwen3_vl" || type == "qwen3_vl_text" || type == "qwen3_vl_moe" || type == "qwen3_vl_moe_text")
       r.warn("model.warning.mrope_legacy", {{"where", where}}, "mrope_legacy");
     else
       r.warn("model.warning.mrope_legacy_other", {{"where", where}, {"type", type}}, "mrope_legacy");
@@ -539,14 +585,16 @@ void read_mrope(Reader& r, const json* s, const std::string& where, int pairs, b
 /// The pair layout the model's code uses: interleaved (x₀,x₁), (x₂,x₃)… for
 /// GPT-J/CodeGen (rotate_every_two), Cohere (rotate_half on x[..., ::2]),
 /// ChatGLM/GLM (pairs of consecutive dims), Llama 4 (complex multiplication
-/// of consecutive pairs), DeepSeek with rope_interleave, and
+/// of consecutive pairs), DeepSeek-V2 and DeepSeek-VL2's language model
+/// (modeling_deepseek_v2.py apply_rotary_emb: view_as_complex(x.reshape(…, -1, 2)),
+/// consecutive pairs, always), DeepSeek-V3 with rope_interleave, and
 /// position_embedding_type "rope_gptj"; half (x_i, x_{i+d/2}) — transformers'
 /// rotate_half — for the rest.
 std::string pair_layout(Reader& r) {
   const json& c = r.config();
   const std::string& t = r.type();
   if (t == "gptj" || t == "codegen" || t == "cohere" || t == "cohere2" || t == "chatglm" || t == "glm" || t == "glm4" ||
-      t == "llama4" || t == "llama4_text")
+      t == "llama4" || t == "llama4_text" || t == "deepseek_v2")
     return "interleaved";
   // DeepSeek-V3's config class defaults rope_interleave to True
   if (const json* il = r.field({"rope_interleave"}); il && boolean(*il, "rope_interleave")) return "interleaved";
@@ -599,9 +647,12 @@ RopeFacts read_rope(Reader& r, const RopeSource& src) {
       if (const json* t = Reader::present(*s, key); t && t->is_string() && peek.empty()) peek = t->get<std::string>();
   const Dims dims = rope_dims(r, src, peek);
   std::string type = rope_type(r, s, where);
-  bool mrope_legacy = false;
-  if (type == "mrope") {  // Qwen2-VL's first spelling: transformers maps it to "default" + mrope_section
-    mrope_legacy = true;
+  // Qwen2-VL's first spelling: its config classes map `type` "mrope" to
+  // "default" + mrope_section; a `rope_type` "mrope" they leave alone (KeyError).
+  std::string mrope_spelling;
+  if (type == "mrope") {
+    const json* old_key = Reader::present(*s, "type");
+    mrope_spelling = old_key && old_key->is_string() && old_key->get<std::string>() == "mrope" ? "type" : "rope_type";
     type = "default";
   }
   out.head_dim = dims.head_dim;
@@ -664,7 +715,7 @@ RopeFacts read_rope(Reader& r, const RopeSource& src) {
   out.attention_factor = 1.0;
 
   if (type == "default") {
-    read_mrope(r, s, where, dims.rotary_dim / 2, mrope_legacy, facts);
+    read_mrope(r, s, where, dims.rotary_dim / 2, mrope_spelling, facts);
     return facts;
   }
   if (type == "su") {

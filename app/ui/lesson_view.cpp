@@ -19,6 +19,7 @@
 #include "app/common/slider_math.hpp"
 #include "app/lessons/common/figures.hpp"
 #include "app/model/layer_stack.hpp"
+#include "app/plot/figure_text.hpp"
 #include "app/plot/formula.hpp"
 
 namespace poslab::app::ui {
@@ -73,17 +74,53 @@ void LessonView::model_banner() {
       const float h = std::min(250.0f * c.scale, ImGui::GetIO().DisplaySize.y * 0.3f);
       plot("model-layers", *layers_figure_, key, {0, h});
       layers_frame_ = ImGui::GetFrameCount();
+      base_standin_note(*m->reading);
     }
-    for (const ModelWarning& w : m->warnings) {
+    // The first warnings in full, the others folded: five warnings of four
+    // lines each would push the lesson's figure below the window. Up to
+    // three are all shown (folding a single one saves nothing).
+    const std::size_t kShownWarnings = m->warnings.size() <= 3 ? 3 : 2;
+    auto show = [&](const ModelWarning& w) {
       ImGui::PushFont(c.fonts.bold);
       ImGui::TextUnformatted(w.id.c_str());
       ImGui::PopFont();
       wrapped_text(model_warning_text(c.tr, w));
+    };
+    for (std::size_t i = 0; i < m->warnings.size() && i < kShownWarnings; ++i) show(m->warnings[i]);
+    if (m->warnings.size() > kShownWarnings) {
+      std::string ids;
+      for (std::size_t i = kShownWarnings; i < m->warnings.size(); ++i) ids += (ids.empty() ? "" : ", ") + m->warnings[i].id;
+      const std::string more = c.tr.format("ui.model.more_warnings", {{"count", std::to_string(m->warnings.size() - kShownWarnings)},
+                                                                      {"ids", ids}}) + "##model-more";
+      if (ImGui::TreeNode(more.c_str())) {
+        for (std::size_t i = kShownWarnings; i < m->warnings.size(); ++i) show(m->warnings[i]);
+        ImGui::TreePop();
+      }
     }
     if (ImGui::SmallButton(c.tr("ui.model.close").c_str())) c.state.close_model();
     ImGui::Unindent();
   }
   ImGui::Separator();
+}
+
+/// p-RoPE (Gemma 4): the lesson's base is a stand-in (b' = b^(d/h) over the
+/// rotating dims gives the model's frequencies); the panel says so, beside
+/// the model's own base.
+void LessonView::base_standin_note(const ModelReading& reading) {
+  UiContext& c = *ctx_;
+  const auto base = reading.params.find("base");
+  if (base == reading.params.end() || !base->is_number()) return;
+  for (const LayerGroup& g : reading.layers) {
+    if (g.kind != "rope" || g.method != "proportional" || !g.base || !g.rotary_dim || !g.head_dim) continue;
+    const double stand_in = base->get<double>();
+    if (stand_in == *g.base) return;
+    ImGui::PushStyleColor(ImGuiCol_Text, c.pal.muted);
+    wrapped_text(c.tr.format("ui.model.base_standin", {{"b2", fig::num(stand_in, 6)}, {"b", fig::num(*g.base, 6)},
+                                                       {"head", std::to_string(*g.head_dim)},
+                                                       {"d", std::to_string(*g.rotary_dim)}}));
+    ImGui::PopStyleColor();
+    return;
+  }
 }
 
 void LessonView::draw(UiContext& ctx) {

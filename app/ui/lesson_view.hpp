@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "app/common/notation.hpp"
+#include "app/model/model_config.hpp"
 #include "app/ui/lesson_ui.hpp"
 #include "app/ui/table_view.hpp"
 #include "app/ui/ui_context.hpp"
@@ -89,6 +90,7 @@ class LessonView final : public LessonUi {
   void hold_axes(FigureCache::Entry& e, const ViewDef& v, const FigureDef& def, ImVec2 size);
   void conflict_banner();
   void model_banner();
+  void base_standin_note(const ModelReading& reading);
   /// The lesson without steps: its custom screen or the default layout.
   void whole_page();
   /// A guided step: the step bar, its caption and question, its figure in

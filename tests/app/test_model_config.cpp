@@ -83,7 +83,7 @@ const std::vector<Expected>& expectations() {
       {"pythia-410m", "rope", 64, 16, 10000, "none", {}, 2048, {}, 1.0, {"partial_rotary"}},
       {"falcon-7b", "rope", 64, 64, 10000, "none", {}, 2048, {}, 1.0, {}},
       {"phi-2", "rope", 80, 32, 10000, "none", {}, 2048, {}, 1.0, {"partial_rotary"}},
-      {"vicuna-7b-v1.5-16k", "rope", 128, 128, 10000, "linear", 4, 4096, 16384, 1.0, {"legacy_type"}},
+      {"vicuna-7b-v1.5-16k", "rope", 128, 128, 10000, "linear", 4, 4096, 16384, 1.0, {"legacy_type", "linear_context"}},
       {"llama-dynamic", "rope", 128, 128, 10000, "dynamic", 2, 4096, 8192, 1.0, {"dynamic"}},
   };
   return all;
@@ -202,11 +202,11 @@ TEST_CASE("model: views, defaults and legacy fields") {
   CHECK(phi3.short_factor.size() == 48);
   CHECK(phi3.long_factor.size() == 48);
   CHECK(phi3.params.at("short_factor").size() == 48);
-  CHECK(phi3.params.at("seq_len").get<long long>() == 131072);  // > L: the long list
+  CHECK(phi3.params.at("seq_len").get<long long>() == 4096);  // init: the short list transformers builds at load
   CHECK(fixture("gpt-oss-20b").params.at("truncate").get<bool>() == false);
   CHECK_FALSE(fixture("qwen2.5-7b-yarn").params.contains("truncate"));
   const ModelReading dyn = fixture("llama-dynamic");
-  CHECK(dyn.params.at("seq_len").get<long long>() == 8192);
+  CHECK(dyn.params.at("seq_len").get<long long>() == 4096);  // init: the plain base
   // v4 and v5 spellings of Llama 3.1 read the same.
   CHECK(fixture("llama-3.1-8b").params == fixture("llama-3.1-8b-v5").params);
 }

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -199,7 +200,7 @@ TEST_CASE("model layers: Llama 4 Scout — NoPE every 4th layer, llama3 with no 
   CHECK(r.params.at("high_freq_factor").get<double>() == 1.0);
   // The warning names the layers.
   for (const auto& warning : r.warnings)
-    if (warning.id == "nope_layers") CHECK(warning.text.rfind("layers 3, 7, …, 47 (12 of 48)", 0) == 0);
+    if (warning.id == "nope_layers") CHECK(warning.text.rfind("No position encoding in 12 of the 48 layers (indices from 0: 3, 7, …, 47;", 0) == 0);
   // The temperature: its formula's values at the positions expected.py computed.
   REQUIRE(r.query_scales.size() == 1);
   const auto& q = r.query_scales.front();
@@ -326,7 +327,7 @@ TEST_CASE("model layers: dynamic and longrope show their init state beside the l
   CHECK(dyn.states[0].seq_len == 4096);
   CHECK(dyn.states[1].name == "long_context");
   CHECK(dyn.states[1].seq_len == 8192);
-  CHECK(dyn.params.at("seq_len").get<long long>() == 8192);  // params: the long-context state, as before
+  CHECK(dyn.params.at("seq_len").get<long long>() == 4096);  // params: the init state, what transformers computes at load
   const json& want = expected()["llama-dynamic"]["inv_freq"];
   check_close(as_vector(table_of(dyn, 4096).scaled_theta), want["init"], 1e-12);
   check_close(as_vector(table_of(dyn, 8192).scaled_theta), want["long_context"], 1e-12);
@@ -334,6 +335,7 @@ TEST_CASE("model layers: dynamic and longrope show their init state beside the l
   REQUIRE(phi.states.size() == 2);
   CHECK(phi.states[0].seq_len == 4096);
   CHECK(phi.states[1].seq_len == 131072);
+  CHECK(phi.params.at("seq_len").get<long long>() == 4096);  // init: short_factor
 }
 
 TEST_CASE("model layers: yarn without a factor derives it from max_position_embeddings / original (warned)") {
@@ -468,7 +470,11 @@ TEST_CASE("model layers: layer lists read as a person writes them") {
   CHECK(layer_list_text({5, 11, 17}) == "5, 11, 17");
   CHECK(layer_list_text({5, 11, 17, 23, 29}) == "5, 11, 17, 23, 29");  // Gemma 3 4B's full layers, read out
   CHECK(layer_list_text({4, 12, 20, 28, 36, 44}) == "4, 12, …, 44");
-  CHECK(layer_list_text({0, 1, 2, 4, 5, 6, 8, 9, 10, 12}) == "0–2, 4–6, …, 12");
+  CHECK(layer_list_text({0, 1, 2, 4, 5, 6, 8, 9, 10, 12}) == "0–2, 4–6, 8–10, 12");  // runs with gaps: not a progression
+  // Only a true arithmetic progression is shortened (the audit's irregular SmolLM3 pattern).
+  CHECK(layer_list_text({3, 7, 11, 15, 19, 24, 27, 31, 35, 39, 43, 47}) == "3, 7, 11, 15, 19, 24, 27, 31, …, 47");
+  CHECK(layer_list_text({3, 7, 11, 15, 19, 23, 27, 31, 35, 39, 43, 48}) == "3, 7, …, 43, 48");
+  CHECK(layer_list_text({2, 3, 5, 8, 13, 21, 34}) == "2, 3, 5, 8, 13, 21, 34");
   CHECK(layer_list_text({0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 12, 13}) == "0–4, 6–10, 12, 13");
   CHECK(layer_list_text({1, 2, 9, 20, 33}) == "1, 2, 9, 20, 33");
   CHECK(layer_list_text({}).empty());
@@ -528,4 +534,38 @@ TEST_CASE("layer stack figure: one cell per layer, coloured by group, counts in 
   // The figure exports like every figure: a PNG with more than the background in it.
   const std::string png = poslab::app::render_png(scout, poslab::app::ExportOptions{.width = 900, .height = 360});
   CHECK(poslab::test::decode_png(png).distinct_colours > 4);
+}
+
+TEST_CASE("layer stack figure: a colour means one kind of layer in every model (the #27 audit)") {
+  using poslab::app::fig::Color;
+  const poslab::app::Translator& en = poslab::test::english();
+  // Each (kind, attention, scaled) maps to one colour, whatever the group's order in its model:
+  // ModernBERT lists its full layers first, Gemma 3 its sliding ones.
+  std::map<std::string, Color> seen;
+  for (const char* name : {"gemma-3-4b", "modernbert-base", "command-r7b", "llama-4-scout", "gemma-4-31b", "qwen3-8b",
+                           "jamba-v0.1", "gpt-oss-20b", "smollm3-3b"}) {
+    CAPTURE(name);
+    const ModelReading r = reading_of(name);
+    const poslab::app::fig::Figure f = poslab::app::layer_stack_figure(r, en);
+    REQUIRE(f.series.size() == r.layers.size());
+    for (std::size_t i = 0; i < r.layers.size(); ++i) {
+      const auto& g = r.layers[i];
+      const bool scaled = !g.method.empty() && g.method != "none" && g.method != "proportional";
+      const std::string kind = g.kind + "|" + (g.attention == "sliding" ? "sliding" : "wide") + "|" +
+                               (g.method == "proportional" ? "p" : scaled ? "scaled" : "plain");
+      CAPTURE(kind);
+      REQUIRE(f.series[i].color.has_value());
+      const auto [it, fresh] = seen.emplace(kind, *f.series[i].color);
+      if (!fresh) CHECK(it->second == *f.series[i].color);
+    }
+  }
+  // the audit's example: blue is plain full RoPE in ModernBERT, never Gemma's sliding layers
+  CHECK(seen.at("rope|wide|plain") == Color::rgb(0x0072B2));
+  CHECK(seen.at("rope|sliding|plain") == Color::rgb(0x56B4E9));
+  CHECK(seen.at("rope|wide|scaled") == Color::rgb(0xD55E00));
+  CHECK(seen.at("nope|wide|plain") == Color::rgb(0x7f7f7f));
+  // different kinds never share a colour
+  for (const auto& a : seen)
+    for (const auto& b : seen)
+      if (a.first < b.first) CHECK_MESSAGE(!(a.second == b.second), a.first + " vs " + b.first);
 }

@@ -422,6 +422,10 @@ TEST_CASE("scaling lesson: LongRoPE with Phi-3's lists, and without lists") {
   const std::vector<app::Preset> presets = app::load_presets(app::assets_dir());
   core::Params phi;
   app::find_preset(presets, "phi-3-mini-128k").apply(phi);
+  // the preset opens on the init state (what transformers builds at load: the short list) ...
+  CHECK(phi.integer("seq_len") == 4096);
+  // ... and its long_context state is seq_len = 131072
+  phi.set("seq_len", 131072.0);
   // the ratio figure: LongRoPE on top, θ′/θ = 1/long_factor[i] (seq_len 131072 > L = 4096)
   const fig::Figure f = lesson.figure("ratio", phi);
   CHECK(f.series.back().name == method("longrope"));

@@ -126,9 +126,9 @@ def hf_inv_freq(config):
     base = config.get("rope_theta", 10000.0)
     max_pos = config["max_position_embeddings"]
     default = [1.0 / base ** (i / dim) for i in range(0, dim, 2)]
-    if rtype == "dynamic":  # at seq_len = factor·max_position_embeddings, as poslab shows it
+    if rtype == "dynamic":  # at init (seq_len None → max_position_embeddings), the state poslab opens on
         factor = rs["factor"]
-        seq_len = factor * max_pos
+        seq_len = max_pos
         b = base * ((factor * seq_len / max_pos) - (factor - 1)) ** (dim / (dim - 2))
         return [1.0 / b ** (i / dim) for i in range(0, dim, 2)], 1.0
     if rtype == "llama3":
@@ -180,8 +180,8 @@ def hf_inv_freq(config):
         attention = rs.get("attention_factor")
         if attention is None:
             attention = 1.0 if factor <= 1 else math.sqrt(1 + math.log(factor) / math.log(original))
-        seq_len = max_pos  # poslab shows the list of the extended context
-        ext = rs["long_factor"] if seq_len > original else rs["short_factor"]
+        seq_len = None  # at init, the state poslab opens on: transformers builds the short list
+        ext = rs["long_factor"] if seq_len and seq_len > original else rs["short_factor"]
         return [1.0 / (e * base ** (i / dim)) for e, i in zip(ext, range(0, dim, 2))], attention
     if rtype == "linear":
         return [f / rs["factor"] for f in default], 1.0
@@ -194,7 +194,8 @@ class ModelAgainstTransformers(unittest.TestCase):
     def test_rope_scaling_table(self):
         for name, rtype in [("deepseek-v3", "yarn"), ("gpt-oss-20b", "yarn"), ("qwen2.5-7b-yarn", "yarn"),
                             ("llama-3.1-8b", "llama3"), ("llama-3.2-1b", "llama3"), ("llama-dynamic", "dynamic"),
-                            ("phi-3-mini-128k", "longrope"), ("vicuna-7b-v1.5-16k", "linear")]:
+                            ("phi-3-mini-128k", "longrope"), ("vicuna-7b-v1.5-16k", "linear"),
+                            ("deepseek-v2-lite", "yarn")]:
             with self.subTest(name=name):
                 with open(config(name), encoding="utf-8") as f:
                     cfg = json.load(f)
@@ -358,7 +359,7 @@ class ModelLayers(unittest.TestCase):
         self.assertIn("layers           48", text)
         self.assertIn("3, 7, …, 47", text)
         self.assertIn("query scale      llama4_temperature", text)
-        self.assertIn("warning nope_layers: layers 3, 7, …, 47 (12 of 48)", text)
+        self.assertIn("warning nope_layers: No position encoding in 12 of the 48 layers (indices from 0: 3, 7, …, 47;", text)
         md = run("model", config("gemma-3-4b"), "--format", "md").stdout.decode()
         self.assertIn("### Layers (34)", md)
         self.assertIn("| 5, 11, 17, 23, 29 | 5 | rope |", md)
@@ -430,6 +431,198 @@ class ModelLayers(unittest.TestCase):
         p = run("model", "-", stdin=b'{"model_type":"llama","rope_scaling":{"rope_type":"linear","factor":2000}}')
         self.assertEqual(p.returncode, 2)
         self.assertIn("poslab: rope_scaling.factor = 2000", p.stderr.decode())
+
+
+def edited(name, edit):
+    """A fixture config changed by `edit` (a function of the parsed JSON), as bytes for stdin."""
+    with open(config(name), encoding="utf-8") as f:
+        j = json.load(f)
+    edit(j)
+    return json.dumps(j).encode()
+
+
+def reading(data, *args):
+    p = run("model", "-", "--format", "json", *args, stdin=data)
+    assert p.returncode == 0, p.stderr
+    return json.loads(p.stdout)
+
+
+def warning_text(j, wid):
+    return " ".join(w["text"] for w in j["warnings"] if w["id"] == wid)
+
+
+class AuditFixes(unittest.TestCase):
+    """What the #27 audit found, each with the case that would have caught it."""
+
+    def test_mrope_advice_is_what_transformers_converts(self):
+        # configuration_qwen2_vl.py converts only `type` "mrope" → "default"; rope_type "mrope" is a KeyError
+        with open(config("qwen2.5-vl-7b"), "rb") as f:
+            j = reading(f.read())
+        ids = [w["id"] for w in j["warnings"]]
+        self.assertIn("legacy_type", ids)
+        self.assertIn("mrope_legacy", ids)
+        legacy = warning_text(j, "legacy_type")
+        self.assertIn('"rope_type": "default"', legacy)
+        self.assertNotIn('Write "rope_type": "mrope"', legacy)
+        self.assertIn("KeyError", legacy)
+        spelled = edited("qwen2.5-vl-7b", lambda c: c["rope_scaling"].update(rope_type=c["rope_scaling"].pop("type")))
+        for lang in ("en", "zh"):
+            j = reading(spelled, "--lang", lang)
+            ids = [w["id"] for w in j["warnings"]]
+            self.assertIn("mrope_rope_type", ids)
+            self.assertNotIn("mrope_legacy", ids)  # it would claim transformers converts it
+            self.assertNotIn("legacy_type", ids)
+            self.assertIn("KeyError", warning_text(j, "mrope_rope_type"))
+            self.assertEqual(j["layers"][0]["mrope_section"], [16, 24, 24])
+
+    def test_linear_context_per_family(self):
+        # Gemma 3: max_position_embeddings is the extended context (report: pre-trained at 32K, linear ×8)
+        j = json.loads(run("model", config("gemma-3-4b"), "--format", "json").stdout)
+        self.assertEqual((j["trained_context"], j["target_context"]), (32768, 131072))
+        self.assertEqual(j["params"]["original_context"], 32768)
+        self.assertEqual(j["params"]["factor"], 8)
+        self.assertIn("linear_context", [w["id"] for w in j["warnings"]])
+        v5 = json.loads(run("model", config("gemma-3-4b-v5"), "--format", "json").stdout)
+        self.assertEqual((v5["trained_context"], v5["target_context"]), (32768, 131072))
+        # the preset the GUI opens reads the same
+        presets = {p["id"]: p for p in json.loads(run("list", "presets", "--format", "json").stdout)}
+        self.assertEqual((presets["gemma3-4b"]["params"]["original_context"], presets["gemma3-4b"]["params"]["factor"]),
+                         ("32768", "8"))
+        # vicuna-7b-v1.5-16k states its trained context: 4,096 → 16,384, and the file cannot tell: warned
+        j = json.loads(run("model", config("vicuna-7b-v1.5-16k"), "--format", "json").stdout)
+        self.assertEqual((j["trained_context"], j["target_context"]), (4096, 16384))
+        self.assertIn("does not say", warning_text(j, "linear_context"))
+        # an original_max_position_embeddings says it: no warning
+        said = edited("vicuna-7b-v1.5-16k", lambda c: c["rope_scaling"].update(original_max_position_embeddings=4096))
+        self.assertNotIn("linear_context", [w["id"] for w in reading(said)["warnings"]])
+
+    def test_deepseek_v2_pairs_are_interleaved(self):
+        j = json.loads(run("model", config("deepseek-v2-lite"), "--format", "json").stdout)
+        self.assertEqual([g["layout"] for g in j["layers"]], ["interleaved"])
+        # DeepSeek-VL2: the same model under language_config, with or without its model_type
+        with open(config("deepseek-v2-lite"), encoding="utf-8") as f:
+            inner = json.load(f)
+        for keep_type in (True, False):
+            lang = dict(inner) if keep_type else {k: v for k, v in inner.items() if k != "model_type"}
+            vl2 = reading(json.dumps({"model_type": "deepseek_vl_v2", "language_config": lang}).encode())
+            self.assertEqual(vl2["config_part"], "language_config")
+            self.assertEqual(vl2["layers"][0]["layout"], "interleaved")
+        # DeepSeek-V3 with rope_interleave false rotates halves
+        flat = edited("deepseek-v3", lambda c: c.update(rope_interleave=False))
+        self.assertEqual(reading(flat)["layers"][0]["layout"], "half")
+
+    def test_irregular_layer_lists_are_not_shortened(self):
+        pattern = [1, 1, 1, 0] * 5 + [1, 1, 1, 1, 0, 1, 1] + [0, 1, 1, 1] * 5 + [0]
+        self.assertEqual(len(pattern), 48)
+        nope = [i for i, v in enumerate(pattern) if v == 0]
+        data = edited("smollm3-3b", lambda c: c.update(num_hidden_layers=48, no_rope_layers=pattern))
+        j = reading(data)
+        group = [g for g in j["layers"] if g["kind"] == "nope"][0]
+        self.assertEqual(group["indices"], nope)
+        shown = "3, 7, 11, 15, 19, 24, 27, 31, …, 47"
+        for fmt in ("text", "md"):
+            out = run("model", "-", "--format", fmt, stdin=data).stdout.decode()
+            self.assertIn(shown, out)
+            self.assertNotIn("3, 7, …, 47", out)
+        self.assertIn(shown, warning_text(j, "nope_layers"))
+
+    def test_rope_view_gets_the_models_context_and_layout(self):
+        for name, L, layout in [("qwen2.5-vl-7b", 128000, "half"), ("command-r7b", 8192, "interleaved"),
+                                ("modernbert-base", 8192, "half"), ("gemma-4-31b", 262144, "half"),
+                                ("smollm3-3b", 65536, "half"), ("llama-2-7b", 4096, "half")]:
+            with self.subTest(name=name):
+                j = json.loads(run("model", config(name), "--format", "json").stdout)
+                self.assertEqual(j["view"], "rope")
+                self.assertEqual(j["params"]["original_context"], L)
+                self.assertEqual(j["params"]["original_context"], j["trained_context"])
+                self.assertEqual(j["params"]["layout"], layout)
+                self.assertEqual(j["params"]["layout"], j["layers"][[g["kind"] for g in j["layers"]].index("rope")]["layout"])
+                with tempfile.TemporaryDirectory() as tmp:
+                    p = run("export", "--view", "rope", "--model", config(name), "--format", "csv", "--out", tmp)
+                    self.assertEqual(p.returncode, 0, p.stderr)
+        # the scaling view's params stay the table's keys
+        j = json.loads(run("model", config("llama-3.1-8b"), "--format", "json").stdout)
+        self.assertNotIn("layout", j["params"])
+
+    def test_mscale_cancels_says_deepseek_only_for_deepseek(self):
+        ds = json.loads(run("model", config("deepseek-v3"), "--format", "json").stdout)
+        self.assertIn("its attention multiplies the softmax scale", warning_text(ds, "mscale_cancels"))
+        mi = json.loads(run("model", config("ministral-3-8b"), "--format", "json").stdout)
+        text = warning_text(mi, "mscale_cancels")
+        self.assertTrue(text)
+        self.assertNotIn("its attention multiplies", text)
+        self.assertIn("do not assume", text)
+
+    def test_text_slips(self):
+        # attn_temperature_tuning false: no temperature "below", no query scale
+        j = reading(edited("llama-4-scout", lambda c: c["text_config"].update(attn_temperature_tuning=False)))
+        self.assertNotIn("temperature below", warning_text(j, "nope_layers"))
+        self.assertNotIn("query_scales", j)
+        # SmolLM3 with an interval of 3: layers 2, 5, 8, …, and no "every fourth layer"
+        j = reading(edited("smollm3-3b", lambda c: (c.pop("no_rope_layers", None), c.update(no_rope_layer_interval=3))))
+        nope = [g for g in j["layers"] if g["kind"] == "nope"][0]["indices"]
+        self.assertEqual(nope, list(range(2, 36, 3)))
+        self.assertNotIn("fourth", warning_text(j, "nope_layers"))
+        # one NoPE layer: no "layers 3 (1 of 4)"
+        j = reading(edited("smollm3-3b", lambda c: (c.pop("no_rope_layers", None), c.update(num_hidden_layers=4))))
+        self.assertIn("1 of the 4 layers (indices from 0: 3;", warning_text(j, "nope_layers"))
+        # scaling_some_layers cites Gemma 3 for Gemma 3's legacy keys, the keyed rope_parameters otherwise
+        legacy = json.loads(run("model", config("gemma-3-4b"), "--format", "json").stdout)
+        self.assertIn("Gemma 3", warning_text(legacy, "scaling_some_layers"))
+        keyed = reading(edited("gemma-3-4b-v5", lambda c: c["text_config"].update(model_type="gemma3_keyed_test")))
+        text = warning_text(keyed, "scaling_some_layers")
+        self.assertIn("rope_parameters.full_attention", text)
+        self.assertNotIn("Gemma 3", text)
+        # defaults that come from a model's own code are not called transformers' defaults
+        glm = run("model", config("glm-4-9b-chat")).stdout.decode()
+        self.assertNotIn("(transformers' defaults)", glm)
+
+    def test_dynamic_and_longrope_open_on_init(self):
+        dyn = json.loads(run("model", config("llama-dynamic"), "--format", "json").stdout)
+        self.assertEqual(dyn["params"]["seq_len"], dyn["states"][0]["seq_len"])
+        self.assertEqual(dyn["states"][0]["name"], "init")
+        phi = json.loads(run("model", config("phi-3-mini-128k"), "--format", "json").stdout)
+        self.assertEqual([s["name"] for s in phi["states"]], ["init", "long_context"])
+        self.assertEqual(phi["params"]["seq_len"], 4096)
+        self.assertIn("init: seq_len=4096 (params);", run("model", config("phi-3-mini-128k")).stdout.decode())
+        # the long-context state, named, is one --set away: the long list
+        with open(config("phi-3-mini-128k"), encoding="utf-8") as f:
+            cfg = json.load(f)
+        t = json.loads(run("table", "rope-scaling", "--model", config("phi-3-mini-128k"), "--set",
+                           "seq_len=%d" % phi["states"][1]["seq_len"], "--format", "json").stdout)
+        col = t["columns"].index("scaled_theta")
+        for i, e in enumerate(cfg["rope_scaling"]["long_factor"]):
+            self.assertAlmostEqual(t["rows"][i][col] * e * 10000.0 ** (2 * i / 96), 1.0, delta=1e-12)
+
+    def test_gpt_oss_alternates_without_layer_types(self):
+        j = json.loads(run("model", config("gpt-oss-20b"), "--format", "json").stdout)
+        self.assertEqual(j["num_layers"], 24)
+        by = {g["attention"]: g for g in j["layers"]}
+        self.assertEqual(by["sliding"]["indices"], list(range(0, 24, 2)))  # (i + 1) % 2 → sliding
+        self.assertEqual(by["sliding"]["window"], 128)
+        self.assertEqual(by["full"]["indices"], list(range(1, 24, 2)))
+        # no layer count: GptOssConfig's default, 36
+        j = reading(edited("gpt-oss-20b", lambda c: c.pop("num_hidden_layers")))
+        self.assertEqual(j["num_layers"], 36)
+        self.assertIn("num_hidden_layers", j["defaulted"])
+
+    def test_qwen3_next_interval_and_llama_4_scaling(self):
+        j = json.loads(run("model", config("qwen3-next-80b-a3b"), "--format", "json").stdout)
+        full = [i for i in range(48) if (i + 1) % 4 == 0]
+        rope = [g for g in j["layers"] if g["kind"] == "rope"]
+        self.assertEqual(len(rope), 1)
+        self.assertEqual(rope[0]["indices"], full)
+        self.assertEqual((rope[0]["rotary_dim"], rope[0]["head_dim"]), (64, 256))
+        self.assertEqual([g for g in j["layers"] if g["kind"] == "none"][0]["count"], 36)
+        t = json.loads(run("table", "rope-scaling", "--model", config("qwen3-next-80b-a3b"), "--format", "json").stdout)
+        col = t["columns"].index("scaled_theta")
+        for i, row in enumerate(t["rows"]):  # partial rotary: 1e7^(−2i/64) over the 64 rotating dims
+            self.assertAlmostEqual(row[col] * 1e7 ** (2 * i / 64), 1.0, delta=1e-12)
+        # vLLM's top-level llama_4_scaling: transformers does not read it; warned with its values
+        data = edited("mistral-7b-v0.1", lambda c: c.update(llama_4_scaling={"original_max_position_embeddings": 8192, "beta": 0.1}))
+        text = warning_text(reading(data), "llama_4_scaling_toplevel")
+        self.assertIn("8,192 → %.5f" % (1 + 0.1 * math.log(2)), text)
+        self.assertIn("32,768 → %.5f" % (1 + 0.1 * math.log(5)), text)
 
 
 if __name__ == "__main__":

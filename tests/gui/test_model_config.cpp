@@ -10,6 +10,8 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <imgui.h>
 
@@ -271,4 +273,24 @@ TEST_CASE("the 2025–26 presets open with their layers") {
     CHECK(st.model()->reading->num_layers.has_value());
     CHECK_FALSE(st.model()->reading->layers.empty());
   }
+}
+
+TEST_CASE("a model opens its lesson at its own context and layout (the #27 audit)") {
+  ui::AppState st(app::load_presets(app::assets_dir()));
+  // the RoPE lesson's trained context L is the model's, not the default 4,096
+  for (const auto& [id, L] : std::vector<std::pair<const char*, long long>>{
+           {"qwen2.5-vl-7b", 128000}, {"command-r7b", 8192}, {"smollm3-3b", 65536}}) {
+    CAPTURE(id);
+    REQUIRE(st.apply_preset(id).empty());
+    CHECK(st.view().id == "rope");
+    CHECK(st.params().integer("original_context") == L);
+  }
+  CHECK(st.params().choice("layout") == "half");  // SmolLM3 rotates halves, as transformers does
+  REQUIRE(st.apply_preset("command-r7b").empty());
+  CHECK(st.params().choice("layout") == "interleaved");
+  // Gemma 3: 131,072 is its extended context; the scaling lesson opens at L = 32,768, s = 8
+  REQUIRE(st.apply_preset("gemma3-4b").empty());
+  CHECK(st.view().id == "scaling");
+  CHECK(st.params().integer("original_context") == 32768);
+  CHECK(st.params().real("factor") == 8);
 }
