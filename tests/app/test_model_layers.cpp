@@ -567,5 +567,5 @@ TEST_CASE("layer stack figure: a colour means one kind of layer in every model (
   // different kinds never share a colour
   for (const auto& a : seen)
     for (const auto& b : seen)
-      if (a.first < b.first) CHECK_MESSAGE(!(a.second == b.second), a.first + " vs " + b.first);
+      if (a.first < b.first) CHECK_MESSAGE(!(a.second == b.second), (a.first + " vs " + b.first));
 }

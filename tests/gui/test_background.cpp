@@ -252,6 +252,9 @@ TEST_CASE("lab: training runs off the frame, lands in the figures, and Stop canc
     const lab::Plan plan = lab::plan(b.state().params());
     // had the 30 long models not stopped, every lane would be busy for minutes
     CHECK(wait_trained(plan, 120) == 6);
+  }
+}
+
 // [SECTION] The page's worker (issue 31): builds sent as bytes, answered as bytes
 
 namespace {
