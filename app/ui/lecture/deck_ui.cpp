@@ -282,8 +282,9 @@ void DeckUi::scene_details(UiContext& ctx, int index) {
       for (const auto& kv : now.params)
         if (std::find(sc.params.begin(), sc.params.end(), kv) == sc.params.end()) sc.reveal_params.push_back(kv);
       // A key the scene sets that is back at its default now: the answer sets it so.
-      for (const auto& [k, v] : sc.params)
-        if (std::none_of(now.params.begin(), now.params.end(), [&](const auto& kv) { return kv.first == k; }))
+      for (const auto& set : sc.params)  // (not a structured binding: clang 14 cannot capture one)
+        if (const std::string& k = set.first;
+            std::none_of(now.params.begin(), now.params.end(), [&](const auto& kv) { return kv.first == k; }))
           if (const core::ParamSpec* spec = core::find_param(k)) sc.reveal_params.emplace_back(k, std::string(spec->default_text));
       sc.reveal_figure = now.figure != sc.figure ? now.figure : std::string();
       changed = true;
