@@ -73,7 +73,7 @@ struct DeckRequest {
   std::string deck;  ///< a deck file or a built-in deck's id
   std::string format;
   std::string out;
-  std::string page = "a4";
+  std::string page;  ///< "" = a4 for a PDF, slide for PNG and SVG (HandoutOptions::page)
   std::string theme = "light";
   std::string lang;
 };

@@ -602,7 +602,10 @@ TEST_CASE("a long subtitle wraps inside the figure at any font scale; no text un
     int lines = 0;
     for (const auto& t : p.texts) {
       CHECK(t.size >= st.min_text - 1e-9);
-      const double w = static_cast<double>(t.s.size()) * t.size * 0.55;  // as measure() (bytes ≥ code points)
+      // As the painter measures (code points: "·" and "…" are one character, not 2–3 bytes).
+      const double w = static_cast<double>(std::count_if(t.s.begin(), t.s.end(), [](char c) {
+                         return (static_cast<unsigned char>(c) & 0xc0) != 0x80;
+                       })) * t.size * 0.55;
       if (t.s.find("subtitle") != std::string::npos || t.s.find("d = 4096") != std::string::npos) {
         ++lines;
         CHECK(t.at.x + w <= width + 1e-6);

@@ -42,7 +42,14 @@ void canvas(LessonUi& ui, float side) {
   ImGui::InvisibleButton("##multimodal-grid", ImVec2(std::max(size.x, 1.0f), std::max(size.y, 1.0f)));
   const bool hovered = ImGui::IsItemHovered(), active = ImGui::IsItemActive();
   const ImVec2 mouse = ImGui::GetIO().MousePos;
-  const int mr = static_cast<int>(std::floor((mouse.y - o.y) / cell)), mc = static_cast<int>(std::floor((mouse.x - o.x) / cell));
+  // The pointer may be nowhere (ImGui's -FLT_MAX): clamp in floating point before
+  // the cast, which is undefined for values an int cannot hold.
+  auto cell_of = [cell](float at) {
+    const float v = std::floor(at / cell);
+    if (!(v >= 0.0f)) return -1;  // NaN too (a zero-sized cell)
+    return v > 1.0e6f ? 1000000 : static_cast<int>(v);
+  };
+  const int mr = cell_of(mouse.y - o.y), mc = cell_of(mouse.x - o.x);
   const bool inside = mr >= 0 && mr < g.h && mc >= 0 && mc < g.w;
   if (hovered) ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
   // Click or drag: the query follows the pointer (clamped to the grid while dragging).
