@@ -77,6 +77,14 @@ struct ViewDef {
   std::vector<std::string_view> run_keys = {};
 };
 
+/// The keys a link to `view` carries: its sliders' and its run keys (a link
+/// to the trained lab opens it training, as the sender saw it).
+inline std::vector<std::string_view> link_keys(const ViewDef& view) {
+  std::vector<std::string_view> keys = view.keys;
+  keys.insert(keys.end(), view.run_keys.begin(), view.run_keys.end());
+  return keys;
+}
+
 /// Every view, in lesson order.
 std::span<const ViewDef> view_defs();
 

@@ -799,7 +799,7 @@ std::string App::copy_link() {
   std::string base = platform_.page_address();
   if (base.empty()) base = settings_.link_base;
   if (const std::size_t hash = base.find('#'); hash != std::string::npos) base.resize(hash);
-  const std::string link = base + "#" + link_fragment(state_.session(), state_.view().keys);
+  const std::string link = base + "#" + link_fragment(state_.session(), link_keys(state_.view()));
   ImGui::SetClipboardText(link.c_str());
   toasts_.push(tr_.format(base.empty() ? "ui.link.copied_no_base" : "ui.link.copied", {{"link", link}}),
                ToastKind::success);

@@ -177,8 +177,10 @@ void AppState::reset_param(std::string_view key) {
 
 void AppState::reset_view() {
   bool changed = false;
-  for (std::string_view key : view().keys)
-    if (params_.is_set(key)) params_.reset(key), changed = true;
+  // The run keys too: a reset lab is an untrained one (lab_train back to false).
+  for (const auto* keys : {&view().keys, &view().run_keys})
+    for (std::string_view key : *keys)
+      if (params_.is_set(key)) params_.reset(key), changed = true;
   if (changed) invalidate();
 }
 

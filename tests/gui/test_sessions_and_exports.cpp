@@ -182,6 +182,30 @@ TEST_CASE("copy link: the settings' base address, then the lesson and its set pa
   CHECK(st.session().params == before.params);
 }
 
+TEST_CASE("the lab: a link carries lab_train (the trained lab, as the sender saw it); Reset lesson takes it back to untrained") {
+  test::BlindApp b;
+  auto& st = b.state();
+  REQUIRE(st.select_view("lab"));
+  // No frame is drawn: nothing trains here.
+  REQUIRE(st.set_assignments({"lab_train=true", "lab_seeds=1", "lab_steps=20"}).empty());
+  const std::string link = b.app->copy_link();
+  CHECK(link.find("lab_train=true") != std::string::npos);
+  CHECK(link.find("lab_steps=20") != std::string::npos);
+  auto has = [&](std::string_view key) {
+    for (const auto& [k, v] : st.session().params)
+      if (k == key) return true;
+    return false;
+  };
+  REQUIRE(has("lab_train"));
+  st.reset_view();
+  CHECK_FALSE(has("lab_train"));
+  CHECK_FALSE(has("lab_steps"));
+  // And the link reads back as the trained state.
+  REQUIRE(st.apply_session(app::link_session(app::parse_link(link.substr(link.find('#'))))).empty());
+  CHECK(has("lab_train"));
+  st.reset_view();
+}
+
 namespace {
 
 /// The text of an HTML attribute (&amp; &lt; &gt; &quot;) as the browser reads it.

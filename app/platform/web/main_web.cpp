@@ -168,8 +168,8 @@ void after_frame() {
   Page& page = *g_page;
   ui::App& app = *page.app;
   const ViewDef& view = app.state().view();
-  const std::string fragment = app.embed() ? embed_fragment(app.state().session(), view.keys, *app.embed())
-                                           : link_fragment(app.state().session(), view.keys);
+  const std::string fragment = app.embed() ? embed_fragment(app.state().session(), link_keys(view), *app.embed())
+                                           : link_fragment(app.state().session(), link_keys(view));
   if (fragment != page.fragment) {
     page.fragment = fragment;
     poslab_js_set_fragment(fragment.c_str());
