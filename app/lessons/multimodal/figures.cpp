@@ -219,11 +219,13 @@ Figure position_ids(const FigureContext& ctx) {
     const std::string text = tr.format("multimodal.ids.resume", {{"id", fig::num(static_cast<double>(first.t))},
                                                                  {"max", fig::num(static_cast<double>(first.t - 1))}});
     // Beside the point, clear of its dot and of the line that leaves it.
-    const double gap = std::max(0.8, 0.02 * static_cast<double>(n));
+    const double gap = std::max(1.3, 0.03 * static_cast<double>(n));  // past the largest dot, lecture mode too
     f.notes.push_back({.x = static_cast<double>(g1) + (right ? -gap : gap), .y = static_cast<double>(first.t), .text = text,
                        .anchor = right ? fig::Anchor::right : fig::Anchor::left});
   }
-  f.legend = fig::LegendPlace::top_left;
+  // Automatic: the renderer keeps the legend clear of the data and of the
+  // note above (top left, chosen before, covered the note in lecture mode).
+  f.legend = fig::LegendPlace::automatic;
   return f;
 }
 

@@ -136,7 +136,9 @@ void canvas(LessonUi& ui, float side) {
     ImGui::EndTooltip();
   }
   ImGui::SetCursorScreenPos(ImVec2(corner.x, ImGui::GetCursorScreenPos().y));
+  ImGui::PushTextWrapPos(0.0f);  // wrapped in the figure's column (lecture mode cut it)
   ImGui::TextDisabled("%s", tr.format("multimodal.canvas.hint", {{"row", fig::num(g.row)}, {"col", fig::num(g.col)}}).c_str());
+  ImGui::PopTextWrapPos();
 }
 
 void draw(LessonUi& ui) {
@@ -181,7 +183,7 @@ void draw(LessonUi& ui) {
 void draw_grid(LessonUi& ui, std::string_view, ImVec2 size) {
   const multimodal::Grid g = multimodal::grid(ui.params());
   const ImVec2 room = label_room(g, ui.ui_scale());
-  const float hint = ImGui::GetTextLineHeightWithSpacing() * 1.5f + room.y;
+  const float hint = ImGui::GetTextLineHeightWithSpacing() * 2.5f + room.y;  // the hint may wrap to two lines
   const float longer = static_cast<float>(std::max(g.h, g.w));
   // The longer edge fits the width, the shorter the height left after the hint
   // (each less the row and column indices beside and above the grid).
