@@ -685,6 +685,10 @@ void write_plain(const MathNode& n, std::string& out, bool script) {
         write_plain(s, inner, true);
         const std::string forms = in_script_forms(inner, k == 1);
         if (!forms.empty()) out += forms;
+        // A word as a subscript reads as a name (β_fast, f_low), as in code: no
+        // parentheses; anything else is grouped (b^(−2i/d), x_(i+1)).
+        else if (k == 2 && std::all_of(inner.begin(), inner.end(), [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) != 0; }))
+          out += "_" + inner;
         else out += (k == 1 ? "^" : "_") + (single_character(inner) ? inner : "(" + inner + ")");
       }
       return;

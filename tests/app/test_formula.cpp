@@ -149,6 +149,8 @@ TEST_CASE("formula parser: every form of the markup parses, and writes back as U
            {"\\alpha\\beta\\gamma\\Omega", "αβγΩ"},
            {"\\sum_i 2\\cos(r\\theta_i)", "∑ᵢ 2 cos(rθᵢ)"},
            {"x_i^2", "xᵢ²"},
+           {"\\beta_{fast} > \\beta_{slow}", "β_fast > β_slow"},  // a word as a subscript: a name, no parentheses
+           {"x_{q·k}", "x_(q·k)"},
            {"{x^a}^b", "x^a^b"},  // no superscript a in the fonts' baked forms
            {"\\text{长度} > 4", "长度 > 4"},
            {"-x", "−x"},

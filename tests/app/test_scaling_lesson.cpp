@@ -127,7 +127,7 @@ TEST_CASE("scaling lesson: the first readout and the shaded band follow the sele
   // L/β_fast is YaRN's line: drawn for yarn, not for PI.
   auto has_beta_line = [](const fig::Figure& f) {
     for (const fig::RefLine& l : f.ref_lines)
-      if (fig::plain_text(l.label).find("L/β_(fast)") != std::string::npos) return true;  // $L/β_{fast}$
+      if (fig::plain_text(l.label).find("L/β_fast") != std::string::npos) return true;  // $L/β_{fast}$
     return false;
   };
   CHECK(has_beta_line(lesson.figure("wavelength", params({{"method", "yarn"}}))));
