@@ -31,12 +31,22 @@ double position_of(const ParamSpec& spec, double lo, double hi, double value) {
   return std::isfinite(t) ? std::clamp(t, 0.0, 1.0) : 0.0;
 }
 
+std::string_view index_bound_key(std::string_view key) {
+  // The multimodal query patch: rows 0 … grid_h − 1, columns 0 … grid_w − 1.
+  // Not a relation core refuses (a row past a smaller grid is taken as its
+  // last, docs/CONTRACT.md), so not ParamSpec::ui_max_key.
+  if (key == "row") return "grid_h";
+  if (key == "col") return "grid_w";
+  return {};
+}
+
 std::pair<double, double> slider_range(const ParamSpec& spec, const core::Params& params) {
   double hi = spec.ui_max;
   if (!spec.ui_max_key.empty()) {
     const ParamSpec* other = core::find_param(spec.ui_max_key);
     if (other && is_numeric(*other)) hi = std::min(hi, params.real(spec.ui_max_key));
   }
+  if (const std::string_view count = index_bound_key(spec.key); !count.empty()) hi = std::min(hi, params.real(count) - 1);
   return {spec.ui_min, std::max(spec.ui_min, hi)};
 }
 

@@ -5,6 +5,7 @@
 // panel, the animation and the recorded sweeps (GUI and `poslab export
 // --sweep`); no ImGui here.
 
+#include <string_view>
 #include <utility>
 
 #include "poslab/core/params.hpp"
@@ -28,8 +29,14 @@ double snap(const core::ParamSpec& spec, double value, bool pow2_steps);
 
 /// The slider's ends for `spec` under `params`: ui_min..ui_max, the upper
 /// end lowered to the value of spec.ui_max_key when that is set and lower
-/// (head's slider runs 1..heads); never below ui_min.
+/// (head's slider runs 1..heads), and for an index into a count (row into
+/// grid_h, col into grid_w) to the count − 1; never below ui_min.
 std::pair<double, double> slider_range(const core::ParamSpec& spec, const core::Params& params);
+
+/// The count an index parameter runs below (row: grid_h, col: grid_w), or
+/// empty. Its slider ends at the count − 1; a larger value is taken as the
+/// last index by the lesson, and the panel shows it so (“9 → 7”).
+std::string_view index_bound_key(std::string_view key);
 
 /// For pow2 sliders: the exponents k with 2^k inside ui_min..ui_max.
 int pow2_min_exponent(const core::ParamSpec& spec);

@@ -306,7 +306,13 @@ void ParamsPanel::numeric(UiContext& ctx, const core::ParamSpec& spec, double va
   }
   // The value beside the slider, never under its handle: the slider keeps
   // the width the widest usual value leaves it.
-  const std::string shown_value = number(value);
+  // An index past its count (row 9 on a grid of 8 rows, left from a larger
+  // grid or typed) is taken as the last: the panel says so, not only the figure.
+  std::string shown_value = number(value);
+  if (!index_bound_key(spec.key).empty()) {
+    const double last = slider_range(spec, ctx.state.params()).second;
+    if (value > last) shown_value += " → " + number(last);
+  }
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
   const float value_w = std::max(ImGui::CalcTextSize("0.000000").x, ImGui::CalcTextSize(shown_value.c_str()).x);
   ImGui::SetNextItemWidth(std::max(40.0f * ctx.scale, w - value_w - spacing));

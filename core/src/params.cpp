@@ -220,6 +220,9 @@ const std::array kSpecs = {
               .ui_min = 16, .ui_max = 131072, .scale = S::log, .unit = "tokens"},
     ParamSpec{.key = "partial_rotary_factor", .type = T::real, .default_text = "0.25", .min = 0, .max = 1,
               .min_exclusive = true, .ui_min = 0.05, .ui_max = 1},
+    // The fewer-pairs figure draws partial rotary beside p-RoPE (false: p-RoPE
+    // alone, for the guided step that introduces it before the other)
+    ParamSpec{.key = "show_partial", .type = T::boolean, .default_text = "true"},
     // ---- lab: "Train short, test long" (issue 26; core/lab/lab.hpp). The
     // lesson trains one tiny Transformer per encoding and seed at the lab's
     // defaults (default_lab_config), with `lab_steps` Adam steps.

@@ -256,6 +256,26 @@ TEST_CASE("the head slider ends at heads, and every slider bound by another key 
   CHECK(bound >= 1);
 }
 
+TEST_CASE("the query row and column sliders end at the grid's last row and column, not at 63") {
+  const core::ParamSpec& row = core::param_spec("row");
+  const core::ParamSpec& col = core::param_spec("col");
+  for (int n : {1, 2, 8, 64, 1024}) {
+    const std::string text = std::to_string(n);
+    CAPTURE(n);
+    // row runs 0 … grid_h − 1, col 0 … grid_w − 1; the spec's own 63 caps a larger grid.
+    CHECK(app::slider_range(row, params({{"grid_h", text.c_str()}, {"grid_w", "5"}})) == std::pair<double, double>{0, std::min(n - 1, 63)});
+    CHECK(app::slider_range(col, params({{"grid_w", text.c_str()}, {"grid_h", "5"}})) == std::pair<double, double>{0, std::min(n - 1, 63)});
+  }
+  // Without a grid set, the lesson's defaults (4 × 6): rows 0 … 3, columns 0 … 5.
+  CHECK(app::slider_range(row, {}).second == 3);
+  CHECK(app::slider_range(col, {}).second == 5);
+  // Only these two are bounded by a count; head is bounded by heads through its spec.
+  for (const core::ParamSpec& spec : core::param_specs()) {
+    CAPTURE(spec.key);
+    CHECK(app::index_bound_key(spec.key).empty() == (spec.key != "row" && spec.key != "col"));
+  }
+}
+
 TEST_CASE("scaling: a step's compare = pi-ntk-yarn shows only the methods introduced, and ℓ only beside dynamic NTK") {
   const test::Lesson lesson{"scaling"};
   const auto& tr = test::english();

@@ -133,6 +133,44 @@ TEST_CASE("layer-mix: p-RoPE keeps the fastest pairs, partial rotary spreads as 
   CHECK(f.bands[0].from == doctest::Approx(15.5));
 }
 
+TEST_CASE("layer-mix: show_partial = false draws p-RoPE alone (its guided step comes before partial rotary's)") {
+  const auto& tr = test::english();
+  const auto both = lesson.figure("fewer-pairs", core::Params{});
+  const auto alone = lesson.figure("fewer-pairs", test::params({{"show_partial", "false"}}));
+  // The same RoPE curve and kept pairs; partial rotary's series, and every word
+  // naming it (title, subtitle "in both", band "in either"), only with it.
+  REQUIRE(alone.series.size() == both.series.size() - 1);
+  CHECK(alone.series[0].y == both.series[0].y);
+  CHECK(alone.series[1].y == both.series[2].y);
+  CHECK(alone.series[1].name == both.series[2].name);
+  for (const auto& s : alone.series) CHECK(s.name.find("partial") == std::string::npos);
+  for (const std::string& text : {alone.title, alone.subtitle, alone.bands.at(0).label}) {
+    CAPTURE(text);
+    CHECK(text.find("partial") == std::string::npos);
+    CHECK(text.find("either") == std::string::npos);
+    CHECK(text.find("both") == std::string::npos);
+  }
+  CHECK(alone.subtitle.find("16 of 64") != std::string::npos);
+  // The readouts: partial rotary's slowest wavelength (2.65 million) only beside it.
+  auto names_partial = [&](const std::vector<app::Readout>& rs) {
+    for (const auto& r : rs)
+      if (r.label.find("partial") != std::string::npos || r.value.find("2,649,597") != std::string::npos ||
+          r.value.find("2.65") != std::string::npos)
+        return true;
+    return false;
+  };
+  CHECK(names_partial(lesson.readouts(core::Params{})));
+  const auto alone_readouts = lesson.readouts(test::params({{"show_partial", "false"}}));
+  CHECK_FALSE(names_partial(alone_readouts));
+  bool slowest = false;
+  for (const auto& r : alone_readouts)
+    if (r.label == tr("layer-mix.readout.slowest_p_rope")) {
+      slowest = true;
+      CHECK(r.number == doctest::Approx(lambda(15, 128, 1e6)));
+    }
+  CHECK(slowest);
+}
+
 TEST_CASE("layer-mix: readouts hold at the defaults and over random settings") {
   CHECK(lesson.check_readouts(core::Params{}) >= 5);
   const app::ViewDef& v = lesson.view();
@@ -149,6 +187,7 @@ TEST_CASE("layer-mix: readouts hold at the defaults and over random settings") {
     p.set("seq_len", double(std::uniform_int_distribution<int>(1, 2000000)(rng)));
     p.set("d", double(2 * std::uniform_int_distribution<int>(1, 512)(rng)));
     p.set("partial_rotary_factor", std::uniform_real_distribution<double>(0.01, 1)(rng));
+    p.set("show_partial", trial % 3 != 0);
     CAPTURE(trial);
     test::check_readouts(app::view_readouts(v, p, test::english()));
   }

@@ -189,25 +189,29 @@ Figure fewer_pairs(const FigureContext& ctx) {
   const layer_mix::Fraction fr = layer_mix::fraction(ctx.params);
   const int pairs = fr.d / 2;
   Figure f;
-  f.title = tr("layer-mix.fewer.title");
-  f.subtitle = tr.format("layer-mix.fewer.subtitle", {{"d", fig::num(fr.d)}, {"base", fig::num(fr.base)}, {"p", fig::num(fr.p)},
-                                                      {"k", fig::num(fr.kept)}, {"pairs", fig::num(pairs)}});
+  f.title = tr(ctx.params.boolean("show_partial") ? "layer-mix.fewer.title" : "layer-mix.fewer.title_p_rope");
+  f.subtitle = tr.format(ctx.params.boolean("show_partial") ? "layer-mix.fewer.subtitle" : "layer-mix.fewer.subtitle_p_rope",
+                         {{"d", fig::num(fr.d)}, {"base", fig::num(fr.base)}, {"p", fig::num(fr.p)}, {"k", fig::num(fr.kept)},
+                          {"pairs", fig::num(pairs)}});
   f.x = {.label = tr("layer-mix.axis.pair"), .format = fig::TickFormat::integer};
   f.x.min = -0.5, f.x.max = pairs - 0.5;
   f.y = {.label = tr("layer-mix.fewer.axis.y"), .unit = tr("unit.tokens"), .scale = fig::AxisScale::log};
   fig::Series rope = wavelengths(fr.rope, tr("layer-mix.fewer.rope"), fig::Color::rgb(0x9aa0a6), tr);
   rope.width = 1.2f;
   f.series.push_back(std::move(rope));
-  fig::Series partial = wavelengths(fr.partial, tr.format("layer-mix.fewer.partial", {{"r", fig::num(2 * static_cast<int>(fr.partial.size()))}}),
-                                    fig::palette_color(3), tr);
-  partial.width = 2.5f;
-  f.series.push_back(std::move(partial));
+  if (ctx.params.boolean("show_partial")) {
+    fig::Series partial = wavelengths(fr.partial, tr.format("layer-mix.fewer.partial", {{"r", fig::num(2 * static_cast<int>(fr.partial.size()))}}),
+                                      fig::palette_color(3), tr);
+    partial.width = 2.5f;
+    f.series.push_back(std::move(partial));
+  }
   fig::Series kept = wavelengths(fr.p_rope, tr.format("layer-mix.fewer.p_rope", {{"k", fig::num(fr.kept)}}), fig::palette_color(0), tr);
   kept.kind = fig::SeriesKind::scatter, kept.marker = pairs <= 128 ? 4.0f : 2.5f;
   f.series.push_back(std::move(kept));
   if (fr.kept < pairs)
     f.bands.push_back({.from = fr.kept - 0.5, .to = pairs - 0.5,
-                       .label = tr.format("layer-mix.fewer.idle", {{"n", fig::num(pairs - fr.kept)}}),
+                       .label = tr.format(ctx.params.boolean("show_partial") ? "layer-mix.fewer.idle" : "layer-mix.fewer.idle_p_rope",
+                                          {{"n", fig::num(pairs - fr.kept)}}),
                        .color = fig::Color::rgb(0x9aa0a6).with_alpha(0.22f), .label_top = true});
   f.legend = fig::LegendPlace::bottom_right;
   return f;
@@ -273,9 +277,14 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
   if (fr.kept > 0) {
     const double slow_p = 2 * kPi / fr.p_rope[fr.kept - 1];
     const double slow_r = 2 * kPi / fr.partial[fr.partial.size() - 1];
-    out.push_back({.label = tr("layer-mix.readout.slowest"),
-                   .value = tr.format("layer-mix.readout.slowest_value", {{"p", fig::num(slow_p, 4)}, {"r", fig::num(slow_r, 4)}}),
-                   .number = slow_r});
+    // Partial rotary only once the figure draws it (a step introduces p-RoPE alone first).
+    if (p.boolean("show_partial"))
+      out.push_back({.label = tr("layer-mix.readout.slowest"),
+                     .value = tr.format("layer-mix.readout.slowest_value", {{"p", fig::num(slow_p, 4)}, {"r", fig::num(slow_r, 4)}}),
+                     .number = slow_r});
+    else
+      out.push_back({.label = tr("layer-mix.readout.slowest_p_rope"),
+                     .value = tr.format("layer-mix.readout.tokens", {{"n", fig::num(slow_p, 4)}}), .number = slow_p});
   }
   return out;
 }
@@ -294,7 +303,7 @@ ViewDef layer_mix_view() {
   return {.id = "layer-mix",
           .group = "models",
           .keys = {"causal", "seed", "positions", "local_base", "sliding_window", "base", "factor", "seq_len", "d",
-                   "partial_rotary_factor"},
+                   "partial_rotary_factor", "show_partial"},
           .defaults = {{"positions", "16"}, {"base", "1000000"}, {"seq_len", "131072"}},
           .figures = {{"causal-mask", causal_mask},
                       {"marker-count", marker_count},

@@ -76,10 +76,12 @@ std::string sections_text(const Sections& s) {
 /// A wavelength as a caption shows it: 6.28, 160, 35,333 (whole tokens from 100 on).
 std::string tokens_text(double lambda) { return lambda < 100 ? fig::num(lambda, 3) : fig::num(std::round(lambda)); }
 
-/// The colour of an axis, the same in every figure.
+/// The colour of an axis, the same in every figure: blue, orange and pink,
+/// apart even where t and h share a line (an image's row; green beside blue
+/// read as one colour there).
 fig::Color axis_color(core::MropeAxis a) {
   switch (a) {
-    case core::MropeAxis::temporal: return fig::palette_color(2);
+    case core::MropeAxis::temporal: return fig::palette_color(4);
     case core::MropeAxis::height: return fig::palette_color(0);
     case core::MropeAxis::width: return fig::palette_color(1);
   }
@@ -173,13 +175,18 @@ Figure position_ids(const FigureContext& ctx) {
   f.y = {.label = tr("multimodal.ids.axis.y"), .format = fig::TickFormat::integer};
   const bool marks = n <= 64;
   std::array<fig::Series, 3> s;
-  for (int a = 2; a >= 0; --a) {  // w drawn first, t on top: on text all three coincide
+  // w drawn first, t on top. On text all three coincide, and on an image's
+  // row t and h do: a wide solid w, a dashed h and a dotted t over it show
+  // every colour along a shared line, and dots of 7, 5 and 2.5 points
+  // leave a ring of each around a shared point.
+  for (int a = 2; a >= 0; --a) {
     fig::Series& x = s[static_cast<std::size_t>(a)];
     x.name = axis_label(tr, kAxes[static_cast<std::size_t>(a)]);
     x.kind = fig::SeriesKind::line;
     x.color = axis_color(kAxes[static_cast<std::size_t>(a)]);
-    x.width = a == 2 ? 2.6f : a == 1 ? 2.0f : 1.5f;
-    x.marker = a == 2 ? 6.0f : a == 1 ? 4.5f : 3.0f;
+    x.width = a == 2 ? 3.0f : a == 1 ? 2.2f : 2.0f;
+    x.style = a == 2 ? fig::LineStyle::solid : a == 1 ? fig::LineStyle::dashed : fig::LineStyle::dotted;
+    x.marker = a == 2 ? 7.0f : a == 1 ? 5.0f : 2.5f;
     x.x_name = tr("multimodal.ids.readout.index");
     x.y_name = tr("multimodal.ids.readout.id");
   }
@@ -195,7 +202,7 @@ Figure position_ids(const FigureContext& ctx) {
   if (marks)
     for (int a = 2; a >= 0; --a) {
       fig::Series dots = s[static_cast<std::size_t>(a)];
-      dots.name = "", dots.kind = fig::SeriesKind::scatter;
+      dots.name = "", dots.kind = fig::SeriesKind::scatter, dots.style = fig::LineStyle::solid;
       f.series.push_back(std::move(dots));
     }
   // The grid's tokens, shaded and named.
@@ -204,18 +211,21 @@ Figure position_ids(const FigureContext& ctx) {
                      .label = grid_text(tr, shape, kind), .color = fig::Color::rgb(0x9aa0a6).with_alpha(0.18f),
                      .label_top = true});
   // Where the text after the grid resumes: the largest id so far + 1 (the
-  // note on the side of the point with more room).
+  // note on the side of the point with more room: left of it when the point
+  // is past the middle, where a note to its right would run off the plot).
   if (shape.after > 0) {
     const core::MropePosition first = seq.position(g1);
-    const bool right = g1 > n * 3 / 4;
+    const bool right = 2 * g1 > n;
     const std::string text = tr.format("multimodal.ids.resume", {{"id", fig::num(static_cast<double>(first.t))},
                                                                  {"max", fig::num(static_cast<double>(first.t - 1))}});
     // Beside the point, clear of its dot and of the line that leaves it.
-    const double gap = std::max(0.8, 0.02 * static_cast<double>(n));
+    const double gap = std::max(1.3, 0.03 * static_cast<double>(n));  // past the largest dot, lecture mode too
     f.notes.push_back({.x = static_cast<double>(g1) + (right ? -gap : gap), .y = static_cast<double>(first.t), .text = text,
                        .anchor = right ? fig::Anchor::right : fig::Anchor::left});
   }
-  f.legend = fig::LegendPlace::top_left;
+  // Automatic: the renderer keeps the legend clear of the data and of the
+  // note above (top left, chosen before, covered the note in lecture mode).
+  f.legend = fig::LegendPlace::automatic;
   return f;
 }
 
@@ -232,7 +242,8 @@ Figure sections_figure(const FigureContext& ctx) {
   f.subtitle = tr.format(sec.interleaved ? "multimodal.sections.subtitle_interleaved" : "multimodal.sections.subtitle",
                          {{"sections", sections_text(sec)}, {"d", fig::num(sec.d())}, {"base", fig::num(sec.base)}});
   f.x = {.label = tr("multimodal.sections.axis.x"), .format = fig::TickFormat::integer};
-  f.y = {.label = tr("multimodal.sections.axis.y"), .unit = tr("unit.tokens"), .scale = fig::AxisScale::log};
+  // In position ids, not tokens: a 4 × 6 image spends 24 tokens but 6 ids.
+  f.y = {.label = tr("multimodal.sections.axis.y"), .unit = tr("multimodal.unit.ids"), .scale = fig::AxisScale::log};
   fig::Series all{.name = "", .kind = fig::SeriesKind::line};
   all.color = fig::Color::rgb(0x9aa0a6), all.width = 1.0f;
   for (Eigen::Index i = 0; i < theta.size(); ++i) all.x.push_back(static_cast<double>(i)), all.y.push_back(2 * kPi / theta[i]);

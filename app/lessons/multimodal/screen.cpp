@@ -23,7 +23,23 @@ namespace {
 
 ImU32 colour(fig::Color c, float alpha = 1.0f) { return ImGui::ColorConvertFloat4ToU32(ImVec4(c.r, c.g, c.b, c.a * alpha)); }
 
-/// The grid, `side` pixels on its longer edge (cells are square).
+/// Every k-th index is written beside the grid, k in 1, 2, 5, 10, 20, 50, …:
+/// the smallest that leaves `extent` pixels for each label on cells `cell` wide.
+int label_every(float cell, float extent) {
+  for (int k = 1;; k *= 10)
+    for (int m : {1, 2, 5})
+      if (static_cast<float>(k * m) * cell >= extent || k * m >= 1000) return k * m;
+}
+
+/// The room the row and column indices take beside and above the grid.
+ImVec2 label_room(const multimodal::Grid& g, float scale) {
+  const std::string widest = std::to_string(std::max(g.h, g.w) - 1);
+  return {ImGui::CalcTextSize(widest.c_str()).x + 6 * scale, ImGui::GetTextLineHeight() + 2 * scale};
+}
+
+/// The grid, `side` pixels on its longer edge (cells are square), its rows
+/// numbered on the left and its columns on top (0-based, as row and col are);
+/// the labels take label_room() more.
 void canvas(LessonUi& ui, float side) {
   const auto& tr = ui.tr();
   const multimodal::Grid g = multimodal::grid(ui.params());
@@ -38,7 +54,26 @@ void canvas(LessonUi& ui, float side) {
   const float scale = ui.ui_scale();
   const float cell = side / static_cast<float>(std::max(g.h, g.w));
   const ImVec2 size(cell * static_cast<float>(g.w), cell * static_cast<float>(g.h));
-  const ImVec2 o = ImGui::GetCursorScreenPos();
+  const ImVec2 room = label_room(g, scale);
+  const ImVec2 corner = ImGui::GetCursorScreenPos();
+  const ImVec2 o(corner.x + room.x, corner.y + room.y);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  {
+    // Row and column indices: what the sliders, the tooltip and the hint count.
+    const ImU32 muted = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+    const int every_r = label_every(cell, ImGui::GetTextLineHeight()), every_c = label_every(cell, room.x);
+    for (int r = 0; r < g.h; r += every_r) {
+      const std::string t = std::to_string(r);
+      const ImVec2 ts = ImGui::CalcTextSize(t.c_str());
+      dl->AddText(ImVec2(o.x - ts.x - 4 * scale, o.y + (static_cast<float>(r) + 0.5f) * cell - ts.y / 2), muted, t.c_str());
+    }
+    for (int c = 0; c < g.w; c += every_c) {
+      const std::string t = std::to_string(c);
+      const ImVec2 ts = ImGui::CalcTextSize(t.c_str());
+      dl->AddText(ImVec2(o.x + (static_cast<float>(c) + 0.5f) * cell - ts.x / 2, corner.y), muted, t.c_str());
+    }
+  }
+  ImGui::SetCursorScreenPos(o);
   ImGui::InvisibleButton("##multimodal-grid", ImVec2(std::max(size.x, 1.0f), std::max(size.y, 1.0f)));
   const bool hovered = ImGui::IsItemHovered(), active = ImGui::IsItemActive();
   const ImVec2 mouse = ImGui::GetIO().MousePos;
@@ -60,7 +95,6 @@ void canvas(LessonUi& ui, float side) {
       ui.set_param("col", static_cast<double>(c));
     }
   }
-  ImDrawList* dl = ImGui::GetWindowDrawList();
   const bool lecture = ui.lecture_mode();
   const bool write = cell >= 34 * scale;
   // Cells smaller than 2 pixels (or more than 128 a side) are drawn in blocks
@@ -101,7 +135,10 @@ void canvas(LessonUi& ui, float side) {
                                .c_str());
     ImGui::EndTooltip();
   }
+  ImGui::SetCursorScreenPos(ImVec2(corner.x, ImGui::GetCursorScreenPos().y));
+  ImGui::PushTextWrapPos(0.0f);  // wrapped in the figure's column (lecture mode cut it)
   ImGui::TextDisabled("%s", tr.format("multimodal.canvas.hint", {{"row", fig::num(g.row)}, {"col", fig::num(g.col)}}).c_str());
+  ImGui::PopTextWrapPos();
 }
 
 void draw(LessonUi& ui) {
@@ -116,8 +153,9 @@ void draw(LessonUi& ui) {
     ImGui::TableSetupColumn("grid", ImGuiTableColumnFlags_WidthFixed, side);
     ImGui::TableSetupColumn("numbers", ImGuiTableColumnFlags_WidthStretch);
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(tr("multimodal.grid.title").c_str());
-    canvas(ui, side);
+    ImGui::TextWrapped("%s", tr("multimodal.grid.title").c_str());  // the column is narrower than the title
+    const ImVec2 room = label_room(multimodal::grid(ui.params()), ui.ui_scale());
+    canvas(ui, std::max(60.0f, side - std::max(room.x, room.y)));
     ImGui::TableNextColumn();
     ui.readouts();
     ImGui::EndTable();
@@ -144,12 +182,14 @@ void draw(LessonUi& ui) {
 /// A guided step showing "grid-score": the canvas alone, as large as the room allows, centred.
 void draw_grid(LessonUi& ui, std::string_view, ImVec2 size) {
   const multimodal::Grid g = multimodal::grid(ui.params());
-  const float hint = ImGui::GetTextLineHeightWithSpacing() * 1.5f;
+  const ImVec2 room = label_room(g, ui.ui_scale());
+  const float hint = ImGui::GetTextLineHeightWithSpacing() * 2.5f + room.y;  // the hint may wrap to two lines
   const float longer = static_cast<float>(std::max(g.h, g.w));
-  // The longer edge fits the width, the shorter the height left after the hint.
-  const float side = std::max(120.0f, std::min({size.x * longer / static_cast<float>(g.w),
+  // The longer edge fits the width, the shorter the height left after the hint
+  // (each less the row and column indices beside and above the grid).
+  const float side = std::max(120.0f, std::min({(size.x - room.x) * longer / static_cast<float>(g.w),
                                                  (size.y - hint) * longer / static_cast<float>(g.h), 900.0f * ui.ui_scale()}));
-  const float width = side * static_cast<float>(g.w) / longer;
+  const float width = side * static_cast<float>(g.w) / longer + room.x;
   if (size.x > width) ImGui::SetCursorPosX(ImGui::GetCursorPosX() + (size.x - width) / 2);
   canvas(ui, side);
 }
