@@ -449,7 +449,9 @@ TEST_CASE("i18n: every key the code names exists, every key built from ids exist
 
 TEST_CASE("i18n: the JSON reader's English sentences are the English file's") {
   const Texts& en = texts("en");
-  for (const auto& [key, english] : app::json_input_sentences()) {
+  for (const auto& sentence : app::json_input_sentences()) {
+    const auto& key = sentence.first;  // not a structured binding: CAPTURE's lambda captures it (clang 14)
+    const auto& english = sentence.second;
     CAPTURE(key);
     REQUIRE(en.count(key) == 1);
     CHECK(en.at(key) == english);

@@ -357,7 +357,8 @@ TEST_CASE("lecture: Ctrl+= twice re-lays the figure out: a large plot, every nam
     for (const auto& op : rec.ops)
       if (op.kind == ui::FigureRecording::Kind::text) drawn.insert(rec.text.substr(op.first, op.count));
     for (const auto* axis : {&e->figure.x, &e->figure.y})
-      for (const auto& [value, label] : axis->ticks) {
+      for (const auto& tick : axis->ticks) {
+        const auto& label = tick.second;  // not a structured binding: CAPTURE's lambda captures it (clang 14)
         CAPTURE(label);
         CHECK(drawn.count(label) >= 1);
       }

@@ -278,8 +278,10 @@ TEST_CASE("the 2025–26 presets open with their layers") {
 TEST_CASE("a model opens its lesson at its own context and layout (the #27 audit)") {
   ui::AppState st(app::load_presets(app::assets_dir()));
   // the RoPE lesson's trained context L is the model's, not the default 4,096
-  for (const auto& [id, L] : std::vector<std::pair<const char*, long long>>{
+  for (const auto& model : std::vector<std::pair<const char*, long long>>{
            {"qwen2.5-vl-7b", 128000}, {"command-r7b", 8192}, {"smollm3-3b", 65536}}) {
+    const char* id = model.first;  // not a structured binding: CAPTURE's lambda captures it (clang 14)
+    const long long L = model.second;
     CAPTURE(id);
     REQUIRE(st.apply_preset(id).empty());
     CHECK(st.view().id == "rope");
