@@ -12,7 +12,9 @@ static_assert(std::endian::native == std::endian::little, "the bytes are written
 
 // [SECTION] Writer and Reader
 
-void Writer::raw(const void* p, std::size_t n) { out_.append(static_cast<const char*>(p), n); }
+void Writer::raw(const void* p, std::size_t n) {
+  if (n != 0) out_.append(static_cast<const char*>(p), n);
+}
 void Writer::u32(std::uint32_t v) { raw(&v, sizeof v); }
 void Writer::f32(float v) { raw(&v, sizeof v); }
 void Writer::f64(double v) { raw(&v, sizeof v); }
@@ -41,6 +43,7 @@ void Reader::fail(const char* what) { throw std::runtime_error(std::string("figu
 
 void Reader::raw(void* p, std::size_t n) {
   if (n > in_.size() - at_) fail("they end early");
+  if (n == 0) return;  // an empty vector's data() may be null: memcpy must not see it
   std::memcpy(p, in_.data() + at_, n);
   at_ += n;
 }
