@@ -858,6 +858,18 @@ std::vector<std::pair<std::string, std::string>> chinese_texts() {
     }
   }
   for (const app::NotationEntry& e : app::load_notation(app::assets_dir())) out.emplace_back("notation " + e.symbol, e.zh);
+  // A preset's provenance, as the preset menu shows it in Chinese.
+  for (const app::Preset& p : app::load_presets(app::assets_dir()))
+    if (!p.source_zh.empty()) out.emplace_back("preset " + p.id + " source", p.source_zh);
+  // The built-in decks' captions, questions and answers.
+  for (const auto& deck : app::builtin_decks())
+    for (std::size_t k = 0; k < deck.second.scenes.size(); ++k) {
+      const app::Scene& s = deck.second.scenes[k];
+      const std::string where = "deck " + deck.first + " " + std::to_string(k + 1) + " ";
+      out.emplace_back(where + "caption", s.caption.zh);
+      out.emplace_back(where + "question", s.question.zh);
+      out.emplace_back(where + "answer", s.answer.zh);
+    }
   return out;
 }
 
