@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "poslab/core/float_text.hpp"
+#include "app/common/utf8.hpp"
 
 namespace poslab::app {
 
@@ -146,24 +147,6 @@ std::size_t utf8_length(std::string_view s, std::size_t i) {
   if (in(c, 0xF1, 0xF3)) return in(at(1), 0x80, 0xBF) && in(at(2), 0x80, 0xBF) && in(at(3), 0x80, 0xBF) ? 4 : 0;
   if (c == 0xF4) return in(at(1), 0x80, 0x8F) && in(at(2), 0x80, 0xBF) && in(at(3), 0x80, 0xBF) ? 4 : 0;
   return 0;
-}
-
-void append_utf8(std::string& out, unsigned cp) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
 }
 
 JsonPlace place_at(std::string_view text, std::size_t offset) {
@@ -436,7 +419,7 @@ void Scanner::string(std::string* decoded) {
           cp = 0x10000 + ((cp - 0xD800) << 10) + (*low - 0xDC00);
           i_ += 6;
         }
-        if (decoded) append_utf8(*decoded, cp);
+        if (decoded) utf8::append(*decoded, cp);
         continue;
       }
       const char* kSimple = "\"\\/bfnrt";

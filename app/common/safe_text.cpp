@@ -2,6 +2,8 @@
 
 #include <cstdint>
 
+#include "app/common/utf8.hpp"
+
 namespace poslab::app {
 
 namespace {
@@ -39,23 +41,7 @@ char32_t next_char(std::string_view s, std::size_t& i) {
   return cp;
 }
 
-void append(std::string& out, char32_t cp) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
-}
+using utf8::append;
 
 std::string hex(std::uint32_t v, int digits) {
   static const char* kDigits = "0123456789ABCDEF";

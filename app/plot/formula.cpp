@@ -16,6 +16,7 @@
 #include <utility>
 
 #include "app/common/fonts.hpp"
+#include "app/common/utf8.hpp"
 
 namespace poslab::app::fig {
 
@@ -23,15 +24,7 @@ namespace poslab::app::fig {
 
 namespace {
 
-/// The code point at s[i] and its length in bytes (an invalid byte: itself, one byte).
-char32_t decode(std::string_view s, std::size_t i, std::size_t& n) {
-  const auto b = static_cast<unsigned char>(s[i]);
-  n = b < 0x80 ? 1 : (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : (b >> 3) == 0x1E ? 4 : 1;
-  if (i + n > s.size()) n = 1;
-  char32_t c = n == 1 ? b : b & (0x7F >> n);
-  for (std::size_t k = 1; k < n; ++k) c = (c << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
-  return c;
-}
+using utf8::decode;
 
 void append_utf8(std::string& out, char32_t c) {
   if (c < 0x80) {
