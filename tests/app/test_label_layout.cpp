@@ -363,3 +363,82 @@ TEST_CASE("a reference line's label keeps off a dense line (many points per pixe
     CHECK((dense_left ? b.x >= L.to_px_x(50) : b.right() <= L.to_px_x(50)));
   }
 }
+
+TEST_CASE("centred notes side by side (block titles) never overlap: one size for the line, down to 60 %, then cut with …") {
+  // why-position's "y: as given · y: shuffled, put back · difference" over
+  // three matrices printed over each other at a lecture's Ctrl+= sizes
+  // (issue 29). Over random spacings, texts and font sizes.
+  std::mt19937 rng(29);
+  std::uniform_int_distribution<int> count(2, 5), letters(1, 24);
+  std::uniform_real_distribution<double> font(10, 40), width(200, 1200);
+  int shrunk = 0, cut = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    CAPTURE(trial);
+    fig::Figure f = line_figure();
+    f.y.min = -2, f.y.max = 2;
+    const int n = count(rng);
+    std::vector<std::string> names;
+    for (int i = 0; i < n; ++i) {
+      std::string s(static_cast<std::size_t>(letters(rng)), static_cast<char>('a' + i));
+      names.push_back(s);
+      f.notes.push_back({.x = 10.0 + 80.0 * i / n, .y = 1.5, .text = s, .anchor = fig::Anchor::center});
+    }
+    LayoutPainter p;
+    fig::RenderStyle style;
+    style.font_size = font(rng);
+    fig::render_figure(f, p, {0, 0, width(rng), 500}, style);
+    std::vector<LayoutPainter::Text> drawn;
+    for (const auto& t : p.texts)
+      if (t.h == fig::Anchor::center && t.v == fig::VAnchor::middle && !t.rotated &&
+          std::any_of(names.begin(), names.end(), [&](const std::string& s) {
+            return t.s == s || (t.s.ends_with("…") && s.starts_with(t.s.substr(0, t.s.size() - 3)));
+          }))
+        drawn.push_back(t);
+    REQUIRE(drawn.size() == static_cast<std::size_t>(n));
+    std::sort(drawn.begin(), drawn.end(), [](const auto& a, const auto& b) { return a.at.x < b.at.x; });
+    for (std::size_t i = 0; i < drawn.size(); ++i) {
+      CHECK(drawn[i].st.size == doctest::Approx(drawn.front().st.size));
+      CHECK(drawn[i].st.size >= style.font_size * 0.9 * 0.6 - 1e-9);
+      // Left to right, no overlap — where one letter and "…" at 60 % fit
+      // between neighbours at all.
+      if (i && drawn[i].at.x - drawn[i - 1].at.x >= style.font_size * 0.9 * 1.2) {
+        const fig::Rect a = p.box(drawn[i - 1]), b = p.box(drawn[i]);
+        CHECK(a.x + a.w <= b.x + 1e-6);
+      }
+      cut += drawn[i].s.ends_with("…");
+    }
+    shrunk += drawn.front().st.size < style.font_size * 0.9 - 1e-9;
+  }
+  CHECK(shrunk > 20);  // the sample reaches both regimes
+  CHECK(cut > 20);
+}
+
+TEST_CASE("named y ticks (a matrix's words) are drawn smaller, not dropped, down to 40 % of the tick size") {
+  // At Ctrl+= ×3 in lecture mode the shuffled sentence's matrix dropped
+  // every other word, "man₁" among them (issue 29).
+  std::mt19937 rng(4);
+  std::uniform_int_distribution<int> rows(3, 12);
+  std::uniform_real_distribution<double> font(12, 40), height(140, 600);
+  for (int trial = 0; trial < 200; ++trial) {
+    CAPTURE(trial);
+    const int n = rows(rng);
+    fig::Figure f;
+    f.x = {.label = "dimension", .tight = true};
+    f.y = {.label = "word", .min = -0.5, .max = n - 0.5, .tight = true, .reversed = true};
+    fig::Heatmap h;
+    h.x0 = -0.5, h.x1 = 7.5, h.y0 = -0.5, h.y1 = n - 0.5, h.cols = 8, h.rows = n;
+    h.values.assign(static_cast<std::size_t>(8 * n), 0.5f);
+    f.heatmaps.push_back(h);
+    for (int j = 0; j < n; ++j) f.y.ticks.emplace_back(j, "w" + std::to_string(j));
+    LayoutPainter p;
+    fig::RenderStyle style;
+    style.font_size = font(rng);
+    const fig::PlotLayout L = fig::render_figure(f, p, {0, 0, 700, height(rng)}, style);
+    const double row_px = L.plot.h / n, tick = style.font_size * style.theme.tick_scale;
+    CAPTURE(row_px);
+    CAPTURE(tick);
+    int named = 0;
+    for (const auto& t : p.texts) named += !t.rotated && t.h == fig::Anchor::right && t.s.starts_with("w");
+    if (row_px / 1.25 >= tick * 0.4) CHECK(named == n);  // room at 40 %: every word
+  }
+}

@@ -51,7 +51,6 @@ void controls(LessonUi& ui) {
     if (ImGui::Button(restore.c_str())) ui.set_param("perm", order);
     ImGui::SameLine();
     help_marker(tr("why-position.shuffle_help").c_str());
-    ImGui::SameLine();
   }
   std::string sentence;
   for (std::size_t i = 0; i < current.size() && i < static_cast<std::size_t>(kTokens); ++i)
@@ -59,7 +58,25 @@ void controls(LessonUi& ui) {
   bool in_order = true;
   for (std::size_t i = 0; i < current.size(); ++i) in_order = in_order && current[i] == static_cast<double>(i);
   // Shuffled, the other tabs still show the sentence as given: say which is which.
-  ImGui::TextUnformatted(tr.format(in_order ? "why-position.now_reads_given" : "why-position.now_reads", {{"sentence", sentence}}).c_str());
+  // One line beside the buttons: the whole sentence when it fits there, else
+  // the shuffled words alone with the rest on hover; wrapped below only when
+  // even those do not fit (a lecture's Ctrl+= sizes). It ran off the right
+  // edge, cutting "the others …" mid-word, at every lecture size.
+  const std::string words = tr.format(in_order ? "why-position.now_reads_given" : "why-position.now_reads", {{"sentence", sentence}});
+  const std::string short_words =
+      in_order ? words : tr.format("why-position.now_reads_short", {{"sentence", sentence}});
+  const bool beside = ui.shows_control("perm");
+  const float rest = beside ? ImGui::GetWindowContentRegionMax().x - (ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x) -
+                                  ImGui::GetStyle().ItemSpacing.x
+                            : ImGui::GetContentRegionAvail().x;
+  for (const std::string* line : {&words, &short_words}) {
+    if (ImGui::CalcTextSize(line->c_str()).x > rest) continue;
+    if (beside) ImGui::SameLine();
+    ImGui::TextUnformatted(line->c_str());
+    if (line != &words && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", words.c_str());
+    return;
+  }
+  wrapped_text(words);
 }
 
 void draw(LessonUi& ui) {

@@ -296,8 +296,12 @@ void LessonView::lecture_page(UiContext& ctx, float height, const std::function<
   // width above both, so that the plot keeps the height (a column's width
   // would wrap them to four lines).
   header_above_ = beside && !screen_draws_it && !front.empty();
-  if (header_above_) {
-    const float start = ImGui::GetCursorPosY();
+  // Words that overflow even the widest column (Ctrl+= pressed a few times
+  // at 720p) scroll there anyway: then the figure's title and subtitle head
+  // that column too, and the figure takes the whole height beside it —
+  // above, they took half the screen and left the plot a strip (issue 29).
+  const bool header_in_column = header_above_ && words_height(column_w - ImGui::GetStyle().ScrollbarSize) > column_h;
+  auto draw_header = [&] {
     const std::string figure_name = built ? built->figure.title : figure_title(v, front);
     ImGui::PushFont(c.fonts.bold);
     wrapped_text(figure_name);
@@ -307,6 +311,10 @@ void LessonView::lecture_page(UiContext& ctx, float height, const std::function<
       wrapped_text(built->figure.subtitle);
       ImGui::PopStyleColor();
     }
+  };
+  if (header_above_ && !header_in_column) {
+    const float start = ImGui::GetCursorPosY();
+    draw_header();
     if (other_figure) ImGui::SetCursorPosY(std::max(ImGui::GetCursorPosY(), start + header_height(width)));
   }
 
@@ -340,6 +348,10 @@ void LessonView::lecture_page(UiContext& ctx, float height, const std::function<
   if (beside) {
     ImGui::SameLine(0, spacing);
     ImGui::BeginChild("##lecture-words", {column_w, size.y}, false);
+    if (header_in_column) {
+      draw_header();
+      ImGui::Spacing();
+    }
     draw_words(0);
     ImGui::EndChild();
   }
