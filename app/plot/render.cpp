@@ -1769,7 +1769,16 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
       if (x > bounds.x + pad && x + entry_w[k] > bounds.right() - pad) x = bounds.x + pad, y += legend_row;
       L.legend.emplace_back(i, Rect{x, y - legend_row / 2, entry_w[k], legend_row});
       draw_swatch(f.series[static_cast<std::size_t>(i)], i, x, y);
-      rich_text(painter, {x + swatch + fs * 0.4, y}, name, legend_st, Anchor::left, VAnchor::middle);
+      // An entry longer than the figure is wide is drawn smaller, then cut
+      // with "…": images step 5's "h (height): 24 pairs, λ from 199 to
+      // 28,458" ran past the edge at 1024 × 768 in lecture mode.
+      const double room = bounds.right() - pad - (x + swatch + fs * 0.4);
+      if (text_width(painter, name, legend_st) > room) {
+        const FittedTitle fit = fit_title(painter, name, legend_st, std::max(room, 1.0), style.min_text * 0.7, 1);
+        rich_text(painter, {x + swatch + fs * 0.4, y}, fit.lines.front(), fit.style, Anchor::left, VAnchor::middle);
+      } else {
+        rich_text(painter, {x + swatch + fs * 0.4, y}, name, legend_st, Anchor::left, VAnchor::middle);
+      }
       x += entry_w[k];
     }
   } else if (legend) {
