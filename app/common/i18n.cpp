@@ -6,6 +6,7 @@
 
 #include "app/common/assets.hpp"
 #include "app/common/json_input.hpp"
+#include "app/common/sentences.hpp"
 #include "poslab/core/errors.hpp"
 
 namespace poslab::app {
@@ -57,24 +58,7 @@ const std::string& Translator::operator()(std::string_view key) const {
 std::string Translator::format(std::string_view key, const std::vector<std::pair<std::string, std::string>>& args) const {
   // One pass over the template: only its own {name}s are filled, never a
   // brace inside a value (a user's "{value}=3" stays as typed).
-  const std::string& text = (*this)(key);
-  std::string out;
-  out.reserve(text.size());
-  std::size_t i = 0;
-  while (i < text.size()) {
-    std::size_t open = text.find('{', i);
-    const std::size_t close = open == std::string::npos ? std::string::npos : text.find('}', open + 1);
-    if (close == std::string::npos) break;
-    open = text.rfind('{', close);  // the innermost: "{a {b}" fills {b}
-    out.append(text, i, open - i);
-    const std::string_view name = std::string_view(text).substr(open + 1, close - open - 1);
-    const auto arg = std::find_if(args.begin(), args.end(), [&](const auto& a) { return a.first == name; });
-    if (arg != args.end()) out += arg->second;
-    else out.append(text, open, close + 1 - open);  // not an argument: kept as written
-    i = close + 1;
-  }
-  out.append(text, i);
-  return out;
+  return fill_sentence((*this)(key), args);
 }
 
 std::vector<std::string> Translator::missing_keys() const {

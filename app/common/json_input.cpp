@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "poslab/core/float_text.hpp"
+#include "app/common/sentences.hpp"
 #include "app/common/utf8.hpp"
 
 namespace poslab::app {
@@ -21,11 +22,6 @@ using nlohmann::json;
 using Args = std::vector<std::pair<std::string, std::string>>;
 
 // [SECTION] English sentences (the same as assets/i18n/en/errors.json; tests/app/test_i18n.cpp checks)
-
-struct Sentence {
-  const char* id;
-  const char* text;
-};
 
 /// The reasons ("error.<id>") and phrases ("error.phrase.<id>") this file raises.
 constexpr Sentence kSentences[] = {
@@ -60,42 +56,9 @@ constexpr Sentence kPhrases[] = {
     {"json_other", "not valid JSON here"},
 };
 
-const char* sentence(std::string_view id, bool phrase) {
-  for (const Sentence& s : phrase ? std::span<const Sentence>(kPhrases) : std::span<const Sentence>(kSentences))
-    if (id == s.id) return s.text;
-  return "";
-}
-
-/// Fills {name} from `args` as Translator::format does (the innermost braces;
-/// a name that is no argument stays as written).
-std::string fill(std::string_view text, const Args& args) {
-  std::string out;
-  std::size_t i = 0;
-  while (i < text.size()) {
-    std::size_t open = text.find('{', i);
-    const std::size_t close = open == std::string_view::npos ? std::string_view::npos : text.find('}', open + 1);
-    if (close == std::string_view::npos) break;
-    open = text.rfind('{', close);
-    out.append(text, i, open - i);
-    const std::string_view name = text.substr(open + 1, close - open - 1);
-    const auto arg = std::find_if(args.begin(), args.end(), [&](const auto& a) { return a.first == name; });
-    if (arg != args.end()) out += arg->second;
-    else out.append(text, open, close + 1 - open);
-    i = close + 1;
-  }
-  out.append(text, i);
-  return out;
-}
-
 /// The English what() of a reason: its phrases ("@name" arguments) filled
 /// first, as error_text does.
-std::string english(const core::Reason& r) {
-  Args args;
-  for (const auto& [name, value] : r.args)
-    if (!name.empty() && name[0] == '@') args.emplace_back(name.substr(1), fill(sentence(value, true), r.args));
-  args.insert(args.end(), r.args.begin(), r.args.end());
-  return fill(sentence(r.id, false), args);
-}
+std::string english(const core::Reason& r) { return english_sentence(r, kSentences, kPhrases); }
 
 /// A reason with its phrases: {name, phrase id} become "@name" arguments.
 core::Reason reason_of(std::string id, Args args, const Args& phrases) {

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "app/common/assets.hpp"
+#include "app/common/sentences.hpp"
 
 namespace poslab::app {
 
@@ -109,10 +110,18 @@ std::string error_text(const Translator& tr, const std::exception& e) {
       if (!tr.find("error.phrase." + value)) return e.what();
       args.emplace_back(name.substr(1), tr.format("error.phrase." + value, r.args));
     }
+    // A parameter's own refusal inside this one (a deck's "invalid
+    // parameter: d = 7: must be an even integer …"): in this language too.
+    if (const std::optional<core::InvalidParameter> inner = nested_in(r)) args.emplace_back("detail", error_text(tr, *inner));
     args.insert(args.end(), r.args.begin(), r.args.end());
     if (spec) args.emplace_back("spec", allowed_text(tr, *spec));
     args.emplace_back("key", ip->key());
     allowed = tr.format("error." + r.id, args);
+    if (!r.value_id.empty()) {  // the value's phrases filled as the sentence's
+      if (!tr.find("error.value." + r.value_id)) return e.what();
+      return tr.format("error.line", {{"allowed", allowed}, {"key", ip->key()},
+                                      {"value", tr.format("error.value." + r.value_id, args)}});
+    }
   }
   std::string value = ip->value();
   if (!r.value_id.empty()) {

@@ -8,6 +8,7 @@
 #include "app/common/assets.hpp"
 #include "app/common/atomic_file.hpp"
 #include "app/common/json_input.hpp"
+#include "app/common/sentences.hpp"
 
 namespace poslab::app {
 
@@ -20,6 +21,13 @@ constexpr std::size_t kMaxStateBytes = 1u << 20;  // a state string is one line
 
 [[noreturn]] void bad(std::string_view what, std::string_view source, const std::string& why) {
   throw core::InvalidParameter(std::string(what), std::string(source), why);
+}
+
+/// "invalid parameter: d = 7: must be an even integer in 2..8192", with the
+/// parameter's own refusal carried whole (a UI says it in its language).
+[[noreturn]] void bad_param(std::string_view what, std::string_view source, const core::InvalidParameter& e) {
+  throw core::InvalidParameter(std::string(what), std::string(source), std::string("invalid parameter: ") + e.what(),
+                               with_nested(core::Reason{"session_invalid_param", {{"detail", e.what()}}}, e));
 }
 
 // The fields of a session file and of its animation (docs/CONTRACT.md §6);
@@ -92,7 +100,7 @@ std::pair<std::string, std::string> checked_param(std::string_view what, std::st
   try {
     return {key, typed_text(*spec, core::parse_param_value(*spec, text))};
   } catch (const core::InvalidParameter& e) {
-    bad(what, source, std::string("invalid parameter: ") + e.what());
+    bad_param(what, source, e);
   }
 }
 
@@ -249,7 +257,7 @@ Session parse_session(std::string_view text, std::string_view source) {
   try {
     (void)s.to_params();
   } catch (const core::InvalidParameter& e) {
-    bad("session", source, std::string("invalid parameter: ") + e.what());
+    bad_param("session", source, e);
   }
   return s;
 }

@@ -11,6 +11,8 @@
 #include "app/common/assets.hpp"
 #include "app/common/atomic_file.hpp"
 #include "app/common/json_input.hpp"
+#include "app/common/sentences.hpp"
+#include "app/decks/deck_messages.hpp"
 #include "app/lessons/lesson.hpp"
 #include "app/plot/formula.hpp"
 #include "poslab/core/errors.hpp"
@@ -24,12 +26,99 @@ using nlohmann::json;
 /// JSON nesting a deck needs: deck → scenes → scene → reveal → params (5).
 constexpr int kMaxDeckDepth = 16;
 
-[[noreturn]] void bad(const std::string& where, const std::string& why) {
-  throw core::InvalidParameter("deck", where, why);
-}
+using Args = std::vector<std::pair<std::string, std::string>>;
 
-std::string scene_name(std::string_view source, std::size_t index) {
-  return std::string(source) + ", scene " + std::to_string(index + 1);
+// [SECTION] The refusals' sentences (assets/i18n/en/deck.json holds the same
+// under "error.<id>"; tests/app/test_i18n.cpp checks). The command line prints
+// the English; the app formats the same reason in its language (error_text).
+
+constexpr Sentence kDeckSentences[] = {
+    {"deck_unknown_field_near", "{shown} is not a field of {what}; did you mean \"{near}\"?"},
+    {"deck_unknown_field", "{shown} is not a field of {what} ({list})"},
+    {"deck_formula", "{name} has a formula that does not parse, ${formula}$: {detail} (a dollar sign itself is written \\$)"},
+    {"deck_text_type", "\"{field}\" must be text or {\"en\": …, \"zh\": …}"},
+    {"deck_text_lang_type", "\"{field}\".{lang} must be text"},
+    {"deck_text_lang", "\"{field}\" has a language poslab does not know: \"{lang}\" (en, zh)"},
+    {"deck_text_needs_en", "\"{field}\" needs an English text (\"en\")"},
+    {"deck_word_type", "\"{field}\" must be text"},
+    {"deck_session", "{detail}"},
+    {"deck_not_a_param", "\"{key}\" is not a parameter of {lesson}"},
+    {"deck_invalid_param", "invalid parameter: {detail}"},
+    {"deck_not_a_figure", "figure \"{figure}\" is not a figure of {lesson}"},
+    {"deck_scene_object", "must be an object with a \"lesson\""},
+    {"deck_needs_lesson", "needs a \"lesson\""},
+    {"deck_not_a_lesson", "\"{lesson}\" is not a lesson (poslab list views)"},
+    {"deck_animation_key", "animation \"key\" must be a parameter of {lesson}"},
+    {"deck_sliders_list", "\"sliders\" must be a list of parameter names"},
+    {"deck_slider_not_param", "slider \"{key}\" is not a parameter of {lesson}"},
+    {"deck_question_answer", "a \"question\" needs an \"answer\" and the other way round"},
+    {"deck_reveal_object", "\"reveal\" must be an object with \"params\" and/or \"figure\""},
+    {"deck_reveal_question", "\"reveal\" needs a \"question\" to answer"},
+    {"deck_hide_bool", "\"hide_figure\" must be true or false"},
+    {"deck_hide_question", "\"hide_figure\" needs a \"question\": the answer shows the figure"},
+    {"deck_too_large", "is too large to be a poslab deck"},
+    {"deck_empty", "is empty"},
+    {"deck_not_deck", "is not a poslab deck"},
+    {"deck_no_version", "has no version number"},
+    {"deck_newer", "was written by a newer poslab (deck version {version}); this one reads version {reads}"},
+    {"deck_bad_version", "has an invalid version number"},
+    {"deck_needs_scenes", "needs \"scenes\": a list of scenes"},
+    {"deck_no_scenes", "has no scenes"},
+    {"deck_too_many_scenes", "has more than {max} scenes"},
+    {"deck_step_lesson", "a step of {lesson} opens another lesson ({other})"},
+};
+/// Where a refusal is: "course.json, scene 3, params (line 14, column 7)".
+constexpr Sentence kDeckValues[] = {
+    {"deck_where", "{where_source}{scene_part}{field_part}{place_part}"},
+};
+constexpr Sentence kDeckPhrases[] = {
+    {"deck_scene", ", scene {where_scene}"},
+    {"deck_field", ", {where_field}"},
+    {"deck_place", " (line {where_line}, column {where_column})"},
+    {"deck_what_scene", "a scene"},
+    {"deck_what_animation", "an animation"},
+    {"deck_what_reveal", "a reveal"},
+    {"deck_what_deck", "a deck"},
+};
+
+/// A refusal's sentence: its id in kDeckSentences, its arguments and its
+/// phrases ({name, phrase id}).
+struct Why {
+  std::string id;
+  Args args = {};
+  Args phrases = {};
+};
+
+/// Where: the source, then optionally the scene (1-based), the field and the place.
+struct Where {
+  std::string source;
+  std::optional<std::size_t> scene = {};
+  std::string field = {};
+  JsonPlace place = {};
+};
+
+[[noreturn]] void bad(const Where& where, const Why& why, const core::InvalidParameter* nested = nullptr) {
+  core::Reason r{why.id, why.args, "deck_where"};
+  for (const auto& [name, phrase] : why.phrases) r.args.emplace_back("@" + name, phrase);
+  // The place's parts: a phrase when there is one, else an empty argument.
+  auto part = [&](const char* name, bool present, const char* phrase) {
+    if (present) r.args.emplace_back(std::string("@") + name, phrase);
+    else r.args.emplace_back(name, "");
+  };
+  r.args.emplace_back("where_source", where.source);
+  part("scene_part", where.scene.has_value(), "deck_scene");
+  if (where.scene) r.args.emplace_back("where_scene", std::to_string(*where.scene + 1));
+  part("field_part", !where.field.empty(), "deck_field");
+  r.args.emplace_back("where_field", where.field);
+  part("place_part", where.place.known(), "deck_place");
+  r.args.emplace_back("where_line", std::to_string(where.place.line));
+  r.args.emplace_back("where_column", std::to_string(where.place.column));
+  // A parameter's own refusal inside ("d = 7: must be an even integer …"):
+  // carried whole, so that the app says it in its language too.
+  if (nested) r = with_nested(std::move(r), *nested);
+  std::string value = english_value(r, kDeckValues, kDeckPhrases);
+  std::string allowed = english_sentence(r, kDeckSentences, kDeckPhrases);
+  throw core::InvalidParameter("deck", std::move(value), std::move(allowed), std::move(r));
 }
 
 // The fields each object of a deck may hold (docs/DECKS.md); any other key is
@@ -50,7 +139,8 @@ class DeckReader {
   const std::string& source() const { return source_; }
 
   /// `field` is relative to scene `scene` (or to the deck when there is none).
-  [[noreturn]] void bad(std::optional<std::size_t> scene, const JsonPath& field, const std::string& why) const {
+  [[noreturn]] void bad(std::optional<std::size_t> scene, const JsonPath& field, const Why& why,
+                        const core::InvalidParameter* nested = nullptr) const {
     JsonPath full;
     if (scene) full = {std::string("scenes"), *scene};
     full.insert(full.end(), field.begin(), field.end());
@@ -59,14 +149,12 @@ class DeckReader {
       up.pop_back();
       place = json_place_of(text_, up);
     }
-    std::string where = scene ? scene_name(source_, *scene) : source_;
-    if (!field.empty()) where += ", " + json_path_text(field);
-    if (place.known()) where += " (" + json_place_text(place) + ")";
-    app::bad(where, why);
+    app::bad({source_, scene, field.empty() ? std::string() : json_path_text(field), place}, why, nested);
   }
 
   /// Refuses the first key of `object` that is not one of `fields`, naming
   /// the nearest one ("\"captoin\" is not a field of a scene; did you mean \"caption\"?").
+  /// `what`: the phrase naming the object ("deck_what_scene": "a scene").
   void check_fields(std::optional<std::size_t> scene, const JsonPath& at, const json& object,
                     std::span<const std::string_view> fields, const char* what) const {
     for (const auto& [key, value] : object.items()) {
@@ -78,8 +166,9 @@ class DeckReader {
       for (std::string_view f : fields) list += (list.empty() ? "" : ", ") + std::string(f);
       const std::string shown = json(key.substr(0, 40)).dump(-1, ' ', true, json::error_handler_t::replace);
       bad(scene, field,
-          shown + " is not a field of " + what +
-              (near.empty() ? " (" + list + ")" : "; did you mean \"" + near + "\"?"));
+          {near.empty() ? "deck_unknown_field" : "deck_unknown_field_near",
+           {{"shown", shown}, {"near", near}, {"list", list}},
+           {{"what", what}}});
     }
   }
 
@@ -92,7 +181,9 @@ class DeckReader {
 struct SceneReader {
   const DeckReader& deck;
   std::size_t index;
-  [[noreturn]] void bad(const JsonPath& field, const std::string& why) const { deck.bad(index, field, why); }
+  [[noreturn]] void bad(const JsonPath& field, const Why& why, const core::InvalidParameter* nested = nullptr) const {
+    deck.bad(index, field, why, nested);
+  }
 };
 
 /// Refuses a text whose formula ("$…$", plot/formula.hpp) does not parse,
@@ -103,9 +194,7 @@ void check_formulas(const std::string& text, const JsonPath& at, const std::stri
     if (!p.math) continue;
     const fig::ParsedFormula f = fig::parse_formula(p.text);
     if (f.error)
-      deck.bad(scene, at,
-               name + " has a formula that does not parse, $" + p.text.substr(0, 60) + "$: " + f.error->message +
-                   " (a dollar sign itself is written \\$)");
+      deck.bad(scene, at, {"deck_formula", {{"name", name}, {"formula", p.text.substr(0, 60)}, {"detail", f.error->message}}});
   }
 }
 
@@ -118,17 +207,16 @@ LocalText local_text(const json& j, const char* field, const DeckReader& deck, s
     check_formulas(t.en, {field}, name, deck, scene);
     return t;
   }
-  if (!v.is_object()) deck.bad(scene, {field}, std::string("\"") + field + "\" must be text or {\"en\": …, \"zh\": …}");
+  if (!v.is_object()) deck.bad(scene, {field}, {"deck_text_type", {{"field", field}}});
   LocalText t;
   for (const auto& [lang, text] : v.items()) {
-    if (!text.is_string()) deck.bad(scene, {field, lang}, std::string("\"") + field + "\"." + lang + " must be text");
+    if (!text.is_string()) deck.bad(scene, {field, lang}, {"deck_text_lang_type", {{"field", field}, {"lang", lang.substr(0, 8)}}});
     if (lang == "en") t.en = text.get<std::string>();
     else if (lang == "zh") t.zh = text.get<std::string>();
     else
-      deck.bad(scene, {field, lang},
-               std::string("\"") + field + "\" has a language poslab does not know: \"" + lang.substr(0, 8) + "\" (en, zh)");
+      deck.bad(scene, {field, lang}, {"deck_text_lang", {{"field", field}, {"lang", lang.substr(0, 8)}}});
   }
-  if (t.en.empty()) deck.bad(scene, {field}, std::string("\"") + field + "\" needs an English text (\"en\")");
+  if (t.en.empty()) deck.bad(scene, {field}, {"deck_text_needs_en", {{"field", field}}});
   check_formulas(t.en, {field, "en"}, name + ".\"en\"", deck, scene);
   check_formulas(t.zh, {field, "zh"}, name + ".\"zh\"", deck, scene);
   return t;
@@ -138,7 +226,7 @@ std::string optional_word(const json& j, const char* field, const SceneReader& r
   if (!j.contains(field) || j.at(field).is_null()) return {};
   JsonPath path = at;
   path.emplace_back(std::string(field));
-  if (!j.at(field).is_string()) r.bad(path, std::string("\"") + field + "\" must be text");
+  if (!j.at(field).is_string()) r.bad(path, {"deck_word_type", {{"field", field}}});
   return j.at(field).get<std::string>();
 }
 
@@ -152,7 +240,9 @@ Session scene_state(const json& params, const json* animation, const std::string
     return parse_session(s.dump(), r.deck.source());
   } catch (const core::InvalidParameter& e) {
     const bool in_animation = animation && e.allowed().find("animation") != std::string::npos;
-    r.bad(in_animation ? JsonPath{std::string("animation")} : at, e.allowed());
+    const std::optional<core::InvalidParameter> inner = nested_in(e.reason());
+    if (inner && !in_animation) r.bad(at, {"deck_invalid_param", {{"detail", inner->what()}}}, &*inner);
+    r.bad(in_animation ? JsonPath{std::string("animation")} : at, {"deck_session", {{"detail", e.allowed()}}});
   }
 }
 
@@ -168,50 +258,50 @@ void check_params_for(const ViewDef& view, const std::vector<std::pair<std::stri
         std::find(view.run_keys.begin(), view.run_keys.end(), key) == view.run_keys.end()) {
       JsonPath path = at;
       path.emplace_back(key);
-      r.bad(path, "\"" + key + "\" is not a parameter of " + std::string(view.id));
+      r.bad(path, {"deck_not_a_param", {{"key", key}, {"lesson", std::string(view.id)}}});
     }
   try {
     (void)resolve_view_params(view, s.to_params());
   } catch (const core::InvalidParameter& e) {
-    r.bad(at, std::string("invalid parameter: ") + e.what());
+    r.bad(at, {"deck_invalid_param", {{"detail", e.what()}}}, &e);
   }
 }
 
 void check_figure(const ViewDef& view, const std::string& figure, const SceneReader& r, const JsonPath& at) {
   if (!figure.empty() && !find_figure(view, figure))
-    r.bad(at, "figure \"" + figure.substr(0, 40) + "\" is not a figure of " + std::string(view.id));
+    r.bad(at, {"deck_not_a_figure", {{"figure", figure.substr(0, 40)}, {"lesson", std::string(view.id)}}});
 }
 
 Scene parse_scene(const json& j, const SceneReader& r) {
-  if (!j.is_object()) r.bad({}, "must be an object with a \"lesson\"");
-  r.deck.check_fields(r.index, {}, j, kSceneFields, "a scene");
+  if (!j.is_object()) r.bad({}, {"deck_scene_object"});
+  r.deck.check_fields(r.index, {}, j, kSceneFields, "deck_what_scene");
   Scene sc;
   sc.lesson = optional_word(j, "lesson", r);
-  if (sc.lesson.empty()) r.bad({}, "needs a \"lesson\"");
+  if (sc.lesson.empty()) r.bad({}, {"deck_needs_lesson"});
   const ViewDef* view = find_view(sc.lesson);
-  if (!view) r.bad({"lesson"}, "\"" + sc.lesson.substr(0, 40) + "\" is not a lesson (poslab list views)");
+  if (!view) r.bad({"lesson"}, {"deck_not_a_lesson", {{"lesson", sc.lesson.substr(0, 40)}}});
 
   const json no_params = json::object();
   const json& params = j.contains("params") && !j.at("params").is_null() ? j.at("params") : no_params;
   const json* animation = j.contains("animation") && !j.at("animation").is_null() ? &j.at("animation") : nullptr;
-  if (animation && animation->is_object()) r.deck.check_fields(r.index, {"animation"}, *animation, kAnimationFields, "an animation");
+  if (animation && animation->is_object()) r.deck.check_fields(r.index, {"animation"}, *animation, kAnimationFields, "deck_what_animation");
   Session state = scene_state(params, animation, sc.lesson, r, {"params"});
   sc.params = std::move(state.params);
   sc.animation = state.animation;
   check_params_for(*view, sc.params, r, {"params"});
   if (sc.animation && std::find(view->keys.begin(), view->keys.end(), sc.animation->key) == view->keys.end())
-    r.bad({"animation", "key"}, "animation \"key\" must be a parameter of " + sc.lesson);
+    r.bad({"animation", "key"}, {"deck_animation_key", {{"lesson", sc.lesson}}});
 
   sc.figure = optional_word(j, "figure", r);
   check_figure(*view, sc.figure, r, {"figure"});
   if (j.contains("sliders") && !j.at("sliders").is_null()) {
     const json& sl = j.at("sliders");
-    if (!sl.is_array()) r.bad({"sliders"}, "\"sliders\" must be a list of parameter names");
+    if (!sl.is_array()) r.bad({"sliders"}, {"deck_sliders_list"});
     for (std::size_t k = 0; k < sl.size(); ++k) {
-      if (!sl[k].is_string()) r.bad({"sliders", k}, "\"sliders\" must be a list of parameter names");
+      if (!sl[k].is_string()) r.bad({"sliders", k}, {"deck_sliders_list"});
       const std::string key = sl[k].get<std::string>();
       if (std::find(view->keys.begin(), view->keys.end(), key) == view->keys.end())
-        r.bad({"sliders", k}, "slider \"" + key.substr(0, 40) + "\" is not a parameter of " + sc.lesson);
+        r.bad({"sliders", k}, {"deck_slider_not_param", {{"key", key.substr(0, 40)}, {"lesson", sc.lesson}}});
       sc.sliders.push_back(key);
     }
   }
@@ -220,13 +310,13 @@ Scene parse_scene(const json& j, const SceneReader& r) {
   sc.answer = local_text(j, "answer", r.deck, r.index);
   sc.notes = local_text(j, "notes", r.deck, r.index);
   if (sc.question.empty() != sc.answer.empty())
-    r.bad({sc.question.empty() ? "answer" : "question"}, "a \"question\" needs an \"answer\" and the other way round");
+    r.bad({sc.question.empty() ? "answer" : "question"}, {"deck_question_answer"});
 
   if (j.contains("reveal") && !j.at("reveal").is_null()) {
     const json& rv = j.at("reveal");
-    if (!rv.is_object()) r.bad({"reveal"}, "\"reveal\" must be an object with \"params\" and/or \"figure\"");
-    r.deck.check_fields(r.index, {"reveal"}, rv, kRevealFields, "a reveal");
-    if (!sc.has_question()) r.bad({"reveal"}, "\"reveal\" needs a \"question\" to answer");
+    if (!rv.is_object()) r.bad({"reveal"}, {"deck_reveal_object"});
+    r.deck.check_fields(r.index, {"reveal"}, rv, kRevealFields, "deck_what_reveal");
+    if (!sc.has_question()) r.bad({"reveal"}, {"deck_reveal_question"});
     const json& rp = rv.contains("params") && !rv.at("params").is_null() ? rv.at("params") : no_params;
     sc.reveal_params = scene_state(rp, nullptr, sc.lesson, r, {"reveal", "params"}).params;
     sc.reveal_figure = optional_word(rv, "figure", r, {"reveal"});
@@ -234,10 +324,10 @@ Scene parse_scene(const json& j, const SceneReader& r) {
     check_params_for(*view, sc.session(true).params, r, {"reveal", "params"});
   }
   if (j.contains("hide_figure") && !j.at("hide_figure").is_null()) {
-    if (!j.at("hide_figure").is_boolean()) r.bad({"hide_figure"}, "\"hide_figure\" must be true or false");
+    if (!j.at("hide_figure").is_boolean()) r.bad({"hide_figure"}, {"deck_hide_bool"});
     sc.hide_figure = j.at("hide_figure").get<bool>();
     if (sc.hide_figure && !sc.has_question())
-      r.bad({"hide_figure"}, "\"hide_figure\" needs a \"question\": the answer shows the figure");
+      r.bad({"hide_figure"}, {"deck_hide_question"});
   }
   return sc;
 }
@@ -277,8 +367,8 @@ Session Scene::session(bool revealed) const {
 
 Deck parse_deck(std::string_view text, std::string_view source) {
   const std::string src(source);
-  if (text.size() > kMaxDeckBytes) bad(src, "is too large to be a poslab deck");
-  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) bad(src, "is empty");
+  if (text.size() > kMaxDeckBytes) bad({src}, {"deck_too_large"});
+  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) bad({src}, {"deck_empty"});
   json j;
   try {
     j = parse_json_input(text, {.max_depth = kMaxDeckDepth});
@@ -294,34 +384,33 @@ Deck parse_deck(std::string_view text, std::string_view source) {
                                                 p[3] == JsonPath::value_type(std::string("params")));
     if (in_params) {
       const std::string& key = std::get<std::string>(p.back());
-      std::string why = e.what();
+      const DeckReader reader(text, src);
       if (const core::ParamSpec* spec = core::find_param(key)) {
         try {
           (void)core::parse_param_value(*spec, e.detail());
         } catch (const core::InvalidParameter& pe) {
-          why = std::string("invalid parameter: ") + pe.what();
+          reader.bad(std::get<std::size_t>(p[1]), JsonPath(p.begin() + 2, p.end()),
+                     {"deck_invalid_param", {{"detail", pe.what()}}}, &pe);
         }
       }
-      const DeckReader reader(text, src);
-      reader.bad(std::get<std::size_t>(p[1]), JsonPath(p.begin() + 2, p.end()), why);
+      reader.bad(std::get<std::size_t>(p[1]), JsonPath(p.begin() + 2, p.end()), {"deck_session", {{"detail", e.what()}}});
     }
     throw core::InvalidParameter("deck", src, e.what(), e.reason());
   }
   const DeckReader reader(text, src);
-  if (!j.is_object() || !j.contains("format") || j["format"] != "poslab-deck") bad(src, "is not a poslab deck");
-  if (!j.contains("version") || !j["version"].is_number_integer()) reader.bad({}, {"version"}, "has no version number");
+  if (!j.is_object() || !j.contains("format") || j["format"] != "poslab-deck") bad({src}, {"deck_not_deck"});
+  if (!j.contains("version") || !j["version"].is_number_integer()) reader.bad({}, {"version"}, {"deck_no_version"});
   const auto version = j["version"].get<long long>();
   if (version > kDeckVersion)
-    bad(src, "was written by a newer poslab (deck version " + std::to_string(version) + "); this one reads version " +
-                 std::to_string(kDeckVersion));
-  if (version < 1) reader.bad({}, {"version"}, "has an invalid version number");
-  reader.check_fields({}, {}, j, kDeckFields, "a deck");
+    bad({src}, {"deck_newer", {{"version", std::to_string(version)}, {"reads", std::to_string(kDeckVersion)}}});
+  if (version < 1) reader.bad({}, {"version"}, {"deck_bad_version"});
+  reader.check_fields({}, {}, j, kDeckFields, "deck_what_deck");
   Deck deck;
   deck.title = local_text(j, "title", reader, std::nullopt);
-  if (!j.contains("scenes") || !j["scenes"].is_array()) reader.bad({}, {"scenes"}, "needs \"scenes\": a list of scenes");
+  if (!j.contains("scenes") || !j["scenes"].is_array()) reader.bad({}, {"scenes"}, {"deck_needs_scenes"});
   const json& scenes = j["scenes"];
-  if (scenes.empty()) reader.bad({}, {"scenes"}, "has no scenes");
-  if (scenes.size() > kMaxScenes) reader.bad({}, {"scenes"}, "has more than " + std::to_string(kMaxScenes) + " scenes");
+  if (scenes.empty()) reader.bad({}, {"scenes"}, {"deck_no_scenes"});
+  if (scenes.size() > kMaxScenes) reader.bad({}, {"scenes"}, {"deck_too_many_scenes", {{"max", std::to_string(kMaxScenes)}}});
   for (std::size_t i = 0; i < scenes.size(); ++i) deck.scenes.push_back(parse_scene(scenes[i], SceneReader{reader, i}));
   return deck;
 }
@@ -332,13 +421,13 @@ Deck load_deck_file(const std::filesystem::path& path) {
   const auto size = std::filesystem::file_size(path, ec);
   std::error_code missing;
   if (ec && !std::filesystem::exists(path, missing)) throw IoError("cannot read " + path.string() + ": " + ec.message());
-  if (!ec && size > kMaxDeckBytes) bad(path.filename().string(), "is too large to be a poslab deck");
+  if (!ec && size > kMaxDeckBytes) bad({path.filename().string()}, {"deck_too_large"});
   // Read with a cap whatever file_size says: a device (/dev/zero) says 0.
   std::string text;
   try {
     text = read_text_file(path, kMaxDeckBytes, "a poslab deck");
   } catch (const TooLargeError&) {
-    bad(path.filename().string(), "is too large to be a poslab deck");
+    bad({path.filename().string()}, {"deck_too_large"});
   }
   return parse_deck(text, path.filename().string());
 }
@@ -393,7 +482,7 @@ const Deck* lesson_steps(std::string_view view_id) {
       deck = load_deck_file(path);
       for (const Scene& s : deck->scenes)
         if (s.lesson != view_id)
-          bad(path.filename().string(), "a step of " + std::string(view_id) + " opens another lesson (" + s.lesson + ")");
+          bad({path.filename().string()}, {"deck_step_lesson", {{"lesson", std::string(view_id)}, {"other", s.lesson}}});
     }
     it = loaded.emplace(std::string(view_id), std::move(deck)).first;
   }
@@ -451,6 +540,14 @@ Deck load_deck_named(const std::string& name, std::filesystem::path* source) {
   }
   if (source) *source = std::filesystem::absolute(path, ec);
   return load_deck_file(path);
+}
+
+std::vector<std::pair<std::string, std::string>> deck_sentences() {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const Sentence& s : kDeckSentences) out.emplace_back(std::string("error.") + s.id, s.text);
+  for (const Sentence& s : kDeckValues) out.emplace_back(std::string("error.value.") + s.id, s.text);
+  for (const Sentence& s : kDeckPhrases) out.emplace_back(std::string("error.phrase.") + s.id, s.text);
+  return out;
 }
 
 }  // namespace poslab::app

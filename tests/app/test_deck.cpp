@@ -6,7 +6,10 @@
 
 #include <filesystem>
 #include <fstream>
+#include <regex>
+#include <set>
 #include <string>
+#include <vector>
 
 #include <unistd.h>
 
@@ -14,6 +17,8 @@
 #include "app/decks/deck.hpp"
 #include "app/common/assets.hpp"
 #include "app/common/i18n.hpp"
+#include "app/common/messages.hpp"
+#include "app/decks/deck_messages.hpp"
 #include "app/lessons/common/figures.hpp"
 #include "app/lessons/lesson.hpp"
 #include "poslab/core/errors.hpp"
@@ -183,5 +188,85 @@ TEST_CASE("steps: every lesson has 3–6 steps that load, belong to it, and have
       }
       CHECK_FALSE(s.figure.empty());  // every step brings a figure forward
     }
+  }
+}
+
+TEST_CASE("deck: every refusal reads in English as the command line prints it, and wholly in Chinese in a Chinese UI") {
+  // A lecturer with a Chinese UI saw an English sentence inside the Chinese
+  // frame ("无法打开讲稿：deck = d.json, scene 2, …: "captoin" is not a field
+  // …"). Every deck refusal carries a reason the app formats in its language;
+  // in English it must stay exactly what `poslab deck check` prints.
+  const Translator& en = english_translator();
+  const Translator zh = translator_for("zh");
+  REQUIRE(zh.lang() == "zh");
+  const std::string big(kMaxDeckBytes + 1, ' ');
+  const std::vector<std::string> decks = {
+      "",
+      "[1, 2]",
+      deck_with(R"({"lesson": "rope"})", R"("format": "poslab-deck", "version": 2)"),
+      deck_with(R"({"lesson": "rope"})", R"("format": "poslab-deck", "version": 0)"),
+      deck_with(R"({"lesson": "rope"})", R"("format": "poslab-deck")"),
+      R"({"format": "poslab-deck", "version": 1})",
+      deck_with(""),
+      deck_with(R"({"lesson": "rope"})", R"("format": "poslab-deck", "version": 1, "titel": "x")"),
+      deck_with(R"(3)"),
+      deck_with(R"({"params": {}})"),
+      deck_with(R"({"lesson": "nope"})"),
+      deck_with(R"({"lesson": "rope", "captoin": "x"})"),
+      deck_with(R"({"lesson": "rope", "zzzzzzzzzz": "x"})"),
+      deck_with(R"({"lesson": "rope", "params": {"d": 7}})"),
+      deck_with(R"({"lesson": "rope", "params": {"d": 1e999}})"),
+      deck_with(R"({"lesson": "rope", "params": {"heads": 8}})"),
+      deck_with(R"({"lesson": "rope", "figure": "heatmap"})"),
+      deck_with(R"({"lesson": "rope", "figure": 3})"),
+      deck_with(R"({"lesson": "rope", "sliders": "d"})"),
+      deck_with(R"({"lesson": "rope", "sliders": ["heads"]})"),
+      deck_with(R"({"lesson": "rope", "question": "q"})"),
+      deck_with(R"({"lesson": "rope", "reveal": 3, "question": "q", "answer": "a"})"),
+      deck_with(R"({"lesson": "rope", "reveal": {"figure": "dials"}})"),
+      deck_with(R"({"lesson": "rope", "reveal": {"figuer": "dials"}, "question": "q", "answer": "a"})"),
+      deck_with(R"({"lesson": "rope", "caption": {"fr": "x"}})"),
+      deck_with(R"({"lesson": "rope", "caption": {"en": 3}})"),
+      deck_with(R"({"lesson": "rope", "caption": {"zh": "只有中文"}})"),
+      deck_with(R"({"lesson": "rope", "caption": 3})"),
+      deck_with(R"({"lesson": "rope", "caption": "turn by $\\hat{θ}$"})"),
+      deck_with(R"({"lesson": "t5", "params": {"buckets": 32, "bucket_max_distance": 8}})"),
+      deck_with(R"({"lesson": "rope", "animation": {"key": "heads", "from": 1, "to": 8}})"),
+      deck_with(R"({"lesson": "rope", "animation": {"kee": "d"}})"),
+      deck_with(R"({"lesson": "rope", "hide_figure": true})"),
+      deck_with(R"({"lesson": "rope", "question": "q", "answer": "a", "hide_figure": 1})"),
+      big,
+      [] {
+        std::string many;
+        for (std::size_t i = 0; i <= kMaxScenes; ++i) many += std::string(i ? ", " : "") + R"({"lesson": "rope"})";
+        return deck_with(many);
+      }(),
+  };
+  std::set<std::string> ids;
+  for (const std::string& text : decks) {
+    CAPTURE(text.substr(0, 120));
+    try {
+      (void)parse_deck(text, "d.json");
+      FAIL("accepted");
+    } catch (const core::InvalidParameter& e) {
+      ids.insert(e.reason().id);
+      const std::string in_en = error_text(en, e), in_zh = error_text(zh, e);
+      CAPTURE(in_zh);
+      CHECK(in_en == e.what());
+      CHECK(in_zh != in_en);
+      // No English sentence left: none of the words the English sentences
+      // are made of (the user's own names and JSON's words stay as written).
+      for (const char* word : {"is not", "must be", "needs", "scene ", "line ", "column", "has no", "invalid", "should"})
+        CHECK_MESSAGE(in_zh.find(word) == std::string::npos, word);
+      static const std::regex placeholder(R"(\{[a-z_:]+\})");
+      CHECK_FALSE(std::regex_search(in_zh, placeholder));  // no {name} left unfilled
+    }
+  }
+  // Every sentence a deck file can trigger was triggered above.
+  for (const auto& [key, english] : deck_sentences()) {
+    if (!key.starts_with("error.deck_")) continue;
+    const std::string id = key.substr(6);
+    if (id == "deck_step_lesson" || id == "deck_session") continue;  // the lessons' own step files; session-level refusals
+    CHECK_MESSAGE(ids.count(id) == 1, id);
   }
 }

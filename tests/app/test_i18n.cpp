@@ -39,6 +39,7 @@
 #include "app/common/presets.hpp"
 #include "app/common/session.hpp"
 #include "app/common/json_input.hpp"
+#include "app/decks/deck_messages.hpp"
 #include "app/export/figure_export.hpp"
 #include "app/export/sweep.hpp"
 #include "app/export/table_writer.hpp"
@@ -331,6 +332,10 @@ std::vector<Family> families() {
   Family json{"the JSON reader's sentences", {"error.phrase."}, {}, {}};
   for (const auto& [key, english] : app::json_input_sentences()) json.required.insert(key);
   out.push_back(json);
+  // decks/deck.cpp: a deck's refusals, their place ("error.value.deck_where") and phrases
+  Family deck{"a deck's refusals", {}, {}, {}};
+  for (const auto& [key, english] : app::deck_sentences()) deck.required.insert(key);
+  out.push_back(deck);
   // layer_stack.cpp: a layer group's encoding by its kind (LayerGroup::kind, model_config.hpp; "rope" is drawn with its numbers)
   out.push_back({"layer kinds", {"model.layers.kind."},
                  {"model.layers.kind.nope", "model.layers.kind.none", "model.layers.kind.alibi", "model.layers.kind.t5",
@@ -450,6 +455,17 @@ TEST_CASE("i18n: every key the code names exists, every key built from ids exist
 TEST_CASE("i18n: the JSON reader's English sentences are the English file's") {
   const Texts& en = texts("en");
   for (const auto& sentence : app::json_input_sentences()) {
+    const auto& key = sentence.first;  // not a structured binding: CAPTURE's lambda captures it (clang 14)
+    const auto& english = sentence.second;
+    CAPTURE(key);
+    REQUIRE(en.count(key) == 1);
+    CHECK(en.at(key) == english);
+  }
+}
+
+TEST_CASE("i18n: a deck's English refusal sentences are the English file's") {
+  const Texts& en = texts("en");
+  for (const auto& sentence : app::deck_sentences()) {
     const auto& key = sentence.first;  // not a structured binding: CAPTURE's lambda captures it (clang 14)
     const auto& english = sentence.second;
     CAPTURE(key);
@@ -638,6 +654,8 @@ std::vector<core::InvalidParameter> exceptions_for_every_reason() {
         R"({"model_type":"llama","rope_scaling":{"rope_type":"linear","factor":2000}})",
         R"({"model_type":"llama","rope_theta":1e999})"})
     add([config] { (void)app::read_model_config_text(config); });
+  // a session's parameter refused, its own refusal carried for the UI's language
+  add([] { (void)app::parse_session(R"({"format": "poslab-session", "version": 1, "lesson": "rope", "params": {"d": 7}})", "s.json"); });
   add([] {  // a sweep over its pixel budget
     app::SweepSpec spec;
     spec.key = "m";
