@@ -60,7 +60,14 @@ std::string param_text(const Translator& tr, std::string_view group, const std::
     if (end && *end == '\0' && end != value.c_str() && std::isfinite(v)) shown = fig::format_readout(v, 6);
   }
   if (!name) return key + " = " + shown;
-  return *name + " = " + shown + (shown == value && *name == key ? "" : tr.format("ui.deck.param_key", {{"key", key}, {"value", value}}));
+  // The key in parentheses is left out where the page already reads as typed
+  // ("嵌入维度 d = 500", not "…（d = 500）"), and a choice's own "（half）"
+  // gives way to it ("前后两半配对（layout = half）", not "…（half）（layout = half）").
+  const bool ends_with_key = *name == key || (name->size() > key.size() && name->ends_with(" " + key));
+  if (shown == value && ends_with_key) return *name + " = " + shown;
+  for (const std::string& own : {"（" + value + "）", " (" + value + ")"})
+    if (shown.size() > own.size() && shown.ends_with(own)) shown.resize(shown.size() - own.size());
+  return *name + " = " + shown + tr.format("ui.deck.param_key", {{"key", key}, {"value", value}});
 }
 
 /// One scene's page, ready to draw: its figure and its texts.

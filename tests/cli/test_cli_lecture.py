@@ -148,8 +148,11 @@ class Handouts(unittest.TestCase):
                 line = lines[-1]
                 for key, value in scene.get("params", {}).items():
                     self.assertIn("%s = %s" % (key, value), line)
+                if i == 1:  # the name already ends in the key: "model dimension d = 500", no "(d = 500)" after it
+                    self.assertNotIn("(d = 500)", line)
                 if i == 2:
                     self.assertNotIn("d = 500", text)  # scene 1's d
+                    self.assertNotIn("(half) (layout", line)  # a choice's own "(half)" gives way to the key's
                 if not scene.get("params"):  # a scene of the lesson's defaults says so
                     self.assertIn("default values", text)
 
