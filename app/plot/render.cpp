@@ -1528,9 +1528,26 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
         for (bool above : {room_above, !room_above})
           places.push_back({{e.at.x, above ? y - fs * 0.2 : y + fs * 0.2}, e.h, above ? VAnchor::bottom : VAnchor::top});
     }
-    const Place p = choose(places, l.label, st, li);
-    backed_text(p, l.label, st);
-    remember(p.at, l.label, st, p.h, p.v);
+    Place p = choose(places, l.label, st, li);
+    // No place inside the plot (a long label beside a line near an edge:
+    // scaling's "s = 8, a = 1.2079, a² = 1.4591" at 1024 × 768 lecture ran
+    // off the figure's left edge): the label fitted to the plot's width, as
+    // titles are (smaller, then cut with …), and slid along until inside.
+    std::string text = l.label;
+    TextStyle fitted = st;
+    if (const Rect b = box_of(p.at, text, fitted, p.h, p.v); b.x < L.plot.x - 0.5 || b.right() > L.plot.right() + 0.5) {
+      const double room = L.plot.w - fs * 0.6;
+      if (b.w > room) {
+        const FittedTitle fit = fit_title(painter, text, st, std::max(room, 1.0), style.min_text * 0.7, 1);
+        text = fit.lines.front();
+        fitted = fit.style;
+      }
+      const Rect c = box_of(p.at, text, fitted, p.h, p.v);
+      if (c.x < L.plot.x + fs * 0.3) p.at.x += L.plot.x + fs * 0.3 - c.x;
+      else if (c.right() > L.plot.right() - fs * 0.3) p.at.x -= c.right() - (L.plot.right() - fs * 0.3);
+    }
+    backed_text(p, text, fitted);
+    remember(p.at, text, fitted, p.h, p.v);
   }
   for (const Band& b : f.bands) {
     if (b.label.empty() || b.orientation != Orientation::vertical) continue;

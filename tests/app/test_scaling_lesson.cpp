@@ -146,7 +146,7 @@ TEST_CASE("scaling lesson: the attention figure's subtitle states the chosen met
   CHECK(subtitle({{"method", "longrope"}, {"attention_factor", "1.19"}}).find("a = 1.19") != std::string::npos);
   const std::string paper = fig::plain_text(subtitle({{"method", "yarn-paper"}}));
   CAPTURE(paper);
-  CHECK(paper.find("a = 0.1 · ln s + 1") != std::string::npos);
+  CHECK(paper.find("a = 0.1 ln s + 1") != std::string::npos);
   // The entropies are the spread figure's (the step's reveal), not the subtitle's: shown before the
   // step's question, they gave its answer away.
   CHECK(subtitle({{"method", "yarn"}}).find("nats") == std::string::npos);
