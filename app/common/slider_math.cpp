@@ -50,6 +50,14 @@ std::pair<double, double> slider_range(const ParamSpec& spec, const core::Params
   return {spec.ui_min, std::max(spec.ui_min, hi)};
 }
 
+std::pair<double, double> shown_slider_range(const ParamSpec& spec, const core::Params& params, double value,
+                                             std::optional<std::pair<double, double>> held) {
+  auto [lo, hi] = slider_range(spec, params);
+  if (index_bound_key(spec.key).empty() && std::isfinite(value)) lo = std::min(lo, value), hi = std::max(hi, value);
+  if (held) lo = std::min(lo, held->first), hi = std::max(hi, held->second);
+  return {lo, hi};
+}
+
 int pow2_min_exponent(const ParamSpec& spec) {
   return static_cast<int>(std::ceil(std::log2(std::max(1.0, spec.ui_min)) - 1e-9));
 }

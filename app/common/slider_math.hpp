@@ -5,6 +5,7 @@
 // panel, the animation and the recorded sweeps (GUI and `poslab export
 // --sweep`); no ImGui here.
 
+#include <optional>
 #include <string_view>
 #include <utility>
 
@@ -32,6 +33,15 @@ double snap(const core::ParamSpec& spec, double value, bool pow2_steps);
 /// (head's slider runs 1..heads), and for an index into a count (row into
 /// grid_h, col into grid_w) to the count − 1; never below ui_min.
 std::pair<double, double> slider_range(const core::ParamSpec& spec, const core::Params& params);
+
+/// The range a slider shows for `value`: slider_range, widened to a value
+/// past it (typed, or from a link, preset or deck: relative's d = 8,192 on a
+/// slider of 2 … 1,024 would pin the handle at an end labelled 1,024) —
+/// except an index past its count, which the lesson takes as the last — and
+/// to `held`, the range shown when a drag began, so that it does not move
+/// under the mouse.
+std::pair<double, double> shown_slider_range(const core::ParamSpec& spec, const core::Params& params, double value,
+                                             std::optional<std::pair<double, double>> held = std::nullopt);
 
 /// The count an index parameter runs below (row: grid_h, col: grid_w), or
 /// empty. Its slider ends at the count − 1; a larger value is taken as the

@@ -318,12 +318,19 @@ void ParamsPanel::numeric(UiContext& ctx, const core::ParamSpec& spec, double va
   ImGui::SetNextItemWidth(std::max(40.0f * ctx.scale, w - value_w - spacing));
   const ImGuiSliderFlags flags = ImGuiSliderFlags_NoInput | ImGuiSliderFlags_NoRoundToFormat;
   const char* no_text = " ";  // the slider's own text stays empty
+  // A value past the slider's usual range widens it (shown_slider_range),
+  // held while the handle is dragged.
+  std::optional<std::pair<double, double>> held;
+  if (const auto it = drag_range_.find(spec.key); it != drag_range_.end()) held = it->second;
+  auto [lo, hi] = shown_slider_range(spec, ctx.state.params(), value, held);
   if (spec.scale == core::SliderScale::pow2) {
-    const int kmin = pow2_min_exponent(spec), kmax = pow2_max_exponent(spec);
-    int k = std::clamp(static_cast<int>(std::lround(std::log2(std::max(1.0, value)))), kmin, kmax);
+    int kmin = pow2_min_exponent(spec), kmax = pow2_max_exponent(spec);
+    const int kv = static_cast<int>(std::lround(std::log2(std::max(1.0, value))));
+    kmin = std::min(kmin, static_cast<int>(std::lround(std::log2(std::max(1.0, lo)))));  // widened, or held while dragged
+    kmax = std::max(kmax, static_cast<int>(std::lround(std::log2(std::max(1.0, hi)))));
+    int k = std::clamp(kv, kmin, kmax);
     if (ImGui::SliderInt("##v", &k, kmin, kmax, no_text, flags)) set(ctx, spec.key, snap(spec, std::exp2(k), true));
   } else {
-    auto [lo, hi] = slider_range(spec, ctx.state.params());  // head: 1..heads
     double v = value;
     const bool log = spec.scale == core::SliderScale::log && lo > 0;
     // A token position dragged lands on a token (m = 48, not 48.7197);
@@ -336,20 +343,22 @@ void ParamsPanel::numeric(UiContext& ctx, const core::ParamSpec& spec, double va
       if (dragged != value) set(ctx, spec.key, dragged);
     }
   }
+  if (ImGui::IsItemActive()) drag_range_[std::string(spec.key)] = {lo, hi};
+  else if (const auto held = drag_range_.find(spec.key); held != drag_range_.end()) drag_range_.erase(held);
   if (ImGui::IsItemHovered() && !ImGui::IsItemActive()) ImGui::SetTooltip("%s", ctx.tr("ui.params.ctrl_click").c_str());
   ImGui::SameLine(0, spacing);
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(shown_value.c_str());
   if (compact) return;
   // The slider's range under its two ends, small and muted.
-  const auto ends = slider_range(spec, ctx.state.params());
-  const std::string lo = number(ends.first), hi = number(ends.second);
+  const std::string lo_text = number(lo);
+  const std::string hi_text = number(hi);
   ImGui::PushFont(ctx.fonts.small);
   ImGui::PushStyleColor(ImGuiCol_Text, ctx.pal.muted);
   const float x0 = ImGui::GetCursorPosX();
-  ImGui::TextUnformatted(lo.c_str());
-  ImGui::SameLine(std::max(x0, x0 + w - value_w - spacing - ImGui::CalcTextSize(hi.c_str()).x));
-  ImGui::TextUnformatted(hi.c_str());
+  ImGui::TextUnformatted(lo_text.c_str());
+  ImGui::SameLine(std::max(x0, x0 + w - value_w - spacing - ImGui::CalcTextSize(hi_text.c_str()).x));
+  ImGui::TextUnformatted(hi_text.c_str());
   ImGui::PopStyleColor();
   ImGui::PopFont();
 }

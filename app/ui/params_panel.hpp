@@ -48,6 +48,9 @@ class ParamsPanel {
   std::string typing_buf_;
   bool typing_focus_ = false;
   std::map<std::string, std::string, std::less<>> list_bufs_;
+  /// A widened slider's range held while its handle is dragged (a value
+  /// past the usual range widens it; the range must not move under the mouse).
+  std::map<std::string, std::pair<double, double>, std::less<>> drag_range_;
   // formatted values, rebuilt when the state changes (never per idle frame)
   std::map<std::string, std::string, std::less<>> shown_;
   std::uint64_t shown_revision_ = 0;

@@ -442,3 +442,36 @@ TEST_CASE("named y ticks (a matrix's words) are drawn smaller, not dropped, down
     if (row_px / 1.25 >= tick * 0.4) CHECK(named == n);  // room at 40 %: every word
   }
 }
+
+TEST_CASE("a slider's shown range widens to a value past its usual ends, but not for an index past its count") {
+  // relative's d = 8,192 (typed or from a link) sat at the end of a slider
+  // labelled 2 … 1,024; an index past its count stays "9 → 7".
+  const core::ParamSpec& d = core::param_spec("d");
+  const core::Params none;
+  CHECK(app::shown_slider_range(d, none, 128) == std::pair{d.ui_min, d.ui_max});
+  CHECK(app::shown_slider_range(d, none, 8192) == std::pair{d.ui_min, 8192.0});
+  const core::ParamSpec& base = core::param_spec("base");
+  CHECK(app::shown_slider_range(base, none, 1.5).first == 1.5);  // below ui_min (2), above the hard min (1)
+  // held while dragged: the range the drag began with stays
+  CHECK(app::shown_slider_range(d, none, 512, std::pair{2.0, 8192.0}) == std::pair{2.0, 8192.0});
+  // an index past its count is not widened
+  const core::ParamSpec& row = core::param_spec("row");
+  const core::Params grid = params({{"grid_h", "8"}, {"grid_w", "8"}});
+  CHECK(app::shown_slider_range(row, grid, 9).second == 7);
+  // over random values: the range always holds the value and the usual ends
+  std::mt19937 rng(3);
+  for (const core::ParamSpec& s : core::param_specs()) {
+    if (!std::isfinite(s.ui_min) || !std::isfinite(s.ui_max) || !app::index_bound_key(s.key).empty()) continue;
+    std::uniform_real_distribution<double> v(std::isfinite(s.min) ? s.min : s.ui_min - 100,
+                                             std::isfinite(s.max) ? std::min(s.max, 1e15) : s.ui_max + 100);
+    for (int i = 0; i < 20; ++i) {
+      const double x = v(rng);
+      CAPTURE(s.key);
+      CAPTURE(x);
+      const auto [lo, hi] = app::shown_slider_range(s, none, x);
+      CHECK(lo <= x);
+      CHECK(hi >= x);
+      CHECK(lo <= s.ui_min);
+    }
+  }
+}
