@@ -344,7 +344,7 @@ void ParamsPanel::numeric(UiContext& ctx, const core::ParamSpec& spec, double va
     }
   }
   if (ImGui::IsItemActive()) drag_range_[std::string(spec.key)] = {lo, hi};
-  else if (const auto held = drag_range_.find(spec.key); held != drag_range_.end()) drag_range_.erase(held);
+  else if (const auto it = drag_range_.find(spec.key); it != drag_range_.end()) drag_range_.erase(it);
   if (ImGui::IsItemHovered() && !ImGui::IsItemActive()) ImGui::SetTooltip("%s", ctx.tr("ui.params.ctrl_click").c_str());
   ImGui::SameLine(0, spacing);
   ImGui::AlignTextToFramePadding();
