@@ -281,21 +281,21 @@ constexpr double kGeluScaling = 0.7978845608028654;  // √(2/π)
 }
 
 template <class T>
-void gelu_forward(T* out, const T* inp, int n) {
+void gelu_forward(T* out, T* th, const T* inp, int n) {
   // Eigen's array tanh (vectorised for float: a rational approximation within a few ulp)
   const Eigen::Map<const Eigen::Array<T, Eigen::Dynamic, 1>> x(inp, n);
-  Eigen::Map<Eigen::Array<T, Eigen::Dynamic, 1>>(out, n) =
-      T(0.5) * x * (T(1) + (T(kGeluScaling) * (x + T(0.044715) * x * x * x)).tanh());
+  Eigen::Map<Eigen::Array<T, Eigen::Dynamic, 1>> t(th, n);
+  t = (T(kGeluScaling) * (x + T(0.044715) * x * x * x)).tanh();  // tanh u, kept for the backward pass
+  Eigen::Map<Eigen::Array<T, Eigen::Dynamic, 1>>(out, n) = T(0.5) * x * (T(1) + t);
 }
 
 template <class T>
-void gelu_backward(T* dinp, const T* inp, const T* dout, int n) {
-  const Eigen::Map<const Eigen::Array<T, Eigen::Dynamic, 1>> x(inp, n), d(dout, n);
-  const Eigen::Array<T, Eigen::Dynamic, 1> th = (T(kGeluScaling) * (x + T(0.044715) * x * x * x)).tanh();
+void gelu_backward(T* dinp, const T* inp, const T* th, const T* dout, int n) {
+  const Eigen::Map<const Eigen::Array<T, Eigen::Dynamic, 1>> x(inp, n), t(th, n), d(dout, n);
   // GELU(x) = ½x(1 + tanh u), u = √(2/π)(x + 0.044715x³):
   // GELU′ = ½(1 + tanh u) + ½x·(1 − tanh² u)·√(2/π)(1 + 3·0.044715x²)
   Eigen::Map<Eigen::Array<T, Eigen::Dynamic, 1>>(dinp, n) +=
-      (T(0.5) * (T(1) + th) + T(0.5) * x * (T(1) - th * th) * T(kGeluScaling) * (T(1) + T(3 * 0.044715) * x * x)) * d;
+      (T(0.5) * (T(1) + t) + T(0.5) * x * (T(1) - t * t) * T(kGeluScaling) * (T(1) + T(3 * 0.044715) * x * x)) * d;
 }
 
 template <class T>
@@ -380,8 +380,8 @@ void adam_update(T* params, const T* grads, T* m, T* v, std::int64_t n, double l
   template void attention_forward<T>(T*, T*, const T*, const int*, const AttentionBias<T>&, int, int, int, int);     \
   template void attention_backward<T>(T*, T*, T*, const T*, const T*, const T*, const int*, const AttentionBias<T>&, \
                                       int, int, int, int);                                                           \
-  template void gelu_forward<T>(T*, const T*, int);                                                                  \
-  template void gelu_backward<T>(T*, const T*, const T*, int);                                                       \
+  template void gelu_forward<T>(T*, T*, const T*, int);                                                              \
+  template void gelu_backward<T>(T*, const T*, const T*, const T*, int);                                             \
   template void residual_forward<T>(T*, const T*, const T*, int);                                                    \
   template void residual_backward<T>(T*, T*, const T*, int);                                                         \
   template T crossentropy_forward<T>(T*, T*, const T*, const int*, const T*, int, int);                              \
