@@ -1,13 +1,14 @@
 // [SECTION] Index
 // - Vectors of 32 bytes (GCC/Clang vector extensions)
 // - The micro-kernel: MR rows × NV vectors of C in registers
-// - The product: B packed in panels, C in blocks of MR rows
+// - The product: B in panels (packed unless its rows are contiguous), C in blocks of MR rows
 // - The two compiled paths and the choice at run time
 //
 // The scheme is the one of BLIS and OpenBLAS (Goto & van de Geijn 2008,
 // "Anatomy of high-performance matrix multiplication") cut down to what a
 // 32-wide model needs: no packing of A (its rows are read once per panel of B),
-// panels of B at most KC deep so they stay in the L1 cache.
+// B packed only when strided or narrower than a panel, panels of B at most KC
+// deep so they stay in the L1 cache.
 
 #include "poslab/core/lab/gemm.hpp"
 

@@ -5,7 +5,8 @@
 // Eigen's product is made for large matrices: at these sizes its packing and
 // blocking cost about as much as the arithmetic, and a portable x86-64 build
 // compiles it for SSE2 only. This one is a register-blocked micro-kernel (4
-// rows × 2 vectors of C held in registers, B packed in panels of 2 vectors),
+// rows × 2 vectors of C held in registers; B read in place when its rows are
+// contiguous, else packed in panels of 2 vectors),
 // compiled twice: for any x86-64 (and wasm, scalar or SIMD as the compiler
 // allows) and for AVX2 + FMA, chosen at run time by the CPU's features
 // (`gemm_path()`). Every C(i, j) is summed over k in order 0..K−1 on both paths,
