@@ -21,26 +21,26 @@ namespace {
 
 // [SECTION] Vectors of 32 bytes
 
-/// 8 floats or 4 doubles. On the baseline x86-64 path the compiler splits each
-/// operation in two SSE instructions; on the AVX2 path it is one register; on
-/// wasm without SIMD it becomes scalar code. The arithmetic is the same.
-/// `Unaligned` is the same vector read from or written to any T* (GCC's idiom
-/// for unaligned loads); vectors are never passed to or returned from a
-/// function (that would change the ABI between the two paths).
-template <class T>
+/// A vector of Bytes bytes: 32 on the AVX2 path (8 floats, 4 doubles: one
+/// register), 16 on the baseline path (SSE2's registers on any x86-64; on wasm
+/// one SIMD register if enabled, else scalar code). (GCC lowers a 32-byte
+/// vector without AVX through memory: 25 times slower, measured.) The
+/// arithmetic is the same on both. `Unaligned` is the same vector read from or
+/// written to any T* (GCC's idiom for unaligned loads); vectors are never
+/// passed to or returned from a function (that would change the ABI between
+/// the two paths).
+template <class T, int Bytes>
 struct Vec;
-template <>
-struct Vec<float> {
-  typedef float Type __attribute__((vector_size(32)));
-  typedef float Unaligned __attribute__((vector_size(32), aligned(4), may_alias));
+template <int Bytes>
+struct Vec<float, Bytes> {
+  typedef float Type __attribute__((vector_size(Bytes)));
+  typedef float Unaligned __attribute__((vector_size(Bytes), aligned(4), may_alias));
 };
-template <>
-struct Vec<double> {
-  typedef double Type __attribute__((vector_size(32)));
-  typedef double Unaligned __attribute__((vector_size(32), aligned(8), may_alias));
+template <int Bytes>
+struct Vec<double, Bytes> {
+  typedef double Type __attribute__((vector_size(Bytes)));
+  typedef double Unaligned __attribute__((vector_size(Bytes), aligned(8), may_alias));
 };
-template <class T>
-constexpr int kLanes = static_cast<int>(32 / sizeof(T));
 
 constexpr int KC = 256;  // depth of a packed panel of B: 256 × 16 floats = 16 KB
 
@@ -48,12 +48,12 @@ constexpr int KC = 256;  // depth of a packed panel of B: 256 × 16 floats = 16 
 
 /// C[0..MR)[0..nc) (+)= A[0..MR)[0..kc) · Bp, row k of Bp at bp + k·ldb, NV·lanes
 /// wide (zero past nc). Each C(i, j) is one accumulator, summed over k in order.
-template <class T, int MR, int NV>
+template <class T, int Bytes, int MR, int NV>
 [[gnu::always_inline]] inline void kernel(int kc, const T* a, std::ptrdiff_t ar, std::ptrdiff_t ac, const T* bp,
                                           std::ptrdiff_t ldb, T* c, std::ptrdiff_t ldc, int nc, bool load_c) {
-  constexpr int L = kLanes<T>, W = NV * L;
-  using V = typename Vec<T>::Type;
-  using U = typename Vec<T>::Unaligned;
+  constexpr int L = Bytes / static_cast<int>(sizeof(T)), W = NV * L;
+  using V = typename Vec<T, Bytes>::Type;
+  using U = typename Vec<T, Bytes>::Unaligned;
   V acc[MR][NV];
   for (int r = 0; r < MR; ++r) {
     if (!load_c) {
@@ -87,7 +87,7 @@ template <class T, int MR, int NV>
 
 // [SECTION] The product
 
-template <class T, int NV>
+template <class T, int Bytes, int NV>
 [[gnu::always_inline]] inline void panel(int M, int kc, const T* a, std::ptrdiff_t ar, std::ptrdiff_t ac, const T* bp,
                                          std::ptrdiff_t ldb, T* c, std::ptrdiff_t ldc, int nc, bool load_c) {
   // 4 rows × 2 vectors: 8 accumulators, the row of B and the broadcast A(i, k)
@@ -95,14 +95,14 @@ template <class T, int NV>
   // are not multiples of 6).
   constexpr int MR = 4;
   int i = 0;
-  for (; i + MR <= M; i += MR) kernel<T, MR, NV>(kc, a + i * ar, ar, ac, bp, ldb, c + i * ldc, ldc, nc, load_c);
-  for (; i < M; ++i) kernel<T, 1, NV>(kc, a + i * ar, ar, ac, bp, ldb, c + i * ldc, ldc, nc, load_c);
+  for (; i + MR <= M; i += MR) kernel<T, Bytes, MR, NV>(kc, a + i * ar, ar, ac, bp, ldb, c + i * ldc, ldc, nc, load_c);
+  for (; i < M; ++i) kernel<T, Bytes, 1, NV>(kc, a + i * ar, ar, ac, bp, ldb, c + i * ldc, ldc, nc, load_c);
 }
 
-template <class T>
+template <class T, int Bytes>
 [[gnu::always_inline]] inline void gemm_body(int M, int N, int K, MatRef<const T> A, MatRef<const T> B, T* C,
                                              std::ptrdiff_t ldc, bool accumulate) {
-  constexpr int L = kLanes<T>;
+  constexpr int L = Bytes / static_cast<int>(sizeof(T));
   if (M <= 0 || N <= 0) return;
   if (K <= 0) {
     if (!accumulate)
@@ -129,8 +129,8 @@ template <class T>
       }
       const bool load_c = accumulate || k0 > 0;
       const T* a = A.data + k0 * A.col;
-      if (W == L) panel<T, 1>(M, kc, a, A.row, A.col, b, ldb, C + j0, ldc, nc, load_c);
-      else panel<T, 2>(M, kc, a, A.row, A.col, b, ldb, C + j0, ldc, nc, load_c);
+      if (W == L) panel<T, Bytes, 1>(M, kc, a, A.row, A.col, b, ldb, C + j0, ldc, nc, load_c);
+      else panel<T, Bytes, 2>(M, kc, a, A.row, A.col, b, ldb, C + j0, ldc, nc, load_c);
     }
   }
 }
@@ -141,18 +141,18 @@ template <class T>
 #define POSLAB_GEMM_AVX2 1
 [[gnu::target("avx2,fma")]] void gemm_avx2(int M, int N, int K, MatRef<const float> A, MatRef<const float> B, float* C,
                                            std::ptrdiff_t ldc, bool accumulate) {
-  gemm_body<float>(M, N, K, A, B, C, ldc, accumulate);
+  gemm_body<float, 32>(M, N, K, A, B, C, ldc, accumulate);
 }
 [[gnu::target("avx2,fma")]] void gemm_avx2(int M, int N, int K, MatRef<const double> A, MatRef<const double> B,
                                            double* C, std::ptrdiff_t ldc, bool accumulate) {
-  gemm_body<double>(M, N, K, A, B, C, ldc, accumulate);
+  gemm_body<double, 32>(M, N, K, A, B, C, ldc, accumulate);
 }
 #endif
 
 template <class T>
 void gemm_baseline(int M, int N, int K, MatRef<const T> A, MatRef<const T> B, T* C, std::ptrdiff_t ldc,
                    bool accumulate) {
-  gemm_body<T>(M, N, K, A, B, C, ldc, accumulate);
+  gemm_body<T, 16>(M, N, K, A, B, C, ldc, accumulate);
 }
 
 GemmPath detect_path() {
