@@ -244,9 +244,14 @@ void controls(LessonUi& ui) {
     help_marker(tr("lab.train_help").c_str());
     ImGui::SameLine();
     // The cost, from the FLOPs of a step at the throughput measured for the
-    // lab's training on one x86-64 core with AVX2 (docs/LAB.md, "Speed"):
-    // kFlopsPerCoreSecond. Models train kLanes at a time, whole models per lane.
+    // lab's training (docs/LAB.md, "Speed"): on one x86-64 core with AVX2, and
+    // compiled to wasm without SIMD (run by node: about 10 times slower).
+    // Models train one per lane, whole models per lane.
+#ifdef __EMSCRIPTEN__
+    constexpr double kFlopsPerCoreSecond = 1.4e9;
+#else
     constexpr double kFlopsPerCoreSecond = 14e9;
+#endif
     const int models = static_cast<int>(st.plan.configs().size()), lanes = session().lanes();
     const double per_model =
         std::max(1.0, std::round(st.plan.steps * cl::training_step_flops(st.plan.base()) / kFlopsPerCoreSecond));
