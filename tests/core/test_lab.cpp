@@ -7,11 +7,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <numeric>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core_test_support.hpp"
+#include "poslab/core/lab/gemm.hpp"
 #include "poslab/core/lab/lab.hpp"
 #include "poslab/core/lab/layers.hpp"
 #include "poslab/core/lab/model.hpp"
@@ -352,4 +355,60 @@ TEST_CASE("lab: bad configs are refused naming the key, before anything is built
   rejects([] { (void)parse_encoding("xpos2"); }, "encoding");
   rejects([] { (void)parse_task("sort"); }, "task");
   rejects([] { (void)parse_extension("longrope"); }, "extension");
+}
+
+TEST_CASE_TEMPLATE("lab: gemm equals the textbook triple loop on both compiled paths, any shape and stride", T, float,
+                   double) {
+  // Shapes around the kernel's blocks (4 rows, 1 or 2 vectors of 8 floats / 4
+  // doubles, panels 256 deep): tails of every size, K over one panel, and the
+  // four layouts the layers use (A or B transposed).
+  std::uint64_t stream = 0;
+  const int shapes[][3] = {{1, 1, 1},  {3, 5, 2},   {4, 8, 8},  {5, 17, 3},  {7, 16, 9},   {9, 24, 31},
+                           {32, 8, 32}, {32, 32, 8}, {13, 25, 300}, {64, 96, 32}, {33, 4, 513}, {2, 40, 0}};
+  for (const auto& shape : shapes) {
+    const int M = shape[0], N = shape[1], K = shape[2];
+    for (int layout = 0; layout < 4; ++layout) {
+      const bool at = layout & 1, bt = layout & 2;
+      std::vector<double> a(static_cast<std::size_t>(M * K) + 1), b(static_cast<std::size_t>(K * N) + 1),
+          c0(static_cast<std::size_t>(M * (N + 3)));
+      random_normals(99, ++stream, 0, a);
+      random_normals(99, ++stream, 0, b);
+      random_normals(99, ++stream, 0, c0);
+      std::vector<T> ta(a.begin(), a.end()), tb(b.begin(), b.end());
+      const MatRef<const T> A = at ? MatRef<const T>{ta.data(), 1, M} : MatRef<const T>{ta.data(), K, 1};
+      const MatRef<const T> B = bt ? MatRef<const T>{tb.data(), 1, K} : MatRef<const T>{tb.data(), N, 1};
+      for (bool accumulate : {false, true})
+        for (GemmPath path : {GemmPath::baseline, GemmPath::avx2_fma}) {
+          const std::ptrdiff_t ldc = N + 3;  // a wider C: the columns past N stay untouched
+          std::vector<T> c(c0.begin(), c0.end());
+          gemm_on<T>(path, M, N, K, A, B, c.data(), ldc, accumulate);
+          for (int i = 0; i < M; ++i)
+            for (int j = 0; j < ldc; ++j) {
+              const T got = c[static_cast<std::size_t>(i * ldc + j)];
+              const double before = static_cast<T>(c0[static_cast<std::size_t>(i * ldc + j)]);
+              if (j >= N) {
+                REQUIRE(got == static_cast<T>(before));
+                continue;
+              }
+              double want = accumulate ? before : 0, scale = accumulate ? std::abs(before) : 0;
+              for (int k = 0; k < K; ++k) {
+                const double x = static_cast<double>(A.data[i * A.row + k * A.col]) *
+                                 static_cast<double>(B.data[k * B.row + j * B.col]);
+                want += x;
+                scale += std::abs(x);
+              }
+              const double eps = std::is_same_v<T, float> ? 1e-6 : 1e-14;
+              CAPTURE(M);
+              CAPTURE(N);
+              CAPTURE(K);
+              CAPTURE(layout);
+              CAPTURE(accumulate);
+              CAPTURE(i);
+              CAPTURE(j);
+              REQUIRE(std::abs(static_cast<double>(got) - want) <= eps * (scale + 1));
+            }
+        }
+    }
+  }
+  CHECK(std::string(gemm_path_name(gemm_path())).size() > 0);
 }

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -113,6 +114,9 @@ class Session {
     }
     return ready;
   }
+
+  /// Models trained at once: one per lane, or 1 in sliced mode.
+  int lanes() const { return lanes_.empty() ? 1 : static_cast<int>(lanes_.size()); }
 
   /// Sliced mode: trains the first unfinished job for about 20 ms.
   void slice() {
@@ -239,9 +243,25 @@ void controls(LessonUi& ui) {
     ImGui::SameLine();
     help_marker(tr("lab.train_help").c_str());
     ImGui::SameLine();
-    ImGui::TextUnformatted(tr.format("lab.will_train", {{"n", fig::num(static_cast<double>(st.plan.configs().size()))},
-                                                        {"steps", fig::num(st.plan.steps)}})
-                               .c_str());
+    // The cost, from the FLOPs of a step at the throughput measured for the
+    // lab's training (docs/LAB.md, "Speed"): on one x86-64 core with AVX2, and
+    // compiled to wasm without SIMD (run by node: about 10 times slower).
+    // Models train one per lane, whole models per lane.
+#ifdef __EMSCRIPTEN__
+    constexpr double kFlopsPerCoreSecond = 1.4e9;
+#else
+    constexpr double kFlopsPerCoreSecond = 14e9;
+#endif
+    const int models = static_cast<int>(st.plan.configs().size()), lanes = session().lanes();
+    const double per_model =
+        std::max(1.0, std::round(st.plan.steps * cl::training_step_flops(st.plan.base()) / kFlopsPerCoreSecond));
+    const double wall = per_model * std::ceil(static_cast<double>(models) / std::max(1, std::min(lanes, models)));
+    ImGui::TextWrapped("%s", tr.format("lab.will_train", {{"n", fig::num(models)},
+                                                        {"steps", fig::num(st.plan.steps)},
+                                                        {"cpu", fig::num(per_model)},
+                                                        {"k", fig::num(std::min(lanes, models))},
+                                                        {"wall", fig::num(wall)}})
+                                 .c_str());
     return;
   }
   if (st.ready) {

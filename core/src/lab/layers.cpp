@@ -1,5 +1,4 @@
 // [SECTION] Index
-// - Eigen views of the flat arrays
 // - Embedding, LayerNorm, linear layer
 // - Rotary position embedding
 // - Causal self-attention (with ALiBi / T5 biases)
@@ -15,6 +14,8 @@
 
 #include "poslab/core/lab/layers.hpp"
 
+#include "poslab/core/lab/gemm.hpp"
+
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
@@ -22,26 +23,6 @@
 #include <numbers>
 
 namespace poslab::core::lab {
-
-// [SECTION] Eigen views of the flat arrays
-
-namespace {
-
-template <class T>
-using Mat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-template <class T>
-using View = Eigen::Map<Mat<T>>;
-template <class T>
-using ConstView = Eigen::Map<const Mat<T>>;
-/// A (rows, cols) block of a wider row-major array: one head's slice of q, k or v.
-template <class T>
-using Strided = Eigen::Map<Mat<T>, 0, Eigen::OuterStride<>>;
-template <class T>
-using ConstStrided = Eigen::Map<const Mat<T>, 0, Eigen::OuterStride<>>;
-template <class T>
-using RowVec = Eigen::Matrix<T, 1, Eigen::Dynamic>;
-
-}  // namespace
 
 // [SECTION] Embedding
 
@@ -131,18 +112,21 @@ void layernorm_backward(T* dinp, T* dweight, T* dbias, const T* dout, const T* i
 
 template <class T>
 void matmul_forward(T* out, const T* inp, const T* weight, const T* bias, int N, int C, int OC) {
-  View<T> o(out, N, OC);
-  o.noalias() = ConstView<T>(inp, N, C) * ConstView<T>(weight, C, OC);  // out = inp·W
-  if (bias) o.rowwise() += Eigen::Map<const RowVec<T>>(bias, OC);        //     + b
+  if (bias)
+    for (int n = 0; n < N; ++n) std::copy_n(bias, OC, out + static_cast<std::ptrdiff_t>(n) * OC);  // out = b
+  gemm<T>(N, OC, C, {inp, C, 1}, {weight, OC, 1}, out, OC, bias != nullptr);                     //     + inp·W
 }
 
 template <class T>
 void matmul_backward(T* dinp, T* dweight, T* dbias, const T* dout, const T* inp, const T* weight, int N, int C,
                      int OC) {
-  const ConstView<T> d(dout, N, OC);
-  View<T>(dinp, N, C).noalias() += d * ConstView<T>(weight, C, OC).transpose();   // out = inp·W → dinp = dout·Wᵀ
-  View<T>(dweight, C, OC).noalias() += ConstView<T>(inp, N, C).transpose() * d;  // out = inp·W → dW = inpᵀ·dout
-  if (dbias) Eigen::Map<RowVec<T>>(dbias, OC) += d.colwise().sum();              // out = … + b → db = Σ_n dout
+  gemm<T>(N, C, OC, {dout, OC, 1}, {weight, 1, OC}, dinp, C, true);   // out = inp·W → dinp += dout·Wᵀ
+  gemm<T>(C, OC, N, {inp, 1, C}, {dout, OC, 1}, dweight, OC, true);  // out = inp·W → dW += inpᵀ·dout
+  if (dbias)                                                          // out = … + b → db += Σ_n dout
+    for (int n = 0; n < N; ++n) {
+      const T* d = dout + static_cast<std::ptrdiff_t>(n) * OC;
+      for (int o = 0; o < OC; ++o) dbias[o] += d[o];
+    }
 }
 
 // [SECTION] Rotary position embedding
@@ -228,15 +212,16 @@ void attention_forward(T* out, T* att, const T* qkv, const int* positions, const
     const T* seq = qkv + static_cast<std::ptrdiff_t>(b) * T_ * 3 * C;
     const int* pos = positions + static_cast<std::ptrdiff_t>(b) * T_;
     for (int h = 0; h < NH; ++h) {
-      const ConstStrided<T> q(seq + h * hs, T_, hs, Eigen::OuterStride<>(3 * C));
-      const ConstStrided<T> k(seq + C + h * hs, T_, hs, Eigen::OuterStride<>(3 * C));
-      const ConstStrided<T> v(seq + 2 * C + h * hs, T_, hs, Eigen::OuterStride<>(3 * C));
-      View<T> a(att + (static_cast<std::ptrdiff_t>(b) * NH + h) * T_ * T_, T_, T_);
-      a.noalias() = (q * k.transpose()) * scale;  // s_ij = q_i·k_j / √hs
+      const T* q = seq + h * hs;          // q_i = q[i·3C + d]
+      const T* k = seq + C + h * hs;      // k_j = k[j·3C + d]
+      const T* v = seq + 2 * C + h * hs;  // v_j = v[j·3C + d]
+      T* a = att + (static_cast<std::ptrdiff_t>(b) * NH + h) * T_ * T_;
+      gemm<T>(T_, T_, hs, {q, 3 * C, 1}, {k, 1, 3 * C}, a, T_, false);  // q·kᵀ
       for (int i = 0; i < T_; ++i) {
-        T* row = &a(i, 0);
+        T* row = a + static_cast<std::ptrdiff_t>(i) * T_;
         T max = -std::numeric_limits<T>::infinity();
         for (int j = 0; j <= i; ++j) {
+          row[j] *= scale;  // s_ij = q_i·k_j / √hs
           if (bias.kind != AttentionBias<T>::Kind::none) row[j] += bias_of(bias, h, pos[i] - pos[j]);  // + bias(i, j)
           max = std::max(max, row[j]);
         }
@@ -249,8 +234,8 @@ void attention_forward(T* out, T* att, const T* qkv, const int* positions, const
         for (int j = 0; j <= i; ++j) row[j] *= inv;
         for (int j = i + 1; j < T_; ++j) row[j] = 0;  // the future is masked
       }
-      Strided<T> o(out + static_cast<std::ptrdiff_t>(b) * T_ * C + h * hs, T_, hs, Eigen::OuterStride<>(C));
-      o.noalias() = a * v;  // out_i = Σ_j a_ij·v_j
+      // out_i = Σ_j a_ij·v_j
+      gemm<T>(T_, hs, T_, {a, T_, 1}, {v, 3 * C, 1}, out + static_cast<std::ptrdiff_t>(b) * T_ * C + h * hs, C, false);
     }
   }
 }
@@ -265,27 +250,26 @@ void attention_backward(T* dqkv, T* dtable, T* scratch, const T* dout, const T* 
     T* dseq = dqkv + static_cast<std::ptrdiff_t>(b) * T_ * 3 * C;
     const int* pos = positions + static_cast<std::ptrdiff_t>(b) * T_;
     for (int h = 0; h < NH; ++h) {
-      const Eigen::OuterStride<> s3(3 * C);
-      const ConstStrided<T> q(seq + h * hs, T_, hs, s3), k(seq + C + h * hs, T_, hs, s3),
-          v(seq + 2 * C + h * hs, T_, hs, s3);
-      Strided<T> dq(dseq + h * hs, T_, hs, s3), dk(dseq + C + h * hs, T_, hs, s3), dv(dseq + 2 * C + h * hs, T_, hs, s3);
-      const ConstStrided<T> dout_h(dout + static_cast<std::ptrdiff_t>(b) * T_ * C + h * hs, T_, hs,
-                                   Eigen::OuterStride<>(C));
-      const ConstView<T> a(att + (static_cast<std::ptrdiff_t>(b) * NH + h) * T_ * T_, T_, T_);
-      View<T> ds(scratch, T_, T_);
-      dv.noalias() += a.transpose() * dout_h;  // out_i = Σ_j a_ij v_j → dv_j = Σ_i a_ij dout_i
-      ds.noalias() = dout_h * v.transpose();   //                      → da_ij = dout_i·v_j
+      const T *q = seq + h * hs, *k = seq + C + h * hs, *v = seq + 2 * C + h * hs;  // rows 3C apart
+      T *dq = dseq + h * hs, *dk = dseq + C + h * hs, *dv = dseq + 2 * C + h * hs;
+      const T* dout_h = dout + static_cast<std::ptrdiff_t>(b) * T_ * C + h * hs;  // rows C apart
+      const T* a = att + (static_cast<std::ptrdiff_t>(b) * NH + h) * T_ * T_;
+      T* ds = scratch;
+      gemm<T>(T_, hs, T_, {a, 1, T_}, {dout_h, C, 1}, dv, 3 * C, true);  // out_i = Σ_j a_ij v_j → dv_j += Σ_i a_ij dout_i
+      gemm<T>(T_, T_, hs, {dout_h, C, 1}, {v, 1, 3 * C}, ds, T_, false);  //                      → da_ij = dout_i·v_j
       for (int i = 0; i < T_; ++i) {
-        T* row = &ds(i, 0);
+        T* row = ds + static_cast<std::ptrdiff_t>(i) * T_;
+        const T* ai = a + static_cast<std::ptrdiff_t>(i) * T_;
         T dot = 0;
-        for (int j = 0; j <= i; ++j) dot += a(i, j) * row[j];
-        for (int j = 0; j <= i; ++j) row[j] = a(i, j) * (row[j] - dot);  // softmax: ds = a·(da − Σ a·da)
+        for (int j = 0; j <= i; ++j) dot += ai[j] * row[j];
+        for (int j = 0; j <= i; ++j) row[j] = ai[j] * (row[j] - dot);  // softmax: ds = a·(da − Σ a·da)
         for (int j = i + 1; j < T_; ++j) row[j] = 0;
         if (dtable)  // s_ij = … + table[h, bucket(δ)] → dtable += ds_ij
           for (int j = 0; j <= i; ++j) dtable[h * bias.buckets + bias.bucket_of_distance[pos[i] - pos[j]]] += row[j];
+        for (int j = 0; j <= i; ++j) row[j] *= scale;  // s_ij = q_i·k_j/√hs: the 1/√hs of dq and dk, once
       }
-      dq.noalias() += (ds * k) * scale;              // s_ij = q_i·k_j/√hs → dq_i = Σ_j ds_ij k_j/√hs
-      dk.noalias() += (ds.transpose() * q) * scale;  //                    → dk_j = Σ_i ds_ij q_i/√hs
+      gemm<T>(T_, hs, T_, {ds, T_, 1}, {k, 3 * C, 1}, dq, 3 * C, true);  // s_ij = q_i·k_j/√hs → dq_i += Σ_j ds_ij k_j/√hs
+      gemm<T>(T_, hs, T_, {ds, 1, T_}, {q, 3 * C, 1}, dk, 3 * C, true);  //                    → dk_j += Σ_i ds_ij q_i/√hs
     }
   }
 }
@@ -297,21 +281,21 @@ constexpr double kGeluScaling = 0.7978845608028654;  // √(2/π)
 }
 
 template <class T>
-void gelu_forward(T* out, const T* inp, int n) {
+void gelu_forward(T* out, T* th, const T* inp, int n) {
   // Eigen's array tanh (vectorised for float: a rational approximation within a few ulp)
   const Eigen::Map<const Eigen::Array<T, Eigen::Dynamic, 1>> x(inp, n);
-  Eigen::Map<Eigen::Array<T, Eigen::Dynamic, 1>>(out, n) =
-      T(0.5) * x * (T(1) + (T(kGeluScaling) * (x + T(0.044715) * x * x * x)).tanh());
+  Eigen::Map<Eigen::Array<T, Eigen::Dynamic, 1>> t(th, n);
+  t = (T(kGeluScaling) * (x + T(0.044715) * x * x * x)).tanh();  // tanh u, kept for the backward pass
+  Eigen::Map<Eigen::Array<T, Eigen::Dynamic, 1>>(out, n) = T(0.5) * x * (T(1) + t);
 }
 
 template <class T>
-void gelu_backward(T* dinp, const T* inp, const T* dout, int n) {
-  const Eigen::Map<const Eigen::Array<T, Eigen::Dynamic, 1>> x(inp, n), d(dout, n);
-  const Eigen::Array<T, Eigen::Dynamic, 1> th = (T(kGeluScaling) * (x + T(0.044715) * x * x * x)).tanh();
+void gelu_backward(T* dinp, const T* inp, const T* th, const T* dout, int n) {
+  const Eigen::Map<const Eigen::Array<T, Eigen::Dynamic, 1>> x(inp, n), t(th, n), d(dout, n);
   // GELU(x) = ½x(1 + tanh u), u = √(2/π)(x + 0.044715x³):
   // GELU′ = ½(1 + tanh u) + ½x·(1 − tanh² u)·√(2/π)(1 + 3·0.044715x²)
   Eigen::Map<Eigen::Array<T, Eigen::Dynamic, 1>>(dinp, n) +=
-      (T(0.5) * (T(1) + th) + T(0.5) * x * (T(1) - th * th) * T(kGeluScaling) * (T(1) + T(3 * 0.044715) * x * x)) * d;
+      (T(0.5) * (T(1) + t) + T(0.5) * x * (T(1) - t * t) * T(kGeluScaling) * (T(1) + T(3 * 0.044715) * x * x)) * d;
 }
 
 template <class T>
@@ -396,8 +380,8 @@ void adam_update(T* params, const T* grads, T* m, T* v, std::int64_t n, double l
   template void attention_forward<T>(T*, T*, const T*, const int*, const AttentionBias<T>&, int, int, int, int);     \
   template void attention_backward<T>(T*, T*, T*, const T*, const T*, const T*, const int*, const AttentionBias<T>&, \
                                       int, int, int, int);                                                           \
-  template void gelu_forward<T>(T*, const T*, int);                                                                  \
-  template void gelu_backward<T>(T*, const T*, const T*, int);                                                       \
+  template void gelu_forward<T>(T*, T*, const T*, int);                                                              \
+  template void gelu_backward<T>(T*, const T*, const T*, const T*, int);                                             \
   template void residual_forward<T>(T*, const T*, const T*, int);                                                    \
   template void residual_backward<T>(T*, T*, const T*, int);                                                         \
   template T crossentropy_forward<T>(T*, T*, const T*, const int*, const T*, int, int);                              \

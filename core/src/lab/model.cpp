@@ -230,7 +230,7 @@ void Model<Scalar>::ensure(int B, int T) {
     fit(a.ln1, N * C), fit(a.ln1_mean, N), fit(a.ln1_rstd, N), fit(a.qkv, N * 3 * C);
     if (shape_.encoding == Encoding::rope) fit(a.qkvr, N * 3 * C);
     fit(a.att, att), fit(a.atty, N * C), fit(a.res2, N * C), fit(a.ln2, N * C), fit(a.ln2_mean, N);
-    fit(a.ln2_rstd, N), fit(a.fch, N * 4 * C), fit(a.fchg, N * 4 * C), fit(a.res3, N * C);
+    fit(a.ln2_rstd, N), fit(a.fch, N * 4 * C), fit(a.fcht, N * 4 * C), fit(a.fchg, N * 4 * C), fit(a.res3, N * C);
   }
   fit(weights_, N), fit(x0_, N * C), fit(lnf_, N * C), fit(lnf_mean_, N), fit(lnf_rstd_, N), fit(logits_, N * V);
   fit(probs_, N * V), fit(losses_, N);
@@ -288,7 +288,7 @@ Scalar Model<Scalar>::forward(const Batch& batch) {
     residual_forward(a.res2.data(), residual, a.res2.data(), N * C);                  // res2 = x + attproj
     layernorm_forward(a.ln2.data(), a.ln2_mean.data(), a.ln2_rstd.data(), a.res2.data(), p(o.ln2_w), p(o.ln2_b), N, C);
     matmul_forward(a.fch.data(), a.ln2.data(), p(o.fc_w), p(o.fc_b), N, C, 4 * C);
-    gelu_forward(a.fchg.data(), a.fch.data(), N * 4 * C);
+    gelu_forward(a.fchg.data(), a.fcht.data(), a.fch.data(), N * 4 * C);
     matmul_forward(a.res3.data(), a.fchg.data(), p(o.fcproj_w), p(o.fcproj_b), N, 4 * C, C);  // fcproj, then
     residual_forward(a.res3.data(), a.res2.data(), a.res3.data(), N * C);                      // res3 = res2 + fcproj
     residual = a.res3.data();
@@ -339,7 +339,7 @@ void Model<Scalar>::backward() {
     Scalar* dfchg = zeroed(dfchg_, NC * 4);
     matmul_backward(dfchg, g(o.fcproj_w), g(o.fcproj_b), dfcproj, a.fchg.data(), p(o.fcproj_w), N, 4 * C, C);
     Scalar* dfch = zeroed(dfch_, NC * 4);
-    gelu_backward(dfch, a.fch.data(), dfchg, N * 4 * C);
+    gelu_backward(dfch, a.fch.data(), a.fcht.data(), dfchg, N * 4 * C);
     Scalar* dln2 = zeroed(dtmp_, NC);
     matmul_backward(dln2, g(o.fc_w), g(o.fc_b), dfch, a.ln2.data(), p(o.fc_w), N, C, 4 * C);
     layernorm_backward(dres2, g(o.ln2_w), g(o.ln2_b), dln2, a.res2.data(), p(o.ln2_w), a.ln2_mean.data(),

@@ -11,7 +11,8 @@
 // receives both contributions.
 //
 // Templated on the scalar: float32 for training, double for the gradient
-// checks of tests/core/test_lab.cpp. Matrix products go through Eigen.
+// checks of tests/core/test_lab.cpp. Matrix products go through gemm.hpp (a
+// register-blocked kernel with an AVX2 path chosen at run time).
 
 #include <cstdint>
 
@@ -117,13 +118,14 @@ void attention_backward(T* dqkv, T* dtable, T* scratch, const T* dout, const T* 
 
 // [SECTION] GELU, residual
 
-/// gelu_forward — out, inp (n)
+/// gelu_forward — out, th, inp (n)
 ///   GELU(x) = ½x·(1 + tanh(√(2/π)·(x + 0.044715x³)))   (GPT-2's tanh form)
+/// th receives the tanh, which gelu_backward reuses instead of computing it again.
 template <class T>
-void gelu_forward(T* out, const T* inp, int n);
-/// gelu_backward — dinp (n) += GELU′(x)·dout
+void gelu_forward(T* out, T* th, const T* inp, int n);
+/// gelu_backward — dinp (n) += GELU′(x)·dout, th = gelu_forward's tanh of the same x
 template <class T>
-void gelu_backward(T* dinp, const T* inp, const T* dout, int n);
+void gelu_backward(T* dinp, const T* inp, const T* th, const T* dout, int n);
 
 /// residual_forward — out = a + b (n)
 template <class T>

@@ -121,7 +121,7 @@ class Model {
 
  private:
   struct LayerActs {
-    std::vector<Scalar> ln1, ln1_mean, ln1_rstd, qkv, qkvr, att, atty, res2, ln2, ln2_mean, ln2_rstd, fch, fchg, res3;
+    std::vector<Scalar> ln1, ln1_mean, ln1_rstd, qkv, qkvr, att, atty, res2, ln2, ln2_mean, ln2_rstd, fch, fcht, fchg, res3;
   };
   void ensure(int B, int T);
   AttentionBias<Scalar> bias() const;
