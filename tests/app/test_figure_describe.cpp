@@ -173,12 +173,20 @@ TEST_CASE("descriptions carry the figure's own numbers: RoPE's wavelengths and t
     CHECK(contains(f.description, fig::num(2 * M_PI)));
     CHECK(contains(f.description, fig::num(last)));
     CHECK(contains(f.description, std::to_string(d / 2) + " points"));
+    int lines = 0;
     for (const fig::RefLine& l : f.ref_lines) {
       if (l.orientation != fig::Orientation::horizontal) continue;
       int below = 0;
       for (int i = 0; i < d / 2; ++i) below += 2 * M_PI * std::pow(base, 2.0 * i / d) < l.value;
-      CHECK(contains(f.description, std::to_string(below) + " of the " + std::to_string(d / 2) + " points below it"));
+      const std::string k = std::to_string(below), n = std::to_string(d / 2);
+      CHECK((contains(f.description, k + " of " + n + " points below it") ||
+             contains(f.description, k + " of the " + n + " points below it")));
+      // The step's own sentence on them (rope step 2: "46 pairs below the context L = 4,096").
+      CHECK(contains(f.description, k + " of the " + n + " pairs turn at least once within the context L = " + fig::num(l.value)));
+      CHECK(contains(f.description, "pair " + std::to_string(d / 2 - 1) + ", takes " + fig::num(last) + " tokens per turn"));
+      ++lines;
     }
+    CHECK(lines == 1);
   }
 }
 
