@@ -97,13 +97,29 @@ struct Extent {
   bool empty() const { return !(lo <= hi); }
 };
 
-/// The points of `s` that both axes can show, as index pairs.
-std::vector<std::size_t> drawable(const Series& s, const Figure& f) {
-  std::vector<std::size_t> idx;
-  const std::size_t n = std::min(s.x.size(), s.y.size());
-  for (std::size_t i = 0; i < n; ++i)
-    if (shown(s.x[i], f.x.scale) && shown(s.y[i], f.y.scale)) idx.push_back(i);
-  return idx;
+/// One pass over a series: its points both axes can show (finite; positive
+/// on a log axis) — how many, the first and last, the lowest and highest.
+struct Summary {
+  std::size_t n = 0, first = 0, last = 0, lo = 0, hi = 0;
+  Extent x, y;
+};
+
+bool drawable(const Series& s, const Figure& f, std::size_t i) {
+  return shown(s.x[i], f.x.scale) && shown(s.y[i], f.y.scale);
+}
+
+Summary summarize(const Series& s, const Figure& f) {
+  Summary m;
+  for (std::size_t i = 0, size = std::min(s.x.size(), s.y.size()); i < size; ++i) {
+    if (!drawable(s, f, i)) continue;
+    if (m.n == 0) m.first = m.lo = m.hi = i;
+    m.last = i;
+    if (s.y[i] < s.y[m.lo]) m.lo = i;
+    if (s.y[i] > s.y[m.hi]) m.hi = i;
+    m.x.add(s.x[i]), m.y.add(s.y[i]);
+    ++m.n;
+  }
+  return m;
 }
 
 std::string series_name(const Series& s, std::size_t index, const Translator& tr) {
@@ -117,23 +133,18 @@ std::string at_x(const std::string& xname, double x, const Figure& f) {
   return xname.empty() ? v : xname + " = " + v;
 }
 
-std::string describe_series(const Figure& f, std::size_t index, const std::string& xname, const Translator& tr) {
+std::string describe_series(const Figure& f, std::size_t index, const Summary& m, const std::string& xname,
+                            const Translator& tr) {
   const Series& s = f.series[index];
-  const std::vector<std::size_t> idx = drawable(s, f);
   const std::string name = series_name(s, index, tr);
   const std::string kind = kind_word(s, tr);
-  if (idx.empty()) return tr.format("describe.series.empty", {{"name", name}, {"kind", kind}});
-  const std::size_t first = idx.front(), last = idx.back();
-  if (idx.size() == 1)
+  if (m.n == 0) return tr.format("describe.series.empty", {{"name", name}, {"kind", kind}});
+  const std::size_t first = m.first, last = m.last, lo = m.lo, hi = m.hi;
+  if (m.n == 1)
     return tr.format("describe.series.one", {{"name", name}, {"kind", kind}, {"y", with_unit(num(s.y[first]), f.y)},
                                              {"at", at_x(xname, s.x[first], f)}});
-  std::size_t lo = first, hi = first;
-  for (std::size_t i : idx) {
-    if (s.y[i] < s.y[lo]) lo = i;
-    if (s.y[i] > s.y[hi]) hi = i;
-  }
   std::string out = tr.format("describe.series.item",
-                              {{"name", name}, {"kind", kind}, {"n", num(static_cast<double>(idx.size()))},
+                              {{"name", name}, {"kind", kind}, {"n", num(static_cast<double>(m.n))},
                                {"from", with_unit(num(s.y[first]), f.y)}, {"from_at", at_x(xname, s.x[first], f)},
                                {"to", with_unit(num(s.y[last]), f.y)}, {"to_at", at_x(xname, s.x[last], f)}});
   // The extremes, when they are not the ends (a peak, a dip, an oscillation).
@@ -210,9 +221,11 @@ std::string describe_figure(const Figure& f, const Translator& tr) {
   }
 
   // The ranges the data covers (explicit tick labels — categories — listed instead).
+  std::vector<Summary> summaries;
+  for (const Series& s : f.series) summaries.push_back(summarize(s, f));
   Extent ex, ey;
-  for (const Series& s : f.series)
-    for (std::size_t i : drawable(s, f)) ex.add(s.x[i]), ey.add(s.y[i]);
+  for (const Summary& m : summaries)
+    if (m.n > 0) ex.add(m.x.lo), ex.add(m.x.hi), ey.add(m.y.lo), ey.add(m.y.hi);
   for (const Heatmap& h : f.heatmaps) {
     if (shown(h.x0, f.x.scale) && shown(h.x1, f.x.scale)) ex.add(h.x0), ex.add(h.x1);
     if (shown(h.y0, f.y.scale) && shown(h.y1, f.y.scale)) ey.add(h.y0), ey.add(h.y1);
@@ -242,7 +255,7 @@ std::string describe_figure(const Figure& f, const Translator& tr) {
   std::size_t listed = 0;
   if (f.series.size() > 1) say(tr.format("describe.series.count", {{"n", num(static_cast<double>(f.series.size()))}}));
   for (std::size_t i = 0; i < f.series.size() && listed < kMaxSeries; ++i, ++listed)
-    say(describe_series(f, i, x_short, tr));
+    say(describe_series(f, i, summaries[i], x_short, tr));
   if (f.series.size() > listed)
     say(tr.format("describe.series.more", {{"n", num(static_cast<double>(f.series.size() - listed))}}));
 
@@ -260,13 +273,14 @@ std::string describe_figure(const Figure& f, const Translator& tr) {
       for (std::size_t si = 0; si < f.series.size() && counted < kMaxBelow; ++si) {
         const Series& series = f.series[si];
         if (series.kind == SeriesKind::scatter && f.series.size() > 1) continue;
-        const std::vector<std::size_t> idx = drawable(series, f);
-        if (idx.size() < 2) continue;
-        const auto below = std::count_if(idx.begin(), idx.end(), [&](std::size_t i) { return series.y[i] < l.value; });
+        if (summaries[si].n < 2) continue;
+        std::size_t below = 0;
+        for (std::size_t i = 0, size = std::min(series.x.size(), series.y.size()); i < size; ++i)
+          below += drawable(series, f, i) && series.y[i] < l.value;
         if (!counts.empty()) counts += tr("describe.list_sep");
         counts += tr.format(f.series.size() == 1 ? "describe.ref.below_one" : "describe.ref.below",
                             {{"name", series_name(series, si, tr)}, {"k", num(static_cast<double>(below))},
-                             {"n", num(static_cast<double>(idx.size()))}});
+                             {"n", num(static_cast<double>(summaries[si].n))}});
         ++counted;
       }
       if (!counts.empty()) s += tr.format("describe.ref.counts", {{"counts", counts}});
