@@ -9,14 +9,15 @@
 #include <vector>
 
 #include "app/common/utf8.hpp"
-#include "app/plot/figure_text.hpp"
+#include "app/plot/render.hpp"
 #include "app/plot/formula.hpp"
 
 namespace poslab::app::fig {
 
 namespace {
 
-using Args = std::vector<std::pair<std::string, std::string>>;
+/// Every number of a description, as spoken_number writes it.
+std::string num(double v);
 
 /// Series listed one by one; the rest are counted.
 constexpr std::size_t kMaxSeries = 8;
@@ -181,6 +182,15 @@ std::vector<std::string> describe_heatmap(const Heatmap& h, const Translator& tr
 }
 
 }  // namespace
+
+namespace {
+std::string num(double v) { return spoken_number(v); }
+}  // namespace
+
+std::string spoken_number(double v) {
+  if (std::isfinite(v) && std::abs(v) >= 1000 && std::abs(v) < 1e9) return format_readout(std::round(v));
+  return format_readout(v, 4);
+}
 
 std::string described_axis_name(const Figure& f, bool y_axis) {
   const Axis& axis = y_axis ? f.y : f.x;

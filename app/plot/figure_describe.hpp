@@ -23,6 +23,11 @@ namespace poslab::app::fig {
 /// readers that show it put the title first themselves).
 std::string describe_figure(const Figure& figure, const Translator& tr);
 
+/// A number as a description says it: whole thousands up to a billion as
+/// whole numbers with separators (54,410 — not 5.441e4), others as the hover
+/// readout writes them (6.283, 1.155e-4).
+std::string spoken_number(double v);
+
 /// The name an axis is described by: its label as plain text (formulas
 /// written out), else the name its series or heatmap read it by, else "".
 std::string described_axis_name(const Figure& figure, bool y_axis);

@@ -170,8 +170,9 @@ TEST_CASE("descriptions carry the figure's own numbers: RoPE's wavelengths and t
     CAPTURE(fd->id);
     CAPTURE(f.description);
     const double last = 2 * M_PI * std::pow(base, 2.0 * (d / 2 - 1) / d);
-    CHECK(contains(f.description, fig::num(2 * M_PI)));
-    CHECK(contains(f.description, fig::num(last)));
+    CHECK(contains(f.description, "6.283"));
+    CHECK(contains(f.description, fig::spoken_number(last)));
+    if (d == 128 && base == 10000) CHECK(contains(f.description, "54,410"));  // as step 2 says it
     CHECK(contains(f.description, std::to_string(d / 2) + " points"));
     int lines = 0;
     for (const fig::RefLine& l : f.ref_lines) {
@@ -183,7 +184,7 @@ TEST_CASE("descriptions carry the figure's own numbers: RoPE's wavelengths and t
              contains(f.description, k + " of the " + n + " points below it")));
       // The step's own sentence on them (rope step 2: "46 pairs below the context L = 4,096").
       CHECK(contains(f.description, k + " of the " + n + " pairs turn at least once within the context L = " + fig::num(l.value)));
-      CHECK(contains(f.description, "pair " + std::to_string(d / 2 - 1) + ", takes " + fig::num(last) + " tokens per turn"));
+      CHECK(contains(f.description, "pair " + std::to_string(d / 2 - 1) + ", takes " + fig::spoken_number(last) + " tokens per turn"));
       ++lines;
     }
     CHECK(lines == 1);

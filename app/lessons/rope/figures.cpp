@@ -19,6 +19,7 @@
 #include <memory>
 #include <numbers>
 
+#include "app/plot/figure_describe.hpp"
 #include "app/plot/figure_text.hpp"
 #include "app/lessons/budget.hpp"
 #include "app/lessons/lesson.hpp"
@@ -146,7 +147,7 @@ Figure frequencies(const FigureContext& ctx) {
                                {"pairs", fig::num(static_cast<double>(lam_values.size()))},
                                {"last_below", fig::num(static_cast<double>(below - 1))}, {"L", fig::num(L)},
                                {"last", fig::num(static_cast<double>(lam_values.size() - 1))},
-                               {"slowest", fig::num(lam_values.back())}});
+                               {"slowest", fig::spoken_number(lam_values.back())}});
   return f;
 }
 
