@@ -39,29 +39,6 @@ OwnedSurface render_surface(const fig::Figure& figure, const ExportOptions& o) {
   return surface;
 }
 
-/// A PDF text string of any Unicode text: UTF-16BE with its byte-order
-/// mark, as hex (<FEFF…>), so nothing in it needs escaping.
-std::string pdf_text_string(std::string_view text) {
-  std::string out = "<FEFF";
-  char hex[8];
-  auto unit = [&](unsigned u) {
-    std::snprintf(hex, sizeof hex, "%04X", u & 0xFFFFu);
-    out += hex;
-  };
-  for (std::size_t i = 0; i < text.size();) {
-    std::size_t n = 1;
-    const char32_t c = utf8::decode(text, i, n);
-    i += n;
-    if (c >= 0x10000) {
-      unit(0xD800 + ((c - 0x10000) >> 10));
-      unit(0xDC00 + ((c - 0x10000) & 0x3FF));
-    } else {
-      unit(static_cast<unsigned>(c));
-    }
-  }
-  return out + ">";
-}
-
 /// Inserts `text` right after the first `anchor` in the PDF `pdf` (before
 /// its cross-reference table) and moves the table's offsets behind it, and
 /// startxref, by its length. False (nothing changed) when the anchor or a
@@ -135,13 +112,16 @@ std::string render_pdf(const fig::Figure& figure, const ExportOptions& o) {
   const auto [page_w, page_h] = pdf_page_size(o);
   cairo_surface_t* surface = pdf_stream_surface(pdf, page_w, page_h);
   // The text alternative: the title and the description as the document's
-  // Title and Subject, and the drawing one /Figure of a tagged PDF.
+  // Title and Subject (a reader's "Description"). Not a tagged PDF's /Figure
+  // with /Alt: cairo 1.16 writes no structure attributes, and with a
+  // cairo_tag_begin(cr, "Figure") around the drawing its show_page fails
+  // with CAIRO_STATUS_TAG_ERROR on every figure (a bare rectangle or text is
+  // fine) — the catalog gets the language alone.
   const std::string title = fig::plain_text(figure.title);
   if (!title.empty()) cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, title.c_str());
   if (!figure.description.empty())
     cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_SUBJECT, figure.description.c_str());
   cairo_t* cr = cairo_create(surface);
-  cairo_tag_begin(cr, "Figure", nullptr);
   const double k = std::min(page_w / o.width, page_h / o.height);
   cairo_translate(cr, (page_w - o.width * k) / 2, (page_h - o.height * k) / 2);
   cairo_scale(cr, k, k);
@@ -150,25 +130,19 @@ std::string render_pdf(const fig::Figure& figure, const ExportOptions& o) {
     fig::render_figure(figure, painter, {0, 0, static_cast<double>(o.width), static_cast<double>(o.height)},
                        export_render_style(o));
   }
-  cairo_tag_end(cr, "Figure");
   cairo_show_page(cr);
   finish_pdf(cr, surface);
-  // cairo 1.16 drops a structure element's attributes, so the /Figure's
-  // alternate text (/Alt, what a screen reader reads for it) and the
-  // catalog's /MarkInfo and /Lang are written in afterwards.
-  if (!figure.description.empty()) {
-    bool cjk = false;
-    for (std::size_t i = 0; i < figure.description.size() && !cjk;) {
-      std::size_t n = 1;
-      const char32_t c = utf8::decode(figure.description, i, n);
-      cjk = c >= 0x3400 && c <= 0x9FFF;
-      i += n;
-    }
-    const std::string alt = (title.empty() ? "" : title + (cjk ? "。" : ". ")) + figure.description;
-    pdf_insert_after(pdf, "/S /Figure", "\n   /Alt " + pdf_text_string(alt));
-    pdf_insert_after(pdf, "/Type /Catalog", std::string("\n   /MarkInfo << /Marked true >>\n   /Lang (") +
-                                                 (cjk ? "zh-CN" : "en") + ")");
+  // The document's language (cairo 1.16 has no call for it), so a reader
+  // speaks the Subject and Title in it.
+  bool cjk = false;
+  for (std::size_t i = 0; i < figure.description.size() && !cjk;) {
+    std::size_t n = 1;
+    const char32_t c = utf8::decode(figure.description, i, n);
+    cjk = c >= 0x3400 && c <= 0x9FFF;
+    i += n;
   }
+  if (!figure.description.empty())
+    pdf_insert_after(pdf, "/Type /Catalog", std::string("\n   /Lang (") + (cjk ? "zh-CN" : "en") + ")");
   return pdf;
 }
 
