@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <limits>
 #include <optional>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -41,6 +42,10 @@ bool latin(char32_t c) {
 /// A space wherever an ideograph touches a Latin letter or digit (the house
 /// style of the Chinese texts: "第 0 对", "波长 λ"): the describe.* texts put
 /// labels and numbers next to Chinese words that may or may not be Chinese.
+/// And no space beside Chinese punctuation, whose glyph carries its own (a
+/// label such as "{method} 混合" filled with "YaRN（代码）").
+bool chinese_punct(char32_t c) { return std::u32string_view(U"，。：；、！？（）《》“”").find(c) != std::u32string_view::npos; }
+
 std::string space_mixed(const std::string& text) {
   std::string out;
   out.reserve(text.size() + 16);
@@ -48,6 +53,15 @@ std::string space_mixed(const std::string& text) {
   for (std::size_t i = 0; i < text.size();) {
     std::size_t n = 1;
     const char32_t c = utf8::decode(text, i, n);
+    if (c == U' ' && i + 1 < text.size()) {
+      std::size_t m = 1;
+      const char32_t next = utf8::decode(text, i + 1, m);
+      const bool word_prev = ideograph(prev) || latin(prev), word_next = ideograph(next) || latin(next);
+      if ((chinese_punct(prev) && word_next) || (word_prev && chinese_punct(next))) {
+        i += n;
+        continue;
+      }
+    }
     if ((ideograph(prev) && latin(c)) || (latin(prev) && ideograph(c))) out += ' ';
     out.append(text, i, n);
     prev = c;

@@ -147,7 +147,7 @@ TEST_CASE("a description says what a figure holds: axes, scales, ranges, series,
   const std::string hd = fig::describe_figure(h, test::english());
   CHECK(hd ==
         "Heatmap of score over key n (horizontal) and query m (vertical). key n: 0 to 3. query m: 0 to 2. "
-        "3 × 2 cells. score from -2 to 7. Masked cells (no value): 1. Blue below zero, orange above, neutral at zero.");
+        "3 × 2 cells. score from −2 to 7. Masked cells (no value): 1. Blue below zero, orange above, neutral at zero.");
 }
 
 TEST_CASE("descriptions carry the figure's own numbers: RoPE's wavelengths and the pairs below the context") {
@@ -277,8 +277,13 @@ double delta_e(const Rgb& a, const Rgb& b) {
 }
 
 /// Two marks a reader tells apart without colour: another kind (line, step,
-/// points, bars, stems) or another dash.
-bool differ_in_shape(const fig::Series& a, const fig::Series& b) { return a.kind != b.kind || a.style != b.style; }
+/// points, bars, stems), another dash, a line half as thick again, a marker
+/// half as big again.
+bool differ_in_shape(const fig::Series& a, const fig::Series& b) {
+  auto apart = [](float u, float v) { return std::max(u, v) >= 1.5f * std::min(u, v); };
+  const bool lines = a.kind == fig::SeriesKind::line || a.kind == fig::SeriesKind::step;
+  return a.kind != b.kind || a.style != b.style || (lines ? apart(a.width, b.width) : apart(a.marker, b.marker));
+}
 
 }  // namespace
 
@@ -302,7 +307,7 @@ TEST_CASE("every pair of series in every figure stays apart for protanopes and d
           if (a.x.empty() || b.x.empty() || differ_in_shape(a, b)) continue;
           const fig::Color ca = a.color.value_or(fig::palette_color(static_cast<int>(i)));
           const fig::Color cb = b.color.value_or(fig::palette_color(static_cast<int>(j)));
-          if (ca == cb) continue;  // one colour on purpose (a family of curves told apart by labels)
+          if (ca.r == cb.r && ca.g == cb.g && ca.b == cb.b) continue;  // one colour on purpose: a curve and its mean, a family
           for (const auto& [name, m] : {std::pair{"protanopia", kProtan}, std::pair{"deuteranopia", kDeutan}}) {
             CAPTURE(v.id);
             CAPTURE(fd.id);
