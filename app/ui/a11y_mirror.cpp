@@ -64,6 +64,22 @@ struct SliderSteps {
 
 std::string number(double v) { return fig::format_readout(v, 6); }
 
+/// A figure's name for the figure chooser: its "<view>.<id>.title" text,
+/// else the title it was last built with, else its id in words. (Not
+/// LessonView::figure_title: that reads the frame's UiContext, which exists
+/// only while a frame is drawn; the page asks between frames.)
+std::string figure_name(App& app, const ViewDef& view, std::string_view id) {
+  const Translator& tr = app.tr();
+  const std::string key = std::string(view.id) + "." + std::string(id) + ".title";
+  if (tr.has(key) && tr(key).find('{') == std::string::npos) return fig::plain_text(tr(key));
+  if (const FigureCache::Entry* e = app.figures().find(view.id, id); e && !e->figure.title.empty())
+    return fig::plain_text(e->figure.title);
+  std::string words(id);
+  std::replace(words.begin(), words.end(), '-', ' ');
+  std::replace(words.begin(), words.end(), '_', ' ');
+  return words;
+}
+
 }  // namespace
 
 std::string a11y_state(App& app) {
@@ -121,7 +137,7 @@ std::string a11y_state(App& app) {
   j["figure"] = figure;
   nlohmann::ordered_json figures = nlohmann::ordered_json::array();
   for (const FigureDef& f : view.figures)
-    figures.push_back({{"id", std::string(f.id)}, {"title", fig::plain_text(app.lesson_view().figure_title(view, f.id))}});
+    figures.push_back({{"id", std::string(f.id)}, {"title", figure_name(app, view, f.id)}});
   j["figures"] = figures;
 
   // The lesson's controls: the step's first (the panel shows those), then the rest.

@@ -379,7 +379,7 @@ def a11y_checks(browser_path, base, shots):
     Space on a button) reaches and works every control of the step."""
     import cdp  # tests/web/cdp.py
     b = cdp.Browser(browser_path, 1280, 800)
-    state = "window.poslabA11y && window.poslabA11y.state()"
+    state = "(window.poslabA11y && window.poslabA11y.state())"
     try:
         b.call("Page.navigate", url=f"{base}#view=rope&step=2")  # RoPE's frequencies: sliders base and d
         if not check(b.wait_for("document.body && document.body.dataset.ready") == "1", "a11y: page ready"):
@@ -411,6 +411,7 @@ def a11y_checks(browser_path, base, shots):
         missing = [w for w in want if w not in reached]
         check(not missing and "base" in want and "d" in want,
               f"a11y: Tab from the canvas reaches every control of the step ({reached}; missing {missing})")
+        b.eval("document.querySelector('#a11y-nav button').focus()")  # (the last Tab left the page)
         width = b.eval("document.getElementById('a11y').getBoundingClientRect().width")
         check(width and width > 200, f"a11y: the panel shows while it has the focus ({width} px wide)")
         b.screenshot(str(shots / "a11y-panel.png"))
