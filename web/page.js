@@ -431,3 +431,197 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
     window.addEventListener(t, (e) => { if (e.target === canvas) { e.stopImmediatePropagation(); e.preventDefault(); } },
                             {capture: true, passive: false});
 })();
+
+// ---- the accessible mirror (issue 31): the canvas is opaque to a screen
+// reader and to the keyboard's Tab, so the lesson's words, the step's
+// buttons and sliders, and the figure's description are also real HTML
+// (app/ui/a11y_mirror.hpp gives them as JSON; poslab_a11y_* drive the app).
+// The panel is visually hidden until something in it has the focus; Tab
+// from the canvas reaches it; arrows move a focused slider. The figure's
+// description is an ARIA live region, announced once it settles (not on
+// every step of a drag).
+(function () {
+  'use strict';
+  const SETTLE_MS = 600;   // a description is announced once unchanged this long …
+  const MAX_WAIT_MS = 2500;  // … or at the latest this long after it first changed
+  const POLL_MS = 200;
+  const panel = document.createElement('section');
+  panel.id = 'a11y';
+  const style = document.createElement('style');
+  style.textContent = `
+    #a11y { position: fixed; left: 8px; bottom: 8px; width: min(560px, calc(100vw - 16px)); max-height: 60vh;
+            overflow: auto; z-index: 15; background: #f6f6f6; color: #111; border: 2px solid #1f5fbf;
+            border-radius: 6px; padding: 8px 12px; font: 15px/1.45 "DejaVu Sans", system-ui, sans-serif; }
+    #a11y:not(:focus-within) { clip-path: inset(50%); width: 1px; height: 1px; overflow: hidden; padding: 0;
+                               border: 0; white-space: nowrap; }
+    #a11y h2 { font-size: 16px; margin: 0 0 4px; }
+    #a11y p { margin: 4px 0; white-space: pre-wrap; }
+    #a11y label { display: block; margin: 6px 0 2px; }
+    #a11y input[type=range] { width: 100%; }
+    #a11y button, #a11y select { font: inherit; margin: 2px 4px 2px 0; }
+    #a11y :focus { outline: 3px solid #e07b00; outline-offset: 1px; }`;
+  document.head.appendChild(style);
+  const el = (tag, props) => Object.assign(document.createElement(tag), props || {});
+  const title = el('h2', {id: 'a11y-lesson'});
+  const indicator = el('p', {id: 'a11y-indicator'});
+  const words = el('div', {id: 'a11y-text'});
+  words.setAttribute('aria-live', 'polite');
+  const nav = el('div', {id: 'a11y-nav'});
+  const controls = el('div', {id: 'a11y-controls'});
+  const more = el('details', {id: 'a11y-more'});
+  const moreSummary = el('summary');
+  more.appendChild(moreSummary);
+  const figureLabel = el('label', {htmlFor: 'a11y-figure-select'});
+  const figureSelect = el('select', {id: 'a11y-figure-select'});
+  const described = el('div', {id: 'a11y-figure'});
+  described.setAttribute('role', 'status');
+  described.setAttribute('aria-live', 'polite');
+  described.setAttribute('aria-atomic', 'true');
+  panel.append(title, indicator, words, nav, controls, more, figureLabel, figureSelect, described);
+
+  let last = null;          // the state last drawn
+  let layoutKey = '';       // what the controls were built for (lesson, step, keys)
+  let lastFrames = -1;
+  const inputs = new Map(); // key → its input
+  const pending = {text: null, first: 0, timer: 0};
+
+  function call(name, types, args) { return Module.ccall(name, 'string', types, args); }
+  function refused(why) { if (why) Module.poslab.showMessage(why, true); }
+  function action(what) { refused(call('poslab_a11y_action', ['string'], [what])); poll(true); }
+
+  function announce(text) {
+    if (text === pending.text || text === described.dataset.text) {
+      if (text === described.dataset.text) { pending.text = null; clearTimeout(pending.timer); }
+      return;
+    }
+    const now = performance.now();
+    if (pending.text === null) pending.first = now;
+    pending.text = text;
+    clearTimeout(pending.timer);
+    const wait = Math.max(0, Math.min(SETTLE_MS, pending.first + MAX_WAIT_MS - now));
+    pending.timer = setTimeout(() => {
+      described.dataset.text = pending.text;
+      described.textContent = pending.text;
+      document.body.dataset.a11yAnnounced = String((+document.body.dataset.a11yAnnounced || 0) + 1);
+      pending.text = null;
+    }, wait);
+  }
+
+  function button(label, what) {
+    const b = el('button', {type: 'button', textContent: label});
+    b.dataset.action = what;
+    b.addEventListener('click', () => action(what));
+    return b;
+  }
+
+  function control(c) {
+    const id = 'a11y-' + c.key;
+    const label = el('label', {htmlFor: id, textContent: c.name + (c.unit ? ' (' + c.unit + ')' : '')});
+    let input;
+    if (c.type === 'number') {
+      input = el('input', {type: 'range', id, min: 0, max: c.positions, step: 1});
+      input.addEventListener('input', () => refused(call('poslab_a11y_slide', ['string', 'number'], [c.key, +input.value])));
+    } else if (c.type === 'boolean') {
+      input = el('input', {type: 'checkbox', id});
+      input.addEventListener('change', () => refused(call('poslab_a11y_set', ['string', 'string'], [c.key, input.checked ? 'true' : 'false'])));
+    } else if (c.type === 'choice') {
+      input = el('select', {id});
+      for (const ch of c.choices) input.appendChild(el('option', {value: ch.word, textContent: ch.label}));
+      input.addEventListener('change', () => refused(call('poslab_a11y_set', ['string', 'string'], [c.key, input.value])));
+    } else {
+      input = el('input', {type: 'text', id});
+      input.addEventListener('change', () => refused(call('poslab_a11y_set', ['string', 'string'], [c.key, input.value])));
+    }
+    input.dataset.key = c.key;
+    inputs.set(c.key, input);
+    const box = el('div');
+    box.append(label, input);
+    return box;
+  }
+
+  function update(c, input) {
+    if (c.type === 'number') {
+      if (document.activeElement !== input || input.dataset.position !== String(c.position)) input.value = c.position;
+      input.dataset.position = String(c.position);
+      input.setAttribute('aria-valuetext', c.text);
+      input.title = c.min_text + ' … ' + c.max_text;
+    } else if (c.type === 'boolean') {
+      input.checked = !!c.value;
+    } else if (document.activeElement !== input) {
+      input.value = c.value;
+    }
+  }
+
+  function draw(s) {
+    document.documentElement.lang = s.lang === 'zh' ? 'zh-CN' : 'en';
+    panel.setAttribute('aria-label', s.labels.panel);
+    title.textContent = s.lesson;
+    indicator.textContent = s.indicator;
+    const text = [s.caption, s.question, s.answer || s.hint].filter(Boolean).join('\n\n');
+    if (words.textContent !== text) {
+      words.replaceChildren(...[s.caption, s.question, s.answer || s.hint].filter(Boolean).map((t) => el('p', {textContent: t})));
+    }
+    const keys = s.controls.map((c) => c.key + (c.step ? '' : '*')).join(',');
+    const layout = [s.view, s.step, s.steps, s.revealed, s.lang, keys, s.figures.map((f) => f.id + f.title).join()].join('|');
+    if (layout !== layoutKey) {
+      const focused = document.activeElement && panel.contains(document.activeElement) ? document.activeElement : null;
+      const focusKey = focused ? (focused.dataset.key || focused.dataset.action || focused.id) : null;
+      layoutKey = layout;
+      nav.replaceChildren();
+      if (s.step >= 0) nav.append(button(s.labels.back, 'prev'), button(s.labels.next, 'next'), button(s.labels.all, 'all'));
+      else if (s.steps > 0) nav.append(button(s.labels.start, 'step:0'));
+      inputs.clear();
+      controls.replaceChildren(el('h3', {textContent: s.labels.params, style: 'font-size:15px;margin:8px 0 0'}));
+      more.replaceChildren(moreSummary);
+      moreSummary.textContent = s.labels.more;
+      for (const c of s.controls) (c.step ? controls : more).appendChild(control(c));
+      more.style.display = s.controls.some((c) => !c.step) ? '' : 'none';
+      figureLabel.textContent = s.labels.figures;
+      figureSelect.replaceChildren(...s.figures.map((f) => el('option', {value: f.id, textContent: f.title})));
+      if (focusKey) {
+        const again = panel.querySelector(`[data-key="${focusKey}"], [data-action="${focusKey}"], #${CSS.escape(focusKey)}`);
+        if (again) again.focus();
+      }
+    }
+    for (const c of s.controls) if (inputs.has(c.key)) update(c, inputs.get(c.key));
+    if (document.activeElement !== figureSelect) figureSelect.value = s.figure.id;
+    if (!s.figure.updating && s.figure.description)
+      announce((s.figure.title ? s.figure.title + (s.lang === 'zh' ? '。' : '. ') : '') + s.figure.description);
+    document.body.dataset.a11yFigure = s.figure.id;
+  }
+
+  function poll(force) {
+    if (!window.Module || !Module._poslab_a11y_state) return;
+    const frames = Module._poslab_frames();
+    if (!force && frames === lastFrames) return;
+    lastFrames = frames;
+    let s;
+    try { s = JSON.parse(call('poslab_a11y_state', [], [])); } catch (e) { return; }
+    if (!s || !s.view) return;
+    last = s;
+    draw(s);
+  }
+
+  figureSelect.addEventListener('change', () => action('figure:' + figureSelect.value));
+
+  // Keys typed in the panel are the panel's (GLFW listens on the whole
+  // window and would also take them: → on a slider would turn the step);
+  // Tab on the canvas moves the focus (GLFW cancels Tab's default).
+  // Registered before the program's listeners, so they run first.
+  for (const type of ['keydown', 'keypress', 'keyup']) {
+    window.addEventListener(type, (e) => {
+      if (panel.contains(e.target)) e.stopImmediatePropagation();
+      else if (e.key === 'Tab' && e.target === document.getElementById('canvas')) e.stopImmediatePropagation();
+    }, true);
+  }
+
+  const start = setInterval(() => {
+    if (document.body.dataset.ready !== '1') return;
+    clearInterval(start);
+    if (document.body.dataset.embed === '1') return;  // a course page's figure: the page around it describes it
+    document.getElementById('canvas').after(panel);
+    poll(true);
+    setInterval(() => poll(false), POLL_MS);
+  }, 100);
+  window.poslabA11y = {state: () => last, poll: () => poll(true)};  // tests/web
+})();

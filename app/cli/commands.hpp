@@ -64,6 +64,8 @@ struct ExportRequest {
   int frames = 60;
   bool bounce = false;
   double seconds = 5;
+  /// --describe: each figure's title and description printed, no file written.
+  bool describe = false;
 };
 CLI::App* add_export_command(CLI::App& app, ExportRequest& request);
 int run_export(const ExportRequest& request);

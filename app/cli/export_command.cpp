@@ -18,6 +18,7 @@
 #include "app/export/figure_export.hpp"
 #include "app/export/sweep.hpp"
 #include "app/lessons/lesson.hpp"
+#include "app/plot/formula.hpp"
 
 namespace poslab::app::cli {
 
@@ -27,8 +28,10 @@ CLI::App* add_export_command(CLI::App& app, ExportRequest& r) {
   CLI::App* sub = app.add_subcommand("export", "write a lesson's figures to PNG, SVG, PDF or CSV (headless)");
   sub->add_option("--view", r.view, "lesson (poslab list views)")->required();
   sub->add_option("--figure", r.figure, "one figure (poslab list figures); default: all, into the folder --out");
-  sub->add_option("--format", r.format, "png, svg, pdf or csv")->required();
-  sub->add_option("--out", r.out, "file (one figure) or folder (all figures)")->required();
+  CLI::Option* format = sub->add_option("--format", r.format, "png, svg, pdf or csv");
+  CLI::Option* out = sub->add_option("--out", r.out, "file (one figure) or folder (all figures)");
+  sub->add_flag("--describe", r.describe,
+                "print each figure's title and text description (screen readers' alt text) instead of writing files");
   sub->add_option("--set", r.sets, "KEY=VALUE, repeatable");
   sub->add_option("--model", r.model, "a Hugging Face config.json whose params apply first (poslab model)");
   sub->add_option("--preset", r.preset, "preset to apply first");
@@ -48,7 +51,11 @@ CLI::App* add_export_command(CLI::App& app, ExportRequest& r) {
   sub->add_flag("--bounce", r.bounce, "sweep: forward, then back");
   sub->add_option("--seconds", r.seconds, "sweep: seconds from FROM to TO (GIF timing); default 5");
   // A width alone keeps the default's 16:10 shape (a 640-wide GIF was 640 × 1000).
-  sub->parse_complete_callback([width, height, &r] {
+  sub->parse_complete_callback([width, height, format, out, &r] {
+    // --format and --out are required unless the descriptions alone are asked for.
+    if (!r.describe)
+      for (const CLI::Option* o : {format, out})
+        if (o->count() == 0) throw CLI::RequiredError(o->get_name());
     if (width->count() > 0 && height->count() == 0) r.height = std::max(1, static_cast<int>(std::lround(r.width * 0.625)));
   });
   return sub;
@@ -146,6 +153,17 @@ int export_figures(const ExportRequest& r, const Translator& tr) {
     figures.push_back(f);
   } else {
     for (const FigureDef& f : view->figures) figures.push_back(&f);
+  }
+  if (r.describe) {  // the text alternatives alone: no file, no image options
+    core::Params params = params_from_request(r.preset, r.sets, keys_of(*view), r.view);
+    apply_model(params, r.model, view->keys, r.sets);
+    std::string text;
+    for (const FigureDef* f : figures) {
+      const fig::Figure built = build_figure(*view, *f, params, tr, r.width, r.height);
+      text += std::string(f->id) + ": " + fig::plain_text(built.title) + "\n" + built.description + "\n\n";
+    }
+    std::cout << text << std::flush;
+    return kExitOk;
   }
   const ExportFormat format = parse_export_format(r.format);
   ExportOptions options = options_of(r);

@@ -97,6 +97,7 @@ fig::RenderStyle export_render_style(const ExportOptions& o) {
 std::string render_svg(const fig::Figure& figure, const ExportOptions& o) {
   o.check();
   SvgPainter painter(o.width, o.height, o.font_family, std::max(1.0, o.scale) * 2.0);
+  painter.describe(fig::plain_text(figure.title), figure.description);
   fig::render_figure(figure, painter, {0, 0, static_cast<double>(o.width), static_cast<double>(o.height)},
                      export_render_style(o));
   return painter.finish();

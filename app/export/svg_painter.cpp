@@ -171,14 +171,27 @@ class SvgPainter::Impl final : public fig::Painter {
 
   std::string finish() {
     while (open_groups_ > 0) pop_clip();
+    // (width and height first: the browser build's render_png rewrites them.)
     std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" +
                       num(width_) + "\" height=\"" + num(height_) + "\" viewBox=\"0 0 " + num(width_) + " " +
-                      num(height_) + "\">\n";
+                      num(height_) + "\"";
+    if (title_.empty() && description_.empty()) {
+      out += ">\n";
+    } else {
+      std::string ids;
+      if (!title_.empty()) ids += "poslab-title";
+      if (!description_.empty()) ids += ids.empty() ? "poslab-desc" : " poslab-desc";
+      out += " role=\"img\" aria-labelledby=\"" + ids + "\">\n";
+      if (!title_.empty()) out += "<title id=\"poslab-title\">" + for_xml(title_) + "</title>\n";
+      if (!description_.empty()) out += "<desc id=\"poslab-desc\">" + for_xml(description_) + "</desc>\n";
+    }
     if (!defs_.empty()) out += "<defs>\n" + defs_ + "</defs>\n";
     return out + body_ + "</svg>\n";
   }
 
   double pixel_density() const override { return density_; }
+
+  std::string title_, description_;
 
  private:
   std::string body_;
@@ -199,6 +212,11 @@ SvgPainter::SvgPainter(double width, double height, std::string font_family, dou
 SvgPainter::~SvgPainter() = default;
 
 SvgPainter::operator fig::Painter&() { return *impl_; }
+
+void SvgPainter::describe(std::string title, std::string description) {
+  impl_->title_ = std::move(title);
+  impl_->description_ = std::move(description);
+}
 
 std::string SvgPainter::finish() { return impl_->finish(); }
 

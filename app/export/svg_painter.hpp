@@ -23,6 +23,11 @@ class SvgPainter {
 
   operator fig::Painter&();  ///< implicit on purpose: the handle stands for its painter
 
+  /// The document's text alternative: <title> and <desc> as the <svg>'s
+  /// first children, named by its aria-labelledby (role="img"), so a
+  /// screen reader, a search engine or a browser's tooltip reads them.
+  void describe(std::string title, std::string description);
+
   /// The finished document.
   std::string finish();
 

@@ -6,6 +6,8 @@
 #include <string>
 #include <utility>
 
+#include "app/plot/figure_describe.hpp"
+
 namespace poslab::app {
 
 const ViewDef* find_view(std::string_view id) {
@@ -79,6 +81,7 @@ fig::Figure build_figure_resolved(const ViewDef& view, const FigureDef& figure, 
   if (!fig::all_finite(f))
     throw std::logic_error("figure " + std::string(view.id) + "/" + std::string(figure.id) +
                            " holds a NaN or infinity");  // a bug: builders must never let one through
+  f.description = fig::describe_figure(f, tr);  // its text alternative, from what it shows
   return f;
 }
 

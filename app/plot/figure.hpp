@@ -252,6 +252,15 @@ struct Figure {
   /// One data unit is as long on x as on y (2D rotations). With both axes
   /// tight (a matrix) the plot area shrinks to the data instead of padding it.
   bool equal_aspect = false;
+  /// The builder's sentence on the numbers its lesson's step talks about
+  /// (translated; empty: none), appended to the generated description.
+  std::string key_numbers;
+  /// The text alternative for readers who cannot see the figure (screen
+  /// readers, SVG <title>/<desc>, the PDF's subject, the page's live region):
+  /// what is plotted against what, the ranges, the series, then key_numbers.
+  /// Generated from the figure itself (figure_describe.hpp) by build_figure,
+  /// in the figure's language.
+  std::string description;
 };
 
 /// The data range of a figure on each axis (series, heatmaps, annotations),

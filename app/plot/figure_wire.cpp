@@ -112,7 +112,7 @@ std::vector<std::uint8_t> Reader::bytes() {
 
 namespace {
 
-constexpr char kMagic[4] = {'P', 'L', 'F', '1'};
+constexpr char kMagic[4] = {'P', 'L', 'F', '2'};
 
 void put(Writer& w, const std::optional<Color>& c) {
   w.boolean(c.has_value());
@@ -360,6 +360,8 @@ void encode_figure(Writer& w, const Figure& f, bool for_screen) {
   }
   w.u8(static_cast<std::uint8_t>(f.legend));
   w.boolean(f.equal_aspect);
+  w.text(f.key_numbers);
+  w.text(f.description);
 }
 
 std::string encode_figure(const Figure& figure, bool for_screen) {
@@ -370,7 +372,7 @@ std::string encode_figure(const Figure& figure, bool for_screen) {
 
 Figure decode_figure(Reader& r) {
   for (char c : kMagic)
-    if (r.u8() != static_cast<std::uint8_t>(c)) Reader::fail("not a figure of this version (magic PLF1)");
+    if (r.u8() != static_cast<std::uint8_t>(c)) Reader::fail("not a figure of this version (magic PLF2)");
   Figure f;
   f.id = r.text();
   f.title = r.text();
@@ -414,6 +416,8 @@ Figure decode_figure(Reader& r) {
   }
   f.legend = r.enumeration(LegendPlace::none);
   f.equal_aspect = r.boolean();
+  f.key_numbers = r.text();
+  f.description = r.text();
   return f;
 }
 

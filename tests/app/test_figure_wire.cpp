@@ -70,6 +70,8 @@ fig::Figure every_field() {
   f.arrows = {{0, 0, 1, 1, "shift", std::nullopt}};
   f.legend = fig::LegendPlace::none;
   f.equal_aspect = true;
+  f.key_numbers = "46 pairs below L = 4,096";
+  f.description = "Wavelength λ against pair i (描述)";
   return f;
 }
 
@@ -127,6 +129,8 @@ TEST_CASE("figure wire: every field crosses, numbers bit for bit") {
   CHECK(g.arrows[0].label == "shift");
   CHECK(g.legend == fig::LegendPlace::none);
   CHECK(g.equal_aspect);
+  CHECK(g.key_numbers == f.key_numbers);
+  CHECK(g.description == f.description);
 }
 
 TEST_CASE("figure wire: every figure of every lesson crosses unchanged, sampled heatmaps as their raster") {
@@ -258,7 +262,7 @@ TEST_CASE("figure wire: bytes that are not a whole figure are refused") {
   }
   CHECK_THROWS_AS(wire::decode_figure(bytes + '\0'), std::runtime_error);  // something after it
   std::string other = bytes;
-  other[3] = '2';  // another format version
+  other[3] = '9';  // another format version
   CHECK_THROWS_AS(wire::decode_figure(other), std::runtime_error);
   // Random damage: refused or read as some figure — never a crash, never a
   // read past the end (the sanitizer build checks that).

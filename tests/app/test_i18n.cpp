@@ -953,6 +953,23 @@ TEST_CASE("i18n: a scaling method has one name in the menu and in the figures' l
   }
 }
 
+TEST_CASE("i18n: every figure's generated Chinese description follows the glossary's punctuation and spacing") {
+  // The descriptions (app/plot/figure_describe.hpp) put labels, numbers and
+  // units next to Chinese words: checked as a reader hears them, figure by figure.
+  const app::Translator zh = app::Translator::load(app::assets_dir(), "zh");
+  int checked = 0;
+  for (const app::ViewDef& v : app::view_defs())
+    for (const app::FigureDef& f : v.figures) {
+      CAPTURE(v.id);
+      CAPTURE(f.id);
+      const std::string d = app::build_figure(v, f, core::Params{}, zh).description;
+      CAPTURE(d);
+      for (const std::string& problem : chinese_style_problems(d)) FAIL_CHECK(problem);
+      ++checked;
+    }
+  CHECK(checked > 40);
+}
+
 }  // namespace
 
 TEST_CASE("a label and its text: one space after an ASCII colon, none after a full-width one") {

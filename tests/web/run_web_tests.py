@@ -324,6 +324,7 @@ def page_checks(site, native, shots):
         check(isinstance(stored, dict) and stored.get("lesson") == "rope",
               f"settings in localStorage (lesson {stored.get('lesson') if isinstance(stored, dict) else stored!r})")
         interaction_checks(browser, base)
+        a11y_checks(browser, base, shots)
         bench_checks(browser, base)
         worker_bench_checks(browser, base)
         embed_checks(browser, base, shots)
@@ -366,6 +367,82 @@ def interaction_checks(browser_path, base):
         b.wait_for("document.body && document.body.dataset.ready")
         title = b.wait_for("document.title.startsWith('Sinusoidal') && document.title", 10)
         check(bool(title), f"a reload restores the last lesson ({b.eval('document.title')!r})")
+    finally:
+        b.close()
+
+
+def a11y_checks(browser_path, base, shots):
+    """Issue 31, point 4, in the page: the accessible mirror (web/page.js)
+    holds the step's words, its buttons and sliders as HTML; the ARIA live
+    region holds the figure's description and changes when a slider moves;
+    the keyboard alone (Tab from the canvas, arrows on a focused slider,
+    Space on a button) reaches and works every control of the step."""
+    import cdp  # tests/web/cdp.py
+    b = cdp.Browser(browser_path, 1280, 800)
+    state = "(window.poslabA11y && window.poslabA11y.state())"
+    try:
+        b.call("Page.navigate", url=f"{base}#view=rope&step=2")  # RoPE's frequencies: sliders base and d
+        if not check(b.wait_for("document.body && document.body.dataset.ready") == "1", "a11y: page ready"):
+            return
+        s = b.wait_for(f"{state} && {state}.figure.description && !{state}.figure.updating && {state}", 30) or {}
+        region = b.wait_for("(document.getElementById('a11y-figure') || {}).textContent", 20) or ""
+        fig = s.get("figure", {})
+        check(bool(fig.get("description")) and fig["description"] in region and fig.get("title", "?") in region
+              and b.eval("document.getElementById('a11y-figure').getAttribute('aria-live')") == "polite",
+              f"a11y: the live region holds the figure's title and description ({region[:160]!r}…)")
+        words = b.eval("document.getElementById('a11y-text').textContent") or ""
+        check(s.get("step") == 1 and bool(s.get("caption")) and s["caption"][:60] in words,
+              f"a11y: the step's words are text in the page ({words[:100]!r}…)")
+        check("Wavelength" in region or "wavelength" in region,
+              "a11y: the description says what is plotted (wavelength)")
+
+        # Keyboard alone: from the canvas, Tab reaches every control of the step.
+        b.eval("document.getElementById('canvas').focus()")
+        reached = []
+        who = ("(() => { const e = document.activeElement; if (!e) return ''; "
+               "return e.dataset.key || e.dataset.action || e.id || e.tagName; })()")
+        for _ in range(30):
+            b.key("Tab", "Tab", 9)
+            w = b.eval(who)
+            if w in reached:
+                break
+            reached.append(w)
+        want = [c["key"] for c in s.get("controls", []) if c.get("step")] + ["prev", "next", "all", "a11y-figure-select"]
+        missing = [w for w in want if w not in reached]
+        check(not missing and "base" in want and "d" in want,
+              f"a11y: Tab from the canvas reaches every control of the step ({reached}; missing {missing})")
+        b.eval("document.querySelector('#a11y-nav button').focus()")  # (the last Tab left the page)
+        width = b.eval("document.getElementById('a11y').getBoundingClientRect().width")
+        check(width and width > 200, f"a11y: the panel shows while it has the focus ({width} px wide)")
+        b.screenshot(str(shots / "a11y-panel.png"))
+
+        # Arrows move a focused slider (and only it: → on the canvas would turn the step).
+        b.eval("document.getElementById('a11y-d').focus()")
+        frag0 = b.eval("document.body.dataset.fragment")
+        for _ in range(3):
+            b.key("ArrowLeft", "ArrowLeft", 37)
+        frag = b.wait_for(f"document.body.dataset.fragment !== {json.dumps(frag0)} && document.body.dataset.fragment", 10)
+        s2 = b.wait_for(f"{state} && {state}.figure.description !== {json.dumps(fig.get('description'))} && "
+                        f"!{state}.figure.updating && {state}", 20) or {}
+        check(bool(frag) and "d=" in frag and s2.get("step") == 1 and b.eval("document.activeElement.id") == "a11y-d",
+              f"a11y: ← on the focused slider d moves it, the step stays ({frag0!r} → {frag!r})")
+        region2 = b.wait_for(f"document.getElementById('a11y-figure').textContent !== {json.dumps(region)} && "
+                             "document.getElementById('a11y-figure').textContent", 10) or ""
+        check(bool(region2) and s2.get("figure", {}).get("description", "?") in region2,
+              f"a11y: the live region changes when the slider moves ({region2[:160]!r}…)")
+        d = next((c for c in s2.get("controls", []) if c["key"] == "d"), {})
+        check(str(int(d.get("value", 0)) // 2) + " points" in region2,
+              f"a11y: the new description counts the new pairs (d = {d.get('value')})")
+        announced = b.eval("+document.body.dataset.a11yAnnounced || 0")
+        check(announced <= 3, f"a11y: announced {announced} times for three key presses (throttled)")
+
+        # Space on Next: the next step, its words in the page.
+        b.eval("document.querySelector('#a11y-nav [data-action=next]').focus()")
+        b.key(" ", "Space", 32)
+        s3 = b.wait_for(f"{state} && {state}.step === 2 && {state}", 10) or {}
+        words3 = b.wait_for(f"document.getElementById('a11y-text').textContent.includes({json.dumps((s3.get('caption') or '?')[:40])}) && "
+                            "document.getElementById('a11y-text').textContent", 10)
+        check(s3.get("step") == 2 and bool(words3), f"a11y: Space on Next opens step 3, its words in the page")
     finally:
         b.close()
 
@@ -699,13 +776,25 @@ def shader_checks():
         check(w == d, f"shaders/web/{web.name} is shaders/{web.name} with the GLSL ES 3.00 header")
 
 
+def a11y_only(site, shots):
+    """--only a11y: the accessible mirror's checks alone (while working on them)."""
+    browser = chromium()
+    if not check(browser is not None, "Chromium is installed"):
+        return
+    server = serve(site)
+    try:
+        a11y_checks(browser, f"http://127.0.0.1:{server.server_address[1]}/index.html", shots)
+    finally:
+        server.shutdown()
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--site", default=str(ROOT / "build-web" / "site"))
     ap.add_argument("--wasm", default=str(ROOT / "build-web" / "wasm"))
     ap.add_argument("--native", default=str(ROOT / "build" / "poslab"))
     ap.add_argument("--shots", default=None)
-    ap.add_argument("--only", choices=["node", "page"], default=None)
+    ap.add_argument("--only", choices=["node", "page", "a11y"], default=None)
     a = ap.parse_args()
     # Absolute: Chromium runs in its profile folder and writes screenshots relative to it.
     site, wasm, native = (pathlib.Path(x).resolve() for x in (a.site, a.wasm, a.native))
@@ -720,6 +809,8 @@ def main():
         same_numbers(wasm, native)
     if a.only in (None, "page"):
         page_checks(site, native, shots)
+    if a.only == "a11y":
+        a11y_only(site, shots)
     print(f"{results['passed']} passed, {results['failed']} failed")
     sys.exit(1 if results["failed"] else 0)
 

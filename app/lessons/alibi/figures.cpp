@@ -350,6 +350,9 @@ Figure weights(const FigureContext& ctx) {
     ser.x_name = tr("alibi.readout.key");
     ser.y_name = tr("alibi.readout.weight");
     ser.extra = {{tr("alibi.readout.distance"), tr("unit.tokens"), distance}};
+    // The eighth curve's grey is within ΔE 4 of head 5's reddish purple for
+    // a protanope or deuteranope (Machado 2009): it differs by its dash.
+    if (index >= 7) ser.style = fig::LineStyle::dashed;
     ser.color = curve_colour(index++);
     if (h == s.head) ser.width = 3.2f;
     f.series.push_back(std::move(ser));

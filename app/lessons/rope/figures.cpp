@@ -19,6 +19,7 @@
 #include <memory>
 #include <numbers>
 
+#include "app/plot/figure_describe.hpp"
 #include "app/plot/figure_text.hpp"
 #include "app/lessons/budget.hpp"
 #include "app/lessons/lesson.hpp"
@@ -138,6 +139,15 @@ Figure frequencies(const FigureContext& ctx) {
   th.extra = {{"λ", tr("unit.tokens"), lam_values}};
   f.series = {std::move(lambda), std::move(th)};
   f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = L, .label = "L = " + fig::num(L)});
+  // The numbers step 2 talks about: which pairs turn within the context.
+  const auto below = std::count_if(lam_values.begin(), lam_values.end(), [L](double l) { return l < L; });
+  if (!lam_values.empty())
+    f.key_numbers = tr.format(below > 0 ? "rope.frequencies.key_numbers" : "rope.frequencies.key_numbers_none",
+                              {{"below", fig::num(static_cast<double>(below))},
+                               {"pairs", fig::num(static_cast<double>(lam_values.size()))},
+                               {"last_below", fig::num(static_cast<double>(below - 1))}, {"L", fig::num(L)},
+                               {"last", fig::num(static_cast<double>(lam_values.size() - 1))},
+                               {"slowest", fig::spoken_number(lam_values.back())}});
   return f;
 }
 

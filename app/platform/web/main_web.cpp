@@ -29,6 +29,7 @@
 #include "app/platform/web/page_worker.hpp"
 #include "app/platform/web/web_platform.hpp"
 #include "app/plot/render.hpp"
+#include "app/ui/a11y_mirror.hpp"
 #include "app/ui/app.hpp"
 #include "app/ui/bench_frames.hpp"
 #include "app/ui/settings.hpp"
@@ -405,6 +406,43 @@ EMSCRIPTEN_KEEPALIVE const char* poslab_about() {
 
 /// Frames drawn so far (the tests wait for the first ones).
 EMSCRIPTEN_KEEPALIVE long poslab_frames() { return web::g_page ? web::g_page->platform->frames_drawn() : 0; }
+
+// ---- the accessible mirror (web/page.js's a11y panel; app/ui/a11y_mirror.hpp):
+// the step's text, its controls and the figure's description as HTML.
+
+/// The mirror as JSON ("{}" before the first frame).
+EMSCRIPTEN_KEEPALIVE const char* poslab_a11y_state() {
+  static std::string text;
+  if (!web::g_page || web::g_page->platform->frames_drawn() == 0) return "{}";
+  text = ui::a11y_state(*web::g_page->app);
+  return text.c_str();
+}
+
+/// "" or the refusal, kept for the caller to read; the App draws the change.
+static const char* a11y_answer(std::string why) {
+  static std::string text;
+  text = std::move(why);
+  if (web::g_page) web::g_page->platform->wake();
+  return text.c_str();
+}
+
+/// A slider of the mirror moved to `position` (0..its "positions").
+EMSCRIPTEN_KEEPALIVE const char* poslab_a11y_slide(const char* key, double position) {
+  if (!web::g_page || !key) return "";
+  return a11y_answer(ui::a11y_set_position(*web::g_page->app, key, position));
+}
+
+/// A choice or a checkbox of the mirror changed: `key` = `text` as typed.
+EMSCRIPTEN_KEEPALIVE const char* poslab_a11y_set(const char* key, const char* text) {
+  if (!web::g_page || !key || !text) return "";
+  return a11y_answer(ui::a11y_set_text(*web::g_page->app, key, text));
+}
+
+/// A button of the mirror: prev, next, all, step:N, figure:ID.
+EMSCRIPTEN_KEEPALIVE const char* poslab_a11y_action(const char* action) {
+  if (!web::g_page || !action) return "";
+  return a11y_answer(ui::a11y_action(*web::g_page->app, action));
+}
 
 }  // extern "C"
 
