@@ -183,6 +183,7 @@ void ParamsPanel::draw_compact(UiContext& ctx, std::span<const std::string> keys
 void ParamsPanel::name_line(UiContext& ctx, const core::ParamSpec& spec, bool compact) {
   const std::string name = param_name(ctx.tr, spec.key, ctx.state.view().group);
   ImGui::TextUnformatted(name.c_str());
+  note_item(ctx, "text", spec.key);
   context_menu(ctx, spec);
   if (!spec.unit.empty()) {
     // Full-width parentheses in Chinese, as units are written in its running
@@ -190,6 +191,7 @@ void ParamsPanel::name_line(UiContext& ctx, const core::ParamSpec& spec, bool co
     const std::string unit = ctx.tr.format("ui.params.unit", {{"unit", unit_text(ctx.tr, spec.unit)}});
     ImGui::SameLine(0, unit.rfind("（", 0) == 0 ? 0 : 4 * ctx.scale);
     ImGui::TextDisabled("%s", unit.c_str());
+    note_item(ctx, "text", spec.key);
   }
   const std::string help = help_text(ctx.tr, spec, ctx.state.view().group);
   if (!help.empty()) {
@@ -336,10 +338,22 @@ void ParamsPanel::numeric(UiContext& ctx, const core::ParamSpec& spec, double va
       if (dragged != value) set(ctx, spec.key, dragged);
     }
   }
+  note_item(ctx, "slider", spec.key);
   if (ImGui::IsItemHovered() && !ImGui::IsItemActive()) ImGui::SetTooltip("%s", ctx.tr("ui.params.ctrl_click").c_str());
   ImGui::SameLine(0, spacing);
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(shown_value.c_str());
+  note_item(ctx, "text", spec.key);
+  // A click (a tap: no Ctrl on a phone) on the number types an exact value.
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetMouseCursor(ImGuiMouseCursor_TextInput);
+    ImGui::SetTooltip("%s", ctx.tr("ui.params.value_tap").c_str());
+  }
+  if (ImGui::IsItemClicked(ImGuiMouseButton_Left)) {
+    typing_key_ = std::string(spec.key);
+    typing_buf_ = core::format_number(value);
+    typing_focus_ = true;
+  }
   if (compact) return;
   // The slider's range under its two ends, small and muted.
   const auto ends = slider_range(spec, ctx.state.params());

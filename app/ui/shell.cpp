@@ -1,8 +1,12 @@
 // The normal window: menu bar, the lesson list on the left (grouped), the
 // lesson in the centre, the parameters and the animation on the right;
 // panels resized by dragging the splitters (widths kept in settings).
+// Narrower than kNarrowWidth points (a phone, a tablet upright, a narrow
+// window): the narrow layout, one column with the lesson list and the full
+// parameter panel behind buttons (issue 33).
 
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <algorithm>
 #include <cmath>
@@ -15,6 +19,10 @@ namespace poslab::app::ui {
 namespace {
 
 constexpr float kLeftWidth = 230, kRightWidth = 360, kMinCenter = 320, kSplitter = 6;
+/// Below this width (points: CSS px in the browser) the window gets the narrow layout.
+constexpr float kNarrowWidth = 800;
+/// A finger's target: Apple's and Google's guidance (44 pt, 48 dp).
+constexpr float kFinger = 44;
 
 /// A vertical splitter; dragging changes `width` (by +dx, or −dx when `invert`).
 bool splitter(const char* id, float& width, bool invert, float height) {
@@ -74,6 +82,10 @@ void draw_lesson_list(UiContext& ctx) {
 
 void App::draw_shell(UiContext& ctx) {
   const ImGuiViewport* vp = ImGui::GetMainViewport();
+  if (vp->WorkSize.x < kNarrowWidth * ctx.scale) {
+    draw_narrow(ctx);
+    return;
+  }
   ImGui::SetNextWindowPos(vp->WorkPos);
   ImGui::SetNextWindowSize(vp->WorkSize);
   ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, 0);
@@ -127,6 +139,95 @@ void App::draw_shell(UiContext& ctx) {
   if (dragged_left) settings_.left_width = std::clamp(left / s, 100.0f, 2000.0f);
   if (dragged_right) settings_.right_width = std::clamp(right / s, 160.0f, 2000.0f);
   ImGui::End();
+}
+
+// [SECTION] The narrow layout
+
+namespace {
+
+/// A drag that starts on the page itself (not on a control) scrolls `page`,
+/// as a finger expects: ImGui gives such a press to the window under it
+/// (its move id), and the window's own scrolling is by wheel only.
+void drag_scrolls(ImGuiWindow* page) {
+  const ImGuiContext& g = *GImGui;
+  ImGuiWindow* w = g.ActiveIdWindow;
+  if (!w || g.ActiveId == 0 || g.ActiveId != w->MoveId || !ImGui::IsMouseDragging(ImGuiMouseButton_Left, 2.0f)) return;
+  while (w && w != page) w = w->ParentWindow;
+  if (w) ImGui::SetScrollY(page, page->Scroll.y - g.IO.MouseDelta.y);
+}
+
+}  // namespace
+
+void App::draw_narrow(UiContext& ctx) {
+  narrow_ = ctx.narrow = true;
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  const float s = ctx.scale;
+  const ImGuiStyle& st = ImGui::GetStyle();
+  // Every control at least a finger tall: sliders, buttons, tabs, headers.
+  const float pad_y = std::max(st.FramePadding.y, std::ceil((kFinger * s - ImGui::GetFontSize()) / 2));
+  ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, {std::max(st.FramePadding.x, 10 * s), pad_y});
+  ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, {st.ItemSpacing.x, std::max(st.ItemSpacing.y, 6 * s)});
+  ImGui::PushStyleVar(ImGuiStyleVar_GrabMinSize, std::max(st.GrabMinSize, 28 * s));
+  ImGui::PushStyleVar(ImGuiStyleVar_ScrollbarSize, std::max(st.ScrollbarSize, 10 * s));
+  ImGui::SetNextWindowPos(vp->WorkPos);
+  ImGui::SetNextWindowSize(vp->WorkSize);
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, 0);
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 0);
+  ImGui::Begin("##shell", nullptr,
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                   ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_MenuBar);
+  ImGui::PopStyleVar(2);
+  draw_menu_bar(ctx);
+
+  // The drawers' buttons: the lesson list on the left, all the parameters on the right.
+  const std::string lessons = tr_("ui.narrow.lessons") + "##drawer-lessons";
+  const std::string params = tr_("ui.narrow.params") + "##drawer-params";
+  const std::string close = tr_("ui.narrow.close") + "##drawer-close";
+  if (ImGui::Button(drawer_ == 1 ? close.c_str() : lessons.c_str())) drawer_ = drawer_ == 1 ? 0 : 1;
+  note_item(ctx, "button", "lessons");
+  const float params_w = ImGui::CalcTextSize(tr_(drawer_ == 2 ? "ui.narrow.close" : "ui.narrow.params").c_str()).x +
+                         2 * ImGui::GetStyle().FramePadding.x;
+  ImGui::SameLine(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - params_w));
+  if (ImGui::Button(drawer_ == 2 ? close.c_str() : params.c_str())) drawer_ = drawer_ == 2 ? 0 : 2;
+  note_item(ctx, "button", "params");
+
+  if (drawer_ != 0) {
+    ImGui::BeginChild("##drawer", {0, 0}, false, ImGuiWindowFlags_AlwaysVerticalScrollbar);
+    if (drawer_ == 1) {
+      const int before = state_.view_index();
+      draw_lesson_list(ctx);
+      if (state_.view_index() != before) drawer_ = 0;  // a lesson chosen: back to it
+    } else {
+      params_panel_.draw(ctx);
+      ImGui::Spacing();
+      draw_animation_panel(ctx);
+    }
+    drag_scrolls(ImGui::GetCurrentWindow());
+    ImGui::EndChild();
+  } else {
+    ImGui::PushFont(ctx.fonts.title);
+    ImGui::BeginGroup();
+    wrapped_text(lesson_title(tr_, state_.view().id));
+    ImGui::EndGroup();
+    ImGui::PopFont();
+    note_item(ctx, "text", "title");
+    ImGui::BeginChild("##lesson", {0, 0}, false, ImGuiWindowFlags_AlwaysVerticalScrollbar);
+    // The sliders the step shows (all the lesson's without a step), one a line.
+    lesson_view_.narrow_sliders = [this, &ctx] {
+      const ViewDef& v = state_.view();
+      std::vector<std::string> keys;
+      const Scene* step = state_.current_step();
+      if (step && !step->sliders.empty()) keys.assign(step->sliders.begin(), step->sliders.end());
+      else keys.assign(v.keys.begin(), v.keys.end());
+      params_panel_.draw_compact(ctx, keys, 1);
+    };
+    lesson_view_.draw(ctx);
+    lesson_view_.narrow_sliders = nullptr;
+    drag_scrolls(ImGui::GetCurrentWindow());
+    ImGui::EndChild();
+  }
+  ImGui::End();
+  ImGui::PopStyleVar(4);
 }
 
 }  // namespace poslab::app::ui
