@@ -295,6 +295,8 @@ void ParamsPanel::numeric(UiContext& ctx, const core::ParamSpec& spec, double va
     ImGui::SetNextItemWidth(-FLT_MIN);
     const bool enter = ImGui::InputText("##typed", &typing_buf_,
                                         ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll);
+    // The on-screen keyboard took the bottom of the page: the field scrolls above it.
+    if (ctx.narrow && !ImGui::IsItemVisible()) ImGui::SetScrollHereY(0.5f);
     const bool focused_now = typing_focus_;
     typing_focus_ = false;
     if (enter) {

@@ -1,8 +1,8 @@
 // The normal window: menu bar, the lesson list on the left (grouped), the
 // lesson in the centre, the parameters and the animation on the right;
 // panels resized by dragging the splitters (widths kept in settings).
-// Narrower than kNarrowWidth points (a phone, a tablet upright, a narrow
-// window): the narrow layout, one column with the lesson list and the full
+// Narrower than kNarrowWidth points or lower than kNarrowHeight (a phone, a
+// tablet upright, a narrow window): the narrow layout, one column with the lesson list and the full
 // parameter panel behind buttons (issue 33).
 
 #include <imgui.h>
@@ -19,8 +19,9 @@ namespace poslab::app::ui {
 namespace {
 
 constexpr float kLeftWidth = 230, kRightWidth = 360, kMinCenter = 320, kSplitter = 6;
-/// Below this width (points: CSS px in the browser) the window gets the narrow layout.
-constexpr float kNarrowWidth = 800;
+/// Below this width, or this height (a phone on its side), in points (CSS px
+/// in the browser) the window gets the narrow layout.
+constexpr float kNarrowWidth = 800, kNarrowHeight = 480;
 /// A finger's target: Apple's and Google's guidance (44 pt, 48 dp).
 constexpr float kFinger = 44;
 
@@ -64,9 +65,11 @@ void draw_lesson_list(UiContext& ctx) {
       const std::string title = lesson_title(ctx.tr, views[i].id);
       const std::string id = "##lesson-" + std::string(views[i].id);
       const bool selected = static_cast<int>(i) == ctx.state.view_index();
+      ImGui::BeginGroup();
       const float x = ImGui::GetCursorPosX();
       const float wrap_w = std::max(40.0f, ImGui::GetContentRegionAvail().x - number_w);
-      const float text_h = ImGui::CalcTextSize(title.c_str(), nullptr, false, wrap_w).y;
+      float text_h = ImGui::CalcTextSize(title.c_str(), nullptr, false, wrap_w).y;
+      if (ctx.narrow) text_h = std::max(text_h, kFinger * ctx.scale - ImGui::GetStyle().ItemSpacing.y);  // a finger's row
       if (ImGui::Selectable(id.c_str(), selected, 0, {0, text_h})) ctx.state.open_lesson(static_cast<int>(i));
       ImGui::SameLine(x);
       ImGui::TextDisabled("%zu", i + 1);
@@ -74,6 +77,8 @@ void draw_lesson_list(UiContext& ctx) {
       ImGui::PushTextWrapPos(x + number_w + wrap_w);
       ImGui::TextUnformatted(title.c_str());
       ImGui::PopTextWrapPos();
+      ImGui::EndGroup();
+      note_item(ctx, "lesson", views[i].id);
     }
   }
 }
@@ -82,7 +87,7 @@ void draw_lesson_list(UiContext& ctx) {
 
 void App::draw_shell(UiContext& ctx) {
   const ImGuiViewport* vp = ImGui::GetMainViewport();
-  if (vp->WorkSize.x < kNarrowWidth * ctx.scale) {
+  if (vp->WorkSize.x < kNarrowWidth * ctx.scale || vp->Size.y < kNarrowHeight * ctx.scale) {
     draw_narrow(ctx);
     return;
   }
