@@ -260,6 +260,10 @@ class App {
   std::filesystem::path keep_unreadable(const std::filesystem::path& file);
   void draw_shell(UiContext& ctx);
   void draw_narrow(UiContext& ctx);  // shell.cpp
+  /// The narrow layout's Lessons and All parameters buttons (Close when
+  /// their drawer is open), from the cursor to the right edge; `title`: the
+  /// lesson's title between them when it fits (a phone on its side: in the menu bar).
+  void draw_drawer_buttons(UiContext& ctx, bool title);
   void draw_lecture(UiContext& ctx);
   void draw_embed(UiContext& ctx);  // embed.cpp
   void draw_presenter_tools(UiContext& ctx);
@@ -320,6 +324,7 @@ class App {
   bool fonts_dirty_ = true;
   bool lecture_ = false;
   bool narrow_ = false;
+  bool narrow_low_ = false;  ///< the narrow layout on a low screen (a phone on its side): buttons in the menu bar
   int drawer_ = 0;
   std::vector<LaidOutBox> laid_out_;
   std::optional<EmbedOptions> embed_;

@@ -339,7 +339,9 @@ float LessonView::narrow_figure_height(float width) const {
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   const float top = ImGui::GetCursorScreenPos().y + ImGui::GetScrollY();
   const float room = vp->WorkPos.y + vp->WorkSize.y - top - ImGui::GetStyle().WindowPadding.y - ImGui::GetStyle().ItemSpacing.y;
-  return std::floor(std::max(160.0f * ctx_->scale, std::min(room, width * 0.95f)));
+  // A low screen (a phone on its side) gives the figure what is left, down to 100 pt.
+  const float h = room >= 160.0f * ctx_->scale ? std::min(room, width * 0.95f) : std::max(room, 100.0f * ctx_->scale);
+  return std::floor(std::max(h, 100.0f * ctx_->scale));
 }
 
 void LessonView::narrow_step_bar(const Deck& steps) {
@@ -408,9 +410,16 @@ void LessonView::narrow_step(const Scene& step) {
   if (c.laid_out) c.laid_out->push_back({"figure", std::string(fig_id), last_figure_});
   ImGui::Spacing();
 
-  // The step's words below it, the whole width, no box of their own.
+  // The step's words below it, the whole width, no box of their own. A
+  // formula wider than a phone (one unbreakable word) makes them smaller,
+  // down to 70 %, rather than run off the screen; measured in the frame before.
   const std::string hint = c.tr("ui.steps.reveal_hint");
   std::string shown = step.caption.in(lang);
+  const float width = ImGui::GetContentRegionAvail().x;
+  const std::string scale_key = std::string(v.id) + "/" + std::to_string(c.state.step()) + "/" +
+                                (c.state.step_revealed() ? "a/" : "q/") + lang + "/" + std::to_string(std::lround(width));
+  float& words_scale = words_scale_.try_emplace(scale_key, 1.0f).first->second;
+  ImGui::SetWindowFontScale(words_scale);
   ImGui::BeginGroup();
   if (!step.caption.empty()) {
     ImGui::BeginGroup();
@@ -441,6 +450,11 @@ void LessonView::narrow_step(const Scene& step) {
     note_item(c, "text", c.state.step_revealed() ? "answer" : "hint");
   }
   ImGui::EndGroup();
+  ImGui::SetWindowFontScale(1.0f);
+  if (const float drawn = ImGui::GetItemRectSize().x; drawn > width + 0.5f && words_scale > 0.7f) {
+    words_scale = std::max(0.7f, std::floor(words_scale * width / drawn * 100.0f) / 100.0f);
+    c.redraw = true;
+  }
   if (ImGui::IsItemHovered()) symbol_tooltip(shown);
   ImGui::Spacing();
   // The sliders this step shows, then the rest of the lesson folded below.

@@ -147,6 +147,9 @@ class LessonView final : public LessonUi {
   std::unique_ptr<fig::Figure> layers_figure_;
   std::uint64_t layers_key_ = 0;
   int layers_frame_ = -1;  ///< ImGui's frame count when the banner last drew it
+  /// The narrow layout: the font scale a step's words need to fit the
+  /// column (a formula is one unbreakable word), by view, step, answer, language and width.
+  std::map<std::string, float, std::less<>> words_scale_;
 };
 
 }  // namespace poslab::app::ui

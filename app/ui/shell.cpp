@@ -163,10 +163,39 @@ void drag_scrolls(ImGuiWindow* page) {
 
 }  // namespace
 
+void App::draw_drawer_buttons(UiContext& ctx, bool title) {
+  const std::string lessons = tr_("ui.narrow.lessons") + "##drawer-lessons";
+  const std::string params = tr_("ui.narrow.params") + "##drawer-params";
+  const std::string close = tr_("ui.narrow.close") + "##drawer-close";
+  const ImGuiStyle& st = ImGui::GetStyle();
+  auto width = [&st](const std::string& label) {
+    return ImGui::CalcTextSize(label.c_str(), nullptr, true).x + 2 * st.FramePadding.x;
+  };
+  const float lessons_w = width(drawer_ == 1 ? close : lessons), params_w = width(drawer_ == 2 ? close : params);
+  // In the menu bar ImGui lays items out with more room around them: a margin as wide again.
+  const float right = ImGui::GetWindowContentRegionMax().x - (title ? st.WindowPadding.x + st.ItemSpacing.x : 0.0f);
+  if (title) {
+    // Beside the menus: the lesson's title when it fits, then both buttons at the right.
+    const std::string t = lesson_title(tr_, state_.view().id);
+    const float room = right - ImGui::GetCursorPosX() - lessons_w - params_w - 3 * st.ItemSpacing.x;
+    if (ImGui::CalcTextSize(t.c_str()).x <= room) {
+      ImGui::TextUnformatted(t.c_str());
+      note_item(ctx, "text", "title");
+    }
+    ImGui::SameLine(std::max(ImGui::GetCursorPosX(), right - lessons_w - params_w - st.ItemSpacing.x));
+  }
+  if (ImGui::Button(drawer_ == 1 ? close.c_str() : lessons.c_str())) drawer_ = drawer_ == 1 ? 0 : 1;
+  note_item(ctx, "button", "lessons");
+  ImGui::SameLine(std::max(ImGui::GetCursorPosX(), right - params_w));
+  if (ImGui::Button(drawer_ == 2 ? close.c_str() : params.c_str())) drawer_ = drawer_ == 2 ? 0 : 2;
+  note_item(ctx, "button", "params");
+}
+
 void App::draw_narrow(UiContext& ctx) {
   narrow_ = ctx.narrow = true;
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   const float s = ctx.scale;
+  narrow_low_ = vp->Size.y < kNarrowHeight * s;
   const ImGuiStyle& st = ImGui::GetStyle();
   // Every control at least a finger tall: sliders, buttons, tabs, headers.
   const float pad_y = std::max(st.FramePadding.y, std::ceil((kFinger * s - ImGui::GetFontSize()) / 2));
@@ -184,17 +213,7 @@ void App::draw_narrow(UiContext& ctx) {
   ImGui::PopStyleVar(2);
   draw_menu_bar(ctx);
 
-  // The drawers' buttons: the lesson list on the left, all the parameters on the right.
-  const std::string lessons = tr_("ui.narrow.lessons") + "##drawer-lessons";
-  const std::string params = tr_("ui.narrow.params") + "##drawer-params";
-  const std::string close = tr_("ui.narrow.close") + "##drawer-close";
-  if (ImGui::Button(drawer_ == 1 ? close.c_str() : lessons.c_str())) drawer_ = drawer_ == 1 ? 0 : 1;
-  note_item(ctx, "button", "lessons");
-  const float params_w = ImGui::CalcTextSize(tr_(drawer_ == 2 ? "ui.narrow.close" : "ui.narrow.params").c_str()).x +
-                         2 * ImGui::GetStyle().FramePadding.x;
-  ImGui::SameLine(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - params_w));
-  if (ImGui::Button(drawer_ == 2 ? close.c_str() : params.c_str())) drawer_ = drawer_ == 2 ? 0 : 2;
-  note_item(ctx, "button", "params");
+  if (!narrow_low_) draw_drawer_buttons(ctx, false);
 
   if (drawer_ != 0) {
     ImGui::BeginChild("##drawer", {0, 0}, false, ImGuiWindowFlags_AlwaysVerticalScrollbar);
@@ -210,12 +229,14 @@ void App::draw_narrow(UiContext& ctx) {
     drag_scrolls(ImGui::GetCurrentWindow());
     ImGui::EndChild();
   } else {
-    ImGui::PushFont(ctx.fonts.title);
-    ImGui::BeginGroup();
-    wrapped_text(lesson_title(tr_, state_.view().id));
-    ImGui::EndGroup();
-    ImGui::PopFont();
-    note_item(ctx, "text", "title");
+    if (!narrow_low_) {
+      ImGui::PushFont(ctx.fonts.title);
+      ImGui::BeginGroup();
+      wrapped_text(lesson_title(tr_, state_.view().id));
+      ImGui::EndGroup();
+      ImGui::PopFont();
+      note_item(ctx, "text", "title");
+    }
     ImGui::BeginChild("##lesson", {0, 0}, false, ImGuiWindowFlags_AlwaysVerticalScrollbar);
     // The sliders the step shows (all the lesson's without a step), one a line.
     lesson_view_.narrow_sliders = [this, &ctx] {

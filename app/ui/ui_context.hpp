@@ -48,7 +48,7 @@ struct UiContext {
   bool redraw = false;  ///< set by anyone who needs another frame soon
 };
 
-/// Notes the last item (ImGui::GetItemRect…) in ctx.laid_out, when noting.
+/// Notes the last item (ImGui::GetItemRect…) in ctx.laid_out, in the narrow layout.
 void note_item(UiContext& ctx, std::string_view kind, std::string_view id);
 
 /// The translated lesson title ("<view>.title"), or the view id when the

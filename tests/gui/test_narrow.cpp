@@ -119,13 +119,15 @@ TEST_CASE("narrow layout: every lesson title's words fit the drawer whole at 320
       if (box.kind != "lesson") continue;
       const std::string title = app::ui::lesson_title(b.app->tr(), box.id);
       CAPTURE(title);
-      // Each word (a run without spaces) narrower than the title's column.
+      // Each word narrower than the title's column: a run of Latin letters,
+      // digits and signs without a space (Chinese breaks between any two characters).
       std::size_t start = 0;
       while (start < title.size()) {
-        std::size_t end = title.find(' ', start);
-        if (end == std::string::npos) end = title.size();
+        std::size_t end = start;
+        while (end < title.size() && title[end] != ' ' && static_cast<unsigned char>(title[end]) < 0x80) ++end;
         const std::string word = title.substr(start, end - start);
-        CHECK(ImGui::CalcTextSize(word.c_str()).x <= box.rect.z - box.rect.x);
+        CAPTURE(word);
+        if (!word.empty()) CHECK(ImGui::CalcTextSize(word.c_str()).x <= box.rect.z - box.rect.x);
         start = end + 1;
       }
     }
@@ -156,4 +158,99 @@ TEST_CASE("narrow layout only where it belongs: a wide window, lecture mode and 
   REQUIRE(b.app->set_embed(e).empty());
   b.frames(3);
   CHECK_FALSE(b.app->narrow());
+}
+
+// [SECTION] The real window (under Xvfb)
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "app/platform/desktop/window.hpp"
+#include "app/ui/image.hpp"
+
+TEST_CASE("the real window: narrowed to 390×844 it gets the narrow layout, widened it gets the three panels back") {
+  if (!std::getenv("DISPLAY") || !*std::getenv("DISPLAY")) {
+    MESSAGE("no display: skipped (ctest runs this under xvfb-run)");
+    return;
+  }
+  std::string error;
+  std::unique_ptr<app::ui::Window> window = app::ui::Window::create(1280, 800, false, error);
+  CAPTURE(error);
+  REQUIRE(window);
+  app::ui::AppOptions o;
+  o.assets = app::assets_dir();
+  o.lang = "en";
+  o.persist = false;
+  app::ui::App a(*window, o);
+  window->attach(a);
+  struct Detach {
+    app::ui::Window& w;
+    ~Detach() { w.detach(); }
+  } detach{*window};
+  window->show(a.settings(), o.assets / "icons" / "poslab-256.png");
+  auto frames = [&](int n) {
+    for (int i = 0; i < n; ++i) window->run_frame(a, 1.0 / 60);
+  };
+  REQUIRE(a.state().select_view("rope"));
+  frames(6);
+  CHECK_FALSE(a.narrow());
+  window->set_size(390, 844);
+  frames(6);
+  CHECK(a.narrow());
+  int sliders = 0;
+  for (const auto& box : a.laid_out()) sliders += box.kind == "slider";
+  CHECK(sliders > 0);
+  window->set_size(1280, 800);
+  frames(6);
+  CHECK_FALSE(a.narrow());
+}
+
+TEST_CASE("poslab screenshot --size 390x844 draws the narrow layout: the Lessons button where the layout puts it") {
+  if (!std::getenv("DISPLAY") || !*std::getenv("DISPLAY")) {
+    MESSAGE("no display: skipped (ctest runs this under xvfb-run)");
+    return;
+  }
+  namespace fs = std::filesystem;
+  const fs::path png = fs::temp_directory_path() / ("poslab-narrow-" + std::to_string(::getpid()) + ".png");
+  const std::string cmd = std::string(POSLAB_BINARY) + " screenshot --view rope --step 2 --lang en --theme dark --size 390x844 --out " +
+                          png.string() + " 2>/dev/null";
+  const int status = std::system(cmd.c_str());
+  REQUIRE((WIFEXITED(status) && WEXITSTATUS(status) == 0));
+  std::ifstream in(png, std::ios::binary);
+  const std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  fs::remove(png);
+  const app::ui::Image img = app::ui::decode_png(bytes);
+  REQUIRE(img.width == 390);
+  REQUIRE(img.height == 844);
+  // The same layout in blind mode: where the Lessons and All parameters buttons are.
+  test::BlindApp b;
+  b.display = {390, 844};
+  REQUIRE(b.state().select_view("rope"));
+  REQUIRE(b.state().go_to_step(1).empty());
+  b.frames(3);
+  REQUIRE(b.app->narrow());
+  int found = 0;
+  for (const auto& box : b.app->laid_out()) {
+    if (box.kind != "button" || (box.id != "lessons" && box.id != "params")) continue;
+    ++found;
+    CAPTURE(box.id);
+    // Inside the button (4 px in from its edges, clear of its label's middle
+    // third): the button's fill, not the window's background beside it.
+    const int y = static_cast<int>((box.rect.y + box.rect.w) / 2);
+    const int bg_x = box.id == "lessons" ? 2 : img.width - 3;
+    const std::uint32_t bg = img.pixels[static_cast<std::size_t>(y) * img.width + bg_x];
+    int fill = 0, total = 0;
+    for (int yy = static_cast<int>(box.rect.y) + 4; yy < static_cast<int>(box.rect.w) - 4; ++yy)
+      for (int xx = static_cast<int>(box.rect.x) + 4; xx < static_cast<int>(box.rect.x) + 10; ++xx) {
+        ++total;
+        fill += img.pixels[static_cast<std::size_t>(yy) * img.width + xx] != bg;
+      }
+    CHECK(total > 50);
+    CHECK(fill > 0.9 * total);
+  }
+  CHECK(found == 2);
 }
