@@ -515,8 +515,15 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
       if (on && document.activeElement !== field) field.focus({preventScroll: true});
       else if (!on && document.activeElement === field) { field.blur(); canvas.focus({preventScroll: true}); }
     };
+    // A keyboard that sends keypress (a desktop's, iOS's) reaches the program
+    // through GLFW already; one that does not (Android's, keyCode 229) only
+    // fills the field. Registered before GLFW's listener: seen first.
+    let keypressed = false;
+    window.addEventListener('keypress', (e) => { if (e.target === field) keypressed = true; }, true);
     field.addEventListener('input', () => {
-      if (field.value && Module._poslab_text_input) Module.ccall('poslab_text_input', null, ['string'], [field.value]);
+      if (field.value && !keypressed && Module._poslab_text_input)
+        Module.ccall('poslab_text_input', null, ['string'], [field.value]);
+      keypressed = false;
       field.value = '';
     });
   })();
