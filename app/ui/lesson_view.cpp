@@ -340,7 +340,10 @@ float LessonView::narrow_figure_height(float width) const {
   const float top = ImGui::GetCursorScreenPos().y + ImGui::GetScrollY();
   const float room = vp->WorkPos.y + vp->WorkSize.y - top - ImGui::GetStyle().WindowPadding.y - ImGui::GetStyle().ItemSpacing.y;
   // A low screen (a phone on its side) gives the figure what is left, down to 100 pt.
-  const float h = room >= 160.0f * ctx_->scale ? std::min(room, width * 0.95f) : std::max(room, 100.0f * ctx_->scale);
+  // Upright, at least 70 % of the room (the title, subtitle and legend of a
+  // figure no wider than a phone take much of a square block).
+  const float h = room >= 160.0f * ctx_->scale ? std::min(room, std::max(width * 0.95f, room * 0.7f))
+                                               : std::max(room, 100.0f * ctx_->scale);
   return std::floor(std::max(h, 100.0f * ctx_->scale));
 }
 
