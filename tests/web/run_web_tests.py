@@ -791,12 +791,17 @@ def narrow_checks(browser_path, base, native, shots, views_only=None):
             if check(bool(sliders), "narrow phone: rope step 2 shows a slider"):
                 key = sliders[0]["id"]
                 x0, y0, x1, y1 = (c / ratio for c in sliders[0]["rect"])
-                if y1 > h - 10:  # below the first screen: the page scrolls with a finger on its text
-                    b.drag(w / 2, h - 60, w / 2, h - 60 - (y1 - h + 120))
+                if y1 > h - 10:  # below the first screen: the page scrolls with a finger on its words
+                    words = [x for x in screen.get("boxes", []) if x["kind"] == "text" and x["id"] == "caption"]
+                    wy = min(h - 60, words[0]["rect"][3] / ratio - 10) if words else h - 60
+                    b.drag(w / 2, wy, w / 2, wy - (y1 - h + 120))
                     time.sleep(0.5)
                     screen = page_screen(b)
                     s2 = [x for x in screen.get("boxes", []) if x["kind"] == "slider" and x["id"] == key]
+                    was = y1
                     x0, y0, x1, y1 = (c / ratio for c in s2[0]["rect"]) if s2 else (x0, y0, x1, y1)
+                    check(y1 < was - 50 and y1 < h, f"narrow phone: a finger drag on the words scrolls the page "
+                                                    f"(the slider {key} from {was:.0f} to {y1:.0f} CSS px)")
                 before = b.eval("location.hash")
                 b.drag(x0 + 0.2 * (x1 - x0), (y0 + y1) / 2, x0 + 0.9 * (x1 - x0), (y0 + y1) / 2)
                 after = b.wait_for(f"location.hash !== {json.dumps(before)} && location.hash.includes('{key}=') "
