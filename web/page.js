@@ -425,8 +425,10 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
       canvas.dispatchEvent(new MouseEvent(type, {clientX: x, clientY: y, button: 0,
                                                  buttons: type === 'mouseup' ? 0 : 1, bubbles: true, cancelable: true}));
     }
+    // Emscripten's GLFW hands deltaY over as it is, and ImGui adds it to its
+    // wheel: +1 is one notch up (zoom in).
     function wheel(x, y, notches) {
-      canvas.dispatchEvent(new WheelEvent('wheel', {clientX: x, clientY: y, deltaY: -100 * notches, deltaMode: 0,
+      canvas.dispatchEvent(new WheelEvent('wheel', {clientX: x, clientY: y, deltaY: notches, deltaMode: 0,
                                                     bubbles: true, cancelable: true}));
     }
     function two() {

@@ -412,6 +412,7 @@ EMSCRIPTEN_KEEPALIVE const char* poslab_screen() {
   j["windows"] = windows;
   // The narrow layout's widgets (issue 33), in device pixels like "display".
   j["narrow"] = app.narrow();
+  j["step"] = app.state().current_step() ? app.state().step() + 1 : 0;  ///< the guided step shown, 1-based (0: none)
   j["ratio"] = web::g_page->platform->content_scale();
   nlohmann::ordered_json boxes = nlohmann::ordered_json::array();
   for (const ui::LaidOutBox& b : app.laid_out())
