@@ -239,15 +239,20 @@ void controls(LessonUi& ui) {
     ImGui::SameLine();
     help_marker(tr("lab.train_help").c_str());
     ImGui::SameLine();
+    // Wrapped at the window's edge: on a phone it is longer than the line (issue 33).
+    ImGui::PushTextWrapPos(0.0f);
     ImGui::TextUnformatted(tr.format("lab.will_train", {{"n", fig::num(static_cast<double>(st.plan.configs().size()))},
                                                         {"steps", fig::num(st.plan.steps)}})
                                .c_str());
+    ImGui::PopTextWrapPos();
     return;
   }
   if (st.ready) {
     if (ImGui::Button((tr("lab.reset_button") + "##lab-reset").c_str())) ui.set_param("lab_train", false);
     ImGui::SameLine();
+    ImGui::PushTextWrapPos(0.0f);
     ImGui::TextUnformatted(tr.format("lab.trained", {{"n", fig::num(static_cast<double>(st.plan.configs().size()))}}).c_str());
+    ImGui::PopTextWrapPos();
     return;
   }
   if (ImGui::Button((tr("lab.stop_button") + "##lab-stop").c_str())) ui.set_param("lab_train", false);
