@@ -782,8 +782,11 @@ def narrow_checks(browser_path, base, native, shots, views_only=None):
                                            f"nothing outside or overlapping, figure on the first screen {bad[:5]}")
             if name != "phone":
                 continue
-            # A touch drag on the step's first slider: the link follows.
-            b.eval("location.hash = '#view=rope&step=2'")
+            # A touch drag on the step's first slider: the link follows. On the link
+            # opened afresh, as from a slide: after Page.captureScreenshot headless
+            # Chromium delivered the finger's moves late, which read as a long press.
+            b.call("Page.navigate", url=f"{base}#view=rope&step=2")
+            b.wait_for("document.body && document.body.dataset.ready")
             b.wait_for("JSON.parse(Module.ccall('poslab_screen', 'string', [], [])).step === 2", 10)
             time.sleep(1)
             screen = page_screen(b)
