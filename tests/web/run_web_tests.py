@@ -785,6 +785,8 @@ def narrow_checks(browser_path, base, native, shots, views_only=None):
             # A touch drag on the step's first slider: the link follows. On the link
             # opened afresh, as from a slide: after Page.captureScreenshot headless
             # Chromium delivered the finger's moves late, which read as a long press.
+            b.call("Page.navigate", url="about:blank")
+            time.sleep(0.5)
             b.call("Page.navigate", url=f"{base}#view=rope&step=2")
             b.wait_for("document.body && document.body.dataset.ready")
             b.wait_for("JSON.parse(Module.ccall('poslab_screen', 'string', [], [])).step === 2", 10)
