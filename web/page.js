@@ -409,27 +409,126 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
     if (e.dataTransfer.files[0]) openSessionFile(e.dataTransfer.files[0]);
   }, true);
 
-  // Touch: a tap is a click, a drag is a drag with the left button. Pointer
-  // events for touch and pen become the mouse events the program listens to.
-  function asMouse(type, e) {
-    canvas.dispatchEvent(new MouseEvent(type, {clientX: e.clientX, clientY: e.clientY, button: 0,
-                                               buttons: type === 'mouseup' ? 0 : 1, bubbles: true, cancelable: true}));
-  }
-  canvas.addEventListener('pointerdown', (e) => {
-    if (e.pointerType === 'mouse') return;
-    e.preventDefault();
-    canvas.setPointerCapture(e.pointerId);
-    asMouse('mousemove', e);
-    asMouse('mousedown', e);
-  });
-  canvas.addEventListener('pointermove', (e) => { if (e.pointerType !== 'mouse') { e.preventDefault(); asMouse('mousemove', e); } });
-  const up = (e) => { if (e.pointerType !== 'mouse') { e.preventDefault(); asMouse('mouseup', e); } };
-  canvas.addEventListener('pointerup', up);
-  canvas.addEventListener('pointercancel', up);
-  // The touch events themselves would reach the program as button presses at the old position.
-  for (const t of ['touchstart', 'touchmove', 'touchend', 'touchcancel'])
-    window.addEventListener(t, (e) => { if (e.target === canvas) { e.stopImmediatePropagation(); e.preventDefault(); } },
-                            {capture: true, passive: false});
+  // ---- touch (issue 33): a tap is a click, a drag is a drag with the left
+  // button (a slider's track, a figure's pan, the page's scroll); two
+  // fingers pinch a figure (wheel notches at their middle: the figure under
+  // them zooms, as a click then the wheel does) and drag it; a long press
+  // shows what hover shows (the value under the finger: the button is let
+  // go away from the finger, which then moves the pointer alone).
+  (function touchAsMouse() {
+    const NOTCH = Math.log(1.18);      // one wheel notch zooms a figure by 1.18 (plot_widget.cpp)
+    const LONG_PRESS_MS = 500, STILL_PX = 8;
+    const fingers = new Map();         // pointerId → {x, y}
+    let pressed = null;                // the finger holding the button: {id, x0, y0, timer, hover}
+    let pinch = null;                  // two fingers: {mid0, dist, at: where the button is held, acc}
+    function asMouse(type, x, y) {
+      canvas.dispatchEvent(new MouseEvent(type, {clientX: x, clientY: y, button: 0,
+                                                 buttons: type === 'mouseup' ? 0 : 1, bubbles: true, cancelable: true}));
+    }
+    // Emscripten's GLFW hands deltaY over as it is, and ImGui adds it to its
+    // wheel: +1 is one notch up (zoom in).
+    function wheel(x, y, notches) {
+      canvas.dispatchEvent(new WheelEvent('wheel', {clientX: x, clientY: y, deltaY: notches, deltaMode: 0,
+                                                    bubbles: true, cancelable: true}));
+    }
+    function two() {
+      const [a, b] = [...fingers.values()];
+      return {mid: {x: (a.x + b.x) / 2, y: (a.y + b.y) / 2}, dist: Math.max(1, Math.hypot(a.x - b.x, a.y - b.y))};
+    }
+    canvas.addEventListener('pointerdown', (e) => {
+      if (e.pointerType === 'mouse') return;
+      e.preventDefault();
+      canvas.setPointerCapture(e.pointerId);
+      fingers.set(e.pointerId, {x: e.clientX, y: e.clientY});
+      if (fingers.size === 1) {
+        asMouse('mousemove', e.clientX, e.clientY);
+        asMouse('mousedown', e.clientX, e.clientY);
+        pressed = {id: e.pointerId, x0: e.clientX, y0: e.clientY, hover: false, timer: setTimeout(() => {
+          // Held still: let the button go away from everything, then hover at the finger.
+          if (!pressed || pinch) return;
+          pressed.hover = true;
+          asMouse('mousemove', -10000, -10000);
+          asMouse('mouseup', -10000, -10000);
+          asMouse('mousemove', pressed.x0, pressed.y0);
+        }, LONG_PRESS_MS)};
+      } else if (fingers.size === 2 && pressed && !pressed.hover) {
+        clearTimeout(pressed.timer);
+        const t = two();
+        const first = fingers.get(pressed.id) || {x: pressed.x0, y: pressed.y0};
+        pinch = {mid0: t.mid, dist: t.dist, at: {x: first.x, y: first.y}, acc: 0};
+      }
+    });
+    canvas.addEventListener('pointermove', (e) => {
+      if (e.pointerType === 'mouse' || !fingers.has(e.pointerId)) return;
+      e.preventDefault();
+      fingers.set(e.pointerId, {x: e.clientX, y: e.clientY});
+      if (pinch && fingers.size >= 2) {
+        const t = two();
+        // Two fingers drag: the held button moves with their middle.
+        asMouse('mousemove', pinch.at.x + t.mid.x - pinch.mid0.x, pinch.at.y + t.mid.y - pinch.mid0.y);
+        pinch.acc += Math.log(t.dist / pinch.dist);
+        pinch.dist = t.dist;
+        while (Math.abs(pinch.acc) >= NOTCH) {
+          const n = pinch.acc > 0 ? 1 : -1;
+          wheel(pinch.at.x + t.mid.x - pinch.mid0.x, pinch.at.y + t.mid.y - pinch.mid0.y, n);
+          pinch.acc -= n * NOTCH;
+        }
+        return;
+      }
+      if (!pressed || e.pointerId !== pressed.id) return;
+      if (Math.hypot(e.clientX - pressed.x0, e.clientY - pressed.y0) > STILL_PX) clearTimeout(pressed.timer);
+      asMouse('mousemove', e.clientX, e.clientY);
+    });
+    const up = (e) => {
+      if (e.pointerType === 'mouse' || !fingers.has(e.pointerId)) return;
+      e.preventDefault();
+      fingers.delete(e.pointerId);
+      if (!pressed) return;
+      if (pinch) {
+        // The first finger up ends the gesture; the button is let go where it is held.
+        if (fingers.size === 1 || e.pointerId === pressed.id) {
+          asMouse('mouseup', -10000, -10000);
+          pinch = null;
+          pressed.hover = true;  // the other finger's moves do nothing more until it is up too
+        }
+        if (fingers.size === 0) pressed = null;
+        return;
+      }
+      if (e.pointerId !== pressed.id) return;
+      clearTimeout(pressed.timer);
+      if (!pressed.hover) asMouse('mouseup', e.clientX, e.clientY);
+      pressed = null;
+    };
+    canvas.addEventListener('pointerup', up);
+    canvas.addEventListener('pointercancel', up);
+    // The touch events themselves would reach the program as button presses at the old position.
+    for (const t of ['touchstart', 'touchmove', 'touchend', 'touchcancel'])
+      window.addEventListener(t, (e) => { if (e.target === canvas) { e.stopImmediatePropagation(); e.preventDefault(); } },
+                              {capture: true, passive: false});
+  })();
+  // ---- the on-screen keyboard (issue 33): while the program types into one
+  // of its fields (a slider's value), the hidden #keyboard field holds the
+  // focus, so a phone shows its keyboard; what is typed there goes to the
+  // program, Enter and Backspace as the keys they are.
+  (function keyboardField() {
+    const field = document.getElementById('keyboard');
+    if (!field) return;
+    poslab.textInput = (on) => {
+      if (on && document.activeElement !== field) field.focus({preventScroll: true});
+      else if (!on && document.activeElement === field) { field.blur(); canvas.focus({preventScroll: true}); }
+    };
+    // A keyboard that sends keypress (a desktop's, iOS's) reaches the program
+    // through GLFW already; one that does not (Android's, keyCode 229) only
+    // fills the field. Registered before GLFW's listener: seen first.
+    let keypressed = false;
+    window.addEventListener('keypress', (e) => { if (e.target === field) keypressed = true; }, true);
+    field.addEventListener('input', () => {
+      if (field.value && !keypressed && Module._poslab_text_input)
+        Module.ccall('poslab_text_input', null, ['string'], [field.value]);
+      keypressed = false;
+      field.value = '';
+    });
+  })();
 })();
 
 // ---- the accessible mirror (issue 31): the canvas is opaque to a screen

@@ -172,6 +172,7 @@ UiContext App::context() {
   if (lecture_) ctx.plot.min_text = std::ceil(kLectureMinTextShare * ImGui::GetIO().DisplaySize.y);
   ctx.lecture = lecture_;
   ctx.embed = embed_.has_value();
+  ctx.laid_out = &laid_out_;
   ctx.now = now_;
   return ctx;
 }
@@ -231,6 +232,8 @@ void App::draw(double dt) {
   }
   // One modal at a time, opened before anything is drawn (modal_queue.hpp).
   modals_.next_frame(modal_showing());
+  laid_out_.clear();
+  narrow_ = false;
   UiContext ctx = context();
   state_.tick_animation(dt);
   export_ui_.tick(ctx, recorder_);

@@ -212,6 +212,13 @@ class App {
   FigureCache& figures() { return figures_; }
   ParamsPanel& params_panel() { return params_panel_; }
   LessonView& lesson_view() { return lesson_view_; }
+  /// The last frame drew the narrow layout (a phone, a tablet, a narrow
+  /// window: one column, figure first; shell.cpp), and the widgets it laid out.
+  bool narrow() const { return narrow_; }
+  const std::vector<LaidOutBox>& laid_out() const { return laid_out_; }
+  /// The narrow layout's drawer: 0 none, 1 the lesson list, 2 all the parameters.
+  int drawer() const { return drawer_; }
+  void set_drawer(int which) { drawer_ = which; }
   ExportChoice& export_choice() { return export_choice_; }
   SweepRecorder& recorder() { return recorder_; }
   ExportUi& export_ui() { return export_ui_; }
@@ -252,6 +259,11 @@ class App {
   /// keep_aside(file) when this App is the folder's writer; "" when not moved.
   std::filesystem::path keep_unreadable(const std::filesystem::path& file);
   void draw_shell(UiContext& ctx);
+  void draw_narrow(UiContext& ctx);  // shell.cpp
+  /// The narrow layout's Lessons and All parameters buttons (Close when
+  /// their drawer is open), from the cursor to the right edge; `title`: the
+  /// lesson's title between them when it fits (a phone on its side: in the menu bar).
+  void draw_drawer_buttons(UiContext& ctx, bool title);
   void draw_lecture(UiContext& ctx);
   void draw_embed(UiContext& ctx);  // embed.cpp
   void draw_presenter_tools(UiContext& ctx);
@@ -311,6 +323,10 @@ class App {
   std::string applied_theme_;
   bool fonts_dirty_ = true;
   bool lecture_ = false;
+  bool narrow_ = false;
+  bool narrow_low_ = false;  ///< the narrow layout on a low screen (a phone on its side): buttons in the menu bar
+  int drawer_ = 0;
+  std::vector<LaidOutBox> laid_out_;
   std::optional<EmbedOptions> embed_;
   struct Saved {
     std::string theme;

@@ -156,8 +156,12 @@ void LessonView::whole_page() {
     }
   }
   const LessonScreen* screen = lesson_screen(ctx_->state.view().id);
-  if (screen && screen->draw) screen->draw(*this);
-  else default_layout();
+  if (screen && screen->draw) {
+    screen->draw(*this);
+    if (ctx_->narrow && narrow_sliders) narrow_sliders();  // the screen's own layout; its sliders below it
+  } else {
+    default_layout();
+  }
   if (!ctx_->lecture) notes_check();
 }
 
@@ -228,6 +232,10 @@ void LessonView::symbol_tooltip(const std::string& text) {
 
 void LessonView::step_layout(const Scene& step) {
   UiContext& c = *ctx_;
+  if (c.narrow) {
+    narrow_step(step);
+    return;
+  }
   const ViewDef& v = c.state.view();
   const std::string& lang = c.tr.lang();
   if (const Deck* steps = c.state.steps()) step_bar(*steps);
@@ -321,6 +329,179 @@ void LessonView::step_layout(const Scene& step) {
   if (c.lecture) return;
   if (ImGui::CollapsingHeader(c.tr("ui.steps.reference").c_str())) paragraph(std::string(v.id) + ".text");
   notes_check();
+}
+
+// [SECTION] The narrow layout (issue 33): a phone, a tablet, a narrow window
+
+float LessonView::narrow_figure_height(float width) const {
+  // Measured from the top of the page (not the scrolled cursor): scrolling
+  // must not resize, and so rebuild, the figure.
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  const float top = ImGui::GetCursorScreenPos().y + ImGui::GetScrollY();
+  const float room = vp->WorkPos.y + vp->WorkSize.y - top - ImGui::GetStyle().WindowPadding.y - ImGui::GetStyle().ItemSpacing.y;
+  // A low screen (a phone on its side) gives the figure what is left, down to 100 pt.
+  // Upright, at least 70 % of the room (the title, subtitle and legend of a
+  // figure no wider than a phone take much of a square block).
+  const float h = room >= 160.0f * ctx_->scale ? std::min(room, std::max(width * 0.95f, room * 0.7f))
+                                               : std::max(room, 100.0f * ctx_->scale);
+  return std::floor(std::max(h, 100.0f * ctx_->scale));
+}
+
+void LessonView::narrow_step_bar(const Deck& steps) {
+  UiContext& c = *ctx_;
+  const int n = static_cast<int>(steps.scenes.size());
+  const std::string where =
+      c.tr.format("ui.steps.indicator", {{"step", std::to_string(c.state.step() + 1)}, {"count", std::to_string(n)}});
+  const std::string back = c.tr("ui.steps.back"), next = c.tr("ui.steps.next");
+  const ImGuiStyle& st = ImGui::GetStyle();
+  const float w = ImGui::GetContentRegionAvail().x;
+  // Big buttons a thumb hits: a third of the width each (at least their words).
+  const float bw = std::max({ImGui::CalcTextSize(back.c_str()).x + 2 * st.FramePadding.x,
+                             ImGui::CalcTextSize(next.c_str()).x + 2 * st.FramePadding.x, std::floor(w / 3)});
+  const float where_w = ImGui::CalcTextSize(where.c_str()).x;
+  const bool one_row = 2 * bw + where_w + 2 * st.ItemSpacing.x <= w;
+  if (!one_row) {
+    ImGui::TextUnformatted(where.c_str());
+    note_item(c, "text", "step");
+  }
+  auto report = [&c](const std::string& why) {
+    if (!why.empty()) c.toasts.push(why, ToastKind::error);
+  };
+  const float x0 = ImGui::GetCursorPosX();
+  if (ImGui::Button(back.c_str(), {bw, 0})) report(c.state.prev_step());
+  note_item(c, "button", "back");
+  if (one_row) {
+    ImGui::SameLine(x0 + std::floor((w - where_w) / 2));
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(where.c_str());
+    note_item(c, "text", "step");
+  }
+  ImGui::SameLine(x0 + w - bw);
+  if (ImGui::Button(next.c_str(), {bw, 0})) report(c.state.next_step());
+  note_item(c, "button", "next");
+}
+
+void LessonView::narrow_step(const Scene& step) {
+  UiContext& c = *ctx_;
+  const ViewDef& v = c.state.view();
+  const std::string& lang = c.tr.lang();
+  if (const Deck* steps = c.state.steps()) narrow_step_bar(*steps);
+  // The figure first, at full width, wholly on the first screen.
+  std::string_view fig_id = c.state.step_revealed() && !step.reveal_figure.empty() ? std::string_view(step.reveal_figure)
+                                                                                    : std::string_view(step.figure);
+  if (fig_id.empty() && !v.figures.empty()) fig_id = v.figures.front().id;
+  const LessonScreen* screen = lesson_screen(v.id);
+  const bool screen_draws_it =
+      screen && std::find(screen->replaces.begin(), screen->replaces.end(), fig_id) != screen->replaces.end();
+  if (screen && screen->step_controls) {
+    screen->step_controls(*this);
+    ImGui::Spacing();
+  }
+  const float w = ImGui::GetContentRegionAvail().x;
+  const float h = narrow_figure_height(w);
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  if (screen_draws_it && screen->draw_replaced) {
+    screen->draw_replaced(*this, fig_id, {w, h});
+    last_plot_ = last_figure_ = {at.x, at.y, at.x + w, at.y + h};
+  } else if (screen_draws_it) {
+    screen->draw(*this);
+  } else if (!fig_id.empty()) {
+    hide_figure_data_ = step.hide_figure && !c.state.step_revealed();
+    figure(fig_id, {w, h});
+    hide_figure_data_ = false;
+  }
+  if (c.laid_out) c.laid_out->push_back({"figure", std::string(fig_id), last_figure_});
+  ImGui::Spacing();
+
+  // The step's words below it, the whole width, no box of their own. A
+  // formula wider than a phone (one unbreakable word) makes them smaller,
+  // down to 70 %, rather than run off the screen; measured in the frame before.
+  const std::string hint = c.tr("ui.steps.reveal_hint");
+  std::string shown = step.caption.in(lang);
+  const float width = ImGui::GetContentRegionAvail().x;
+  const std::string scale_key = std::string(v.id) + "/" + std::to_string(c.state.step()) + "/" +
+                                (c.state.step_revealed() ? "a/" : "q/") + lang + "/" + std::to_string(std::lround(width));
+  float& words_scale = words_scale_.try_emplace(scale_key, 1.0f).first->second;
+  ImGui::SetWindowFontScale(words_scale);
+  ImGui::BeginGroup();
+  if (!step.caption.empty()) {
+    ImGui::BeginGroup();
+    wrapped_text(shown);
+    ImGui::EndGroup();
+    note_item(c, "text", "caption");
+  }
+  if (step.has_question()) {
+    ImGui::Spacing();
+    ImGui::BeginGroup();
+    ImGui::PushFont(c.fonts.bold);
+    ImGui::PushStyleColor(ImGuiCol_Text, c.pal.accent);
+    wrapped_text(labelled(c.tr("ui.steps.predict"), step.question.in(lang)),
+                 ImGui::GetCursorPosX() + ImGui::GetContentRegionAvail().x - ImGui::GetFontSize());
+    ImGui::PopStyleColor();
+    ImGui::PopFont();
+    ImGui::EndGroup();
+    note_item(c, "text", "question");
+    shown += " " + step.question.in(lang);
+    ImGui::BeginGroup();
+    if (c.state.step_revealed()) {
+      wrapped_text(labelled(c.tr("ui.steps.answer"), step.answer.in(lang)));
+      shown += " " + step.answer.in(lang);
+    } else {
+      wrapped_colored(ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled), hint);
+    }
+    ImGui::EndGroup();
+    note_item(c, "text", c.state.step_revealed() ? "answer" : "hint");
+  }
+  ImGui::EndGroup();
+  ImGui::SetWindowFontScale(1.0f);
+  if (const float drawn = ImGui::GetItemRectSize().x; drawn > width + 0.5f && words_scale > 0.7f) {
+    words_scale = std::max(0.7f, std::floor(words_scale * width / drawn * 100.0f) / 100.0f);
+    c.redraw = true;
+  }
+  if (ImGui::IsItemHovered()) symbol_tooltip(shown);
+  ImGui::Spacing();
+  // The sliders this step shows, then the rest of the lesson folded below.
+  if (narrow_sliders) narrow_sliders();
+  ImGui::Spacing();
+  if (ImGui::Button(c.tr("ui.steps.show_all").c_str())) {
+    const std::string why = c.state.go_to_step(-1);
+    if (!why.empty()) c.toasts.push(why, ToastKind::error);
+  }
+  if (v.readouts && ImGui::CollapsingHeader(c.tr("ui.lesson.readouts").c_str())) readouts();
+  if (ImGui::CollapsingHeader(c.tr("ui.steps.reference").c_str())) paragraph(std::string(v.id) + ".text");
+  notes_check();
+}
+
+void LessonView::narrow_figures() {
+  UiContext& c = *ctx_;
+  const ViewDef& v = c.state.view();
+  // One figure at a time at full width; tabs switch between them.
+  const float w = ImGui::GetContentRegionAvail().x;
+  if (v.figures.size() > 1 && ImGui::BeginTabBar("##narrow-figures", ImGuiTabBarFlags_FittingPolicyScroll)) {
+    for (const FigureDef& f : v.figures) {
+      const std::string label = figure_tab(v, f.id) + "###" + std::string(f.id);
+      if (ImGui::BeginTabItem(label.c_str())) {
+        figure(f.id, {w, narrow_figure_height(w)});
+        if (c.laid_out) c.laid_out->push_back({"figure", std::string(f.id), last_figure_});
+        ImGui::EndTabItem();
+      }
+    }
+    ImGui::EndTabBar();
+  } else if (v.figures.size() == 1) {
+    figure(v.figures.front().id, {w, narrow_figure_height(w)});
+    if (c.laid_out) c.laid_out->push_back({"figure", std::string(v.figures.front().id), last_figure_});
+  }
+  ImGui::Spacing();
+  if (narrow_sliders) narrow_sliders();
+  ImGui::Spacing();
+  paragraph(std::string(v.id) + ".text");
+  ImGui::Spacing();
+  readouts();
+  for (std::string_view id : v.tables) {
+    ImGui::Spacing();
+    const std::string header = c.tr.format("ui.table.header", {{"id", std::string(id)}}) + "##" + std::string(id);
+    if (ImGui::CollapsingHeader(header.c_str())) table(id);
+  }
 }
 
 // [SECTION] LessonUi: parameters
@@ -621,6 +802,10 @@ void LessonView::notes_check() {
 void LessonView::default_layout() {
   UiContext& c = *ctx_;
   const ViewDef& v = c.state.view();
+  if (c.narrow && !c.lecture) {
+    narrow_figures();
+    return;
+  }
   if (!c.lecture) {
     paragraph(std::string(v.id) + ".text");
     ImGui::Spacing();

@@ -48,6 +48,10 @@ class LessonView final : public LessonUi {
 
   TableView& tables() { return tables_; }
 
+  /// The narrow layout (UiContext::narrow): what a step draws after its
+  /// words — the sliders the step shows (set by the shell each frame).
+  std::function<void()> narrow_sliders;
+
   /// Figure `id` of the current lesson alone, as a block of `size` (embed
   /// mode: a course page's <iframe>); the conflict banner instead when the
   /// parameters conflict.
@@ -97,6 +101,16 @@ class LessonView final : public LessonUi {
   /// front, and the rest of the lesson folded below.
   void step_layout(const Scene& step);
   void step_bar(const Deck& steps);
+  /// The narrow layout's step (issue 33): big Back and Next around where we
+  /// are, the figure at full width on the first screen, the words, the sliders.
+  void narrow_step(const Scene& step);
+  void narrow_step_bar(const Deck& steps);
+  /// The narrow layout's lesson without steps: its figures as tabs, one at full width.
+  void narrow_figures();
+  /// The height of a figure block at the cursor in the narrow layout: the
+  /// figure's top and bottom on the screen (above the fold), not taller than
+  /// its width allows.
+  float narrow_figure_height(float width) const;
   /// The folded "Notes check" panel: the lesson's notes_check text and the
   /// readouts that check the notes.
   void notes_check();
@@ -133,6 +147,9 @@ class LessonView final : public LessonUi {
   std::unique_ptr<fig::Figure> layers_figure_;
   std::uint64_t layers_key_ = 0;
   int layers_frame_ = -1;  ///< ImGui's frame count when the banner last drew it
+  /// The narrow layout: the font scale a step's words need to fit the
+  /// column (a formula is one unbreakable word), by view, step, answer, language and width.
+  std::map<std::string, float, std::less<>> words_scale_;
 };
 
 }  // namespace poslab::app::ui

@@ -115,8 +115,10 @@ void App::draw_menu_bar(UiContext& ctx) {
     for (const std::string& line : platform_.about_lines(tr)) ImGui::TextDisabled("%s", line.c_str());  // the page: its version, offline
     ImGui::EndMenu();
   }
+  // A phone on its side: the drawers' buttons here, not in a row of their own (shell.cpp).
+  if (narrow_ && narrow_low_) draw_drawer_buttons(ctx, true);
   // Right side: the preset in use.
-  if (!state_.preset_id().empty()) {
+  else if (!state_.preset_id().empty()) {
     const std::string p = tr.format("ui.preset.current", {{"id", state_.preset_id()}});
     ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - ImGui::CalcTextSize(p.c_str()).x);
     ImGui::TextDisabled("%s", p.c_str());

@@ -183,6 +183,7 @@ void ParamsPanel::draw_compact(UiContext& ctx, std::span<const std::string> keys
 void ParamsPanel::name_line(UiContext& ctx, const core::ParamSpec& spec, bool compact) {
   const std::string name = param_name(ctx.tr, spec.key, ctx.state.view().group);
   ImGui::TextUnformatted(name.c_str());
+  note_item(ctx, "text", spec.key);
   context_menu(ctx, spec);
   if (!spec.unit.empty()) {
     // Full-width parentheses in Chinese, as units are written in its running
@@ -190,6 +191,7 @@ void ParamsPanel::name_line(UiContext& ctx, const core::ParamSpec& spec, bool co
     const std::string unit = ctx.tr.format("ui.params.unit", {{"unit", unit_text(ctx.tr, spec.unit)}});
     ImGui::SameLine(0, unit.rfind("（", 0) == 0 ? 0 : 4 * ctx.scale);
     ImGui::TextDisabled("%s", unit.c_str());
+    note_item(ctx, "text", spec.key);
   }
   const std::string help = help_text(ctx.tr, spec, ctx.state.view().group);
   if (!help.empty()) {
@@ -293,6 +295,8 @@ void ParamsPanel::numeric(UiContext& ctx, const core::ParamSpec& spec, double va
     ImGui::SetNextItemWidth(-FLT_MIN);
     const bool enter = ImGui::InputText("##typed", &typing_buf_,
                                         ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll);
+    // The on-screen keyboard took the bottom of the page: the field scrolls above it.
+    if (ctx.narrow && !ImGui::IsItemVisible()) ImGui::SetScrollHereY(0.5f);
     const bool focused_now = typing_focus_;
     typing_focus_ = false;
     if (enter) {
@@ -345,10 +349,22 @@ void ParamsPanel::numeric(UiContext& ctx, const core::ParamSpec& spec, double va
   }
   if (ImGui::IsItemActive()) drag_range_[std::string(spec.key)] = {lo, hi};
   else if (const auto it = drag_range_.find(spec.key); it != drag_range_.end()) drag_range_.erase(it);
+  note_item(ctx, "slider", spec.key);
   if (ImGui::IsItemHovered() && !ImGui::IsItemActive()) ImGui::SetTooltip("%s", ctx.tr("ui.params.ctrl_click").c_str());
   ImGui::SameLine(0, spacing);
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted(shown_value.c_str());
+  note_item(ctx, "text", spec.key);
+  // A click (a tap: no Ctrl on a phone) on the number types an exact value.
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetMouseCursor(ImGuiMouseCursor_TextInput);
+    ImGui::SetTooltip("%s", ctx.tr("ui.params.value_tap").c_str());
+  }
+  if (ImGui::IsItemClicked(ImGuiMouseButton_Left)) {
+    typing_key_ = std::string(spec.key);
+    typing_buf_ = core::format_number(value);
+    typing_focus_ = true;
+  }
   if (compact) return;
   // The slider's range under its two ends, small and muted.
   const std::string lo_text = number(lo);

@@ -11,6 +11,12 @@
 
 namespace poslab::app::ui {
 
+void note_item(UiContext& ctx, std::string_view kind, std::string_view id) {
+  if (!ctx.laid_out || !ctx.narrow) return;
+  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  ctx.laid_out->push_back({std::string(kind), std::string(id), {a.x, a.y, b.x, b.y}});
+}
+
 std::string lesson_title(const Translator& tr, std::string_view view_id) {
   const std::string key = std::string(view_id) + ".title";
   const std::string& t = tr(key);

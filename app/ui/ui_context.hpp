@@ -15,6 +15,17 @@
 
 namespace poslab::app::ui {
 
+/// One widget as the narrow layout laid it out (issue 33): what it is
+/// ("text", "slider", "button", "figure"), whose it is (a key, a label) and
+/// where, in screen coordinates (x0, y0, x1, y1). Tests and the browser's
+/// poslab_layout() read them: no text clipped or overlapping, every slider's
+/// hit box at least 44 CSS px tall.
+struct LaidOutBox {
+  std::string kind;
+  std::string id;
+  ImVec4 rect{0, 0, 0, 0};
+};
+
 struct UiContext {
   AppState& state;
   const Translator& tr;
@@ -28,9 +39,17 @@ struct UiContext {
   float scale = 1;  ///< UI scale × content scale: multiply sizes in points by it
   bool lecture = false;
   bool embed = false;  ///< a course page's <iframe> (App::set_embed): no Export button above the figure
+  /// The narrow layout (a phone, a tablet, a narrow window; shell.cpp): one
+  /// column, figure first, controls a finger can hit.
+  bool narrow = false;
+  /// Where the narrow layout notes its widgets this frame (null: not noted).
+  std::vector<LaidOutBox>* laid_out = nullptr;
   double now = 0;   ///< seconds since start
   bool redraw = false;  ///< set by anyone who needs another frame soon
 };
+
+/// Notes the last item (ImGui::GetItemRect…) in ctx.laid_out, in the narrow layout.
+void note_item(UiContext& ctx, std::string_view kind, std::string_view id);
 
 /// The translated lesson title ("<view>.title"), or the view id when the
 /// lesson has no title yet.

@@ -256,18 +256,21 @@ void controls(LessonUi& ui) {
     const double per_model =
         std::max(1.0, std::round(st.plan.steps * cl::training_step_flops(st.plan.base()) / kFlopsPerCoreSecond));
     const double wall = per_model * std::ceil(static_cast<double>(models) / std::max(1, std::min(lanes, models)));
-    ImGui::TextWrapped("%s", tr.format("lab.will_train", {{"n", fig::num(models)},
+    // Wrapped at the window's edge (on a phone it is longer than the line,
+    // issue 33) by the project's wrapping, which never breaks "1,500".
+    wrapped_text(tr.format("lab.will_train", {{"n", fig::num(models)},
                                                         {"steps", fig::num(st.plan.steps)},
                                                         {"cpu", fig::num(per_model)},
                                                         {"k", fig::num(std::min(lanes, models))},
-                                                        {"wall", fig::num(wall)}})
-                                 .c_str());
+                                                        {"wall", fig::num(wall)}}));
     return;
   }
   if (st.ready) {
     if (ImGui::Button((tr("lab.reset_button") + "##lab-reset").c_str())) ui.set_param("lab_train", false);
     ImGui::SameLine();
+    ImGui::PushTextWrapPos(0.0f);
     ImGui::TextUnformatted(tr.format("lab.trained", {{"n", fig::num(static_cast<double>(st.plan.configs().size()))}}).c_str());
+    ImGui::PopTextWrapPos();
     return;
   }
   if (ImGui::Button((tr("lab.stop_button") + "##lab-stop").c_str())) ui.set_param("lab_train", false);

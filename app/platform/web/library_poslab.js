@@ -33,6 +33,12 @@ mergeInto(LibraryManager.library, {
     HEAPF64[ratio >> 3] = fit.ratio;
   },
 
+  // The program types into a field of its own (on) or stopped (off): the
+  // page's keyboard field takes the focus, so a phone shows its keyboard.
+  poslab_js_text_input: function(on) {
+    if (Module.poslab.textInput) Module.poslab.textInput(!!on);
+  },
+
   poslab_js_message: function(text, isError) {
     Module.poslab.showMessage(UTF8ToString(text), !!isError);
   },

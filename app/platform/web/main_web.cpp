@@ -40,6 +40,7 @@ char* poslab_js_fragment();
 void poslab_js_message(const char* text, int is_error);
 void poslab_js_download(const char* path);
 void poslab_js_persist();
+void poslab_js_text_input(int on);
 }
 
 namespace poslab::app::web {
@@ -163,6 +164,16 @@ void persist_soon() {
   }
 }
 
+/// The on-screen keyboard (issue 33): the page focuses a field of its own
+/// while the program types into one (a phone shows its keyboard for a
+/// focused field only) and hands its characters over (poslab_text_input).
+void follow_text_input() {
+  static bool typing = false;
+  const bool now = ImGui::GetCurrentContext() && ImGui::GetIO().WantTextInput;
+  if (now != typing) poslab_js_text_input(now ? 1 : 0);
+  typing = now;
+}
+
 /// After every frame: the address bar follows what is shown, files written
 /// for the user are handed over, and the settings reach localStorage.
 void after_frame() {
@@ -186,6 +197,7 @@ void after_frame() {
     for (const fs::path& f : files) poslab_js_download(f.c_str());
   }
   if (page.persist_due) persist_soon();
+  follow_text_input();
 }
 
 }  // namespace
@@ -371,6 +383,14 @@ EMSCRIPTEN_KEEPALIVE void poslab_worker_died(const char* why) {
   if (web::g_page) web::g_page->platform->wake();
 }
 
+/// Characters the page's keyboard field received (page.js): typed into the
+/// program's field being edited.
+EMSCRIPTEN_KEEPALIVE void poslab_text_input(const char* text) {
+  if (!web::g_page || !text || !ImGui::GetCurrentContext()) return;
+  ImGui::GetIO().AddInputCharactersUTF8(text);
+  web::g_page->platform->wake();
+}
+
 /// What the App drew in its last frame, as JSON (tests/web): embed mode or
 /// not, the display in device pixels, the last plot's rectangle, the figure
 /// in front, the sliders drawn, the root windows drawn.
@@ -391,6 +411,14 @@ EMSCRIPTEN_KEEPALIVE const char* poslab_screen() {
   for (const ImGuiWindow* w : GImGui->Windows)
     if (w->WasActive && !(w->Flags & ImGuiWindowFlags_ChildWindow)) windows.push_back(w->Name);
   j["windows"] = windows;
+  // The narrow layout's widgets (issue 33), in device pixels like "display".
+  j["narrow"] = app.narrow();
+  j["step"] = app.state().current_step() ? app.state().step() + 1 : 0;  ///< the guided step shown, 1-based (0: none)
+  j["ratio"] = web::g_page->platform->content_scale();
+  nlohmann::ordered_json boxes = nlohmann::ordered_json::array();
+  for (const ui::LaidOutBox& b : app.laid_out())
+    boxes.push_back({{"kind", b.kind}, {"id", b.id}, {"rect", {b.rect.x, b.rect.y, b.rect.z, b.rect.w}}});
+  j["boxes"] = boxes;
   text = j.dump();
   return text.c_str();
 }
