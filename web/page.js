@@ -443,7 +443,7 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
       if (fingers.size === 1) {
         asMouse('mousemove', e.clientX, e.clientY);
         asMouse('mousedown', e.clientX, e.clientY);
-        pressed = {id: e.pointerId, x0: e.clientX, y0: e.clientY, hover: false, timer: setTimeout(() => {
+        pressed = {id: e.pointerId, x0: e.clientX, y0: e.clientY, t0: e.timeStamp, hover: false, timer: setTimeout(() => {
           // Held still: let the button go away from everything, then hover at the finger.
           if (!pressed || pinch) return;
           pressed.hover = true;
@@ -476,7 +476,18 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
         return;
       }
       if (!pressed || e.pointerId !== pressed.id) return;
-      if (Math.hypot(e.clientX - pressed.x0, e.clientY - pressed.y0) > STILL_PX) clearTimeout(pressed.timer);
+      const moved = Math.hypot(e.clientX - pressed.x0, e.clientY - pressed.y0) > STILL_PX;
+      if (moved) clearTimeout(pressed.timer);
+      // The long press is decided by when the finger moved, not by when this
+      // page got to hear of it: a busy page (a slow phone, a loaded test
+      // machine) runs the timer before moves made well inside the 500 ms.
+      // Such a move takes the press back: the button goes down again where
+      // the finger first touched, and the gesture is the drag it was.
+      if (moved && pressed.hover && e.timeStamp - pressed.t0 < LONG_PRESS_MS) {
+        pressed.hover = false;
+        asMouse('mousemove', pressed.x0, pressed.y0);
+        asMouse('mousedown', pressed.x0, pressed.y0);
+      }
       asMouse('mousemove', e.clientX, e.clientY);
     });
     const up = (e) => {
