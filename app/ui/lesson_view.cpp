@@ -261,7 +261,13 @@ void LessonView::step_layout(const Scene& step) {
                                      wrapped_height(nullptr, built->figure.subtitle, width) + 2 * spacing_y
                                : 3 * ImGui::GetTextLineHeightWithSpacing();
   const float plot_min = kStepPlotShare * ImGui::GetMainViewport()->Size.y;
-  const float controls_h = screen && screen->step_controls ? ImGui::GetFrameHeightWithSpacing() + spacing_y : 0.0f;
+  // The step controls' height: one line of buttons, or what they took last
+  // frame (the lab's Train line wraps to two; the figure ran 4 px off the
+  // window at 1280×720).
+  const float controls_h =
+      screen && screen->step_controls
+          ? std::max(ImGui::GetFrameHeightWithSpacing() + spacing_y, controls_view_ == v.id ? controls_h_ : 0.0f)
+          : 0.0f;
   const float words_room = std::max(4 * ImGui::GetTextLineHeightWithSpacing(),
                                     ImGui::GetContentRegionAvail().y - controls_h - header_h - plot_min - 3 * spacing_y);
   const bool boxed = words_h > words_room;
@@ -306,8 +312,11 @@ void LessonView::step_layout(const Scene& step) {
   const bool screen_draws_it =
       screen && std::find(screen->replaces.begin(), screen->replaces.end(), fig_id) != screen->replaces.end();
   if (screen && screen->step_controls) {
+    const float top = ImGui::GetCursorPosY();
     screen->step_controls(*this);
     ImGui::Spacing();
+    controls_h_ = ImGui::GetCursorPosY() - top;
+    controls_view_ = std::string(v.id);
   }
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float below = ImGui::GetFrameHeightWithSpacing() * (c.lecture ? 1.5f : 4.5f);

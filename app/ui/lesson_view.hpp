@@ -139,6 +139,10 @@ class LessonView final : public LessonUi {
   std::vector<NotationEntry> notation_;  ///< the card, read once for the tooltips
   bool words_revealed_ = false;  ///< the step words_step_'s answer was shown last frame (scrolled to once)
   int words_step_ = -1;
+  /// The height a lesson's step controls took last frame (the lab's Train
+  /// line wraps to two lines), for the view `controls_view_`.
+  float controls_h_ = 0;
+  std::string controls_view_;
   bool words_scroll_ = false;
   /// figure() draws the figure's frame only (a step's hide_figure before its answer).
   bool hide_figure_data_ = false;  ///< the step's words box scrolls to its end (the answer)
