@@ -443,14 +443,23 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
       if (fingers.size === 1) {
         asMouse('mousemove', e.clientX, e.clientY);
         asMouse('mousedown', e.clientX, e.clientY);
-        pressed = {id: e.pointerId, x0: e.clientX, y0: e.clientY, t0: e.timeStamp, hover: false, timer: setTimeout(() => {
+        const fire = () => {
           // Held still: let the button go away from everything, then hover at the finger.
           if (!pressed || pinch) return;
+          // A timer that ran late (a busy page) may be ahead of the finger's
+          // own up or move, still queued: give those one turn first.
+          if (performance.now() - pressed.t0 > LONG_PRESS_MS + 100 && !pressed.deferred) {
+            pressed.deferred = true;
+            pressed.timer = setTimeout(fire, 30);
+            return;
+          }
           pressed.hover = true;
           asMouse('mousemove', -10000, -10000);
           asMouse('mouseup', -10000, -10000);
           asMouse('mousemove', pressed.x0, pressed.y0);
-        }, LONG_PRESS_MS)};
+        };
+        pressed = {id: e.pointerId, x0: e.clientX, y0: e.clientY, t0: e.timeStamp, hover: false, deferred: false,
+                   timer: setTimeout(fire, LONG_PRESS_MS)};
       } else if (fingers.size === 2 && pressed && !pressed.hover) {
         clearTimeout(pressed.timer);
         const t = two();
@@ -507,7 +516,17 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
       }
       if (e.pointerId !== pressed.id) return;
       clearTimeout(pressed.timer);
-      if (!pressed.hover) asMouse('mouseup', e.clientX, e.clientY);
+      if (pressed.hover && e.timeStamp - pressed.t0 < LONG_PRESS_MS) {
+        // A tap the page took for a long press (it ran the timer first): the
+        // click it was, pressed again where the finger touched and let go two
+        // frames later (ImGui sees a press and a release in one frame as none).
+        const {x0, y0} = pressed;
+        asMouse('mousemove', x0, y0);
+        asMouse('mousedown', x0, y0);
+        requestAnimationFrame(() => requestAnimationFrame(() => asMouse('mouseup', x0, y0)));
+      } else if (!pressed.hover) {
+        asMouse('mouseup', e.clientX, e.clientY);
+      }
       pressed = null;
     };
     canvas.addEventListener('pointerup', up);
