@@ -308,7 +308,9 @@ TEST_CASE("every pair of series in every figure stays apart for protanopes and d
           const fig::Color ca = a.color.value_or(fig::palette_color(static_cast<int>(i)));
           const fig::Color cb = b.color.value_or(fig::palette_color(static_cast<int>(j)));
           if (ca.r == cb.r && ca.g == cb.g && ca.b == cb.b) continue;  // one colour on purpose: a curve and its mean, a family
-          for (const auto& [name, m] : {std::pair{"protanopia", kProtan}, std::pair{"deuteranopia", kDeutan}}) {
+          for (const auto& deficiency : {std::pair{"protanopia", kProtan}, std::pair{"deuteranopia", kDeutan}}) {
+            const char* name = deficiency.first;  // not a structured binding: CAPTURE's lambda captures it (clang 14)
+            const auto& m = deficiency.second;
             CAPTURE(v.id);
             CAPTURE(fd.id);
             CAPTURE(a.name);
