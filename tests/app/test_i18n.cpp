@@ -452,26 +452,16 @@ TEST_CASE("i18n: every key the code names exists, every key built from ids exist
   }
 }
 
-TEST_CASE("i18n: the JSON reader's English sentences are the English file's") {
+TEST_CASE("i18n: the English sentences kept beside the code (the JSON reader's, a deck's refusals) are the English file's") {
   const Texts& en = texts("en");
-  for (const auto& sentence : app::json_input_sentences()) {
-    const auto& key = sentence.first;  // not a structured binding: CAPTURE's lambda captures it (clang 14)
-    const auto& english = sentence.second;
-    CAPTURE(key);
-    REQUIRE(en.count(key) == 1);
-    CHECK(en.at(key) == english);
-  }
-}
-
-TEST_CASE("i18n: a deck's English refusal sentences are the English file's") {
-  const Texts& en = texts("en");
-  for (const auto& sentence : app::deck_sentences()) {
-    const auto& key = sentence.first;  // not a structured binding: CAPTURE's lambda captures it (clang 14)
-    const auto& english = sentence.second;
-    CAPTURE(key);
-    REQUIRE(en.count(key) == 1);
-    CHECK(en.at(key) == english);
-  }
+  for (const auto& list : {app::json_input_sentences(), app::deck_sentences()})
+    for (const auto& sentence : list) {
+      const auto& key = sentence.first;  // not a structured binding: CAPTURE's lambda captures it (clang 14)
+      const auto& english = sentence.second;
+      CAPTURE(key);
+      REQUIRE(en.count(key) == 1);
+      CHECK(en.at(key) == english);
+    }
 }
 
 TEST_CASE("i18n: every key in the files is used") {
