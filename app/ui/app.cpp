@@ -27,6 +27,7 @@
 #include "app/common/link.hpp"
 #include "app/common/messages.hpp"
 #include "app/common/presets.hpp"
+#include "app/lessons/lab/setting.hpp"  // the lab keeps its trained models in the config folder
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 #include <imgui_internal.h>
@@ -99,6 +100,15 @@ void App::open_config_folder() {
   // Holding the lock, no other poslab writes here: a temporary file left is a
   // killed writer's, never anyone's work in progress.
   if (config_lock_.held()) remove_stale_temporaries(options_.config_dir);
+#ifndef __EMSCRIPTEN__
+  // The lab's finished models, kept so that a rehearsed lecture shows them at
+  // once (app/lessons/lab/setting.hpp). Not in the browser: its folder is
+  // saved into the page's storage, too small for models.
+  if (config_lock_.held()) {
+    lab_lesson::set_model_folder(options_.config_dir / "lab-models");
+    remove_stale_temporaries(options_.config_dir / "lab-models");  // a writer killed there, as above
+  }
+#endif
 
   std::string warning;
   settings_ = load_settings(options_.config_dir / "settings.json", &warning);
@@ -142,6 +152,8 @@ fs::path App::keep_unreadable(const fs::path& file) {
 }
 
 App::~App() {
+  if (!options_.config_dir.empty() && lab_lesson::model_folder() == options_.config_dir / "lab-models")
+    lab_lesson::set_model_folder({});  // the folder is this window's: another App may hold another
   ImGui::DestroyContext(imgui_);
 }
 

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <numeric>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -279,6 +280,64 @@ TEST_CASE("lab: the same config gives bit-identical weights, losses and evaluati
   LabRun other(c);
   other.train(6);
   CHECK(other.loss_history() != a.loss_history());
+}
+
+TEST_CASE("lab: a saved run restores bit for bit; another config, a changed byte or a cut file is refused") {
+  for (Encoding e : {Encoding::rope, Encoding::learned, Encoding::t5}) {
+    LabConfig c = default_lab_config(Task::lm);
+    c.layers = 1;
+    c.width = 16;
+    c.heads = 2;
+    c.train_length = 8;
+    c.eval_length = 16;
+    c.batch = 4;
+    c.steps = 5;
+    c.eval_samples = 4;
+    c.encoding = e;
+    LabRun a(c);
+    CHECK_THROWS_AS((void)a.save(), std::logic_error);  // not finished
+    a.train(5);
+    const std::string bytes = a.save();
+    CHECK(bytes.find(lab_config_text(c)) != std::string::npos);
+
+    LabRun b(c);
+    std::string why;
+    REQUIRE(b.restore(bytes, &why));
+    CHECK(b.finished());
+    CHECK(b.step() == 5);
+    CHECK(b.loss_history() == a.loss_history());
+    CHECK(std::equal(a.model().parameters().begin(), a.model().parameters().end(), b.model().parameters().begin()));
+    CHECK(a.evaluate().values == b.evaluate().values);
+    if (e == Encoding::rope) CHECK(a.evaluate(Extension::yarn, 2).values == b.evaluate(Extension::yarn, 2).values);
+    CHECK(a.attention_map(0, 1, 12).weights == b.attention_map(0, 1, 12).weights);
+    CHECK_FALSE(b.restore(bytes, &why));  // only into a run that has not trained
+    CHECK(why.find("trained already") != std::string::npos);
+
+    LabConfig other = c;  // any field of the config is part of the key
+    other.seed = 2;
+    LabRun o(other);
+    CHECK_FALSE(o.restore(bytes, &why));
+    CHECK(why.find("another config") != std::string::npos);
+    CHECK(o.step() == 0);
+    other = c;
+    other.learning_rate *= 1.0 + 1e-15;
+    LabRun o2(other);
+    CHECK_FALSE(o2.restore(bytes, &why));
+
+    // Every single-byte change and every cut is refused, and the run stays untrained.
+    for (std::size_t at = 0; at < bytes.size(); at += 1 + bytes.size() / 97) {
+      std::string bad = bytes;
+      bad[at] = static_cast<char>(bad[at] ^ 0x20);
+      LabRun r(c);
+      CHECK_FALSE(r.restore(bad));
+      CHECK(r.step() == 0);
+      LabRun t(c);
+      CHECK_FALSE(t.restore(std::string_view(bytes).substr(0, at)));
+      CHECK(t.step() == 0);
+    }
+  }
+  CHECK(lab_build_tag().find("gemm ") != std::string::npos);
+  CHECK(lab_build_tag().find('\n') == std::string::npos);
 }
 
 TEST_CASE("lab: a very small model learns the language close to its floor") {

@@ -9,11 +9,16 @@
 #include <algorithm>
 #include <chrono>
 #include <deque>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <thread>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 #include "app/common/messages.hpp"
 #include "app/export/figure_export.hpp"
@@ -253,6 +258,66 @@ TEST_CASE("lab: training runs off the frame, lands in the figures, and Stop canc
     // had the 30 long models not stopped, every lane would be busy for minutes
     CHECK(wait_trained(plan, 120) == 6);
   }
+}
+
+TEST_CASE("lab: a window keeps its finished models in its config folder and shows them again without training") {
+  namespace lab = app::lab_lesson;
+  namespace fs = std::filesystem;
+  const fs::path config = fs::temp_directory_path() / ("poslab-lab-kept-" + std::to_string(::getpid()));
+  fs::remove_all(config);
+  CHECK(lab::model_folder().empty());  // blind test windows keep nothing
+  lab::Plan plan;
+  plan.seeds = 1;
+  plan.steps = 17;  // models no other test trains, so none is in memory already
+  const auto all = core::lab::all_encodings();
+  plan.encodings.assign(all.begin(), all.end());
+  {
+    ui::BlindPlatform platform;
+    ui::AppOptions o{.assets = app::assets_dir(), .lang = "en", .persist = true, .config_dir = config};
+    ui::App window(platform, o);
+    CHECK(lab::model_folder() == config / "lab-models");
+    const std::vector<lab::TrainedPtr> trained = lab::trained_all(plan, 4);
+    REQUIRE(trained.size() == 6);
+    int files = 0;
+    for (const auto& entry : fs::directory_iterator(config / "lab-models")) files += entry.path().extension() == ".model";
+    CHECK(files == 6);
+    for (const lab::TrainedPtr& model : trained) {
+      auto kept = lab::load_kept(model->config());
+      REQUIRE(kept);
+      CHECK(kept->finished());
+      CHECK(kept->loss_history() == model->losses());
+      CHECK(kept->evaluate().values == model->evaluation().values);
+    }
+    // A damaged file is not read as the model: it is trained again and replaced.
+    const lab::TrainedPtr& first = trained.front();
+    fs::path file;
+    for (const auto& entry : fs::directory_iterator(config / "lab-models")) {
+      std::ifstream in(entry.path(), std::ios::binary);
+      std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      if (bytes.find(core::lab::lab_config_text(first->config())) != std::string::npos) file = entry.path();
+    }
+    REQUIRE(!file.empty());
+    {
+      std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
+      f.seekp(-20, std::ios::end);
+      f.put('\x5a');
+    }
+    CHECK_FALSE(lab::load_kept(first->config()));
+    CHECK(lab::start_run(first->config())->step() == 0);
+    // The folder keeps the newest kKeptModels.
+    for (int seed = 1; seed <= lab::kKeptModels + 3; ++seed) {
+      core::lab::LabConfig c = plan.config(core::lab::Encoding::nope, 100 + seed);
+      c.steps = 1;
+      core::lab::LabRun run(c);
+      run.train(1);
+      lab::keep(run);
+    }
+    files = 0;
+    for (const auto& entry : fs::directory_iterator(config / "lab-models")) files += entry.path().extension() == ".model";
+    CHECK(files == lab::kKeptModels);
+  }
+  CHECK(lab::model_folder().empty());  // the window's folder goes with it
+  fs::remove_all(config);
 }
 
 // [SECTION] The page's worker (issue 31): builds sent as bytes, answered as bytes

@@ -48,12 +48,16 @@ struct Job : Ticket {
   std::vector<float> losses;  ///< the training loss of every step so far (a copy, under mutex)
   std::atomic<int> step{0};
   std::unique_ptr<cl::LabRun> run;  ///< sliced mode: the run between frames
+  bool kept = false;                ///< run came finished from the model folder
 };
 
 /// Trains `job` a few steps at a time until it is finished or cancelled;
 /// then reads it and puts it into the store.
 void train_job(Job& job, const std::function<bool()>& go_on) {
-  if (!job.run) job.run = std::make_unique<cl::LabRun>(job.config);
+  if (!job.run) {
+    job.run = lab_lesson::start_run(job.config);  // kept from an earlier session: finished already
+    job.kept = job.run->finished();
+  }
   constexpr int kSlice = 5;  // steps between two looks at the ticket (about 50 ms at the defaults)
   while (!job.run->finished()) {
     if (job.cancelled.load() || !go_on()) return;
@@ -63,6 +67,7 @@ void train_job(Job& job, const std::function<bool()>& go_on) {
     job.step = job.run->step();
   }
   if (job.cancelled.load()) return;
+  if (!job.kept) lab_lesson::keep(*job.run);
   lab_lesson::finish(std::move(job.run), job.s);
 }
 
@@ -263,6 +268,13 @@ void controls(LessonUi& ui) {
                                                         {"cpu", fig::num(per_model)},
                                                         {"k", fig::num(std::min(lanes, models))},
                                                         {"wall", fig::num(wall)}}));
+    // Models trained here before (a rehearsal of the lecture) show at once: say so.
+    const std::vector<cl::LabConfig> configs = st.plan.configs();
+    const auto kept = std::count_if(configs.begin(), configs.end(), [](const cl::LabConfig& c) {
+      return lab_lesson::find(c) != nullptr || lab_lesson::is_kept(c);
+    });
+    if (kept > 0)
+      wrapped_text(tr.format("lab.kept", {{"k", fig::num(static_cast<double>(kept))}, {"n", fig::num(models)}}));
     return;
   }
   if (st.ready) {

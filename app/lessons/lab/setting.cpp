@@ -1,10 +1,17 @@
 #include "app/lessons/lab/setting.hpp"
 
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "app/common/atomic_file.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <exception>
 #include <list>
+#include <system_error>
 #include <thread>
 
 namespace poslab::app::lab_lesson {
@@ -126,6 +133,96 @@ TrainedPtr finish(std::unique_ptr<cl::LabRun> run, double s) {
   return model;
 }
 
+// ---- Models kept between sessions
+
+namespace {
+
+struct Folder {
+  std::mutex mutex;
+  std::filesystem::path dir;
+};
+
+Folder& folder() {
+  static Folder f;
+  return f;
+}
+
+/// The file of `config`: a hash of its text (a file of another build has the
+/// same name; restore refuses it and the new model replaces it).
+std::filesystem::path kept_file(const std::filesystem::path& dir, const cl::LabConfig& config) {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (unsigned char c : cl::lab_config_text(config)) h = (h ^ c) * 0x100000001b3ULL;
+  char name[40];
+  std::snprintf(name, sizeof name, "%016llx.model", static_cast<unsigned long long>(h));
+  return dir / name;
+}
+
+/// Larger than any model the lab's ranges allow (4 layers of width 256: ~13 MB).
+constexpr std::uintmax_t kLargestKept = 64ull << 20;
+
+}  // namespace
+
+void set_model_folder(const std::filesystem::path& dir) {
+  const std::lock_guard lock(folder().mutex);
+  folder().dir = dir;
+}
+
+std::filesystem::path model_folder() {
+  const std::lock_guard lock(folder().mutex);
+  return folder().dir;
+}
+
+std::unique_ptr<cl::LabRun> load_kept(const cl::LabConfig& config) {
+  const std::filesystem::path dir = model_folder();
+  if (dir.empty()) return nullptr;
+  const std::filesystem::path file = kept_file(dir, config);
+  std::error_code ec;
+  const std::uintmax_t size = std::filesystem::file_size(file, ec);
+  if (ec || size > kLargestKept || !std::filesystem::is_regular_file(file, ec)) return nullptr;
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  if (!in.good() && !in.eof()) return nullptr;
+  auto run = std::make_unique<cl::LabRun>(config);
+  if (!run->restore(bytes.str())) return nullptr;
+  return run;
+}
+
+bool is_kept(const cl::LabConfig& config) {
+  const std::filesystem::path dir = model_folder();
+  if (dir.empty()) return false;
+  // LabRun::save's header: the format line, the build, the config (core/src/lab/saved.cpp)
+  const std::string header =
+      "poslab-lab-model 1\nbuild " + cl::lab_build_tag() + "\n" + cl::lab_config_text(config) + "end\n";
+  std::ifstream in(kept_file(dir, config), std::ios::binary);
+  std::string head(header.size(), '\0');
+  return in.read(head.data(), static_cast<std::streamsize>(head.size())) && head == header;
+}
+
+void keep(const cl::LabRun& run) {
+  const std::filesystem::path dir = model_folder();
+  if (dir.empty() || !run.finished()) return;
+  try {
+    std::error_code ec;
+    std::filesystem::create_directory(dir, ec);  // one level: the config folder exists
+    write_file_atomically(kept_file(dir, run.config()), run.save());
+    std::vector<std::pair<std::filesystem::file_time_type, std::filesystem::path>> files;
+    for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
+      if (entry.path().extension() == ".model" && entry.is_regular_file(ec))
+        files.emplace_back(entry.last_write_time(ec), entry.path());
+    if (files.size() <= static_cast<std::size_t>(kKeptModels)) return;
+    std::sort(files.begin(), files.end());  // oldest first
+    for (std::size_t i = 0; i + kKeptModels < files.size(); ++i) std::filesystem::remove(files[i].second, ec);
+  } catch (const std::exception&) {
+    // a full disk or a read-only folder: the model stays in memory, and is trained again next time
+  }
+}
+
+std::unique_ptr<cl::LabRun> start_run(const cl::LabConfig& config) {
+  if (auto kept = load_kept(config)) return kept;
+  return std::make_unique<cl::LabRun>(config);
+}
+
 int trained_count(const Plan& plan) {
   int n = 0;
   for (const cl::LabConfig& c : plan.configs()) n += find(c) != nullptr;
@@ -144,8 +241,10 @@ std::vector<TrainedPtr> trained_all(const Plan& plan, double s) {
   auto worker = [&] {
     for (std::size_t k = next++; k < missing.size(); k = next++) {
       try {
-        auto run = std::make_unique<cl::LabRun>(configs[missing[k]]);
+        auto run = start_run(configs[missing[k]]);
+        const bool kept = run->finished();
         while (!run->finished()) run->train(100);
+        if (!kept) keep(*run);
         out[missing[k]] = finish(std::move(run), s);
       } catch (...) {
         const std::lock_guard lock(failure_mutex);

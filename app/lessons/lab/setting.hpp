@@ -10,6 +10,7 @@
 // put()s each finished one here, so its figures find them and never wait.
 
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -94,6 +95,35 @@ int trained_count(const Plan& plan);
 /// screenshots: it returns when all are trained.
 /// (RoPE models are also read with kExtensions at `s`, see finish().)
 std::vector<TrainedPtr> trained_all(const Plan& plan, double s);
+
+// ---- Models kept between sessions
+//
+// A model is a pure function of its config on one build, so one trained
+// while a lecturer prepares a deck is the model the lecture would train: the
+// window keeps every finished model in its config folder ("lab-models", one
+// file per model, LabRun::save) and looks there before training, so pressing
+// Train in the lecture shows the rehearsed result at once. A file of another
+// build or config, or a damaged one, is never read as this model: it is
+// trained again and the file replaced.
+
+/// The folder finished models are kept in; empty (the default) keeps none.
+/// The window sets <config folder>/lab-models while it holds the folder.
+void set_model_folder(const std::filesystem::path& dir);
+std::filesystem::path model_folder();
+/// The finished run of `config` kept in the model folder, or null (no folder,
+/// no file, or a file refused by LabRun::restore).
+std::unique_ptr<cl::LabRun> load_kept(const cl::LabConfig& config);
+/// Whether the model folder holds `config`'s model from this build (reads
+/// the file's header only, not its weights: cheap enough for a frame).
+bool is_kept(const cl::LabConfig& config);
+/// Keeps a finished run in the model folder (atomically), then removes the
+/// oldest files past kKeptModels. A failure to write is ignored: it is a
+/// cache, and the model is in memory.
+void keep(const cl::LabRun& run);
+/// The most models the folder keeps (one lesson's plan is at most 6 × 5).
+inline constexpr int kKeptModels = 64;
+/// A new run of `config`: the kept one when there is one, else untrained.
+std::unique_ptr<cl::LabRun> start_run(const cl::LabConfig& config);
 
 /// An encoding's colour in every figure of the lesson (Okabe–Ito hues).
 fig::Color encoding_colour(cl::Encoding e);

@@ -27,6 +27,7 @@
 // A LabRun is not thread-safe: call it from one thread at a time.
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -125,6 +126,16 @@ struct AttentionMap {
   Eigen::MatrixXf weights;  ///< tokens × tokens, lower triangular, rows sum to 1
 };
 
+/// Every field of `config`, one "name value" per line (doubles to 17 digits):
+/// two configs train the same model exactly when their texts are equal.
+std::string lab_config_text(const LabConfig& config);
+
+/// This build's training code: poslab's version, a hash of core's sources
+/// (POSLAB_CORE_SOURCE_HASH, from CMake), the compiler and its flags, and the
+/// matrix path this CPU takes (gemm_path). Two runs of one config give
+/// bit-identical weights when their builds have the same tag.
+std::string lab_build_tag();
+
 class LabRun {
  public:
   /// Checks the config (InvalidParameter naming the key) and builds the
@@ -161,6 +172,21 @@ class LabRun {
   /// `length` (lm: its first `length` tokens; copy: input length n = length).
   AttentionMap attention_map(int layer, int head, int length, Extension extension = Extension::none,
                              double factor = 0);
+
+  /// A finished run as bytes, so that it need not be trained again (a lecture
+  /// shows a run trained while preparing it): a text header — the format, this
+  /// build (lab_build_tag) and the config (lab_config_text) — then the step,
+  /// the training losses and the weights as little-endian float32, then an
+  /// FNV-1a checksum of everything before it. Raises std::logic_error when the
+  /// run has not finished. Adam's moments are not kept: a finished run never
+  /// trains again.
+  std::string save() const;
+  /// Makes this run, not yet trained (step 0), the run save() wrote: the same
+  /// weights, losses and step, so every reading after it is bit-identical to
+  /// the saved run's. Refuses — returns false, sets `why` and leaves the run
+  /// as it was — bytes of another config, of another build (its weights
+  /// could differ in the last bits), truncated or corrupt.
+  bool restore(std::string_view bytes, std::string* why = nullptr);
 
  private:
   Batch training_batch(int step) const;
