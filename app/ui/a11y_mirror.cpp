@@ -145,8 +145,11 @@ std::string a11y_state(App& app) {
   const core::Params& p = resolved ? *resolved : state.params();
   nlohmann::ordered_json controls = nlohmann::ordered_json::array();
   for (int pass = 0; pass < 2; ++pass)
-    for (std::string_view key : view.keys) {
-      const bool shown = state.step_shows(key);
+    for (std::string_view key : link_keys(view)) {
+      // A run key (the lab's lab_train) is the lesson's own button on the
+      // canvas, there at every step: the mirror offers it with the step's.
+      const bool run_key = std::find(view.run_keys.begin(), view.run_keys.end(), key) != view.run_keys.end();
+      const bool shown = run_key || state.step_shows(key);
       if (shown != (pass == 0)) continue;
       const core::ParamSpec* spec = core::find_param(key);
       if (!spec) continue;

@@ -8,9 +8,13 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "app/decks/deck.hpp"
 #include "app/lessons/lesson.hpp"
+#include "app/ui/a11y_mirror.hpp"
 #include "app/ui/app_state.hpp"
 #include "app/ui/request.hpp"
 #include "gui_test_support.hpp"
@@ -213,4 +217,32 @@ TEST_CASE("steps: a lesson's own controls show only on the page and on steps tha
   CHECK(without >= 1);  // and the steps before it do not
   REQUIRE(b.state().go_to_step(0).empty());
   CHECK_FALSE(b.state().step_shows("perm"));
+}
+
+TEST_CASE("the page's mirror offers every control of every step, and the lab's Train with them") {
+  test::BlindApp b;
+  for (const ViewDef& view : view_defs()) {
+    REQUIRE(b.state().select_view(view.id));
+    b.frames(1);
+    const std::vector<std::string_view> keys = link_keys(view);
+    const int steps = b.state().steps() ? static_cast<int>(b.state().steps()->scenes.size()) : 0;
+    for (int step = 0; step < std::max(1, steps); ++step) {
+      if (steps > 0) REQUIRE(b.state().go_to_step(step).empty());
+      const nlohmann::json mirror = nlohmann::json::parse(ui::a11y_state(*b.app));
+      std::vector<std::string> in_step;
+      for (const auto& c : mirror["controls"]) {
+        const std::string key = c["key"];
+        CAPTURE(key);
+        CHECK(std::find(keys.begin(), keys.end(), key) != keys.end());
+        if (c["step"].get<bool>()) in_step.push_back(key);
+      }
+      for (std::string_view key : view.keys)
+        if (b.state().step_shows(key)) CHECK(std::find(in_step.begin(), in_step.end(), key) != in_step.end());
+      for (std::string_view key : view.run_keys)  // a button on the canvas at every step: in the step's controls
+        CHECK(std::find(in_step.begin(), in_step.end(), std::string(key)) != in_step.end());
+    }
+  }
+  REQUIRE(b.state().select_view("lab"));
+  CHECK(ui::a11y_set_text(*b.app, "lab_train", "false").empty());
+  CHECK_FALSE(b.state().params().boolean("lab_train"));
 }
