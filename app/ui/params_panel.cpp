@@ -297,6 +297,7 @@ void ParamsPanel::numeric(UiContext& ctx, const core::ParamSpec& spec, double va
                                         ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_AutoSelectAll);
     // The on-screen keyboard took the bottom of the page: the field scrolls above it.
     if (ctx.narrow && !ImGui::IsItemVisible()) ImGui::SetScrollHereY(0.5f);
+    note_item(ctx, "field", spec.key);
     const bool focused_now = typing_focus_;
     typing_focus_ = false;
     if (enter) {

@@ -902,6 +902,94 @@ def narrow_checks(browser_path, base, native, shots, views_only=None):
                                    "&& location.hash", 10)
                 check(bool(after), f"narrow phone: a finger drags the slider {key}, the link follows "
                                    f"({before!r} → {b.eval('location.hash')!r})")
+            # A tap on a slider's value types it: the hidden field takes the focus (so
+            # a phone shows its keyboard) and what is typed there, then Enter, sets it.
+            screen = page_screen(b)
+            ratio = screen.get("ratio", 1)
+            boxes = screen.get("boxes", [])
+            sliders = [x for x in boxes if x["kind"] == "slider"]
+            if sliders:
+                key = sliders[0]["id"]
+                sy0, sy1 = sliders[0]["rect"][1], sliders[0]["rect"][3]
+                values = [x for x in boxes if x["kind"] == "text" and x["id"] == key
+                          and x["rect"][1] < sy1 and x["rect"][3] > sy0 and x["rect"][0] >= sliders[0]["rect"][2] - 1]
+                state = json.loads(b.eval("Module.ccall('poslab_a11y_state', 'string', [], [])") or "{}")
+                control = next((c for c in state.get("controls", []) if c.get("key") == key), {})
+                if check(bool(values) and bool(control.get("min_text")),
+                         f"narrow phone: the slider {key}'s value is laid out beside it"):
+                    vx0, vy0, vx1, vy1 = (c / ratio for c in values[0]["rect"])
+                    b.tap((vx0 + vx1) / 2, (vy0 + vy1) / 2)
+                    focused = b.wait_for("document.activeElement && document.activeElement.id === 'keyboard'", 5)
+                    check(bool(focused), f"narrow phone: a tap on {key}'s value gives the hidden field the focus "
+                                         f"(the phone's keyboard opens; focus: {b.eval('document.activeElement.id')!r})")
+                    # The on-screen keyboard takes the bottom of the page (Android resizes the
+                    # page for it): the field being typed scrolls above it.
+                    kb_h = h - 340
+                    b.call("Emulation.setDeviceMetricsOverride", width=w, height=kb_h, deviceScaleFactor=dpr, mobile=True)
+                    field = None
+                    for _ in range(20):
+                        time.sleep(0.2)
+                        typed = page_screen(b)
+                        field = next((x for x in typed.get("boxes", []) if x["kind"] == "field" and x["id"] == key), None)
+                        if field and typed.get("display", [0, 0])[1] == kb_h * dpr and field["rect"][3] <= kb_h * dpr:
+                            break
+                    check(bool(field) and 0 <= field["rect"][1] and field["rect"][3] <= kb_h * dpr + 0.5,
+                          f"narrow phone: with the keyboard up (the page {kb_h} CSS px tall) the field typing {key} "
+                          f"is above it ({[round(c / dpr) for c in field['rect']] if field else None})")
+                    b.call("Emulation.setDeviceMetricsOverride", width=w, height=h, deviceScaleFactor=dpr, mobile=True)
+                    time.sleep(0.5)
+                    want = control["min_text"].replace(",", "")
+                    b.call("Input.insertText", text=want)
+                    time.sleep(0.3)
+                    b.key("Enter", "Enter", 13)
+                    time.sleep(0.5)
+                    after = json.loads(b.eval("Module.ccall('poslab_a11y_state', 'string', [], [])") or "{}")
+                    value = next((c.get("value") for c in after.get("controls", []) if c.get("key") == key), None)
+                    check(value is not None and abs(float(value) - float(want)) <= 1e-9 * max(1, abs(float(want)))
+                          and f"{key}=" in b.eval("location.hash")
+                          and b.eval("document.activeElement && document.activeElement.id") != "keyboard",
+                          f"narrow phone: typed {want} + Enter into the hidden field sets {key} (now {value}), "
+                          f"the link follows and the keyboard closes")
+            # A long press on the figure shows what hover shows (its readout at the finger); the link stays.
+            screen = page_screen(b)
+            figs = [x for x in screen.get("boxes", []) if x["kind"] == "figure"]
+            if figs:
+                fx0, fy0, fx1, fy1 = (c / ratio for c in figs[0]["rect"])
+                cx, cy = (fx0 + fx1) / 2, fy0 + 0.5 * (fy1 - fy0)
+                clip = {"x": fx0, "y": fy0, "width": fx1 - fx0, "height": fy1 - fy0, "scale": 1}
+                before_png, held_png = shots / "narrow-hold-before.png", shots / "narrow-hold.png"
+                b.screenshot(str(before_png), clip=clip)
+                link = b.eval("location.hash")
+                moved_png = shots / "narrow-hold-moved.png"
+                touch_points(b, "touchStart", [(cx, cy)])
+                time.sleep(1.2)
+                b.screenshot(str(held_png), clip=clip)
+                for i in range(1, 9):  # held, then moved: the crosshair follows, the plot does not pan
+                    touch_points(b, "touchMove", [(cx + 10 * i, cy + 5 * i)])
+                    time.sleep(0.04)
+                time.sleep(0.3)
+                b.screenshot(str(moved_png), clip=clip)
+                touch_points(b, "touchEnd", [])
+                time.sleep(0.3)
+                before_img, held_img = (Image.open(x).convert("RGB") for x in (before_png, held_png))
+                moved_img = Image.open(moved_png).convert("RGB")
+                held, moved, follows = (difference(before_img, held_img), difference(before_img, moved_img),
+                                        difference(held_img, moved_img))
+                check(held > 0.0005 and follows > 0.0005 and b.eval("location.hash") == link,
+                      f"narrow phone: a long press on the figure shows what hover shows: the crosshair at the "
+                      f"finger ({100 * held:.2f}% of the pixels changed), moved with it and its readout "
+                      f"({100 * follows:.2f}%, shots/narrow-hold-moved.png); the link stays")
+                # The same finger moved at once is a drag: the plot pans (what the long press turned off).
+                drag_png = shots / "narrow-drag.png"
+                b.drag(cx, cy, cx + 80, cy + 40, steps=8)
+                time.sleep(0.5)
+                b.screenshot(str(drag_png), clip=clip)
+                panned = difference(before_img, Image.open(drag_png).convert("RGB"))
+                check(panned > 1.5 * moved, f"narrow phone: the long press did not pan the plot, a drag does: "
+                                            f"{100 * moved:.2f}% of the pixels changed after the held finger moved "
+                                            f"(crosshair and readout), {100 * panned:.2f}% after the same move "
+                                            f"at once (shots/narrow-drag.png)")
+                b.key("r", "KeyR", 82)  # R: the figure's view back, for the pinch below
             # A pinch on the figure zooms it (the pixels change); the link stays.
             figs = [x for x in screen.get("boxes", []) if x["kind"] == "figure"]
             if check(bool(figs), "narrow phone: the step's figure is laid out"):
