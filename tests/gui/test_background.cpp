@@ -282,6 +282,7 @@ TEST_CASE("lab: a window keeps its finished models in its config folder and show
     for (const auto& entry : fs::directory_iterator(config / "lab-models")) files += entry.path().extension() == ".model";
     CHECK(files == 6);
     for (const lab::TrainedPtr& model : trained) {
+      CHECK(lab::is_kept(model->config()));
       auto kept = lab::load_kept(model->config());
       REQUIRE(kept);
       CHECK(kept->finished());
@@ -303,6 +304,7 @@ TEST_CASE("lab: a window keeps its finished models in its config folder and show
       f.put('\x5a');
     }
     CHECK_FALSE(lab::load_kept(first->config()));
+    CHECK(lab::is_kept(first->config()));  // the header alone still reads right: Train will say "kept", then retrain
     CHECK(lab::start_run(first->config())->step() == 0);
     // The folder keeps the newest kKeptModels.
     for (int seed = 1; seed <= lab::kKeptModels + 3; ++seed) {

@@ -150,10 +150,8 @@ Folder& folder() {
 /// The file of `config`: a hash of its text (a file of another build has the
 /// same name; restore refuses it and the new model replaces it).
 std::filesystem::path kept_file(const std::filesystem::path& dir, const cl::LabConfig& config) {
-  std::uint64_t h = 0xcbf29ce484222325ULL;
-  for (unsigned char c : cl::lab_config_text(config)) h = (h ^ c) * 0x100000001b3ULL;
   char name[40];
-  std::snprintf(name, sizeof name, "%016llx.model", static_cast<unsigned long long>(h));
+  std::snprintf(name, sizeof name, "%016llx.model", static_cast<unsigned long long>(cl::lab_config_hash(config)));
   return dir / name;
 }
 
@@ -191,9 +189,7 @@ std::unique_ptr<cl::LabRun> load_kept(const cl::LabConfig& config) {
 bool is_kept(const cl::LabConfig& config) {
   const std::filesystem::path dir = model_folder();
   if (dir.empty()) return false;
-  // LabRun::save's header: the format line, the build, the config (core/src/lab/saved.cpp)
-  const std::string header =
-      "poslab-lab-model 1\nbuild " + cl::lab_build_tag() + "\n" + cl::lab_config_text(config) + "end\n";
+  const std::string header = cl::lab_saved_header(config);
   std::ifstream in(kept_file(dir, config), std::ios::binary);
   std::string head(header.size(), '\0');
   return in.read(head.data(), static_cast<std::streamsize>(head.size())) && head == header;

@@ -121,12 +121,15 @@ std::string lab_build_tag() {
   return tag;
 }
 
+std::string lab_saved_header(const LabConfig& config) {
+  return std::string(kMagic) + "build " + lab_build_tag() + "\n" + lab_config_text(config) + "end\n";
+}
+
+std::uint64_t lab_config_hash(const LabConfig& config) { return fnv1a(lab_config_text(config)); }
+
 std::string LabRun::save() const {
   if (!finished()) throw std::logic_error("LabRun::save: the run has not finished training");
-  std::string out(kMagic);
-  out += "build " + lab_build_tag() + "\n";
-  out += lab_config_text(config_);
-  out += "end\n";
+  std::string out = lab_saved_header(config_);
   const std::span<const float> params = model_.parameters();
   put<std::uint32_t>(out, static_cast<std::uint32_t>(step_));
   put<std::uint32_t>(out, static_cast<std::uint32_t>(losses_.size()));
@@ -146,12 +149,11 @@ bool LabRun::restore(std::string_view bytes, std::string* why) {
   if (sum != fnv1a(bytes.substr(0, bytes.size() - 8))) return refuse(why, "truncated or corrupt (checksum)");
   std::string_view in = bytes.substr(kMagic.size(), bytes.size() - 8 - kMagic.size());
 
+  const std::string header = lab_saved_header(config_);  // magic, build, config
   const std::string build = "build " + lab_build_tag() + "\n";
   if (in.substr(0, build.size()) != build) return refuse(why, "trained by another build of poslab");
-  in.remove_prefix(build.size());
-  const std::string config = lab_config_text(config_) + "end\n";
-  if (in.substr(0, config.size()) != config) return refuse(why, "trained with another config");
-  in.remove_prefix(config.size());
+  if (bytes.substr(0, header.size()) != header) return refuse(why, "trained with another config");
+  in.remove_prefix(header.size() - kMagic.size());
 
   std::uint32_t step = 0, n_losses = 0, n_params = 0;
   if (!get(in, step) || !get(in, n_losses) || !get(in, n_params)) return refuse(why, "truncated");

@@ -136,6 +136,13 @@ std::string lab_config_text(const LabConfig& config);
 /// bit-identical weights when their builds have the same tag.
 std::string lab_build_tag();
 
+/// What LabRun::save writes before the numbers for `config` on this build
+/// (format, build tag, config): a saved file of this model from this build
+/// starts with exactly these bytes.
+std::string lab_saved_header(const LabConfig& config);
+/// FNV-1a 64 of lab_config_text(config): a name for the config's files.
+std::uint64_t lab_config_hash(const LabConfig& config);
+
 class LabRun {
  public:
   /// Checks the config (InvalidParameter naming the key) and builds the
