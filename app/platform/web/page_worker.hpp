@@ -21,20 +21,17 @@
 
 namespace poslab::app::web {
 
-class PageWorker final : public ui::RemoteBuilds {
+class PageWorker final : public ui::RemoteBuilds, public ui::JobRunner {
  public:
-  struct Callbacks {
-    std::function<void(std::string_view reply)> done;
-    std::function<void(const ui::JobProgress&)> progress;  ///< may be empty
-    std::function<void(std::string_view why)> failed;      ///< may be empty
-  };
+  using Callbacks = ui::JobRunner::Callbacks;
 
   /// Sends a job of `kind` to the worker; returns its id (never 0). When the
   /// worker is not ready it fails at once (`failed`, called from here).
-  std::uint64_t run(std::string_view kind, std::string request, Callbacks callbacks);
+  std::uint64_t run(std::string_view kind, std::string request, Callbacks callbacks) override;
 
   // RemoteBuilds: "build" jobs; a failure lands as an empty reply (the
-  // figure cache then builds that figure in place).
+  // figure cache then builds that figure in place). (ready and cancel are
+  // JobRunner's too.)
   bool ready() const override { return ready_; }
   std::uint64_t submit(std::string request, std::function<void(std::string_view reply)> land) override;
   void cancel(std::uint64_t id) override;
