@@ -328,6 +328,7 @@ def page_checks(site, native, shots):
         narrow_checks(browser, base, native, shots)
         bench_checks(browser, base)
         worker_bench_checks(browser, base)
+        lab_worker_checks(browser, base, native)
         embed_checks(browser, base, shots)
         old_browser_check(browser, base)
         offline_checks(browser, site, shots)
@@ -531,6 +532,51 @@ def worker_bench_checks(browser_path, base):
         check(0 < w.get("p95", 0) < p.get("p95", 0),
               f"relative {key}, maxima: frames p95 {w.get('p95', 0):.1f} ms with the worker, below the "
               f"{p.get('p95', 0):.1f} ms of building in the frame (one run)")
+
+
+def lab_worker_checks(browser_path, base, native):
+    """The lab lesson (issue 26) trains its models in the page's Web Worker:
+    once the worker is up, Train sends each model there (one job each) and
+    they come back (the body's data-lab-from-worker counts them) while the
+    page's own tasks stay short: the Long Tasks API times every task of the
+    page's thread over 50 ms meanwhile (trained on the page instead, each
+    model's evaluation alone is one task of seconds in wasm). Prints how long
+    the six models took in Chromium's worker and, for scale, the same six
+    natively, one after the other on one thread (`poslab lab run … --threads 1`)."""
+    import cdp  # tests/web/cdp.py
+    steps = 150
+    b = cdp.Browser(browser_path, 1280, 800)
+    try:
+        b.call("Page.navigate", url=f"{base}#view=lab")
+        if not check(b.wait_for("document.body && document.body.dataset.worker === 'ready'", 60) is True,
+                     "lab: the page's worker is up"):
+            return
+        b.eval("window.labTasks = []; new PerformanceObserver((l) => { for (const e of l.getEntries())"
+               " window.labTasks.push(e.duration); }).observe({entryTypes: ['longtask']});"
+               " window.labFrames = Module._poslab_frames(); 0")
+        t0 = time.monotonic()
+        b.eval(f"location.hash = '#view=lab&lab_task=lm&lab_seeds=1&lab_steps={steps}&lab_train=true'; 0")
+        landed = b.wait_for("document.body.dataset.labFromWorker === '6'", 900)
+        seconds = time.monotonic() - t0
+        frames = b.eval("Module._poslab_frames() - window.labFrames")
+        tasks = sorted(b.eval("window.labTasks") or [0])
+        check(landed is True, f"lab: Train at {steps} steps sends the six models to the worker and all six come back "
+                              f"({b.eval('document.body.dataset.labFromWorker')!r} of 6, {seconds:.1f} s)")
+        check(frames >= 20 and tasks[-1] < 500,
+              f"lab: the page keeps drawing while they train ({frames} frames) and its thread is never busy long: "
+              f"{len(tasks)} tasks over 50 ms, the longest {tasks[-1]:.0f} ms (< 500 ms, at load "
+              f"{open('/proc/loadavg').read().split()[0]})")
+    finally:
+        b.close()
+    # The same work natively on one thread: six models trained, each read as the lesson reads it.
+    t0 = time.monotonic()
+    r = subprocess.run([str(native), "lab", "run", "--task", "lm", "--seeds", "1", "--steps", str(steps), "--threads",
+                        "1", "--extension", "none,pi,ntk,yarn", "--format", "json"], capture_output=True, text=True,
+                       timeout=900)
+    if r.returncode == 0:
+        print(f"      lab: the six models of {steps} steps, trained and read: {seconds:.1f} s in Chromium's worker, "
+              f"{time.monotonic() - t0:.1f} s natively on one thread right after "
+              f"(load {open('/proc/loadavg').read().split()[0]})", flush=True)
 
 
 def page_screen(b):

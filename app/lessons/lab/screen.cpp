@@ -17,9 +17,6 @@
 // the figures, which are asked for only once every model is there.
 
 #include <imgui.h>
-#ifdef __EMSCRIPTEN__
-#include <emscripten/emscripten.h>
-#endif
 
 #include <algorithm>
 #include <atomic>
@@ -40,6 +37,10 @@
 #include "app/ui/lesson_ui.hpp"
 #include "app/ui/ui_context.hpp"
 #include "app/ui/worker_jobs.hpp"
+
+#ifdef __EMSCRIPTEN__
+extern "C" void poslab_js_lab_from_worker(int n);  // app/platform/web/library_poslab.js
+#endif
 
 namespace poslab::app::ui {
 
@@ -253,7 +254,7 @@ class Session {
         lab_lesson::put(model);
         ++g_models_from_worker;
 #ifdef __EMSCRIPTEN__
-        EM_ASM({ document.body.dataset.labFromWorker = String($0); }, g_models_from_worker);
+        poslab_js_lab_from_worker(g_models_from_worker);
 #endif
       } catch (const std::exception&) {
         j->where = Job::Where::unplaced, j->worker_failed = true;  // trained here instead

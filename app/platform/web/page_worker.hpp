@@ -1,7 +1,8 @@
 #pragma once
 // The page's side of its Web Worker (web/worker.js: a second instance of
 // poslab.wasm, started by web/page.js). Jobs go out as bytes with a kind
-// ("build": a figure or readouts; the lab's long jobs later) and come back
+// ("build": a figure or readouts; "lab_model": one of the lab's models,
+// app/lessons/lab/screen.cpp, through ui::job_runner()) and come back
 // as bytes, through the callbacks given with them, on the page's one
 // thread between frames. The messages themselves are in web/worker.js.
 //
