@@ -769,9 +769,9 @@ def update_checks(browser_path, site):
 
 
 def old_browser_check(browser_path, base):
-    """A browser without WebAssembly exceptions (WebAssembly.validate made to
-    refuse the page's probe) gets a message saying what it needs — not a
-    compile error, not an abort."""
+    """A browser without WebAssembly exceptions and SIMD (WebAssembly.validate
+    made to refuse the page's probes) gets a message saying what it needs —
+    not a compile error, not an abort."""
     import cdp  # tests/web/cdp.py
     b = cdp.Browser(browser_path, 1280, 800)
     try:
@@ -784,7 +784,7 @@ def old_browser_check(browser_path, base):
         time.sleep(1)
         ready = b.eval("document.body.dataset.ready || ''")
         loading = b.eval("!!document.getElementById('loading')")
-        check(bool(text) and "too old" in text and "WebAssembly exceptions" in text and "stopped" not in text
+        check(bool(text) and "too old" in text and "WebAssembly exceptions and SIMD" in text and "stopped" not in text
               and not ready and not loading,
               f"a browser without WebAssembly exceptions is told what it needs ({text!r}, ready {ready!r})")
     finally:

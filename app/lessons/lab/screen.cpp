@@ -331,10 +331,11 @@ void controls(LessonUi& ui) {
     ImGui::SameLine();
     // The cost, from the FLOPs of a step at the throughput measured for the
     // lab's training (docs/LAB.md, "Speed"): on one x86-64 core with AVX2, and
-    // compiled to wasm without SIMD (run by node: about 10 times slower).
-    // Models train one per lane, whole models per lane.
+    // compiled to wasm with SIMD (run by node: about 2 times slower; in the
+    // page's worker, one model after another). Models train one per lane,
+    // whole models per lane.
 #ifdef __EMSCRIPTEN__
-    constexpr double kFlopsPerCoreSecond = 1.4e9;
+    constexpr double kFlopsPerCoreSecond = 7e9;
 #else
     constexpr double kFlopsPerCoreSecond = 14e9;
 #endif
