@@ -539,8 +539,8 @@ def lab_worker_checks(browser_path, base, native):
     once the worker is up, Train sends each model there (one job each) and
     they come back (the body's data-lab-from-worker counts them) while the
     page's own tasks stay short: the Long Tasks API times every task of the
-    page's thread over 50 ms meanwhile (trained on the page instead, each
-    model's evaluation alone is one task of seconds in wasm). Prints how long
+    page's thread over 50 ms meanwhile (trained on the page instead, a RoPE
+    model's evaluation alone is one task of 2–3 s in wasm). Prints how long
     the six models took in Chromium's worker and, for scale, the same six
     natively, one after the other on one thread (`poslab lab run … --threads 1`)."""
     import cdp  # tests/web/cdp.py
@@ -562,9 +562,12 @@ def lab_worker_checks(browser_path, base, native):
         tasks = sorted(b.eval("window.labTasks") or [0])
         check(landed is True, f"lab: Train at {steps} steps sends the six models to the worker and all six come back "
                               f"({b.eval('document.body.dataset.labFromWorker')!r} of 6, {seconds:.1f} s)")
-        check(frames >= 20 and tasks[-1] < 500,
+        # (Under software WebGL on a loaded machine most frames are over 50 ms
+        # themselves; the bound is what separates the worker from the page
+        # training: a RoPE model's evaluation alone is 2–3 s in wasm.)
+        check(frames >= 20 and tasks[-1] < 1000,
               f"lab: the page keeps drawing while they train ({frames} frames) and its thread is never busy long: "
-              f"{len(tasks)} tasks over 50 ms, the longest {tasks[-1]:.0f} ms (< 500 ms, at load "
+              f"{len(tasks)} tasks over 50 ms, the longest {tasks[-1]:.0f} ms (< 1000 ms, at load "
               f"{open('/proc/loadavg').read().split()[0]})")
     finally:
         b.close()
