@@ -338,16 +338,20 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
   };
 
   // poslab.wasm throws and catches WebAssembly exceptions (Chrome and Edge
-  // 95, Firefox 100, Safari 15.2 and later). An older browser is told so
+  // 95, Firefox 100, Safari 15.2 and later) and computes with WebAssembly
+  // SIMD (Chrome 91, Firefox 89, Safari 16.4). An older browser is told so
   // instead of failing to compile the program: a module with one exception
-  // tag validates only where they are supported.
+  // tag, and one whose function splats and counts a v128, validate only
+  // where they are supported.
   const EXCEPTION_TAG = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 4, 1, 0x60, 0, 0, 13, 3, 1, 0, 0]);
-  if (!(typeof WebAssembly === 'object' && WebAssembly.validate(EXCEPTION_TAG))) {
+  const SIMD = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0,
+                               253, 15, 253, 98, 11]);
+  if (!(typeof WebAssembly === 'object' && WebAssembly.validate(EXCEPTION_TAG) && WebAssembly.validate(SIMD))) {
     Module.instantiateWasm = () => {
       const loading = document.getElementById('loading');
       if (loading) loading.remove();
-      showMessage('This browser is too old for poslab: it needs WebAssembly exceptions ' +
-                  '(Chrome or Edge 95, Firefox 100, Safari 15.2 or later).', true);
+      showMessage('This browser is too old for poslab: it needs WebAssembly exceptions and SIMD ' +
+                  '(Chrome or Edge 95, Firefox 100, Safari 16.4 or later).', true);
       return {};  // the program is not started
     };
   }

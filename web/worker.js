@@ -6,7 +6,10 @@
 // Messages (structured clone; bytes as transferred ArrayBuffers):
 //   page → worker
 //     {type: 'job', id, kind, request: ArrayBuffer}   kind: 'build' (app/ui/remote_builds.hpp),
-//                                                      'lab' (JSON, app/ui/worker_jobs.hpp)
+//                                                      'lab' (JSON, app/ui/worker_jobs.hpp),
+//                                                      'lab_model' (one model of the lab lesson,
+//                                                      sent back whole: its progress note is
+//                                                      its loss per step so far)
 //                                                      or a kind added to ui::WorkerJobs
 //     {type: 'cancel', id}                             not started: dropped; running: ended
 //                                                      at its next slice; no reply either way

@@ -6,6 +6,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "app/lessons/lab/setting.hpp"
 #include "app/ui/remote_builds.hpp"
 #include "poslab/core/lab/lab.hpp"
 
@@ -82,7 +83,46 @@ class LabJob final : public WorkerJob {
   std::optional<core::lab::LabEvaluation> evaluation_;
 };
 
+/// One model of the lab lesson, trained as LabJob trains, then read as the
+/// lesson reads it and sent back whole (lab_lesson::encode_trained).
+class ModelJob final : public WorkerJob {
+ public:
+  explicit ModelJob(std::string_view request) : config_(lab_config_from_json(request)) {
+    s_ = nlohmann::json::parse(request).value("s", 4.0);
+  }
+  bool step(double budget_ms) override {
+    if (!run_) run_ = std::make_unique<core::lab::LabRun>(config_);
+    const auto t0 = std::chrono::steady_clock::now();
+    do {
+      if (run_->train(1) == 0) break;
+    } while (std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() < budget_ms);
+    steps_ = run_->step();
+    note_ = lab_lesson::losses_note(run_->loss_history());
+    if (!run_->finished()) return false;
+    model_ = lab_lesson::finish(std::move(run_), s_);
+    return true;
+  }
+  JobProgress progress() const override { return {static_cast<double>(steps_), static_cast<double>(config_.steps), note_}; }
+  std::string reply() override { return lab_lesson::encode_trained(*model_); }
+
+ private:
+  core::lab::LabConfig config_;
+  double s_ = 4;
+  int steps_ = 0;
+  std::string note_;
+  std::unique_ptr<core::lab::LabRun> run_;
+  lab_lesson::TrainedPtr model_;
+};
+
+JobRunner*& runner_slot() {
+  static JobRunner* runner = nullptr;
+  return runner;
+}
+
 }  // namespace
+
+JobRunner* job_runner() { return runner_slot(); }
+void set_job_runner(JobRunner* runner) { runner_slot() = runner; }
 
 core::lab::LabConfig lab_config_from_json(std::string_view request) {
   const nlohmann::json j = nlohmann::json::parse(request);  // raises on text that is not JSON
@@ -112,6 +152,7 @@ WorkerJobs::WorkerJobs(std::filesystem::path assets) {
     return std::make_unique<BuildJob>(std::string(request), assets);
   });
   add("lab", [](std::string_view request) { return std::make_unique<LabJob>(request); });
+  add("lab_model", [](std::string_view request) { return std::make_unique<ModelJob>(request); });
 }
 
 void WorkerJobs::add(std::string kind, Factory factory) { kinds_[std::move(kind)] = std::move(factory); }

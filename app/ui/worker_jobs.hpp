@@ -13,6 +13,7 @@
 // a thread, and tests run them directly (tests/gui/test_background.cpp).
 // The messages between the page and its worker are in web/worker.js.
 
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -55,6 +56,12 @@ class WorkerJobs {
   /// length; request and reply as JSON (lab_config_from_json; the reply has
   /// task, encoding, seed, steps, params, loss per step, extension, factor,
   /// metric, lengths, values, floor, trained_value, trained_floor, reached_floor).
+  /// And "lab_model": one model of the lab lesson trained as "lab" does,
+  /// then read as the lesson reads it (lab_lesson::finish: also remembered
+  /// here, for the figures this worker builds); request
+  /// lab_lesson::model_request, reply lab_lesson::encode_trained's bytes;
+  /// its progress note is the loss of every step so far, as text
+  /// (lab_lesson::losses_note: the page draws the live loss curve from it).
   explicit WorkerJobs(std::filesystem::path assets);
   /// Adds (or replaces) a kind, e.g. the lab's "train".
   void add(std::string kind, Factory factory);
@@ -66,6 +73,30 @@ class WorkerJobs {
  private:
   std::map<std::string, Factory, std::less<>> kinds_;
 };
+
+/// Where the UI sends jobs to run elsewhere — the page's Web Worker
+/// (app/platform/web/page_worker.hpp); tests install one of their own. The
+/// callbacks run later on the UI thread, between frames, never from within
+/// run() — but for `failed` when the runner is not ready.
+class JobRunner {
+ public:
+  struct Callbacks {
+    std::function<void(std::string_view reply)> done;
+    std::function<void(const JobProgress&)> progress;  ///< may be empty
+    std::function<void(std::string_view why)> failed;  ///< may be empty
+  };
+  virtual ~JobRunner() = default;
+  /// Jobs sent now are run (false before the worker is up, and for good once it died).
+  virtual bool ready() const = 0;
+  /// Sends a job of `kind`; returns its id (never 0).
+  virtual std::uint64_t run(std::string_view kind, std::string request, Callbacks callbacks) = 0;
+  /// Nobody waits for job `id` any more: no callback of it runs from now on.
+  virtual void cancel(std::uint64_t id) = 0;
+};
+/// The program's runner (null: none, everything runs here). The page sets
+/// its worker at start; the lab's screen sends its models there.
+JobRunner* job_runner();
+void set_job_runner(JobRunner* runner);
 
 /// A "lab" job's request: {"task": "lm"|"copy"|"reverse", "encoding": …,
 /// "seed", "task_seed", "steps", "layers", "width", "heads", "train_length",

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <numeric>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -276,6 +277,19 @@ TEST_CASE("lab: the same config gives bit-identical weights, losses and evaluati
   CHECK(a.loss_history() == b.loss_history());
   CHECK(std::equal(a.model().parameters().begin(), a.model().parameters().end(), b.model().parameters().begin()));
   CHECK(a.evaluate().values == b.evaluate().values);
+  // A run restored from another's weights and losses (what the page's worker
+  // sends back) is that run: the same evaluation, bit for bit.
+  LabRun restored(c);
+  const std::vector<float> weights(a.model().parameters().begin(), a.model().parameters().end());
+  restored.restore(weights, a.loss_history());
+  CHECK(restored.finished());
+  CHECK(restored.train(1) == 0);
+  CHECK(restored.loss_history() == a.loss_history());
+  CHECK(restored.evaluate().values == a.evaluate().values);
+  CHECK(restored.attention_map(0, 1, 5).weights == a.attention_map(0, 1, 5).weights);
+  CHECK_THROWS_AS(LabRun(c).restore(std::span<const float>(weights).first(weights.size() - 1), a.loss_history()),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(LabRun(c).restore(weights, {}), std::invalid_argument);
   c.seed = 2;
   LabRun other(c);
   other.train(6);
@@ -471,4 +485,8 @@ TEST_CASE_TEMPLATE("lab: gemm equals the textbook triple loop on both compiled p
     }
   }
   CHECK(std::string(gemm_path_name(gemm_path())).size() > 0);
+#ifdef __EMSCRIPTEN__
+  // The web build compiles core with -msimd128: the baseline path above ran in WebAssembly SIMD registers.
+  CHECK(std::string(gemm_path_name(gemm_path())) == "wasm-simd128");
+#endif
 }

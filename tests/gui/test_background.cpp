@@ -633,3 +633,180 @@ TEST_CASE("worker jobs: \"lab\" trains a model a few steps per slice and answers
     CHECK(std::string(ex.what()).find("layers") != std::string::npos);
   }
 }
+
+// [SECTION] The lab's models in the page's worker (issue 26, point 5)
+
+TEST_CASE("worker jobs: \"lab_model\" trains the lesson's model and sends it back whole, bit for bit") {
+  namespace lab = app::lab_lesson;
+  ui::WorkerJobs jobs(app::assets_dir());
+  REQUIRE(jobs.knows("lab_model"));
+  lab::Plan plan;
+  plan.steps = 13;  // a model of the lesson's own size, 13 steps (a number no other test trains)
+  for (const core::lab::Encoding encoding : {core::lab::Encoding::rope, core::lab::Encoding::learned}) {
+    const core::lab::LabConfig c = plan.config(encoding, 2);
+    CAPTURE(core::lab::encoding_name(encoding));
+    auto job = jobs.start("lab_model", lab::model_request(c, 3.0));
+    int slices = 0;
+    while (!job->step(0)) {  // one step per slice: the note carries the loss of each step so far
+      ++slices;
+      const ui::JobProgress p = job->progress();
+      CHECK(p.total == 13);
+      CHECK(lab::parse_losses_note(p.note).size() == static_cast<std::size_t>(p.done));
+    }
+    CHECK(slices == 12);
+    const lab::TrainedPtr got = lab::decode_trained(job->reply());
+    // The same model trained here, outside the lesson.
+    core::lab::LabRun run(c);
+    run.train(100);
+    REQUIRE(got);
+    CHECK(lab::same_model(got->config(), c));
+    CHECK(got->losses() == run.loss_history());
+    const auto w = run.model().parameters();
+    CHECK(got->weights() == std::vector<float>(w.begin(), w.end()));
+    CHECK(got->evaluation().values == run.evaluate().values);
+    if (encoding == core::lab::Encoding::rope) {
+      CHECK(got->readings().size() == 4);  // none, and PI, NTK-aware, YaRN at s = 3: computed in the worker
+      CHECK(got->evaluation(core::lab::Extension::yarn, 3.0).values ==
+            run.evaluate(core::lab::Extension::yarn, 3.0).values);
+    }
+    CHECK(got->attention(1, 2, 40).weights == run.attention_map(1, 2, 40).weights);
+    // The note's losses are the losses, to five digits.
+    const std::vector<float> noted = lab::parse_losses_note(lab::losses_note(run.loss_history()));
+    REQUIRE(noted.size() == run.loss_history().size());
+    for (std::size_t i = 0; i < noted.size(); ++i) CHECK(noted[i] == doctest::Approx(run.loss_history()[i]).epsilon(1e-4));
+  }
+  // Bytes that are not a model are refused, never misread.
+  CHECK_THROWS_AS((void)lab::decode_trained("PLT1"), std::runtime_error);
+  CHECK_THROWS_AS((void)lab::decode_trained("nonsense bytes"), std::runtime_error);
+  CHECK_THROWS_AS((void)lab::parse_losses_note("1.5 x"), std::runtime_error);
+  CHECK(lab::parse_losses_note("").empty());
+}
+
+namespace {
+
+/// The page's worker as the lab's screen uses it (ui::JobRunner), played by
+/// the test: jobs queue up and run — by the worker's own code, WorkerJobs —
+/// when the test says, progress after every slice, as web/worker.js does.
+struct QueuedJobs final : ui::JobRunner {
+  struct Item {
+    std::uint64_t id;
+    std::string kind, request;
+    Callbacks callbacks;
+  };
+  ui::WorkerJobs kinds{app::assets_dir()};
+  std::deque<Item> queue;
+  bool up = true;
+  std::uint64_t next = 1;
+  int answered = 0, cancelled = 0, replaced = 0;
+
+  bool ready() const override { return up; }
+  std::uint64_t run(std::string_view kind, std::string request, Callbacks callbacks) override {
+    const std::uint64_t id = next++;
+    if (!up) {
+      if (callbacks.failed) callbacks.failed("not running");
+      return id;
+    }
+    queue.push_back({id, std::string(kind), std::move(request), std::move(callbacks)});
+    return id;
+  }
+  void cancel(std::uint64_t id) override {
+    const auto it = std::find_if(queue.begin(), queue.end(), [&](const Item& j) { return j.id == id; });
+    if (it == queue.end()) return;
+    queue.erase(it);
+    ++cancelled;
+  }
+  /// Runs every job to its end, in order. (The job also puts its model into
+  /// this process's store, as the worker does into its own: `replaced`
+  /// counts the models the page's landing put in its place.)
+  void answer_all() {
+    while (!queue.empty()) {
+      Item j = std::move(queue.front());
+      queue.pop_front();
+      auto job = kinds.start(j.kind, j.request);
+      while (!job->step(20))
+        if (j.callbacks.progress) j.callbacks.progress(job->progress());
+      const std::string reply = job->reply();
+      const core::lab::LabConfig c = ui::lab_config_from_json(j.request);
+      const app::lab_lesson::TrainedPtr workers = app::lab_lesson::find(c);
+      j.callbacks.done(reply);
+      replaced += app::lab_lesson::find(c) != workers;
+      ++answered;
+    }
+  }
+  /// The worker dies: every job in flight fails.
+  void die() {
+    up = false;
+    while (!queue.empty()) {
+      Item j = std::move(queue.front());
+      queue.pop_front();
+      if (j.callbacks.failed) j.callbacks.failed("died");
+    }
+  }
+};
+
+}  // namespace
+
+TEST_CASE("lab: with the page's worker up, each model is a job there; Stop cancels them; a dead worker's train here") {
+  namespace lab = app::lab_lesson;
+  QueuedJobs worker;
+  ui::set_job_runner(&worker);
+  test::BlindApp b(true);
+  b.app->figures().set_wait_ms(0);
+  REQUIRE(b.state().select_view("lab"));
+  b.frames(2);
+  SUBCASE("six jobs, progress and the live loss on the way, then the models the page would train") {
+    REQUIRE(b.state().set_param("lab_steps", 17.0).empty());
+    REQUIRE(b.state().set_param("lab_seeds", 1.0).empty());
+    REQUIRE(b.state().set_param("lab_train", true).empty());
+    const lab::Plan plan = lab::plan(b.state().params());
+    b.frames(1);
+    CHECK(worker.queue.size() == 6);
+    b.frames(3);
+    CHECK(worker.queue.size() == 6);  // sent once each
+    CHECK(lab::trained_count(plan) == 0);
+    CHECK(b.app->wants_redraw());
+    worker.answer_all();
+    CHECK(worker.answered == 6);
+    CHECK(worker.replaced == 6);  // each model in the store is the one decoded from the worker's bytes
+    b.frames(1);
+    CHECK(lab::trained_count(plan) == 6);
+    for (const core::lab::LabConfig& c : plan.configs()) {
+      core::lab::LabRun run(c);
+      run.train(100);
+      const lab::TrainedPtr m = lab::find(c);
+      REQUIRE(m);
+      CHECK(m->losses() == run.loss_history());
+      CHECK(m->evaluation().values == run.evaluate().values);
+    }
+    b.frames(2);
+    check_caught_up(b);
+  }
+  SUBCASE("Stop cancels every job in the worker") {
+    REQUIRE(b.state().set_param("lab_steps", 20000.0).empty());
+    REQUIRE(b.state().set_param("lab_seeds", 5.0).empty());
+    REQUIRE(b.state().set_param("lab_train", true).empty());
+    b.frames(2);
+    CHECK(worker.queue.size() == 30);
+    REQUIRE(b.state().set_param("lab_train", false).empty());  // Stop
+    b.frames(1);
+    CHECK(worker.cancelled == 30);
+    CHECK(worker.queue.empty());
+  }
+  SUBCASE("the worker dies mid-run: its models train here, none is lost") {
+    REQUIRE(b.state().set_param("lab_steps", 19.0).empty());
+    REQUIRE(b.state().set_param("lab_seeds", 1.0).empty());
+    REQUIRE(b.state().set_param("lab_train", true).empty());
+    const lab::Plan plan = lab::plan(b.state().params());
+    b.frames(1);
+    REQUIRE(worker.queue.size() == 6);
+    worker.die();
+    const auto t0 = std::chrono::steady_clock::now();
+    while (lab::trained_count(plan) < 6 && std::chrono::steady_clock::now() - t0 < std::chrono::seconds(120)) {
+      b.frames(1);
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    CHECK(lab::trained_count(plan) == 6);
+    CHECK(worker.answered == 0);
+  }
+  ui::set_job_runner(nullptr);
+}

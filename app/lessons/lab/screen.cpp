@@ -5,8 +5,13 @@
 // on a BuildWorker of its own lane (app/ui/build_worker.hpp, the worker the
 // figures use), a few steps at a time, checking its Ticket between steps — a
 // change of what to train (task, seeds, steps, or Stop) cancels the models no
-// longer asked for at their next slice. In the browser (no threads) the
-// models train in slices of about 20 ms per frame. Screenshots and tests
+// longer asked for at their next slice. In the browser (no threads) each
+// model is a "lab_model" job of the page's Web Worker (ui::job_runner(),
+// app/ui/worker_jobs.hpp): it trains there and comes back whole, weights and
+// readings (lab_lesson::encode_trained), its progress and live loss on the
+// way; Stop cancels the jobs. Without a worker (not up yet, failed to start,
+// died) the models train on the page in slices of about 20 ms per frame, a
+// model whose job failed too. Screenshots and tests
 // (figures built in place) train within the frame that asks, as an export
 // does. A finished model goes into the lesson's store (setting.hpp), read by
 // the figures, which are asked for only once every model is there.
@@ -20,7 +25,9 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -29,6 +36,11 @@
 #include "app/ui/build_worker.hpp"
 #include "app/ui/lesson_ui.hpp"
 #include "app/ui/ui_context.hpp"
+#include "app/ui/worker_jobs.hpp"
+
+#ifdef __EMSCRIPTEN__
+extern "C" void poslab_js_lab_from_worker(int n);  // app/platform/web/library_poslab.js
+#endif
 
 namespace poslab::app::ui {
 
@@ -49,7 +61,16 @@ struct Job : Ticket {
   std::atomic<int> step{0};
   std::unique_ptr<cl::LabRun> run;  ///< sliced mode: the run between frames
   bool kept = false;                ///< run came finished from the model folder
+  /// Where it trains (the frame's to read and write only): not yet decided,
+  /// on a lane, in the page's worker (job `remote`), or on the page in slices.
+  enum class Where { unplaced, lane, worker, page } where = Where::unplaced;
+  bool worker_failed = false;  ///< its job failed in the worker: trained here
+  std::uint64_t remote = 0;
 };
+
+/// Models that came back from the page's worker (the page shows the count
+/// as its body's data-lab-from-worker: the web checks read it).
+int g_models_from_worker = 0;
 
 /// Trains `job` a few steps at a time until it is finished or cancelled;
 /// then reads it and puts it into the store.
@@ -85,7 +106,7 @@ class Session {
 #endif
   }
   ~Session() {
-    for (const auto& job : jobs_) job->cancelled = true;  // running ones stop at their next slice
+    for (const auto& job : jobs_) cancel(*job);  // running ones stop at their next slice
     lanes_.clear();
   }
 
@@ -96,7 +117,7 @@ class Session {
     // cancel and forget what is no longer wanted, and what has landed
     std::erase_if(jobs_, [&](const std::shared_ptr<Job>& job) {
       const bool want = std::any_of(wanted.begin(), wanted.end(), [&](const cl::LabConfig& c) { return same_model(c, job->config); });
-      if (!want) job->cancelled = true;
+      if (!want) cancel(*job);
       return !want || lab_lesson::find(job->config) != nullptr;
     });
     bool ready = true;
@@ -108,12 +129,29 @@ class Session {
       job->config = c;
       job->s = s;
       jobs_.push_back(job);
-      if (!lanes_.empty()) {
-        BuildWorker& lane = *lanes_[next_lane_++ % lanes_.size()];
-        lane.run(job, [job] { train_job(*job, [] { return true; }); });
-      }
     }
-    if (lanes_.empty() && !ready && ImGui::GetFrameCount() != sliced_frame_) {
+    // Where each new one trains: the page's worker when it is up (a model
+    // waiting for its slices on the page goes there too, once the worker is
+    // up), else a lane, else slices on the page.
+    JobRunner* runner = job_runner();
+    const bool remote = runner && runner->ready();
+    bool sliced = false;
+    for (const auto& job : jobs_) {
+      const bool waiting = job->where == Job::Where::page && !job->run;
+      if (job->where == Job::Where::unplaced || (waiting && remote && !job->worker_failed)) {
+        if (remote && !job->worker_failed) {
+          send(job, *runner);
+        } else if (!lanes_.empty()) {
+          job->where = Job::Where::lane;
+          BuildWorker& lane = *lanes_[next_lane_++ % lanes_.size()];
+          lane.run(job, [job] { train_job(*job, [] { return true; }); });
+        } else {
+          job->where = Job::Where::page;
+        }
+      }
+      sliced = sliced || job->where == Job::Where::page;
+    }
+    if (sliced && !ready && ImGui::GetFrameCount() != sliced_frame_) {
       sliced_frame_ = ImGui::GetFrameCount();  // one slice per frame, however often the frame asks
       slice();
     }
@@ -123,10 +161,10 @@ class Session {
   /// Models trained at once: one per lane, or 1 in sliced mode.
   int lanes() const { return lanes_.empty() ? 1 : static_cast<int>(lanes_.size()); }
 
-  /// Sliced mode: trains the first unfinished job for about 20 ms.
+  /// Sliced mode: trains the first unfinished job of the page for about 20 ms.
   void slice() {
     for (const auto& job : jobs_) {
-      if (job->cancelled.load() || lab_lesson::find(job->config)) continue;
+      if (job->cancelled.load() || job->where != Job::Where::page || lab_lesson::find(job->config)) continue;
       const auto t0 = std::chrono::steady_clock::now();
       train_job(*job, [t0] { return std::chrono::steady_clock::now() - t0 < std::chrono::milliseconds(20); });
       return;
@@ -191,6 +229,54 @@ class Session {
   }
 
  private:
+  /// Sends `job` to the page's worker: progress and the live loss come back
+  /// as it trains, the model when done (into the store); when the job fails
+  /// (the worker died, bytes it could not read) the page trains it itself.
+  static void send(const std::shared_ptr<Job>& job, JobRunner& runner) {
+    const std::weak_ptr<Job> weak = job;
+    JobRunner::Callbacks c;
+    c.progress = [weak](const JobProgress& p) {
+      const auto j = weak.lock();
+      if (!j) return;
+      j->step = static_cast<int>(p.done);
+      try {
+        std::vector<float> losses = lab_lesson::parse_losses_note(p.note);
+        const std::lock_guard lock(j->mutex);
+        j->losses = std::move(losses);
+      } catch (const std::exception&) {
+        // a note that is not losses: the live curve waits for the next
+      }
+    };
+    c.failed = [weak](std::string_view) {
+      if (const auto j = weak.lock()) j->where = Job::Where::unplaced, j->worker_failed = true;  // trained here
+    };
+    c.done = [weak](std::string_view bytes) {
+      const auto j = weak.lock();
+      if (!j || j->cancelled.load()) return;
+      try {
+        const lab_lesson::TrainedPtr model = lab_lesson::decode_trained(bytes);
+        if (!same_model(model->config(), j->config)) throw std::runtime_error("the worker sent another model");
+        lab_lesson::put(model);
+        ++g_models_from_worker;
+#ifdef __EMSCRIPTEN__
+        poslab_js_lab_from_worker(g_models_from_worker);
+#endif
+      } catch (const std::exception&) {
+        j->where = Job::Where::unplaced, j->worker_failed = true;  // trained here instead
+      }
+    };
+    job->where = Job::Where::worker;  // (before run: a runner that cannot send fails the job from within)
+    job->remote = runner.run("lab_model", lab_lesson::model_request(job->config, job->s), std::move(c));
+  }
+
+  static void cancel(Job& job) {
+    job.cancelled = true;
+    if (job.where == Job::Where::worker) {
+      job.where = Job::Where::unplaced;
+      if (JobRunner* runner = job_runner()) runner->cancel(job.remote);
+    }
+  }
+
   std::vector<std::shared_ptr<Job>> jobs_;
   std::size_t next_lane_ = 0;
   int sliced_frame_ = -1;
@@ -250,10 +336,11 @@ void controls(LessonUi& ui) {
     ImGui::SameLine();
     // The cost, from the FLOPs of a step at the throughput measured for the
     // lab's training (docs/LAB.md, "Speed"): on one x86-64 core with AVX2, and
-    // compiled to wasm without SIMD (run by node: about 10 times slower).
-    // Models train one per lane, whole models per lane.
+    // compiled to wasm with SIMD (run by node: about 2 times slower; in the
+    // page's worker, one model after another). Models train one per lane,
+    // whole models per lane.
 #ifdef __EMSCRIPTEN__
-    constexpr double kFlopsPerCoreSecond = 1.4e9;
+    constexpr double kFlopsPerCoreSecond = 7e9;
 #else
     constexpr double kFlopsPerCoreSecond = 14e9;
 #endif

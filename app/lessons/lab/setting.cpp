@@ -1,18 +1,22 @@
 #include "app/lessons/lab/setting.hpp"
 
-#include <cstdio>
-#include <fstream>
-#include <sstream>
-
-#include "app/common/atomic_file.hpp"
-
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <exception>
+#include <fstream>
 #include <list>
+#include <sstream>
+#include <stdexcept>
 #include <system_error>
 #include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "app/common/atomic_file.hpp"
+#include "app/plot/figure_wire.hpp"
 
 namespace poslab::app::lab_lesson {
 
@@ -63,6 +67,21 @@ Trained::Trained(std::unique_ptr<cl::LabRun> run)
       untrained_from_(run->untrained_positions_from()),
       params_(run->parameter_count()),
       run_(std::move(run)) {}
+
+Trained::Trained(std::unique_ptr<cl::LabRun> run, std::vector<cl::LabEvaluation> readings) : Trained(std::move(run)) {
+  readings_ = std::move(readings);
+}
+
+std::vector<cl::LabEvaluation> Trained::readings() const {
+  const std::lock_guard lock(mutex_);
+  return readings_;
+}
+
+std::vector<float> Trained::weights() const {
+  const std::lock_guard lock(mutex_);
+  const auto p = run_->model().parameters();
+  return {p.begin(), p.end()};
+}
 
 cl::LabEvaluation Trained::evaluation(cl::Extension extension, double s) const {
   if (extension == cl::Extension::none) s = 1;
@@ -217,6 +236,113 @@ void keep(const cl::LabRun& run) {
 std::unique_ptr<cl::LabRun> start_run(const cl::LabConfig& config) {
   if (auto kept = load_kept(config)) return kept;
   return std::make_unique<cl::LabRun>(config);
+}
+
+namespace {
+constexpr std::string_view kTrainedMagic = "PLT1";
+}  // namespace
+
+std::string model_request(const cl::LabConfig& config, double s) {
+  const nlohmann::ordered_json j = {{"task", cl::task_name(config.task)},
+                                    {"encoding", cl::encoding_name(config.encoding)},
+                                    {"seed", config.seed},
+                                    {"steps", config.steps},
+                                    {"s", s}};
+  return j.dump();
+}
+
+std::string losses_note(const std::vector<float>& losses) {
+  std::string out;
+  out.reserve(losses.size() * 8);
+  char buf[32];
+  for (float x : losses) {
+    const int n = std::snprintf(buf, sizeof buf, "%s%.5g", out.empty() ? "" : " ", static_cast<double>(x));
+    out.append(buf, static_cast<std::size_t>(std::max(0, n)));
+  }
+  return out;
+}
+
+std::vector<float> parse_losses_note(std::string_view note) {
+  std::vector<float> out;
+  std::size_t at = 0;
+  while (at < note.size()) {
+    const std::size_t end = std::min(note.find(' ', at), note.size());
+    const std::string word(note.substr(at, end - at));
+    char* stop = nullptr;
+    const float x = std::strtof(word.c_str(), &stop);
+    if (word.empty() || stop != word.c_str() + word.size()) throw std::runtime_error("not a loss: \"" + word + "\"");
+    out.push_back(x);
+    at = end + 1;
+  }
+  return out;
+}
+
+std::string encode_trained(const Trained& model) {
+  namespace wire = fig::wire;
+  wire::Writer w;
+  for (char ch : kTrainedMagic) w.u8(static_cast<std::uint8_t>(ch));
+  const cl::LabConfig& c = model.config();
+  w.u8(static_cast<std::uint8_t>(c.task));
+  w.u8(static_cast<std::uint8_t>(c.encoding));
+  w.u32(static_cast<std::uint32_t>(c.seed));
+  w.u32(static_cast<std::uint32_t>(c.seed >> 32));
+  w.i32(c.steps);
+  w.floats(model.losses());
+  w.floats(model.weights());
+  const std::vector<cl::LabEvaluation> readings = model.readings();
+  w.u32(static_cast<std::uint32_t>(readings.size()));
+  for (const cl::LabEvaluation& e : readings) {
+    w.u8(static_cast<std::uint8_t>(e.task));
+    w.u8(static_cast<std::uint8_t>(e.extension));
+    w.f64(e.factor);
+    w.u8(static_cast<std::uint8_t>(e.metric));
+    w.u32(static_cast<std::uint32_t>(e.lengths.size()));
+    for (int n : e.lengths) w.i32(n);
+    w.doubles(e.values);
+    w.doubles(e.floor);
+    w.doubles(e.sample_floor);
+    w.f64(e.trained_value);
+    w.f64(e.trained_floor);
+    w.boolean(e.reached_floor);
+  }
+  return w.take();
+}
+
+TrainedPtr decode_trained(std::string_view bytes) {
+  namespace wire = fig::wire;
+  wire::Reader r(bytes);
+  for (char ch : kTrainedMagic)
+    if (r.u8() != static_cast<std::uint8_t>(ch)) wire::Reader::fail("not a trained model of this format");
+  cl::LabConfig c = cl::default_lab_config(r.enumeration(cl::Task::reverse));
+  c.encoding = r.enumeration(cl::Encoding::t5);
+  c.seed = r.u32();
+  c.seed |= static_cast<std::uint64_t>(r.u32()) << 32;
+  c.steps = r.i32();
+  std::vector<float> losses = r.floats();
+  const std::vector<float> weights = r.floats();
+  const std::uint32_t count = r.u32();
+  if (count > 64) wire::Reader::fail("too many readings");
+  std::vector<cl::LabEvaluation> readings(count);
+  for (cl::LabEvaluation& e : readings) {
+    e.task = r.enumeration(cl::Task::reverse);
+    e.extension = r.enumeration(cl::Extension::dynamic);
+    e.factor = r.f64();
+    e.metric = r.enumeration(cl::LabEvaluation::Metric::accuracy);
+    const std::uint32_t n = r.u32();
+    if (n > bytes.size() / 4) wire::Reader::fail("more lengths than bytes");
+    e.lengths.resize(n);
+    for (int& length : e.lengths) length = r.i32();
+    e.values = r.doubles();
+    e.floor = r.doubles();
+    e.sample_floor = r.doubles();
+    e.trained_value = r.f64();
+    e.trained_floor = r.f64();
+    e.reached_floor = r.boolean();
+  }
+  if (!r.at_end()) wire::Reader::fail("bytes left after a trained model");
+  auto run = std::make_unique<cl::LabRun>(c);  // checks the config
+  run->restore(weights, std::move(losses));
+  return std::make_shared<const Trained>(std::move(run), std::move(readings));
 }
 
 int trained_count(const Plan& plan) {

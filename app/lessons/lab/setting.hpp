@@ -14,6 +14,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "app/plot/figure.hpp"
@@ -51,6 +52,8 @@ class Trained {
  public:
   /// `run` has finished training.
   explicit Trained(std::unique_ptr<cl::LabRun> run);
+  /// … with readings already computed (evaluation() returns them, computes no other).
+  Trained(std::unique_ptr<cl::LabRun> run, std::vector<cl::LabEvaluation> readings);
   const cl::LabConfig& config() const { return config_; }
   const std::vector<float>& losses() const { return losses_; }
   double floor() const { return floor_; }
@@ -61,6 +64,10 @@ class Trained {
   cl::LabEvaluation evaluation(cl::Extension extension = cl::Extension::none, double s = 1) const;
   /// One head's attention on the first evaluation input of `length`.
   cl::AttentionMap attention(int layer, int head, int length) const;
+  /// The readings computed so far (evaluation()'s memory).
+  std::vector<cl::LabEvaluation> readings() const;
+  /// The weights, as the model holds them.
+  std::vector<float> weights() const;
 
  private:
   cl::LabConfig config_;
@@ -88,6 +95,26 @@ void put(const TrainedPtr& model);
 /// extension and, for RoPE, with each of kExtensions at `s` — so that its
 /// figures find them — then remembers it. Returns it.
 TrainedPtr finish(std::unique_ptr<cl::LabRun> run, double s);
+/// A model trained in another instance of the program — the page's Web
+/// Worker (app/ui/worker_jobs.hpp, job "lab_model") — crosses as bytes
+/// (magic "PLT1"): its config's task, encoding, seed and steps, its loss per
+/// step, its weights and its readings, every number as its IEEE bits. The
+/// page rebuilds the run from the config (LabRun::restore), so it is the
+/// worker's model bit for bit and the figures read it as one trained here.
+std::string encode_trained(const Trained& model);
+/// Raises std::runtime_error on bytes that are not one, InvalidParameter on a
+/// config this build refuses, std::invalid_argument on sizes that do not fit.
+TrainedPtr decode_trained(std::string_view bytes);
+/// A "lab_model" job's request: the model of the lesson (task, encoding,
+/// seed, steps: Plan::config) and the factor s its RoPE readings use (finish()).
+std::string model_request(const cl::LabConfig& config, double s);
+
+/// The training loss of every step so far as text ("2.7731 2.7702 …", five
+/// significant digits: for drawing), and back (raises std::runtime_error on
+/// text that is not numbers). How the page's worker shows its progress.
+std::string losses_note(const std::vector<float>& losses);
+std::vector<float> parse_losses_note(std::string_view note);
+
 /// How many of the plan's models are remembered.
 int trained_count(const Plan& plan);
 /// Every model of the plan (configs() order), training the missing ones now,

@@ -91,6 +91,12 @@ mergeInto(LibraryManager.library, {
     Module.poslab.cancelJob(id);
   },
 
+  // How many of the lab's models came back trained from the worker: the
+  // page's body says so (data-lab-from-worker), for the web checks.
+  poslab_js_lab_from_worker: function(n) {
+    if (typeof document !== 'undefined') document.body.dataset.labFromWorker = String(n);
+  },
+
   // The site: 0 its version, 1 offline ("ready", "saving" or ""), 2 a newer
   // version waiting for the next visit ("" when none).
   poslab_js_site: function(what) {

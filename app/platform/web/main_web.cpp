@@ -507,6 +507,7 @@ int main() {
   app.export_choice().dir = web::kDownloads;  // exports become downloads
   // Slow figures go to the page's worker once it is up (web/page.js starts it).
   app.figures().set_remote(&web::page_worker());
+  ui::set_job_runner(&web::page_worker());  // the lab's models train there
   web::page_worker().on_landed = [] {
     // (Not while the bench runs: its App's figures land, and a frame of the
     // page's own App between two of its frames would be measured as theirs.)

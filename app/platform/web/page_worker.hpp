@@ -1,7 +1,8 @@
 #pragma once
 // The page's side of its Web Worker (web/worker.js: a second instance of
 // poslab.wasm, started by web/page.js). Jobs go out as bytes with a kind
-// ("build": a figure or readouts; the lab's long jobs later) and come back
+// ("build": a figure or readouts; "lab_model": one of the lab's models,
+// app/lessons/lab/screen.cpp, through ui::job_runner()) and come back
 // as bytes, through the callbacks given with them, on the page's one
 // thread between frames. The messages themselves are in web/worker.js.
 //
@@ -21,20 +22,17 @@
 
 namespace poslab::app::web {
 
-class PageWorker final : public ui::RemoteBuilds {
+class PageWorker final : public ui::RemoteBuilds, public ui::JobRunner {
  public:
-  struct Callbacks {
-    std::function<void(std::string_view reply)> done;
-    std::function<void(const ui::JobProgress&)> progress;  ///< may be empty
-    std::function<void(std::string_view why)> failed;      ///< may be empty
-  };
+  using Callbacks = ui::JobRunner::Callbacks;
 
   /// Sends a job of `kind` to the worker; returns its id (never 0). When the
   /// worker is not ready it fails at once (`failed`, called from here).
-  std::uint64_t run(std::string_view kind, std::string request, Callbacks callbacks);
+  std::uint64_t run(std::string_view kind, std::string request, Callbacks callbacks) override;
 
   // RemoteBuilds: "build" jobs; a failure lands as an empty reply (the
-  // figure cache then builds that figure in place).
+  // figure cache then builds that figure in place). (ready and cancel are
+  // JobRunner's too.)
   bool ready() const override { return ready_; }
   std::uint64_t submit(std::string request, std::function<void(std::string_view reply)> land) override;
   void cancel(std::uint64_t id) override;

@@ -23,7 +23,8 @@ namespace {
 
 /// A vector of Bytes bytes: 32 on the AVX2 path (8 floats, 4 doubles: one
 /// register), 16 on the baseline path (SSE2's registers on any x86-64; on wasm
-/// one SIMD register if enabled, else scalar code). (GCC lowers a 32-byte
+/// one SIMD register — the web build compiles with -msimd128 — else scalar
+/// code: the same sums in the same order either way). (GCC lowers a 32-byte
 /// vector without AVX through memory: 25 times slower, measured.) The
 /// arithmetic is the same on both. `Unaligned` is the same vector read from or
 /// written to any T* (GCC's idiom for unaligned loads); vectors are never
@@ -170,7 +171,14 @@ GemmPath gemm_path() {
   return path;
 }
 
-const char* gemm_path_name(GemmPath path) { return path == GemmPath::avx2_fma ? "avx2+fma" : "baseline"; }
+const char* gemm_path_name(GemmPath path) {
+  if (path == GemmPath::avx2_fma) return "avx2+fma";
+#ifdef __wasm_simd128__
+  return "wasm-simd128";  // the baseline path, its 16-byte vectors in WebAssembly SIMD registers
+#else
+  return "baseline";
+#endif
+}
 
 template <class T>
 void gemm_on(GemmPath path, int M, int N, int K, MatRef<const T> A, MatRef<const T> B, T* C, std::ptrdiff_t ldc,

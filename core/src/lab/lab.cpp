@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <stdexcept>
+#include <string>
 
 #include "poslab/core/errors.hpp"
 #include "poslab/core/lab/checks.hpp"
@@ -208,6 +210,17 @@ int LabRun::train(int steps) {
     ++ran;
   }
   return ran;
+}
+
+void LabRun::restore(std::span<const float> weights, std::vector<float> losses) {
+  const std::span<float> params = model_.parameters();
+  if (weights.size() != params.size() || losses.size() != static_cast<std::size_t>(config_.steps))
+    throw std::invalid_argument("a trained model of " + std::to_string(weights.size()) + " weights and " +
+                                std::to_string(losses.size()) + " steps is not this config's (" +
+                                std::to_string(params.size()) + ", " + std::to_string(config_.steps) + ")");
+  std::copy(weights.begin(), weights.end(), params.begin());
+  losses_ = std::move(losses);
+  step_ = config_.steps;
 }
 
 double LabRun::floor() const { return config_.task == Task::lm ? language_.entropy_rate : 1.0; }

@@ -23,6 +23,8 @@ enum class GemmPath { baseline, avx2_fma };
 
 /// The path gemm() uses here: avx2_fma on x86-64 CPUs with AVX2 and FMA, else baseline.
 GemmPath gemm_path();
+/// "avx2+fma", "baseline" — or "wasm-simd128": the baseline path of a wasm
+/// build compiled with -msimd128 (the web build), its vectors in SIMD registers.
 const char* gemm_path_name(GemmPath path);
 
 /// A strided matrix: element (i, j) at data[i·row + j·col].

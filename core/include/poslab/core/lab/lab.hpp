@@ -27,6 +27,7 @@
 // A LabRun is not thread-safe: call it from one thread at a time.
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -160,6 +161,12 @@ class LabRun {
   bool finished() const { return step_ >= config_.steps; }
   /// The training loss of every step so far (the loss of the batch before its update).
   const std::vector<float>& loss_history() const { return losses_; }
+  /// Makes this run the finished one another process trained with the same
+  /// config (the page's Web Worker): its weights (model().parameters() there)
+  /// and its loss per step. Raises std::invalid_argument when the sizes are
+  /// not this config's (parameter_count() weights, config().steps losses).
+  /// Adam's moments are not carried: a restored run trains no further.
+  void restore(std::span<const float> weights, std::vector<float> losses);
   /// Adam's learning rate at step `step` (0-based): warm-up, then cosine.
   double learning_rate_at(int step) const;
 
