@@ -268,7 +268,7 @@ TEST_CASE("lab: a window keeps its finished models in its config folder and show
   CHECK(lab::model_folder().empty());  // blind test windows keep nothing
   lab::Plan plan;
   plan.seeds = 1;
-  plan.steps = 17;  // models no other test trains, so none is in memory already
+  plan.steps = 23;  // models no other test trains, so none is in memory already
   const auto all = core::lab::all_encodings();
   plan.encodings.assign(all.begin(), all.end());
   {
