@@ -317,6 +317,10 @@ void ParamsPanel::numeric(UiContext& ctx, const core::ParamSpec& spec, double va
     const double last = slider_range(spec, ctx.state.params()).second;
     if (value > last) shown_value += " → " + number(last);
   }
+  // Likewise a value below what the lesson takes (rope-2d's shift under
+  // −min(m, n), left from larger m and n or typed): “−20 → −2”.
+  if (const std::optional<double> floor = lesson_floor(spec.key, ctx.state.params()); floor && value < *floor)
+    shown_value += " → " + number(*floor);
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
   const float value_w = std::max(ImGui::CalcTextSize("0.000000").x, ImGui::CalcTextSize(shown_value.c_str()).x);
   ImGui::SetNextItemWidth(std::max(40.0f * ctx.scale, w - value_w - spacing));
@@ -343,7 +347,9 @@ void ParamsPanel::numeric(UiContext& ctx, const core::ParamSpec& spec, double va
     if (ImGui::SliderScalar("##v", ImGuiDataType_Double, &v, &lo, &hi, no_text,
                             flags | (log ? ImGuiSliderFlags_Logarithmic : 0)) &&
         v != value) {
-      const double dragged = snap(spec, whole ? std::round(v) : v, false);
+      // (rounded inside the slider: rope-2d's shift starts at −min(m, n), −2.5 at n = 2.5)
+      const double whole_v = std::round(v) < lo ? std::ceil(lo) : std::round(v);
+      const double dragged = snap(spec, whole ? whole_v : v, false);
       if (dragged != value) set(ctx, spec.key, dragged);
     }
   }
