@@ -40,6 +40,13 @@ std::string_view index_bound_key(std::string_view key) {
   return {};
 }
 
+std::optional<double> lesson_floor(std::string_view key, const core::Params& params) {
+  // rope-2d: both shifted positions m + s and n + s stay ≥ 0 (tests check
+  // this agrees with the lesson's own clamp, rope_2d::shift_min).
+  if (key == "shift") return 0.0 - std::min(params.real("m"), params.real("n"));  // (+0, not −0, at m = 0)
+  return std::nullopt;
+}
+
 std::pair<double, double> slider_range(const ParamSpec& spec, const core::Params& params) {
   double hi = spec.ui_max;
   if (!spec.ui_max_key.empty()) {
@@ -47,13 +54,20 @@ std::pair<double, double> slider_range(const ParamSpec& spec, const core::Params
     if (other && is_numeric(*other)) hi = std::min(hi, params.real(spec.ui_max_key));
   }
   if (const std::string_view count = index_bound_key(spec.key); !count.empty()) hi = std::min(hi, params.real(count) - 1);
-  return {spec.ui_min, std::max(spec.ui_min, hi)};
+  double lo = spec.ui_min;
+  if (const std::optional<double> floor = lesson_floor(spec.key, params); floor && std::isfinite(*floor))
+    lo = std::clamp(*floor, spec.ui_min, std::max(spec.ui_min, hi));
+  return {lo, std::max(lo, hi)};
 }
 
 std::pair<double, double> shown_slider_range(const ParamSpec& spec, const core::Params& params, double value,
                                              std::optional<std::pair<double, double>> held) {
   auto [lo, hi] = slider_range(spec, params);
-  if (index_bound_key(spec.key).empty() && std::isfinite(value)) lo = std::min(lo, value), hi = std::max(hi, value);
+  if (index_bound_key(spec.key).empty() && std::isfinite(value)) {
+    const std::optional<double> floor = lesson_floor(spec.key, params);
+    lo = std::min(lo, floor ? std::max(value, *floor) : value);  // never below what the lesson takes
+    hi = std::max(hi, value);
+  }
   if (held) lo = std::min(lo, held->first), hi = std::max(hi, held->second);
   return {lo, hi};
 }

@@ -31,13 +31,15 @@ double snap(const core::ParamSpec& spec, double value, bool pow2_steps);
 /// The slider's ends for `spec` under `params`: ui_min..ui_max, the upper
 /// end lowered to the value of spec.ui_max_key when that is set and lower
 /// (head's slider runs 1..heads), and for an index into a count (row into
-/// grid_h, col into grid_w) to the count − 1; never below ui_min.
+/// grid_h, col into grid_w) to the count − 1; never below ui_min; the lower
+/// end raised to the lesson_floor when there is one.
 std::pair<double, double> slider_range(const core::ParamSpec& spec, const core::Params& params);
 
 /// The range a slider shows for `value`: slider_range, widened to a value
 /// past it (typed, or from a link, preset or deck: relative's d = 8,192 on a
 /// slider of 2 … 1,024 would pin the handle at an end labelled 1,024) —
-/// except an index past its count, which the lesson takes as the last — and
+/// except an index past its count, which the lesson takes as the last, and a
+/// value below the lesson_floor, which the lesson takes as the floor — and
 /// to `held`, the range shown when a drag began, so that it does not move
 /// under the mouse.
 std::pair<double, double> shown_slider_range(const core::ParamSpec& spec, const core::Params& params, double value,
@@ -47,6 +49,13 @@ std::pair<double, double> shown_slider_range(const core::ParamSpec& spec, const 
 /// empty. Its slider ends at the count − 1; a larger value is taken as the
 /// last index by the lesson, and the panel shows it so (“9 → 7”).
 std::string_view index_bound_key(std::string_view key);
+
+/// The lowest value a lesson takes for `key` under `params`, when that
+/// follows other parameters, or empty: rope-2d's shift s ≥ −min(m, n) (no
+/// token moves before position 0; the lesson clamps a lower s to it, as
+/// rope_2d::shift_min says). Its slider starts there, is never widened below
+/// it, and the panel shows a lower value as the one taken (“−20 → −2”).
+std::optional<double> lesson_floor(std::string_view key, const core::Params& params);
 
 /// For pow2 sliders: the exponents k with 2^k inside ui_min..ui_max.
 int pow2_min_exponent(const core::ParamSpec& spec);

@@ -125,12 +125,14 @@ void export_figure(const fig::Figure& figure, ExportFormat format, const std::fi
 std::string figure_csv(const fig::Figure& f) {
   // Column names: the readout names when every series (or the heatmap)
   // shares them, else the axis labels; formulas in them written out as text.
+  // Decorations (fig::Series::decoration) have no rows and no say in them.
   auto csv_field = [](const std::string& s) { return app::csv_field(fig::plain_text(s)); };
   const fig::Heatmap* hm = f.heatmaps.empty() ? nullptr : &f.heatmaps.front();
   auto shared = [&](auto member, const fig::Axis& axis, const std::string& heat) {
     std::string name;
     bool same = true;
     for (const fig::Series& s : f.series) {
+      if (s.decoration) continue;
       const std::string& v = s.*member;
       if (name.empty() && !v.empty()) name = v;
       else if (v != name) same = false;
@@ -143,8 +145,9 @@ std::string figure_csv(const fig::Figure& f) {
   const std::string yname = shared(&fig::Series::y_name, f.y, hm ? hm->y_name : "");
   std::vector<std::string> extras;
   for (const fig::Series& s : f.series)
-    for (const fig::ExtraColumn& e : s.extra)
-      if (std::find(extras.begin(), extras.end(), e.name) == extras.end()) extras.push_back(e.name);
+    if (!s.decoration)
+      for (const fig::ExtraColumn& e : s.extra)
+        if (std::find(extras.begin(), extras.end(), e.name) == extras.end()) extras.push_back(e.name);
   std::string out = "series," + csv_field(xname) + "," + csv_field(yname);
   for (const auto& e : extras) out += "," + csv_field(e);
   if (hm) out += "," + csv_field(hm->value_name.empty() ? "value" : hm->value_name);
@@ -152,7 +155,11 @@ std::string figure_csv(const fig::Figure& f) {
   const std::string empty_extras(extras.size(), ',');
   for (std::size_t si = 0; si < f.series.size(); ++si) {
     const fig::Series& s = f.series[si];
-    const std::string name = csv_field(s.name.empty() ? "series " + std::to_string(si + 1) : s.name);
+    if (s.decoration) continue;  // a rim, a tick mark: no data of its own
+    // The legend name, else the name the series has for the CSV; "series N"
+    // only for a series a builder forgot to name (tests catch it).
+    const std::string& own = s.name.empty() ? s.data_name : s.name;
+    const std::string name = csv_field(own.empty() ? "series " + std::to_string(si + 1) : own);
     for (std::size_t i = 0; i < std::min(s.x.size(), s.y.size()); ++i) {
       out += name + "," + n(s.x[i]) + "," + n(s.y[i]);
       for (const auto& e : extras) {

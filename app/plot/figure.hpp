@@ -132,6 +132,15 @@ struct Series {
   std::vector<ExtraColumn> extra;
   /// Hover readout names: "pair" for x, "θ" for y (default: the axis labels).
   std::string x_name, y_name;
+  /// What the series is, when it has no legend entry (a marker, a guide
+  /// line, rows labelled on an axis), translated: its name in the CSV's
+  /// `series` column and in the text alternative (the legend name wins).
+  std::string data_name;
+  /// A drawing aid that carries no data of its own (a dial's rim, the mark
+  /// at angle 0, markers on a line's own points): left out of the CSV and the
+  /// text alternative. Every other series has a name or a data_name (tests
+  /// check every figure of every lesson).
+  bool decoration = false;
   /// Set by prepare_for_screen for a long line: what the screen draws when
   /// not zoomed in (exports, CSV and hover use x and y).
   std::shared_ptr<const ScreenPoints> screen;

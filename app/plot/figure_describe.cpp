@@ -138,7 +138,7 @@ Summary summarize(const Series& s, const Figure& f) {
 }
 
 std::string series_name(const Series& s, std::size_t index, const Translator& tr) {
-  const std::string name = plain_text(s.name);
+  const std::string name = plain_text(s.name.empty() ? s.data_name : s.name);
   return name.empty() ? tr.format("describe.series.unnamed", {{"n", std::to_string(index + 1)}}) : name;
 }
 
@@ -221,7 +221,20 @@ std::string described_axis_name(const Figure& f, bool y_axis) {
   return {};
 }
 
-std::string describe_figure(const Figure& f, const Translator& tr) {
+std::string describe_figure(const Figure& figure, const Translator& tr) {
+  // Decorations (a dial's rim, a tick mark drawn as a line) are not data:
+  // the sentences speak of the other series only.
+  const bool decorated = std::any_of(figure.series.begin(), figure.series.end(), [](const Series& s) { return s.decoration; });
+  Figure stripped;
+  if (decorated) {
+    stripped.title = figure.title, stripped.subtitle = figure.subtitle, stripped.key_numbers = figure.key_numbers;
+    stripped.x = figure.x, stripped.y = figure.y;
+    stripped.heatmaps = figure.heatmaps, stripped.ref_lines = figure.ref_lines, stripped.bands = figure.bands;
+    stripped.notes = figure.notes, stripped.arrows = figure.arrows;
+    for (const Series& s : figure.series)
+      if (!s.decoration) stripped.series.push_back(s);
+  }
+  const Figure& f = decorated ? stripped : figure;
   const bool zh = tr.lang() == "zh";
   std::vector<std::string> sentences;
   auto say = [&](std::string s) {

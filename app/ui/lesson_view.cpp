@@ -400,8 +400,11 @@ void LessonView::narrow_step(const Scene& step) {
                                                                                     : std::string_view(step.figure);
   if (fig_id.empty() && !v.figures.empty()) fig_id = v.figures.front().id;
   const LessonScreen* screen = lesson_screen(v.id);
-  const bool screen_draws_it =
-      screen && std::find(screen->replaces.begin(), screen->replaces.end(), fig_id) != screen->replaces.end();
+  auto replaced = [screen](std::string_view id) {
+    return screen && std::find(screen->replaces.begin(), screen->replaces.end(), id) != screen->replaces.end();
+  };
+  const bool screen_draws_it = replaced(fig_id);
+  const auto tabbed = std::count_if(v.figures.begin(), v.figures.end(), [&](const FigureDef& f) { return !replaced(f.id); });
   if (screen && screen->step_controls) {
     screen->step_controls(*this);
     ImGui::Spacing();
@@ -414,6 +417,31 @@ void LessonView::narrow_step(const Scene& step) {
     last_plot_ = last_figure_ = {at.x, at.y, at.x + w, at.y + h};
   } else if (screen_draws_it) {
     screen->draw(*this);
+  } else if (!fig_id.empty() && tabbed > 1 && !(screen && screen->step_controls)) {
+    // (not under a screen's own step controls: with them a 320 × 568 phone
+    // had no room left for the figure on its first screen)
+    // The lesson's other figures behind tabs, as without steps (a reader on
+    // a phone may look at another one too); each step opens on its own.
+    const std::string tabs_for = std::string(v.id) + "/" + std::to_string(c.state.step()) + (c.state.step_revealed() ? "/a" : "/q");
+    const bool select = narrow_tabs_for_ != tabs_for;
+    narrow_tabs_for_ = tabs_for;
+    std::string_view drawn = fig_id;
+    if (ImGui::BeginTabBar("##narrow-step-figures", ImGuiTabBarFlags_FittingPolicyScroll)) {
+      for (const FigureDef& f : v.figures) {
+        if (replaced(f.id)) continue;  // the lesson's own screen draws it, in its own steps
+        const std::string label = figure_tab(v, f.id) + "###" + std::string(f.id);
+        if (ImGui::BeginTabItem(label.c_str(), nullptr, select && f.id == fig_id ? ImGuiTabItemFlags_SetSelected : 0)) {
+          drawn = f.id;
+          const float tab_w = ImGui::GetContentRegionAvail().x;
+          hide_figure_data_ = f.id == fig_id && step.hide_figure && !c.state.step_revealed();
+          figure(f.id, {tab_w, narrow_figure_height(tab_w)});
+          hide_figure_data_ = false;
+          ImGui::EndTabItem();
+        }
+      }
+      ImGui::EndTabBar();
+    }
+    fig_id = drawn;
   } else if (!fig_id.empty()) {
     hide_figure_data_ = step.hide_figure && !c.state.step_revealed();
     figure(fig_id, {w, h});

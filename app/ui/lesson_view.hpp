@@ -154,6 +154,9 @@ class LessonView final : public LessonUi {
   /// The narrow layout: the font scale a step's words need to fit the
   /// column (a formula is one unbreakable word), by view, step, answer, language and width.
   std::map<std::string, float, std::less<>> words_scale_;
+  /// The narrow layout's step: the view, step and reveal its figure tabs
+  /// were last drawn for (a new one selects the step's own figure again).
+  std::string narrow_tabs_for_;
 };
 
 }  // namespace poslab::app::ui

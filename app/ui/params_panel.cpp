@@ -28,6 +28,12 @@ std::string unit_text(const Translator& tr, std::string_view unit) {
   return t == key ? std::string(unit) : t;
 }
 
+std::string param_unit(const Translator& tr, const core::ParamSpec& spec) {
+  if (spec.unit.empty()) return {};
+  if (const std::string* own = tr.find("param." + std::string(spec.key) + ".unit")) return *own;
+  return unit_text(tr, spec.unit);
+}
+
 std::string param_name(const Translator& tr, std::string_view key, std::string_view group) {
   // A lesson group may name a key its own way: d is the head dimension in the
   // rotary lessons, the model (embedding) dimension in the absolute ones.
@@ -185,10 +191,10 @@ void ParamsPanel::name_line(UiContext& ctx, const core::ParamSpec& spec, bool co
   ImGui::TextUnformatted(name.c_str());
   note_item(ctx, "text", spec.key);
   context_menu(ctx, spec);
-  if (!spec.unit.empty()) {
+  if (const std::string unit_word = param_unit(ctx.tr, spec); !unit_word.empty()) {
     // Full-width parentheses in Chinese, as units are written in its running
     // text; their glyph carries its own space, so no gap is added before it.
-    const std::string unit = ctx.tr.format("ui.params.unit", {{"unit", unit_text(ctx.tr, spec.unit)}});
+    const std::string unit = ctx.tr.format("ui.params.unit", {{"unit", unit_word}});
     ImGui::SameLine(0, unit.rfind("（", 0) == 0 ? 0 : 4 * ctx.scale);
     ImGui::TextDisabled("%s", unit.c_str());
     note_item(ctx, "text", spec.key);
@@ -318,6 +324,10 @@ void ParamsPanel::numeric(UiContext& ctx, const core::ParamSpec& spec, double va
     const double last = slider_range(spec, ctx.state.params()).second;
     if (value > last) shown_value += " → " + number(last);
   }
+  // Likewise a value below what the lesson takes (rope-2d's shift under
+  // −min(m, n), left from larger m and n or typed): “−20 → −2”.
+  if (const std::optional<double> floor = lesson_floor(spec.key, ctx.state.params()); floor && value < *floor)
+    shown_value += " → " + number(*floor);
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
   const float value_w = std::max(ImGui::CalcTextSize("0.000000").x, ImGui::CalcTextSize(shown_value.c_str()).x);
   ImGui::SetNextItemWidth(std::max(40.0f * ctx.scale, w - value_w - spacing));
@@ -344,7 +354,9 @@ void ParamsPanel::numeric(UiContext& ctx, const core::ParamSpec& spec, double va
     if (ImGui::SliderScalar("##v", ImGuiDataType_Double, &v, &lo, &hi, no_text,
                             flags | (log ? ImGuiSliderFlags_Logarithmic : 0)) &&
         v != value) {
-      const double dragged = snap(spec, whole ? std::round(v) : v, false);
+      // (rounded inside the slider: rope-2d's shift starts at −min(m, n), −2.5 at n = 2.5)
+      const double whole_v = std::round(v) < lo ? std::ceil(lo) : std::round(v);
+      const double dragged = snap(spec, whole ? whole_v : v, false);
       if (dragged != value) set(ctx, spec.key, dragged);
     }
   }

@@ -59,6 +59,11 @@ class ParamsPanel {
 
 /// "unit" translated (ui.unit.*), or as core spells it.
 std::string unit_text(const Translator& tr, std::string_view unit);
+/// The unit shown beside a parameter's name: its unit_text, or nothing when
+/// it has none or its name already says it — "param.<key>.unit" set to ""
+/// in that language ("head dimension d", not "head dimension d (dims)";
+/// "嵌入维度 d", not "嵌入维度 d（维）").
+std::string param_unit(const Translator& tr, const core::ParamSpec& spec);
 /// "param.<key>.name_<group>" when the lesson group (ViewDef::group) names
 /// the key its own way, else "param.<key>.name", or the key itself.
 std::string param_name(const Translator& tr, std::string_view key, std::string_view group = {});

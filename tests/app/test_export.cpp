@@ -12,6 +12,8 @@
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
+#include <regex>
+#include <set>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -19,6 +21,7 @@
 
 #include "app/common/assets.hpp"
 #include "app/common/atomic_file.hpp"
+#include "app/decks/deck.hpp"
 #include "app/export/figure_export.hpp"
 #include "app/export/table_writer.hpp"
 #include "app/lessons/lesson.hpp"
@@ -303,4 +306,73 @@ TEST_CASE("CSV of a lesson's heatmap: a row per cell at its index, the value in 
     CHECK(csv.find(",-0\n") == std::string::npos);
     CHECK(csv.find(",0\n") != std::string::npos);
   }
+}
+
+namespace {
+
+/// The first field of each CSV row after the header (quoted or not).
+std::vector<std::string> csv_series_column(const std::string& csv) {
+  std::vector<std::string> out;
+  std::istringstream in(csv);
+  std::string line;
+  std::getline(in, line);  // the header
+  while (std::getline(in, line)) {
+    std::string field;
+    if (!line.empty() && line[0] == '"') {
+      for (std::size_t i = 1; i < line.size(); ++i) {
+        if (line[i] == '"' && i + 1 < line.size() && line[i + 1] == '"') field += '"', ++i;
+        else if (line[i] == '"') break;
+        else field += line[i];
+      }
+    } else {
+      field = line.substr(0, line.find(','));
+    }
+    out.push_back(field);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("CSV: every row of every figure of every lesson, at its defaults and at every step, names its series (no \"series N\")") {
+  // A student opening an export in a spreadsheet reads in the first column
+  // what each row is: a legend entry, the name a marker or a guide line has
+  // for the CSV, never a number standing for "the 3rd thing drawn". Pure
+  // decorations (an axis circle) are left out of the CSV.
+  const app::Translator zh = app::Translator::load(app::assets_dir(), "zh");
+  const std::regex numbered("series [0-9]+");
+  int figures = 0, rows = 0;
+  for (const app::ViewDef& v : app::view_defs()) {
+    std::vector<std::pair<std::string, core::Params>> states{{"defaults", core::Params{}}};
+    if (const app::Deck* steps = app::lesson_steps(v.id))
+      for (std::size_t i = 0; i < steps->scenes.size(); ++i)
+        for (bool revealed : {false, true}) {
+          if (revealed && !steps->scenes[i].has_question()) continue;
+          states.emplace_back("step " + std::to_string(i + 1) + (revealed ? " revealed" : ""),
+                              steps->scenes[i].session(revealed).to_params());
+        }
+    for (const auto& state : states)
+      for (const app::FigureDef& def : v.figures)
+        for (const app::Translator* tr : {&test::english(), &zh}) {
+          const std::string where = std::string(v.id) + "/" + std::string(def.id) + " at " + state.first + " (" + tr->lang() + ")";
+          CAPTURE(where);
+          fig::Figure f;
+          try {
+            f = app::build_figure(v, def, state.second, *tr, 900, 500);
+          } catch (const core::InvalidParameter&) {
+            continue;  // a figure the step's parameters do not apply to
+          }
+          ++figures;
+          std::set<std::string> names;
+          for (const std::string& name : csv_series_column(app::figure_csv(f))) {
+            ++rows;
+            if (!names.insert(name).second) continue;
+            CAPTURE(name);
+            CHECK(!name.empty());
+            CHECK(!std::regex_match(name, numbered));
+          }
+        }
+  }
+  MESSAGE("figures: " << figures << ", CSV rows: " << rows);
+  CHECK(figures > 200);
 }

@@ -11,6 +11,8 @@
 #include <numbers>
 #include <random>
 
+#include "app/common/slider_math.hpp"
+#include "app/lessons/rope_2d/setting.hpp"
 #include "lesson_test_support.hpp"
 #include "poslab/core/params.hpp"
 
@@ -100,4 +102,46 @@ TEST_CASE("rope-2d-shift table: one row per shift, the score column constant") {
   core::Params far;
   far.set_text("pos", "1e12");
   CHECK_THROWS_AS(app::build_table(*def, far), core::InvalidParameter);
+}
+
+TEST_CASE("rope-2d: the shift slider starts at −min(m, n), where the lesson's clamp does, and shows a lower value as taken") {
+  const core::ParamSpec& shift = core::param_spec("shift");
+  std::mt19937_64 rng(2811);
+  std::uniform_real_distribution<double> pos(0.0, 40.0);
+  for (int i = 0; i < 200; ++i) {
+    // whole positions (the sliders' tokens) and fractional ones (typed)
+    const double m = i % 2 ? std::round(pos(rng)) : pos(rng), n = i % 3 ? std::round(pos(rng)) : pos(rng);
+    core::Params p;
+    p.set("m", m);
+    p.set("n", n);
+    CAPTURE(m);
+    CAPTURE(n);
+    const auto range = app::slider_range(shift, p);
+    const double lo = range.first, hi = range.second;
+    CHECK(lo == std::max(shift.ui_min, app::rope_2d::shift_min(m, n)));
+    CHECK(hi == shift.ui_max);
+    CHECK(app::lesson_floor("shift", p) == app::rope_2d::shift_min(m, n));
+    // every shift the slider offers is one the lesson takes as it is
+    for (double s : {lo, (lo + hi) / 2, hi}) {
+      p.set("shift", s);
+      CHECK_FALSE(app::rope_2d::setup(p).shift_clamped);
+    }
+    // below the slider's start (when that is the lesson's floor) the lesson clamps
+    if (lo > shift.ui_min) {
+      p.set("shift", lo - 1);
+      CHECK(app::rope_2d::setup(p).shift_clamped);
+      CHECK(app::rope_2d::setup(p).shift == lo);
+      // a value left below it (a link, a deck) does not widen the slider below the floor
+      CHECK(app::shown_slider_range(shift, p, shift.ui_min).first == lo);
+    }
+    // a value above the usual end still widens it
+    CHECK(app::shown_slider_range(shift, p, 35).second == 35);
+  }
+  // The steps' setting: m = 5, n = 2 gives −2 … 20 (it offered −20 … 20).
+  CHECK(app::slider_range(shift, test::params({{"m", "5"}, {"n", "2"}})) == std::pair<double, double>{-2, 20});
+  // Only the shift follows other parameters from below.
+  for (const core::ParamSpec& spec : core::param_specs()) {
+    CAPTURE(spec.key);
+    CHECK(app::lesson_floor(spec.key, core::Params{}).has_value() == (spec.key == "shift"));
+  }
 }

@@ -6,12 +6,14 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cmath>
 
 #include "app/ui/lesson_ui.hpp"
+#include "app/ui/params_panel.hpp"
 #include "app/ui/slider_math.hpp"
 #include "gui_test_support.hpp"
 
@@ -264,4 +266,58 @@ TEST_CASE("presets: applying one sets its parameters and may open its lesson") {
             core::format_param_value(core::param_spec(key), core::parse_param_value(core::param_spec(key), text)));
   }
   CHECK_FALSE(b.app->apply_preset("no-such-preset").empty());
+}
+
+TEST_CASE("parameter panel: no name line repeats its unit (“嵌入维度 d（维）”), in either language") {
+  // The unit's words — Chinese characters, English words of three letters or
+  // more without a plural s — must not be in the name they follow.
+  auto repeats = [](const std::string& name, const std::string& unit) {
+    std::string lower;
+    for (char c : name) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    std::string word;
+    auto word_in_name = [&] {
+      if (!word.empty() && word.back() == 's') word.pop_back();
+      const bool in = word.size() >= 3 && lower.find(word) != std::string::npos;
+      word.clear();
+      return in;
+    };
+    for (std::size_t i = 0; i < unit.size();) {
+      const auto c = static_cast<unsigned char>(unit[i]);
+      if (c >= 0xe0) {  // a CJK character (3 bytes in UTF-8)
+        if (word_in_name() || name.find(unit.substr(i, 3)) != std::string::npos) return true;
+        i += 3;
+      } else if (std::isalpha(c)) {
+        word += static_cast<char>(std::tolower(c)), ++i;
+      } else {
+        if (word_in_name()) return true;
+        ++i;
+      }
+    }
+    return word_in_name();
+  };
+  CHECK(repeats("嵌入维度 d", "维"));
+  CHECK(repeats("head dimension d", "dims"));
+  CHECK(repeats("每秒时间编号数", "个编号/秒"));
+  CHECK_FALSE(repeats("query position m", "tokens"));
+  int checked = 0;
+  for (const char* lang : {"en", "zh"}) {
+    const app::Translator tr = app::Translator::load(app::assets_dir(), lang);
+    for (const core::ParamSpec& spec : core::param_specs()) {
+      if (spec.unit.empty()) continue;
+      const std::string unit = ui::param_unit(tr, spec);
+      for (std::string_view group : {"", "absolute", "relative", "rotary", "extension", "models"}) {
+        const std::string name = ui::param_name(tr, spec.key, group);
+        CAPTURE(lang);
+        CAPTURE(name);
+        CAPTURE(unit);
+        CHECK_FALSE(repeats(name, unit));
+        ++checked;
+      }
+    }
+  }
+  CHECK(checked > 100);
+  // d is a number of dimensions, said by its name; a position's unit stays.
+  const app::Translator zh = app::Translator::load(app::assets_dir(), "zh");
+  CHECK(ui::param_unit(zh, core::param_spec("d")).empty());
+  CHECK(ui::param_unit(zh, core::param_spec("m")) == "token");
 }

@@ -254,3 +254,38 @@ TEST_CASE("poslab screenshot --size 390x844 draws the narrow layout: the Lessons
   }
   CHECK(found == 2);
 }
+
+TEST_CASE("narrow layout: a step's lesson keeps its other figures behind tabs — a tap shows another, the next step opens on its own") {
+  test::BlindApp b;
+  b.display = {768, 1024};
+  auto& st = b.state();
+  for (int i = 0; i < static_cast<int>(st.views().size()); ++i)
+    if (st.views()[static_cast<std::size_t>(i)].id == "sinusoidal") st.open_lesson(i);
+  REQUIRE(st.view().id == "sinusoidal");
+  REQUIRE(st.go_to_step(1).empty());  // step 2: the sinusoids, the lesson's second figure of seven
+  b.frames(3);
+  REQUIRE(b.app->narrow());
+  auto figure_box = [&] {
+    for (const auto& box : b.app->laid_out())
+      if (box.kind == "figure") return box;
+    return app::ui::LaidOutBox{};
+  };
+  const auto first = figure_box();
+  CHECK(first.id == "sinusoids");
+  // A tap on the tab bar's first tab, just above the figure.
+  ImGuiIO& io = ImGui::GetIO();
+  io.MousePos = {first.rect.x + 12, first.rect.y - 20};
+  b.frames(1);
+  io.MouseDown[0] = true;
+  b.frames(1);
+  io.MouseDown[0] = false;
+  b.frames(3);
+  const auto tapped = figure_box();
+  CHECK(tapped.id != "sinusoids");
+  CHECK(app::find_figure(st.view(), tapped.id) != nullptr);
+  CHECK(st.step() == 1);  // still the same step
+  // The next step opens on its own figure.
+  REQUIRE(st.next_step().empty());
+  b.frames(3);
+  CHECK(figure_box().id == "wavelengths");
+}

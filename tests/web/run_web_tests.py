@@ -325,6 +325,7 @@ def page_checks(site, native, shots):
               f"settings in localStorage (lesson {stored.get('lesson') if isinstance(stored, dict) else stored!r})")
         interaction_checks(browser, base)
         a11y_checks(browser, base, shots)
+        deck_caption_checks(browser, base, shots)
         narrow_checks(browser, base, native, shots)
         bench_checks(browser, base)
         worker_bench_checks(browser, base)
@@ -839,6 +840,46 @@ def shader_checks():
         check(w == d, f"shaders/web/{web.name} is shaders/{web.name} with the GLSL ES 3.00 header")
 
 
+def deck_caption_checks(browser_path, base, shots):
+    """Issue 29, point 3, in the browser: a lecturer's own Chinese caption
+    renders in characters the built-in texts never use (划 今 天 业 举 讨: the
+    page's CJK font carries GB 2312, the atlas bakes what a deck brings). The
+    same deck loaded with three captions differing only in those characters —
+    and a third of ASCII "?", what ImGui draws for a glyph it lacks — must
+    give three different pictures: were the characters missing, all three
+    would show the same row of "?"."""
+    import cdp  # tests/web/cdp.py
+    b = cdp.Browser(browser_path, 1280, 800)
+    captions = {"hua": "划今天业举讨", "tao": "讨举业天今划", "qm": "??????"}
+    pictures = {}
+    try:
+        b.call("Page.navigate", url=f"{base}#view=rope&lang=zh")
+        if not check(b.wait_for("document.body && document.body.dataset.ready") == "1", "deck caption: page ready"):
+            return
+        for name, caption in captions.items():
+            deck = {"format": "poslab-deck", "version": 1, "title": {"en": "Mine", "zh": "我的课"},
+                    "scenes": [{"lesson": "rope", "figure": "frequencies", "caption": {"en": "mine", "zh": caption}}]}
+            path = f"/uploads/deck-{name}.json"
+            b.eval("Module.FS.mkdirTree('/uploads'); "
+                   f"Module.FS.writeFile({json.dumps(path)}, {json.dumps(json.dumps(deck, ensure_ascii=False))}); "
+                   f"Module.ccall('poslab_open_file', null, ['string'], [{json.dumps(path)}]); 1")
+            # drawn: the deck's scene shows (a frame or two, and one more after the atlas bakes new glyphs)
+            b.wait_for("(() => { const s = JSON.parse(Module.ccall('poslab_screen', 'string', [], [])); "
+                       "return s.figure === 'frequencies' && s.step === 1; })()", 20)
+            frames = b.eval("Module.ccall('poslab_frames', 'number', [], [])") or 0
+            b.wait_for(f"Module.ccall('poslab_frames', 'number', [], []) > {frames} + 3", 10)
+            shot = shots / f"deck-caption-{name}.png"
+            b.screenshot(str(shot))
+            pictures[name] = Image.open(shot)
+        d_chars = difference(pictures["hua"], pictures["tao"])
+        d_hua, d_tao = difference(pictures["hua"], pictures["qm"]), difference(pictures["tao"], pictures["qm"])
+        check(min(d_chars, d_hua, d_tao) > 0.0003,
+              f"deck caption: 划今天业举讨 drawn as themselves, not as '?' (pixels differing: reordered {d_chars:.4%}, "
+              f"against '??????' {d_hua:.4%} and {d_tao:.4%})")
+    finally:
+        b.close()
+
+
 def a11y_only(site, shots):
     """--only a11y: the accessible mirror's checks alone (while working on them)."""
     browser = chromium()
@@ -1083,7 +1124,7 @@ def main():
     ap.add_argument("--wasm", default=str(ROOT / "build-web" / "wasm"))
     ap.add_argument("--native", default=str(ROOT / "build" / "poslab"))
     ap.add_argument("--shots", default=None)
-    ap.add_argument("--only", choices=["node", "page", "a11y", "narrow"], default=None)
+    ap.add_argument("--only", choices=["node", "page", "a11y", "narrow", "deck"], default=None)
     ap.add_argument("--views", default=None, help="with --only narrow: these lessons alone (a,b)")
     a = ap.parse_args()
     # Absolute: Chromium runs in its profile folder and writes screenshots relative to it.
@@ -1101,6 +1142,13 @@ def main():
         page_checks(site, native, shots)
     if a.only == "a11y":
         a11y_only(site, shots)
+    if a.only == "deck":  # the browser's deck caption check alone (issue 29, point 3)
+        browser = chromium()
+        server = serve(site)
+        try:
+            deck_caption_checks(browser, f"http://127.0.0.1:{server.server_address[1]}/index.html", shots)
+        finally:
+            server.shutdown()
     if a.only == "narrow":  # the narrow layout's checks alone (issue 33)
         browser = chromium()
         server = serve(site)

@@ -206,6 +206,10 @@ Figure interleave(const FigureContext& ctx) {
     ser->x_name = "μₕ";
     ser->y_name = tr("alibi.readout.row");
   }
+  // Named by their rows' labels on the y axis (no legend), for the CSV.
+  all.data_name = tr.format("alibi.interleave.row_doubled", {{"p2", fig::num(2 * p)}});
+  first.data_name = tr.format("alibi.interleave.row_first", {{"p", fig::num(p)}});
+  rest.data_name = tr.format("alibi.interleave.row_rest", {{"p", fig::num(p + 1)}, {"h", fig::num(s.heads)}});
   all.extra = {{tr("alibi.readout.index_in_doubled"), "", all_index}};
   first.extra = {{tr("alibi.readout.head"), "", first_head}};
   rest.extra = {{tr("alibi.readout.head"), "", rest_head}};

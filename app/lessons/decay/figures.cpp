@@ -511,6 +511,7 @@ Figure bases(const FigureContext& ctx) {
     fig::Series ser;
     for (std::size_t i = 0; i < full.size(); ++i) ser.x.push_back(full[i]), ser.y.push_back(bound[i] / bound0);
     ser.extra = {{tr("decay.readout.bound"), "", bound}};
+    ser.data_name = tr.format("decay.bases.raw", {{"base", fig::num(s.bases[b])}});  // faint, not in the legend
     ser.color = curve_colour(b).with_alpha(0.3f);
     ser.width = 1.0f;
     const Trend trend = local_mean(s, s.bases[b]);

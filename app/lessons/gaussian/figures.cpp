@@ -172,6 +172,7 @@ Figure scores(const FigureContext& ctx, core::KernelMode mode) {
         edge.y = {a, b};
         edge.color = mark, edge.width = 1.5f, edge.style = fig::LineStyle::dashed;
         edge.x_name = "n", edge.y_name = "m";
+        edge.data_name = tr.format("gaussian.scores.edge", {{"r", fig::num(-sign * cut)}});  // r = m − n
         f.series.push_back(std::move(edge));
       }
       parts.push_back(tr.format(below ? "gaussian.scores.cut_band" : "gaussian.scores.first_band", {{"x", fig::num(cut)}}));
@@ -194,6 +195,7 @@ Figure scores(const FigureContext& ctx, core::KernelMode mode) {
     at.x = {static_cast<double>(kn) + 0.5}, at.y = {static_cast<double>(qm) + 0.5};
     at.color = fig::Color::rgb(0xd55e00), at.marker = 6.0f;
     at.x_name = "n", at.y_name = "m";
+    at.data_name = tr.format("gaussian.scores.dot", {{"m", fig::num(static_cast<double>(qm))}, {"n", fig::num(static_cast<double>(kn))}});
     f.series.push_back(std::move(at));
   }
   f.subtitle = fig::join_dot(parts);

@@ -138,6 +138,7 @@ Figure marker_count(const FigureContext& ctx) {
   // Positions are whole tokens: a dot on each when there are few.
   fig::Series dots = c;
   dots.name = "", dots.kind = fig::SeriesKind::scatter, dots.marker = 4;
+  dots.decoration = true;  // the causal line's own points: its rows are in the CSV once
   f.series = {std::move(b)};
   if (with_mask) f.series.push_back(std::move(c));
   if (with_mask && n <= 64) f.series.push_back(std::move(dots));

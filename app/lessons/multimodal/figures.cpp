@@ -203,6 +203,7 @@ Figure position_ids(const FigureContext& ctx) {
     for (int a = 2; a >= 0; --a) {
       fig::Series dots = s[static_cast<std::size_t>(a)];
       dots.name = "", dots.kind = fig::SeriesKind::scatter, dots.style = fig::LineStyle::solid;
+      dots.decoration = true;  // the line's own points: its rows are in the CSV once
       f.series.push_back(std::move(dots));
     }
   // The grid's tokens, shaded and named.
@@ -248,6 +249,7 @@ Figure sections_figure(const FigureContext& ctx) {
   all.color = fig::Color::rgb(0x9aa0a6), all.width = 1.0f;
   for (Eigen::Index i = 0; i < theta.size(); ++i) all.x.push_back(static_cast<double>(i)), all.y.push_back(2 * kPi / theta[i]);
   all.x_name = tr("multimodal.sections.readout.pair"), all.y_name = "λ";
+  all.decoration = true;  // joins the axes' dots below, which hold every pair (the sections sum to d/2)
   f.series.push_back(std::move(all));
   for (core::MropeAxis a : kAxes) {
     fig::Series s{.kind = fig::SeriesKind::scatter};

@@ -182,6 +182,10 @@ Figure dials(const FigureContext& ctx) {
   fig::Series tips{.name = "", .kind = fig::SeriesKind::scatter};
   tips.marker = 1.5f, tips.color = rim;
   std::vector<double> pair_col, theta_col, angle_col, turns_col, lambda_col;
+  auto decorate = [&f](fig::Series s) {
+    s.decoration = true;
+    f.series.push_back(std::move(s));
+  };
   for (int k = 0; k < count; ++k) {
     const int i = pairs[static_cast<std::size_t>(k)];
     const double cx = (k % cols) * kDx, cy = -(k / cols) * kDy;
@@ -189,16 +193,18 @@ Figure dials(const FigureContext& ctx) {
     const double a = std::fmod(turned, 2 * kPi);
     const double lambda = 2 * kPi / theta[i];
     const fig::Color c = lambda < L ? fast : slow;
-    f.series.push_back(arc(cx, cy, 1.0, 0, 2 * kPi, rim, 1.0f, fig::LineStyle::solid));
-    if (a > 1e-3) f.series.push_back(arc(cx, cy, 0.45, 0, a, c.with_alpha(0.6f), 1.2f, fig::LineStyle::solid));
-    f.series.push_back({.kind = fig::SeriesKind::line, .x = {cx + 0.8, cx + 1.0}, .y = {cy, cy}, .color = rim,
-                        .width = 1.0f});  // the 3 o'clock mark: angle 0
+    // The rim, the arc of the angle turned and the 3 o'clock mark (angle 0)
+    // are drawing aids: the hand tips below carry the numbers (CSV, readout).
+    decorate(arc(cx, cy, 1.0, 0, 2 * kPi, rim, 1.0f, fig::LineStyle::solid));
+    if (a > 1e-3) decorate(arc(cx, cy, 0.45, 0, a, c.with_alpha(0.6f), 1.2f, fig::LineStyle::solid));
+    decorate({.kind = fig::SeriesKind::line, .x = {cx + 0.8, cx + 1.0}, .y = {cy, cy}, .color = rim, .width = 1.0f});
     f.arrows.push_back({.x0 = cx, .y0 = cy, .x1 = cx + 0.88 * std::cos(a), .y1 = cy + 0.88 * std::sin(a), .color = c});
     f.notes.push_back({.x = cx, .y = cy - 1.3, .text = std::to_string(i), .anchor = fig::Anchor::center, .color = c});
     tips.x.push_back(cx + 0.88 * std::cos(a)), tips.y.push_back(cy + 0.88 * std::sin(a));
     pair_col.push_back(i), theta_col.push_back(theta[i]), angle_col.push_back(a), turns_col.push_back(turned / (2 * kPi));
     lambda_col.push_back(lambda);
   }
+  tips.data_name = tr("rope.dials.hands");
   tips.x_name = tr("rope.dials.readout.x"), tips.y_name = tr("rope.dials.readout.y");
   tips.extra = {{tr("rope.readout.pair"), "", pair_col},
                 {"θ", tr("unit.rad_per_token"), theta_col},
@@ -381,6 +387,7 @@ Figure mixing(const FigureContext& ctx) {
   // Positions are whole tokens: markers show the samples, the thin line only guides the eye.
   fig::Series dots{.name = "", .kind = fig::SeriesKind::scatter, .x = mixed.x, .y = mixed.y};
   dots.color = mixed.color, dots.marker = 2.5f, dots.x_name = mixed.x_name, dots.y_name = mixed.y_name;
+  dots.decoration = true;  // the mixed line's own points: its rows are in the CSV once
   if (shifts < 2) proper.kind = fig::SeriesKind::scatter, proper.marker = 5;  // no room to shift: one point
   // Room above the data for the legend: the mixed dots fill the plot from
   // side to side, and no corner of it is free.

@@ -133,7 +133,10 @@ Figure plane(const FigureContext& ctx) {
   Figure f = plane_frame(ctx, s, R, "rope-2d.plane.title", "rope-2d.axis.first", "rope-2d.axis.second");
   // Circles |x| = |q| and |x| = |k|: where a rotated vector may go.
   for (const auto& [len, c] : {std::pair{s.q.norm(), cq}, std::pair{s.k.norm(), ck}})
-    if (len > 1e-9 * R) f.series.push_back(arc(len, 0, 2 * kPi, c.with_alpha(0.3f), 1.0f, fig::LineStyle::dotted));
+    if (len > 1e-9 * R) {
+      f.series.push_back(arc(len, 0, 2 * kPi, c.with_alpha(0.3f), 1.0f, fig::LineStyle::dotted));
+      f.series.back().decoration = true;  // the lengths are the vectors' own readouts
+    }
   // The turned angles m·θ and n·θ (mod 2π) as arcs from the unrotated vectors.
   const double aq = angle_of(s.q), ak = angle_of(s.k);
   const double tq = std::fmod(s.mq * s.theta, 2 * kPi), tk = std::fmod(s.nk * s.theta, 2 * kPi);
@@ -150,6 +153,7 @@ Figure plane(const FigureContext& ctx) {
   if (s.q_rot.norm() > 1e-9 * R && s.k_rot.norm() > 1e-9 * R && std::abs(between) > 1e-3) {
     const double a0 = angle_of(s.q_rot);
     f.series.push_back(arc(0.5 * R, a0, a0 + between, muted, 2.0f, fig::LineStyle::solid));
+    f.series.back().data_name = tr.format("rope-2d.plane.between", {{"a", fig::num(between, 3)}});
     // Its value in the top-left corner, above every circle: a label beside
     // the arc would cross an arrow at some angles.
     f.notes.push_back({.x = -1.42 * R, .y = 1.2 * R,
@@ -222,6 +226,7 @@ Figure score_shift(const FigureContext& ctx) {
   fig::Series now{.name = "", .kind = fig::SeriesKind::scatter, .x = {s.shift}, .y = {score(s, s.m + s.shift, s.n + s.shift)}};
   now.color = fig::palette_color(2), now.marker = 6;
   now.x_name = tr("rope-2d.readout.shift"), now.y_name = "q′·k′";
+  now.data_name = tr.format("rope-2d.score_shift.now_point", {{"s", fig::num(s.shift)}});
   f.series.push_back(std::move(now));
   f.legend = fig::LegendPlace::top_right;
   if (blurred && qk > 0)
@@ -246,6 +251,7 @@ Figure complex_view(const FigureContext& ctx) {
   const fig::Color cw = fig::palette_color(2), muted = fig::Color::rgb(0x80868b);
   Figure f = plane_frame(ctx, s, R, "rope-2d.complex.title", "rope-2d.complex.axis.re", "rope-2d.complex.axis.im");
   f.series.push_back(arc(std::abs(w0), 0, 2 * kPi, cw.with_alpha(0.35f), 1.0f, fig::LineStyle::dotted));
+  f.series.back().decoration = true;  // the circle |w| = |w₀| both arrows stay on
   add_vector(f, ctx, Eigen::Vector2d(w0.real(), w0.imag()), tr("rope-2d.complex.w0"), tr("rope-2d.complex.w0_label"),
              muted, true, R);
   add_vector(f, ctx, Eigen::Vector2d(w.real(), w.imag()), tr("rope-2d.complex.w"), "w", cw, false, R);
@@ -257,6 +263,7 @@ Figure complex_view(const FigureContext& ctx) {
   f.series.push_back(std::move(drop));
   fig::Series foot{.name = "", .kind = fig::SeriesKind::scatter, .x = {w.real()}, .y = {0}};
   foot.color = fig::palette_color(3), foot.marker = 5, foot.x_name = "q′·k′ = Re w", foot.y_name = "Im w";
+  foot.data_name = tr("rope-2d.complex.foot");
   f.series.push_back(std::move(foot));
   f.ref_lines.push_back({.orientation = fig::Orientation::horizontal, .value = 0, .color = muted,
                          .style = fig::LineStyle::solid});

@@ -585,6 +585,7 @@ Figure attention(const FigureContext& ctx) {
     const double a = t->attention_factor;
     fig::Series now{.name = "", .kind = fig::SeriesKind::scatter, .color = method_colour(chosen), .marker = 5.0f};
     now.x = {s_now}, now.y = {a};
+    now.data_name = tr.format("scaling.attention.now_point", {{"method", method_name(tr, chosen)}, {"s", fig::num(s_now)}});
     now.x_name = "s";
     now.y_name = "a";
     now.extra = {{"a²", "", {a * a}}};
@@ -705,6 +706,10 @@ Figure entropy(const FigureContext& ctx) {
   bars.x_name = equal.x_name = tr("scaling.entropy.keys");
   bars.y_name = tr("scaling.entropy.nats");
   equal.y_name = tr("scaling.entropy.uniform");
+  // Not in a legend (the bars are named on the x axis): their names for the
+  // CSV, and how many keys each bar is over (x is the bar's place, 1–3).
+  bars.data_name = tr("scaling.entropy.nats"), equal.data_name = tr("scaling.entropy.uniform");
+  bars.extra = equal.extra = {{tr("scaling.entropy.count"), "", std::vector<double>(n.begin(), n.end())}};
   f.series = {std::move(bars), std::move(equal)};
   f.y.max = std::log(std::max(n[0], n[1])) * 1.15;
   return f;

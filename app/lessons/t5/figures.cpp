@@ -248,6 +248,9 @@ Figure buckets(const FigureContext& ctx) {
                                             {{"n", fig::num(static_cast<double>(from))}}),
                           .kind = fig::SeriesKind::step};
   fig::Series open_after{.kind = fig::SeriesKind::step};
+  // In the legend with open_before; its own name for the CSV.
+  open_after.data_name = s.bidirectional ? tr.format("t5.buckets.series_after", {{"n", fig::num(static_cast<double>(from))}})
+                                         : tr("t5.buckets.series_after_causal");
   open_before.color = open_after.color = fig::palette_color(3);
   std::vector<double> first, last, size, before_from, after_to;
   // The axis always reaches 1.25·D on each side that has buckets, so the
