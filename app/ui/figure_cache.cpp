@@ -40,6 +40,22 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
+/// What the next build of a figure is expected to take: the slowest of its
+/// recent builds, each older one counting a tenth less per build — not the
+/// last one alone. Figures that share a memo (relative's five term figures
+/// share one toy, scaling's and decay's their curves) are fast when another
+/// figure filled the memo and slow when they fill it themselves, and the
+/// page's memo is not the worker's: predicted from the last build, the slow
+/// one was built in the frame (relative at the maxima: 70–80 ms frames while
+/// the seed is dragged). Negative: built here, always (kept).
+constexpr double kForgetPerBuild = 0.9;
+constexpr double kBuildHere = -1;
+
+void remember(std::map<std::string, double, std::less<>>& ms_by_key, const std::string& key, double ms) {
+  const auto [it, fresh] = ms_by_key.try_emplace(key, ms);
+  if (!fresh && it->second >= 0) it->second = std::max(ms, it->second * kForgetPerBuild);
+}
+
 }  // namespace
 
 FigureCache::FigureCache() = default;
@@ -72,7 +88,7 @@ FigureCache::Entry& FigureCache::get(const ViewDef& view, const FigureDef& def, 
   e.last_frame = frame_;
   if (e.pending && e.pending->done.load(std::memory_order_acquire)) {
     if (e.pending->build_here) {
-      build_ms_by_key_[key] = 0;  // the worker cannot send this figure: built here from now on
+      build_ms_by_key_[key] = kBuildHere;  // the worker cannot send this figure: built here from now on
       e.pending.reset();
     } else {
       adopt(e, state);
@@ -145,6 +161,7 @@ const FigureCache::Readouts& FigureCache::readouts(const AppState& state, const 
     const auto t0 = std::chrono::steady_clock::now();
     readouts_into(*b, view, resolved ? *resolved : state.params(), resolved != nullptr, tr);
     b->ms = ms_since(t0);
+    if (b->ms > slowest_in_place_.second) slowest_in_place_ = {key, b->ms};
     b->done = true;
     wait_left_ms_ -= b->ms;
     adopt(r);
@@ -165,7 +182,7 @@ void FigureCache::adopt(Readouts& r) {
   r.reads_known = b.reads_known;
   r.view = b.view;
   r.revision = b.revision;
-  build_ms_by_key_[b.key] = b.remote_job ? b.worker_ms : b.ms;
+  remember(build_ms_by_key_, b.key, b.remote_job ? b.worker_ms : b.ms);
   if (b.remote_job) land_ms_.push_back(b.land_ms);
   r.pending.reset();
 }
@@ -231,6 +248,7 @@ void FigureCache::start(Entry& e, const std::string& key, const ViewDef& view, c
     const auto t0 = std::chrono::steady_clock::now();
     build_figure_into(*b, view, def, resolved ? *resolved : state.params(), resolved != nullptr, tr, w, h);
     b->ms = ms_since(t0);
+    if (b->ms > slowest_in_place_.second) slowest_in_place_ = {key, b->ms};
     b->done = true;
     wait_left_ms_ -= b->ms;  // (what the page worker is spared this frame)
     adopt(e, state);
@@ -262,7 +280,7 @@ void FigureCache::adopt(Entry& e, const AppState& state) {
   if (b.remote_job) worker_ms_.push_back(b.worker_ms), land_ms_.push_back(b.land_ms);
   // What the next build of this figure is expected to take: the build's own
   // time (over there, without the trip).
-  build_ms_by_key_[b.key] = b.remote_job ? b.worker_ms : b.ms;
+  remember(build_ms_by_key_, b.key, b.remote_job ? b.worker_ms : b.ms);
   e.pending.reset();
 }
 
@@ -323,6 +341,8 @@ std::vector<double> FigureCache::take_build_ms() { return std::exchange(build_ms
 std::vector<double> FigureCache::take_worker_ms() { return std::exchange(worker_ms_, {}); }
 
 std::vector<double> FigureCache::take_land_ms() { return std::exchange(land_ms_, {}); }
+
+std::pair<std::string, double> FigureCache::take_slowest_in_place() { return std::exchange(slowest_in_place_, {}); }
 
 FigureCache::Entry* FigureCache::find(std::string_view view, std::string_view figure) {
   auto it = entries_.find(key_of(view, figure));
