@@ -41,14 +41,16 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
 }
 
 /// What the next build of a figure is expected to take: the slowest of its
-/// recent builds, each older one counting a tenth less per build — not the
-/// last one alone. Figures that share a memo (relative's five term figures
+/// recent builds, each older one counting 2 % less per build (a slow build
+/// is remembered for some 50–150 builds) — not the last one alone. Figures that share a memo (relative's five term figures
 /// share one toy, scaling's and decay's their curves) are fast when another
 /// figure filled the memo and slow when they fill it themselves, and the
 /// page's memo is not the worker's: predicted from the last build, the slow
 /// one was built in the frame (relative at the maxima: 70–80 ms frames while
-/// the seed is dragged). Negative: built here, always (kept).
-constexpr double kForgetPerBuild = 0.9;
+/// the seed is dragged). Forgotten faster (10 % a build), a term figure that
+/// had not built the toy for 15 builds was built in the frame again (30 ms).
+/// Negative: built here, always (kept).
+constexpr double kForgetPerBuild = 0.98;
 constexpr double kBuildHere = -1;
 
 void remember(std::map<std::string, double, std::less<>>& ms_by_key, const std::string& key, double ms) {

@@ -16,7 +16,7 @@
 // In the page (one thread, no worker thread) set_remote hands slow builds to
 // the page's Web Worker instead (app/ui/remote_builds.hpp): a build whose
 // recent runs took longer than what is left of this frame's kWaitMs (the
-// slowest of them, each older one counting 10 % less) goes there,
+// slowest of them, each older one counting 2 % less) goes there,
 // even a first one (an empty plot marked updating shows meanwhile); a fast
 // one is built in place, as before. The frame never waits for the worker.
 
