@@ -58,6 +58,18 @@ void remember(std::map<std::string, double, std::less<>>& ms_by_key, const std::
   if (!fresh && it->second >= 0) it->second = std::max(ms, it->second * kForgetPerBuild);
 }
 
+/// True when a figure of `view` is being built in the page's worker: the
+/// view's other out-of-date figures go there too, whatever they took last —
+/// they changed with it and may share its memo, which is the worker's, not
+/// the page's (relative's score, always fast in the worker after the term
+/// figure that built the toy, took 87 ms in the frame at the maxima).
+template <class Entries>
+bool view_in_worker(const Entries& entries, std::string_view view) {
+  for (const auto& [key, e] : entries)
+    if (e->pending && e->pending->remote_job && e->pending->view_id == view) return true;
+  return false;
+}
+
 }  // namespace
 
 FigureCache::FigureCache() = default;
@@ -219,7 +231,8 @@ void FigureCache::start(Entry& e, const std::string& key, const ViewDef& view, c
   // left the last time (a first one too: an empty plot, marked updating,
   // shows meanwhile — the frame never waits for it).
   const auto known = build_ms_by_key_.find(key);
-  if (known != build_ms_by_key_.end() && goes_remote(known->second)) {
+  if (known != build_ms_by_key_.end() && known->second >= 0 &&
+      (goes_remote(known->second) || (goes_remote(1e300) && view_in_worker(entries_, view.id)))) {
     BuildRequest q;
     q.view = view.id;
     q.figure = def.id;
