@@ -68,6 +68,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include "app/common/assets.hpp"
@@ -261,6 +262,9 @@ struct CaseResult {
   double rebuilt = 0;  ///< figures rebuilt per frame, on average
   double layout_worst = 0;  ///< the slowest figure layout on the UI thread (wall ms) …
   std::string layout_figure;  ///< … and its figure's title
+  double in_place_worst = 0;  ///< the slowest figure built in the frame (wall ms) …
+  std::string in_place_figure;  ///< … and its "view/figure"
+  int frames_over_16 = 0, frames_over_50 = 0;  ///< frames (CPU ms) above a 60 Hz frame, above 50 ms
   int frames_while_building = 0;  ///< frames drawn while a figure was being built elsewhere
   bool caught_up = true;  ///< after the last move every figure shown is the state's
   int remote_builds = 0;  ///< of them built in the page's worker …
@@ -293,6 +297,7 @@ Steps time_moves(App& app, int count, std::function<std::string(int)> move, Case
   (void)app.figures().take_build_ms();
   (void)app.figures().take_worker_ms();
   (void)app.figures().take_land_ms();
+  (void)app.figures().take_slowest_in_place();
   LayoutLog& layouts = layout_log();
   layouts.entries.clear();
   layouts.on = true;
@@ -328,6 +333,7 @@ Steps time_moves(App& app, int count, std::function<std::string(int)> move, Case
   const std::vector<double> remote = app.figures().take_worker_ms();
   r.remote_builds = static_cast<int>(remote.size());
   r.remote_p95 = percentile(remote, 0.95);
+  std::tie(r.in_place_figure, r.in_place_worst) = app.figures().take_slowest_in_place();
   const std::vector<double> landed = app.figures().take_land_ms();
   r.land_p95 = percentile(landed, 0.95);
   r.land_worst = landed.empty() ? 0 : *std::max_element(landed.begin(), landed.end());
@@ -340,6 +346,8 @@ Steps time_moves(App& app, int count, std::function<std::string(int)> move, Case
   r.p50 = percentile(ms, 0.50);
   r.p95 = percentile(ms, 0.95);
   r.worst = ms.empty() ? 0 : *std::max_element(ms.begin(), ms.end());
+  r.frames_over_16 = static_cast<int>(std::count_if(ms.begin(), ms.end(), [](double v) { return v > 16; }));
+  r.frames_over_50 = static_cast<int>(std::count_if(ms.begin(), ms.end(), [](double v) { return v > 50; }));
 }
 
 std::vector<std::string> split_choices(std::string_view text) {
@@ -419,7 +427,10 @@ nlohmann::ordered_json case_json(const CaseResult& r) {
                                 {"landing_p95", r.land_p95}, {"landing_max", r.land_worst}}},
                               {"frames_while_building", r.frames_while_building},
                               {"caught_up", r.caught_up},
-                              {"slowest_layout", {{"figure", r.layout_figure}, {"ms", r.layout_worst}}}};
+                              {"slowest_layout", {{"figure", r.layout_figure}, {"ms", r.layout_worst}}},
+                              {"slowest_in_place_build", {{"figure", r.in_place_figure}, {"ms", r.in_place_worst}}},
+                              {"frames_over_16_ms", r.frames_over_16},
+                              {"frames_over_50_ms", r.frames_over_50}};
   if (!r.error.empty()) c["error"] = r.error;
   return c;
 }

@@ -40,6 +40,36 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
+/// What the next build of a figure is expected to take: the slowest of its
+/// recent builds, each older one counting 2 % less per build (a slow build
+/// is remembered for some 50–150 builds) — not the last one alone. Figures that share a memo (relative's five term figures
+/// share one toy, scaling's and decay's their curves) are fast when another
+/// figure filled the memo and slow when they fill it themselves, and the
+/// page's memo is not the worker's: predicted from the last build, the slow
+/// one was built in the frame (relative at the maxima: 70–80 ms frames while
+/// the seed is dragged). Forgotten faster (10 % a build), a term figure that
+/// had not built the toy for 15 builds was built in the frame again (30 ms).
+/// Negative: built here, always (kept).
+constexpr double kForgetPerBuild = 0.98;
+constexpr double kBuildHere = -1;
+
+void remember(std::map<std::string, double, std::less<>>& ms_by_key, const std::string& key, double ms) {
+  const auto [it, fresh] = ms_by_key.try_emplace(key, ms);
+  if (!fresh && it->second >= 0) it->second = std::max(ms, it->second * kForgetPerBuild);
+}
+
+/// True when a figure of `view` is being built in the page's worker: the
+/// view's other out-of-date figures go there too, whatever they took last —
+/// they changed with it and may share its memo, which is the worker's, not
+/// the page's (relative's score, always fast in the worker after the term
+/// figure that built the toy, took 87 ms in the frame at the maxima).
+template <class Entries>
+bool view_in_worker(const Entries& entries, std::string_view view) {
+  for (const auto& [key, e] : entries)
+    if (e->pending && e->pending->remote_job && e->pending->view_id == view) return true;
+  return false;
+}
+
 }  // namespace
 
 FigureCache::FigureCache() = default;
@@ -72,7 +102,7 @@ FigureCache::Entry& FigureCache::get(const ViewDef& view, const FigureDef& def, 
   e.last_frame = frame_;
   if (e.pending && e.pending->done.load(std::memory_order_acquire)) {
     if (e.pending->build_here) {
-      build_ms_by_key_[key] = 0;  // the worker cannot send this figure: built here from now on
+      build_ms_by_key_[key] = kBuildHere;  // the worker cannot send this figure: built here from now on
       e.pending.reset();
     } else {
       adopt(e, state);
@@ -145,6 +175,7 @@ const FigureCache::Readouts& FigureCache::readouts(const AppState& state, const 
     const auto t0 = std::chrono::steady_clock::now();
     readouts_into(*b, view, resolved ? *resolved : state.params(), resolved != nullptr, tr);
     b->ms = ms_since(t0);
+    if (b->ms > slowest_in_place_.second) slowest_in_place_ = {key, b->ms};
     b->done = true;
     wait_left_ms_ -= b->ms;
     adopt(r);
@@ -165,7 +196,7 @@ void FigureCache::adopt(Readouts& r) {
   r.reads_known = b.reads_known;
   r.view = b.view;
   r.revision = b.revision;
-  build_ms_by_key_[b.key] = b.remote_job ? b.worker_ms : b.ms;
+  remember(build_ms_by_key_, b.key, b.remote_job ? b.worker_ms : b.ms);
   if (b.remote_job) land_ms_.push_back(b.land_ms);
   r.pending.reset();
 }
@@ -200,7 +231,8 @@ void FigureCache::start(Entry& e, const std::string& key, const ViewDef& view, c
   // left the last time (a first one too: an empty plot, marked updating,
   // shows meanwhile — the frame never waits for it).
   const auto known = build_ms_by_key_.find(key);
-  if (known != build_ms_by_key_.end() && goes_remote(known->second)) {
+  if (known != build_ms_by_key_.end() && known->second >= 0 &&
+      (goes_remote(known->second) || (goes_remote(1e300) && view_in_worker(entries_, view.id)))) {
     BuildRequest q;
     q.view = view.id;
     q.figure = def.id;
@@ -231,6 +263,7 @@ void FigureCache::start(Entry& e, const std::string& key, const ViewDef& view, c
     const auto t0 = std::chrono::steady_clock::now();
     build_figure_into(*b, view, def, resolved ? *resolved : state.params(), resolved != nullptr, tr, w, h);
     b->ms = ms_since(t0);
+    if (b->ms > slowest_in_place_.second) slowest_in_place_ = {key, b->ms};
     b->done = true;
     wait_left_ms_ -= b->ms;  // (what the page worker is spared this frame)
     adopt(e, state);
@@ -262,7 +295,7 @@ void FigureCache::adopt(Entry& e, const AppState& state) {
   if (b.remote_job) worker_ms_.push_back(b.worker_ms), land_ms_.push_back(b.land_ms);
   // What the next build of this figure is expected to take: the build's own
   // time (over there, without the trip).
-  build_ms_by_key_[b.key] = b.remote_job ? b.worker_ms : b.ms;
+  remember(build_ms_by_key_, b.key, b.remote_job ? b.worker_ms : b.ms);
   e.pending.reset();
 }
 
@@ -323,6 +356,8 @@ std::vector<double> FigureCache::take_build_ms() { return std::exchange(build_ms
 std::vector<double> FigureCache::take_worker_ms() { return std::exchange(worker_ms_, {}); }
 
 std::vector<double> FigureCache::take_land_ms() { return std::exchange(land_ms_, {}); }
+
+std::pair<std::string, double> FigureCache::take_slowest_in_place() { return std::exchange(slowest_in_place_, {}); }
 
 FigureCache::Entry* FigureCache::find(std::string_view view, std::string_view figure) {
   auto it = entries_.find(key_of(view, figure));

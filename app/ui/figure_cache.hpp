@@ -15,7 +15,8 @@
 //
 // In the page (one thread, no worker thread) set_remote hands slow builds to
 // the page's Web Worker instead (app/ui/remote_builds.hpp): a build whose
-// last run took longer than what is left of this frame's kWaitMs goes there,
+// recent runs took longer than what is left of this frame's kWaitMs (the
+// slowest of them, each older one counting 2 % less) goes there,
 // even a first one (an empty plot marked updating shows meanwhile); a fast
 // one is built in place, as before. The frame never waits for the worker.
 
@@ -25,6 +26,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "app/common/i18n.hpp"
@@ -130,6 +132,10 @@ class FigureCache {
   /// The UI thread's time to take each of those in (the bytes read into
   /// the figure: between two frames, the page's one thread is busy with it).
   std::vector<double> take_land_ms();
+  /// The slowest build run in place, in the frame, since the last call — its
+  /// "view/figure" (or "view/#readouts") and wall ms — then forgets it (the
+  /// bench: what a frame spent building when the worker was up).
+  std::pair<std::string, double> take_slowest_in_place();
   /// True when no key in `reads` (nor everything) changed after `revision`.
   static bool still_current(const std::vector<std::string>& reads, std::uint64_t revision, const AppState& state);
   std::size_t size() const { return entries_.size(); }
@@ -157,6 +163,7 @@ class FigureCache {
   std::vector<double> build_ms_;
   std::vector<double> worker_ms_;
   std::vector<double> land_ms_;
+  std::pair<std::string, double> slowest_in_place_;
   /// The last build's own time of each "view/figure" (and "view/#readouts"):
   /// what the next one is expected to take.
   std::map<std::string, double, std::less<>> build_ms_by_key_;

@@ -494,19 +494,29 @@ def bench_case(report, view, key, setting="max"):
 
 
 def worker_bench_checks(browser_path, base):
-    """#bench=relative&keys=clip,positions&max: the bench at the maxima (1,048,576
+    """#bench=relative&keys=clip,positions,seed&max: the bench at the maxima (1,048,576
     positions, d = 8,192) with the page's worker — not warmed up: the first
     seconds count — then the same keys built in the frame (&in-place), in one
     run. With the worker the frames go on while the figures build (frames
     during which a figure was being built), every figure arrives from the
     worker and the last one is the state's; the frames' p95 is below the
-    in-frame build's."""
+    in-frame build's.
+
+    The targets (issue 31: p95 <= 16 ms, no frame above 50 ms, the figure
+    trailing <= 2x native) are wall-clock times of a page sharing the
+    machine: the numbers are printed, and only gross failures are asserted,
+    which a loaded CI machine does not fake — at most a tenth of the frames
+    above 50 ms, and no figure built in the frame that takes 50 ms or more
+    (the cache builds in the frame only what it expects to take under 4 ms;
+    the seed at the maxima built a term figure there in 70-80 ms before
+    the cache remembered the slow builds of figures sharing a memo). tests/bench/web_bench.py --worker
+    measures every key against native (docs/PERFORMANCE.md)."""
     import cdp  # tests/web/cdp.py
     reports = {}
     for mode in ("", "&in-place"):
         b = cdp.Browser(browser_path, 1280, 800)
         try:
-            b.call("Page.navigate", url=f"{base}#bench=relative&keys=clip,positions&max{mode}")
+            b.call("Page.navigate", url=f"{base}#bench=relative&keys=clip,positions,seed&max{mode}")
             done = b.wait_for("document.body && document.body.dataset.bench === 'done'", 600)
             reports[mode] = bench_report(b) if done else {}
         finally:
@@ -516,13 +526,23 @@ def worker_bench_checks(browser_path, base):
           f"#bench at the maxima with the page's worker, not warmed up (exit {worker.get('exit')}, "
           f"figures built {worker.get('figures_built')!r})")
     check(in_place.get("figures_built") == "in the frame", f"…&in-place builds in the frame ({in_place.get('figures_built')!r})")
-    for key in ("clip", "positions"):
+    print(f"      load average {os.getloadavg()[0]:.1f} ({os.cpu_count()} cores)", flush=True)
+    for key in ("clip", "positions", "seed"):
         w, p = bench_case(worker, "relative", key), bench_case(in_place, "relative", key)
         remote = w.get("figures_from_page_worker", {})
+        here = w.get("slowest_in_place_build", {})
         print(f"      relative {key} at the maxima: with the worker p95 {w.get('p95', 0):.1f} ms, slowest frame "
-              f"{w.get('max_frame', 0):.1f} ms, figure trails by p95 {w.get('figure_ms', {}).get('p95', 0):.0f} ms "
-              f"({remote.get('builds')} built in the worker, p95 {remote.get('build_p95', 0):.0f} ms there); "
+              f"{w.get('max_frame', 0):.1f} ms, {w.get('frames_over_16_ms')} frames above 16 ms and "
+              f"{w.get('frames_over_50_ms')} above 50 of {w.get('frames')}, slowest figure built in the frame "
+              f"{here.get('figure') or '-'} {here.get('ms', 0):.1f} ms; figure trails by p95 "
+              f"{w.get('figure_ms', {}).get('p95', 0):.0f} ms ({remote.get('builds')} built in the worker, p95 "
+              f"{remote.get('build_p95', 0):.0f} ms there, taking them in {remote.get('landing_max', 0):.1f} ms at most); "
               f"in the frame p95 {p.get('p95', 0):.1f} ms, slowest {p.get('max_frame', 0):.1f} ms", flush=True)
+        check(w.get("frames", 0) > 0 and w.get("frames_over_50_ms", w["frames"]) * 10 <= w["frames"]
+              and here.get("ms", 0) < 50,
+              f"relative {key}, maxima, with the worker: {w.get('frames_over_50_ms')} of {w.get('frames')} frames "
+              f"above 50 ms (at most a tenth), no slow figure built in the frame ({here.get('figure') or '-'}, "
+              f"{here.get('ms', 0):.1f} ms, under 50)")
         check(w.get("frames", 0) >= 10 and remote.get("builds", 0) >= 1 and w.get("frames_while_building", 0) >= 1
               and w.get("caught_up") is True,
               f"relative {key}, maxima: {w.get('frames')} frames, {w.get('frames_while_building')} of them while a "
