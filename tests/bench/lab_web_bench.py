@@ -26,25 +26,17 @@ import argparse
 import json
 import os
 import pathlib
-import shutil
 import subprocess
 import sys
 import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests" / "web"))
+from node_cmd import node_cmd  # noqa: E402  (tests/web/node_cmd.py)
 
 
 def load():
     return " ".join(pathlib.Path("/proc/loadavg").read_text().split()[:3])
-
-
-def node_cmd():
-    node = shutil.which("node") or "/usr/bin/node"
-    cmd = [node]
-    # emscripten 3.1.6 loads the .wasm with fetch() when it exists (node 18+); fetch cannot read a path
-    if subprocess.run([node, "--no-experimental-fetch", "-e", "0"], capture_output=True).returncode == 0:
-        cmd.append("--no-experimental-fetch")
-    return cmd
 
 
 def run(cmd, env=None):

@@ -29,6 +29,22 @@ using poslab::test::rejects;
 
 namespace {
 
+/// A lab config small enough for a test: 1 layer of width 16, 2 heads.
+LabConfig tiny_lab(Task task, int train_length, int eval_length, int batch, int steps, int eval_samples,
+                   Encoding encoding = Encoding::rope) {
+  LabConfig c = default_lab_config(task);
+  c.layers = 1;
+  c.width = 16;
+  c.heads = 2;
+  c.train_length = train_length;
+  c.eval_length = eval_length;
+  c.batch = batch;
+  c.steps = steps;
+  c.eval_samples = eval_samples;
+  c.encoding = encoding;
+  return c;
+}
+
 /// A tiny model for gradient checks: 2 layers, width 8, 2 heads (head size 4).
 ModelShape tiny_shape(Encoding encoding, PairLayout layout = PairLayout::half) {
   ModelShape s;
@@ -257,16 +273,7 @@ TEST_CASE("lab: copy and reverse batches hold the task and score only the answer
 }
 
 TEST_CASE("lab: the same config gives bit-identical weights, losses and evaluations; another seed does not") {
-  LabConfig c = default_lab_config(Task::copy);
-  c.layers = 1;
-  c.width = 16;
-  c.heads = 2;
-  c.train_length = 4;
-  c.eval_length = 6;
-  c.batch = 8;
-  c.steps = 6;
-  c.eval_samples = 8;
-  c.encoding = Encoding::t5;
+  LabConfig c = tiny_lab(Task::copy, 4, 6, 8, 6, 8, Encoding::t5);
   LabRun a(c), b(c);
   a.train(6);
   b.train(2);  // in slices: the same run
@@ -298,16 +305,7 @@ TEST_CASE("lab: the same config gives bit-identical weights, losses and evaluati
 
 TEST_CASE("lab: a saved run restores bit for bit; another config, a changed byte or a cut file is refused") {
   for (Encoding e : {Encoding::rope, Encoding::learned, Encoding::t5}) {
-    LabConfig c = default_lab_config(Task::lm);
-    c.layers = 1;
-    c.width = 16;
-    c.heads = 2;
-    c.train_length = 8;
-    c.eval_length = 16;
-    c.batch = 4;
-    c.steps = 5;
-    c.eval_samples = 4;
-    c.encoding = e;
+    const LabConfig c = tiny_lab(Task::lm, 8, 16, 4, 5, 4, e);
     LabRun a(c);
     CHECK_THROWS_AS((void)a.save(), std::logic_error);  // not finished
     a.train(5);
@@ -356,19 +354,10 @@ TEST_CASE("lab: a saved run restores bit for bit; another config, a changed byte
 }
 
 TEST_CASE("lab: a very small model learns the language close to its floor") {
-  LabConfig c = default_lab_config(Task::lm);
+  LabConfig c = tiny_lab(Task::lm, 8, 16, 16, 300, 64, Encoding::alibi);
   c.lm_vocab = 6;
   c.lm_order = 1;  // a bigram language: the current token decides
   c.lm_sharpness = 2;
-  c.layers = 1;
-  c.width = 16;
-  c.heads = 2;
-  c.train_length = 8;
-  c.eval_length = 16;
-  c.batch = 16;
-  c.steps = 300;
-  c.eval_samples = 64;
-  c.encoding = Encoding::alibi;
   LabRun run(c);
   const double first = run.learning_rate_at(0);
   CHECK(first < c.learning_rate);  // warming up
@@ -384,15 +373,7 @@ TEST_CASE("lab: a very small model learns the language close to its floor") {
 }
 
 TEST_CASE("lab: evaluation with a context extension uses core/scaling.hpp and changes only RoPE runs") {
-  LabConfig c = default_lab_config(Task::lm);
-  c.layers = 1;
-  c.width = 16;
-  c.heads = 2;
-  c.train_length = 8;
-  c.eval_length = 32;
-  c.batch = 4;
-  c.steps = 3;
-  c.eval_samples = 4;
+  LabConfig c = tiny_lab(Task::lm, 8, 32, 4, 3, 4);
   LabRun rope(c);
   rope.train(3);
   const LabEvaluation none = rope.evaluate();

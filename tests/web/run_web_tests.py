@@ -45,6 +45,7 @@ import time
 from PIL import Image, ImageChops, ImageStat
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from node_cmd import node_cmd  # noqa: E402  (tests/web/node_cmd.py)
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 results = {"passed": 0, "failed": 0}
@@ -54,16 +55,6 @@ def check(ok, what):
     results["passed" if ok else "failed"] += 1
     print(("ok    " if ok else "FAIL  ") + what, flush=True)
     return ok
-
-
-def node_cmd():
-    node = shutil.which("node") or "/usr/bin/node"
-    cmd = [node]
-    # Emscripten 3.1.6 loads the .wasm with fetch() when it exists (node 18+);
-    # fetch cannot read a file path.
-    if subprocess.run([node, "--no-experimental-fetch", "-e", "0"], capture_output=True).returncode == 0:
-        cmd.append("--no-experimental-fetch")
-    return cmd
 
 
 # ---- 1. the core suite under node
