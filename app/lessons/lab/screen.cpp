@@ -356,10 +356,19 @@ void controls(LessonUi& ui) {
                                                         {"k", fig::num(std::min(lanes, models))},
                                                         {"wall", fig::num(wall)}}));
     // Models trained here before (a rehearsal of the lecture) show at once: say so.
-    const std::vector<cl::LabConfig> configs = st.plan.configs();
-    const auto kept = std::count_if(configs.begin(), configs.end(), [](const cl::LabConfig& c) {
-      return lab_lesson::find(c) != nullptr || lab_lesson::is_kept(c);
-    });
+    // The folder is read when the plan or the models in memory change, not
+    // every frame: is_kept opens a file per model.
+    static Plan counted_for;
+    static int in_memory = -1;
+    static long kept = 0;
+    if (const int now = lab_lesson::trained_count(st.plan); now != in_memory || !(counted_for == st.plan)) {
+      const std::vector<cl::LabConfig> configs = st.plan.configs();
+      kept = static_cast<long>(std::count_if(configs.begin(), configs.end(), [](const cl::LabConfig& c) {
+        return lab_lesson::find(c) != nullptr || lab_lesson::is_kept(c);
+      }));
+      counted_for = st.plan;
+      in_memory = now;
+    }
     if (kept > 0)
       wrapped_text(tr.format("lab.kept", {{"k", fig::num(static_cast<double>(kept))}, {"n", fig::num(models)}}));
     return;
