@@ -357,6 +357,17 @@ def interaction_checks(browser_path, base):
         check(bool(title), f"key 2 opens lesson 2 ({b.eval('document.title')!r})")
         check(b.eval("history.length") == history, f"the address changed without new history entries "
                                                      f"({history} → {b.eval('history.length')})")
+        # A clicker's tap: key 3 down and up in one task, so no frame sees it held
+        # (ImGui 1.86 polls key state; the page queues key events for the App).
+        b.eval("""for (const type of ['keydown', 'keyup']) {
+                      const e = new KeyboardEvent(type, {key: '3', code: 'Digit3', bubbles: true, cancelable: true});
+                      for (const k of ['keyCode', 'which']) Object.defineProperty(e, k, {get: () => 51});
+                      window.dispatchEvent(e);
+                    } 1""")
+        title = b.wait_for("document.title.startsWith('Learned') && document.title")
+        check(bool(title), f"key 3 pressed and released between two frames opens lesson 3 ({b.eval('document.title')!r})")
+        b.key("2", "Digit2", 50)
+        b.wait_for("document.title.startsWith('Sinusoidal') && document.title")
         # A reload without a link comes back to the last lesson (settings and autosave in localStorage).
         b.call("Page.navigate", url=base)
         b.wait_for("document.body && document.body.dataset.ready")
@@ -1135,7 +1146,7 @@ def main():
     ap.add_argument("--wasm", default=str(ROOT / "build-web" / "wasm"))
     ap.add_argument("--native", default=str(ROOT / "build" / "poslab"))
     ap.add_argument("--shots", default=None)
-    ap.add_argument("--only", choices=["node", "page", "a11y", "narrow", "deck"], default=None)
+    ap.add_argument("--only", choices=["node", "page", "a11y", "narrow", "deck", "interaction"], default=None)
     ap.add_argument("--views", default=None, help="with --only narrow: these lessons alone (a,b)")
     a = ap.parse_args()
     # Absolute: Chromium runs in its profile folder and writes screenshots relative to it.
@@ -1158,6 +1169,13 @@ def main():
         server = serve(site)
         try:
             deck_caption_checks(browser, f"http://127.0.0.1:{server.server_address[1]}/index.html", shots)
+        finally:
+            server.shutdown()
+    if a.only == "interaction":  # touch, keys, address and reload alone
+        browser = chromium()
+        server = serve(site)
+        try:
+            interaction_checks(browser, f"http://127.0.0.1:{server.server_address[1]}/index.html")
         finally:
             server.shutdown()
     if a.only == "narrow":  # the narrow layout's checks alone (issue 33)

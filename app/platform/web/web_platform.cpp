@@ -44,7 +44,7 @@ WebPlatform* g_platform = nullptr;  // GLFW's callbacks carry no user pointer he
 void on_cursor(GLFWwindow*, double, double) { g_platform->wake(); }
 void on_button(GLFWwindow*, int, int, int) { g_platform->wake(); }
 void on_scroll(GLFWwindow*, double, double) { g_platform->wake(); }
-void on_key(GLFWwindow*, int, int, int, int) { g_platform->wake(); }
+void on_key(GLFWwindow*, int key, int, int action, int mods) { g_platform->key_event(key, action, mods); }
 void on_char(GLFWwindow*, unsigned int) { g_platform->wake(); }
 void on_enter(GLFWwindow*, int) { g_platform->wake(); }
 void on_focus(GLFWwindow*, int) { g_platform->wake(); }
@@ -112,6 +112,11 @@ void WebPlatform::start(ui::App& app, std::function<void()> after_frame) {
   io.SetClipboardTextFn = set_clipboard;
   io.GetClipboardTextFn = get_clipboard;
   io.ClipboardUserData = nullptr;
+  wake();
+}
+
+void WebPlatform::key_event(int key, int action, int mods) {
+  if (app_) app_->key_event(key, action, mods);
   wake();
 }
 

@@ -47,6 +47,10 @@ class WebPlatform final : public ui::Platform {
   void resized();
   /// Frames drawn so far (tests read it through the page).
   long frames_drawn() const { return frames_drawn_; }
+  /// A key went down, repeated or up: queued for the App (ImGui 1.86 polls
+  /// key state once a frame, so a press and release between two frames, a
+  /// clicker's tap on a busy frame, would be lost), and a frame is asked for.
+  void key_event(int key, int action, int mods);
 
   // Platform
   ui::HeatmapSink& heatmaps() override;
@@ -60,6 +64,7 @@ class WebPlatform final : public ui::Platform {
   std::string page_address() const override;
   bool pick_file() override;
   std::vector<std::string> about_lines(const Translator& tr) const override;
+  bool queues_keys() const override { return app_ != nullptr; }
 
  private:
   WebPlatform() = default;
