@@ -405,7 +405,12 @@ void LessonView::narrow_step(const Scene& step) {
   };
   const bool screen_draws_it = replaced(fig_id);
   const auto tabbed = std::count_if(v.figures.begin(), v.figures.end(), [&](const FigureDef& f) { return !replaced(f.id); });
-  if (screen && screen->step_controls) {
+  // A screen's own step controls (why-position's Shuffle row) go above the
+  // figure, or below it when the lesson's other figures are behind tabs: a
+  // 320 × 568 phone has no room for the step bar, the controls, the tabs and
+  // the figure on its first screen, and the controls act on the figure above them.
+  const bool controls_below = screen && screen->step_controls && tabbed > 1 && !screen_draws_it;
+  if (screen && screen->step_controls && !controls_below) {
     screen->step_controls(*this);
     ImGui::Spacing();
   }
@@ -417,9 +422,7 @@ void LessonView::narrow_step(const Scene& step) {
     last_plot_ = last_figure_ = {at.x, at.y, at.x + w, at.y + h};
   } else if (screen_draws_it) {
     screen->draw(*this);
-  } else if (!fig_id.empty() && tabbed > 1 && !(screen && screen->step_controls)) {
-    // (not under a screen's own step controls: with them a 320 × 568 phone
-    // had no room left for the figure on its first screen)
+  } else if (!fig_id.empty() && tabbed > 1) {
     // The lesson's other figures behind tabs, as without steps (a reader on
     // a phone may look at another one too); each step opens on its own.
     const std::string tabs_for = std::string(v.id) + "/" + std::to_string(c.state.step()) + (c.state.step_revealed() ? "/a" : "/q");
@@ -449,6 +452,10 @@ void LessonView::narrow_step(const Scene& step) {
   }
   if (c.laid_out) c.laid_out->push_back({"figure", std::string(fig_id), last_figure_});
   ImGui::Spacing();
+  if (controls_below) {
+    screen->step_controls(*this);
+    ImGui::Spacing();
+  }
 
   // The step's words below it, the whole width, no box of their own. A
   // formula wider than a phone (one unbreakable word) makes them smaller,
