@@ -180,6 +180,9 @@ UiContext App::context() {
   ctx.pal = palette(state_.theme());
   ctx.scale = ui_scale() * content_scale();
   ctx.plot.hover = !pointer_idle();
+  // Figures built elsewhere land between frames: their layouts are paced
+  // (plot_widget.hpp). Without a worker every figure is the state's at once.
+  if (figures_.background() || figures_.remote()) ctx.plot.pacing = &layout_pacing_;
   // Lecture mode: no figure text under 3.5 % of the screen's height (issue 29).
   if (lecture_) ctx.plot.min_text = std::ceil(kLectureMinTextShare * ImGui::GetIO().DisplaySize.y);
   ctx.lecture = lecture_;
@@ -229,6 +232,7 @@ void App::draw(double dt) {
   ++frames_;
   platform_.heatmaps().begin_frame();
   figures_.begin_frame();
+  layout_pacing_.begin_frame();
 
   if (embed_) keys_.take();  // an embedded figure takes no shortcuts (a 2 would switch lessons in a course page)
   else handle_keys();
@@ -299,7 +303,7 @@ void App::blind_frame(double dt, ImVec2 display) {
 }
 
 bool App::wants_redraw() const {
-  return redraw_ || fonts_dirty_ || figures_.updating() > 0 || seconds_until_wake() <= 0;
+  return redraw_ || fonts_dirty_ || figures_.updating() > 0 || layout_pacing_.deferred > 0 || seconds_until_wake() <= 0;
 }
 
 double App::seconds_until_wake() const {

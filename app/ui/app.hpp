@@ -210,6 +210,8 @@ class App {
   const Translator& tr() const { return tr_; }
   Toasts& toasts() { return toasts_; }
   FigureCache& figures() { return figures_; }
+  /// How figure layouts are paced over frames while figures build elsewhere (plot_widget.hpp).
+  LayoutPacing& layout_pacing() { return layout_pacing_; }
   ParamsPanel& params_panel() { return params_panel_; }
   LessonView& lesson_view() { return lesson_view_; }
   /// The last frame drew the narrow layout (a phone, a tablet, a narrow
@@ -295,6 +297,7 @@ class App {
   FontAtlasBuilder atlas_builder_;
   UiFonts fonts_;
   FigureCache figures_;
+  LayoutPacing layout_pacing_;  ///< this frame's figure layouts (paced while figures are built elsewhere)
   Toasts toasts_;
   ExportChoice export_choice_;
   LessonView lesson_view_;

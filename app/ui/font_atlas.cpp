@@ -60,7 +60,15 @@ ImFont* UiFonts::closest_for(float pixels, bool want_bold, std::string_view utf8
 
 // The binding lives in the ImGui context's user data: one per context, as
 // the atlas it points into.
-void bind_ui_fonts(const UiFonts* fonts) { ImGui::GetIO().UserData = const_cast<UiFonts*>(fonts); }
+namespace {
+std::uint64_t g_fonts_generation = 0;
+}  // namespace
+
+void bind_ui_fonts(const UiFonts* fonts) {
+  ImGui::GetIO().UserData = const_cast<UiFonts*>(fonts);
+  ++g_fonts_generation;
+}
+std::uint64_t ui_fonts_generation() { return g_fonts_generation; }
 const UiFonts* bound_ui_fonts() { return static_cast<const UiFonts*>(ImGui::GetIO().UserData); }
 
 bool FontAtlasBuilder::ask(std::string_view text) {

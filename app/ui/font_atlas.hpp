@@ -52,6 +52,9 @@ inline constexpr float kBaseFontPixels = 15.0f;
 /// current ImGui context by the App whenever it bakes them (nullptr: none).
 void bind_ui_fonts(const UiFonts* fonts);
 const UiFonts* bound_ui_fonts();
+/// Counts bind_ui_fonts calls (each new bake): what text measured before is
+/// measured anew after (wrapped_text keeps its line breaks until then).
+std::uint64_t ui_fonts_generation();
 
 class FontAtlasBuilder {
  public:

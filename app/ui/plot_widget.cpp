@@ -50,11 +50,11 @@ void PlotWidget::record(const fig::Figure& figure, ImVec2 size, const PlotEnv& e
   const double density = ImGui::GetIO().DisplayFramebufferScale.x > 0 ? ImGui::GetIO().DisplayFramebufferScale.x : 1.0;
   ImGuiPainter painter(recording_, *env.fonts, *env.sink, slots_, density);
   LayoutLog& log = layout_log();
-  const auto t0 = log.on ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+  const auto t0 = std::chrono::steady_clock::now();
   layout_ = fig::render_figure(figure, painter, fig::Rect{0, 0, size.x, size.y}, style, view_);
-  if (log.on)
-    log.entries.emplace_back(figure.title,
-                             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  layout_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  if (env.pacing) env.pacing->spent_ms += layout_ms_;
+  if (log.on) log.entries.emplace_back(figure.title, layout_ms_);
   ++layouts_;
   recorded_ = true;
 }
@@ -150,7 +150,19 @@ PlotAction PlotWidget::draw(const char* id, const fig::Figure& figure, std::uint
     release_slots();
     recorded_ = false;
   }
-  if (visible && stale) {
+  // Only a newer figure (nothing the user did to this plot): with layouts
+  // paced and this frame's share spent, the previous picture stays a frame
+  // longer (at most LayoutPacing::kMaxDeferredFrames in a row).
+  const bool only_newer = recorded_ && version != rec_version_ && env.style_key == rec_style_ && size.x == rec_size_.x &&
+                          size.y == rec_size_.y && view_ == rec_view_ && highlight_ == rec_highlight_ && hold_ == rec_hold_;
+  const bool defer = visible && only_newer && env.pacing && env.pacing->spent_ms > 0 &&
+                     env.pacing->spent_ms + layout_ms_ > env.pacing->ms &&
+                     deferred_frames_ < LayoutPacing::kMaxDeferredFrames;
+  if (defer) {
+    ++deferred_frames_;
+    ++env.pacing->deferred;
+  } else if (visible && stale) {
+    deferred_frames_ = 0;
     record(figure, size, env);
     rec_version_ = version, rec_style_ = env.style_key, rec_size_ = size, rec_view_ = view_, rec_highlight_ = highlight_, rec_hold_ = hold_;
     last_mouse_ = {-1e9f, -1e9f};

@@ -28,6 +28,22 @@
 namespace poslab::app::ui {
 
 /// What every plot shares in a frame: fonts, theme, heatmap sink, texts.
+/// Figure layouts of one frame, paced (the interactive app, whose figures
+/// are built elsewhere and land between frames: at the maxima several land
+/// together, and laying all of them out in one frame made it 20–60 ms in
+/// the page). A plot whose only change is a newer figure keeps showing its
+/// previous picture for a frame when this frame already spent `ms` on
+/// layouts — at most kMaxDeferredFrames frames in a row; the first layout of
+/// a frame always happens. Zoom, pan, a resize or a style change are laid
+/// out at once. Reset at each frame's start.
+struct LayoutPacing {
+  double ms = 8;        ///< a frame's layouts past which the next one waits
+  double spent_ms = 0;  ///< this frame's layouts so far
+  int deferred = 0;     ///< layouts put off this frame
+  static constexpr int kMaxDeferredFrames = 3;
+  void begin_frame() { spent_ms = 0, deferred = 0; }
+};
+
 struct PlotEnv {
   const UiFonts* fonts = nullptr;
   HeatmapSink* sink = nullptr;
@@ -39,6 +55,9 @@ struct PlotEnv {
   bool hover = true;
   /// No figure text smaller than this (pixels): lecture mode's 3.5 % of the screen's height.
   double min_text = 0;
+  /// Layouts paced over frames (null: every stale plot is laid out in this
+  /// frame — screenshots, exports, tests see the figure asked for).
+  LayoutPacing* pacing = nullptr;
 };
 
 /// Layouts timed for `poslab bench`: while `on`, every PlotWidget layout
@@ -106,6 +125,8 @@ class PlotWidget {
   std::optional<fig::ViewRange> rec_view_;
   bool recorded_ = false;
   int layouts_ = 0;
+  double layout_ms_ = 0;     ///< the last layout's wall ms (what the next one is expected to take)
+  int deferred_frames_ = 0;  ///< frames in a row this plot kept an older figure's picture (LayoutPacing)
   int highlight_ = -1, rec_highlight_ = -1;  ///< the series a legend click highlighted
   bool focused_ = false;  ///< clicked, and the pointer has not left it since: the wheel zooms
   // hover

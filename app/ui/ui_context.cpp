@@ -3,7 +3,12 @@
 #include <imgui.h>
 
 #include <cfloat>
+#include <cstdint>
 #include <optional>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "app/common/text_wrap.hpp"
 #include "app/plot/formula.hpp"
@@ -84,14 +89,45 @@ float piece_width(std::string_view piece, std::optional<RichLinePainter>& rich) 
   return ImGui::GetFont()->CalcTextSizeA(ImGui::GetFontSize(), FLT_MAX, 0.0f, piece.data(), piece.data() + piece.size()).x;
 }
 
+using Breaks = std::vector<std::pair<std::size_t, std::size_t>>;
+
+/// wrap_line's breaks of `line` at `width` in the current font, remembered:
+/// a lesson's paragraphs are drawn every frame, and while a slider is dragged
+/// every frame is drawn — measuring each word again was ~2 ms of a frame in
+/// the page. Keyed by the ImGui context, the face, its size, the fonts'
+/// bake (ui_fonts_generation) and the width; forgotten wholesale past
+/// kMaxBreaks lines (a window being resized makes new widths every frame).
+/// Only with the App's fonts bound (a bare test context measures each time).
+const Breaks& line_breaks(std::string_view line, float width, std::optional<RichLinePainter>& rich) {
+  static Breaks scratch;
+  auto measure = [&](std::string_view piece) { return piece_width(piece, rich); };
+  if (!bound_ui_fonts()) return scratch = wrap_line(line, width, measure);
+  constexpr std::size_t kMaxBreaks = 512;
+  static std::unordered_map<std::string, Breaks> cache;
+  struct Key {
+    const void* context;
+    const void* font;
+    float size, width;
+    std::uint64_t generation;
+  } k{ImGui::GetCurrentContext(), ImGui::GetFont(), ImGui::GetFontSize(), width, ui_fonts_generation()};
+  std::string key(reinterpret_cast<const char*>(&k), sizeof k);
+  key.append(line);
+  if (const auto it = cache.find(key); it != cache.end()) return it->second;
+  if (cache.size() >= kMaxBreaks) cache.clear();
+  return cache.emplace(std::move(key), wrap_line(line, width, measure)).first->second;
+}
+
 /// One line of `text` (no '\n') broken at `width` (app/common/text_wrap.hpp).
 void draw_wrapped_line(std::string_view line, float width) {
   std::optional<RichLinePainter> rich;
-  auto measure = [&](std::string_view piece) { return piece_width(piece, rich); };
-  for (const auto& [a, b] : wrap_line(line, width, measure)) {
+  for (const auto& [a, b] : line_breaks(line, width, rich)) {
     const std::string_view piece = line.substr(a, b - a);
-    if (rich && fig::has_markup(piece)) rich->draw(piece);
-    else ImGui::TextUnformatted(piece.data(), piece.data() + piece.size());
+    if (fig::has_markup(piece)) {
+      if (!rich) rich.emplace();  // (the breaks may come from line_breaks' memory, nothing measured)
+      rich->draw(piece);
+    } else {
+      ImGui::TextUnformatted(piece.data(), piece.data() + piece.size());
+    }
   }
 }
 
@@ -113,15 +149,15 @@ void wrapped_text(std::string_view text, float wrap_pos_x) {
 float wrapped_height(ImFont* font, std::string_view text, float width) {
   if (font) ImGui::PushFont(font);
   std::optional<RichLinePainter> rich;
-  auto measure = [&](std::string_view piece) { return piece_width(piece, rich); };
   float h = 0;
   std::size_t lines = 0, start = 0;
   while (start <= text.size()) {
     std::size_t end = text.find('\n', start);
     if (end == std::string_view::npos) end = text.size();
     const std::string_view line = text.substr(start, end - start);
-    for (const auto& [a, b] : wrap_line(line, width, measure)) {
+    for (const auto& [a, b] : line_breaks(line, width, rich)) {
       const std::string_view piece = line.substr(a, b - a);
+      if (fig::has_markup(piece) && !rich) rich.emplace();
       h += rich && fig::has_markup(piece) ? rich->height(piece) : ImGui::GetTextLineHeight();
       ++lines;
     }

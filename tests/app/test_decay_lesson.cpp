@@ -13,9 +13,12 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <random>
+#include <string>
+#include <vector>
 
 #include "app/plot/figure_text.hpp"
 #include "lesson_test_support.hpp"
@@ -186,6 +189,47 @@ TEST_CASE("decay compare figure: every method as the softmax weight of a key at 
   CHECK(y_at(f.series[3], 5) ==
         doctest::Approx(std::exp((0.7153414321417466 * core::rope_ones_score(5, 128, 1e4) - 128) / root_d)).epsilon(1e-12));
   for (const auto& s : f.series) CHECK(s.y[0] == doctest::Approx(1));  // r = 0
+}
+
+TEST_CASE("decay readouts: RoPE's rows are remembered by their setting, never shown for another") {
+  // Rows as text and number, to compare whole readouts.
+  auto rows = [](const core::Params& p) {
+    std::vector<std::string> out;
+    for (const auto& r : lesson.readouts(p)) out.push_back(r.label + " = " + r.value + " (" + app::fig::num(r.number, 17) + ")");
+    return out;
+  };
+  std::mt19937_64 rng(31);
+  std::vector<core::Params> settings;
+  std::vector<std::vector<std::string>> first;
+  for (int trial = 0; trial < 12; ++trial) {  // more settings than are remembered (8)
+    core::Params p;
+    p.set("d", std::ldexp(1.0, std::uniform_int_distribution<int>(2, 7)(rng)));
+    p.set("base", std::pow(10.0, std::uniform_real_distribution<double>(1, 6)(rng)));
+    p.set("seed", static_cast<double>(trial % 3));
+    p.set("samples", static_cast<double>(std::uniform_int_distribution<int>(1, 16)(rng)));
+    p.set("log_x", trial % 2 == 0);
+    p.set_text("distance", trial % 3 == 0 ? "0:300" : "0,1,5,17,1000:1100");
+    settings.push_back(p);
+    first.push_back(rows(p));
+  }
+  for (std::size_t i = settings.size(); i-- > 0;) {  // again, newest first: remembered, then forgotten and computed anew
+    CAPTURE(i);
+    CHECK(rows(settings[i]) == first[i]);
+  }
+  // Another method's key changes that method's row alone; the base changes RoPE's.
+  core::Params p = settings[0];
+  const std::vector<std::string> before = rows(p);
+  p.set("alpha1", 0.9);
+  p.set("head", 2.0);
+  std::vector<std::string> after = rows(p);
+  REQUIRE(after.size() == before.size());
+  CHECK(std::equal(before.begin(), before.begin() + 3, after.begin()));
+  CHECK(after != before);
+  p.set("base", p.real("base") * 1.5);
+  after = rows(p);
+  CHECK(after[0] == before[0]);  // (d/2 + 1)/2 whatever the base
+  CHECK(after != before);
+  CHECK(lesson.check_readouts(p) == 3);
 }
 
 TEST_CASE("decay readouts: xPos half-distances, ALiBi halving, T5 and Gaussian cut-offs") {

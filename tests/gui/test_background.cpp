@@ -60,6 +60,8 @@ void check_caught_up(test::BlindApp& b) {
     b.app->figures().wait_idle();
     b.frames(1);
   }
+  // Figures that landed together are laid out over a few frames (LayoutPacing).
+  for (int i = 0; i < ui::LayoutPacing::kMaxDeferredFrames && b.app->wants_redraw(); ++i) b.frames(1);
   CHECK(b.app->figures().updating() == 0);
   CHECK_FALSE(b.app->wants_redraw());
   int checked = 0;
@@ -129,6 +131,64 @@ TEST_CASE("background figures: the previous figure stays while the new one is bu
     const ui::FigureCache::Entry* e = b.app->figures().find("decay", figures[i].id);
     if (std::find(e->reads.begin(), e->reads.end(), "d") != e->reads.end()) CHECK(e->version != versions[i]);
   }
+}
+
+TEST_CASE("background figures: figures that land together are laid out over a few frames, none waiting long") {
+  test::BlindApp b(true);
+  b.app->figures().set_wait_ms(0);  // every build lands in a later frame
+  REQUIRE(b.state().select_view("decay"));
+  (void)b.state().go_to_step(-1);  // the whole page: every figure drawn
+  struct Hidden {  // plots scrolled out of the window laid out too (as the bench does)
+    Hidden() { ui::layout_log().hidden_too = true; }
+    ~Hidden() { ui::layout_log().hidden_too = false; }
+  } hidden;
+  b.frames(2);
+  check_caught_up(b);
+  auto layouts = [&] {
+    std::vector<int> n;
+    for (const app::FigureDef& f : b.state().view().figures) {
+      const ui::FigureCache::Entry* e = b.app->figures().find("decay", f.id);
+      n.push_back(e ? e->widget.layouts() : 0);
+    }
+    return n;
+  };
+  auto laid_out = [](const std::vector<int>& before, const std::vector<int>& after) {
+    int n = 0;
+    for (std::size_t i = 0; i < before.size(); ++i) n += after[i] != before[i];
+    return n;
+  };
+  for (const double ms : {0.0, 1e9}) {
+    CAPTURE(ms);
+    // ms = 0: every layout after a frame's first waits (as when each takes
+    // longer than the frame's share), up to kMaxDeferredFrames frames.
+    b.app->layout_pacing().ms = ms;
+    REQUIRE(b.state().set_param("d", ms == 0 ? 256.0 : 512.0).empty());
+    b.frames(1);  // the builds start (on the worker thread)
+    b.app->figures().wait_idle();
+    const std::vector<int> start = layouts();
+    std::vector<int> at = start;
+    std::vector<int> per_frame;
+    for (int frame = 0; frame <= ui::LayoutPacing::kMaxDeferredFrames + 1; ++frame) {
+      b.frames(1);
+      const std::vector<int> now = layouts();
+      per_frame.push_back(laid_out(at, now));
+      at = now;
+    }
+    const int changed = laid_out(start, at);
+    CAPTURE(per_frame);
+    REQUIRE(changed >= 3);  // decay's figures read d: several landed in the same frame
+    if (ms == 0) {
+      // One a frame, then, after kMaxDeferredFrames frames of waiting, the rest at once.
+      for (int frame = 0; frame < ui::LayoutPacing::kMaxDeferredFrames; ++frame) CHECK(per_frame[static_cast<std::size_t>(frame)] == 1);
+      CHECK(per_frame[ui::LayoutPacing::kMaxDeferredFrames] == changed - ui::LayoutPacing::kMaxDeferredFrames);
+    } else {
+      CHECK(per_frame[0] == changed);  // room for all: all in the frame they land
+    }
+    CHECK(per_frame.back() == 0);
+    CHECK_FALSE(b.app->wants_redraw());
+  }
+  b.app->layout_pacing().ms = ui::LayoutPacing{}.ms;
+  check_caught_up(b);
 }
 
 TEST_CASE("background figures: after any run of changes, lessons and steps, the figures shown are the state's") {

@@ -7,10 +7,13 @@
 #include <GLFW/glfw3.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <vector>
 
+#include "app/common/text_wrap.hpp"
 #include "app/ui/slider_math.hpp"
+#include "app/ui/ui_context.hpp"
 #include "gui_test_support.hpp"
 
 using namespace poslab;
@@ -174,6 +177,41 @@ TEST_CASE("UI scale 75–300 % with Ctrl+= / Ctrl+-: fonts are re-baked at the n
   CHECK(b.app->fonts().size == doctest::Approx(45));
   press(b, GLFW_KEY_0, true);
   CHECK(b.app->ui_scale() == doctest::Approx(1.0));
+}
+
+TEST_CASE("wrapped text: the line breaks it remembers are those of the fonts baked now") {
+  test::BlindApp b;
+  const std::string text =
+      "A Transformer sees a set of tokens: without position information, shuffling the words of a sentence changes "
+      "nothing it computes. Each lesson adds position back a different way, and the figures show what that does.";
+  // The breaks measured afresh (app/common/text_wrap.hpp) in the current font.
+  auto fresh_lines = [&](float width) {
+    auto measure = [](std::string_view piece) {
+      return ImGui::GetFont()->CalcTextSizeA(ImGui::GetFontSize(), FLT_MAX, 0.0f, piece.data(), piece.data() + piece.size()).x;
+    };
+    return app::wrap_line(text, width, measure).size();
+  };
+  auto height_of = [&](std::size_t lines) {
+    return static_cast<float>(lines) * ImGui::GetTextLineHeight() +
+           static_cast<float>(lines - 1) * ImGui::GetStyle().ItemSpacing.y;
+  };
+  std::vector<float> heights;
+  for (const float scale : {1.0f, 2.0f, 1.0f}) {
+    CAPTURE(scale);
+    b.app->set_ui_scale(scale);
+    b.frames(1);  // the fonts are baked anew for the scale
+    REQUIRE(app::ui::bound_ui_fonts() != nullptr);
+    const float width = 40 * ImGui::GetFontSize();
+    const std::size_t lines = fresh_lines(width);
+    REQUIRE(lines >= 2);
+    for (int again = 0; again < 2; ++again)  // the second from memory
+      CHECK(app::ui::wrapped_height(nullptr, text, width) == doctest::Approx(height_of(lines)));
+    // The same width in pixels at another size: other breaks, never the remembered ones.
+    CHECK(app::ui::wrapped_height(nullptr, text, 600) == doctest::Approx(height_of(fresh_lines(600))));
+    heights.push_back(app::ui::wrapped_height(nullptr, text, 600));
+  }
+  CHECK(heights[1] > heights[0]);
+  CHECK(heights[2] == doctest::Approx(heights[0]));
 }
 
 TEST_CASE("the atlas bakes Greek, math symbols, sub/superscripts, arrows, checks and crosses") {
