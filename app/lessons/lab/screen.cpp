@@ -150,8 +150,8 @@ class Session {
     const bool worker_coming = runner && !remote && lanes_.empty() && now - *first_sync_ < kWorkerGrace;
     bool sliced = false;
     for (const auto& job : jobs_) {
-      bool waiting = job->where == Job::Where::page && !job->worker_failed &&
-                     (!job->run || (!job->run->finished() && job->run->step() * 2 < job->config.steps));
+      const bool waiting = job->where == Job::Where::page && !job->worker_failed &&
+                           (!job->run || (!job->run->finished() && job->run->step() * 2 < job->config.steps));
       if (waiting && remote && job->run) {  // its first steps on the page are dropped: the worker starts it again
         job->run.reset();
         const std::lock_guard lock(job->mutex);
@@ -177,6 +177,14 @@ class Session {
       slice();
     }
     return ready;
+  }
+
+  /// Whether every model still training trains in the page's workers (their
+  /// progress notes wake the page: web/page.js, main_web.cpp).
+  bool all_in_workers() const {
+    return std::all_of(jobs_.begin(), jobs_.end(), [](const std::shared_ptr<Job>& job) {
+      return job->where == Job::Where::worker || lab_lesson::find(job->config) != nullptr;
+    });
   }
 
   /// Models trained at once: one per lane, in the browser one per worker
@@ -356,14 +364,16 @@ Status status(LessonUi& ui) {
   if (!ui.builds_in_background()) {
 #ifdef __EMSCRIPTEN__
     st.ready = session().sync(st.plan, st.s);  // slices between frames
-    if (!st.ready) ui.request_redraw();
+    if (!st.ready && !session().all_in_workers()) ui.request_redraw();
 #else
     st.ready = true;  // screenshots and tests: the figures train in place
 #endif
     return st;
   }
   st.ready = session().sync(st.plan, st.s);
-  if (!st.ready) ui.request_redraw();
+  // (In the browser, models training in the page's workers wake the page
+  // with their progress, a few frames a second: no frame of its own.)
+  if (!st.ready && !session().all_in_workers()) ui.request_redraw();
   return st;
 }
 
