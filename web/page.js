@@ -106,39 +106,289 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
       return;  // the page builds every figure itself, as before it had a worker
     }
     ++workerStarts;
+    const started = worker;
     worker.onmessage = (e) => {
       const m = e.data || {};
       if (m.type === 'ready') {
         document.body.dataset.worker = 'ready';
         Module._poslab_worker_ready(1);
-      } else if (m.type === 'done') {
-        if (!jobs.delete(m.id)) return;
-        const bytes = new Uint8Array(m.reply);
-        const at = Module._malloc(bytes.length || 1);
-        Module.HEAPU8.set(bytes, at);
-        Module._poslab_worker_landed(m.id, at, bytes.length);
-        Module._free(at);
-      } else if (m.type === 'failed') {
-        if (jobs.delete(m.id)) Module.ccall('poslab_worker_failed', null, ['number', 'string'], [m.id, String(m.message)]);
-      } else if (m.type === 'progress') {
-        if (jobs.has(m.id))
-          Module.ccall('poslab_worker_progress', null, ['number', 'number', 'number', 'string'],
-                       [m.id, +m.done || 0, +m.total || 0, String(m.note || '')]);
+        labDispatch();
       } else if (m.type === 'died') {
         workerDied(String(m.message));
+      } else {
+        if (m.type === 'done' || m.type === 'failed') labFreed(started, m.id);
+        deliver(m);
       }
     };
     worker.onerror = (e) => workerDied(e && e.message ? e.message : 'the worker failed to start');
   }
 
+  // A job's answer or progress, from whichever worker ran it, to the program.
+  function deliver(m) {
+    if (m.type === 'done') {
+      if (!jobs.delete(m.id)) return;
+      const bytes = new Uint8Array(m.reply);
+      const at = Module._malloc(bytes.length || 1);
+      Module.HEAPU8.set(bytes, at);
+      Module._poslab_worker_landed(m.id, at, bytes.length);
+      Module._free(at);
+    } else if (m.type === 'failed') {
+      if (jobs.delete(m.id)) Module.ccall('poslab_worker_failed', null, ['number', 'string'], [m.id, String(m.message)]);
+    } else if (m.type === 'progress') {
+      if (jobs.has(m.id))
+        Module.ccall('poslab_worker_progress', null, ['number', 'number', 'number', 'string'],
+                     [m.id, +m.done || 0, +m.total || 0, String(m.note || '')]);
+    }
+  }
+
   function workerDied(why) {
     console.warn('poslab: the page\'s worker stopped: ' + why);
     if (worker) worker.terminate();
+    labMainDied();
     worker = null;
     jobs.clear();
     document.body.dataset.worker = 'stopped';
     Module.ccall('poslab_worker_died', null, ['string'], [why]);
     if (workerStarts < 3) setTimeout(startWorker, 1000);  // once more, then the page builds alone
+  }
+
+  // ---- the lab's models: trained in several workers at once (issue 26)
+  //
+  // A "lab_model" job (one model of the lab lesson, seconds of training) goes
+  // to a worker that trains no other model, so each worker trains one model
+  // from start to end and hands it back as soon as it is done: the lesson's
+  // "k of n" and its loss curves advance model by model. The page's worker
+  // above takes models too; up to LAB_WORKERS_MAX − 1 more, one per core the
+  // browser reports (navigator.hardwareConcurrency, as the desktop trains on
+  // one lane per core), start with the first model and stay for the visit.
+  // One that fails to start or dies is dropped and its model goes back in
+  // line: the lab then trains in the workers left, at worst in the page's
+  // worker alone, as before. Figures ("build" jobs) stay the page's worker's.
+  const LAB_WORKERS_MAX = 4;
+  const labQueue = [];     // {id, bytes}: models waiting for a worker
+  const labHelpers = [];   // {w, ready, job, bytes}: the extra workers (job: the model it trains, 0 none)
+  let labMainJob = 0;      // the model the page's worker trains, 0 none
+  let labHelpersStarted = false;
+
+  function labPost(id, bytes) {
+    labQueue.push({id, bytes});
+    if (!labHelpersStarted) labStartHelpers();
+    labDispatch();
+    return true;
+  }
+
+  function labStartHelpers() {
+    labHelpersStarted = true;
+    const cores = Math.floor(+navigator.hardwareConcurrency || 1);
+    const helpers = Math.max(0, Math.min(LAB_WORKERS_MAX, cores) - 1);
+    for (let i = 0; i < helpers; ++i) {
+      let w;
+      try {
+        w = new Worker('worker.js');
+      } catch (e) {
+        return;
+      }
+      const helper = {w, ready: false, job: 0, bytes: null};
+      labHelpers.push(helper);
+      w.onmessage = (e) => {
+        const m = e.data || {};
+        if (m.type === 'ready') {
+          helper.ready = true;
+          labDispatch();
+        } else if (m.type === 'died') {
+          labHelperDied(helper, String(m.message));
+        } else {
+          if ((m.type === 'done' || m.type === 'failed') && helper.job === m.id) helper.job = 0;
+          deliver(m);
+          labDispatch();
+        }
+      };
+      w.onerror = (e) => labHelperDied(helper, e && e.message ? e.message : 'the worker failed to start');
+    }
+    document.body.dataset.labWorkers = String(1 + labHelpers.length);
+  }
+
+  // Gives each idle worker the next model in line.
+  function labDispatch() {
+    // (copied, not transferred: a helper that dies hands its model back to the line)
+    const send = (w, next) => w.postMessage({type: 'job', id: next.id, kind: 'lab_model', request: next.bytes.buffer});
+    for (const helper of labHelpers) {
+      if (!labQueue.length) return;
+      if (helper.ready && !helper.job) {
+        const next = labQueue.shift();
+        helper.job = next.id;
+        helper.bytes = next.bytes;
+        send(helper.w, next);
+      }
+    }
+    if (labQueue.length && worker && document.body.dataset.worker === 'ready' && !labMainJob) {
+      const next = labQueue.shift();
+      labMainJob = next.id;
+      send(worker, next);
+    }
+  }
+
+  // The page's worker answered job `id`: if it was its model, the next may go.
+  function labFreed(from, id) {
+    if (from === worker && id === labMainJob) {
+      labMainJob = 0;
+      labDispatch();
+    }
+  }
+
+  // Stop: a model in line is dropped, one training is ended at its next slice.
+  function labCancel(id) {
+    const i = labQueue.findIndex((q) => q.id === id);
+    if (i >= 0) {
+      labQueue.splice(i, 1);
+      return true;
+    }
+    const helper = labHelpers.find((h) => h.job === id);
+    if (helper) {
+      helper.job = 0;
+      helper.w.postMessage({type: 'cancel', id});
+    } else if (id === labMainJob) {
+      labMainJob = 0;
+      worker.postMessage({type: 'cancel', id});
+    } else {
+      return false;
+    }
+    labDispatch();
+    return true;
+  }
+
+  function labHelperDied(helper, why) {
+    console.warn('poslab: a worker of the lab stopped: ' + why);
+    helper.w.terminate();
+    labHelpers.splice(labHelpers.indexOf(helper), 1);
+    document.body.dataset.labWorkers = String(1 + labHelpers.length);
+    if (helper.job && jobs.has(helper.job)) labQueue.unshift({id: helper.job, bytes: helper.bytes});  // first in line again
+    labDispatch();
+  }
+
+  // The page's worker died: every job in flight fails (workerDied), the
+  // models training in the other workers too; those workers stay.
+  function labMainDied() {
+    labMainJob = 0;
+    labQueue.length = 0;
+    for (const helper of labHelpers) {
+      if (helper.job) helper.w.postMessage({type: 'cancel', id: helper.job});
+      helper.job = 0;
+    }
+  }
+
+  // ---- the lab's kept models: IndexedDB (issue 26)
+  //
+  // As the desktop keeps every model the lab trains in <config>/lab-models,
+  // the page keeps them in its IndexedDB, so a lecture rehearsed in this
+  // browser shows its models at once. The lab writes each model into its
+  // folder /config/lab-models (in memory; LabRun::save's bytes, whose header
+  // names the build and the config: app/lessons/lab/setting.hpp) and calls
+  // labKept; before main the folder is filled from the store, each file with
+  // the time it was kept (the lab drops the oldest past 64). The store keeps
+  // at most LAB_KEPT_MAX models and LAB_KEPT_BYTES, the oldest dropped
+  // first. What is stored is never trusted: a name that is not a model's, a
+  // value that is not bytes is deleted; bytes of another build or config, or
+  // damaged ones, the lab refuses (LabRun::restore) and trains that model
+  // again, replacing them. Storage off or full: the lab trains, as before.
+  // An embed reads the store but never writes it (the reader's own poslab).
+  const LAB_DB = 'poslab-lab-models';
+  const LAB_STORE = 'models';      // {name, bytes: ArrayBuffer, time (ms)} by name
+  const LAB_DIR = '/config/lab-models';
+  const LAB_NAME = /^[0-9a-f]{16}\.model$/;
+  const LAB_KEPT_MAX = 64;
+  const LAB_KEPT_BYTES = 64 << 20;
+  const labStored = new Map();     // name → {time, size}: what the store holds, as far as this page knows
+
+  function labDb() {
+    return new Promise((resolve) => {
+      let open;
+      try {
+        open = indexedDB.open(LAB_DB, 1);
+      } catch (e) {
+        resolve(null);
+        return;
+      }
+      open.onupgradeneeded = () => open.result.createObjectStore(LAB_STORE, {keyPath: 'name'});
+      open.onsuccess = () => resolve(open.result);
+      open.onerror = open.onblocked = () => resolve(null);
+    });
+  }
+
+  // preRun: the store into the lab's folder; main waits for it (2 s at most).
+  function labRestore() {
+    if (typeof indexedDB === 'undefined') return;
+    const dep = 'poslab-lab-models';
+    let waiting = true;
+    const done = () => {
+      if (!waiting) return;
+      waiting = false;
+      Module.removeRunDependency(dep);
+      document.body.dataset.labKeptLoaded = String(labStored.size);
+    };
+    Module.addRunDependency(dep);
+    setTimeout(done, 2000);
+    labDb().then((db) => {
+      if (!db) return done();
+      const tx = db.transaction(LAB_STORE, 'readwrite');
+      const cursor = tx.objectStore(LAB_STORE).openCursor();
+      cursor.onsuccess = () => {
+        const c = cursor.result;
+        if (!c) return;
+        const v = c.value || {};
+        if (!waiting) return;  // too late for main: the rest stays stored for the next visit
+        if (typeof v.name === 'string' && LAB_NAME.test(v.name) && v.bytes instanceof ArrayBuffer && v.bytes.byteLength > 0) {
+          try {
+            const path = LAB_DIR + '/' + v.name;
+            Module.FS.mkdirTree(LAB_DIR);
+            Module.FS.writeFile(path, new Uint8Array(v.bytes));
+            const time = Number.isFinite(+v.time) ? +v.time : 0;
+            Module.FS.utime(path, time, time);
+            labStored.set(v.name, {time, size: v.bytes.byteLength});
+          } catch (e) { /* not written: that model trains again */ }
+        } else {
+          c.delete();  // not a kept model
+        }
+        c.continue();
+      };
+      tx.oncomplete = tx.onerror = tx.onabort = () => { db.close(); done(); };
+    }).catch(done);
+  }
+
+  // The lab kept `path` (a file of its folder): into the store, then the oldest out past the bounds.
+  function labKept(path) {
+    const name = path.split('/').pop();
+    if (EMBED || typeof indexedDB === 'undefined' || !LAB_NAME.test(name)) return;
+    let bytes;
+    try {
+      bytes = Module.FS.readFile(path);
+    } catch (e) {
+      return;
+    }
+    const time = Date.now();
+    labStored.set(name, {time, size: bytes.length});
+    const drop = [];
+    const byAge = [...labStored.entries()].sort((a, b) => a[1].time - b[1].time);
+    let total = byAge.reduce((n, [, e]) => n + e.size, 0);
+    for (const [old, e] of byAge) {
+      if (byAge.length - drop.length <= LAB_KEPT_MAX && total <= LAB_KEPT_BYTES) break;
+      if (old === name) continue;
+      drop.push(old);
+      total -= e.size;
+    }
+    for (const old of drop) labStored.delete(old);
+    labDb().then((db) => {
+      if (!db) return;
+      const tx = db.transaction(LAB_STORE, 'readwrite');
+      const store = tx.objectStore(LAB_STORE);
+      store.put({name, bytes: bytes.slice().buffer, time});
+      for (const old of drop) store.delete(old);
+      tx.oncomplete = () => {
+        db.close();
+        document.body.dataset.labKeptStored = String(labStored.size);
+      };
+      tx.onerror = tx.onabort = () => db.close();  // full, or storage off: the lab trains it again next time
+    }).catch(() => {});
   }
 
   // ---- the service worker: the whole site kept for offline use
@@ -252,16 +502,25 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
     postJob(id, kind, bytes) {
       if (!worker) return false;
       jobs.add(id);
+      if (kind === 'lab_model') return labPost(id, bytes);
       worker.postMessage({type: 'job', id, kind, request: bytes.buffer}, [bytes.buffer]);
       return true;
     },
 
     cancelJob(id) {
-      if (worker && jobs.delete(id)) worker.postMessage({type: 'cancel', id});
+      if (!worker || !jobs.delete(id)) return;
+      if (!labCancel(id)) worker.postMessage({type: 'cancel', id});
     },
 
     site(what) {
       return what === 0 ? SITE_VERSION : what === 1 ? site.offline : site.update;
+    },
+
+    labKept,
+    // How many of the lab's models train at once: the workers it has, or will start.
+    labWorkers() {
+      if (labHelpersStarted) return 1 + labHelpers.length;
+      return Math.max(1, Math.min(LAB_WORKERS_MAX, Math.floor(+navigator.hardwareConcurrency || 1)));
     },
   };
 
@@ -331,7 +590,7 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
   window.Module = {
     canvas,
     poslab,
-    preRun: [restoreConfig],
+    preRun: [restoreConfig, labRestore],
     print: (t) => console.log(t),
     printErr: (t) => console.warn(t),
     onAbort: (what) => showMessage('poslab stopped: ' + what + ' — reload the page to start again.', true),

@@ -9,7 +9,9 @@
 //                                                      'lab' (JSON, app/ui/worker_jobs.hpp),
 //                                                      'lab_model' (one model of the lab lesson,
 //                                                      sent back whole: its progress note is
-//                                                      its loss per step so far)
+//                                                      its loss per step so far; the page sends
+//                                                      a worker one at a time, and starts more
+//                                                      workers for them: page.js, "the lab's models")
 //                                                      or a kind added to ui::WorkerJobs
 //     {type: 'cancel', id}                             not started: dropped; running: ended
 //                                                      at its next slice; no reply either way

@@ -100,10 +100,13 @@ void App::open_config_folder() {
   // Holding the lock, no other poslab writes here: a temporary file left is a
   // killed writer's, never anyone's work in progress.
   if (config_lock_.held()) remove_stale_temporaries(options_.config_dir);
-#ifndef __EMSCRIPTEN__
   // The lab's finished models, kept so that a rehearsed lecture shows them at
-  // once (app/lessons/lab/setting.hpp). Not in the browser: its folder is
-  // saved into the page's storage, too small for models.
+  // once (app/lessons/lab/setting.hpp). In the browser the folder is in
+  // memory: web/page.js fills it from the page's IndexedDB before main and
+  // stores there each model kept (lab_lesson::keep).
+#ifdef __EMSCRIPTEN__
+  if (!options_.config_dir.empty()) lab_lesson::set_model_folder(options_.config_dir / "lab-models");
+#else
   if (config_lock_.held()) {
     lab_lesson::set_model_folder(options_.config_dir / "lab-models");
     remove_stale_temporaries(options_.config_dir / "lab-models");  // a writer killed there, as above

@@ -84,14 +84,22 @@ class LabJob final : public WorkerJob {
 };
 
 /// One model of the lab lesson, trained as LabJob trains, then read as the
-/// lesson reads it and sent back whole (lab_lesson::encode_trained).
+/// lesson reads it and sent back whole (lab_lesson::encode_trained). A
+/// request with the model's saved bytes (the page kept it) restores them
+/// instead of training; bytes LabRun::restore refuses are ignored (trained).
 class ModelJob final : public WorkerJob {
  public:
-  explicit ModelJob(std::string_view request) : config_(lab_config_from_json(request)) {
-    s_ = nlohmann::json::parse(request).value("s", 4.0);
+  explicit ModelJob(std::string_view request)
+      : config_(lab_config_from_json(lab_lesson::split_model_request(request).first)),
+        kept_(lab_lesson::split_model_request(request).second) {
+    s_ = nlohmann::json::parse(lab_lesson::split_model_request(request).first).value("s", 4.0);
   }
   bool step(double budget_ms) override {
-    if (!run_) run_ = std::make_unique<core::lab::LabRun>(config_);
+    if (!run_) {
+      run_ = std::make_unique<core::lab::LabRun>(config_);
+      if (!kept_.empty() && !run_->restore(kept_)) run_ = std::make_unique<core::lab::LabRun>(config_);
+      kept_.clear();
+    }
     const auto t0 = std::chrono::steady_clock::now();
     do {
       if (run_->train(1) == 0) break;
@@ -107,6 +115,7 @@ class ModelJob final : public WorkerJob {
 
  private:
   core::lab::LabConfig config_;
+  std::string kept_;
   double s_ = 4;
   int steps_ = 0;
   std::string note_;

@@ -59,7 +59,8 @@ class WorkerJobs {
   /// And "lab_model": one model of the lab lesson trained as "lab" does,
   /// then read as the lesson reads it (lab_lesson::finish: also remembered
   /// here, for the figures this worker builds); request
-  /// lab_lesson::model_request, reply lab_lesson::encode_trained's bytes;
+  /// lab_lesson::model_request (with the model's kept bytes, restored
+  /// instead of trained), reply lab_lesson::encode_trained's bytes;
   /// its progress note is the loss of every step so far, as text
   /// (lab_lesson::losses_note: the page draws the live loss curve from it).
   explicit WorkerJobs(std::filesystem::path assets);

@@ -557,31 +557,46 @@ def worker_bench_checks(browser_path, base):
               f"{p.get('p95', 0):.1f} ms of building in the frame (one run)")
 
 
-def lab_worker_checks(browser_path, base, native):
-    """The lab lesson (issue 26) trains its models in the page's Web Worker:
-    once the worker is up, Train sends each model there (one job each) and
-    they come back (the body's data-lab-from-worker counts them) while the
-    page's own tasks stay short: the Long Tasks API times every task of the
-    page's thread over 50 ms meanwhile (trained on the page instead, a RoPE
-    model's evaluation alone is one task of 2–3 s in wasm). Prints how long
-    the six models took in Chromium's worker and, for scale, the same six
-    natively, one after the other on one thread (`poslab lab run … --threads 1`)."""
+# FNV-1a 64 of every byte but the last 8, written into them (LabRun::save's
+# checksum, core/src/lab/saved.cpp): a model file the lab would accept but for
+# what the test changed before it. In the page (BigInt), on an ArrayBuffer `buf`.
+LAB_RESEAL_JS = ("{ const u = new Uint8Array(buf); let h = 0xcbf29ce484222325n;"
+                 " for (let i = 0; i < u.length - 8; ++i) h = ((h ^ BigInt(u[i])) * 0x100000001b3n) & 0xffffffffffffffffn;"
+                 " new DataView(buf).setBigUint64(u.length - 8, h, true); }")
+
+
+def lab_worker_checks(browser_path, base, native, steps=150, kept=True, cores=None):
+    """The lab lesson (issue 26) trains its models in the page's Web Workers:
+    once the worker is up, Train sends each model to a worker that trains no
+    other (one job each; the page starts one worker per core, at most 4), so
+    they come back one by one (the body's data-lab-from-worker counts them)
+    while the page's own tasks stay short: the Long Tasks API times every
+    task of the page's thread over 50 ms meanwhile (trained on the page
+    instead, a RoPE model's evaluation alone is one task of 2–3 s in wasm).
+    Prints how long the six models took in Chromium's workers and, for scale,
+    the same six natively, one after the other on one thread (`poslab lab run
+    … --threads 1`). With `kept`: the models are kept in the page's IndexedDB
+    and, after a reload, shown at once; a model of another build and a
+    damaged one are trained again, never read. With `cores`, the page is told
+    the computer has that many (navigator.hardwareConcurrency): 1 trains in
+    the page's worker alone, as before the page had more."""
     import cdp  # tests/web/cdp.py
-    steps = 150
     b = cdp.Browser(browser_path, 1280, 800)
     try:
+        if cores:
+            b.call("Emulation.setHardwareConcurrencyOverride", hardwareConcurrency=cores)
         b.call("Page.navigate", url=f"{base}#view=lab")
         if not check(b.wait_for("document.body && document.body.dataset.worker === 'ready'", 60) is True,
                      "lab: the page's worker is up"):
             return
-        # Each long task with its start; the first model's landing time (the
-        # models land together at the end, and then the page builds the
-        # lesson's six figures, which is not training).
+        # Each long task with its start; each model's landing time (then the
+        # page builds the lesson's six figures, which is not training).
         b.eval("window.labTasks = []; new PerformanceObserver((l) => { for (const e of l.getEntries())"
                " window.labTasks.push([e.startTime, e.duration]); }).observe({entryTypes: ['longtask']});"
-               " new MutationObserver(() => { if (!window.labLanded) window.labLanded = performance.now(); })"
+               " window.labLandings = []; new MutationObserver(() => { window.labLandings.push([performance.now(),"
+               " +document.body.dataset.labFromWorker]); if (!window.labLanded) window.labLanded = performance.now(); })"
                ".observe(document.body, {attributes: true, attributeFilter: ['data-lab-from-worker']});"
-               " window.labFrames = Module._poslab_frames(); 0")
+               " window.labFrames = Module._poslab_frames(); window.labT0 = performance.now(); 0")
         t0 = time.monotonic()
         b.eval(f"location.hash = '#view=lab&lab_task=lm&lab_seeds=1&lab_steps={steps}&lab_train=true'; 0")
         landed = b.wait_for("document.body.dataset.labFromWorker === '6'", 900)
@@ -592,8 +607,20 @@ def lab_worker_checks(browser_path, base, native):
         landed_at = b.eval("window.labLanded || 0")
         tasks = sorted([d for t, d in every if t < landed_at] or [0])
         after = max([d for t, d in every if t >= landed_at] or [0])
-        check(landed is True, f"lab: Train at {steps} steps sends the six models to the worker and all six come back "
-                              f"({b.eval('document.body.dataset.labFromWorker')!r} of 6, {seconds:.1f} s)")
+        workers = b.eval("[+document.body.dataset.labWorkers || 0, navigator.hardwareConcurrency]") or [0, 0]
+        check(landed is True, f"lab: Train at {steps} steps sends the six models to the workers and all six come back "
+                              f"({b.eval('document.body.dataset.labFromWorker')!r} of 6, {seconds:.1f} s, "
+                              f"{workers[0]} workers for {workers[1]} cores)")
+        check(workers[0] == max(1, min(4, workers[1] or 1)),
+              f"lab: the page trains in one worker per core, at most 4 ({workers[0]} for {workers[1]} cores)")
+        # Model by model: with the models taking turns in one worker all six
+        # landed within the last second; now the first lands at about a
+        # third (2 workers) or a sixth (1) of the time the last takes.
+        landings = b.eval("window.labLandings.map(([t, n]) => [(t - window.labT0) / 1000, n])") or []
+        first, last = (landings[0][0], landings[-1][0]) if landings else (0, 0)
+        check(len(landings) == 6 and first < 0.7 * last,
+              "lab: each model comes back as soon as it is trained, one by one (at "
+              + ", ".join(f"{t:.1f}" for t, _ in landings) + " s)")
         # (Under software WebGL on a loaded machine most frames are over 50 ms
         # themselves, and at load 8 some reach 1 s — not identified: the
         # frame that applies the link rebuilds the lesson's figures; the bound
@@ -604,8 +631,20 @@ def lab_worker_checks(browser_path, base, native):
               f"until the first model lands {len(tasks)} tasks over 50 ms, the longest {tasks[-1]:.0f} ms "
               f"(< 2000 ms, at load {open('/proc/loadavg').read().split()[0]}); after it, building the figures, "
               f"the longest {after:.0f} ms")
+        # Stop stops every worker's model: six more (one step more each), Stop
+        # once the first is back; none comes back after it.
+        b.eval(f"location.hash = '#view=lab&lab_task=lm&lab_seeds=1&lab_steps={steps + 1}&lab_train=true'; 0")
+        first_back = b.wait_for("document.body.dataset.labFromWorker === '7'", 600)
+        b.eval(f"location.hash = '#view=lab&lab_task=lm&lab_seeds=1&lab_steps={steps + 1}&lab_train=false'; 0")
+        at_stop = b.eval("document.body.dataset.labFromWorker")
+        time.sleep(1.5 * seconds / 6 + 3)  # a model's time, and more
+        check(first_back is True and b.eval("document.body.dataset.labFromWorker") == at_stop,
+              f"lab: Stop stops the models in every worker (back before Stop: {at_stop}, after it: "
+              f"{b.eval('document.body.dataset.labFromWorker')})")
     finally:
         b.close()
+    if kept:
+        lab_kept_checks(browser_path, base, steps, seconds)
     # The same work natively on one thread: six models trained, each read as the lesson reads it.
     t0 = time.monotonic()
     r = subprocess.run([str(native), "lab", "run", "--task", "lm", "--seeds", "1", "--steps", str(steps), "--threads",
@@ -615,6 +654,79 @@ def lab_worker_checks(browser_path, base, native):
         print(f"      lab: the six models of {steps} steps, trained and read: {seconds:.1f} s in Chromium's worker, "
               f"{time.monotonic() - t0:.1f} s natively on one thread right after "
               f"(load {open('/proc/loadavg').read().split()[0]})", flush=True)
+
+
+def lab_kept_checks(browser_path, base, steps, trained_seconds):
+    """The page keeps the lab's models in its IndexedDB (web/page.js) as the
+    desktop keeps them in its lab-models folder: trained once, they are shown
+    at once in a later visit (the worker only reads them: data-lab-from-kept).
+    A model of another build (a valid file whose build line differs) and a
+    damaged one (a byte changed) are trained again and stored anew; an entry
+    that is not a model is deleted; the page never stops."""
+    import cdp  # tests/web/cdp.py
+    link = f"{base}#view=lab&lab_task=lm&lab_seeds=1&lab_steps={steps}&lab_train=true"
+    b = cdp.Browser(browser_path, 1280, 800)
+    try:
+        def visit():
+            b.call("Page.navigate", url="about:blank")
+            b.call("Page.navigate", url=link)
+            b.wait_for("document.body && document.body.dataset.ready === '1'", 60)
+        def stored():
+            return b.eval("new Promise((ok) => { const r = indexedDB.open('poslab-lab-models'); r.onsuccess = () => {"
+                          " const q = r.result.transaction('models').objectStore('models').getAll(); q.onsuccess = () => {"
+                          " ok(JSON.stringify(q.result.map((v) => [v.name, v.bytes && v.bytes.byteLength,"
+                          " new TextDecoder().decode(new Uint8Array(v.bytes || new ArrayBuffer(0), 0, 60)).split('\\n')[1]])));"
+                          " r.result.close(); }; }; r.onerror = () => ok('[]'); })")
+        visit()
+        first = b.wait_for("document.body.dataset.labFromWorker === '6' && document.body.dataset.labKeptStored === '6'", 900)
+        entries = json.loads(stored() or "[]")
+        builds = {e[2] for e in entries}
+        check(first is True and len(entries) == 6 and len(builds) == 1 and all(e[1] > 1000 for e in entries),
+              f"lab kept: the six trained models are stored in the page's IndexedDB ({len(entries)} entries, "
+              f"{sorted(builds)})")
+        t0 = time.monotonic()
+        visit()
+        again = b.wait_for("document.body.dataset.labFromKept === '6' && document.body.dataset.labFromWorker === '6'", 300)
+        seconds = time.monotonic() - t0
+        loaded = b.eval("document.body.dataset.labKeptLoaded")
+        check(again is True and loaded == "6" and seconds < 0.5 * trained_seconds,
+              f"lab kept: after a reload the six come from the store at once ({loaded} loaded, "
+              f"{b.eval('document.body.dataset.labFromKept')!r} of 6 restored, {seconds:.1f} s against "
+              f"{trained_seconds:.1f} s trained)")
+        # Another build's model, a damaged one and an entry that is no model.
+        changed = b.eval("new Promise((ok) => { const r = indexedDB.open('poslab-lab-models'); r.onsuccess = () => {"
+                         " const tx = r.result.transaction('models', 'readwrite'); const s = tx.objectStore('models');"
+                         " const q = s.getAll(); q.onsuccess = () => { const [a, d] = q.result;"
+                         " let buf = a.bytes; const u = new Uint8Array(buf); const at = new TextDecoder().decode(u.subarray(0, 40)).indexOf('build ') + 6;"
+                         " u[at] = u[at] === 120 ? 121 : 120; " + LAB_RESEAL_JS + " s.put(a);"
+                         " const v = new Uint8Array(d.bytes); v[v.length - 100] ^= 1; s.put(d);"
+                         " s.put({name: 'not-a-model', bytes: 'text'});"
+                         " tx.oncomplete = () => { r.result.close(); ok([a.name, d.name]); }; }; }; })")
+        visit()
+        third = b.wait_for("document.body.dataset.labFromWorker === '6'", 900)
+        b.wait_for("document.body.dataset.labKeptStored === '6'", 30)
+        message = b.eval("document.getElementById('message').style.display === 'block' && "
+                         "document.getElementById('message-text').textContent")
+        entries = json.loads(stored() or "[]")
+        names = sorted(e[0] for e in entries)
+        check(third is True and b.eval("document.body.dataset.labFromKept") == "4" and not message
+              and len(entries) == 6 and "not-a-model" not in names and len({e[2] for e in entries}) == 1
+              and set(changed or []) <= set(names),
+              f"lab kept: a model of another build and a damaged one are trained again and stored anew, an entry "
+              f"that is no model is deleted ({b.eval('document.body.dataset.labFromKept')!r} of 6 from the store; "
+              f"{len(entries)} stored, builds {sorted({e[2] for e in entries})}, message {message!r})")
+    finally:
+        b.close()
+
+
+def lab_only(site, native, steps, cores, kept):
+    """--only lab: the lab's web checks alone (issue 26)."""
+    browser = chromium()
+    server = serve(site)
+    try:
+        lab_worker_checks(browser, f"http://127.0.0.1:{server.server_address[1]}/index.html", native, steps, kept, cores)
+    finally:
+        server.shutdown()
 
 
 def page_screen(b):
@@ -1146,7 +1258,10 @@ def main():
     ap.add_argument("--wasm", default=str(ROOT / "build-web" / "wasm"))
     ap.add_argument("--native", default=str(ROOT / "build" / "poslab"))
     ap.add_argument("--shots", default=None)
-    ap.add_argument("--only", choices=["node", "page", "a11y", "narrow", "deck", "interaction"], default=None)
+    ap.add_argument("--only", choices=["node", "page", "a11y", "narrow", "deck", "interaction", "lab"], default=None)
+    ap.add_argument("--lab-steps", type=int, default=150, help="with --only lab: steps per model (the deck's: 1500)")
+    ap.add_argument("--lab-cores", type=int, default=None, help="with --only lab: the cores the page is told it has")
+    ap.add_argument("--lab-no-kept", action="store_true", help="with --only lab: not the kept models' checks")
     ap.add_argument("--views", default=None, help="with --only narrow: these lessons alone (a,b)")
     a = ap.parse_args()
     # Absolute: Chromium runs in its profile folder and writes screenshots relative to it.
@@ -1178,6 +1293,8 @@ def main():
             interaction_checks(browser, f"http://127.0.0.1:{server.server_address[1]}/index.html")
         finally:
             server.shutdown()
+    if a.only == "lab":  # the lab's checks alone (issue 26)
+        lab_only(site, native, a.lab_steps, a.lab_cores, not a.lab_no_kept)
     if a.only == "narrow":  # the narrow layout's checks alone (issue 33)
         browser = chromium()
         server = serve(site)

@@ -6,12 +6,14 @@
 // figures use), a few steps at a time, checking its Ticket between steps — a
 // change of what to train (task, seeds, steps, or Stop) cancels the models no
 // longer asked for at their next slice. In the browser (no threads) each
-// model is a "lab_model" job of the page's Web Worker (ui::job_runner(),
-// app/ui/worker_jobs.hpp): it trains there and comes back whole, weights and
-// readings (lab_lesson::encode_trained), its progress and live loss on the
-// way; Stop cancels the jobs. Without a worker (not up yet, failed to start,
-// died) the models train on the page in slices of about 20 ms per frame, a
-// model whose job failed too. Screenshots and tests
+// model is a "lab_model" job of the page's Web Workers (ui::job_runner(),
+// app/ui/worker_jobs.hpp; web/page.js gives each worker one model at a
+// time, one worker per core): it trains there and comes back whole, weights
+// and readings (lab_lesson::encode_trained), its progress and live loss on
+// the way; a model the page keeps (its IndexedDB) goes with its bytes and is
+// only read there. Stop cancels the jobs. Without a worker (not up within a
+// few seconds, failed to start, died) the models train on the page in slices
+// of about 20 ms per frame, a model whose job failed too. Screenshots and tests
 // (figures built in place) train within the frame that asks, as an export
 // does. A finished model goes into the lesson's store (setting.hpp), read by
 // the figures, which are asked for only once every model is there.
@@ -25,6 +27,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -39,7 +42,8 @@
 #include "app/ui/worker_jobs.hpp"
 
 #ifdef __EMSCRIPTEN__
-extern "C" void poslab_js_lab_from_worker(int n);  // app/platform/web/library_poslab.js
+extern "C" void poslab_js_lab_from_worker(int n, int kept);  // app/platform/web/library_poslab.js
+extern "C" int poslab_js_lab_workers();                      // (web/page.js: how many train at once)
 #endif
 
 namespace poslab::app::ui {
@@ -60,7 +64,7 @@ struct Job : Ticket {
   std::vector<float> losses;  ///< the training loss of every step so far (a copy, under mutex)
   std::atomic<int> step{0};
   std::unique_ptr<cl::LabRun> run;  ///< sliced mode: the run between frames
-  bool kept = false;                ///< run came finished from the model folder
+  bool kept = false;                ///< run came finished from the model folder (sent so to the worker)
   /// Where it trains (the frame's to read and write only): not yet decided,
   /// on a lane, in the page's worker (job `remote`), or on the page in slices.
   enum class Where { unplaced, lane, worker, page } where = Where::unplaced;
@@ -68,9 +72,12 @@ struct Job : Ticket {
   std::uint64_t remote = 0;
 };
 
-/// Models that came back from the page's worker (the page shows the count
-/// as its body's data-lab-from-worker: the web checks read it).
+/// Models that came back from the page's worker, and how many of them it
+/// restored from the page's model folder instead of training (the page shows
+/// the counts as its body's data-lab-from-worker and data-lab-from-kept:
+/// the web checks read them).
 int g_models_from_worker = 0;
+int g_models_from_kept = 0;
 
 /// Trains `job` a few steps at a time until it is finished or cancelled;
 /// then reads it and puts it into the store.
@@ -131,14 +138,28 @@ class Session {
       jobs_.push_back(job);
     }
     // Where each new one trains: the page's worker when it is up (a model
-    // waiting for its slices on the page goes there too, once the worker is
-    // up), else a lane, else slices on the page.
+    // training on the page goes there too once the worker is up, unless it
+    // is half done or failed there), else a lane, else slices on the page.
+    // A page that just opened gives its worker a few seconds to come up
+    // first (it starts after the first frame): trained on the page, a
+    // model's readings are one task of seconds.
     JobRunner* runner = job_runner();
     const bool remote = runner && runner->ready();
+    const auto now = std::chrono::steady_clock::now();
+    if (!first_sync_) first_sync_ = now;
+    const bool worker_coming = runner && !remote && lanes_.empty() && now - *first_sync_ < kWorkerGrace;
     bool sliced = false;
     for (const auto& job : jobs_) {
-      const bool waiting = job->where == Job::Where::page && !job->run;
-      if (job->where == Job::Where::unplaced || (waiting && remote && !job->worker_failed)) {
+      const bool waiting = job->where == Job::Where::page && !job->worker_failed &&
+                           (!job->run || (!job->run->finished() && job->run->step() * 2 < job->config.steps));
+      if (waiting && remote && job->run) {  // its first steps on the page are dropped: the worker starts it again
+        job->run.reset();
+        const std::lock_guard lock(job->mutex);
+        job->losses.clear();
+        job->step = 0;
+      }
+      if (job->where == Job::Where::unplaced && worker_coming) continue;
+      if (job->where == Job::Where::unplaced || (waiting && remote)) {
         if (remote && !job->worker_failed) {
           send(job, *runner);
         } else if (!lanes_.empty()) {
@@ -158,8 +179,23 @@ class Session {
     return ready;
   }
 
-  /// Models trained at once: one per lane, or 1 in sliced mode.
-  int lanes() const { return lanes_.empty() ? 1 : static_cast<int>(lanes_.size()); }
+  /// Whether every model still training trains in the page's workers (their
+  /// progress notes wake the page: web/page.js, main_web.cpp).
+  bool all_in_workers() const {
+    return std::all_of(jobs_.begin(), jobs_.end(), [](const std::shared_ptr<Job>& job) {
+      return job->where == Job::Where::worker || lab_lesson::find(job->config) != nullptr;
+    });
+  }
+
+  /// Models trained at once: one per lane, in the browser one per worker
+  /// of the page (web/page.js: one per core, at most 4), or 1 in sliced mode.
+  int lanes() const {
+#ifdef __EMSCRIPTEN__
+    const JobRunner* runner = job_runner();
+    if (runner && runner->ready()) return std::max(1, poslab_js_lab_workers());
+#endif
+    return lanes_.empty() ? 1 : static_cast<int>(lanes_.size());
+  }
 
   /// Sliced mode: trains the first unfinished job of the page for about 20 ms.
   void slice() {
@@ -230,8 +266,11 @@ class Session {
 
  private:
   /// Sends `job` to the page's worker: progress and the live loss come back
-  /// as it trains, the model when done (into the store); when the job fails
-  /// (the worker died, bytes it could not read) the page trains it itself.
+  /// as it trains, the model when done (into the store, and the model
+  /// folder); when the job fails (the worker died, bytes it could not read)
+  /// the page trains it itself. A model the folder keeps goes with its bytes:
+  /// the worker only reads it (its readings take seconds in wasm, too long
+  /// for the page's thread).
   static void send(const std::shared_ptr<Job>& job, JobRunner& runner) {
     const std::weak_ptr<Job> weak = job;
     JobRunner::Callbacks c;
@@ -258,15 +297,22 @@ class Session {
         if (!same_model(model->config(), j->config)) throw std::runtime_error("the worker sent another model");
         lab_lesson::put(model);
         ++g_models_from_worker;
+        if (j->kept)
+          ++g_models_from_kept;
+        else
+          lab_lesson::keep(*model);
 #ifdef __EMSCRIPTEN__
-        poslab_js_lab_from_worker(g_models_from_worker);
+        poslab_js_lab_from_worker(g_models_from_worker, g_models_from_kept);
 #endif
       } catch (const std::exception&) {
         j->where = Job::Where::unplaced, j->worker_failed = true;  // trained here instead
       }
     };
+    std::string kept;
+    if (const auto run = lab_lesson::load_kept(job->config)) kept = run->save();
+    job->kept = !kept.empty();
     job->where = Job::Where::worker;  // (before run: a runner that cannot send fails the job from within)
-    job->remote = runner.run("lab_model", lab_lesson::model_request(job->config, job->s), std::move(c));
+    job->remote = runner.run("lab_model", lab_lesson::model_request(job->config, job->s, kept), std::move(c));
   }
 
   static void cancel(Job& job) {
@@ -277,9 +323,13 @@ class Session {
     }
   }
 
+  /// How long a page that just opened waits for its worker before training on the page.
+  static constexpr std::chrono::seconds kWorkerGrace{8};
+
   std::vector<std::shared_ptr<Job>> jobs_;
   std::size_t next_lane_ = 0;
   int sliced_frame_ = -1;
+  std::optional<std::chrono::steady_clock::time_point> first_sync_;
   std::vector<std::unique_ptr<BuildWorker>> lanes_;  // last: joined first
 };
 
@@ -314,14 +364,16 @@ Status status(LessonUi& ui) {
   if (!ui.builds_in_background()) {
 #ifdef __EMSCRIPTEN__
     st.ready = session().sync(st.plan, st.s);  // slices between frames
-    if (!st.ready) ui.request_redraw();
+    if (!st.ready && !session().all_in_workers()) ui.request_redraw();
 #else
     st.ready = true;  // screenshots and tests: the figures train in place
 #endif
     return st;
   }
   st.ready = session().sync(st.plan, st.s);
-  if (!st.ready) ui.request_redraw();
+  // (In the browser, models training in the page's workers wake the page
+  // with their progress, a few frames a second: no frame of its own.)
+  if (!st.ready && !session().all_in_workers()) ui.request_redraw();
   return st;
 }
 
@@ -336,8 +388,8 @@ void controls(LessonUi& ui) {
     ImGui::SameLine();
     // The cost, from the FLOPs of a step at the throughput measured for the
     // lab's training (docs/LAB.md, "Speed"): on one x86-64 core with AVX2, and
-    // compiled to wasm with SIMD (run by node: about 2 times slower; in the
-    // page's worker, one model after another). Models train one per lane,
+    // compiled to wasm with SIMD (run by node: about 2 times slower). Models
+    // train one per lane (in the browser, one per worker of the page),
     // whole models per lane.
 #ifdef __EMSCRIPTEN__
     constexpr double kFlopsPerCoreSecond = 7e9;

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <exception>
 #include <fstream>
+#include <functional>
 #include <list>
 #include <sstream>
 #include <stdexcept>
@@ -17,6 +18,10 @@
 
 #include "app/common/atomic_file.hpp"
 #include "app/plot/figure_wire.hpp"
+
+#ifdef __EMSCRIPTEN__
+extern "C" void poslab_js_lab_kept(const char* path);  // app/platform/web/library_poslab.js
+#endif
 
 namespace poslab::app::lab_lesson {
 
@@ -81,6 +86,11 @@ std::vector<float> Trained::weights() const {
   const std::lock_guard lock(mutex_);
   const auto p = run_->model().parameters();
   return {p.begin(), p.end()};
+}
+
+std::string Trained::saved() const {
+  const std::lock_guard lock(mutex_);
+  return run_->save();
 }
 
 cl::LabEvaluation Trained::evaluation(cl::Extension extension, double s) const {
@@ -214,13 +224,21 @@ bool is_kept(const cl::LabConfig& config) {
   return in.read(head.data(), static_cast<std::streamsize>(head.size())) && head == header;
 }
 
-void keep(const cl::LabRun& run) {
+namespace {
+
+/// Writes `saved` (LabRun::save's bytes of `config`'s model) into the model
+/// folder, then removes the oldest files past kKeptModels.
+void keep_saved(const cl::LabConfig& config, const std::function<std::string()>& saved) {
   const std::filesystem::path dir = model_folder();
-  if (dir.empty() || !run.finished()) return;
+  if (dir.empty()) return;
   try {
     std::error_code ec;
     std::filesystem::create_directory(dir, ec);  // one level: the config folder exists
-    write_file_atomically(kept_file(dir, run.config()), run.save());
+    const std::filesystem::path file = kept_file(dir, config);
+    write_file_atomically(file, saved());
+#ifdef __EMSCRIPTEN__
+    poslab_js_lab_kept(file.c_str());  // the page stores it in its IndexedDB
+#endif
     std::vector<std::pair<std::filesystem::file_time_type, std::filesystem::path>> files;
     for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
       if (entry.path().extension() == ".model" && entry.is_regular_file(ec))
@@ -233,6 +251,16 @@ void keep(const cl::LabRun& run) {
   }
 }
 
+}  // namespace
+
+void keep(const cl::LabRun& run) {
+  if (run.finished()) keep_saved(run.config(), [&] { return run.save(); });
+}
+
+void keep(const Trained& model) {
+  keep_saved(model.config(), [&] { return model.saved(); });
+}
+
 std::unique_ptr<cl::LabRun> start_run(const cl::LabConfig& config) {
   if (auto kept = load_kept(config)) return kept;
   return std::make_unique<cl::LabRun>(config);
@@ -242,13 +270,24 @@ namespace {
 constexpr std::string_view kTrainedMagic = "PLT1";
 }  // namespace
 
-std::string model_request(const cl::LabConfig& config, double s) {
+std::string model_request(const cl::LabConfig& config, double s, std::string_view kept) {
   const nlohmann::ordered_json j = {{"task", cl::task_name(config.task)},
                                     {"encoding", cl::encoding_name(config.encoding)},
                                     {"seed", config.seed},
                                     {"steps", config.steps},
                                     {"s", s}};
-  return j.dump();
+  std::string out = j.dump();  // (JSON text never holds a raw NUL)
+  if (!kept.empty()) {
+    out.push_back('\0');
+    out.append(kept);
+  }
+  return out;
+}
+
+std::pair<std::string_view, std::string_view> split_model_request(std::string_view request) {
+  const std::size_t nul = request.find('\0');
+  if (nul == std::string_view::npos) return {request, {}};
+  return {request.substr(0, nul), request.substr(nul + 1)};
 }
 
 std::string losses_note(const std::vector<float>& losses) {

@@ -15,6 +15,7 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "app/plot/figure.hpp"
@@ -68,6 +69,8 @@ class Trained {
   std::vector<cl::LabEvaluation> readings() const;
   /// The weights, as the model holds them.
   std::vector<float> weights() const;
+  /// The run as LabRun::save writes it (what the model folder keeps).
+  std::string saved() const;
 
  private:
   cl::LabConfig config_;
@@ -106,8 +109,13 @@ std::string encode_trained(const Trained& model);
 /// config this build refuses, std::invalid_argument on sizes that do not fit.
 TrainedPtr decode_trained(std::string_view bytes);
 /// A "lab_model" job's request: the model of the lesson (task, encoding,
-/// seed, steps: Plan::config) and the factor s its RoPE readings use (finish()).
-std::string model_request(const cl::LabConfig& config, double s);
+/// seed, steps: Plan::config) and the factor s its RoPE readings use
+/// (finish()), as JSON; with `kept` (LabRun::save's bytes of that model,
+/// from the page's model folder) after a NUL byte, the worker restores them
+/// instead of training and only reads the model.
+std::string model_request(const cl::LabConfig& config, double s, std::string_view kept = {});
+/// Splits a "lab_model" request into its JSON and its kept bytes (empty when none).
+std::pair<std::string_view, std::string_view> split_model_request(std::string_view request);
 
 /// The training loss of every step so far as text ("2.7731 2.7702 …", five
 /// significant digits: for drawing), and back (raises std::runtime_error on
@@ -145,8 +153,12 @@ std::unique_ptr<cl::LabRun> load_kept(const cl::LabConfig& config);
 bool is_kept(const cl::LabConfig& config);
 /// Keeps a finished run in the model folder (atomically), then removes the
 /// oldest files past kKeptModels. A failure to write is ignored: it is a
-/// cache, and the model is in memory.
+/// cache, and the model is in memory. In the browser the folder is in
+/// memory, filled from the page's IndexedDB before main; each file kept is
+/// handed to the page (web/page.js), which stores it there.
 void keep(const cl::LabRun& run);
+/// … a model that came back from the page's worker.
+void keep(const Trained& model);
 /// The most models the folder keeps (one lesson's plan is at most 6 × 5).
 inline constexpr int kKeptModels = 64;
 /// A new run of `config`: the kept one when there is one, else untrained.

@@ -91,10 +91,25 @@ mergeInto(LibraryManager.library, {
     Module.poslab.cancelJob(id);
   },
 
-  // How many of the lab's models came back trained from the worker: the
-  // page's body says so (data-lab-from-worker), for the web checks.
-  poslab_js_lab_from_worker: function(n) {
-    if (typeof document !== 'undefined') document.body.dataset.labFromWorker = String(n);
+  // How many of the lab's models came back trained from the worker, and how
+  // many of those it restored from the page's kept models: the page's body
+  // says so (data-lab-from-worker, data-lab-from-kept), for the web checks.
+  poslab_js_lab_from_worker: function(n, kept) {
+    if (typeof document === 'undefined') return;
+    document.body.dataset.labFromWorker = String(n);
+    document.body.dataset.labFromKept = String(kept);
+  },
+
+  // How many of the lab's models the page trains at once (its workers).
+  poslab_js_lab_workers: function() {
+    return Module.poslab && Module.poslab.labWorkers ? Module.poslab.labWorkers() : 1;
+  },
+
+  // The lab kept a trained model in its folder (/config/lab-models, in
+  // memory): the page stores it in its IndexedDB (web/page.js). Not in
+  // the worker, nor the command line under node (no page).
+  poslab_js_lab_kept: function(path) {
+    if (Module.poslab && Module.poslab.labKept) Module.poslab.labKept(UTF8ToString(path));
   },
 
   // The site: 0 its version, 1 offline ("ready", "saving" or ""), 2 a newer

@@ -513,6 +513,18 @@ int main() {
     // page's own App between two of its frames would be measured as theirs.)
     if (web::g_page && !web::g_page->bench) web::g_page->platform->wake();
   };
+  // The lab's models report their progress every 100 ms from each worker;
+  // the page draws it 4 times a second, one frame each: the lesson asks for
+  // no frames of its own meanwhile (app/lessons/lab/screen.cpp), so the
+  // page's thread — software WebGL on a small computer takes a core for
+  // 60 frames a second — leaves the cores to the workers.
+  web::page_worker().on_progress = [] {
+    static double last = 0;
+    const double now = emscripten_get_now();
+    if (!web::g_page || web::g_page->bench || now - last < 250) return;
+    last = now;
+    web::g_page->platform->draw_once();
+  };
   web::g_page = page;
   const bool bench = fragment == "bench" || fragment.rfind("bench=", 0) == 0;  // page.js runs the bench
   if (!fragment.empty() && !bench) web::apply_link(app, fragment);

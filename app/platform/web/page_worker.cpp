@@ -52,6 +52,7 @@ void PageWorker::landed(std::uint64_t id, std::string_view reply) {
 void PageWorker::progressed(std::uint64_t id, const ui::JobProgress& progress) {
   const auto it = jobs_.find(id);
   if (it != jobs_.end() && it->second.progress) it->second.progress(progress);
+  if (it != jobs_.end() && on_progress) on_progress();
 }
 
 void PageWorker::failed(std::uint64_t id, std::string_view why) {

@@ -48,6 +48,8 @@ class PageWorker final : public ui::RemoteBuilds, public ui::JobRunner {
 
   /// Called after anything landed (the page wakes to draw it).
   std::function<void()> on_landed;
+  /// Called after a job's progress note (the page draws a frame, at most a few a second).
+  std::function<void()> on_progress;
 
  private:
   bool ready_ = false;

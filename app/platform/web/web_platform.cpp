@@ -127,6 +127,12 @@ void WebPlatform::wake() {
   emscripten_request_animation_frame(&WebPlatform::on_animation_frame, this);
 }
 
+void WebPlatform::draw_once() {
+  if (scheduled_ || !app_) return;
+  scheduled_ = true;
+  emscripten_request_animation_frame(&WebPlatform::on_animation_frame, this);
+}
+
 void WebPlatform::resized() {
   poslab_js_fit_canvas(&width_, &height_, &ratio_);
   wake();

@@ -43,6 +43,9 @@ class WebPlatform final : public ui::Platform {
   void start(ui::App& app, std::function<void()> after_frame);
   /// Something happened (an event, a change from the page): draw soon.
   void wake();
+  /// One frame soon (unless one is coming), without the frames a wake()
+  /// adds after it: what a progress note asks for.
+  void draw_once();
   /// The page's size or pixel ratio changed.
   void resized();
   /// Frames drawn so far (tests read it through the page).
