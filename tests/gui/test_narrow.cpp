@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "app/common/link.hpp"
@@ -47,6 +48,31 @@ std::string check_boxes(const std::vector<app::ui::LaidOutBox>& boxes, ImVec2 di
     }
   (void)sliders;
   return "";
+}
+
+/// Opens the lesson `id`.
+void open_view(app::ui::AppState& st, std::string_view id) {
+  for (int i = 0; i < static_cast<int>(st.views().size()); ++i)
+    if (st.views()[static_cast<std::size_t>(i)].id == id) st.open_lesson(i);
+  REQUIRE(st.view().id == id);
+}
+
+/// The figure laid out last frame (an empty box when none).
+app::ui::LaidOutBox figure_box(test::BlindApp& b) {
+  for (const auto& box : b.app->laid_out())
+    if (box.kind == "figure") return box;
+  return {};
+}
+
+/// A finger's tap at `at`: down for a frame, then up.
+void tap(test::BlindApp& b, ImVec2 at) {
+  ImGuiIO& io = ImGui::GetIO();
+  io.MousePos = at;
+  b.frames(1);
+  io.MouseDown[0] = true;
+  b.frames(1);
+  io.MouseDown[0] = false;
+  b.frames(3);
 }
 
 }  // namespace
@@ -259,68 +285,42 @@ TEST_CASE("narrow layout: a step's lesson keeps its other figures behind tabs â€
   test::BlindApp b;
   b.display = {768, 1024};
   auto& st = b.state();
-  for (int i = 0; i < static_cast<int>(st.views().size()); ++i)
-    if (st.views()[static_cast<std::size_t>(i)].id == "sinusoidal") st.open_lesson(i);
-  REQUIRE(st.view().id == "sinusoidal");
+  open_view(st, "sinusoidal");
   REQUIRE(st.go_to_step(1).empty());  // step 2: the sinusoids, the lesson's second figure of seven
   b.frames(3);
   REQUIRE(b.app->narrow());
-  auto figure_box = [&] {
-    for (const auto& box : b.app->laid_out())
-      if (box.kind == "figure") return box;
-    return app::ui::LaidOutBox{};
-  };
-  const auto first = figure_box();
+  const auto first = figure_box(b);
   CHECK(first.id == "sinusoids");
   // A tap on the tab bar's first tab, just above the figure.
-  ImGuiIO& io = ImGui::GetIO();
-  io.MousePos = {first.rect.x + 12, first.rect.y - 20};
-  b.frames(1);
-  io.MouseDown[0] = true;
-  b.frames(1);
-  io.MouseDown[0] = false;
-  b.frames(3);
-  const auto tapped = figure_box();
+  tap(b, {first.rect.x + 12, first.rect.y - 20});
+  const auto tapped = figure_box(b);
   CHECK(tapped.id != "sinusoids");
   CHECK(app::find_figure(st.view(), tapped.id) != nullptr);
   CHECK(st.step() == 1);  // still the same step
   // The next step opens on its own figure.
   REQUIRE(st.next_step().empty());
   b.frames(3);
-  CHECK(figure_box().id == "wavelengths");
+  CHECK(figure_box(b).id == "wavelengths");
 }
 
 TEST_CASE("narrow layout: under a lesson's own step controls (why-position's Shuffle row) the other figures are behind tabs too, on a 320 Ã— 568 phone") {
   test::BlindApp b;
   b.display = {320, 568};
   auto& st = b.state();
-  for (int i = 0; i < static_cast<int>(st.views().size()); ++i)
-    if (st.views()[static_cast<std::size_t>(i)].id == "why-position") st.open_lesson(i);
-  REQUIRE(st.view().id == "why-position");
+  open_view(st, "why-position");
   REQUIRE(st.steps() != nullptr);
-  auto figure_box = [&] {
-    for (const auto& box : b.app->laid_out())
-      if (box.kind == "figure") return box;
-    return app::ui::LaidOutBox{};
-  };
-  ImGuiIO& io = ImGui::GetIO();
   int tapped_steps = 0;
   for (int s = 0; s < static_cast<int>(st.steps()->scenes.size()); ++s) {
     REQUIRE(st.go_to_step(s).empty());
     b.frames(3);
     REQUIRE(b.app->narrow());
-    const auto first = figure_box();
+    const auto first = figure_box(b);
     CAPTURE(s + 1);
     REQUIRE(!first.id.empty());
     CHECK(first.rect.w <= 568.5f);  // the whole figure on the first screen
     // A tap on the tab bar's first tab, just above the figure: another figure, the same step.
-    io.MousePos = {first.rect.x + 12, first.rect.y - 20};
-    b.frames(1);
-    io.MouseDown[0] = true;
-    b.frames(1);
-    io.MouseDown[0] = false;
-    b.frames(3);
-    const auto tapped = figure_box();
+    tap(b, {first.rect.x + 12, first.rect.y - 20});
+    const auto tapped = figure_box(b);
     CHECK(st.step() == s);
     // (the bar scrolls to the step's own tab, so the leftmost one is another figure
     // once the step's figure is not the first)
