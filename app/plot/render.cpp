@@ -1233,7 +1233,9 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
   if (legend && style.legend_outside_data) {
     const ViewRange unfitted = L.range;
     bool on_data = true;
-    if (!hm && box_h <= L.plot.h) {
+    // A legend wider or taller than the plot covers the axes in any corner
+    // (a long entry at a lecture's font on a 1024-wide screen): below it.
+    if (!hm && box_h <= L.plot.h && box_w <= L.plot.w) {
       if (f.equal_aspect && !(f.x.tight && f.y.tight) && !view && !style.hold) fix_aspect(L.range, L.plot);  // scored where the points will be
       if (f.legend != LegendPlace::automatic && points_under(corner_box(f.legend)) == 0) {
         on_data = false;

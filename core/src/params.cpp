@@ -223,6 +223,10 @@ const std::array kSpecs = {
     // The fewer-pairs figure draws partial rotary beside p-RoPE (false: p-RoPE
     // alone, for the guided step that introduces it before the other)
     ParamSpec{.key = "show_partial", .type = T::boolean, .default_text = "true"},
+    // The layer-stack figure: which model preset's config it reads, as
+    // `poslab model` reads it (issue 28: the lesson and the reader show the same)
+    ParamSpec{.key = "stack_model", .type = T::choice, .default_text = "llama4-scout",
+              .choices = "llama4-scout|smollm3-3b|gemma3-4b|command-r7b"},
     // ---- lab: "Train short, test long" (issue 26; core/lab/lab.hpp). The
     // lesson trains one tiny Transformer per encoding and seed at the lab's
     // defaults (default_lab_config), with `lab_steps` Adam steps.

@@ -10,13 +10,18 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <fstream>
+#include <sstream>
 #include <numbers>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "core/core_test_support.hpp"
+#include "app/model/layer_stack.hpp"
+#include "app/model/model_config.hpp"
 #include "lesson_test_support.hpp"
 #include "poslab/core/params.hpp"
 
@@ -191,4 +196,91 @@ TEST_CASE("layer-mix: readouts hold at the defaults and over random settings") {
     CAPTURE(trial);
     test::check_readouts(app::view_readouts(v, p, test::english()));
   }
+}
+
+namespace {
+
+/// The layer numbers 0 … n − 1 for which `keep` holds.
+std::vector<double> layers_where(int n, bool (*keep)(int)) {
+  std::vector<double> out;
+  for (int i = 0; i < n; ++i)
+    if (keep(i)) out.push_back(i);
+  return out;
+}
+
+std::string fixture_config(const std::string& name) {
+  const std::string path = std::string(POSLAB_SOURCE_DIR) + "/tests/fixtures/configs/" + name + ".json";
+  std::ifstream in(path);
+  REQUIRE_MESSAGE(in.good(), path);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+}  // namespace
+
+TEST_CASE("layer-mix: the layer stack of each model preset is the model banner's figure of the same published config") {
+  // Expected layers from each model's published rule, not from poslab:
+  // Llama 4 Scout (48 layers) and Command R7B (32) leave out RoPE where
+  // (i + 1) % 4 == 0 — Llama4TextConfig's no_rope_layer_interval 4, Cohere2's
+  // sliding_window_pattern 4 with RoPE on the sliding layers only; SmolLM3 (36)
+  // its no_rope_layers list, 0 at 3, 7, …, 35; Gemma 3 4B (34) is global where
+  // (i + 1) % 6 == 0. Heights: full attention 1, chunked 0.7, sliding 0.45.
+  struct Case {
+    const char* preset;
+    const char* fixture;
+    const char* name;
+    int layers;
+    bool (*first)(int);  // the layers of the first group (the lowest layer's)
+    double first_height, second_height;
+  };
+  const Case cases[] = {
+      {"llama4-scout", "llama-4-scout", "Llama 4 Scout", 48, [](int i) { return (i + 1) % 4 != 0; }, 0.7, 1.0},
+      {"smollm3-3b", "smollm3-3b", "SmolLM3 3B", 36, [](int i) { return i % 4 != 3; }, 1.0, 1.0},
+      {"gemma3-4b", "gemma-3-4b", "Gemma 3 4B", 34, [](int i) { return (i + 1) % 6 != 0; }, 0.45, 1.0},
+      {"command-r7b", "command-r7b", "Command R7B", 32, [](int i) { return (i + 1) % 4 != 0; }, 0.45, 1.0},
+  };
+  const app::Translator zh = app::Translator::load(app::assets_dir(), "zh");
+  for (const Case& c : cases) {
+    CAPTURE(c.preset);
+    const core::Params p = test::params({{"stack_model", c.preset}});
+    const auto f = lesson.figure("layer-stack", p);
+    REQUIRE(f.series.size() == 2);
+    const std::vector<double> first = layers_where(c.layers, c.first);
+    std::vector<double> second;
+    for (int i = 0; i < c.layers; ++i)
+      if (std::find(first.begin(), first.end(), double(i)) == first.end()) second.push_back(i);
+    CHECK(f.series[0].x == first);
+    CHECK(f.series[1].x == second);
+    for (double h : f.series[0].y) CHECK(h == c.first_height);
+    for (double h : f.series[1].y) CHECK(h == c.second_height);
+    CHECK(f.title.find(c.name) != std::string::npos);
+    // The same series, legend and subtitle as File → Open model config on the
+    // fixture of the same model (the preset's config is that fixture's).
+    const app::ModelReading reading = app::read_model_config_text(fixture_config(c.fixture));
+    const auto banner = app::layer_stack_figure(reading, test::english());
+    REQUIRE(banner.series.size() == f.series.size());
+    for (std::size_t i = 0; i < f.series.size(); ++i) {
+      CHECK(f.series[i].name == banner.series[i].name);
+      CHECK(f.series[i].x == banner.series[i].x);
+      CHECK(f.series[i].y == banner.series[i].y);
+    }
+    CHECK(f.subtitle == banner.subtitle);
+    // In Chinese the title names the model too, and the legend is the banner's.
+    const auto fz = app::build_figure(lesson.view(), *app::find_figure(lesson.view(), "layer-stack"), p, zh, 900, 560);
+    CHECK(fz.title.find(c.name) != std::string::npos);
+    CHECK(fz.series.at(0).name == app::layer_group_label(reading.layers.at(0), zh));
+  }
+  // The NoPE group's legend says so, with its count, in the default model.
+  const auto scout = lesson.figure("layer-stack", core::Params{});
+  CHECK(scout.series.at(1).name.find("12 layers") != std::string::npos);
+  CHECK(scout.series.at(0).name.find("36 layers") != std::string::npos);
+}
+
+TEST_CASE("layer-mix: the two-bases subtitle names s only when the global layers are scaled (step 3 comes before s)") {
+  const auto unscaled = lesson.figure("two-bases", test::params({{"factor", "1"}}));
+  CHECK(unscaled.subtitle.find("s =") == std::string::npos);
+  CHECK(unscaled.subtitle.find("1,000,000") != std::string::npos);
+  const auto scaled = lesson.figure("two-bases", test::params({{"factor", "8"}}));
+  CHECK(scaled.subtitle.find("s = 8") != std::string::npos);
 }

@@ -569,3 +569,58 @@ TEST_CASE("layer stack figure: a colour means one kind of layer in every model (
     for (const auto& b : seen)
       if (a.first < b.first) CHECK_MESSAGE(!(a.second == b.second), (a.first + " vs " + b.first));
 }
+
+TEST_CASE("model layers: llm_config (InternVL), Gemma 2's alternation without layer_types, position_embedding_type rope_gptj") {
+  // InternVL's remote-code checkpoints nest their language model under
+  // llm_config. Values: Qwen2.5-0.5B-Instruct's config.json (hidden 896, 14
+  // heads, 24 layers, rope_theta 1,000,000, 32,768 positions), the language
+  // model of InternVL2.5-1B, nested as InternVLChatConfig nests it.
+  const std::string internvl = R"({"model_type": "internvl_chat", "architectures": ["InternVLChatModel"],
+    "llm_config": {"model_type": "qwen2", "architectures": ["Qwen2ForCausalLM"], "hidden_size": 896,
+      "num_attention_heads": 14, "num_key_value_heads": 2, "num_hidden_layers": 24,
+      "rope_theta": 1000000.0, "max_position_embeddings": 32768}})";
+  const ModelReading vl = poslab::app::read_model_config_text(internvl);
+  CHECK(vl.config_part == "llm_config");
+  CHECK(vl.model == "internvl_chat");  // the file's own model_type; the part read is qwen2
+  CHECK(vl.head_dim == 64);  // 896 / 14
+  CHECK(vl.params.at("base").get<double>() == 1e6);
+  REQUIRE(vl.layers.size() == 1);
+  CHECK(vl.layers[0].indices.size() == 24);
+  // An error inside it names the part: llm_config.rope_scaling.factor.
+  json bad = json::parse(internvl);
+  bad["llm_config"]["rope_scaling"] = {{"rope_type", "linear"}, {"factor", 0}};
+  const auto e = poslab::test::raised_by([&] { (void)poslab::app::read_model_config_text(bad.dump()); });
+  CHECK(e.key() == "llm_config.rope_scaling.factor");
+
+  // Gemma 2 2B's config.json (google/gemma-2-2b: 26 layers, 8 heads of 256,
+  // sliding_window 4,096, rope_theta 10,000, 8,192 positions) gives no
+  // layer_types: Gemma2Config's rule makes layer i sliding when (i + 1) % 2,
+  // i.e. the even layers (0, 2, …, 24), and full attention on the odd ones.
+  const std::string gemma2 = R"({"model_type": "gemma2", "architectures": ["Gemma2ForCausalLM"], "hidden_size": 2304,
+    "num_attention_heads": 8, "num_key_value_heads": 4, "head_dim": 256, "num_hidden_layers": 26,
+    "sliding_window": 4096, "rope_theta": 10000.0, "max_position_embeddings": 8192})";
+  const ModelReading g2 = poslab::app::read_model_config_text(gemma2);
+  REQUIRE(g2.num_layers == 26);
+  REQUIRE(g2.layers.size() == 2);
+  std::vector<int> even, odd;
+  for (int i = 0; i < 26; ++i) (i % 2 == 0 ? even : odd).push_back(i);
+  const LayerGroup& sliding = g2.layers[0].attention == "sliding" ? g2.layers[0] : g2.layers[1];
+  const LayerGroup& full = g2.layers[0].attention == "sliding" ? g2.layers[1] : g2.layers[0];
+  CHECK(sliding.indices == even);
+  CHECK(sliding.window == 4096);
+  CHECK(full.indices == odd);
+  CHECK(full.attention == "full");
+  CHECK(sliding.base == 10000);
+  CHECK(full.base == 10000);
+  CHECK(g2.head_dim == 256);
+
+  // position_embedding_type "rope_gptj" pairs neighbours (x₀, x₁), (x₂, x₃), …:
+  // Llama 2 7B's fields with that one key added (a synthetic config: only the
+  // layout may change).
+  json llama = json::parse(config_text("llama-2-7b"));
+  CHECK(poslab::app::read_model_config(llama).layers.at(0).layout == "half");
+  llama["position_embedding_type"] = "rope_gptj";
+  const ModelReading gptj = poslab::app::read_model_config(llama);
+  CHECK(gptj.layers.at(0).layout == "interleaved");
+  CHECK(gptj.params.at("layout") == "interleaved");
+}

@@ -8,11 +8,14 @@
 //   p-RoPE (Barbero et al. 2025, arXiv 2410.06205; HF rope_type "proportional")
 //   keeps the fastest ⌊p·d/2⌋ pairs at θᵢ = b^(−2i/d); partial rotary (GPT-NeoX,
 //   Phi) spreads θᵢ = b^(−2i/r) over r = p·d dims.
+//   The layer stack of a model preset (Llama 4 Scout, SmolLM3, Gemma 3,
+//   Command R7B) as `poslab model` reads its config: the same figure the
+//   model banner draws (app/model/layer_stack.hpp).
 // Every number comes from core (attention.hpp, layer_mix.hpp, rope.hpp, scaling.hpp).
 //
 // [SECTION] Index
 // - Helpers
-// - Figures: the causal mask, the marker count, two bases, fewer pairs
+// - Figures: the causal mask, the marker count, two bases, fewer pairs, the layer stack
 // - Readouts
 // - The view
 
@@ -27,6 +30,7 @@
 #include "app/lessons/budget.hpp"
 #include "app/lessons/layer_mix/setting.hpp"
 #include "app/lessons/lesson.hpp"
+#include "app/model/layer_stack.hpp"
 #include "app/plot/figure_text.hpp"
 #include "poslab/core/layer_mix.hpp"
 
@@ -153,7 +157,9 @@ Figure two_bases(const FigureContext& ctx) {
   const layer_mix::Bases b = layer_mix::bases(ctx.params);
   Figure f;
   f.title = tr("layer-mix.bases.title");
-  f.subtitle = tr.format("layer-mix.bases.subtitle", {{"d", fig::num(b.d)}, {"local", fig::num(b.local_base)},
+  // s only once there is a scaling: the guided step before the one that
+  // introduces s shows the bases alone (s = 1).
+  f.subtitle = tr.format(b.factor != 1 ? "layer-mix.bases.subtitle" : "layer-mix.bases.subtitle_unscaled", {{"d", fig::num(b.d)}, {"local", fig::num(b.local_base)},
                                                       {"global", fig::num(b.global_base)}, {"s", fig::num(b.factor)}});
   f.x = {.label = tr("layer-mix.axis.pair"), .format = fig::TickFormat::integer};
   f.y = {.label = tr("layer-mix.bases.axis.y"), .unit = tr("unit.tokens"), .scale = fig::AxisScale::log};
@@ -219,6 +225,17 @@ Figure fewer_pairs(const FigureContext& ctx) {
 }
 
 // [SECTION] Readouts
+
+/// The layer stack of the preset `stack_model`, built from its config by the
+/// model reader: the figure File → Open model config draws, titled with the
+/// model's name.
+Figure layer_stack(const FigureContext& ctx) {
+  const Preset& preset = layer_mix::stack_preset(ctx.params);
+  Figure f = layer_stack_figure(*preset.reading, ctx.tr);
+  f.id = "layer-stack";
+  f.title = ctx.tr.format("layer-mix.stack.title", {{"model", preset.name}});
+  return f;
+}
 
 std::vector<Readout> readouts(const FigureContext& ctx) {
   const auto& tr = ctx.tr;
@@ -304,12 +321,13 @@ ViewDef layer_mix_view() {
   return {.id = "layer-mix",
           .group = "models",
           .keys = {"causal", "seed", "positions", "local_base", "sliding_window", "base", "factor", "seq_len", "d",
-                   "partial_rotary_factor", "show_partial"},
+                   "partial_rotary_factor", "show_partial", "stack_model"},
           .defaults = {{"positions", "16"}, {"base", "1000000"}, {"seq_len", "131072"}},
           .figures = {{"causal-mask", causal_mask},
                       {"marker-count", marker_count},
                       {"two-bases", two_bases},
-                      {"fewer-pairs", fewer_pairs}},
+                      {"fewer-pairs", fewer_pairs},
+                      {"layer-stack", layer_stack}},
           .tables = {"nope-count", "layer-bases", "p-rope"},
           .readouts = readouts,
           .budget = view_budget};

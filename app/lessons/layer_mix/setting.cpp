@@ -1,9 +1,14 @@
 #include "app/lessons/layer_mix/setting.hpp"
 
 #include <cmath>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
 #include <numbers>
 #include <vector>
 
+#include "app/common/assets.hpp"
 #include "poslab/core/layer_mix.hpp"
 #include "poslab/core/rope.hpp"
 #include "poslab/core/scaling.hpp"
@@ -51,6 +56,21 @@ Fraction fraction(const core::Params& p) {
   f.partial = core::partial_rotary_inverse_frequencies(f.d, f.base, f.p);
   f.kept = core::proportional_rope_pairs(f.d, f.p);
   return f;
+}
+
+const Preset& stack_preset(const core::Params& p) {
+  // Figures build on worker threads: one lock over the cache; a preset once
+  // read stays (four small files at most).
+  static std::mutex mutex;
+  static std::map<std::string, std::unique_ptr<const Preset>> cache;
+  const std::string id = p.choice("stack_model");
+  const std::lock_guard<std::mutex> lock(mutex);
+  auto it = cache.find(id);
+  if (it == cache.end()) {
+    const auto path = assets_dir() / "presets" / (id + ".json");
+    it = cache.emplace(id, std::make_unique<const Preset>(parse_preset(read_text_file(path), path.string()))).first;
+  }
+  return *it->second;
 }
 
 }  // namespace poslab::app::layer_mix

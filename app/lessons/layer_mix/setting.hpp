@@ -9,6 +9,7 @@
 
 #include <Eigen/Dense>
 
+#include "app/common/presets.hpp"
 #include "app/lessons/why_position/setting.hpp"  // the toy sentence and head the NoPE figures reuse
 #include "poslab/core/attention.hpp"
 #include "poslab/core/params.hpp"
@@ -51,5 +52,11 @@ struct Fraction {
   int kept = 0;              ///< k = ⌊p·d/2⌋ = r/2
 };
 Fraction fraction(const core::Params& p);
+
+/// The model preset `stack_model` names (assets/presets/<id>.json), read once
+/// per process and kept: its `reading` is what `poslab model` gives for its
+/// config, so the layer-stack figure is the one File → Open model config draws.
+/// Raises IoError / InvalidParameter when the preset cannot be read.
+const Preset& stack_preset(const core::Params& p);
 
 }  // namespace poslab::app::layer_mix
