@@ -272,8 +272,14 @@ Figure sections_figure(const FigureContext& ctx) {
 }
 
 /// How far apart two tokens must be along one axis before that axis's pairs
-/// tell them apart: the mean of cos(Δ·θᵢ) over the axis's pairs (its share of
-/// q′·k′ for q = k = ones), Δ = 0 … 128, from core's M-RoPE rotation.
+/// tell them apart: the mean of cos(Δ·θᵢ) over the axis's pairs, Δ = 0 … 128.
+/// It is that axis's share of q′·k′ for q = k = ones: a pair (1, 1) turned by
+/// Δ·θᵢ against (1, 1) unturned gives (cos − sin) + (sin + cos) = 2·cos(Δ·θᵢ),
+/// so q′·k′ = 2·Σ cos(Δ·θᵢ) over the axis's pairs + 2 per pair of the other
+/// axes. θᵢ are core's (rope_inverse_frequencies, as mrope_rotate turns by);
+/// the pairs' axes core's mrope_pair_axes. Written as the sum, not as 387
+/// rotations of a whole head: the step that brings this figure forward builds
+/// it in the frame (13 ms that way at the defaults, a frame's budget gone).
 Figure reach(const FigureContext& ctx) {
   const auto& tr = ctx.tr;
   const Sections sec = multimodal::sections(ctx.params);
@@ -283,8 +289,7 @@ Figure reach(const FigureContext& ctx) {
   // Whole offsets 0 … 128 (positions are whole tokens), fewer for a head so
   // wide that 129 of them would pass a figure's budget.
   const int samples = std::clamp(static_cast<int>(kFigureWorkBudget / (6.0 * pairs)), 16, static_cast<int>(kReach) + 1);
-  const Eigen::VectorXd ones = Eigen::VectorXd::Ones(sec.d());
-  const Eigen::VectorXd q = core::mrope_rotate<double>(ones, 0, 0, 0, sec.base, sec.s, sec.interleaved);
+  const Eigen::VectorXd theta = core::rope_inverse_frequencies(sec.d(), sec.base);
   Figure f;
   f.title = tr("multimodal.reach.title");
   f.subtitle = tr.format(sec.interleaved ? "multimodal.reach.subtitle_interleaved" : "multimodal.reach.subtitle",
@@ -300,11 +305,10 @@ Figure reach(const FigureContext& ctx) {
     s.color = axis_color(a), s.width = a == core::MropeAxis::width ? 2.6f : 2.0f;
     for (int k = 0; k < samples; ++k) {
       const double delta = std::round(kReach * k / (samples - 1));
-      const double ids[3] = {a == core::MropeAxis::temporal ? delta : 0, a == core::MropeAxis::height ? delta : 0,
-                             a == core::MropeAxis::width ? delta : 0};
-      const double score = q.dot(core::mrope_rotate<double>(ones, ids[0], ids[1], ids[2], sec.base, sec.s, sec.interleaved));
-      // The other axes' pairs add 2 each (not turned apart); this axis's add 2·cos(Δθᵢ).
-      s.x.push_back(delta), s.y.push_back((score - 2.0 * (pairs - count)) / (2.0 * count));
+      double sum = 0;  // Σ cos(Δ·θᵢ) over this axis's pairs
+      for (int i = 0; i < pairs; ++i)
+        if (axes[static_cast<std::size_t>(i)] == a) sum += std::cos(delta * theta[i]);
+      s.x.push_back(delta), s.y.push_back(sum / count);
     }
     s.x_name = tr("multimodal.reach.readout.delta"), s.y_name = tr("multimodal.reach.readout.mean");
     f.series.push_back(std::move(s));
