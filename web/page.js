@@ -15,12 +15,9 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
   const messageBox = document.getElementById('message');
   const STORE = 'poslab:';                      // localStorage key prefix
   const CONFIG_FILES = ['settings.json', 'autosave.json'];
-  // index.html#bench[=VIEW,…][&keys=KEY,…][&max][&in-place][&warm][&fifo], read
+  // index.html#bench[=VIEW,…][&keys=KEY,…][&max][&in-place][&warm], read
   // before the program rewrites the address.
   const BENCH = /^#bench(?:=([^&]*))?((?:&[\w,=-]+)*)$/.exec(location.hash);
-  // &fifo: the worker's jobs first in, first out, none replaced, none ranked
-  // (as before issue 31's trailing work), to compare against.
-  const FIFO = !!(BENCH && /&fifo\b/.test(BENCH[2] || ''));
   // index.html#embed&…: one figure in a course page's <iframe>; it leaves the
   // reader's own poslab (settings, autosave) alone.
   const EMBED = /^#embed(&|=|$)/.test(location.hash);
@@ -114,7 +111,7 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
       const m = e.data || {};
       if (m.type === 'ready') {
         document.body.dataset.worker = 'ready';
-        Module._poslab_worker_ready(FIFO ? 2 : 1);
+        Module._poslab_worker_ready(1);
         labDispatch();
       } else if (m.type === 'died') {
         workerDied(String(m.message));
@@ -137,8 +134,6 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
       Module._free(at);
     } else if (m.type === 'failed') {
       if (jobs.delete(m.id)) Module.ccall('poslab_worker_failed', null, ['number', 'string'], [m.id, String(m.message)]);
-    } else if (m.type === 'began') {
-      if (jobs.has(m.id)) Module._poslab_worker_began(m.id);
     } else if (m.type === 'progress') {
       if (jobs.has(m.id))
         Module.ccall('poslab_worker_progress', null, ['number', 'number', 'number', 'string'],
@@ -504,15 +499,11 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
       if (BENCH) setTimeout(runBench, 100);
     },
 
-    // rank: lower goes first; replaces: a job not yet begun that this one
-    // supersedes (the worker drops it and puts this one in its place).
-    postJob(id, kind, bytes, rank, replaces) {
+    postJob(id, kind, bytes) {
       if (!worker) return false;
       jobs.add(id);
       if (kind === 'lab_model') return labPost(id, bytes);
-      if (replaces) jobs.delete(replaces);
-      worker.postMessage({type: 'job', id, kind, request: bytes.buffer, rank: rank || 0, replaces: replaces || 0},
-                         [bytes.buffer]);
+      worker.postMessage({type: 'job', id, kind, request: bytes.buffer}, [bytes.buffer]);
       return true;
     },
 

@@ -5,7 +5,7 @@
 //
 // Messages (structured clone; bytes as transferred ArrayBuffers):
 //   page → worker
-//     {type: 'job', id, kind, request: ArrayBuffer,   kind: 'build' (app/ui/remote_builds.hpp),
+//     {type: 'job', id, kind, request: ArrayBuffer}   kind: 'build' (app/ui/remote_builds.hpp),
 //                                                      'lab' (JSON, app/ui/worker_jobs.hpp),
 //                                                      'lab_model' (one model of the lab lesson,
 //                                                      sent back whole: its progress note is
@@ -13,17 +13,10 @@
 //                                                      a worker one at a time, and starts more
 //                                                      workers for them: page.js, "the lab's models")
 //                                                      or a kind added to ui::WorkerJobs
-//      rank, replaces}                                 rank: 0 a figure, 1 readouts, 2 the rest
-//                                                      (app/ui/remote_builds.hpp); replaces: a
-//                                                      job this one supersedes (the same figure
-//                                                      at a newer value): if not begun, dropped
-//                                                      (no reply), this one taking its place in line
 //     {type: 'cancel', id}                             not started: dropped; running: ended
 //                                                      at its next slice; no reply either way
 //   worker → page
 //     {type: 'ready', version}                         the wasm is up: jobs may come
-//     {type: 'began', id}                              the job's first slice starts (a newer
-//                                                      request no longer replaces it)
 //     {type: 'progress', id, done, total, note}        a long job, at most every 100 ms
 //     {type: 'done', id, reply: ArrayBuffer, ms}       ms: from the job's arrival to its end
 //     {type: 'failed', id, message}                    the job raised (bad bytes, a bug)
@@ -34,21 +27,14 @@
 // A job runs in slices of SLICE_MS (app/ui/worker_jobs.hpp: WorkerJob::step);
 // between two slices the worker returns to its event loop, so a cancel or a
 // new job gets in, and unfinished jobs take turns (a figure is never stuck
-// behind a long training run). The next slice is the waiting job's whose
-// place in line (when it came, or the job it replaced came; an unfinished
-// job goes to the back) plus RANK_MS per rank is first: figures before the
-// readouts asked up to RANK_MS before them, and a superseded figure is built
-// at its newest value without losing its turn (issue 31: the figure trailing
-// the slider). All jobs of rank 0 and none replaced (the bench's &fifo): first
-// in, first out, as before.
+// behind a long training run).
 'use strict';
 
 const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.sh
 const SLICE_MS = 50;
-const RANK_MS = 100;
 const PROGRESS_EVERY_MS = 100;
 
-const queue = [];  // {id, kind, request (Uint8Array), handle (0: not started), arrived, place, rank, reported}
+const queue = [];  // {id, kind, request (Uint8Array), handle (0: not started), arrived, reported}
 let ready = false;
 let scheduled = false;
 const channel = new MessageChannel();  // a turn of the event loop without setTimeout's 4 ms clamp
@@ -72,17 +58,8 @@ self.Module = {
 self.onmessage = (e) => {
   const m = e.data || {};
   if (m.type === 'job') {
-    const now = performance.now();
-    const job = {id: m.id, kind: String(m.kind), request: new Uint8Array(m.request || new ArrayBuffer(0)),
-                 handle: 0, arrived: now, place: now, rank: +m.rank || 0, reported: 0};
-    const old = m.replaces ? queue.findIndex((j) => j.id === m.replaces) : -1;
-    if (old >= 0 && !queue[old].handle) {
-      job.place = queue[old].place;  // its turn, at the newer value
-      queue.splice(old, 1, job);
-    } else {
-      if (old >= 0) Module._poslab_job_end(queue.splice(old, 1)[0].handle);  // begun: ended
-      queue.push(job);
-    }
+    queue.push({id: m.id, kind: String(m.kind), request: new Uint8Array(m.request || new ArrayBuffer(0)),
+                handle: 0, arrived: performance.now(), reported: 0});
     schedule();
   } else if (m.type === 'cancel') {
     const i = queue.findIndex((j) => j.id === m.id);
@@ -108,24 +85,13 @@ function start(job) {
   job.request = null;
 }
 
-// The job whose turn it is: the first place in line, RANK_MS later per rank.
-function next() {
-  let best = 0;
-  for (let i = 1; i < queue.length; ++i)
-    if (queue[i].place + RANK_MS * queue[i].rank < queue[best].place + RANK_MS * queue[best].rank) best = i;
-  return queue.splice(best, 1)[0];
-}
-
-// One slice of the job whose turn it is; an unfinished job goes to the back.
+// One slice of the first job in line; an unfinished job goes to the back.
 function slice() {
   scheduled = false;
-  if (!queue.length || !ready) return;
-  const job = next();
+  const job = queue.shift();
+  if (!job || !ready) return;
   try {
-    if (!job.handle) {
-      postMessage({type: 'began', id: job.id});
-      start(job);
-    }
+    if (!job.handle) start(job);
     const status = Module._poslab_job_step(job.handle, SLICE_MS);
     if (status === 0) {
       const now = performance.now();
@@ -135,7 +101,6 @@ function slice() {
                      total: Module._poslab_job_progress(job.handle, 1),
                      note: Module.UTF8ToString(Module._poslab_job_note(job.handle))});
       }
-      job.place = now;
       queue.push(job);
     } else if (status === 1) {
       const at = Module._poslab_job_reply(job.handle);

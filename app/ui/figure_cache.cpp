@@ -126,15 +126,6 @@ FigureCache::Entry& FigureCache::get(const ViewDef& view, const FigureDef& def, 
   if (e.pending && !e.pending->stale_after && e.pending->revision != state.revision() &&
       !(e.reads_known && still_current(e.reads, e.pending->revision, state)))
     e.pending->stale_after = now;  // a move the build under way will not show
-  if (e.pending && e.pending->stale_after && superseded_in_line(*e.pending, e.pending->remote_job)) {
-    // Waiting in the page's worker for a value the slider has left: the
-    // newest one is built instead, in its place in line.
-    const std::uint64_t old = e.pending->remote_job;
-    e.pending->cancelled = true;
-    e.pending.reset();
-    start(e, key, view, def, state, tr, w, h, old);
-    return e;
-  }
   if (!e.pending) start(e, key, view, def, state, tr, w, h);
   return e;
 }
@@ -150,15 +141,6 @@ const FigureCache::Readouts& FigureCache::readouts(const AppState& state, const 
   }
   if (r.pending && !same_view) {
     cancel(*r.pending, r.pending->remote_job);  // another lesson's: never shown for this one
-    r.pending.reset();
-  }
-  std::uint64_t replaces = 0;
-  if (r.pending && r.pending->revision != state.revision() &&
-      !(r.reads_known && still_current(r.reads, r.pending->revision, state)) &&
-      superseded_in_line(*r.pending, r.pending->remote_job)) {
-    // Waiting in the page's worker for a value the slider has left (as a figure's: get)
-    replaces = r.pending->remote_job;
-    r.pending->cancelled = true;
     r.pending.reset();
   }
   if (r.pending) return r;  // the next build starts when this one lands
@@ -192,10 +174,9 @@ const FigureCache::Readouts& FigureCache::readouts(const AppState& state, const 
       b->land_ms = ms_since(landing);
       b->ms = ms_since(t0);
       b->done.store(true, std::memory_order_release);
-    }, RemoteBuilds::kRankReadouts, replaces);
+    });
     return r;
   }
-  if (replaces) remote_->cancel(replaces);  // built elsewhere now: nobody waits for it
   if (!worker_ || !same_view) {
     // In place: no worker, or no rows of this view to show meanwhile.
     const auto t0 = std::chrono::steady_clock::now();
@@ -240,12 +221,8 @@ bool FigureCache::hand_over(const std::shared_ptr<Ticket>& ticket, std::function
   return done;
 }
 
-bool FigureCache::superseded_in_line(const Ticket& ticket, std::uint64_t remote_job) const {
-  return remote_job && remote_ && !ticket.done.load(std::memory_order_acquire) && !remote_->started(remote_job);
-}
-
 void FigureCache::start(Entry& e, const std::string& key, const ViewDef& view, const FigureDef& def,
-                        const AppState& state, const Translator& tr, int w, int h, std::uint64_t replaces) {
+                        const AppState& state, const Translator& tr, int w, int h) {
   auto b = std::make_shared<Build>();
   b->view_id = view.id;
   b->revision = state.revision();
@@ -285,10 +262,9 @@ void FigureCache::start(Entry& e, const std::string& key, const ViewDef& view, c
       b->land_ms = ms_since(landing);
       b->ms = ms_since(t0);
       b->done.store(true, std::memory_order_release);
-    }, RemoteBuilds::kRankFigure, replaces);
+    });
     return;
   }
-  if (replaces) remote_->cancel(replaces);  // built elsewhere now: nobody waits for it
   if (!worker_ || e.version == 0) {
     // In place: no worker, or nothing to show meanwhile.
     const auto t0 = std::chrono::steady_clock::now();

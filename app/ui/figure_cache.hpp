@@ -155,12 +155,8 @@ class FigureCache {
   Entry* find(std::string_view view, std::string_view figure);
 
  private:
-  /// `replaces`: the page worker's job for an older value of this figure,
-  /// not begun (it is dropped; the new request takes its place in line).
   void start(Entry& e, const std::string& key, const ViewDef& view, const FigureDef& def, const AppState& state,
-             const Translator& tr, int w, int h, std::uint64_t replaces = 0);
-  /// A build waiting, not begun, in the page's worker (a newer request may replace it).
-  bool superseded_in_line(const Ticket& ticket, std::uint64_t remote_job) const;
+             const Translator& tr, int w, int h);
   /// A build expected to take `predicted_ms` goes to the page's worker.
   bool goes_remote(double predicted_ms) const;
   /// Nobody waits for this build any more (the page worker's job too).

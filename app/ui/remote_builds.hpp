@@ -108,19 +108,10 @@ class RemoteBuilds {
   /// The worker is up and answers (until then everything builds in place).
   virtual bool ready() const = 0;
   /// Sends `request`; `land(reply)` runs later on the UI thread, never from
-  /// within submit. Returns the job's id. `rank`: what goes first when jobs
-  /// wait (lower first: kRankFigure, then kRankReadouts). `replaces` (0:
-  /// none): a job not yet begun that this request supersedes (the same
-  /// figure at a newer value) — it is dropped, its reply never lands, and
-  /// this one takes its place in line.
-  virtual std::uint64_t submit(std::string request, std::function<void(std::string_view reply)> land, int rank,
-                               std::uint64_t replaces) = 0;
-  static constexpr int kRankFigure = 0, kRankReadouts = 1;
+  /// within submit. Returns the job's id.
+  virtual std::uint64_t submit(std::string request, std::function<void(std::string_view reply)> land) = 0;
   /// Nobody waits for job `id` any more: skipped when not started, its reply dropped.
   virtual void cancel(std::uint64_t id) = 0;
-  /// True unless job `id` is known not to have begun yet (then a newer
-  /// request may replace it: submit's `replaces`).
-  virtual bool started(std::uint64_t id) const { (void)id; return true; }
   /// Jobs submitted whose reply has not landed (nor been cancelled).
   virtual int in_flight() const = 0;
 };

@@ -3,7 +3,7 @@
 
 Usage:
   tests/bench/web_bench.py [--site build-web/site] [--native build/poslab] [--json] [--view ID ...]
-  tests/bench/web_bench.py --worker [--fifo] [--site …] [--native …] [--json] [--view ID ...]
+  tests/bench/web_bench.py --worker [--site …] [--native …] [--json] [--view ID ...]
 
 --worker (issue 31): the page as a student meets it — figures built in its
 Web Worker, nothing warmed up, every key at the maxima — against `poslab
@@ -11,9 +11,7 @@ bench --view …` natively (figures on a worker thread), right after: per key th
 page's frame p95 and slowest frame (targets: p95 <= 16 ms, none above 50 ms)
 and how long the figure trails the slider ("trail_ms": from the move seen to
 its figure taken in, measured the same way on both sides), web against native
-(target <= 2x); beside it each side's build time ("figure_ms"). --fifo: the
-page's worker as before its jobs were ranked and superseded ones replaced
-(first in, first out), to compare against in one session.
+(target <= 2x); beside it each side's build time ("figure_ms").
 
 Without --worker (issue 16): the page with each figure built in the frame
 and each lesson warmed up first (#bench&in-place&warm) against
@@ -71,7 +69,7 @@ def worker_main(args):
     # The page at the maxima alone (the targets are about them), then natively the
     # same lessons' frames (--view: no exports, kernels or deck), right after.
     load_before = os.getloadavg()
-    web = web_report(pathlib.Path(args.site), args.view, "&max" + ("&fifo" if args.fifo else ""))
+    web = web_report(pathlib.Path(args.site), args.view, "&max")
     views = args.view or list(web.get("frame_ms", {}))
     native = json.loads(subprocess.run([args.native, "bench", "--json"] + [a for v in views for a in ("--view", v)],
                                        capture_output=True, text=True, check=True).stdout)
@@ -118,7 +116,6 @@ def main():
     ap.add_argument("--native", default=str(ROOT / "build" / "poslab"))
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--worker", action="store_true", help="the page with its worker at the maxima (issue 31)")
-    ap.add_argument("--fifo", action="store_true", help="with --worker: its jobs first in, first out (as before)")
     ap.add_argument("--view", action="append", default=[], help="these lessons alone (repeatable)")
     args = ap.parse_args()
     if args.worker:

@@ -25,7 +25,6 @@
 #include "app/lessons/lab/setting.hpp"
 #include "app/plot/figure_wire.hpp"
 #include "app/ui/remote_builds.hpp"
-#include <set>
 #include "app/ui/slider_math.hpp"
 #include "app/ui/worker_jobs.hpp"
 #include "gui_test_support.hpp"
@@ -395,31 +394,17 @@ struct QueuedWorker final : ui::RemoteBuilds {
     std::uint64_t id;
     std::string request;
     std::function<void(std::string_view)> land;
-    int rank = 0;
   };
   bool up = true;
   std::deque<Job> queue;
   std::uint64_t next = 1;
-  int answered = 0, cancelled = 0, replaced = 0;
-  /// Says which jobs have begun (as the browser's worker does; otherwise
-  /// every job counts as begun and none is replaced).
-  bool tells_begun = false;
-  std::set<std::uint64_t> begun;
+  int answered = 0, cancelled = 0;
 
   bool ready() const override { return up; }
-  std::uint64_t submit(std::string request, std::function<void(std::string_view)> land, int rank,
-                       std::uint64_t replaces) override {
-    const auto old = std::find_if(queue.begin(), queue.end(), [&](const Job& j) { return j.id == replaces; });
-    if (replaces && old != queue.end() && !begun.count(replaces)) {
-      *old = {next, std::move(request), std::move(land), rank};  // its place in line, as web/worker.js
-      ++replaced;
-      return next++;
-    }
-    if (replaces) cancel(replaces);
-    queue.push_back({next, std::move(request), std::move(land), rank});
+  std::uint64_t submit(std::string request, std::function<void(std::string_view)> land) override {
+    queue.push_back({next, std::move(request), std::move(land)});
     return next++;
   }
-  bool started(std::uint64_t id) const override { return !tells_begun || begun.count(id) > 0; }
   void cancel(std::uint64_t id) override {
     const auto it = std::find_if(queue.begin(), queue.end(), [&](const Job& j) { return j.id == id; });
     if (it == queue.end()) return;
@@ -603,57 +588,6 @@ TEST_CASE("page worker: how far a figure trails the slider counts from the move,
   // Nothing moved: nothing trails.
   b.frames(2);
   CHECK(b.app->figures().take_trail_ms().empty());
-}
-
-TEST_CASE("page worker: a build waiting in line for a value the slider left is replaced by the newest, in its place") {
-  test::BlindApp b;
-  QueuedWorker worker;
-  worker.tells_begun = true;
-  b.app->figures().set_remote(&worker);
-  b.app->figures().set_wait_ms(0);
-  REQUIRE(b.state().select_view("relative"));
-  (void)b.state().go_to_step(-1);
-  b.frames(2);
-  check_caught_up_remote(b, worker);
-  (void)b.app->figures().take_trail_ms();
-  REQUIRE(b.state().set_param("clip", 8.0).empty());
-  b.frames(1);
-  const int in_flight = worker.in_flight();
-  REQUIRE(in_flight > 0);
-  int readouts = 0;
-  for (const auto& j : worker.queue) {
-    const ui::BuildRequest q = ui::decode_request(j.request);
-    CHECK(j.rank == (q.kind == ui::BuildRequest::Kind::readouts ? ui::RemoteBuilds::kRankReadouts
-                                                                  : ui::RemoteBuilds::kRankFigure));
-    readouts += q.kind == ui::BuildRequest::Kind::readouts;
-  }
-  std::vector<std::string> order;
-  for (const auto& j : worker.queue) {
-    const ui::BuildRequest q = ui::decode_request(j.request);
-    order.push_back(q.figure);
-  }
-  // Moved again before any began: each job is replaced by one at the new value, in the same place.
-  REQUIRE(b.state().set_param("clip", 9.0).empty());
-  b.frames(1);
-  CHECK(worker.in_flight() == in_flight);
-  CHECK(worker.replaced == in_flight);
-  for (std::size_t i = 0; i < worker.queue.size(); ++i) {
-    const ui::BuildRequest q = ui::decode_request(worker.queue[i].request);
-    CHECK(q.figure == order[i]);
-    CHECK(q.params.integer("clip") == 9);
-  }
-  // Once begun, a job is not replaced: the newer value waits for it to land.
-  for (const auto& j : worker.queue) worker.begun.insert(j.id);
-  REQUIRE(b.state().set_param("clip", 10.0).empty());
-  b.frames(1);
-  CHECK(worker.in_flight() == in_flight);
-  CHECK(worker.replaced == in_flight);
-  check_caught_up_remote(b, worker);  // ends on clip 10's figures
-  CHECK(worker.answered == 2 * in_flight);
-  // How far each figure trailed: one number per figure taken in that was out of date.
-  const std::vector<double> trailed = b.app->figures().take_trail_ms();
-  CHECK(trailed.size() == static_cast<std::size_t>(2 * (in_flight - readouts)));
-  for (double ms : trailed) CHECK(ms >= 0);
 }
 
 TEST_CASE("page worker: when it dies mid-build, nothing waits for ever: the page builds those figures itself") {

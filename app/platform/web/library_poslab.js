@@ -83,8 +83,8 @@ mergeInto(LibraryManager.library, {
 
   // The page's Web Worker (web/worker.js): a job's bytes go out (copied),
   // page.js passes the answers back in. 0 when there is no worker.
-  poslab_js_worker_post: function(id, kind, bytes, length, rank, replaces) {
-    return Module.poslab.postJob(id, UTF8ToString(kind), HEAPU8.slice(bytes, bytes + length), rank, replaces) ? 1 : 0;
+  poslab_js_worker_post: function(id, kind, bytes, length) {
+    return Module.poslab.postJob(id, UTF8ToString(kind), HEAPU8.slice(bytes, bytes + length)) ? 1 : 0;
   },
 
   poslab_js_worker_cancel: function(id) {

@@ -345,11 +345,8 @@ EMSCRIPTEN_KEEPALIVE const char* poslab_bench_report() { return web::g_page ? we
 
 // ---- the page's worker (web/page.js passes its messages on)
 
-/// The worker is up (1; 2: up, its jobs first in, first out, as before issue
-/// 31's trailing work — the bench's `&fifo`) or gone (0): slow figures go to
-/// it from now on (or no more).
+/// The worker is up (1) or gone (0): slow figures go to it from now on (or no more).
 EMSCRIPTEN_KEEPALIVE void poslab_worker_ready(int ready) {
-  web::page_worker().set_first_in_first_out(ready == 2);
   web::page_worker().set_ready(ready != 0);
   if (web::g_page) web::g_page->platform->wake();
 }
@@ -364,9 +361,6 @@ EMSCRIPTEN_KEEPALIVE void poslab_worker_landed(double id, const char* bytes, int
 EMSCRIPTEN_KEEPALIVE void poslab_worker_failed(double id, const char* why) {
   web::page_worker().failed(static_cast<std::uint64_t>(id), why ? why : "");
 }
-
-/// The worker began job `id`.
-EMSCRIPTEN_KEEPALIVE void poslab_worker_began(double id) { web::page_worker().began(static_cast<std::uint64_t>(id)); }
 
 /// How far job `id` is.
 EMSCRIPTEN_KEEPALIVE void poslab_worker_progress(double id, double done, double total, const char* note) {

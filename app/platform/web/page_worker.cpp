@@ -4,7 +4,7 @@
 #include <vector>
 
 extern "C" {
-int poslab_js_worker_post(double id, const char* kind, const char* bytes, int length, int rank, double replaces);
+int poslab_js_worker_post(double id, const char* kind, const char* bytes, int length);
 void poslab_js_worker_cancel(double id);
 }
 
@@ -15,23 +15,10 @@ PageWorker& page_worker() {
   return worker;
 }
 
-/// Jobs other than figures and readouts (the lab's) wait behind both.
-constexpr int kRankOther = 2;
-
-bool PageWorker::post(std::uint64_t id, const std::string& kind, const std::string& request, int rank,
-                      std::uint64_t replaces) {
-  if (fifo_) rank = 0, replaces = 0;
-  if (replaces) jobs_.erase(replaces), waiting_.erase(replaces);  // the worker drops it
-  if (!ready_ || !poslab_js_worker_post(static_cast<double>(id), kind.c_str(), request.data(),
-                                        static_cast<int>(request.size()), rank, static_cast<double>(replaces)))
-    return false;
-  if (!fifo_) waiting_.insert(id);
-  return true;
-}
-
 std::uint64_t PageWorker::run(std::string_view kind, std::string request, Callbacks callbacks) {
   const std::uint64_t id = next_id_++;
-  if (!post(id, std::string(kind), request, kRankOther, 0)) {
+  const std::string k(kind);
+  if (!ready_ || !poslab_js_worker_post(static_cast<double>(id), k.c_str(), request.data(), static_cast<int>(request.size()))) {
     if (callbacks.failed) callbacks.failed("the page's worker is not running");
     return id;
   }
@@ -39,29 +26,17 @@ std::uint64_t PageWorker::run(std::string_view kind, std::string request, Callba
   return id;
 }
 
-std::uint64_t PageWorker::submit(std::string request, std::function<void(std::string_view reply)> land, int rank,
-                                 std::uint64_t replaces) {
-  const std::uint64_t id = next_id_++;
+std::uint64_t PageWorker::submit(std::string request, std::function<void(std::string_view reply)> land) {
   Callbacks c;
   c.failed = [land](std::string_view) { land({}); };
   c.done = std::move(land);
   // (submit never lands from within itself: the figure cache submits only when ready)
-  if (!post(id, "build", request, rank, replaces)) {
-    c.failed("the page's worker is not running");
-    return id;
-  }
-  jobs_.emplace(id, std::move(c));
-  return id;
+  return run("build", std::move(request), std::move(c));
 }
 
 void PageWorker::cancel(std::uint64_t id) {
-  waiting_.erase(id);
   if (jobs_.erase(id)) poslab_js_worker_cancel(static_cast<double>(id));
 }
-
-bool PageWorker::started(std::uint64_t id) const { return !waiting_.count(id); }
-
-void PageWorker::began(std::uint64_t id) { waiting_.erase(id); }
 
 void PageWorker::set_ready(bool ready) { ready_ = ready; }
 
@@ -70,7 +45,6 @@ void PageWorker::landed(std::uint64_t id, std::string_view reply) {
   if (it == jobs_.end()) return;  // cancelled meanwhile
   Callbacks c = std::move(it->second);
   jobs_.erase(it);
-  waiting_.erase(id);
   if (c.done) c.done(reply);
   if (on_landed) on_landed();
 }
@@ -86,7 +60,6 @@ void PageWorker::failed(std::uint64_t id, std::string_view why) {
   if (it == jobs_.end()) return;
   Callbacks c = std::move(it->second);
   jobs_.erase(it);
-  waiting_.erase(id);
   if (c.failed) c.failed(why);
   if (on_landed) on_landed();
 }

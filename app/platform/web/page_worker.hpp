@@ -1,9 +1,7 @@
 #pragma once
 // The page's side of its Web Worker (web/worker.js: a second instance of
 // poslab.wasm, started by web/page.js). Jobs go out as bytes with a kind
-// ("build": a figure or readouts, ranked — figures before readouts, both
-// before the rest — and a newer request for the same figure replacing one
-// not yet begun in its place in line; "lab_model": one of the lab's models,
+// ("build": a figure or readouts; "lab_model": one of the lab's models,
 // app/lessons/lab/screen.cpp, through ui::job_runner()) and come back
 // as bytes, through the callbacks given with them, on the page's one
 // thread between frames. The messages themselves are in web/worker.js.
@@ -16,7 +14,6 @@
 #include <cstdint>
 #include <functional>
 #include <map>
-#include <set>
 #include <string>
 #include <string_view>
 
@@ -37,20 +34,12 @@ class PageWorker final : public ui::RemoteBuilds, public ui::JobRunner {
   // figure cache then builds that figure in place). (ready and cancel are
   // JobRunner's too.)
   bool ready() const override { return ready_; }
-  std::uint64_t submit(std::string request, std::function<void(std::string_view reply)> land, int rank,
-                       std::uint64_t replaces) override;
+  std::uint64_t submit(std::string request, std::function<void(std::string_view reply)> land) override;
   void cancel(std::uint64_t id) override;
-  bool started(std::uint64_t id) const override;
   int in_flight() const override { return static_cast<int>(jobs_.size()); }
 
   // From web/page.js (through main_web.cpp's exports).
   void set_ready(bool ready);
-  /// Jobs in the order they were sent, none replaced, none ranked (the
-  /// worker as it was before issue 31's trailing work: the bench's `&fifo`,
-  /// to compare against).
-  void set_first_in_first_out(bool on) { fifo_ = on; }
-  /// The worker began job `id` (a newer request no longer replaces it).
-  void began(std::uint64_t id);
   void landed(std::uint64_t id, std::string_view reply);
   void progressed(std::uint64_t id, const ui::JobProgress& progress);
   void failed(std::uint64_t id, std::string_view why);
@@ -63,12 +52,7 @@ class PageWorker final : public ui::RemoteBuilds, public ui::JobRunner {
   std::function<void()> on_progress;
 
  private:
-  /// Posts a job (`replaces`: see submit); 0 when it could not be posted.
-  bool post(std::uint64_t id, const std::string& kind, const std::string& request, int rank, std::uint64_t replaces);
-
   bool ready_ = false;
-  bool fifo_ = false;
-  std::set<std::uint64_t> waiting_;  ///< jobs posted that the worker has not begun
   std::uint64_t next_id_ = 1;
   std::map<std::uint64_t, Callbacks> jobs_;
 };
