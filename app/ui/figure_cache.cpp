@@ -19,6 +19,8 @@ struct FigureCache::Build : Ticket, FigureResult {
   double worker_ms = 0;          ///< the build's own time in the page worker
   double land_ms = 0;            ///< the UI thread's time to take the worker's bytes in
   bool build_here = false;       ///< the worker could not send it: build it in place
+  /// The first frame that saw a move this build does not show (none: none yet).
+  std::optional<std::chrono::steady_clock::time_point> stale_after;
 };
 
 struct FigureCache::ReadoutsBuild : Ticket, ReadoutsResult {
@@ -119,6 +121,11 @@ FigureCache::Entry& FigureCache::get(const ViewDef& view, const FigureDef& def, 
   }
   // Out of date. While a build runs the figure shown stays; the next build
   // starts when it lands (dragging: the figure follows as fast as it builds).
+  const auto now = std::chrono::steady_clock::now();
+  if (e.version != 0 && !e.stale_since) e.stale_since = now;  // the move seen (take_trail_ms)
+  if (e.pending && !e.pending->stale_after && e.pending->revision != state.revision() &&
+      !(e.reads_known && still_current(e.reads, e.pending->revision, state)))
+    e.pending->stale_after = now;  // a move the build under way will not show
   if (!e.pending) start(e, key, view, def, state, tr, w, h);
   return e;
 }
@@ -292,6 +299,8 @@ void FigureCache::adopt(Entry& e, const AppState& state) {
   e.width = b.width, e.height = b.height;
   e.version = next_version_++;
   build_ms_.push_back(b.ms);
+  if (e.stale_since) trail_ms_.push_back(ms_since(*e.stale_since));
+  e.stale_since = b.stale_after;
   if (b.remote_job) worker_ms_.push_back(b.worker_ms), land_ms_.push_back(b.land_ms);
   // What the next build of this figure is expected to take: the build's own
   // time (over there, without the trip).
@@ -352,6 +361,8 @@ void FigureCache::wait_idle() {
 int FigureCache::remote_in_flight() const { return remote_ ? remote_->in_flight() : 0; }
 
 std::vector<double> FigureCache::take_build_ms() { return std::exchange(build_ms_, {}); }
+
+std::vector<double> FigureCache::take_trail_ms() { return std::exchange(trail_ms_, {}); }
 
 std::vector<double> FigureCache::take_worker_ms() { return std::exchange(worker_ms_, {}); }
 

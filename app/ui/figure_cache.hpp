@@ -22,9 +22,11 @@
 
 #include <imgui.h>
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -62,6 +64,9 @@ class FigureCache {
     std::uint64_t last_frame = 0;
     /// A build on the worker (the figure shown is older), or null.
     std::shared_ptr<Build> pending;
+    /// Since when the figure shown is out of date: the first frame after the
+    /// move it does not show yet (none: it is the state's, or a first build).
+    std::optional<std::chrono::steady_clock::time_point> stale_since;
     /// True while the figure shown is not the state's: a newer one is being built.
     bool updating() const { return pending != nullptr; }
     /// While an animation of a key it reads plays: the union of its ranges
@@ -126,6 +131,13 @@ class FigureCache {
   /// Wall milliseconds of every build since the last call (the bench: how
   /// long a figure trails the slider), then forgets them.
   std::vector<double> take_build_ms();
+  /// How far each figure taken in since the last call trailed the slider:
+  /// from the first frame after a move its figure did not show (the move
+  /// seen) to the frame that took in a figure showing that move or a later
+  /// one — queueing, building and landing included, on every side alike
+  /// (build_ms is a build's own run: on the desktop's thread not its wait in
+  /// line, in the page its trip too). Then forgets them.
+  std::vector<double> take_trail_ms();
   /// The page worker's own build times (without the trip) of the builds
   /// adopted since the last call.
   std::vector<double> take_worker_ms();
@@ -161,6 +173,7 @@ class FigureCache {
   std::uint64_t next_version_ = 1;
   int builds_ = 0;
   std::vector<double> build_ms_;
+  std::vector<double> trail_ms_;
   std::vector<double> worker_ms_;
   std::vector<double> land_ms_;
   std::pair<std::string, double> slowest_in_place_;

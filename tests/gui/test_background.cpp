@@ -557,6 +557,39 @@ TEST_CASE("page worker: any run of changes, lessons and steps ends on the state'
   check_caught_up_remote(b, worker);
 }
 
+TEST_CASE("page worker: how far a figure trails the slider counts from the move, not from its build's start") {
+  test::BlindApp b;
+  QueuedWorker worker;
+  b.app->figures().set_remote(&worker);
+  b.app->figures().set_wait_ms(0);
+  REQUIRE(b.state().select_view("relative"));
+  (void)b.state().go_to_step(-1);
+  b.frames(2);
+  check_caught_up_remote(b, worker);
+  (void)b.app->figures().take_trail_ms();
+  REQUIRE(b.state().set_param("clip", 8.0).empty());
+  b.frames(1);
+  int figures = 0;
+  for (const auto& j : worker.queue) figures += ui::decode_request(j.request).kind == ui::BuildRequest::Kind::figure;
+  REQUIRE(figures > 0);
+  // A second move while those are out: it waits for them, then for its own builds.
+  REQUIRE(b.state().set_param("clip", 9.0).empty());
+  b.frames(1);
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  worker.answer_all();
+  b.frames(1);  // clip 8's figures taken in; clip 9's builds sent
+  REQUIRE(worker.in_flight() > 0);
+  worker.answer_all();  // at once: these builds are quick, the move they show is 30 ms old
+  b.frames(1);
+  check_caught_up_remote(b, worker);
+  const std::vector<double> trailed = b.app->figures().take_trail_ms();
+  CHECK(trailed.size() == static_cast<std::size_t>(2 * figures));  // one per figure taken in that was behind
+  for (double ms : trailed) CHECK(ms >= 30);
+  // Nothing moved: nothing trails.
+  b.frames(2);
+  CHECK(b.app->figures().take_trail_ms().empty());
+}
+
 TEST_CASE("page worker: when it dies mid-build, nothing waits for ever: the page builds those figures itself") {
   test::BlindApp b;
   QueuedWorker worker;

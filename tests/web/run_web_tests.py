@@ -536,7 +536,8 @@ def worker_bench_checks(browser_path, base):
         print(f"      relative {key} at the maxima: with the worker p95 {w.get('p95', 0):.1f} ms, slowest frame "
               f"{w.get('max_frame', 0):.1f} ms, {w.get('frames_over_16_ms')} frames above 16 ms and "
               f"{w.get('frames_over_50_ms')} above 50 of {w.get('frames')}, slowest figure built in the frame "
-              f"{here.get('figure') or '-'} {here.get('ms', 0):.1f} ms; figure trails by p95 "
+              f"{here.get('figure') or '-'} {here.get('ms', 0):.1f} ms; figure trails the move by p95 "
+              f"{w.get('trail_ms', {}).get('p95', 0):.0f} ms, request to landing p95 "
               f"{w.get('figure_ms', {}).get('p95', 0):.0f} ms ({remote.get('builds')} built in the worker, p95 "
               f"{remote.get('build_p95', 0):.0f} ms there, taking them in {remote.get('landing_max', 0):.1f} ms at most); "
               f"in the frame p95 {p.get('p95', 0):.1f} ms, slowest {p.get('max_frame', 0):.1f} ms", flush=True)
