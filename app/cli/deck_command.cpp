@@ -5,6 +5,7 @@
 // field, the line and column), opening nothing.
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <array>
 #include <cstdio>
 
@@ -45,9 +46,15 @@ int check_deck(const DeckRequest& r, const Translator& tr) {
   std::filesystem::path source;
   const Deck deck = load_deck_named(r.deck, &source);
   const std::string name = source.empty() ? r.deck : source.filename().string();
+  // Each lesson once, in order (by name: a search in the joined text took
+  // "rope" for seen after "rope-2d" and left it out).
+  std::vector<std::string> seen;
   std::string lessons;
   for (const Scene& s : deck.scenes)
-    if (lessons.find(s.lesson) == std::string::npos) lessons += (lessons.empty() ? "" : ", ") + s.lesson;
+    if (std::find(seen.begin(), seen.end(), s.lesson) == seen.end()) {
+      seen.push_back(s.lesson);
+      lessons += (lessons.empty() ? "" : ", ") + s.lesson;
+    }
   const std::string line = tr.format(deck.scenes.size() == 1 ? "cli.deck_check_ok_one" : "cli.deck_check_ok",
                                      {{"deck", name}, {"count", std::to_string(deck.scenes.size())}, {"lessons", lessons}});
   write_output("", line + "\n");

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "app/common/utf8.hpp"
+
 namespace poslab::app {
 
 namespace {
@@ -40,6 +42,9 @@ std::string fill_sentence(std::string_view text, const Args& args) {
     if (arg != args.end()) out += arg->second;
     else out.append(text, open, close + 1 - open);
     i = close + 1;
+    // A value ending in a full-width mark brings its own space: "{method} 混合第"
+    // with YaRN（代码） reads "YaRN（代码）混合第", not "YaRN（代码） 混合第".
+    if (arg != args.end() && i < text.size() && text[i] == ' ' && utf8::ends_full_width(out)) ++i;
   }
   out.append(text, i);
   return out;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 
 namespace poslab::app {
 
@@ -47,6 +48,20 @@ std::optional<double> lesson_floor(std::string_view key, const core::Params& par
   return std::nullopt;
 }
 
+std::optional<double> lesson_ceiling(std::string_view key, const core::Params& params, double lo) {
+  // rope-2d: the key-only curve of score-shift is a cosine of period 2π/θ in
+  // the shift; the slider (and the figure drawn over it) reaches at least
+  // one period past its start, so at a small θ (period 39.3 tokens at θ = 0.16)
+  // the slider's end is the axis's end, not 20 against an axis to 36.
+  if (key == "shift") {
+    const double theta = params.real("theta"), reach = std::ceil(lo + 2 * std::numbers::pi / theta);  // a whole token: −2 … 38, not … 37.2699
+    const double last = 1e12 - std::max(params.real("m"), params.real("n"));  // rope_2d::shift_max
+    if (std::isfinite(reach)) return std::min(reach, last);
+    return last;
+  }
+  return std::nullopt;
+}
+
 std::pair<double, double> slider_range(const ParamSpec& spec, const core::Params& params) {
   double hi = spec.ui_max;
   if (!spec.ui_max_key.empty()) {
@@ -57,6 +72,8 @@ std::pair<double, double> slider_range(const ParamSpec& spec, const core::Params
   double lo = spec.ui_min;
   if (const std::optional<double> floor = lesson_floor(spec.key, params); floor && std::isfinite(*floor))
     lo = std::clamp(*floor, spec.ui_min, std::max(spec.ui_min, hi));
+  if (const std::optional<double> ceiling = lesson_ceiling(spec.key, params, lo); ceiling && std::isfinite(*ceiling))
+    hi = std::max(hi, *ceiling);
   return {lo, std::max(lo, hi)};
 }
 

@@ -32,7 +32,8 @@ double snap(const core::ParamSpec& spec, double value, bool pow2_steps);
 /// end lowered to the value of spec.ui_max_key when that is set and lower
 /// (head's slider runs 1..heads), and for an index into a count (row into
 /// grid_h, col into grid_w) to the count − 1; never below ui_min; the lower
-/// end raised to the lesson_floor when there is one.
+/// end raised to the lesson_floor when there is one and the upper end to
+/// the lesson_ceiling.
 std::pair<double, double> slider_range(const core::ParamSpec& spec, const core::Params& params);
 
 /// The range a slider shows for `value`: slider_range, widened to a value
@@ -56,6 +57,13 @@ std::string_view index_bound_key(std::string_view key);
 /// rope_2d::shift_min says). Its slider starts there, is never widened below
 /// it, and the panel shows a lower value as the one taken (“−20 → −2”).
 std::optional<double> lesson_floor(std::string_view key, const core::Params& params);
+
+/// The end a lesson's slider for `key` reaches at least, from the slider's
+/// start `lo`, when that follows other parameters, or empty: rope-2d's shift
+/// runs one period 2π/θ of the key-only cosine past its start (score-shift's
+/// x-axis is the slider's range, so the two never disagree), below the shift
+/// where a position would pass 10¹² (rope_2d::shift_max).
+std::optional<double> lesson_ceiling(std::string_view key, const core::Params& params, double lo);
 
 /// For pow2 sliders: the exponents k with 2^k inside ui_min..ui_max.
 int pow2_min_exponent(const core::ParamSpec& spec);

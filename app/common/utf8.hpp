@@ -20,6 +20,15 @@ inline char32_t decode(std::string_view s, std::size_t i, std::size_t& n) {
   return c;
 }
 
+/// True if `s` ends in a full-width closing mark (）」》：，；。、), whose glyph
+/// carries its own space: Chinese sets "（代码）· 论文" and "（代码）混合",
+/// not "（代码） · 论文" (fig::join_dot, fill_sentence).
+inline bool ends_full_width(std::string_view s) {
+  for (std::string_view mark : {"）", "」", "》", "：", "，", "；", "。", "、"})
+    if (s.ends_with(mark)) return true;
+  return false;
+}
+
 /// Appends `cp` to `out` as UTF-8 (1–4 bytes).
 inline void append(std::string& out, char32_t cp) {
   if (cp < 0x80) {

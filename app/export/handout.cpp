@@ -93,6 +93,10 @@ struct WordLine {
 /// ("$…$", plot/formula.hpp) set as they are on screen, never broken.
 std::vector<WordLine> lines_of(fig::Painter& p, const std::string& text, const fig::TextStyle& st, double width) {
   std::vector<WordLine> out;
+  // No text, no line: a scene without a question or answer reserved an empty
+  // line for each (a 16:9 slide lost ~60 of its 540 pt under the caption
+  // while its figure was drawn flat).
+  if (text.empty()) return out;
   std::size_t start = 0;
   while (start <= text.size()) {
     std::size_t end = text.find('\n', start);

@@ -136,7 +136,9 @@ class SvgPainter::Impl final : public fig::Painter {
       case fig::VAnchor::bottom: dy = -fe.descent; break;
     }
     const char* anchor = h == fig::Anchor::left ? "start" : h == fig::Anchor::center ? "middle" : "end";
-    std::string tag = "<text";
+    // xml:space: a run's own spaces stay (" · s = 8" after a formula's last
+    // glyph: SVG drops a leading space, and Chromium draws "1· s = 8").
+    std::string tag = "<text xml:space=\"preserve\"";
     if (rotated)
       tag += " transform=\"translate(" + num(at.x) + "," + num(at.y) + ") rotate(-90)\" x=\"0\" y=\"" + num(dy) + "\"";
     else
@@ -175,6 +177,10 @@ class SvgPainter::Impl final : public fig::Painter {
     std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" +
                       num(width_) + "\" height=\"" + num(height_) + "\" viewBox=\"0 0 " + num(width_) + " " +
                       num(height_) + "\"";
+    // Full-width punctuation keeps its em, as measured here and drawn in the
+    // PNG and PDF: Chromium trims "）：" by default (CSS text-spacing-trim), so
+    // "YaRN（代码）：" ended short of the formula placed after it, with a gap.
+    out += " style=\"text-spacing-trim:space-all\"";
     if (title_.empty() && description_.empty()) {
       out += ">\n";
     } else {

@@ -19,6 +19,7 @@
 #include <map>
 #include <numbers>
 
+#include "app/common/sentences.hpp"
 #include "app/common/text_wrap.hpp"
 #include "poslab/core/errors.hpp"
 
@@ -1832,7 +1833,7 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
 
 // [SECTION] Hover readouts
 
-std::string hover_readout(const Figure& f, const PlotLayout& L, Point px, double radius) {
+std::string hover_readout(const Figure& f, const PlotLayout& L, Point px, double radius, const ReadoutWords& words) {
   if (!L.plot.contains(px)) return {};
   const Series* best = nullptr;
   std::size_t best_i = 0;
@@ -1865,7 +1866,7 @@ std::string hover_readout(const Figure& f, const PlotLayout& L, Point px, double
     for (const ExtraColumn& e : best->extra)
       if (best_i < e.values.size())
         out += " · " + e.name + " = " + format_readout(e.values[best_i]) + (e.unit.empty() ? "" : " " + e.unit);
-    if (!best->name.empty()) out = best->name + ": " + out;
+    if (!best->name.empty()) out = fill_sentence(words.named, {{"name", best->name}, {"readout", out}});
     return plain_text(out);  // a tooltip's one line: formulas written out
   }
   const double x = L.from_px_x(px.x), y = L.from_px_y(px.y);
@@ -1886,7 +1887,7 @@ std::string hover_readout(const Figure& f, const PlotLayout& L, Point px, double
     const bool xc = h.is_matrix() || h.x_cells, yc = h.is_matrix() || h.y_cells;
     return plain_text((h.x_name.empty() ? f.x.label : h.x_name) + " " + coord(x, xc, h.x0, h.x1, h.cols) + " · " +
                       (h.y_name.empty() ? f.y.label : h.y_name) + " " + coord(y, yc, h.y0, h.y1, h.rows) + " · " +
-                      (h.value_name.empty() ? "value" : h.value_name) + " = " + format_readout(*v));
+                      (h.value_name.empty() ? words.value : h.value_name) + " = " + format_readout(*v));
   }
   return {};
 }

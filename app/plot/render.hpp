@@ -140,6 +140,13 @@ std::vector<Point> simplify_polyline(std::span<const Point> pts, double tol);
 /// "pair 37 · θ = 3.2e-4 · λ = 19,600 tokens". Empty when nothing is near.
 /// Formulas in names and labels are written out (fig::plain_text): it is one
 /// line of text for a tooltip.
-std::string hover_readout(const Figure& figure, const PlotLayout& layout, Point px, double radius = 12);
+/// `words`: the language's "{name}: {readout}" (zh "{name}：{readout}") and
+/// the word for a heatmap value without a name (ui.plot.readout_named, _value).
+struct ReadoutWords {
+  std::string named = "{name}: {readout}";
+  std::string value = "value";
+};
+std::string hover_readout(const Figure& figure, const PlotLayout& layout, Point px, double radius = 12,
+                          const ReadoutWords& words = {});
 
 }  // namespace poslab::app::fig

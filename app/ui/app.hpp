@@ -315,6 +315,10 @@ class App {
   int grid_columns_ = 1;                ///< the grid's columns last frame (↑ ↓ move by a row)
   std::vector<Pressed> queued_;         ///< the presenter view's buttons, run at the next frame
   std::uint64_t presenter_style_ = 0;   ///< the style_key_ the presenter's style was made for
+  /// The presenter's text and spacing × this: its window's height over the
+  /// projector's when smaller (a 720p laptop beside a 1080p projector), as
+  /// the shared atlas is baked for the projector.
+  float presenter_fit_ = 1.0f;
   std::uint64_t glyphs_deck_ = ~0ull;   ///< the deck revision whose texts the atlas was asked for
   std::uint64_t glyphs_toasts_ = 0;     ///< toasts pushed whose texts it was asked for
   std::vector<std::string> dropped_;  ///< files dropped since the last frame

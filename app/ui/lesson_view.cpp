@@ -702,14 +702,21 @@ void LessonView::hold_axes(FigureCache::Entry& e, const ViewDef& v, const Figure
   // seen gave: a curve sampled at other points between them peaks a hair
   // higher, and the axes must not creep on every frame (measured on rope's
   // m sweep: it grew on each of 100 frames without the margin).
-  auto widen = [](const fig::ViewRange& before, const fig::ViewRange& after) {
+  // The 5 % are taken on the axis as drawn: on a log axis in decades (in
+  // data units rope's frequencies, 10⁻⁴ … 10⁵ swept over b, lost 3·10⁴ below
+  // 10⁻⁴: the axis started at 10^0.5 and the θ curve was gone).
+  const fig::AxisScale xs = e.figure.x.scale, ys = e.figure.y.scale;
+  auto widen = [xs, ys](const fig::ViewRange& before, const fig::ViewRange& after) {
+    auto fx = [xs](double u) { return fig::axis_forward(u, xs); };
+    auto fy = [ys](double u) { return fig::axis_forward(u, ys); };
+    auto keep = [](double widened, double was) { return std::isfinite(widened) ? widened : was; };
     fig::ViewRange w = after;
-    const double dx = (after.x_max - after.x_min) * 0.05, dy = std::abs(after.y_max - after.y_min) * 0.05;
+    const double dx = (fx(after.x_max) - fx(after.x_min)) * 0.05, dy = std::abs(fy(after.y_max) - fy(after.y_min)) * 0.05;
     const double up = after.y_max >= after.y_min ? 1.0 : -1.0;  // a reversed y: bottom first
-    if (after.x_min < before.x_min) w.x_min -= dx;
-    if (after.x_max > before.x_max) w.x_max += dx;
-    if (up * (after.y_min - before.y_min) < 0) w.y_min -= up * dy;
-    if (up * (after.y_max - before.y_max) > 0) w.y_max += up * dy;
+    if (after.x_min < before.x_min) w.x_min = keep(fig::axis_inverse(fx(after.x_min) - dx, xs), after.x_min);
+    if (after.x_max > before.x_max) w.x_max = keep(fig::axis_inverse(fx(after.x_max) + dx, xs), after.x_max);
+    if (up * (after.y_min - before.y_min) < 0) w.y_min = keep(fig::axis_inverse(fy(after.y_min) - up * dy, ys), after.y_min);
+    if (up * (after.y_max - before.y_max) > 0) w.y_max = keep(fig::axis_inverse(fy(after.y_max) + up * dy, ys), after.y_max);
     return w;
   };
   if (e.hold_for != id) {

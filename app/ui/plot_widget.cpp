@@ -89,9 +89,11 @@ void PlotWidget::pan(ImVec2 delta) {
   view_ = r;
 }
 
-std::string PlotWidget::readout_at(const fig::Figure& figure, ImVec2 local) const {
+std::string PlotWidget::readout_at(const fig::Figure& figure, ImVec2 local, const Translator* tr) const {
   if (!recorded_) return {};
-  return fig::hover_readout(figure, layout_, {local.x, local.y});
+  fig::ReadoutWords words;
+  if (tr) words = {.named = (*tr)("ui.plot.readout_named"), .value = (*tr)("ui.plot.readout_value")};
+  return fig::hover_readout(figure, layout_, {local.x, local.y}, 12, words);
 }
 
 PlotAction PlotWidget::draw(const char* id, const fig::Figure& figure, std::uint64_t version, ImVec2 size,
@@ -175,7 +177,7 @@ PlotAction PlotWidget::draw(const char* id, const fig::Figure& figure, std::uint
   const bool in_plot = visible && hovered && env.hover && recorded_ && layout_.plot.contains({local.x, local.y});
   if (in_plot) {
     if (local.x != last_mouse_.x || local.y != last_mouse_.y) {
-      readout_ = readout_at(figure, local);
+      readout_ = readout_at(figure, local, env.tr);
       last_mouse_ = local;
     }
     const ImU32 hair = to_imgui(env.theme.text.with_alpha(0.6f));  // visible over heatmaps too

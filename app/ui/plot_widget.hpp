@@ -104,7 +104,7 @@ class PlotWidget {
   /// Pans by a mouse movement in pixels.
   void pan(ImVec2 delta);
   /// The readout at a point relative to the widget's top-left corner.
-  std::string readout_at(const fig::Figure& figure, ImVec2 local) const;
+  std::string readout_at(const fig::Figure& figure, ImVec2 local, const Translator* tr = nullptr) const;
   /// How many times the figure was laid out and recorded (cache tests).
   int layouts() const { return layouts_; }
   const FigureRecording& recording() const { return recording_; }

@@ -21,6 +21,7 @@
 
 #include "app/common/assets.hpp"
 #include "app/common/atomic_file.hpp"
+#include "app/common/fonts.hpp"
 #include "app/decks/deck.hpp"
 #include "app/export/figure_export.hpp"
 #include "app/export/table_writer.hpp"
@@ -142,6 +143,34 @@ TEST_CASE("SVG: well formed, text as text, heatmap embedded") {
   CHECK(svg.find("<text") != std::string::npos);
   CHECK(svg.find(">θ per pair</text>") != std::string::npos);
   CHECK(svg.find("data:image/png;base64,") != std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("SVG: a run's own spaces and full-width punctuation's em are kept as measured") {
+  // A formula's last glyph and the text after it are separate runs: SVG drops
+  // a run's leading space unless told (Chromium drew "1· s = 8"), and Chromium
+  // trims "）：" unless told (a gap after "YaRN（代码）：", before the formula).
+  fig::Figure f = sample_figure();
+  f.subtitle = "YaRN（代码）：$a = 0.1\\,\\ln s + 1$ · s = 8";
+  const fs::path dir = temp_dir();
+  app::ExportOptions o;
+  o.font_family = app::export_font_families("zh");
+  app::export_figure(f, app::ExportFormat::svg, dir / "f.svg", o);
+  const std::string svg = slurp(dir / "f.svg");
+  CHECK(xml_balanced(svg));
+  const std::size_t root = svg.find("<svg ");
+  REQUIRE(root != std::string::npos);
+  CHECK(svg.substr(root, svg.find('>', root) - root).find("style=\"text-spacing-trim:space-all\"") != std::string::npos);
+  int texts = 0, kept = 0;
+  for (std::size_t at = svg.find("<text"); at != std::string::npos; at = svg.find("<text", at + 1)) {
+    ++texts;
+    const std::string_view tag = std::string_view(svg).substr(at, svg.find('>', at) - at);
+    kept += tag.starts_with("<text xml:space=\"preserve\" ");
+  }
+  CHECK(texts > 10);
+  CHECK(kept == texts);
+  CHECK(svg.find("> · s = 8</text>") != std::string::npos);  // the run written with its leading space
+  CHECK(svg.find(">YaRN（代码）：</text>") != std::string::npos);
   fs::remove_all(dir);
 }
 

@@ -39,6 +39,7 @@
 #include "app/common/presets.hpp"
 #include "app/common/session.hpp"
 #include "app/common/json_input.hpp"
+#include "app/common/sentences.hpp"
 #include "app/decks/deck_messages.hpp"
 #include "app/export/figure_export.hpp"
 #include "app/export/sweep.hpp"
@@ -48,6 +49,7 @@
 #include "app/lessons/table.hpp"
 #include "app/model/model_config.hpp"
 #include "app/plot/formula.hpp"
+#include "app/plot/figure_text.hpp"
 #include "app_test_support.hpp"
 #include "core/core_test_support.hpp"
 #include "poslab/core/alibi.hpp"
@@ -970,4 +972,14 @@ TEST_CASE("a label and its text: one space after an ASCII colon, none after a fu
   CHECK(app::labelled("先猜一猜：", "会变吗？") == "先猜一猜：会变吗？");
   CHECK(app::labelled("答案：", "不会。") == "答案：不会。");
   CHECK(app::labelled("", "x") == "x");
+}
+
+TEST_CASE("zh: no ASCII space after a full-width mark where texts are joined (join_dot, a filled {value})") {
+  using poslab::app::fill_sentence;
+  CHECK(fill_sentence("{method} 混合第 {from}–{to} 对", {{"method", "YaRN（代码）"}, {"from", "21"}, {"to", "45"}}) ==
+        "YaRN（代码）混合第 21–45 对");
+  CHECK(fill_sentence("{method} 混合第", {{"method", "Llama 3"}}) == "Llama 3 混合第");  // Latin keeps its space
+  CHECK(fill_sentence("{a} · {b}", {{"a", "x"}, {"b", "y"}}) == "x · y");
+  CHECK(poslab::app::fig::join_dot({"YaRN（代码）", "YaRN（论文）", "d = 8"}) == "YaRN（代码）· YaRN（论文）· d = 8");
+  CHECK(poslab::app::fig::join_dot({"a", "", "b"}) == "a · b");
 }

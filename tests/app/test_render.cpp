@@ -16,6 +16,8 @@
 #include <optional>
 #include <set>
 
+#include "app/common/assets.hpp"
+#include "app/common/i18n.hpp"
 #include "app/plot/render.hpp"
 
 using namespace poslab::app::fig;
@@ -260,6 +262,17 @@ TEST_CASE("hover readout names the point with its extra columns") {
   const std::string r = hover_readout(f, L, {L.to_px_x(1), L.to_px_y(0.1) + 2});
   CHECK(r == "pair 1 · θ = 0.1 · λ = 62.8 tokens");
   CHECK(hover_readout(f, L, {L.to_px_x(1), L.to_px_y(0.5)}).empty());  // far from every point
+  // A named series: "name: readout", in Chinese with the full-width colon
+  // and no space after it (the window passes the language's words).
+  f.series[0].name = "频率 θ";
+  const Point at{L.to_px_x(1), L.to_px_y(0.1) + 2};
+  CHECK(hover_readout(f, L, at) == "频率 θ: pair 1 · θ = 0.1 · λ = 62.8 tokens");
+  for (const char* lang : {"en", "zh"}) {
+    const auto tr = poslab::app::Translator::load(poslab::app::assets_dir(), lang);
+    const ReadoutWords words{.named = tr("ui.plot.readout_named"), .value = tr("ui.plot.readout_value")};
+    CHECK(hover_readout(f, L, at, 12, words) ==
+          std::string("频率 θ") + (lang == std::string("zh") ? "：" : ": ") + "pair 1 · θ = 0.1 · λ = 62.8 tokens");
+  }
 }
 
 TEST_CASE("a heatmap's hover names the cell under the pointer as its axis labels it: cell (0, 0) is key 0 · query 0") {

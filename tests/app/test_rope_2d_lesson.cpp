@@ -91,6 +91,36 @@ TEST_CASE("rope-2d: figures carry core's numbers") {
   }
 }
 
+TEST_CASE("rope-2d: score-shift's x-axis is the shift slider's range, one period of the key-only cosine long at least") {
+  // Student review: "the shift slider runs −20 … 20, but the plot's x-axis
+  // runs from about −2 to 36" (θ small: the figure showed a whole period).
+  const core::ParamSpec& shift = core::param_spec("shift");
+  std::mt19937_64 rng(3012);
+  std::uniform_real_distribution<double> pos(0.0, 40.0), log_theta(std::log(0.01), std::log(3.14159));
+  for (int i = 0; i < 200; ++i) {
+    const double m = std::round(pos(rng)), n = std::round(pos(rng)), theta = std::exp(log_theta(rng));
+    core::Params p;
+    p.set("m", m), p.set("n", n), p.set("theta", theta);
+    CAPTURE(m);
+    CAPTURE(n);
+    CAPTURE(theta);
+    const auto [lo, hi] = app::slider_range(shift, p);
+    const double period = 2 * std::numbers::pi / theta;
+    CHECK(lo == std::max(shift.ui_min, -std::min(m, n)));
+    CHECK(hi == std::max(shift.ui_max, std::ceil(lo + period)));  // the end on a whole token
+    const auto f = lesson.figure("score-shift", p);
+    double x_lo = INFINITY, x_hi = -INFINITY;
+    for (const auto& s : f.series)
+      for (double x : s.x) x_lo = std::min(x_lo, x), x_hi = std::max(x_hi, x);
+    CHECK(x_lo == doctest::Approx(lo).epsilon(1e-12));
+    CHECK(x_hi == doctest::Approx(hi).epsilon(1e-12));
+    CHECK(x_hi - x_lo >= period * (1 - 1e-12));
+  }
+  // The steps' setting, θ = 0.5: −2 … 20 (period 12.6); θ = 0.16: −2 … 38, not −2 … 20 under an axis to 37.3.
+  CHECK(app::slider_range(shift, test::params({{"m", "5"}, {"n", "2"}, {"theta", "0.5"}})) == std::pair<double, double>{-2, 20});
+  CHECK(app::slider_range(shift, test::params({{"m", "5"}, {"n", "2"}, {"theta", "0.16"}})).second == 38);
+}
+
 TEST_CASE("rope-2d-shift table: one row per shift, the score column constant") {
   const app::TableDef* def = app::find_table("rope-2d-shift");
   REQUIRE(def != nullptr);

@@ -387,6 +387,9 @@ class Silent(Case):
                 run("deck", "check", os.path.join(steps, name), check=0)
         with_notes = self.write("n.json", deck([{"lesson": "rope", "notes": {"en": "say it slowly", "zh": "慢慢说"}}]))
         run("deck", "check", with_notes, check=0)
+        # Each lesson once, in order: "rope" after "rope-2d" is a lesson of its own.
+        p = run("deck", "check", self.write("l.json", deck([{"lesson": "rope-2d"}, {"lesson": "rope"}, {"lesson": "rope-2d"}])), check=0)
+        self.assertIn("3 scenes (rope-2d, rope)", p.stdout.decode())
 
 
 if __name__ == "__main__":

@@ -167,6 +167,15 @@ class Handouts(unittest.TestCase):
             self.assertEqual(p.returncode, 0, p.stderr)
             self.assertEqual(sorted(os.listdir(out)), ["two-01-rope.%s" % fmt, "two-02-alibi.%s" % fmt])
         self.assertEqual(png_size(self.path("png/two-01-rope.png")), (1920, 1080))
+        # A scene with a caption and no question: the figure takes the page
+        # down to its one line of words, which sit near the bottom (an empty
+        # question and answer reserved a line each: ~60 of 540 pt left blank).
+        import re
+        with open(self.path("svg/two-01-rope.svg"), encoding="utf-8") as f:
+            svg = f.read()
+        ys = {t: float(y) for y, t in re.findall(r'<text[^>]* y="([0-9.]+)"[^>]*>([^<]*)</text>', svg)}
+        self.assertIn("c", ys)
+        self.assertGreater(ys["c"], 540 * 0.85, "the caption's baseline on a 540 pt slide")
         # Without --page a PNG is a 16:9 slide too; --page a4 gives the handout's page.
         for page, size in ((None, (1920, 1080)), ("a4", (1684, 1191))):
             out = self.path("png-%s" % page)

@@ -583,6 +583,41 @@ TEST_CASE("an animation's axes hold the range of its whole sweep: they never re-
   CHECK_FALSE(e->widget.hold());
 }
 
+TEST_CASE("an animation's held axes widen in decades on a log axis: rope's frequencies swept over b keep the θ curve") {
+  // The 5 % margin was taken in data units: 5 % of 10⁵ below 10⁻⁴ is
+  // negative, and the held log axis started at 10^0.5 — the θ curve gone.
+  test::BlindApp b;
+  auto& st = b.state();
+  REQUIRE(st.select_view("rope"));
+  REQUIRE(st.go_to_step(-1).empty());
+  b.frames(2);
+  st.animation().choose("base", st.params());
+  st.animation().play();
+  b.frames(3);
+  ui::FigureCache::Entry* e = b.app->figures().find("rope", "frequencies");
+  REQUIRE(e != nullptr);
+  REQUIRE(e->figure.y.scale == app::fig::AxisScale::log);
+  REQUIRE(e->widget.hold().has_value());
+  for (int i = 0; i < 20; ++i) {
+    b.frames(1, 0.1);
+    const app::fig::ViewRange hold = *e->widget.hold();
+    CHECK(hold.y_min > 0);
+    double lowest = INFINITY, highest = 0;
+    for (const auto& s : e->figure.series)
+      for (double y : s.y) lowest = std::min(lowest, y), highest = std::max(highest, y);
+    CHECK(lowest >= hold.y_min);
+    CHECK(highest <= hold.y_max);
+    // The sweep's lowest θ, at its largest b: θ_{d/2−1} = b^{−(d−2)/d}; the
+    // room below it is a small share of the decades shown (the 5 % margin
+    // and the figure's own padding), not data units.
+    const double d = st.params().real("d"), b_hi = std::max(st.animation().config().from, st.animation().config().to);
+    const double sweep_lowest = std::pow(b_hi, -(d - 2) / d);
+    CHECK(hold.y_min <= sweep_lowest);
+    CHECK(std::log10(sweep_lowest / hold.y_min) < 0.1 * std::log10(hold.y_max / hold.y_min));
+  }
+  st.animation().clear();
+}
+
 // [SECTION] 10 The Deck window
 
 TEST_CASE("the Deck window writes what a deck file can: a short caption, question, answer, reveal, notes, animation") {

@@ -299,3 +299,42 @@ TEST_CASE("the presenter view on the real window: a second window, keys tapped o
   w.frames(3);
   CHECK(a.lecture());
 }
+
+TEST_CASE("the presenter view on a laptop screen smaller than the projector fits its window: top line and buttons inside") {
+  // A 1280 × 720 laptop beside a 1920 × 1080 projector, scaled to half
+  // (the atlas is baked for the projector's height: the presenter's text
+  // was as tall as the projector's, its timer ran past the right edge and
+  // its buttons below the bottom).
+  ::setenv("POSLAB_SCREENS", "640x360+0+0,960x540+640+0", 1);
+  struct Unset {
+    ~Unset() { ::unsetenv("POSLAB_SCREENS"); }
+  } unset;
+  RealWindow w;
+  if (!w.ok) return;
+  ui::App& a = *w.app;
+  app::Deck deck = test::ten_scenes();
+  deck.scenes[0].notes = {"Notes of scene 1.", ""};
+  REQUIRE(a.state().open_deck(deck, "ten.json").empty());
+  a.set_lecture(true);
+  a.set_presenter_view(true);
+  REQUIRE(a.presenter_view());
+  GLFWwindow* presenter = w.window->presenter_window();
+  REQUIRE(presenter != nullptr);
+  w.frames(20);
+  int pw = 0, ph = 0, mw = 0, mh = 0;
+  glfwGetWindowSize(presenter, &pw, &ph);
+  glfwGetWindowSize(w.window->glfw_window(), &mw, &mh);
+  CHECK(pw == 640);
+  CHECK(ph == 360);
+  CHECK(mw == 960);
+  CHECK(mh == 540);
+  const ui::PresenterView::Shown& shown = a.presenter_panel().shown();
+  CHECK(shown.notes == "Notes of scene 1.");
+  CHECK(shown.window.x == doctest::Approx(640));
+  CHECK(shown.window.y == doctest::Approx(360));
+  CHECK(shown.top_line_end.x > 0);
+  CHECK(shown.top_line_end.x <= shown.window.x);
+  CHECK(shown.buttons_end.y > shown.window.y / 2);
+  CHECK(shown.buttons_end.y <= shown.window.y);
+  CHECK(shown.buttons_end.x <= shown.window.x);
+}

@@ -21,6 +21,7 @@
 
 #include "app/plot/figure_text.hpp"
 #include "app/lessons/lesson.hpp"
+#include "app/common/slider_math.hpp"
 #include "app/lessons/rope_2d/setting.hpp"
 #include "poslab/core/rope.hpp"
 
@@ -180,15 +181,15 @@ Figure score_shift(const FigureContext& ctx) {
   const auto& tr = ctx.tr;
   const Setup s = setup(ctx.params);
   const double period = 2 * kPi / s.theta;
-  // The shifts the slider offers (−20 … 20), inside the allowed shifts of
-  // both curves (no position below 0: from −n at n = 2), with the current
-  // shift, and at least one period of the key-only cosine (θ small).
+  // The shifts the slider offers (slider_range: from −min(m, n), no position
+  // below 0, to 20 or one period of the key-only cosine past its start when θ
+  // is small), with the current shift: the x-axis is the slider's range.
   const double lo_allowed = std::max(shift_min(s.m, s.n), -s.n);
   const double hi_allowed = std::min(shift_max(s.m, s.n), kMaxPosition - s.n);
-  const core::ParamSpec& shift_spec = core::param_spec("shift");
-  double lo = std::max(lo_allowed, std::min(shift_spec.ui_min, s.shift));
-  double hi = std::min(hi_allowed, std::max(shift_spec.ui_max, s.shift));
-  if (hi - lo < period) hi = std::min(hi_allowed, lo + period), lo = std::max(lo_allowed, hi - period);
+  auto [lo, hi] = shown_slider_range(core::param_spec("shift"), ctx.params, s.shift);
+  lo = std::max(lo_allowed, lo), hi = std::min(hi_allowed, hi);
+  // Near position 10¹² the slider's end is past the last allowed shift: one period back from there.
+  if (hi - lo < period) lo = std::max(lo_allowed, hi - period);
   const int samples = std::clamp(static_cast<int>(4 * ctx.width), 200, 4000);
   Figure f;
   f.title = tr("rope-2d.score_shift.title");

@@ -102,7 +102,13 @@ int run_window(const WindowRequest& request) {
     options.restore_autosave = !request.fresh;
     options.background_figures = !screenshot;
     App app(*window, options);
-    if (std::string why = app.apply_request(deck_refusal.empty() ? request : without_deck(request)); !why.empty())
+    // `gui --presenter`: the presenter's window needs the main one attached
+    // and shown (placed on a screen) — asked for before, it was refused and
+    // only lecture mode came up. A screenshot renders it offscreen at once.
+    WindowRequest applied = deck_refusal.empty() ? request : without_deck(request);
+    const bool presenter_later = applied.presenter && !screenshot;
+    if (presenter_later) applied.presenter = false, applied.lecture = true;
+    if (std::string why = app.apply_request(applied); !why.empty())
       return cli::fail(kExitUsage, why);
     if (!deck_refusal.empty()) app.show_deck_refusal(request.deck, deck_refusal);
     window->attach(app);
@@ -124,6 +130,7 @@ int run_window(const WindowRequest& request) {
       return kExitOk;
     }
     window->show(app.settings(), assets / "icons" / "poslab-256.png");
+    if (presenter_later) app.set_presenter_view(true);
     // SIGTERM/SIGINT/SIGHUP close the window like its close button, so the
     // autosave below still runs (a second signal ends the process at once).
     const StopSignals stop([w = window.get()](int) { w->close_from_any_thread(); });

@@ -119,6 +119,10 @@ void Window::files_dropped(std::vector<std::string> paths) {
 
 void Window::detach() {
   if (!attached_) return;
+  // The App's presenter view first: its miniatures hold textures of the
+  // presenter's heatmap renderer, which close_presenter destroys (quitting
+  // with the presenter view open crashed in ~App, releasing them there).
+  if (app_ && presenter_) app_->set_presenter_view(false);
   close_presenter();
   glfwSetDropCallback(window_, nullptr);
   app_ = nullptr;

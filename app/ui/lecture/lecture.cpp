@@ -97,7 +97,15 @@ void App::draw_lecture(UiContext& ctx) {
     ImGui::SameLine();
     if (ImGui::SmallButton(a.playing() ? "■##lecture-play" : "▶##lecture-play")) a.toggle();
     ImGui::SameLine();
-    const std::string value = param_name(tr_, a.config().key) + " = " + fig::format_readout(a.value());
+    // The value the figure is drawn at: a paused animation that has not
+    // moved yet is at its start (b = 100) while the scene's figure still
+    // shows b = 10,000 — the chip said the first.
+    double shown = a.value();
+    try {
+      if (!a.playing()) shown = state_.params().real(a.config().key);
+    } catch (const core::InvalidParameter&) {
+    }
+    const std::string value = param_name(tr_, a.config().key) + " = " + fig::format_readout(shown);
     ImGui::ProgressBar(static_cast<float>(a.phase()), {std::max(180.0f * s, ImGui::CalcTextSize(value.c_str()).x + 16 * s), ImGui::GetFrameHeight() * 0.8f},
                        value.c_str());
   };

@@ -131,17 +131,26 @@ void App::presenter_before_frame() {
   ImGui::SetCurrentContext(presenter_context());
   ImGuiIO& io = ImGui::GetIO();
   io.FontDefault = fonts_.regular;  // the shared atlas, as the App baked it last
-  if (presenter_style_ != style_key_) {
+  // The atlas is baked for the projector's height: on a smaller laptop screen
+  // (720p beside a 1080p projector) the presenter's text and spacing shrink
+  // with its window, or its top line ran past the right edge and its buttons
+  // below the bottom. (Its last frame's size: the backend sets it in NewFrame.)
+  const float projector_h = lecture_base_ * kLectureHeightPerScale * content_scale(), own_h = io.DisplaySize.y;
+  const float fit = own_h > 0 && projector_h > own_h ? std::max(0.4f, own_h / projector_h) : 1.0f;
+  io.FontGlobalScale = fit;
+  if (presenter_style_ != style_key_ || presenter_fit_ != fit) {
     // The lecturer's screen is dark (a bright laptop in a dark hall glares);
     // the miniatures keep the projector's look.
-    apply_style("dark", ui_scale() * content_scale());
+    apply_style("dark", ui_scale() * content_scale() * fit);
     presenter_style_ = style_key_;
+    presenter_fit_ = fit;
   }
 }
 
 void App::draw_presenter(double dt) {
   (void)dt;
   UiContext ctx = context();
+  ctx.scale *= presenter_fit_;
   ctx.pal = palette("dark");
   ctx.plot.sink = &platform_.presenter_heatmaps();
   ctx.plot.hover = false;

@@ -114,6 +114,7 @@ void PresenterView::draw(UiContext& ctx, const PlotEnv& env, const LectureState&
     ImGui::TextUnformatted(times.c_str());
     ImGui::SameLine();
     if (ImGui::SmallButton(reset.c_str())) actions.push_back({Action::reset_timer, 0});
+    shown_.top_line_end = {ImGui::GetItemRectMax().x - vp->Pos.x, ImGui::GetItemRectMax().y - vp->Pos.y};
   }
   ImGui::Separator();
 
@@ -201,6 +202,8 @@ void PresenterView::draw(UiContext& ctx, const PlotEnv& env, const LectureState&
   button("ui.presenter.grid", Action::scene_grid);
   button(lecture.blank == Blank::black ? "ui.presenter.unblank" : "ui.presenter.blank", Action::blank_black);
   button("ui.presenter.close", Action::presenter_view);
+  shown_.buttons_end = {ImGui::GetItemRectMax().x - vp->Pos.x, ImGui::GetItemRectMax().y - vp->Pos.y};
+  shown_.window = vp->Size;
   ImGui::NewLine();
   ImGui::End();
 }

@@ -43,6 +43,9 @@ class PresenterView {
     std::string clock;     ///< "14:05"
     std::string elapsed;   ///< "12:34"
     bool now_drawn = false, next_drawn = false;  ///< the miniatures were drawn
+    /// The window's size and where its top line and its buttons end (pixels
+    /// from its top-left corner): inside it at any screen size.
+    ImVec2 window{0, 0}, top_line_end{0, 0}, buttons_end{0, 0};
   };
   const Shown& shown() const { return shown_; }
 
