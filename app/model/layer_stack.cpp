@@ -65,9 +65,8 @@ std::string layer_group_label(const LayerGroup& g, const Translator& tr) {
                           ? tr("model.layers.every")
                           : tr.format(g.indices.size() == 1 ? "model.layers.count_one" : "model.layers.count",
                                       {{"n", std::to_string(g.indices.size())}});
-  std::string label = encoding;
-  if (!attention.empty()) label += " · " + attention;
-  return label + " — " + count;
+  // join_dot: "无位置编码（NoPE）· 全局注意力", no ASCII space after a full-width mark.
+  return fig::join_dot({encoding, attention}) + " — " + count;
 }
 
 fig::Figure layer_stack_figure(const ModelReading& r, const Translator& tr) {

@@ -821,6 +821,9 @@ std::vector<std::string> chinese_style_problems(const std::string& text) {
     }
     if (c == U' ' && ((is_chinese_punct(prev) && is_word(next)) || (is_word(prev) && is_chinese_punct(next))))
       out.push_back("a space next to Chinese punctuation: " + around(i));
+    // "（线性缩放） · d": a full-width mark already carries its own space (join_dot writes "）· ").
+    if (c == U' ' && next == U'·' && std::u32string_view(U"，。：；、！？（）《》").find(prev) != std::u32string_view::npos)
+      out.push_back("a space between Chinese punctuation and · (write \"）· \"): " + around(i));
     if ((is_han(prev) && is_latin_or_digit(c)) || (is_latin_or_digit(prev) && is_han(c)))
       out.push_back("no space between Chinese and Latin or a number: " + around(i));
     // "10 000": a space inside a number is a place to break the line.
@@ -915,7 +918,7 @@ TEST_CASE("i18n: the Chinese style check sees each problem") {
   for (const char* bad : {"位置编码, 旋转", "注意：d = 4:第", "两个 “the”", "（ 单位", "第 1对", "d维", "b = 10 000 时",
                           "低于 1 %", "频率底数", "分量对下标", "打乱后的热图", "带种子的 q", "n − m（键 − 查询）",
                           "扩展后的长程衰减", "YaRN（HF）", "方法 seed", "与原始笔记对比", "Dai et al. 2019",
-                          "第 1、3、……、95 个", "相邻 token 近了 8 倍"}) {
+                          "第 1、3、……、95 个", "相邻 token 近了 8 倍", "（线性缩放） · d"}) {
     CAPTURE(bad);
     CHECK(chinese_style_problems(bad).size() == 1);
   }
