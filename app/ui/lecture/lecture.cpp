@@ -288,7 +288,18 @@ void LessonView::lecture_page(UiContext& ctx, float height, const std::function<
   auto drawn_width = [&](float w, float h) { return std::min(w, aspect * h); };
   const float above_w = drawn_width(width, plot_above);
   const float beside_w = drawn_width(width - column_w - ImGui::GetStyle().ItemSpacing.x, column_h);
-  const bool beside = !words.empty() && width > height && plot_above < kPlotShare * screen_h && beside_w > above_w * 1.04f;
+  // A curve above would be a strip: tick labels, axis titles and a legend row
+  // take about three lines of the box, and what is left for the data is under
+  // 35 % of the screen while beside gives it half as much again — a long step
+  // at 1024×768 (layer-mix step 6 drew its curve 100 px high, half the screen
+  // beside it unused). A heatmap keeps the rule above (its colour bar and
+  // cell numbers take width, not height: why-position step 3).
+  const bool curves = built && built->figure.heatmaps.empty();
+  const float chrome_h = 3 * ImGui::GetTextLineHeightWithSpacing();
+  const bool strip = curves && plot_above - chrome_h < 0.35f * screen_h &&
+                     column_h - chrome_h > 1.5f * std::max(plot_above - chrome_h, 1.0f);
+  const bool beside = !words.empty() && width > height && plot_above < kPlotShare * screen_h &&
+                      (beside_w > above_w * 1.04f || strip);
   if (!beside && !words.empty()) {
     const float start = draw_words(0);
     // The answer's room, kept while it is hidden.
