@@ -889,6 +889,48 @@ std::vector<std::pair<std::string, std::string>> chinese_texts() {
   return out;
 }
 
+/// Every English text a user reads: translations, the guided steps, the
+/// notation card, the built-in decks.
+std::vector<std::pair<std::string, std::string>> english_texts() {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& entry : texts("en")) out.emplace_back("i18n " + entry.first, entry.second);
+  auto scenes = [&](const std::string& where, const app::Deck& deck) {
+    for (std::size_t k = 0; k < deck.scenes.size(); ++k) {
+      const app::Scene& s = deck.scenes[k];
+      const std::string at = where + " " + std::to_string(k + 1) + " ";
+      out.emplace_back(at + "caption", s.caption.en);
+      out.emplace_back(at + "question", s.question.en);
+      out.emplace_back(at + "answer", s.answer.en);
+    }
+  };
+  for (const app::ViewDef& v : app::view_defs())
+    if (const app::Deck* steps = app::lesson_steps(v.id)) scenes("steps " + std::string(v.id), *steps);
+  for (const app::NotationEntry& e : app::load_notation(app::assets_dir())) out.emplace_back("notation " + e.symbol, e.en);
+  for (const auto& deck : app::builtin_decks()) scenes("deck " + deck.first, deck.second);
+  return out;
+}
+
+TEST_CASE("i18n: English texts group digits with commas, never a space (a line may break at a space: \"10 ⏎ 000\")") {
+  const auto all = english_texts();
+  CHECK(all.size() > 1000);
+  auto grouped_by_space = [](const std::string& t) {
+    for (std::size_t i = 1; i + 3 < t.size(); ++i)
+      if (t[i] == ' ' && std::isdigit(static_cast<unsigned char>(t[i - 1])) && std::isdigit(static_cast<unsigned char>(t[i + 1])) &&
+          std::isdigit(static_cast<unsigned char>(t[i + 2])) && std::isdigit(static_cast<unsigned char>(t[i + 3])) &&
+          (i + 4 == t.size() || !std::isdigit(static_cast<unsigned char>(t[i + 4]))))
+        return true;
+    return false;
+  };
+  CHECK(grouped_by_space("b = 10 000."));
+  CHECK(grouped_by_space("1 000 000"));
+  CHECK_FALSE(grouped_by_space("b = 10,000, d = 128 and 2 1234"));
+  for (const auto& [where, text] : all) {
+    CAPTURE(where);
+    CAPTURE(text);
+    CHECK_FALSE(grouped_by_space(text));
+  }
+}
+
 TEST_CASE("i18n: every step and notation text has its Chinese") {
   std::size_t steps = 0;
   for (const app::ViewDef& v : app::view_defs()) {
