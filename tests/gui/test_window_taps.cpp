@@ -239,26 +239,41 @@ TEST_CASE("the ten-scene deck across five lessons on the real window, 5 ms taps:
   CHECK_FALSE(a.lecture());
 }
 
-TEST_CASE("the presenter view on the real window: a second window, keys tapped on it drive the projector; two screens, one each") {
-  // One X screen of 1600 × 1000 split into two "monitors" (POSLAB_SCREENS,
-  // docs/CONTRACT.md): GLFW sees one output on Xvfb.
-  ::setenv("POSLAB_SCREENS", "800x600+0+0,800x600+800+0", 1);
-  struct Unset {
-    ~Unset() { ::unsetenv("POSLAB_SCREENS"); }
-  } unset;
+/// The presenter view on a real window over two "monitors" of one X screen
+/// (POSLAB_SCREENS, docs/CONTRACT.md: GLFW sees one output on Xvfb): `screens`
+/// set for the window's life, the ten-scene deck open in lecture mode with
+/// `notes` on scene `noted`, the presenter's window open and drawn.
+struct PresenterOnScreens {
+  struct Env {
+    explicit Env(const char* screens) { ::setenv("POSLAB_SCREENS", screens, 1); }
+    ~Env() { ::unsetenv("POSLAB_SCREENS"); }
+  } env;
   RealWindow w;
+  app::Deck deck = test::ten_scenes();
+  GLFWwindow* presenter = nullptr;
+
+  PresenterOnScreens(const char* screens, std::size_t noted, const char* notes) : env(screens) {
+    if (!w.ok) return;
+    deck.scenes[noted].notes = {notes, ""};
+    REQUIRE(w.app->state().open_deck(deck, "ten.json").empty());
+    w.app->set_lecture(true);
+    w.app->set_presenter_view(true);
+    REQUIRE(w.app->presenter_view());
+    presenter = w.window->presenter_window();
+    REQUIRE(presenter != nullptr);
+    w.frames(20);
+  }
+};
+
+TEST_CASE("the presenter view on the real window: a second window, keys tapped on it drive the projector; two screens, one each") {
+  // One X screen of 1600 × 1000 split into two monitors.
+  PresenterOnScreens p("800x600+0+0,800x600+800+0", 1, "Notes of scene 2.");
+  RealWindow& w = p.w;
   if (!w.ok) return;
   ui::App& a = *w.app;
   ui::AppState& st = a.state();
-  app::Deck deck = test::ten_scenes();
-  deck.scenes[1].notes = {"Notes of scene 2.", ""};
-  REQUIRE(st.open_deck(deck, "ten.json").empty());
-  a.set_lecture(true);
-  a.set_presenter_view(true);
-  REQUIRE(a.presenter_view());
-  GLFWwindow* presenter = w.window->presenter_window();
-  REQUIRE(presenter != nullptr);
-  w.frames(20);
+  const app::Deck& deck = p.deck;
+  GLFWwindow* presenter = p.presenter;
   // The projector on the second screen, the presenter view on the first (the primary: the laptop's).
   int px = -1, py = -1, mx = -1, my = -1, pw = 0, ph = 0;
   glfwGetWindowPos(presenter, &px, &py);
@@ -305,22 +320,11 @@ TEST_CASE("the presenter view on a laptop screen smaller than the projector fits
   // (the atlas is baked for the projector's height: the presenter's text
   // was as tall as the projector's, its timer ran past the right edge and
   // its buttons below the bottom).
-  ::setenv("POSLAB_SCREENS", "640x360+0+0,960x540+640+0", 1);
-  struct Unset {
-    ~Unset() { ::unsetenv("POSLAB_SCREENS"); }
-  } unset;
-  RealWindow w;
+  PresenterOnScreens p("640x360+0+0,960x540+640+0", 0, "Notes of scene 1.");
+  RealWindow& w = p.w;
   if (!w.ok) return;
   ui::App& a = *w.app;
-  app::Deck deck = test::ten_scenes();
-  deck.scenes[0].notes = {"Notes of scene 1.", ""};
-  REQUIRE(a.state().open_deck(deck, "ten.json").empty());
-  a.set_lecture(true);
-  a.set_presenter_view(true);
-  REQUIRE(a.presenter_view());
-  GLFWwindow* presenter = w.window->presenter_window();
-  REQUIRE(presenter != nullptr);
-  w.frames(20);
+  GLFWwindow* presenter = p.presenter;
   int pw = 0, ph = 0, mw = 0, mh = 0;
   glfwGetWindowSize(presenter, &pw, &ph);
   glfwGetWindowSize(w.window->glfw_window(), &mw, &mh);
