@@ -272,6 +272,62 @@ TEST_CASE("lab: copy and reverse batches hold the task and score only the answer
   }
 }
 
+TEST_CASE("lab: copy trains on batches of one length, every length 1..L about equally often") {
+  for (Task task : {Task::copy, Task::reverse}) {
+    LabConfig c = default_lab_config(task);
+    c.encoding = Encoding::nope;
+    const LabRun run(c);
+    const int L = c.train_length, steps = 800;
+    std::vector<int> seen(static_cast<std::size_t>(L + 1), 0);
+    for (int s = 0; s < steps; ++s) {
+      const Batch b = run.training_batch(s);
+      REQUIRE(b.B == c.batch);
+      REQUIRE(b.T % 2 == 0);
+      const int n = b.T / 2;  // as long as its rows: no padding
+      REQUIRE(n >= 1);
+      REQUIRE(n <= L);
+      for (int row = 0; row < b.B; ++row) {  // every row scores its n answers and sits at positions 0..2n−1
+        double answers = 0;
+        for (int t = 0; t < b.T; ++t) {
+          const std::size_t i = static_cast<std::size_t>(row) * static_cast<std::size_t>(b.T) + static_cast<std::size_t>(t);
+          answers += b.weights[i];
+          CHECK(b.positions[i] == t);
+        }
+        CHECK(answers == n);
+      }
+      ++seen[static_cast<std::size_t>(n)];
+    }
+    // uniform: each n expected 100 times of 800, σ ≈ 9.4; ±40 is beyond 4σ
+    for (int n = 1; n <= L; ++n) {
+      CAPTURE(n);
+      CHECK(std::abs(seen[static_cast<std::size_t>(n)] - steps / L) <= 40);
+    }
+    CHECK(run.training_batch(17).tokens == run.training_batch(17).tokens);  // a step's batch is a function of the step
+  }
+}
+
+TEST_CASE("lab: a copy step's FLOPs are the mean over its lengths; lm's are those of its one length") {
+  for (Task task : {Task::copy, Task::lm}) {
+    const LabConfig c = default_lab_config(task);
+    const double B = c.batch, C = c.width, V = c.shape().vocab, layers = c.layers;
+    // Independently: the products of one step with T tokens per row, counted
+    // as multiply-adds × 2, forward + backward (= 3 × forward).
+    auto step = [&](double T) {
+      const double N = B * T;
+      const double per_layer = 2 * N * C * (3 * C) + 2 * N * C * C + 2 * N * C * (4 * C) + 2 * N * (4 * C) * C +
+                               2 * B * T * T * C * 2;  // q·kᵀ and a·v over all heads
+      return 3 * (layers * per_layer + 2 * N * C * V);
+    };
+    double expected = 0;
+    if (task == Task::lm) {
+      expected = step(c.train_length);
+    } else {
+      for (int n = 1; n <= c.train_length; ++n) expected += step(2.0 * n) / c.train_length;
+    }
+    CHECK(training_step_flops(c) == doctest::Approx(expected).epsilon(1e-12));
+  }
+}
+
 TEST_CASE("lab: the same config gives bit-identical weights, losses and evaluations; another seed does not") {
   LabConfig c = tiny_lab(Task::copy, 4, 6, 8, 6, 8, Encoding::t5);
   LabRun a(c), b(c);

@@ -95,7 +95,8 @@ LabConfig default_lab_config(Task task);
 
 /// Multiply-adds of one training step ×2 (forward + backward), counting the
 /// matrix products only (linear layers, attention's q·kᵀ and a·v) — the FLOP
-/// count a GFLOP/s figure divides by.
+/// count a GFLOP/s figure divides by. copy/reverse: the mean step (each step
+/// draws its own input length).
 double training_step_flops(const LabConfig& config);
 
 struct LabEvaluation {
@@ -169,6 +170,10 @@ class LabRun {
   void restore(std::span<const float> weights, std::vector<float> losses);
   /// Adam's learning rate at step `step` (0-based): warm-up, then cosine.
   double learning_rate_at(int step) const;
+  /// The batch step `step` (0-based) trains on: lm — `batch` sequences of L
+  /// tokens; copy/reverse — `batch` inputs of one length n, uniform in 1..L,
+  /// drawn anew each step.
+  Batch training_batch(int step) const;
 
   /// The task's floor: lm — the entropy rate (nats/token); copy/reverse — 1.
   double floor() const;
@@ -203,7 +208,6 @@ class LabRun {
   bool restore(std::string_view bytes, std::string* why = nullptr);
 
  private:
-  Batch training_batch(int step) const;
   /// Evaluation inputs of one length (copy: n = length; lm: the whole set).
   Batch eval_batch(int length, int first, int count) const;
   void apply_extension(Extension extension, double factor, int seq_len);
