@@ -113,10 +113,14 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
         document.body.dataset.worker = 'ready';
         Module._poslab_worker_ready(1);
         labDispatch();
+        if (!figureHelper) startFigureHelper();
       } else if (m.type === 'died') {
         workerDied(String(m.message));
       } else {
-        if (m.type === 'done' || m.type === 'failed') labFreed(started, m.id);
+        if (m.type === 'done' || m.type === 'failed') {
+          labFreed(started, m.id);
+          mainBuilds.delete(m.id);
+        }
         deliver(m);
       }
     };
@@ -147,9 +151,83 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
     labMainDied();
     worker = null;
     jobs.clear();
+    mainBuilds.clear();
+    if (figureHelper) figureHelper.jobs.clear();  // failed below with the rest; the helper stays
     document.body.dataset.worker = 'stopped';
     Module.ccall('poslab_worker_died', null, ['string'], [why]);
     if (workerStarts < 3) setTimeout(startWorker, 1000);  // once more, then the page builds alone
+  }
+
+  // ---- a second worker for figures (issue 31)
+  //
+  // At the largest sizes one slider move rebuilds every figure of a lesson
+  // (ALiBi's 256 heads: six figures of 30–70 ms each in the worker), and in
+  // one worker each waits for the others: the last trails the slider by the
+  // sum. Where the browser reports two cores or more, a second worker (the
+  // same worker.js) takes figures too: each "build" job goes to the one with
+  // fewer jobs in hand (the page's worker counting a model it trains), so two
+  // figures build at once, as the desktop's figures would on two threads.
+  // Started once the page's worker is up (the page's own start comes first);
+  // not in an embed (one figure) nor in the in-place bench. It holds no state:
+  // a figure request carries everything it reads (app/ui/remote_builds.hpp).
+  // If it fails, the jobs it held go to the page's worker (a copy of each
+  // request is kept while it builds: a few hundred bytes), and from then on
+  // every figure does.
+  let figureHelper = null;     // {w, ready, jobs: Map id → request bytes}
+  const mainBuilds = new Set();  // "build" ids the page's worker has in hand
+
+  function startFigureHelper() {
+    if (EMBED || Math.floor(+navigator.hardwareConcurrency || 1) < 2) return;
+    let w;
+    try {
+      w = new Worker('worker.js');
+    } catch (e) {
+      return;
+    }
+    const helper = {w, ready: false, jobs: new Map()};
+    figureHelper = helper;
+    w.onmessage = (e) => {
+      const m = e.data || {};
+      if (m.type === 'ready') {
+        helper.ready = true;
+        document.body.dataset.figureWorkers = '2';
+      } else if (m.type === 'died') {
+        figureHelperDied(helper, String(m.message));
+      } else {
+        if (m.type === 'done' || m.type === 'failed') helper.jobs.delete(m.id);
+        deliver(m);
+      }
+    };
+    w.onerror = (e) => figureHelperDied(helper, e && e.message ? e.message : 'the worker failed to start');
+  }
+
+  function figureHelperDied(helper, why) {
+    console.warn('poslab: the second figure worker stopped: ' + why);
+    helper.w.terminate();
+    if (figureHelper === helper) figureHelper = null;  // not started again: the page's worker builds alone
+    document.body.dataset.figureWorkers = '1';
+    const held = [...helper.jobs];
+    helper.jobs.clear();
+    for (const [id, bytes] of held) {
+      if (!jobs.has(id)) continue;  // cancelled or answered meanwhile
+      if (worker) postBuild(id, 'build', bytes);
+      else if (jobs.delete(id)) Module.ccall('poslab_worker_failed', null, ['number', 'string'], [id, why]);
+    }
+  }
+
+  // A figure or readouts job ("build") to the worker with fewer in hand;
+  // any other kind to the page's worker.
+  function postBuild(id, kind, bytes) {
+    const helper = figureHelper && figureHelper.ready ? figureHelper : null;
+    const mainLoad = mainBuilds.size + (labMainJob ? 1 : 0);
+    const message = {type: 'job', id, kind, request: bytes.buffer};
+    if (helper && kind === 'build' && helper.jobs.size < mainLoad) {
+      helper.jobs.set(id, bytes.slice());
+      helper.w.postMessage(message, [bytes.buffer]);
+    } else {
+      mainBuilds.add(id);
+      worker.postMessage(message, [bytes.buffer]);
+    }
   }
 
   // ---- the lab's models: trained in several workers at once (issue 26)
@@ -503,13 +581,18 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
       if (!worker) return false;
       jobs.add(id);
       if (kind === 'lab_model') return labPost(id, bytes);
-      worker.postMessage({type: 'job', id, kind, request: bytes.buffer}, [bytes.buffer]);
+      postBuild(id, kind, bytes);
       return true;
     },
 
     cancelJob(id) {
       if (!worker || !jobs.delete(id)) return;
-      if (!labCancel(id)) worker.postMessage({type: 'cancel', id});
+      if (figureHelper && figureHelper.jobs.delete(id)) {
+        figureHelper.w.postMessage({type: 'cancel', id});
+      } else if (!labCancel(id)) {
+        mainBuilds.delete(id);
+        worker.postMessage({type: 'cancel', id});
+      }
     },
 
     site(what) {
