@@ -163,10 +163,14 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
   // At the largest sizes one slider move rebuilds every figure of a lesson
   // (ALiBi's 256 heads: six figures of 30–70 ms each in the worker), and in
   // one worker each waits for the others: the last trails the slider by the
-  // sum. Where the browser reports two cores or more, a second worker (the
-  // same worker.js) takes figures too: each "build" job goes to the one with
-  // fewer jobs in hand (the page's worker counting a model it trains), so two
+  // sum. Where the browser reports three cores or more, a second worker (the
+  // same worker.js) takes figures too: each figure keeps to one of the two
+  // (below, "figureLane"), the figures of a lesson spread over both, so two
   // figures build at once, as the desktop's figures would on two threads.
+  // Not with two cores: the page and two busy workers on two cores slowed
+  // the page's frames (decay's log_x at the maxima: frame p95 13–15 → 16–17
+  // ms, docs/PERFORMANCE.md), while each worker with a core of its own only
+  // gains. The bench can ask for one or two (#bench…&figure-workers=N).
   // Started once the page's worker is up (the page's own start comes first);
   // not in an embed (one figure) nor in the in-place bench. It holds no state:
   // a figure request carries everything it reads (app/ui/remote_builds.hpp).
@@ -176,15 +180,21 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
   let figureHelper = null;     // {w, ready, jobs: Map id → request bytes}
   const mainBuilds = new Set();  // "build" ids the page's worker has in hand
 
+  function figureWorkers() {
+    const asked = BENCH && /&figure-workers=([12])\b/.exec(BENCH[2] || '');
+    if (asked) return +asked[1];
+    return Math.floor(+navigator.hardwareConcurrency || 1) >= 3 ? 2 : 1;
+  }
+
   function startFigureHelper() {
-    if (EMBED || Math.floor(+navigator.hardwareConcurrency || 1) < 2) return;
+    if (EMBED || figureWorkers() < 2) return;
     let w;
     try {
       w = new Worker('worker.js');
     } catch (e) {
       return;
     }
-    const helper = {w, ready: false, jobs: new Map()};
+    const helper = {w, ready: false, jobs: new Map(), built: 0};
     figureHelper = helper;
     w.onmessage = (e) => {
       const m = e.data || {};
@@ -195,6 +205,7 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
         figureHelperDied(helper, String(m.message));
       } else {
         if (m.type === 'done' || m.type === 'failed') helper.jobs.delete(m.id);
+        if (m.type === 'done') document.body.dataset.figureHelperBuilt = String(++helper.built);  // for tests/web
         deliver(m);
       }
     };
@@ -205,6 +216,7 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
     console.warn('poslab: the second figure worker stopped: ' + why);
     helper.w.terminate();
     if (figureHelper === helper) figureHelper = null;  // not started again: the page's worker builds alone
+    figureLane.clear();
     document.body.dataset.figureWorkers = '1';
     const held = [...helper.jobs];
     helper.jobs.clear();
@@ -215,13 +227,43 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
     }
   }
 
-  // A figure or readouts job ("build") to the worker with fewer in hand;
-  // any other kind to the page's worker.
+  // Which figure a build request is for: the view and figure ids at its head
+  // (app/ui/remote_builds.cpp, encode_request: "PLQ1", the kind byte, then
+  // each id as a little-endian u32 length and its bytes); '' if not one.
+  function buildTarget(bytes) {
+    try {
+      if (bytes.length < 13 || bytes[0] !== 0x50 || bytes[1] !== 0x4c || bytes[2] !== 0x51 || bytes[3] !== 0x31) return '';
+      const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      const at = 9 + v.getUint32(5, true);
+      const text = new TextDecoder();
+      return text.decode(bytes.subarray(9, at)) + '#' + text.decode(bytes.subarray(at + 4, at + 4 + v.getUint32(at, true)));
+    } catch (e) {
+      return '';
+    }
+  }
+
+  // Each figure keeps to the worker it first went to: a worker remembers the
+  // curves it computed (the decay lesson's memos), so the same figure built
+  // in the other would compute them again. A figure is placed, once both
+  // workers are up, on the one with fewer jobs in hand (the page's worker
+  // counting a model it trains): the figures of one lesson spread over both.
+  const figureLane = new Map();  // buildTarget → 'helper' or 'main'
+
+  // A figure or readouts job ("build") to its worker; any other kind to the
+  // page's worker.
   function postBuild(id, kind, bytes) {
     const helper = figureHelper && figureHelper.ready ? figureHelper : null;
-    const mainLoad = mainBuilds.size + (labMainJob ? 1 : 0);
     const message = {type: 'job', id, kind, request: bytes.buffer};
-    if (helper && kind === 'build' && helper.jobs.size < mainLoad) {
+    let lane = 'main';
+    if (helper && kind === 'build') {
+      const target = buildTarget(bytes);
+      lane = figureLane.get(target);
+      if (!lane) {
+        lane = helper.jobs.size < mainBuilds.size + (labMainJob ? 1 : 0) ? 'helper' : 'main';
+        if (target) figureLane.set(target, lane);
+      }
+    }
+    if (lane === 'helper') {
       helper.jobs.set(id, bytes.slice());
       helper.w.postMessage(message, [bytes.buffer]);
     } else {
@@ -652,7 +694,8 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
     // With the worker: once it is up (30 s at most; without it the report says "in the frame").
     const started = performance.now();
     const whenReady = () => {
-      if (inPlace || document.body.dataset.worker === 'ready' || !worker || performance.now() - started > 30000) begin();
+      const up = document.body.dataset.worker === 'ready' && (figureWorkers() < 2 || document.body.dataset.figureWorkers === '2');
+      if (inPlace || up || !worker || performance.now() - started > 30000) begin();
       else setTimeout(whenReady, 50);
     };
     whenReady();

@@ -69,7 +69,8 @@ def worker_main(args):
     # The page at the maxima alone (the targets are about them), then natively the
     # same lessons' frames (--view: no exports, kernels or deck), right after.
     load_before = os.getloadavg()
-    web = web_report(pathlib.Path(args.site), args.view, "&max")
+    web = web_report(pathlib.Path(args.site), args.view,
+                     "&max" + (f"&figure-workers={args.figure_workers}" if args.figure_workers else ""))
     views = args.view or list(web.get("frame_ms", {}))
     native = json.loads(subprocess.run([args.native, "bench", "--json"] + [a for v in views for a in ("--view", v)],
                                        capture_output=True, text=True, check=True).stdout)
@@ -117,6 +118,8 @@ def main():
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--worker", action="store_true", help="the page with its worker at the maxima (issue 31)")
     ap.add_argument("--view", action="append", default=[], help="these lessons alone (repeatable)")
+    ap.add_argument("--figure-workers", type=int, choices=(1, 2),
+                    help="--worker: the page's figure workers (default: the page's own choice, 2 from 3 cores)")
     args = ap.parse_args()
     if args.worker:
         worker_main(args)

@@ -514,16 +514,31 @@ def worker_bench_checks(browser_path, base):
     the cache remembered the slow builds of figures sharing a memo). tests/bench/web_bench.py --worker
     measures every key against native (docs/PERFORMANCE.md)."""
     import cdp  # tests/web/cdp.py
-    reports = {}
-    for mode in ("", "&in-place"):
+    reports, helper = {}, {}
+    for mode in ("", "&in-place", "&figure-workers=2"):
         b = cdp.Browser(browser_path, 1280, 800)
         try:
             b.call("Page.navigate", url=f"{base}#bench=relative&keys=clip,positions,seed&max{mode}")
             done = b.wait_for("document.body && document.body.dataset.bench === 'done'", 600)
             reports[mode] = bench_report(b) if done else {}
+            helper[mode] = b.eval("[document.body.dataset.figureWorkers || '', "
+                                  "+(document.body.dataset.figureHelperBuilt || 0)]") or ["", 0]
         finally:
             b.close()
-    worker, in_place = reports[""], reports["&in-place"]
+    worker, in_place, two = reports[""], reports["&in-place"], reports["&figure-workers=2"]
+    # A second figure worker (page.js, "a second worker for figures"; the page
+    # starts it from 3 cores, the bench on request): it builds some of the
+    # figures, each arrives, the last is the state's.
+    two_cases = [bench_case(two, "relative", key) for key in ("clip", "positions", "seed")]
+    check(two.get("exit") == 0 and helper["&figure-workers=2"][0] == "2" and helper["&figure-workers=2"][1] >= 1
+          and all(c.get("caught_up") is True and c.get("figures_from_page_worker", {}).get("builds", 0) >= 1
+                  for c in two_cases),
+          f"…&figure-workers=2: the second worker up ({helper['&figure-workers=2'][0]!r}), "
+          f"{helper['&figure-workers=2'][1]} figures built there, every key caught up "
+          f"({[c.get('caught_up') for c in two_cases]}); trails p95 "
+          f"{[round(c.get('trail_ms', {}).get('p95', 0)) for c in two_cases]} ms against one worker's "
+          f"{[round(bench_case(worker, 'relative', k).get('trail_ms', {}).get('p95', 0)) for k in ('clip', 'positions', 'seed')]}")
+    check(helper["&in-place"] == ["", 0], f"…&in-place: no figure worker at all ({helper['&in-place']})")
     check(worker.get("exit") == 0 and "worker" in worker.get("figures_built", "") and "warm_up" not in worker,
           f"#bench at the maxima with the page's worker, not warmed up (exit {worker.get('exit')}, "
           f"figures built {worker.get('figures_built')!r})")
