@@ -320,6 +320,7 @@ def page_checks(site, native, shots):
         narrow_checks(browser, base, native, shots)
         bench_checks(browser, base)
         worker_bench_checks(browser, base)
+        figure_worker_checks(browser, base)
         lab_worker_checks(browser, base, native)
         embed_checks(browser, base, shots)
         old_browser_check(browser, base)
@@ -579,6 +580,27 @@ def worker_bench_checks(browser_path, base):
 LAB_RESEAL_JS = ("{ const u = new Uint8Array(buf); let h = 0xcbf29ce484222325n;"
                  " for (let i = 0; i < u.length - 8; ++i) h = ((h ^ BigInt(u[i])) * 0x100000001b3n) & 0xffffffffffffffffn;"
                  " new DataView(buf).setBigUint64(u.length - 8, h, true); }")
+
+
+def figure_worker_checks(browser_path, base):
+    """The page starts a second figure worker where the browser reports three
+    cores or more, and not with two (page.js, "a second worker for figures";
+    docs/PERFORMANCE.md says why), nor in an embed."""
+    import cdp  # tests/web/cdp.py
+    for cores, fragment, want in ((3, "#view=alibi", "2"), (2, "#view=alibi", ""), (4, "#embed&view=alibi&figure=bias", "")):
+        b = cdp.Browser(browser_path, 1280, 800)
+        try:
+            b.call("Emulation.setHardwareConcurrencyOverride", hardwareConcurrency=cores)
+            b.call("Page.navigate", url=f"{base}{fragment}")
+            up = b.wait_for("document.body && document.body.dataset.worker === 'ready'", 60) is True
+            if want:
+                b.wait_for("document.body.dataset.figureWorkers === '2'", 60)
+            else:
+                time.sleep(3)  # long enough for a second worker to report ready (under 1 s here)
+            got = b.eval("document.body.dataset.figureWorkers || ''")
+            check(up and got == want, f"{cores} cores, {fragment}: figure workers {got or '1'} (want {want or '1'})")
+        finally:
+            b.close()
 
 
 def lab_worker_checks(browser_path, base, native, steps=150, kept=True, cores=None):
