@@ -172,8 +172,23 @@ TEST_CASE("lab lesson: another number of steps is another model (the store never
   const std::string rope = test::english()("lab.encoding.rope");
   CHECK(test::series(a, rope).y != test::series(b, rope).y);
   CHECK(test::series(b, rope).y == trained_here(cl::Task::lm, cl::Encoding::rope, 1, 6).evaluate().values);
-  // one seed: no thin lines, the mean is the model
+  // one seed: no thin lines, the mean is the model — and no subtitle speaks of
+  // thin lines, a mean or "1 seeds"
   CHECK(seed_lines(a, rope).empty());
+  const core::Params one = params({{"lab_train", "true"}, {"lab_steps", "5"}, {"lab_seeds", "1"}});
+  for (const char* id : {"by_length", "extension", "training"}) {
+    CAPTURE(id);
+    const std::string subtitle = lesson.figure(id, one).subtitle;
+    CHECK(subtitle.find("one seed") != std::string::npos);
+    CHECK(subtitle.find("seeds") == std::string::npos);
+    CHECK(subtitle.find("mean over 1") == std::string::npos);
+    CHECK(subtitle.find("thin") == std::string::npos);
+  }
+  const core::Params two = params({{"lab_train", "true"}, {"lab_steps", "5"}, {"lab_seeds", "2"}});
+  for (const char* id : {"by_length", "extension", "training"}) {
+    CAPTURE(id);
+    CHECK(lesson.figure(id, two).subtitle.find("2 seeds") != std::string::npos);
+  }
 }
 
 TEST_CASE("lab lesson: copy draws exact match by input length, 0 … 1, trained on n ≤ 8") {

@@ -182,7 +182,8 @@ void add_sample_floor(Figure& f, const cl::LabEvaluation& e, const Translator& t
 
 std::string size_text(const Plan& plan, const Translator& tr, long long params) {
   const cl::LabConfig c = plan.base();
-  return tr.format("lab.size", {{"seeds", fig::num(plan.seeds)},
+  // one seed: no thin lines and no mean to speak of ("1 seeds")
+  return tr.format(plan.seeds == 1 ? "lab.size_one_seed" : "lab.size", {{"seeds", fig::num(plan.seeds)},
                                 {"steps", fig::num(plan.steps)},
                                 {"layers", fig::num(c.layers)},
                                 {"width", fig::num(c.width)},
@@ -241,7 +242,8 @@ Figure extension(const FigureContext& ctx) {
     for (const TrainedPtr& m : rope) seeds.push_back(m->evaluation(x, s));
     add_group(f, extension_label(tr, x), extension_colour(x), seeds, tr);
   }
-  f.subtitle = tr.format("lab.extension.subtitle", {{"s", fig::num(s)}, {"seeds", fig::num(plan.seeds)}});
+  f.subtitle = tr.format(plan.seeds == 1 ? "lab.extension.subtitle_one_seed" : "lab.extension.subtitle",
+                         {{"s", fig::num(s)}, {"seeds", fig::num(plan.seeds)}});
   return f;
 }
 
@@ -310,7 +312,8 @@ Figure training(const FigureContext& ctx) {
     }
     f.series.push_back(std::move(s));
   }
-  f.subtitle = tr.format("lab.training.subtitle", {{"w", fig::num(window)}, {"seeds", fig::num(plan.seeds)}});
+  f.subtitle = tr.format(plan.seeds == 1 ? "lab.training.subtitle_one_seed" : "lab.training.subtitle",
+                         {{"w", fig::num(window)}, {"seeds", fig::num(plan.seeds)}});
   return f;
 }
 
