@@ -99,8 +99,9 @@ void alibi_bias_grid(double slope, std::span<const long long> rows, std::span<co
   if (out.size() != rows.size() * cols.size())
     throw InvalidParameter("pos", std::to_string(out.size()) + " outputs",
                            "the output must hold rows × cols = " + std::to_string(rows.size() * cols.size()) + " values");
+  const ParamSpec& pos = param_spec("pos");  // (looked up once: a grid checks thousands of positions)
   for (const std::span<const long long> positions : {rows, cols})
-    for (long long p : positions) check_real("pos", static_cast<double>(p));
+    for (long long p : positions) check_real(pos, static_cast<double>(p));
   constexpr double kMasked = -std::numeric_limits<double>::infinity();
   std::size_t k = 0;
   for (const long long i : rows)

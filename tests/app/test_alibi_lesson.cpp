@@ -99,6 +99,34 @@ TEST_CASE("alibi bias figure is core's bias with the causal future masked") {
         }
       }
   }
+  // Blocks of positions (a million positions, one cell per block): the drawn
+  // cell and the exported double are core's bias at the block's first position.
+  for (const bool causal : {true, false}) {
+    core::Params p;
+    p.set("heads", 256.0), p.set("head", 200.0), p.set("causal", causal), p.set("positions", 1048576.0);
+    const auto f = lesson.figure("bias", p);
+    const auto& h = f.heatmaps.at(0);
+    REQUIRE(h.cols > 1);
+    REQUIRE(h.rows == h.cols);
+    REQUIRE(h.x_index.size() == static_cast<std::size_t>(h.cols));
+    const double m = core::alibi_slopes(256)[199];
+    const double cell = 1048576.0 / h.cols;
+    std::vector<double> centres;
+    for (int c = 0; c < h.cols; c += 37) centres.push_back((c + 0.5) * cell);
+    std::vector<double> exported(centres.size() * centres.size());
+    h.exact(centres, centres, exported);
+    for (std::size_t r = 0; r < centres.size(); ++r)
+      for (std::size_t c = 0; c < centres.size(); ++c) {
+        const std::size_t row = static_cast<std::size_t>(centres[r] / cell), col = static_cast<std::size_t>(centres[c] / cell);
+        const auto i = static_cast<long long>(h.y_index[row]), j = static_cast<long long>(h.x_index[col]);
+        CHECK(i == static_cast<long long>(std::floor(static_cast<double>(row) * cell)));
+        const double bias = core::alibi_bias(m, i, j, causal);
+        CHECK(exported[r * centres.size() + c] == bias);
+        const std::size_t k = row * static_cast<std::size_t>(h.cols) + col;
+        if (std::isfinite(bias)) CHECK(h.values[k] == static_cast<float>(bias));
+        else CHECK((h.mask.at(k) == 1 && h.values[k] == 0.0f));
+      }
+  }
 }
 
 TEST_CASE("alibi attention heatmap (closed form) equals core's softmax of core's bias matrix") {
@@ -123,6 +151,59 @@ TEST_CASE("alibi attention heatmap (closed form) equals core's softmax of core's
             for (int j = 0; j < n; ++j)
               CHECK(out[static_cast<std::size_t>(i * n + j)] == doctest::Approx(w(i, j)).epsilon(1e-6));
         }
+      }
+}
+
+TEST_CASE("alibi attention at a million positions: drawn floats are the exact doubles rounded, and those the closed form") {
+  // The sampler skips the exp of a weight that underflows (in float past
+  // m·|i − j| ≈ 104, in double past ≈ 745): no drawn or exported value may
+  // change by it. Cells near the diagonal, across both cut-offs, and far.
+  std::mt19937_64 rng(31);
+  constexpr long long n = 1048576;
+  for (int heads : {8, 256})
+    for (const bool causal : {true, false})
+      for (int head : {1, heads}) {
+        core::Params p;
+        p.set("heads", static_cast<double>(heads));
+        p.set("head", static_cast<double>(head));
+        p.set("causal", causal);
+        p.set("positions", static_cast<double>(n));
+        const auto f = lesson.figure("attention", p);
+        const auto& h = f.heatmaps.at(0);
+        const double m = core::alibi_slopes(heads)[static_cast<std::size_t>(head - 1)];
+        std::uniform_int_distribution<long long> pos(0, n - 1);
+        std::vector<double> ys, xs;
+        for (int k = 0; k < 24; ++k) ys.push_back(static_cast<double>(pos(rng)) + 0.5);
+        for (const double y : ys)  // keys at distances around both cut-offs, and anywhere
+          for (const double reach : {0.0, 1.0, 100.0, 103.9, 104.6, 110.0, 744.0, 746.5, 800.0})
+            for (const double sign : {-1.0, 1.0}) {
+              const double x = std::floor(y) + sign * std::round(reach / m);
+              if (x >= 0 && x < n) xs.push_back(x + 0.5);
+            }
+        for (int k = 0; k < 64; ++k) xs.push_back(static_cast<double>(pos(rng)) + 0.5);
+        std::vector<float> drawn(xs.size() * ys.size());
+        std::vector<double> exact(xs.size() * ys.size());
+        h.sampler(xs, ys, drawn);
+        h.exact(xs, ys, exact);
+        int nonzero = 0;
+        for (std::size_t r = 0; r < ys.size(); ++r)
+          for (std::size_t c = 0; c < xs.size(); ++c) {
+            const auto i = static_cast<long long>(ys[r]), j = static_cast<long long>(xs[c]);
+            const std::size_t k = r * xs.size() + c;
+            // The closed form written out on its own (no cut-off; glibc's exp gives 0 past ~745).
+            double w = 0;
+            if (causal) {
+              if (j <= i) w = std::exp(-m * static_cast<double>(i - j)) * -std::expm1(-m) / -std::expm1(-m * static_cast<double>(i + 1));
+            } else {
+              const double q = -std::expm1(-m);
+              const double z = (-std::expm1(-m * static_cast<double>(i + 1)) - std::expm1(-m * static_cast<double>(n - i))) / q - 1;
+              w = std::exp(-m * static_cast<double>(std::llabs(i - j))) / z;
+            }
+            CHECK(std::abs(exact[k] - w) <= 1e-14 * std::abs(w));
+            CHECK(drawn[k] == static_cast<float>(exact[k]));
+            nonzero += drawn[k] > 0;
+          }
+        CHECK(nonzero > 0);
       }
 }
 

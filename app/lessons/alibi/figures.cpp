@@ -18,6 +18,7 @@
 #include <limits>
 #include <memory>
 #include <numbers>
+#include <type_traits>
 
 #include "app/plot/figure_text.hpp"
 #include "app/lessons/alibi/setting.hpp"
@@ -55,21 +56,46 @@ std::string power_of_two_label(int exponent) {
 /// 1 − e^(−m·count) without cancellation: Σ_{k<count} e^(−mk) · (1 − e^(−m)).
 double one_minus_exp(double m, double count) { return -std::expm1(-m * count); }
 
-/// The attention weight of query i on key j when every content score is equal
-/// (so only the ALiBi bias differs): softmax_j(−m·(i − j)) over the keys the
-/// query sees, in closed form (geometric sums) so a million-position heatmap
-/// needs no N × N matrix:
+/// The attention weights of query i over keys j when every content score is
+/// equal (so only the ALiBi bias differs): softmax_j(−m·(i − j)) over the
+/// keys the query sees, in closed form (geometric sums) so a million-position
+/// heatmap needs no N × N matrix:
 ///   causal, j <= i: e^(−m(i−j)) · (1 − e^(−m)) / (1 − e^(−m(i+1)));  j > i: 0
 ///   symmetric:      e^(−m|i−j|) / (S(i) + S(N−1−i) − 1),  S(n) = (1 − e^(−m(n+1))) / (1 − e^(−m))
+/// The row's normaliser is computed once, so a weight costs one exp; a weight
+/// whose exp underflows is 0 without calling it (glibc's exp takes a slow
+/// path there, and a heatmap at a million positions is mostly such cells).
 /// test_alibi_lesson checks it against core::softmax_rows(core::alibi_bias_matrix).
-double uniform_attention(double m, long long i, long long j, long long n, bool causal) {
-  if (causal) {
-    if (j > i) return 0.0;
-    return std::exp(-m * static_cast<double>(i - j)) * one_minus_exp(m, 1) / one_minus_exp(m, static_cast<double>(i + 1));
+class UniformRow {
+ public:
+  /// exp(−x) is +0 in double for x above ~745.13; in float a weight (at most
+  /// e^(−x): the normaliser is ≥ its numerator's factor) rounds to 0 below
+  /// 2^−150 ≈ 7.0e−46, i.e. for x above ~103.97.
+  static constexpr double kDoubleUnderflow = 746;
+  static constexpr double kFloatUnderflow = 104.5;
+
+  UniformRow(double m, long long i, long long n, bool causal)
+      : m_(m), i_(i), causal_(causal), q_(one_minus_exp(m, 1)),
+        norm_(causal ? one_minus_exp(m, static_cast<double>(i + 1))
+                     : (one_minus_exp(m, static_cast<double>(i + 1)) + one_minus_exp(m, static_cast<double>(n - i))) / q_ - 1) {}
+
+  /// The weight on key j; 0 where e^(−m·|i − j|) is below `underflow`'s exp.
+  double operator()(long long j, double underflow = kDoubleUnderflow) const {
+    if (causal_ && j > i_) return 0.0;
+    const double x = m_ * static_cast<double>(std::llabs(i_ - j));
+    if (x > underflow) return 0.0;
+    return causal_ ? std::exp(-x) * q_ / norm_ : std::exp(-x) / norm_;
   }
-  const double q = one_minus_exp(m, 1);
-  const double z = (one_minus_exp(m, static_cast<double>(i + 1)) + one_minus_exp(m, static_cast<double>(n - i))) / q - 1;
-  return std::exp(-m * static_cast<double>(std::llabs(i - j))) / z;
+
+ private:
+  double m_;
+  long long i_;
+  bool causal_;
+  double q_, norm_;  ///< 1 − e^(−m); causal: 1 − e^(−m(i+1)), symmetric: S(i) + S(N−1−i) − 1
+};
+
+double uniform_attention(double m, long long i, long long j, long long n, bool causal) {
+  return UniformRow(m, i, n, causal)(j);
 }
 
 /// The attention row of `query` over keys 0..N−1 through core: the biases of
@@ -224,9 +250,12 @@ Figure bias(const FigureContext& ctx) {
   const Setting s = setting(ctx.params);
   const double m = s.slope();
   const auto n = static_cast<double>(s.positions);
-  // One cell per position while the cells are no finer than the pixels and
-  // at most kMaxBiasCells per side; else blocks of positions.
-  const auto pixels = static_cast<long long>(std::ceil(std::max(ctx.width, ctx.height)));
+  // One cell per position while the cells are no finer than the pixels (of
+  // the shorter side: the cells are as many across as down) and at most
+  // kMaxBiasCells per side; else blocks of positions. (By the longer side, a
+  // wide figure's million cells were twice its pixels: twice the work, and
+  // 4.7 MB to send from the page's worker on every move.)
+  const auto pixels = static_cast<long long>(std::ceil(std::min(ctx.width, ctx.height)));
   const int cells = static_cast<int>(std::min({s.positions, static_cast<long long>(kMaxBiasCells), std::max(pixels, 64LL)}));
   const double block = n / cells;
   Figure f;
@@ -240,26 +269,36 @@ Figure bias(const FigureContext& ctx) {
   h.cols = h.rows = cells;
   std::vector<long long> at(static_cast<std::size_t>(cells));  // the position each row / column of cells starts at
   for (int c = 0; c < cells; ++c) at[static_cast<std::size_t>(c)] = static_cast<long long>(std::floor(c * block));
-  std::vector<double> bias(at.size() * at.size());
-  core::alibi_bias_grid(m, at, at, s.causal, bias);
-  h.values.resize(bias.size());
-  if (s.causal) h.mask.resize(bias.size());
-  for (std::size_t k = 0; k < bias.size(); ++k) {
-    if (std::isfinite(bias[k])) {
-      h.values[k] = static_cast<float>(bias[k]);
-    } else {
-      h.values[k] = 0.0f;  // a masked future key: drawn hatched, never a colour
-      h.mask[k] = 1;
+  // Through core a block of rows at a time (a million cells at the largest
+  // sizes: no table of doubles beside the floats drawn, and each block's
+  // positions checked once).
+  const std::size_t side = at.size();
+  h.values.resize(side * side);
+  if (s.causal) h.mask.resize(side * side);
+  constexpr std::size_t kBlockRows = 64;
+  std::vector<double> block_bias(std::min(side, kBlockRows) * side);
+  for (std::size_t r0 = 0; r0 < side; r0 += kBlockRows) {
+    const std::size_t rows = std::min(kBlockRows, side - r0);
+    const std::span<double> out(block_bias.data(), rows * side);
+    core::alibi_bias_grid(m, std::span(at).subspan(r0, rows), at, s.causal, out);
+    for (std::size_t k = 0; k < out.size(); ++k) {
+      const std::size_t cell = r0 * side + k;
+      if (std::isfinite(out[k])) {
+        h.values[cell] = static_cast<float>(out[k]);
+      } else {
+        h.values[cell] = 0.0f;  // a masked future key: drawn hatched, never a colour
+        h.mask[cell] = 1;
+      }
     }
   }
   // Exports: each cell at the position its row and column of cells start at, in double.
   h.x_index.assign(at.begin(), at.end());
   h.y_index = h.x_index;
-  h.exact = [cell_bias = std::make_shared<const std::vector<double>>(bias), cells, n](
+  h.exact = [starts = std::make_shared<const std::vector<long long>>(std::move(at)), m, causal = s.causal, cells, n](
                 std::span<const double> xs, std::span<const double> ys, std::span<double> out) {
-    auto cell = [&](double v) { return static_cast<std::size_t>(std::clamp(static_cast<int>(std::floor(v / n * cells)), 0, cells - 1)); };
+    auto start = [&](double v) { return (*starts)[static_cast<std::size_t>(std::clamp(static_cast<int>(std::floor(v / n * cells)), 0, cells - 1))]; };
     for (std::size_t r = 0; r < ys.size(); ++r)
-      for (std::size_t c = 0; c < xs.size(); ++c) out[r * xs.size() + c] = (*cell_bias)[cell(ys[r]) * static_cast<std::size_t>(cells) + cell(xs[c])];
+      for (std::size_t c = 0; c < xs.size(); ++c) out[r * xs.size() + c] = core::alibi_bias(m, start(ys[r]), start(xs[c]), causal);
   };
   h.colormap = fig::Colormap::magnitude;
   h.vmin = -m * std::max(1.0, n - 1), h.vmax = 0;
@@ -299,11 +338,14 @@ Figure attention(const FigureContext& ctx) {
   const auto fill = [m, last = s.positions - 1, causal = s.causal](std::span<const double> xs, std::span<const double> ys,
                                                                    auto out) {
     using Out = typename decltype(out)::value_type;
+    // Floats drawn: a weight that rounds to 0 in float is 0 before its exp.
+    constexpr double underflow = std::is_same_v<Out, float> ? UniformRow::kFloatUnderflow : UniformRow::kDoubleUnderflow;
     for (std::size_t r = 0; r < ys.size(); ++r) {
       const long long i = std::clamp(static_cast<long long>(std::floor(ys[r])), 0LL, last);
+      const UniformRow row(m, i, last + 1, causal);
       for (std::size_t c = 0; c < xs.size(); ++c) {
         const long long j = std::clamp(static_cast<long long>(std::floor(xs[c])), 0LL, last);
-        out[r * xs.size() + c] = static_cast<Out>(uniform_attention(m, i, j, last + 1, causal));
+        out[r * xs.size() + c] = static_cast<Out>(row(j, underflow));
       }
     }
   };
@@ -344,8 +386,9 @@ Figure weights(const FigureContext& ctx) {
     std::vector<double> distance;
     // The closed form (the readouts check it against core's softmax), at the
     // keys drawn only: a million keys cost what 4096 do.
+    const UniformRow row(m, q, s.positions, s.causal);
     for (long long j = 0; j < s.positions; j += stride) {
-      const double w = uniform_attention(m, q, j, s.positions, s.causal);
+      const double w = row(j);
       if (!(w > 0)) continue;  // masked future keys and underflow: nothing on a log axis
       ser.x.push_back(static_cast<double>(j)), ser.y.push_back(w);
       distance.push_back(static_cast<double>(std::llabs(q - j)));
@@ -428,8 +471,8 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
   out.push_back({tr.format("alibi.readout.sum_label", {{"q", fig::num(static_cast<double>(check_q))}}), fig::num(w.sum(), 15),
                  w.sum(), sum_error <= 1e-12});
   double closed_error = 0;
-  for (long long j = 0; j < check_n; ++j)
-    closed_error = std::max(closed_error, std::abs(w[j] - uniform_attention(m, check_q, j, check_n, s.causal)));
+  const UniformRow check_row(m, check_q, check_n, s.causal);
+  for (long long j = 0; j < check_n; ++j) closed_error = std::max(closed_error, std::abs(w[j] - check_row(j)));
   out.push_back({tr("alibi.readout.closed_label"), fig::num(closed_error, 2), closed_error, closed_error <= 1e-12});
   if (s.causal) {
     const Eigen::VectorXd bloom = attention_row(m, check_q, check_n, true, true);
@@ -446,9 +489,10 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
   out.push_back({tr.format("alibi.readout.self_label", {{"h", fig::num(s.head)}}), fig::num(self, 4), self, std::nullopt});
   double mass = 0;
   long long reach = 0;
+  const UniformRow row(m, q, s.positions, s.causal);
   for (long long dist = 0; dist < s.positions && mass < 0.9; ++dist) {
-    if (q - dist >= 0) mass += uniform_attention(m, q, q - dist, s.positions, s.causal);
-    if (dist > 0 && q + dist < s.positions) mass += uniform_attention(m, q, q + dist, s.positions, s.causal);
+    if (q - dist >= 0) mass += row(q - dist);
+    if (dist > 0 && q + dist < s.positions) mass += row(q + dist);
     reach = dist;
   }
   out.push_back({tr.format("alibi.readout.reach_label", {{"h", fig::num(s.head)}}),
