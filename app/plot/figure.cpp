@@ -181,8 +181,13 @@ bool all_finite(const Figure& f) {
     if (!std::isfinite(h.x0) || !std::isfinite(h.x1) || !std::isfinite(h.y0) || !std::isfinite(h.y1) ||
         !std::isfinite(h.vmin) || !std::isfinite(h.vmax))
       return false;
-    for (std::size_t i = 0; i < h.values.size(); ++i)
-      if (!std::isfinite(h.values[i]) && (h.mask.empty() || !h.mask[i])) return false;
+    // Every value finite (a pass without branches), or else each one that
+    // is not under the mask.
+    bool all = true;
+    for (const float v : h.values) all &= std::abs(v) <= std::numeric_limits<float>::max();
+    if (!all)
+      for (std::size_t i = 0; i < h.values.size(); ++i)
+        if (!std::isfinite(h.values[i]) && (i >= h.mask.size() || !h.mask[i])) return false;
   }
   for (const RefLine& l : f.ref_lines)
     if (!std::isfinite(l.value)) return false;

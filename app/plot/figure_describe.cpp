@@ -177,15 +177,23 @@ std::vector<std::string> describe_heatmap(const Heatmap& h, const Translator& tr
   if (h.cols > 0 && h.rows > 0)
     out.push_back(tr.format("describe.heat.cells", {{"cols", num(h.cols)}, {"rows", num(h.rows)}}));
   if (h.is_matrix()) {
-    Extent e;
+    // Without branches (a million cells at the largest sizes): a masked or
+    // non-finite cell leaves the extent as it is. Cells past the mask are unmasked.
+    float lo = std::numeric_limits<float>::infinity(), hi = -lo;
     std::size_t masked = 0;
-    for (std::size_t i = 0; i < h.values.size(); ++i) {
-      if (!h.mask.empty() && i < h.mask.size() && h.mask[i]) {
-        ++masked;
-        continue;
-      }
-      if (std::isfinite(h.values[i])) e.add(h.values[i]);
+    const std::size_t n = h.values.size(), with_mask = std::min(n, h.mask.size());
+    const auto add = [&lo, &hi](float v, bool skip) {
+      const bool use = !skip && std::abs(v) <= std::numeric_limits<float>::max();  // finite
+      lo = use && v < lo ? v : lo;
+      hi = use && v > hi ? v : hi;
+    };
+    for (std::size_t i = 0; i < with_mask; ++i) {
+      masked += h.mask[i] != 0;
+      add(h.values[i], h.mask[i] != 0);
     }
+    for (std::size_t i = with_mask; i < n; ++i) add(h.values[i], false);
+    Extent e;
+    if (lo <= hi) e.add(lo), e.add(hi);
     if (!e.empty()) out.push_back(tr.format("describe.heat.values", {{"value", value}, {"min", num(e.lo)}, {"max", num(e.hi)}}));
     if (masked > 0) out.push_back(tr.format("describe.heat.masked", {{"n", num(static_cast<double>(masked))}}));
   } else {
