@@ -171,6 +171,52 @@ TEST_CASE("decay trend: the mean of the bound over every integer distance of [r/
   CHECK(curves.series[3].y[0] == doctest::Approx(0.139024).epsilon(5e-3));
 }
 
+TEST_CASE("decay trend: remembered by its setting, each toggle of log_x drawing its own sampling") {
+  // The trends are remembered (a key toggled back finds them again): every
+  // trend drawn, first computed or remembered, is the direct mean of core's
+  // bound at its own points, whichever setting came before. More settings
+  // than are remembered (24 curves), visited forwards then backwards.
+  auto check_trend = [](const core::Params& p) {
+    const auto f = lesson.figure("curves", p);
+    const auto& trend = f.series.at(2);  // ones, bound, trend, lowest, level
+    REQUIRE(trend.x.size() > 10);
+    const int d = static_cast<int>(p.integer("d"));
+    const Eigen::VectorXd theta = core::rope_inverse_frequencies(d, p.real("base"));
+    const double bound0 = (d / 2 + 1) / 2.0;
+    for (std::size_t i = 0; i < trend.x.size(); i += 5) {
+      const double r = trend.x[i];
+      double sum = 0;
+      int n = 0;
+      for (double u = std::ceil(r / 1.1); u <= std::floor(r * 1.1); ++u)
+        sum += core::rope_decay_bound(u, {theta.data(), static_cast<std::size_t>(theta.size())}), ++n;
+      if (n == 0) continue;
+      CAPTURE(r);
+      CHECK(trend.y[i] * bound0 == doctest::Approx(sum / n).epsilon(1e-9));
+    }
+    return trend.x;
+  };
+  std::vector<core::Params> settings;
+  for (int k = 0; k < 16; ++k) {
+    core::Params p;
+    p.set("d", k % 2 == 0 ? 32.0 : 16.0);
+    p.set("base", k < 8 ? 1e4 : 500.0);
+    p.set_text("bases", k % 4 < 2 ? "100" : "100,500000");
+    p.set_text("distance", "0:3000");
+    p.set("log_x", k % 2 == 0);
+    settings.push_back(p);
+  }
+  std::vector<std::vector<double>> xs;
+  for (const auto& p : settings) xs.push_back(check_trend(p));
+  for (std::size_t k = settings.size(); k-- > 0;) CHECK(check_trend(settings[k]) == xs[k]);
+  core::Params p = settings[0];
+  const auto log_points = check_trend(p);
+  p.set("log_x", false);
+  const auto linear_points = check_trend(p);
+  CHECK(log_points != linear_points);  // the two samplings differ: neither is the other's remembered trend
+  p.set("log_x", true);
+  CHECK(check_trend(p) == log_points);
+}
+
 TEST_CASE("decay compare figure: every method as the softmax weight of a key at r over the key at 0") {
   const auto f = lesson.figure("compare", params({{"distance", "0:400"}, {"log_x", "false"}}));
   REQUIRE(f.series.size() == 4);  // rope, xpos, alibi, gaussian; T5 is not on this quantity

@@ -172,18 +172,21 @@ Sampled full_distances(const Setting& s) { return sampled(s.distances, full_budg
 
 std::span<const double> as_span(const Eigen::VectorXd& v) { return {v.data(), static_cast<std::size_t>(v.size())}; }
 
-/// Curves already computed, by what they were computed from (a description
-/// of the inputs and the distances themselves). Dragging one slider changes
-/// one curve; the three figures and the readouts share the rest (the bound
-/// at `base` is drawn in all three, the other bases do not move with it). A
-/// memo of pure functions: the same inputs give the same numbers, whether
-/// remembered or not. Thread-safe; the last kMemoEntries curves are kept.
-class CurveMemo {
+/// Values already computed, by what they were computed from (a description
+/// of the inputs and the distances themselves): the curves, and the trends
+/// drawn from them. Dragging one slider changes one curve; the three figures
+/// and the readouts share the rest (the bound at `base` is drawn in all three,
+/// the other bases do not move with it), and a key toggled back (log_x)
+/// finds its curves and trends again. A memo of pure functions: the same
+/// inputs give the same numbers, whether remembered or not. Thread-safe; the
+/// last kMemoEntries kept.
+template <class T>
+class Memo {
  public:
-  using Curve = std::shared_ptr<const std::vector<double>>;
+  using Value = std::shared_ptr<const T>;
 
   template <class Compute>
-  Curve get(std::string what, const std::vector<double>& distances, Compute compute) {
+  Value get(std::string what, const std::vector<double>& distances, Compute compute) {
     {
       const std::lock_guard lock(mutex_);
       for (auto it = entries_.begin(); it != entries_.end(); ++it)
@@ -192,7 +195,7 @@ class CurveMemo {
           return entries_.front().values;
         }
     }
-    Curve values = std::make_shared<const std::vector<double>>(compute());
+    Value values = std::make_shared<const T>(compute());
     const std::lock_guard lock(mutex_);
     entries_.push_front({std::move(what), distances, values});
     if (entries_.size() > kMemoEntries) entries_.pop_back();
@@ -204,11 +207,13 @@ class CurveMemo {
   struct Entry {
     std::string what;
     std::vector<double> distances;
-    Curve values;
+    Value values;
   };
   std::mutex mutex_;
   std::list<Entry> entries_;
 };
+
+using CurveMemo = Memo<std::vector<double>>;
 
 CurveMemo& memo() {
   static CurveMemo m;
@@ -219,7 +224,7 @@ CurveMemo& memo() {
 std::string exact(double v) { return core::format_number(v); }
 
 /// The bound at each distance, through core's fast kernel.
-CurveMemo::Curve bound_curve(const std::vector<double>& distances, int d, double base) {
+CurveMemo::Value bound_curve(const std::vector<double>& distances, int d, double base) {
   return memo().get("bound d=" + std::to_string(d) + " base=" + exact(base), distances, [&] {
     const Eigen::VectorXd theta = core::rope_inverse_frequencies(d, base);
     std::vector<double> out(distances.size());
@@ -229,7 +234,7 @@ CurveMemo::Curve bound_curve(const std::vector<double>& distances, int d, double
 }
 
 /// The all-ones score at each distance (core::rope_ones_score).
-CurveMemo::Curve ones_curve(const std::vector<double>& distances, int d, double base) {
+CurveMemo::Value ones_curve(const std::vector<double>& distances, int d, double base) {
   return memo().get("ones d=" + std::to_string(d) + " base=" + exact(base), distances, [&] {
     const Eigen::VectorXd theta = core::rope_inverse_frequencies(d, base);
     std::vector<double> out;
@@ -256,7 +261,7 @@ struct Trend {
   long long stride = 1;  ///< 1: over every integer distance (decay::WindowMeans)
 };
 
-Trend local_mean(const Setting& s, double base) {
+Trend compute_local_mean(const Setting& s, double base) {
   Trend t;
   t.x = spread(s.distances, trend_points(s.d), s.log_x);
   const double bases = static_cast<double>(s.bases.size());
@@ -266,6 +271,16 @@ Trend local_mean(const Setting& s, double base) {
   t.y = std::move(means.mean);
   t.stride = means.stride;
   return t;
+}
+
+/// local_mean remembered (Memo): the curves and bases figures draw it on
+/// every rebuild, and it is their largest cost once the curves are remembered.
+/// It reads the listed distances, d, log_x and how many bases share the work.
+Trend local_mean(const Setting& s, double base) {
+  static Memo<Trend> trends;
+  return *trends.get("trend d=" + std::to_string(s.d) + " base=" + exact(base) + " log_x=" + (s.log_x ? "1" : "0") +
+                         " bases=" + std::to_string(s.bases.size()),
+                     s.distances, [&] { return compute_local_mean(s, base); });
 }
 
 /// The trend's legend: over every integer distance, or every k-th one.
