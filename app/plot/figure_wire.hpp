@@ -44,6 +44,9 @@ class Writer {
   void doubles(std::span<const double> v);
   void floats(std::span<const float> v);
   void bytes(std::span<const std::uint8_t> v);
+  /// Room for `extra` more bytes at once (a million-cell heatmap grown by
+  /// doublings was copied and paged in again several times).
+  void reserve(std::size_t extra) { out_.reserve(out_.size() + extra); }
   std::string take() { return std::move(out_); }
   std::size_t size() const { return out_.size(); }
 
