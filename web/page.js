@@ -121,20 +121,32 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
           labFreed(started, m.id);
           mainBuilds.delete(m.id);
         }
-        deliver(m);
+        deliver(m, started);
       }
     };
     worker.onerror = (e) => workerDied(e && e.message ? e.message : 'the worker failed to start');
   }
 
-  // A job's answer or progress, from whichever worker ran it, to the program.
-  function deliver(m) {
+  // A job's answer or progress, from whichever worker (`from`) ran it, to
+  // the program. A large reply's buffer goes back to its worker once read,
+  // for its next large reply (worker.js, "spare buffers").
+  function deliver(m, from) {
     if (m.type === 'done') {
-      if (!jobs.delete(m.id)) return;
-      const bytes = new Uint8Array(m.reply);
-      const at = Module._malloc(bytes.length || 1);
-      Module.HEAPU8.set(bytes, at);
-      Module._poslab_worker_landed(m.id, at, bytes.length);
+      const reply = m.reply instanceof ArrayBuffer ? m.reply : new ArrayBuffer(0);
+      const size = Number.isInteger(m.size) && m.size >= 0 && m.size <= reply.byteLength ? m.size : reply.byteLength;
+      const handBack = () => {
+        if (from && reply.byteLength >= 65536) {
+          try {
+            from.postMessage({type: 'spare', buffer: reply}, [reply]);
+          } catch (e) { /* a worker gone meanwhile: the buffer is collected */ }
+        }
+      };
+      if (m.spare) document.body.dataset.spareReplies = String(+(document.body.dataset.spareReplies || 0) + 1);  // for tests/web
+      if (!jobs.delete(m.id)) return handBack();
+      const at = Module._malloc(size || 1);
+      Module.HEAPU8.set(new Uint8Array(reply, 0, size), at);
+      handBack();  // (read: the program reads the copy at `at`)
+      Module._poslab_worker_landed(m.id, at, size);
       Module._free(at);
     } else if (m.type === 'failed') {
       if (jobs.delete(m.id)) Module.ccall('poslab_worker_failed', null, ['number', 'string'], [m.id, String(m.message)]);
@@ -206,7 +218,7 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
       } else {
         if (m.type === 'done' || m.type === 'failed') helper.jobs.delete(m.id);
         if (m.type === 'done') document.body.dataset.figureHelperBuilt = String(++helper.built);  // for tests/web
-        deliver(m);
+        deliver(m, w);
       }
     };
     w.onerror = (e) => figureHelperDied(helper, e && e.message ? e.message : 'the worker failed to start');
@@ -319,7 +331,7 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
           labHelperDied(helper, String(m.message));
         } else {
           if ((m.type === 'done' || m.type === 'failed') && helper.job === m.id) helper.job = 0;
-          deliver(m);
+          deliver(m, w);
           labDispatch();
         }
       };

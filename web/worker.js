@@ -15,10 +15,16 @@
 //                                                      or a kind added to ui::WorkerJobs
 //     {type: 'cancel', id}                             not started: dropped; running: ended
 //                                                      at its next slice; no reply either way
+//     {type: 'spare', buffer: ArrayBuffer}             a large reply's buffer handed back once the
+//                                                      page has read it: the next large reply is
+//                                                      copied into it (below, "spare buffers")
 //   worker → page
 //     {type: 'ready', version}                         the wasm is up: jobs may come
 //     {type: 'progress', id, done, total, note}        a long job, at most every 100 ms
-//     {type: 'done', id, reply: ArrayBuffer, ms}       ms: from the job's arrival to its end
+//     {type: 'done', id, reply: ArrayBuffer, size, spare, ms}
+//                                                      the reply is reply's first `size` bytes (a
+//                                                      spare buffer may be longer; `spare`: it is
+//                                                      one); ms: from the job's arrival to its end
 //     {type: 'failed', id, message}                    the job raised (bad bytes, a bug)
 //     {type: 'died', message}                          the wasm stopped (out of memory…):
 //                                                      the page fails what is in flight and
@@ -35,6 +41,25 @@ const SLICE_MS = 50;
 const PROGRESS_EVERY_MS = 100;
 
 const queue = [];  // {id, kind, request (Uint8Array), handle (0: not started), arrived, reported}
+
+// Spare buffers. A reply leaves the wasm's memory as a copy in a buffer of
+// its own, transferred to the page. A fresh buffer of a few megabytes for
+// each large reply (ALiBi's bias at a million positions: 4.7 MB, on every
+// move of a slider) cost 15–55 ms here — the allocation, not the copy: new
+// memory paged in, and garbage collections driven by it — as long as the
+// build. The page hands large buffers back once it has read them ('spare'),
+// and the next large reply is copied into the smallest that holds it.
+const SPARE_MIN_BYTES = 65536;  // below this a fresh buffer is cheap (and the page keeps it)
+const SPARE_MAX = 4;
+const spares = [];
+
+function replyBuffer(size) {
+  let best = -1;
+  if (size >= SPARE_MIN_BYTES)
+    for (let i = 0; i < spares.length; ++i)
+      if (spares[i].byteLength >= size && (best < 0 || spares[i].byteLength < spares[best].byteLength)) best = i;
+  return best >= 0 ? spares.splice(best, 1)[0] : new ArrayBuffer(size);
+}
 let ready = false;
 let scheduled = false;
 const channel = new MessageChannel();  // a turn of the event loop without setTimeout's 4 ms clamp
@@ -61,6 +86,14 @@ self.onmessage = (e) => {
     queue.push({id: m.id, kind: String(m.kind), request: new Uint8Array(m.request || new ArrayBuffer(0)),
                 handle: 0, arrived: performance.now(), reported: 0});
     schedule();
+  } else if (m.type === 'spare') {
+    if (m.buffer instanceof ArrayBuffer && m.buffer.byteLength >= SPARE_MIN_BYTES) {
+      spares.push(m.buffer);
+      if (spares.length > SPARE_MAX) {  // keep the largest few
+        spares.sort((a, b) => b.byteLength - a.byteLength);
+        spares.length = SPARE_MAX;
+      }
+    }
   } else if (m.type === 'cancel') {
     const i = queue.findIndex((j) => j.id === m.id);
     if (i >= 0) {
@@ -104,9 +137,13 @@ function slice() {
       queue.push(job);
     } else if (status === 1) {
       const at = Module._poslab_job_reply(job.handle);
-      const reply = Module.HEAPU8.slice(at, at + Module._poslab_job_reply_size(job.handle)).buffer;
+      const size = Module._poslab_job_reply_size(job.handle);
+      const spareCount = spares.length;
+      const reply = replyBuffer(size);
+      new Uint8Array(reply, 0, size).set(Module.HEAPU8.subarray(at, at + size));
       Module._poslab_job_end(job.handle);
-      postMessage({type: 'done', id: job.id, reply, ms: performance.now() - job.arrived}, [reply]);
+      postMessage({type: 'done', id: job.id, reply, size, spare: spares.length < spareCount,
+                   ms: performance.now() - job.arrived}, [reply]);
     } else {
       const message = Module.UTF8ToString(Module._poslab_job_error(job.handle));
       Module._poslab_job_end(job.handle);

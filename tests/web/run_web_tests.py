@@ -515,7 +515,7 @@ def worker_bench_checks(browser_path, base):
     the cache remembered the slow builds of figures sharing a memo). tests/bench/web_bench.py --worker
     measures every key against native (docs/PERFORMANCE.md)."""
     import cdp  # tests/web/cdp.py
-    reports, helper = {}, {}
+    reports, helper, spares = {}, {}, {}
     for mode in ("", "&in-place", "&figure-workers=2"):
         b = cdp.Browser(browser_path, 1280, 800)
         try:
@@ -524,6 +524,7 @@ def worker_bench_checks(browser_path, base):
             reports[mode] = bench_report(b) if done else {}
             helper[mode] = b.eval("[document.body.dataset.figureWorkers || '', "
                                   "+(document.body.dataset.figureHelperBuilt || 0)]") or ["", 0]
+            spares[mode] = b.eval("+(document.body.dataset.spareReplies || 0)") or 0
         finally:
             b.close()
     worker, in_place, two = reports[""], reports["&in-place"], reports["&figure-workers=2"]
@@ -540,6 +541,11 @@ def worker_bench_checks(browser_path, base):
           f"{[round(c.get('trail_ms', {}).get('p95', 0)) for c in two_cases]} ms against one worker's "
           f"{[round(bench_case(worker, 'relative', k).get('trail_ms', {}).get('p95', 0)) for k in ('clip', 'positions', 'seed')]}")
     check(helper["&in-place"] == ["", 0], f"…&in-place: no figure worker at all ({helper['&in-place']})")
+    # Large replies come back in buffers the page handed back (worker.js,
+    # "spare buffers"): the maxima's heatmaps are megabytes on every move.
+    check(spares[""] >= 1 and spares["&in-place"] == 0,
+          f"large replies copied into buffers the page handed back: {spares['']} with the worker "
+          f"({spares['&in-place']} in the frame)")
     check(worker.get("exit") == 0 and "worker" in worker.get("figures_built", "") and "warm_up" not in worker,
           f"#bench at the maxima with the page's worker, not warmed up (exit {worker.get('exit')}, "
           f"figures built {worker.get('figures_built')!r})")
