@@ -323,13 +323,15 @@ Heatmap get_heatmap(Reader& r, const Axis& x, const Axis& y) {
 // [SECTION] The figure
 
 void encode_figure(Writer& w, const Figure& f, bool for_screen) {
-  // The arrays are most of the bytes: room for them (an upper bound) first.
+  // The arrays are most of the bytes: room for them first (a hint, not a
+  // bound: a long line for the screen crosses as its screen points, far
+  // fewer than its own — counted by those, or a 10 kB reply reserved MBs).
   std::size_t bulk = 4096;
   for (const Heatmap& h : f.heatmaps)
     bulk += h.values.size() * sizeof(float) + h.mask.size() + (h.screen ? h.screen->values.size() * sizeof(float) : 0);
   for (const Series& s : f.series) {
-    bulk += (s.x.size() + s.y.size()) * sizeof(double) + 64;
-    for (const ExtraColumn& e : s.extra) bulk += e.values.size() * sizeof(double) + 64;
+    const std::size_t points = for_screen && s.screen ? s.screen->x.size() : std::max(s.x.size(), s.y.size());
+    bulk += points * sizeof(double) * (2 + s.extra.size()) + 64 * (1 + s.extra.size());
   }
   w.reserve(bulk);
   for (char c : kMagic) w.u8(static_cast<std::uint8_t>(c));
