@@ -7,7 +7,10 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
+#include <cstdint>
+#include <cstring>
 #include <deque>
 #include <filesystem>
 #include <fstream>
@@ -653,6 +656,62 @@ TEST_CASE("page worker: requests and replies as bytes; a bad request gets an err
   // Not a request at all: refused as such.
   CHECK_THROWS_AS(ui::serve_build_request("nonsense", app::assets_dir()), std::runtime_error);
   CHECK_THROWS_AS(ui::decode_figure_reply("PLR1"), std::runtime_error);
+}
+
+TEST_CASE("page worker: lists of numbers cross as runs where exact, as they are otherwise; bit for bit") {
+  // The decay lesson's default distances, 0:65,536, in every request: as one run.
+  ui::BuildRequest q;
+  q.view = "decay";
+  q.figure = "ones";
+  q.params.set_text("distance", "0:65536");
+  const std::string bytes = ui::encode_request(q);
+  CHECK(bytes.size() < 200);
+  CHECK(ui::decode_request(bytes).params == q.params);
+  // Lists of every shape: random doubles, runs with fractional steps,
+  // repeats, -0, runs broken by one value. Each comes back with the same
+  // bits, and the runs are used only where exact.
+  std::mt19937_64 rng(31);
+  std::uniform_real_distribution<double> real(0, 1e6);
+  std::uniform_int_distribution<int> small(1, 40);
+  const auto bits = [](const std::vector<double>& v) {
+    std::vector<std::uint64_t> out;
+    for (double x : v) out.push_back(std::bit_cast<std::uint64_t>(x));
+    return out;
+  };
+  for (int trial = 0; trial < 300; ++trial) {
+    std::vector<double> list;
+    const int pieces = small(rng);
+    for (int p = 0; p < pieces; ++p) {
+      const int kind = trial % 5 == 0 ? 0 : static_cast<int>(rng() % 5);
+      const int n = small(rng);
+      const double start = kind == 4 ? -0.0 : std::floor(real(rng)) / 7, step = kind == 1 ? 0.1 : kind == 2 ? 0.0 : kind == 3 ? 1.0 / 3 : 1.0;
+      for (int k = 0; k < n; ++k) list.push_back(kind == 0 ? real(rng) : start + static_cast<double>(k) * step);
+    }
+    ui::BuildRequest r;
+    r.view = "decay";
+    r.params.set("distance", list);
+    const std::string encoded = ui::encode_request(r);
+    const ui::BuildRequest back = ui::decode_request(encoded);
+    REQUIRE(back.params.is_set("distance"));
+    CHECK(bits(back.params.list("distance")) == bits(list));
+  }
+  // A run claiming more numbers than any list holds is refused, not expanded;
+  // the longest list any key takes (2^20) is read.
+  const std::size_t key_at = bytes.find("distance");
+  REQUIRE(key_at != std::string::npos);
+  const std::size_t count_at = key_at + 8 + 1 + 4 + 8 + 8;  // the key, kind 4, one run: start, step, then its count
+  std::uint32_t count = 0;
+  std::memcpy(&count, bytes.data() + count_at, 4);
+  REQUIRE(count == 65537);
+  for (const std::uint32_t n : {(1u << 20) + 1, 1u << 20}) {
+    std::string patched = bytes;
+    std::memcpy(patched.data() + count_at, &n, 4);
+    if (n > (1u << 20)) {
+      CHECK_THROWS_AS(ui::decode_request(patched), std::runtime_error);
+    } else {
+      CHECK(ui::decode_request(patched).params.list("distance").size() == n);
+    }
+  }
 }
 
 TEST_CASE("worker jobs: kinds by name, a long job in slices with its progress") {
