@@ -26,6 +26,16 @@ namespace {
 
 const test::Lesson lesson{"alibi"};
 
+/// The lesson's parameters: `heads` heads, head `head` shown, causal or not, n positions.
+core::Params setting(int heads, int head, bool causal, long long n) {
+  core::Params p;
+  p.set("heads", static_cast<double>(heads));
+  p.set("head", static_cast<double>(head));
+  p.set("causal", causal);
+  p.set("positions", static_cast<double>(n));
+  return p;
+}
+
 }  // namespace
 
 TEST_CASE("alibi readouts hold: defaults, BLOOM, symmetric, random settings") {
@@ -102,9 +112,7 @@ TEST_CASE("alibi bias figure is core's bias with the causal future masked") {
   // Blocks of positions (a million positions, one cell per block): the drawn
   // cell and the exported double are core's bias at the block's first position.
   for (const bool causal : {true, false}) {
-    core::Params p;
-    p.set("heads", 256.0), p.set("head", 200.0), p.set("causal", causal), p.set("positions", 1048576.0);
-    const auto f = lesson.figure("bias", p);
+    const auto f = lesson.figure("bias", setting(256, 200, causal, 1048576));
     const auto& h = f.heatmaps.at(0);
     REQUIRE(h.cols > 1);
     REQUIRE(h.rows == h.cols);
@@ -134,12 +142,7 @@ TEST_CASE("alibi attention heatmap (closed form) equals core's softmax of core's
     for (const bool causal : {true, false})
       for (int n : {1, 7, 150}) {
         for (int head : {1, heads / 2 + 1, heads}) {
-          core::Params p;
-          p.set("heads", static_cast<double>(heads));
-          p.set("head", static_cast<double>(head));
-          p.set("causal", causal);
-          p.set("positions", static_cast<double>(n));
-          const auto f = lesson.figure("attention", p);
+          const auto f = lesson.figure("attention", setting(heads, head, causal, n));
           const auto& h = f.heatmaps.at(0);
           const double m = core::alibi_slopes(heads)[static_cast<std::size_t>(head - 1)];
           const Eigen::MatrixXd w = core::softmax_rows(core::alibi_bias_matrix(m, n, causal));
@@ -163,12 +166,7 @@ TEST_CASE("alibi attention at a million positions: drawn floats are the exact do
   for (int heads : {8, 256})
     for (const bool causal : {true, false})
       for (int head : {1, heads}) {
-        core::Params p;
-        p.set("heads", static_cast<double>(heads));
-        p.set("head", static_cast<double>(head));
-        p.set("causal", causal);
-        p.set("positions", static_cast<double>(n));
-        const auto f = lesson.figure("attention", p);
+        const auto f = lesson.figure("attention", setting(heads, head, causal, n));
         const auto& h = f.heatmaps.at(0);
         const double m = core::alibi_slopes(heads)[static_cast<std::size_t>(head - 1)];
         std::uniform_int_distribution<long long> pos(0, n - 1);

@@ -41,6 +41,24 @@ double y_at(const app::fig::Series& s, double x) {
   return std::nan("");
 }
 
+/// Every `every`-th point of `trend` (relative to the bound at 0) is the
+/// direct mean of core's one-distance bound over every integer distance of
+/// [r/1.1, 1.1·r] (points whose window holds no integer are skipped).
+void check_trend_is_direct_mean(const app::fig::Series& trend, int d, double base, std::size_t every = 1) {
+  const Eigen::VectorXd theta = core::rope_inverse_frequencies(d, base);
+  const double bound0 = (d / 2 + 1) / 2.0;
+  for (std::size_t i = 0; i < trend.x.size(); i += every) {
+    const double r = trend.x[i];
+    double sum = 0;
+    int n = 0;
+    for (double u = std::ceil(r / 1.1); u <= std::floor(r * 1.1); ++u)
+      sum += core::rope_decay_bound(u, {theta.data(), static_cast<std::size_t>(theta.size())}), ++n;
+    if (n == 0) continue;
+    CAPTURE(r);
+    CHECK(trend.y[i] * bound0 == doctest::Approx(sum / n).epsilon(1e-9));
+  }
+}
+
 }  // namespace
 
 TEST_CASE("decay readouts hold at the defaults and over random settings") {
@@ -144,18 +162,7 @@ TEST_CASE("decay trend: the mean of the bound over every integer distance of [r/
     const auto f = lesson.figure("bases", p);
     const auto& trend = f.series[1];  // raw, trend, minima, level
     REQUIRE(trend.x.size() > 100);
-    const Eigen::VectorXd theta = core::rope_inverse_frequencies(d, base);
-    const double bound0 = (d / 2 + 1) / 2.0;
-    for (std::size_t i = 0; i < trend.x.size(); ++i) {
-      const double r = trend.x[i];
-      double sum = 0;
-      int n = 0;
-      for (double u = std::ceil(r / 1.1); u <= std::floor(r * 1.1); ++u)
-        sum += core::rope_decay_bound(u, {theta.data(), static_cast<std::size_t>(theta.size())}), ++n;
-      if (n == 0) continue;
-      CAPTURE(r);
-      CHECK(trend.y[i] * bound0 == doctest::Approx(sum / n).epsilon(1e-9));
-    }
+    check_trend_is_direct_mean(trend, d, base);
   }
   // Defaults (d = 128, base 10,000, 0:65,536 on a log axis): the lowest local
   // mean. Sampled every 128–256 tokens the window mean put it at 22,144
@@ -180,19 +187,7 @@ TEST_CASE("decay trend: remembered by its setting, each toggle of log_x drawing 
     const auto f = lesson.figure("curves", p);
     const auto& trend = f.series.at(2);  // ones, bound, trend, lowest, level
     REQUIRE(trend.x.size() > 10);
-    const int d = static_cast<int>(p.integer("d"));
-    const Eigen::VectorXd theta = core::rope_inverse_frequencies(d, p.real("base"));
-    const double bound0 = (d / 2 + 1) / 2.0;
-    for (std::size_t i = 0; i < trend.x.size(); i += 5) {
-      const double r = trend.x[i];
-      double sum = 0;
-      int n = 0;
-      for (double u = std::ceil(r / 1.1); u <= std::floor(r * 1.1); ++u)
-        sum += core::rope_decay_bound(u, {theta.data(), static_cast<std::size_t>(theta.size())}), ++n;
-      if (n == 0) continue;
-      CAPTURE(r);
-      CHECK(trend.y[i] * bound0 == doctest::Approx(sum / n).epsilon(1e-9));
-    }
+    check_trend_is_direct_mean(trend, static_cast<int>(p.integer("d")), p.real("base"), 5);
     return trend.x;
   };
   std::vector<core::Params> settings;
