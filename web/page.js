@@ -415,11 +415,14 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
   // the page keeps them in its IndexedDB, so a lecture rehearsed in this
   // browser shows its models at once. The lab writes each model into its
   // folder /config/lab-models (in memory; LabRun::save's bytes, whose header
-  // names the build and the config: app/lessons/lab/setting.hpp) and calls
-  // labKept; before main the folder is filled from the store, each file with
-  // the time it was kept (the lab drops the oldest past 64). The store keeps
-  // at most LAB_KEPT_MAX models and LAB_KEPT_BYTES, the oldest dropped
-  // first. What is stored is never trusted: a name that is not a model's, a
+  // names the build and the config: app/lessons/lab/setting.hpp), and beside
+  // it what it read of the model (<name>.readings: the same header, so it is
+  // only ever read with that model of that build; with them a kept model is
+  // shown without reading it again, which takes seconds in wasm), and calls
+  // labKept for each file; before main the folder is filled from the store,
+  // each file with the time it was kept (the lab drops the oldest past 64
+  // models). The store keeps at most LAB_KEPT_MAX files and LAB_KEPT_BYTES,
+  // the oldest dropped first. What is stored is never trusted: a name that is not a model's, a
   // value that is not bytes is deleted; bytes of another build or config, or
   // damaged ones, the lab refuses (LabRun::restore) and trains that model
   // again, replacing them. Storage off or full: the lab trains, as before.
@@ -427,10 +430,17 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
   const LAB_DB = 'poslab-lab-models';
   const LAB_STORE = 'models';      // {name, bytes: ArrayBuffer, time (ms)} by name
   const LAB_DIR = '/config/lab-models';
-  const LAB_NAME = /^[0-9a-f]{16}\.model$/;
-  const LAB_KEPT_MAX = 64;
+  const LAB_NAME = /^[0-9a-f]{16}\.(model|readings)$/;
+  const LAB_KEPT_MAX = 128;  // files: 64 models and their readings
   const LAB_KEPT_BYTES = 64 << 20;
   const labStored = new Map();     // name → {time, size}: what the store holds, as far as this page knows
+
+  // The models the store holds (as far as this page knows), readings not counted.
+  function labModelsStored() {
+    let n = 0;
+    for (const name of labStored.keys()) n += name.endsWith('.model');
+    return n;
+  }
 
   function labDb() {
     return new Promise((resolve) => {
@@ -456,7 +466,7 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
       if (!waiting) return;
       waiting = false;
       Module.removeRunDependency(dep);
-      document.body.dataset.labKeptLoaded = String(labStored.size);
+      document.body.dataset.labKeptLoaded = String(labModelsStored());
     };
     Module.addRunDependency(dep);
     setTimeout(done, 2000);
@@ -517,7 +527,8 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
       for (const old of drop) store.delete(old);
       tx.oncomplete = () => {
         db.close();
-        document.body.dataset.labKeptStored = String(labStored.size);
+        document.body.dataset.labKeptStored = String(labModelsStored());
+        document.body.dataset.labKeptReadings = String(labStored.size - labModelsStored());
       };
       tx.onerror = tx.onabort = () => db.close();  // full, or storage off: the lab trains it again next time
     }).catch(() => {});

@@ -10,6 +10,7 @@
 #include <bit>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <deque>
 #include <filesystem>
@@ -19,6 +20,7 @@
 #include <random>
 #include <thread>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <unistd.h>
@@ -352,10 +354,60 @@ TEST_CASE("lab: a window keeps its finished models in its config folder and show
       CHECK(kept->loss_history() == model->losses());
       CHECK(kept->evaluate().values == model->evaluation().values);
     }
+    // … each beside what the lesson read of it: shown again without reading it again.
+    int readings_files = 0;
+    for (const auto& entry : fs::directory_iterator(config / "lab-models"))
+      readings_files += entry.path().extension() == ".readings";
+    CHECK(readings_files == 6);
+    for (const lab::TrainedPtr& model : trained) {
+      const lab::TrainedPtr read = lab::load_kept_read(model->config(), 4);
+      REQUIRE(read);
+      CHECK(read->read_as_finished(4));
+      CHECK(read->weights() == model->weights());
+      CHECK(read->losses() == model->losses());
+      const std::vector<core::lab::LabEvaluation> want = model->readings(), got = read->readings();
+      REQUIRE(got.size() == want.size());
+      CHECK(want.size() == (model->config().encoding == core::lab::Encoding::rope ? 4u : 1u));
+      for (std::size_t i = 0; i < want.size(); ++i) {
+        CHECK(got[i].extension == want[i].extension);
+        CHECK(got[i].factor == want[i].factor);
+        CHECK(got[i].lengths == want[i].lengths);
+        CHECK(got[i].values == want[i].values);  // bit for bit: the doubles cross as their bits
+        CHECK(got[i].floor == want[i].floor);
+        CHECK(got[i].trained_value == want[i].trained_value);
+      }
+      // Read at another factor s, a RoPE model must be read again; the others read no s.
+      CHECK(static_cast<bool>(lab::load_kept_read(model->config(), 5)) != (model->config().encoding == core::lab::Encoding::rope));
+    }
+    {
+      // Damaged readings, or another model's under this one's name: not read as this model's.
+      const core::lab::LabConfig a = trained[1]->config(), b = trained[2]->config();
+      const auto name = [&](const core::lab::LabConfig& c, const char* ext) {
+        char hex[40];
+        std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(core::lab::lab_config_hash(c)));
+        return config / "lab-models" / (std::string(hex) + ext);
+      };
+      REQUIRE(fs::exists(name(a, ".readings")));
+      const fs::path saved_a = config / "readings-a";
+      fs::copy_file(name(a, ".readings"), saved_a);
+      {
+        std::fstream f(name(a, ".readings"), std::ios::in | std::ios::out | std::ios::binary);
+        f.seekp(-30, std::ios::end);
+        f.put('\x5a');
+      }
+      CHECK_FALSE(lab::load_kept_read(a, 4));
+      CHECK(lab::load_kept(a));  // the run itself is sound: it is read again, not trained
+      fs::copy_file(name(b, ".readings"), name(a, ".readings"), fs::copy_options::overwrite_existing);
+      CHECK_FALSE(lab::load_kept_read(a, 4));
+      fs::copy_file(saved_a, name(a, ".readings"), fs::copy_options::overwrite_existing);
+      CHECK(lab::load_kept_read(a, 4));
+      fs::remove(saved_a);
+    }
     // A damaged file is not read as the model: it is trained again and replaced.
     const lab::TrainedPtr& first = trained.front();
     fs::path file;
     for (const auto& entry : fs::directory_iterator(config / "lab-models")) {
+      if (entry.path().extension() != ".model") continue;  // (its readings start with the same header)
       std::ifstream in(entry.path(), std::ios::binary);
       std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
       if (bytes.find(core::lab::lab_config_text(first->config())) != std::string::npos) file = entry.path();
@@ -367,6 +419,7 @@ TEST_CASE("lab: a window keeps its finished models in its config folder and show
       f.put('\x5a');
     }
     CHECK_FALSE(lab::load_kept(first->config()));
+    CHECK_FALSE(lab::load_kept_read(first->config(), 4));  // its readings are sound, its run is not
     CHECK(lab::is_kept(first->config()));  // the header alone still reads right: Train will say "kept", then retrain
     CHECK(lab::start_run(first->config())->step() == 0);
     // The folder keeps the newest kKeptModels.
@@ -378,8 +431,13 @@ TEST_CASE("lab: a window keeps its finished models in its config folder and show
       lab::keep(run);
     }
     files = 0;
-    for (const auto& entry : fs::directory_iterator(config / "lab-models")) files += entry.path().extension() == ".model";
+    int orphans = 0;
+    for (const auto& entry : fs::directory_iterator(config / "lab-models")) {
+      files += entry.path().extension() == ".model";
+      orphans += entry.path().extension() == ".readings" && !fs::exists(fs::path(entry.path()).replace_extension(".model"));
+    }
     CHECK(files == lab::kKeptModels);
+    CHECK(orphans == 0);  // a model's readings go with it
   }
   CHECK(lab::model_folder().empty());  // the window's folder goes with it
   fs::remove_all(config);
@@ -864,11 +922,16 @@ TEST_CASE("worker jobs: \"lab_model\" sent with the model's kept bytes only read
     fs::remove_all(dir);
     lab::set_model_folder(dir);
     lab::keep(*got);
+    lab::keep_readings(*got);
     auto kept = lab::load_kept(c);
+    const lab::TrainedPtr read = lab::load_kept_read(c, 3.0);
     lab::set_model_folder({});
     fs::remove_all(dir);
     REQUIRE(kept);
     CHECK(kept->save() == saved);
+    REQUIRE(read);
+    CHECK(read->evaluation(core::lab::Extension::ntk, 3.0).values == got->evaluation(core::lab::Extension::ntk, 3.0).values);
+    CHECK(read->readings().size() == 4);
   }
   // A changed byte, another config's model, bytes that are no model: trained, the same model.
   std::string damaged = saved;
@@ -984,6 +1047,61 @@ TEST_CASE("lab: with the page's worker up, each model is a job there; Stop cance
     }
     b.frames(2);
     check_caught_up(b);
+  }
+  SUBCASE("models kept with their readings are shown without a job, one a frame; damaged readings: read in the worker") {
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / ("poslab-lab-kept-read-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    lab::set_model_folder(dir);
+    const double s = 3;  // the factor the RoPE model is read at: its kept readings are at 3
+    REQUIRE(b.state().set_param("factor", s).empty());
+    REQUIRE(b.state().set_param("lab_steps", 18.0).empty());  // models no other test trains: none in memory
+    REQUIRE(b.state().set_param("lab_seeds", 1.0).empty());
+    REQUIRE(b.state().set_param("lab_train", true).empty());
+    const lab::Plan plan = lab::plan(b.state().params());
+    REQUIRE(plan.configs().size() == 6);
+    std::vector<std::pair<std::vector<float>, std::vector<double>>> earlier;  // each model's weights and first reading
+    for (const core::lab::LabConfig& c : plan.configs()) {  // kept by an earlier session, never in this one's store
+      auto run = std::make_unique<core::lab::LabRun>(c);
+      run->train(100);
+      lab::keep(*run);
+      const lab::Trained model(std::move(run));
+      earlier.emplace_back(model.weights(), model.evaluation().values);
+      if (c.encoding == core::lab::Encoding::rope)
+        for (core::lab::Extension x : lab::kExtensions) (void)model.evaluation(x, s);
+      lab::keep_readings(model);
+    }
+    const core::lab::LabConfig damaged = plan.configs().back();
+    char hex[40];
+    std::snprintf(hex, sizeof hex, "%016llx.readings", static_cast<unsigned long long>(core::lab::lab_config_hash(damaged)));
+    {
+      std::fstream f(dir / hex, std::ios::in | std::ios::out | std::ios::binary);
+      REQUIRE(f);
+      f.seekp(-30, std::ios::end);
+      f.put('\x5a');
+    }
+    std::vector<int> shown;
+    for (int frame = 0; frame < 8; ++frame) {
+      b.frames(1);
+      shown.push_back(lab::trained_count(plan));
+    }
+    CHECK(shown.front() <= 1);                                       // one a frame: a file read and a restore each
+    CHECK(shown.back() == 5);                                        // the five with sound readings, no job
+    REQUIRE(worker.queue.size() == 1);                               // the sixth is read in the worker,
+    CHECK_FALSE(lab::split_model_request(worker.queue.front().request).second.empty());  // sent with its run
+    for (std::size_t i = 0; i + 1 < plan.configs().size(); ++i) {  // (the last is the damaged one)
+      const lab::TrainedPtr m = lab::find(plan.configs()[i]);
+      REQUIRE(m);
+      CHECK(m->read_as_finished(s));  // (so evaluation() below computes nothing: it returns the kept reading)
+      CHECK(m->weights() == earlier[i].first);
+      CHECK(m->evaluation().values == earlier[i].second);
+    }
+    worker.answer_all();
+    b.frames(1);
+    CHECK(lab::trained_count(plan) == 6);
+    CHECK(lab::load_kept_read(damaged, s));  // its readings kept anew
+    lab::set_model_folder({});
+    fs::remove_all(dir);
   }
   SUBCASE("Stop cancels every job in the worker") {
     REQUIRE(b.state().set_param("lab_steps", 20000.0).empty());

@@ -702,11 +702,14 @@ def lab_worker_checks(browser_path, base, native, steps=150, kept=True, cores=No
 
 def lab_kept_checks(browser_path, base, steps, trained_seconds):
     """The page keeps the lab's models in its IndexedDB (web/page.js) as the
-    desktop keeps them in its lab-models folder: trained once, they are shown
-    at once in a later visit (the worker only reads them: data-lab-from-kept).
-    A model of another build (a valid file whose build line differs) and a
-    damaged one (a byte changed) are trained again and stored anew; an entry
-    that is not a model is deleted; the page never stops."""
+    desktop keeps them in its lab-models folder, each beside what the lab read
+    of it (<name>.readings): trained once, they are shown at once in a later
+    visit, no worker asked (data-lab-kept-read). A model of another build (a
+    valid file whose build line differs) and a damaged one (a byte changed)
+    are trained again and stored anew; a model whose readings are damaged is
+    read again in the worker (data-lab-from-kept); an entry that is not a
+    model is deleted; the page never stops. A fourth visit shows all six from
+    the store again, each with its readings."""
     import cdp  # tests/web/cdp.py
     link = f"{base}#view=lab&lab_task=lm&lab_seeds=1&lab_steps={steps}&lab_train=true"
     b = cdp.Browser(browser_path, 1280, 800)
@@ -721,49 +724,68 @@ def lab_kept_checks(browser_path, base, steps, trained_seconds):
                           " ok(JSON.stringify(q.result.map((v) => [v.name, v.bytes && v.bytes.byteLength,"
                           " new TextDecoder().decode(new Uint8Array(v.bytes || new ArrayBuffer(0), 0, 60)).split('\\n')[1]])));"
                           " r.result.close(); }; }; r.onerror = () => ok('[]'); })")
+        def data(key):
+            return b.eval(f"document.body.dataset.{key}")
+        def stored_kinds(entries):
+            return (sorted(e[0][:-6] for e in entries if e[0].endswith(".model")),
+                    sorted(e[0][:-9] for e in entries if e[0].endswith(".readings")))
         visit()
-        first = b.wait_for("document.body.dataset.labFromWorker === '6' && document.body.dataset.labKeptStored === '6'", 900)
+        first = b.wait_for("document.body.dataset.labFromWorker === '6' && document.body.dataset.labKeptStored === '6'"
+                           " && document.body.dataset.labKeptReadings === '6'", 900)
         entries = json.loads(stored() or "[]")
+        models, readings = stored_kinds(entries)
         builds = {e[2] for e in entries}
-        check(first is True and len(entries) == 6 and len(builds) == 1 and all(e[1] > 1000 for e in entries),
-              f"lab kept: the six trained models are stored in the page's IndexedDB ({len(entries)} entries, "
-              f"{sorted(builds)})")
+        check(first is True and len(models) == 6 and models == readings and len(entries) == 12 and len(builds) == 1
+              and all(e[1] > 1000 for e in entries if e[0].endswith(".model")),
+              f"lab kept: the six trained models are stored in the page's IndexedDB, each with its readings "
+              f"({len(models)} models, {len(readings)} readings, the same names: {models == readings}; {sorted(builds)})")
         # Timed from the page being up, as the training was (on a page already
         # up): the page's own load (its wasm compiled, its workers started)
-        # is not the store's, and on a slow machine it alone was half of 150
-        # steps' training.
+        # is not the store's.
         t_load = time.monotonic()
         visit()
         t0 = time.monotonic()
-        again = b.wait_for("document.body.dataset.labFromKept === '6' && document.body.dataset.labFromWorker === '6'", 300)
+        again = b.wait_for("document.body.dataset.labFromKept === '6'", 300)
         seconds = time.monotonic() - t0
-        loaded = b.eval("document.body.dataset.labKeptLoaded")
-        check(again is True and loaded == "6" and seconds < 0.5 * trained_seconds,
-              f"lab kept: after a reload the six come from the store at once ({loaded} loaded, "
-              f"{b.eval('document.body.dataset.labFromKept')!r} of 6 restored, {seconds:.1f} s once the page was up "
+        check(again is True and data("labKeptLoaded") == "6" and data("labKeptRead") == "6"
+              and data("labFromWorker") in (None, "0") and seconds < 0.25 * trained_seconds,
+              f"lab kept: after a reload the six come from the store at once, with their readings, no worker asked "
+              f"({data('labKeptLoaded')} loaded, {data('labFromKept')!r} of 6 restored, {data('labKeptRead')!r} with "
+              f"their readings, {data('labFromWorker')!r} from a worker; {seconds:.2f} s once the page was up "
               f"({t0 - t_load:.1f} s to load it) against {trained_seconds:.1f} s trained)")
-        # Another build's model, a damaged one and an entry that is no model.
+        # Another build's model, a damaged one, a third one's damaged readings and an entry that is no model.
         changed = b.eval("new Promise((ok) => { const r = indexedDB.open('poslab-lab-models'); r.onsuccess = () => {"
                          " const tx = r.result.transaction('models', 'readwrite'); const s = tx.objectStore('models');"
-                         " const q = s.getAll(); q.onsuccess = () => { const [a, d] = q.result;"
+                         " const q = s.getAll(); q.onsuccess = () => {"
+                         " const ms = q.result.filter((v) => v.name.endsWith('.model')); const [a, d, t] = ms;"
+                         " const g = q.result.find((v) => v.name === t.name.replace('.model', '.readings'));"
                          " let buf = a.bytes; const u = new Uint8Array(buf); const at = new TextDecoder().decode(u.subarray(0, 40)).indexOf('build ') + 6;"
                          " u[at] = u[at] === 120 ? 121 : 120; " + LAB_RESEAL_JS + " s.put(a);"
                          " const v = new Uint8Array(d.bytes); v[v.length - 100] ^= 1; s.put(d);"
+                         " const w = new Uint8Array(g.bytes); w[w.length - 20] ^= 1; s.put(g);"
                          " s.put({name: 'not-a-model', bytes: 'text'});"
-                         " tx.oncomplete = () => { r.result.close(); ok([a.name, d.name]); }; }; }; })")
+                         " tx.oncomplete = () => { r.result.close(); ok([a.name, d.name, g.name]); }; }; }; })")
         visit()
-        third = b.wait_for("document.body.dataset.labFromWorker === '6'", 900)
-        b.wait_for("document.body.dataset.labKeptStored === '6'", 30)
+        third = b.wait_for("document.body.dataset.labFromWorker === '3' && document.body.dataset.labFromKept === '4'", 900)
+        b.wait_for("document.body.dataset.labKeptStored === '6' && document.body.dataset.labKeptReadings === '6'", 30)
         message = b.eval("document.getElementById('message').style.display === 'block' && "
                          "document.getElementById('message-text').textContent")
         entries = json.loads(stored() or "[]")
         names = sorted(e[0] for e in entries)
-        check(third is True and b.eval("document.body.dataset.labFromKept") == "4" and not message
-              and len(entries) == 6 and "not-a-model" not in names and len({e[2] for e in entries}) == 1
-              and set(changed or []) <= set(names),
-              f"lab kept: a model of another build and a damaged one are trained again and stored anew, an entry "
-              f"that is no model is deleted ({b.eval('document.body.dataset.labFromKept')!r} of 6 from the store; "
-              f"{len(entries)} stored, builds {sorted({e[2] for e in entries})}, message {message!r})")
+        models, readings = stored_kinds(entries)
+        check(third is True and data("labKeptRead") == "3" and not message
+              and len(models) == 6 and models == readings and "not-a-model" not in names
+              and len({e[2] for e in entries}) == 1 and set(changed or []) <= set(names),
+              f"lab kept: a model of another build and a damaged one are trained again, a model with damaged readings "
+              f"is read again, all stored anew, an entry that is no model is deleted ({data('labFromKept')!r} of 6 "
+              f"from the store, {data('labKeptRead')!r} of them with their readings, {data('labFromWorker')!r} from a "
+              f"worker; {len(models)} models and {len(readings)} readings stored, builds "
+              f"{sorted({e[2] for e in entries})}, message {message!r})")
+        visit()
+        fourth = b.wait_for("document.body.dataset.labFromKept === '6'", 300)
+        check(fourth is True and data("labKeptRead") == "6" and data("labFromWorker") in (None, "0"),
+              f"lab kept: the visit after shows all six from the store with their readings ({data('labFromKept')!r} "
+              f"restored, {data('labKeptRead')!r} with their readings, {data('labFromWorker')!r} from a worker)")
     finally:
         b.close()
 

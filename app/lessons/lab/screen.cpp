@@ -42,7 +42,7 @@
 #include "app/ui/worker_jobs.hpp"
 
 #ifdef __EMSCRIPTEN__
-extern "C" void poslab_js_lab_from_worker(int n, int kept);  // app/platform/web/library_poslab.js
+extern "C" void poslab_js_lab_from_worker(int n, int kept, int read);  // app/platform/web/library_poslab.js
 extern "C" int poslab_js_lab_workers();                      // (web/page.js: how many train at once)
 #endif
 
@@ -65,6 +65,7 @@ struct Job : Ticket {
   std::atomic<int> step{0};
   std::unique_ptr<cl::LabRun> run;  ///< sliced mode: the run between frames
   bool kept = false;                ///< run came finished from the model folder (sent so to the worker)
+  bool look_in_folder = true;       ///< not yet looked for with its readings (lab_lesson::load_kept_read)
   /// Where it trains (the frame's to read and write only): not yet decided,
   /// on a lane, in the page's worker (job `remote`), or on the page in slices.
   enum class Where { unplaced, lane, worker, page } where = Where::unplaced;
@@ -72,12 +73,21 @@ struct Job : Ticket {
   std::uint64_t remote = 0;
 };
 
-/// Models that came back from the page's worker, and how many of them it
-/// restored from the page's model folder instead of training (the page shows
-/// the counts as its body's data-lab-from-worker and data-lab-from-kept:
-/// the web checks read them).
+/// Models that came back from the page's worker; models restored from the
+/// model folder instead of trained, read again in the worker or shown with
+/// their kept readings; and those of them shown with their kept readings,
+/// no worker asked (the page shows the counts as its body's
+/// data-lab-from-worker, data-lab-from-kept and data-lab-kept-read: the web
+/// checks read them).
 int g_models_from_worker = 0;
 int g_models_from_kept = 0;
+int g_models_kept_read = 0;
+
+void report_counts() {
+#ifdef __EMSCRIPTEN__
+  poslab_js_lab_from_worker(g_models_from_worker, g_models_from_kept, g_models_kept_read);
+#endif
+}
 
 /// Trains `job` a few steps at a time until it is finished or cancelled;
 /// then reads it and puts it into the store.
@@ -149,7 +159,22 @@ class Session {
     if (!first_sync_) first_sync_ = now;
     const bool worker_coming = runner && !remote && lanes_.empty() && now - *first_sync_ < kWorkerGrace;
     bool sliced = false;
+    // A kept model with its readings: one per frame (a file read and a restore).
+    bool read_one = read_frame_ == ImGui::GetFrameCount();
     for (const auto& job : jobs_) {
+      // Kept with its readings (a lecture rehearsed here): shown now, no worker, no training.
+      if (job->where == Job::Where::unplaced && job->look_in_folder) {
+        if (read_one) continue;
+        job->look_in_folder = false;
+        if (const lab_lesson::TrainedPtr read = lab_lesson::load_kept_read(job->config, job->s)) {
+          lab_lesson::put(read);
+          ++g_models_from_kept, ++g_models_kept_read;
+          report_counts();
+          read_one = true;
+          read_frame_ = ImGui::GetFrameCount();
+          continue;
+        }
+      }
       const bool waiting = job->where == Job::Where::page && !job->worker_failed &&
                            (!job->run || (!job->run->finished() && job->run->step() * 2 < job->config.steps));
       if (waiting && remote && job->run) {  // its first steps on the page are dropped: the worker starts it again
@@ -301,9 +326,8 @@ class Session {
           ++g_models_from_kept;
         else
           lab_lesson::keep(*model);
-#ifdef __EMSCRIPTEN__
-        poslab_js_lab_from_worker(g_models_from_worker, g_models_from_kept);
-#endif
+        lab_lesson::keep_readings(*model);  // shown at once next time, not read again
+        report_counts();
       } catch (const std::exception&) {
         j->where = Job::Where::unplaced, j->worker_failed = true;  // trained here instead
       }
@@ -329,6 +353,7 @@ class Session {
   std::vector<std::shared_ptr<Job>> jobs_;
   std::size_t next_lane_ = 0;
   int sliced_frame_ = -1;
+  int read_frame_ = -1;  ///< the frame that showed a kept model with its readings
   std::optional<std::chrono::steady_clock::time_point> first_sync_;
   std::vector<std::unique_ptr<BuildWorker>> lanes_;  // last: joined first
 };

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <functional>
 #include <list>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <system_error>
@@ -80,6 +81,18 @@ Trained::Trained(std::unique_ptr<cl::LabRun> run, std::vector<cl::LabEvaluation>
 std::vector<cl::LabEvaluation> Trained::readings() const {
   const std::lock_guard lock(mutex_);
   return readings_;
+}
+
+bool Trained::read_as_finished(double s) const {
+  const std::lock_guard lock(mutex_);
+  auto has = [&](cl::Extension x) {
+    const double factor = x == cl::Extension::none ? 1 : s;  // as evaluation() keys it
+    return std::any_of(readings_.begin(), readings_.end(),
+                       [&](const cl::LabEvaluation& e) { return e.extension == x && e.factor == factor; });
+  };
+  if (!has(cl::Extension::none)) return false;
+  if (config_.encoding != cl::Encoding::rope) return true;
+  return std::all_of(std::begin(kExtensions), std::end(kExtensions), has);
 }
 
 std::vector<float> Trained::weights() const {
@@ -159,6 +172,7 @@ TrainedPtr finish(std::unique_ptr<cl::LabRun> run, double s) {
   if (model->config().encoding == cl::Encoding::rope)
     for (cl::Extension x : kExtensions) (void)model->evaluation(x, s);
   put(model);
+  keep_readings(*model);
   return model;
 }
 
@@ -184,8 +198,30 @@ std::filesystem::path kept_file(const std::filesystem::path& dir, const cl::LabC
   return dir / name;
 }
 
+/// The file of `config`'s readings, beside its model's.
+std::filesystem::path readings_file(const std::filesystem::path& dir, const cl::LabConfig& config) {
+  return kept_file(dir, config).replace_extension(".readings");
+}
+
 /// Larger than any model the lab's ranges allow (4 layers of width 256: ~13 MB).
 constexpr std::uintmax_t kLargestKept = 64ull << 20;
+/// Larger than any readings file (16 readings of a few hundred lengths: ~100 kB).
+constexpr std::uintmax_t kLargestReadings = 8ull << 20;
+
+/// What follows the run's header in a readings file.
+constexpr std::string_view kReadingsMagic = "poslab-lab-readings 1\n";
+
+/// The whole of a small file, or nullopt (none, too large, unreadable).
+std::optional<std::string> read_small_file(const std::filesystem::path& file, std::uintmax_t largest) {
+  std::error_code ec;
+  const std::uintmax_t size = std::filesystem::file_size(file, ec);
+  if (ec || size > largest || !std::filesystem::is_regular_file(file, ec)) return std::nullopt;
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  if (!in.good() && !in.eof()) return std::nullopt;
+  return bytes.str();
+}
 
 }  // namespace
 
@@ -202,16 +238,10 @@ std::filesystem::path model_folder() {
 std::unique_ptr<cl::LabRun> load_kept(const cl::LabConfig& config) {
   const std::filesystem::path dir = model_folder();
   if (dir.empty()) return nullptr;
-  const std::filesystem::path file = kept_file(dir, config);
-  std::error_code ec;
-  const std::uintmax_t size = std::filesystem::file_size(file, ec);
-  if (ec || size > kLargestKept || !std::filesystem::is_regular_file(file, ec)) return nullptr;
-  std::ifstream in(file, std::ios::binary);
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  if (!in.good() && !in.eof()) return nullptr;
+  const std::optional<std::string> bytes = read_small_file(kept_file(dir, config), kLargestKept);
+  if (!bytes) return nullptr;
   auto run = std::make_unique<cl::LabRun>(config);
-  if (!run->restore(bytes.str())) return nullptr;
+  if (!run->restore(*bytes)) return nullptr;
   return run;
 }
 
@@ -245,7 +275,10 @@ void keep_saved(const cl::LabConfig& config, const std::function<std::string()>&
         files.emplace_back(entry.last_write_time(ec), entry.path());
     if (files.size() <= static_cast<std::size_t>(kKeptModels)) return;
     std::sort(files.begin(), files.end());  // oldest first
-    for (std::size_t i = 0; i + kKeptModels < files.size(); ++i) std::filesystem::remove(files[i].second, ec);
+    for (std::size_t i = 0; i + kKeptModels < files.size(); ++i) {
+      std::filesystem::remove(files[i].second, ec);
+      std::filesystem::remove(std::filesystem::path(files[i].second).replace_extension(".readings"), ec);
+    }
   } catch (const std::exception&) {
     // a full disk or a read-only folder: the model stays in memory, and is trained again next time
   }
@@ -267,7 +300,53 @@ std::unique_ptr<cl::LabRun> start_run(const cl::LabConfig& config) {
 }
 
 namespace {
+
 constexpr std::string_view kTrainedMagic = "PLT1";
+
+/// A model's readings, every number as its IEEE bits (encode_trained and the
+/// kept readings file share it).
+void write_readings(fig::wire::Writer& w, const std::vector<cl::LabEvaluation>& readings) {
+  w.u32(static_cast<std::uint32_t>(readings.size()));
+  for (const cl::LabEvaluation& e : readings) {
+    w.u8(static_cast<std::uint8_t>(e.task));
+    w.u8(static_cast<std::uint8_t>(e.extension));
+    w.f64(e.factor);
+    w.u8(static_cast<std::uint8_t>(e.metric));
+    w.u32(static_cast<std::uint32_t>(e.lengths.size()));
+    for (int n : e.lengths) w.i32(n);
+    w.doubles(e.values);
+    w.doubles(e.floor);
+    w.doubles(e.sample_floor);
+    w.f64(e.trained_value);
+    w.f64(e.trained_floor);
+    w.boolean(e.reached_floor);
+  }
+}
+
+/// … and back; raises std::runtime_error on bytes that are not readings.
+std::vector<cl::LabEvaluation> read_readings(fig::wire::Reader& r, std::size_t byte_count) {
+  const std::uint32_t count = r.u32();
+  if (count > 64) fig::wire::Reader::fail("too many readings");
+  std::vector<cl::LabEvaluation> readings(count);
+  for (cl::LabEvaluation& e : readings) {
+    e.task = r.enumeration(cl::Task::reverse);
+    e.extension = r.enumeration(cl::Extension::dynamic);
+    e.factor = r.f64();
+    e.metric = r.enumeration(cl::LabEvaluation::Metric::accuracy);
+    const std::uint32_t n = r.u32();
+    if (n > byte_count / 4) fig::wire::Reader::fail("more lengths than bytes");
+    e.lengths.resize(n);
+    for (int& length : e.lengths) length = r.i32();
+    e.values = r.doubles();
+    e.floor = r.doubles();
+    e.sample_floor = r.doubles();
+    e.trained_value = r.f64();
+    e.trained_floor = r.f64();
+    e.reached_floor = r.boolean();
+  }
+  return readings;
+}
+
 }  // namespace
 
 std::string model_request(const cl::LabConfig& config, double s, std::string_view kept) {
@@ -328,22 +407,7 @@ std::string encode_trained(const Trained& model) {
   w.i32(c.steps);
   w.floats(model.losses());
   w.floats(model.weights());
-  const std::vector<cl::LabEvaluation> readings = model.readings();
-  w.u32(static_cast<std::uint32_t>(readings.size()));
-  for (const cl::LabEvaluation& e : readings) {
-    w.u8(static_cast<std::uint8_t>(e.task));
-    w.u8(static_cast<std::uint8_t>(e.extension));
-    w.f64(e.factor);
-    w.u8(static_cast<std::uint8_t>(e.metric));
-    w.u32(static_cast<std::uint32_t>(e.lengths.size()));
-    for (int n : e.lengths) w.i32(n);
-    w.doubles(e.values);
-    w.doubles(e.floor);
-    w.doubles(e.sample_floor);
-    w.f64(e.trained_value);
-    w.f64(e.trained_floor);
-    w.boolean(e.reached_floor);
-  }
+  write_readings(w, model.readings());
   return w.take();
 }
 
@@ -359,29 +423,63 @@ TrainedPtr decode_trained(std::string_view bytes) {
   c.steps = r.i32();
   std::vector<float> losses = r.floats();
   const std::vector<float> weights = r.floats();
-  const std::uint32_t count = r.u32();
-  if (count > 64) wire::Reader::fail("too many readings");
-  std::vector<cl::LabEvaluation> readings(count);
-  for (cl::LabEvaluation& e : readings) {
-    e.task = r.enumeration(cl::Task::reverse);
-    e.extension = r.enumeration(cl::Extension::dynamic);
-    e.factor = r.f64();
-    e.metric = r.enumeration(cl::LabEvaluation::Metric::accuracy);
-    const std::uint32_t n = r.u32();
-    if (n > bytes.size() / 4) wire::Reader::fail("more lengths than bytes");
-    e.lengths.resize(n);
-    for (int& length : e.lengths) length = r.i32();
-    e.values = r.doubles();
-    e.floor = r.doubles();
-    e.sample_floor = r.doubles();
-    e.trained_value = r.f64();
-    e.trained_floor = r.f64();
-    e.reached_floor = r.boolean();
-  }
+  std::vector<cl::LabEvaluation> readings = read_readings(r, bytes.size());
   if (!r.at_end()) wire::Reader::fail("bytes left after a trained model");
   auto run = std::make_unique<cl::LabRun>(c);  // checks the config
   run->restore(weights, std::move(losses));
   return std::make_shared<const Trained>(std::move(run), std::move(readings));
+}
+
+void keep_readings(const Trained& model) {
+  const std::filesystem::path dir = model_folder();
+  const std::vector<cl::LabEvaluation> readings = model.readings();
+  if (dir.empty() || readings.empty()) return;
+  try {
+    fig::wire::Writer w;
+    write_readings(w, readings);
+    std::string out = cl::lab_saved_header(model.config());
+    out += kReadingsMagic;
+    out += w.take();
+    const std::uint64_t sum = cl::lab_checksum(out);
+    for (int k = 0; k < 8; ++k) out.push_back(static_cast<char>((sum >> (8 * k)) & 0xff));
+    std::error_code ec;
+    std::filesystem::create_directory(dir, ec);
+    const std::filesystem::path file = readings_file(dir, model.config());
+    write_file_atomically(file, out);
+#ifdef __EMSCRIPTEN__
+    poslab_js_lab_kept(file.c_str());  // the page stores it beside the model
+#endif
+  } catch (const std::exception&) {
+    // a full disk or a read-only folder: the readings are computed again next time
+  }
+}
+
+TrainedPtr load_kept_read(const cl::LabConfig& config, double s) {
+  const std::filesystem::path dir = model_folder();
+  if (dir.empty()) return nullptr;
+  const std::optional<std::string> bytes = read_small_file(readings_file(dir, config), kLargestReadings);
+  const std::string head = cl::lab_saved_header(config) + std::string(kReadingsMagic);
+  if (!bytes || bytes->size() < head.size() + 8 || bytes->compare(0, head.size(), head) != 0) return nullptr;
+  const std::string_view body = std::string_view(*bytes).substr(0, bytes->size() - 8);
+  std::uint64_t sum = 0;
+  for (int k = 0; k < 8; ++k)
+    sum |= static_cast<std::uint64_t>(static_cast<unsigned char>((*bytes)[body.size() + static_cast<std::size_t>(k)])) << (8 * k);
+  if (sum != cl::lab_checksum(body)) return nullptr;  // damaged
+  std::vector<cl::LabEvaluation> readings;
+  try {
+    fig::wire::Reader r(body.substr(head.size()));
+    readings = read_readings(r, body.size());
+    if (!r.at_end()) return nullptr;
+  } catch (const std::exception&) {
+    return nullptr;
+  }
+  for (const cl::LabEvaluation& e : readings)
+    if (e.task != config.task) return nullptr;
+  std::unique_ptr<cl::LabRun> run = load_kept(config);
+  if (!run) return nullptr;
+  auto model = std::make_shared<const Trained>(std::move(run), std::move(readings));
+  if (!model->read_as_finished(s)) return nullptr;
+  return model;
 }
 
 int trained_count(const Plan& plan) {
@@ -402,6 +500,11 @@ std::vector<TrainedPtr> trained_all(const Plan& plan, double s) {
   auto worker = [&] {
     for (std::size_t k = next++; k < missing.size(); k = next++) {
       try {
+        if (TrainedPtr read = load_kept_read(configs[missing[k]], s)) {  // kept, and read before
+          put(read);
+          out[missing[k]] = std::move(read);
+          continue;
+        }
         auto run = start_run(configs[missing[k]]);
         const bool kept = run->finished();
         while (!run->finished()) run->train(100);

@@ -67,6 +67,9 @@ class Trained {
   cl::AttentionMap attention(int layer, int head, int length) const;
   /// The readings computed so far (evaluation()'s memory).
   std::vector<cl::LabEvaluation> readings() const;
+  /// Whether finish() at `s` would compute nothing: the reading without
+  /// extension and, for RoPE, each of kExtensions at `s` are remembered.
+  bool read_as_finished(double s) const;
   /// The weights, as the model holds them.
   std::vector<float> weights() const;
   /// The run as LabRun::save writes it (what the model folder keeps).
@@ -96,7 +99,8 @@ TrainedPtr find(const cl::LabConfig& config);
 void put(const TrainedPtr& model);
 /// Reads `run` (finished) as the lesson does: the evaluation without
 /// extension and, for RoPE, with each of kExtensions at `s` — so that its
-/// figures find them — then remembers it. Returns it.
+/// figures find them — then remembers it and keeps its readings in the
+/// model folder (keep_readings). Returns it.
 TrainedPtr finish(std::unique_ptr<cl::LabRun> run, double s);
 /// A model trained in another instance of the program — the page's Web
 /// Worker (app/ui/worker_jobs.hpp, job "lab_model") — crosses as bytes
@@ -159,6 +163,16 @@ bool is_kept(const cl::LabConfig& config);
 void keep(const cl::LabRun& run);
 /// … a model that came back from the page's worker.
 void keep(const Trained& model);
+/// Keeps what the lesson read of `model` (its readings, Trained::readings)
+/// beside its run in the model folder ("<name>.readings": the run's header,
+/// then the readings, every number as its IEEE bits, then a checksum), so a
+/// kept model is shown again without reading it again — seconds in the
+/// browser. finish() calls it; nothing without a folder.
+void keep_readings(const Trained& model);
+/// The kept model of `config` with its kept readings, when the folder holds
+/// both from this build, undamaged, and they hold what finish() at `s` reads
+/// (Trained::read_as_finished); else null (the run is then read again).
+TrainedPtr load_kept_read(const cl::LabConfig& config, double s);
 /// The most models the folder keeps (one lesson's plan is at most 6 × 5).
 inline constexpr int kKeptModels = 64;
 /// A new run of `config`: the kept one when there is one, else untrained.

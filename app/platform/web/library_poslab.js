@@ -91,13 +91,16 @@ mergeInto(LibraryManager.library, {
     Module.poslab.cancelJob(id);
   },
 
-  // How many of the lab's models came back trained from the worker, and how
-  // many of those it restored from the page's kept models: the page's body
-  // says so (data-lab-from-worker, data-lab-from-kept), for the web checks.
-  poslab_js_lab_from_worker: function(n, kept) {
+  // How many of the lab's models came back from the worker, how many the
+  // lab restored from the page's kept models (read in the worker, or shown
+  // with their kept readings) and how many of those with their readings, no
+  // worker asked: the page's body says so (data-lab-from-worker,
+  // data-lab-from-kept, data-lab-kept-read), for the web checks.
+  poslab_js_lab_from_worker: function(n, kept, read) {
     if (typeof document === 'undefined') return;
     document.body.dataset.labFromWorker = String(n);
     document.body.dataset.labFromKept = String(kept);
+    document.body.dataset.labKeptRead = String(read);
   },
 
   // How many of the lab's models the page trains at once (its workers).

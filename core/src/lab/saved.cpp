@@ -126,6 +126,7 @@ std::string lab_saved_header(const LabConfig& config) {
 }
 
 std::uint64_t lab_config_hash(const LabConfig& config) { return fnv1a(lab_config_text(config)); }
+std::uint64_t lab_checksum(std::string_view bytes) { return fnv1a(bytes); }
 
 std::string LabRun::save() const {
   if (!finished()) throw std::logic_error("LabRun::save: the run has not finished training");

@@ -144,6 +144,9 @@ std::string lab_build_tag();
 std::string lab_saved_header(const LabConfig& config);
 /// FNV-1a 64 of lab_config_text(config): a name for the config's files.
 std::uint64_t lab_config_hash(const LabConfig& config);
+/// FNV-1a 64 of `bytes`: the checksum LabRun::save ends its bytes with
+/// (catches a truncated or altered file, not an attacker).
+std::uint64_t lab_checksum(std::string_view bytes);
 
 class LabRun {
  public:
