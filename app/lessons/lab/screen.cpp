@@ -10,8 +10,10 @@
 // app/ui/worker_jobs.hpp; web/page.js gives each worker one model at a
 // time, one worker per core): it trains there and comes back whole, weights
 // and readings (lab_lesson::encode_trained), its progress and live loss on
-// the way; a model the page keeps (its IndexedDB) goes with its bytes and is
-// only read there. Stop cancels the jobs. Without a worker (not up within a
+// the way; a model the page keeps (its IndexedDB) with its readings is shown
+// at once, one a frame, no worker asked (lab_lesson::load_kept_read, as on the
+// desktop); one kept without them goes with its bytes and is only read there.
+// Stop cancels the jobs. Without a worker (not up within a
 // few seconds, failed to start, died) the models train on the page in slices
 // of about 20 ms per frame, a model whose job failed too. Screenshots and tests
 // (figures built in place) train within the frame that asks, as an export
@@ -292,10 +294,10 @@ class Session {
  private:
   /// Sends `job` to the page's worker: progress and the live loss come back
   /// as it trains, the model when done (into the store, and the model
-  /// folder); when the job fails (the worker died, bytes it could not read)
-  /// the page trains it itself. A model the folder keeps goes with its bytes:
-  /// the worker only reads it (its readings take seconds in wasm, too long
-  /// for the page's thread).
+  /// folder with its readings); when the job fails (the worker died, bytes
+  /// it could not read) the page trains it itself. A model the folder keeps
+  /// without its readings goes with its bytes: the worker only reads it (its
+  /// readings take seconds in wasm, too long for the page's thread).
   static void send(const std::shared_ptr<Job>& job, JobRunner& runner) {
     const std::weak_ptr<Job> weak = job;
     JobRunner::Callbacks c;
