@@ -422,10 +422,11 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
   // labKept for each file; before main the folder is filled from the store,
   // each file with the time it was kept (the lab drops the oldest past 64
   // models). The store keeps at most LAB_KEPT_MAX files and LAB_KEPT_BYTES,
-  // the oldest dropped first. What is stored is never trusted: a name that is not a model's, a
-  // value that is not bytes is deleted; bytes of another build or config, or
-  // damaged ones, the lab refuses (LabRun::restore) and trains that model
-  // again, replacing them. Storage off or full: the lab trains, as before.
+  // the oldest dropped first. What is stored is never trusted: a name that
+  // is not a model's or its readings', a value that is not bytes is deleted;
+  // bytes of another build or config, or damaged ones, the lab refuses
+  // (LabRun::restore; readings: lab_lesson::load_kept_read) and trains or
+  // reads that model again, replacing them. Storage off or full: the lab trains, as before.
   // An embed reads the store but never writes it (the reader's own poslab).
   const LAB_DB = 'poslab-lab-models';
   const LAB_STORE = 'models';      // {name, bytes: ArrayBuffer, time (ms)} by name
