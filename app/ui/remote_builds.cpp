@@ -52,7 +52,11 @@ struct Run {
   std::uint32_t count;
 };
 
-double run_value(const Run& run, std::uint32_t k) { return run.start + static_cast<double>(k) * run.step; }
+/// The run's k-th value; the first is `start` itself (start + 0·step would
+/// turn −0 into +0).
+double run_value(const Run& run, std::uint32_t k) {
+  return k == 0 ? run.start : run.start + static_cast<double>(k) * run.step;
+}
 
 /// (No std::bit_cast: emscripten 3.1.6's libc++ lacks it.)
 bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }

@@ -736,6 +736,16 @@ TEST_CASE("page worker: lists of numbers cross as runs where exact, as they are 
     for (double x : v) out.push_back(std::bit_cast<std::uint64_t>(x));
     return out;
   };
+  // A run's first value is its start, bits and all: −0 first (−0 + 0·1 is +0).
+  for (const std::vector<double>& edge : {std::vector<double>{-0.0, 1, 2, 3, 4, 5, 6, 7, 8},
+                                          std::vector<double>{-0.0, 0, 0, 0, 0, 0, 0, 0, 0},
+                                          std::vector<double>{-0.0}}) {
+    ui::BuildRequest r;
+    r.view = "decay";
+    r.params.set("distance", edge);
+    REQUIRE(bits(r.params.list("distance")) == bits(edge));
+    CHECK(bits(ui::decode_request(ui::encode_request(r)).params.list("distance")) == bits(edge));
+  }
   for (int trial = 0; trial < 300; ++trial) {
     std::vector<double> list;
     const int pieces = small(rng);
