@@ -83,16 +83,25 @@ std::vector<cl::LabEvaluation> Trained::readings() const {
   return readings_;
 }
 
+namespace {
+
+/// The extensions finish() reads a model of `encoding` with: none, and for
+/// RoPE each of kExtensions.
+std::vector<cl::Extension> finished_extensions(cl::Encoding encoding) {
+  if (encoding != cl::Encoding::rope) return {cl::Extension::none};
+  return {std::begin(kExtensions), std::end(kExtensions)};
+}
+
+}  // namespace
+
 bool Trained::read_as_finished(double s) const {
   const std::lock_guard lock(mutex_);
-  auto has = [&](cl::Extension x) {
+  const std::vector<cl::Extension> wanted = finished_extensions(config_.encoding);
+  return std::all_of(wanted.begin(), wanted.end(), [&](cl::Extension x) {
     const double factor = x == cl::Extension::none ? 1 : s;  // as evaluation() keys it
     return std::any_of(readings_.begin(), readings_.end(),
                        [&](const cl::LabEvaluation& e) { return e.extension == x && e.factor == factor; });
-  };
-  if (!has(cl::Extension::none)) return false;
-  if (config_.encoding != cl::Encoding::rope) return true;
-  return std::all_of(std::begin(kExtensions), std::end(kExtensions), has);
+  });
 }
 
 std::vector<float> Trained::weights() const {
@@ -168,9 +177,7 @@ void put(const TrainedPtr& model) {
 
 TrainedPtr finish(std::unique_ptr<cl::LabRun> run, double s) {
   auto model = std::make_shared<const Trained>(std::move(run));
-  (void)model->evaluation();
-  if (model->config().encoding == cl::Encoding::rope)
-    for (cl::Extension x : kExtensions) (void)model->evaluation(x, s);
+  for (cl::Extension x : finished_extensions(model->config().encoding)) (void)model->evaluation(x, s);
   put(model);
   keep_readings(*model);
   return model;
