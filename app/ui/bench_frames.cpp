@@ -61,6 +61,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <exception>
@@ -277,6 +278,13 @@ struct CaseResult {
   double worst_layouts_ms = 0;
   int frames_while_building = 0;  ///< frames drawn while a figure was being built elsewhere
   bool caught_up = true;  ///< after the last move every figure shown is the state's
+  /// Per figure ("view/figure"): builds taken in, of them in the page's
+  /// worker, the builds' own ms (p50, p95) and the trail (p95).
+  struct PerFigure {
+    int builds = 0, remote = 0;
+    double own_p50 = 0, own_p95 = 0, wall_p95 = 0, trail_p95 = 0;
+  };
+  std::map<std::string, PerFigure> by_figure;
   int remote_builds = 0;  ///< of them built in the page's worker …
   double remote_p95 = 0;  ///< … taking this long there (without the trip) …
   double land_p95 = 0, land_worst = 0;  ///< … and the UI thread this long to take each in, between frames
@@ -306,6 +314,7 @@ Steps time_moves(App& app, int count, std::function<std::string(int)> move, Case
   const int builds0 = app.figures().builds();
   (void)app.figures().take_build_ms();
   (void)app.figures().take_trail_ms();
+  (void)app.figures().take_taken();
   (void)app.figures().take_worker_ms();
   (void)app.figures().take_land_ms();
   (void)app.figures().take_slowest_in_place();
@@ -352,6 +361,24 @@ Steps time_moves(App& app, int count, std::function<std::string(int)> move, Case
   r.trail_p50 = percentile(trailed, 0.50);
   r.trail_p95 = percentile(trailed, 0.95);
   r.trail_worst = trailed.empty() ? 0 : *std::max_element(trailed.begin(), trailed.end());
+  {
+    std::map<std::string, std::array<std::vector<double>, 3>> own_trail;  // own, trail, wall
+    for (const FigureCache::Taken& t : app.figures().take_taken()) {
+      CaseResult::PerFigure& f = r.by_figure[t.key];
+      ++f.builds;
+      f.remote += t.remote;
+      own_trail[t.key][0].push_back(t.own_ms);
+      if (t.trail_ms >= 0) own_trail[t.key][1].push_back(t.trail_ms);
+      own_trail[t.key][2].push_back(t.wall_ms);
+    }
+    for (auto& [key, lists] : own_trail) {
+      CaseResult::PerFigure& f = r.by_figure[key];
+      f.own_p50 = percentile(lists[0], 0.50);
+      f.own_p95 = percentile(lists[0], 0.95);
+      f.trail_p95 = percentile(lists[1], 0.95);
+      f.wall_p95 = percentile(lists[2], 0.95);
+    }
+  }
   const std::vector<double> remote = app.figures().take_worker_ms();
   r.remote_builds = static_cast<int>(remote.size());
   r.remote_p95 = percentile(remote, 0.95);
@@ -455,6 +482,11 @@ nlohmann::ordered_json case_json(const CaseResult& r) {
                               {"slowest_in_place_build", {{"figure", r.in_place_figure}, {"ms", r.in_place_worst}}},
                               {"frames_over_16_ms", r.frames_over_16},
                               {"frames_over_50_ms", r.frames_over_50}};
+  nlohmann::ordered_json each = nlohmann::ordered_json::object();
+  for (const auto& [key, f] : r.by_figure)
+    each[key] = {{"builds", f.builds}, {"in_page_worker", f.remote}, {"own_ms_p50", f.own_p50},
+                 {"own_ms_p95", f.own_p95}, {"request_to_landing_ms_p95", f.wall_p95}, {"trail_ms_p95", f.trail_p95}};
+  c["by_figure"] = each;
   if (!r.error.empty()) c["error"] = r.error;
   return c;
 }

@@ -60,6 +60,14 @@ void remember(std::map<std::string, double, std::less<>>& ms_by_key, const std::
   if (!fresh && it->second >= 0) it->second = std::max(ms, it->second * kForgetPerBuild);
 }
 
+/// Appends to a list of timings that only the bench takes (and empties): in
+/// the app nobody does, so past 100,000 the older half goes.
+template <class T>
+void keep(std::vector<T>& list, T value) {
+  if (list.size() >= 100000) list.erase(list.begin(), list.begin() + 50000);
+  list.push_back(std::move(value));
+}
+
 /// True when a figure of `view` is being built in the page's worker: the
 /// view's other out-of-date figures go there too, whatever they took last —
 /// they changed with it and may share its memo, which is the worker's, not
@@ -204,7 +212,8 @@ void FigureCache::adopt(Readouts& r) {
   r.view = b.view;
   r.revision = b.revision;
   remember(build_ms_by_key_, b.key, b.remote_job ? b.worker_ms : b.ms);
-  if (b.remote_job) land_ms_.push_back(b.land_ms);
+  keep(taken_, Taken{b.key, b.remote_job != 0, b.remote_job ? b.worker_ms : b.ms, b.ms});
+  if (b.remote_job) keep(land_ms_, b.land_ms);
   r.pending.reset();
 }
 
@@ -298,10 +307,12 @@ void FigureCache::adopt(Entry& e, const AppState& state) {
   e.revision = b.revision;
   e.width = b.width, e.height = b.height;
   e.version = next_version_++;
-  build_ms_.push_back(b.ms);
-  if (e.stale_since) trail_ms_.push_back(ms_since(*e.stale_since));
+  keep(build_ms_, b.ms);
+  Taken taken{b.key, b.remote_job != 0, b.remote_job ? b.worker_ms : b.ms, b.ms};
+  if (e.stale_since) keep(trail_ms_, taken.trail_ms = ms_since(*e.stale_since));
+  keep(taken_, std::move(taken));
   e.stale_since = b.stale_after;
-  if (b.remote_job) worker_ms_.push_back(b.worker_ms), land_ms_.push_back(b.land_ms);
+  if (b.remote_job) keep(worker_ms_, b.worker_ms), keep(land_ms_, b.land_ms);
   // What the next build of this figure is expected to take: the build's own
   // time (over there, without the trip).
   remember(build_ms_by_key_, b.key, b.remote_job ? b.worker_ms : b.ms);
@@ -365,6 +376,8 @@ std::vector<double> FigureCache::take_build_ms() { return std::exchange(build_ms
 std::vector<double> FigureCache::take_trail_ms() { return std::exchange(trail_ms_, {}); }
 
 std::vector<double> FigureCache::take_worker_ms() { return std::exchange(worker_ms_, {}); }
+
+std::vector<FigureCache::Taken> FigureCache::take_taken() { return std::exchange(taken_, {}); }
 
 std::vector<double> FigureCache::take_land_ms() { return std::exchange(land_ms_, {}); }
 

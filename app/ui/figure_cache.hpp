@@ -144,6 +144,17 @@ class FigureCache {
   /// The UI thread's time to take each of those in (the bytes read into
   /// the figure: between two frames, the page's one thread is busy with it).
   std::vector<double> take_land_ms();
+  /// Each figure (and readouts) taken in since the last call, by "view/figure"
+  /// ("view/#readouts"): the bench's breakdown of which figure trails and
+  /// where it was built. Then forgets them.
+  struct Taken {
+    std::string key;
+    bool remote = false;    ///< built in the page's worker
+    double own_ms = 0;      ///< the build itself (in the page's worker: without the trip)
+    double wall_ms = 0;     ///< from the build's start (its request) to its landing
+    double trail_ms = -1;   ///< how far it trailed the slider (-1: it trailed no move)
+  };
+  std::vector<Taken> take_taken();
   /// The slowest build run in place, in the frame, since the last call — its
   /// "view/figure" (or "view/#readouts") and wall ms — then forgets it (the
   /// bench: what a frame spent building when the worker was up).
@@ -175,6 +186,7 @@ class FigureCache {
   std::vector<double> build_ms_;
   std::vector<double> trail_ms_;
   std::vector<double> worker_ms_;
+  std::vector<Taken> taken_;
   std::vector<double> land_ms_;
   std::pair<std::string, double> slowest_in_place_;
   /// The last build's own time of each "view/figure" (and "view/#readouts"):

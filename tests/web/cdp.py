@@ -23,7 +23,9 @@ class Browser:
         self.proc = subprocess.Popen(
             [chromium, "--headless=new", "--no-sandbox", "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
              "--ignore-gpu-blocklist", "--no-first-run", "--disable-extensions", "--remote-debugging-pipe",
-             f"--user-data-dir={self.profile.name}", f"--window-size={width},{height}", "about:blank"],
+             f"--user-data-dir={self.profile.name}", f"--window-size={width},{height}"]
+            # Extra switches for an experiment (profiling, V8 flags), never set by the tests.
+            + os.environ.get("POSLAB_CHROMIUM_FLAGS", "").split() + ["about:blank"],
             pass_fds=(3, 4), preexec_fn=child_fds, stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL, cwd=self.profile.name)
         os.close(to_chrome_r)
