@@ -15,7 +15,7 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
   const messageBox = document.getElementById('message');
   const STORE = 'poslab:';                      // localStorage key prefix
   const CONFIG_FILES = ['settings.json', 'autosave.json'];
-  // index.html#bench[=VIEW,…][&keys=KEY,…][&max][&in-place][&warm], read
+  // index.html#bench[=VIEW,…][&keys=KEY,…][&max][&in-place][&warm][&after-warm], read
   // before the program rewrites the address.
   const BENCH = /^#bench(?:=([^&]*))?((?:&[\w,=-]+)*)$/.exec(location.hash);
   // index.html#embed&…: one figure in a course page's <iframe>; it leaves the
@@ -114,6 +114,10 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
         Module._poslab_worker_ready(1);
         labDispatch();
         if (!figureHelper) startFigureHelper();
+        warmUp(worker);
+      } else if (m.type === 'warmed') {
+        document.body.dataset.workerWarm = String(Math.round(+m.ms || 0));  // for tests/web and the bench
+        document.body.dataset.workerWarmSlowest = `${Math.round(+m.slowest)} (${m.slowestFigure || '-'})`;
       } else if (m.type === 'died') {
         workerDied(String(m.message));
       } else {
@@ -170,6 +174,14 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
     if (workerStarts < 3) setTimeout(startWorker, 1000);  // once more, then the page builds alone
   }
 
+  // A figure worker warms up once it is up (web/worker.js, "warming up"):
+  // it builds every lesson's figures at their defaults while nothing else
+  // waits, so V8 optimizes the code the figures run before the reader drags.
+  // Not in an embed: one figure, and a course page may hold several.
+  function warmUp(w) {
+    if (!EMBED) w.postMessage({type: 'warm', request: JSON.stringify({rounds: 2})});
+  }
+
   // ---- a second worker for figures (issue 31)
   //
   // At the largest sizes one slider move rebuilds every figure of a lesson
@@ -213,6 +225,9 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
       if (m.type === 'ready') {
         helper.ready = true;
         document.body.dataset.figureWorkers = '2';
+        warmUp(w);
+      } else if (m.type === 'warmed') {
+        document.body.dataset.figureHelperWarm = String(Math.round(+m.ms || 0));
       } else if (m.type === 'died') {
         figureHelperDied(helper, String(m.message));
       } else {
@@ -678,7 +693,8 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
   // index.html#bench=why-position,alibi: those lessons alone; &keys=a,b:
   // those keys alone; &max: at the maxima alone; &in-place:
   // figures built in the frame (no worker); &warm: each lesson warmed up
-  // before it is timed. The bench runs a frame at a time and returns to the
+  // before it is timed; &after-warm: begun once the page's workers have
+  // warmed up (below). The bench runs a frame at a time and returns to the
   // browser in between (frames paced at 60 Hz), so the worker's figures land.
   function runBench() {
     const views = decodeURIComponent(BENCH[1] || '');
@@ -717,8 +733,14 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
     };
     // With the worker: once it is up (30 s at most; without it the report says "in the frame").
     const started = performance.now();
+    // &after-warm: once the workers have also warmed up (what a reader who
+    // reads a few seconds before dragging gets; without it the bench drags the
+    // moment the worker is up, its warm-up running beside).
+    const afterWarm = /&after-warm\b/.test(flags);
     const whenReady = () => {
-      const up = document.body.dataset.worker === 'ready' && (figureWorkers() < 2 || document.body.dataset.figureWorkers === '2');
+      const warmed = !afterWarm || (document.body.dataset.workerWarm !== undefined &&
+                                    (figureWorkers() < 2 || document.body.dataset.figureHelperWarm !== undefined));
+      const up = warmed && document.body.dataset.worker === 'ready' && (figureWorkers() < 2 || document.body.dataset.figureWorkers === '2');
       if (inPlace || up || !worker || performance.now() - started > 30000) begin();
       else setTimeout(whenReady, 50);
     };

@@ -15,6 +15,8 @@
 //                                                      or a kind added to ui::WorkerJobs
 //     {type: 'cancel', id}                             not started: dropped; running: ended
 //                                                      at its next slice; no reply either way
+//     {type: 'warm', request: string}                  warm up (below, "warming up"): JSON for
+//                                                      the "warm" job (app/ui/worker_jobs.cpp)
 //     {type: 'spare', buffer: ArrayBuffer}             a large reply's buffer handed back once the
 //                                                      page has read it: the next large reply is
 //                                                      copied into it (below, "spare buffers")
@@ -26,6 +28,9 @@
 //                                                      spare buffer may be longer; `spare`: it is
 //                                                      one); ms: from the job's arrival to its end
 //     {type: 'failed', id, message}                    the job raised (bad bytes, a bug)
+//     {type: 'warmed', ms, slowest, slowestFigure}     the warm-up is over (ms: from its start;
+//                                                      slowest: its longest build, ms, or -1,
+//                                                      and that build's "view/figure")
 //     {type: 'died', message}                          the wasm stopped (out of memory…):
 //                                                      the page fails what is in flight and
 //                                                      builds in place from then on
@@ -38,6 +43,17 @@
 
 const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.sh
 const SLICE_MS = 50;
+// Warming up. A fresh page runs poslab.wasm as V8's baseline code and
+// optimizes each function once it has run enough, compiling it on other
+// threads meanwhile: the first seconds of dragging a slider at the largest
+// sizes trailed the desktop 5–18× (ALiBi's heads: 205–320 ms against 17),
+// warm 1.1–1.7× (docs/PERFORMANCE.md, "The wasm cold"). The page asks its
+// figure workers to warm up once they are up: every lesson's figures built at
+// their defaults and once at larger sizes, so the code the figures run is
+// optimized while the reader reads rather than while they drag (about 2 s).
+// The warm-up runs only while no other job waits, in slices of a few ms, so
+// a figure asked for meanwhile waits at most for the one build under way.
+const WARM_SLICE_MS = 4;
 const PROGRESS_EVERY_MS = 100;
 
 const queue = [];  // {id, kind, request (Uint8Array), handle (0: not started), arrived, reported}
@@ -86,6 +102,10 @@ self.onmessage = (e) => {
     queue.push({id: m.id, kind: String(m.kind), request: new Uint8Array(m.request || new ArrayBuffer(0)),
                 handle: 0, arrived: performance.now(), reported: 0});
     schedule();
+  } else if (m.type === 'warm') {
+    queue.push({id: 'warm', kind: 'warm', request: new TextEncoder().encode(String(m.request || '')),
+                handle: 0, arrived: performance.now(), reported: 0, warm: true});
+    schedule();
   } else if (m.type === 'spare') {
     if (m.buffer instanceof ArrayBuffer && m.buffer.byteLength >= SPARE_MIN_BYTES) {
       spares.push(m.buffer);
@@ -118,17 +138,33 @@ function start(job) {
   job.request = null;
 }
 
-// One slice of the first job in line; an unfinished job goes to the back.
+// One slice of the first job in line (the warm-up only when nothing else
+// waits); an unfinished job goes to the back.
 function slice() {
   scheduled = false;
-  const job = queue.shift();
+  const at = queue.findIndex((j) => !j.warm);
+  const job = queue.splice(at >= 0 ? at : 0, 1)[0];
   if (!job || !ready) return;
   try {
     if (!job.handle) start(job);
-    const status = Module._poslab_job_step(job.handle, SLICE_MS);
+    const status = Module._poslab_job_step(job.handle, job.warm ? WARM_SLICE_MS : SLICE_MS);
+    if (job.warm && status !== 0) {
+      let slowest = -1, slowestFigure = '';
+      try {
+        if (status === 1) {
+          const r = JSON.parse(Module.UTF8ToString(Module._poslab_job_reply(job.handle)));
+          slowest = +r.slowest_ms;
+          slowestFigure = String(r.slowest);
+        }
+      } catch (e) { /* (the reply is only for the record) */ }
+      Module._poslab_job_end(job.handle);
+      postMessage({type: 'warmed', ms: performance.now() - job.arrived, slowest, slowestFigure});
+      schedule();
+      return;
+    }
     if (status === 0) {
       const now = performance.now();
-      if (now - job.reported >= PROGRESS_EVERY_MS) {
+      if (!job.warm && now - job.reported >= PROGRESS_EVERY_MS) {
         job.reported = now;
         postMessage({type: 'progress', id: job.id, done: Module._poslab_job_progress(job.handle, 0),
                      total: Module._poslab_job_progress(job.handle, 1),

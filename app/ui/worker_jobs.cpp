@@ -1,12 +1,15 @@
 #include "app/ui/worker_jobs.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
+#include <vector>
 
 #include "app/lessons/lab/setting.hpp"
+#include "app/lessons/lesson.hpp"
 #include "app/ui/remote_builds.hpp"
 #include "poslab/core/lab/lab.hpp"
 
@@ -123,6 +126,100 @@ class ModelJob final : public WorkerJob {
   lab_lesson::TrainedPtr model_;
 };
 
+/// A figure worker warming up (the page asks each once it is up, web/page.js;
+/// web/worker.js runs it only while no other job waits): every lesson's
+/// figures and readouts but the lab's, built through the same path as the
+/// page's requests, `rounds` times at the defaults and once at larger sizes,
+/// a few per slice. Why: V8 first runs a module's functions as baseline code
+/// (Liftoff) and optimizes a function once it has run enough, compiling it on
+/// background threads meanwhile; cold, the first seconds of dragging a slider
+/// at the largest sizes trailed the desktop 5–18× (ALiBi's heads 205–320 ms
+/// against 17), warm 1.1–1.7× (docs/PERFORMANCE.md, "The wasm cold"). Warming
+/// moves that compilation to the seconds after the page opens, while the
+/// reader reads. Not the lab: its figures read the models the page keeps.
+/// Request: JSON, all optional: "rounds" at the defaults (1–8, default 2),
+/// "sizes" ([[key, value], …]: the larger setting), "lang", "width" and
+/// "height" (points). Reply: JSON {"builds": n, "failed": how many answered
+/// with an error, "slowest_ms": the longest build, which a figure asked for
+/// meanwhile may wait for, and "slowest": its "view/figure"}.
+class WarmJob final : public WorkerJob {
+ public:
+  WarmJob(std::string_view request, std::filesystem::path assets) : assets_(std::move(assets)) {
+    const nlohmann::json j = request.empty() ? nlohmann::json::object() : nlohmann::json::parse(request);
+    const int rounds = std::clamp(j.value("rounds", 2), 1, 8);
+    BuildRequest q;
+    q.lang = j.value("lang", std::string("en"));
+    q.width = std::clamp(j.value("width", 640), 64, 4096);
+    q.height = std::clamp(j.value("height", 400), 64, 4096);
+    // Each lesson at its defaults `rounds` times, then once at larger sizes
+    // (its loops run longer, and the code for large sizes runs at all), each
+    // assignment only where the lesson takes it.
+    std::vector<std::pair<std::string, std::string>> sizes = {
+        {"d", "1024"}, {"positions", "65536"}, {"pos", "0:65535"}, {"distance", "0:65535"}, {"heads", "256"},
+        {"buckets", "256"}, {"relative", "-32768:32767"}, {"max_length", "65536"}, {"window", "65536"},
+        {"samples", "1000"}, {"factor", "64"}};
+    if (j.contains("sizes")) sizes = j.at("sizes").get<std::vector<std::pair<std::string, std::string>>>();
+    for (int r = 0; r < rounds + 1; ++r)
+      for (const ViewDef& v : view_defs()) {
+        if (v.id == "lab") continue;
+        q.view = std::string(v.id);
+        q.params = core::Params();
+        if (r == rounds) {
+          if (sizes.empty()) break;
+          for (const auto& [key, text] : sizes) {
+            core::Params p = q.params;
+            try {
+              p.set_text(key, text);
+              (void)resolve_view_params(v, p);  // refused by this lesson: left out
+              q.params = std::move(p);
+            } catch (const std::exception&) {
+            }
+          }
+        }
+        q.kind = BuildRequest::Kind::figure;
+        for (const FigureDef& f : v.figures) {
+          q.figure = std::string(f.id);
+          requests_.push_back(encode_request(q));
+        }
+        if (v.readouts) {
+          q.kind = BuildRequest::Kind::readouts;
+          q.figure.clear();
+          requests_.push_back(encode_request(q));
+        }
+      }
+  }
+  bool step(double budget_ms) override {
+    const auto t0 = std::chrono::steady_clock::now();
+    while (next_ < requests_.size()) {
+      const std::string& request = requests_[next_++];
+      const auto b0 = std::chrono::steady_clock::now();
+      const std::string reply = serve_build_request(request, assets_);
+      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - b0).count();
+      const BuildRequest q = decode_request(request);
+      const bool readouts = q.kind == BuildRequest::Kind::readouts;
+      if (ms > slowest_ms_) slowest_ms_ = ms, slowest_ = q.view + "/" + (readouts ? std::string("#readouts") : q.figure);
+      failed_ += !(readouts ? decode_readouts_reply(reply).result.error : decode_figure_reply(reply).result.error).empty();
+      if (std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() >= budget_ms) break;
+    }
+    return next_ >= requests_.size();
+  }
+  JobProgress progress() const override {
+    return {static_cast<double>(next_), static_cast<double>(requests_.size()), {}};
+  }
+  std::string reply() override {
+    return nlohmann::json{{"builds", next_}, {"failed", failed_}, {"slowest_ms", slowest_ms_}, {"slowest", slowest_}}
+        .dump();
+  }
+
+ private:
+  std::filesystem::path assets_;
+  std::vector<std::string> requests_;
+  std::size_t next_ = 0;
+  int failed_ = 0;
+  double slowest_ms_ = 0;  ///< the longest build: what a figure asked for meanwhile may wait
+  std::string slowest_;    ///< its "view/figure"
+};
+
 JobRunner*& runner_slot() {
   static JobRunner* runner = nullptr;
   return runner;
@@ -157,9 +254,8 @@ core::lab::LabConfig lab_config_from_json(std::string_view request) {
 }
 
 WorkerJobs::WorkerJobs(std::filesystem::path assets) {
-  add("build", [assets = std::move(assets)](std::string_view request) {
-    return std::make_unique<BuildJob>(std::string(request), assets);
-  });
+  add("build", [assets](std::string_view request) { return std::make_unique<BuildJob>(std::string(request), assets); });
+  add("warm", [assets](std::string_view request) { return std::make_unique<WarmJob>(request, assets); });
   add("lab", [](std::string_view request) { return std::make_unique<LabJob>(request); });
   add("lab_model", [](std::string_view request) { return std::make_unique<ModelJob>(request); });
 }

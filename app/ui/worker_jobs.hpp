@@ -63,6 +63,9 @@ class WorkerJobs {
   /// instead of trained), reply lab_lesson::encode_trained's bytes;
   /// its progress note is the loss of every step so far, as text
   /// (lab_lesson::losses_note: the page draws the live loss curve from it).
+  /// And "warm": every lesson's figures and readouts built at their defaults
+  /// (the worker warming up, web/worker.js; request and reply JSON, see
+  /// WarmJob in worker_jobs.cpp).
   explicit WorkerJobs(std::filesystem::path assets);
   /// Adds (or replaces) a kind, e.g. the lab's "train".
   void add(std::string kind, Factory factory);

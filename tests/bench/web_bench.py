@@ -70,7 +70,8 @@ def worker_main(args):
     # same lessons' frames (--view: no exports, kernels or deck), right after.
     load_before = os.getloadavg()
     web = web_report(pathlib.Path(args.site), args.view,
-                     "&max" + (f"&figure-workers={args.figure_workers}" if args.figure_workers else ""))
+                     "&max" + (f"&figure-workers={args.figure_workers}" if args.figure_workers else "")
+                     + ("&after-warm" if args.after_warm else ""))
     views = args.view or list(web.get("frame_ms", {}))
     native = json.loads(subprocess.run([args.native, "bench", "--json"] + [a for v in views for a in ("--view", v)],
                                        capture_output=True, text=True, check=True).stdout)
@@ -95,7 +96,9 @@ def worker_main(args):
     if args.json:
         print(json.dumps({"web": web, "native": native, "rows": rows}, indent=2))
         return
-    print(f"{web.get('figures_built')}; {web.get('settings')}; no warm-up; load average "
+    start = ("dragged once the page's workers had warmed up" if args.after_warm
+             else "dragged the moment the worker was up (its warm-up beside)")
+    print(f"{web.get('figures_built')}; {web.get('settings')}; {start}; no warm-up of the bench's own; load average "
           f"{load_before[0]:.1f} before, {os.getloadavg()[0]:.1f} after ({os.cpu_count()} cores)")
     print(f"{'lesson':14} {'key':22} {'p95':>6} {'max':>7} {'trail web':>9} {'native':>7} {'ratio':>6} "
           f"{'build web':>9} {'native':>7}   (maxima, ms; trail: from the move, p95)")
@@ -118,6 +121,9 @@ def main():
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--worker", action="store_true", help="the page with its worker at the maxima (issue 31)")
     ap.add_argument("--view", action="append", default=[], help="these lessons alone (repeatable)")
+    ap.add_argument("--after-warm", action="store_true",
+                    help="--worker: drag once the page's workers have warmed up (web/worker.js), not the moment "
+                         "they are up")
     ap.add_argument("--figure-workers", type=int, choices=(1, 2),
                     help="--worker: the page's figure workers (default: the page's own choice, 2 from 3 cores)")
     args = ap.parse_args()

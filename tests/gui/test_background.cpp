@@ -28,6 +28,7 @@
 #include "app/common/messages.hpp"
 #include "app/export/figure_export.hpp"
 #include "app/lessons/lab/setting.hpp"
+#include "app/lessons/lesson.hpp"
 #include "app/plot/figure_wire.hpp"
 #include "app/ui/remote_builds.hpp"
 #include "app/ui/slider_math.hpp"
@@ -825,6 +826,40 @@ TEST_CASE("worker jobs: kinds by name, a long job in slices with its progress") 
   auto build = jobs.start("build", ui::encode_request(q));
   CHECK(build->step(50));
   CHECK(ui::decode_figure_reply(build->reply()).result.error.empty());
+}
+
+TEST_CASE("worker jobs: \"warm\" builds every lesson's figures but the lab's, one a slice at a budget of 0, none failing") {
+  ui::WorkerJobs jobs(app::assets_dir());
+  REQUIRE(jobs.knows("warm"));
+  std::size_t per_round = 0;  // every figure and readouts of every lesson but the lab
+  for (const app::ViewDef& v : app::view_defs())
+    if (v.id != "lab") per_round += v.figures.size() + (v.readouts ? 1 : 0);
+  REQUIRE(per_round > 20);
+  // Defaults once, then the larger sizes: two rounds.
+  auto job = jobs.start("warm", R"({"rounds": 1, "width": 320, "height": 200})");
+  double last = 0;
+  int slices = 0;
+  while (!job->step(0)) {
+    ++slices;
+    CHECK(job->progress().done == last + 1);  // one build a slice
+    CHECK(job->progress().total == static_cast<double>(2 * per_round));
+    last = job->progress().done;
+  }
+  CHECK(slices + 1 == static_cast<int>(2 * per_round));
+  const nlohmann::json reply = nlohmann::json::parse(job->reply());
+  CHECK(reply.at("builds").get<std::size_t>() == 2 * per_round);
+  CHECK(reply.at("failed").get<int>() == 0);  // the larger sizes are sizes every lesson takes (or leaves out)
+  CHECK(reply.at("slowest_ms").get<double>() > 0);
+  CHECK(reply.at("slowest").get<std::string>().find('/') != std::string::npos);  // "view/figure"
+  // No larger sizes: the defaults alone; a large budget: all in one slice.
+  auto plain = jobs.start("warm", R"({"rounds": 1, "sizes": [], "width": 320, "height": 200})");
+  CHECK(plain->step(1e9));
+  CHECK(nlohmann::json::parse(plain->reply()).at("builds").get<std::size_t>() == per_round);
+  // A size a lesson refuses is left out there, not a failure.
+  auto odd = jobs.start("warm", R"({"rounds": 1, "sizes": [["d", "7"], ["heads", "100000"]], "width": 320, "height": 200})");
+  CHECK(odd->step(1e9));
+  CHECK(nlohmann::json::parse(odd->reply()).at("failed").get<int>() == 0);
+  CHECK_THROWS((void)jobs.start("warm", "not json"));
 }
 
 TEST_CASE("worker jobs: \"lab\" trains a model a few steps per slice and answers as the lab itself does") {

@@ -591,7 +591,8 @@ LAB_RESEAL_JS = ("{ const u = new Uint8Array(buf); let h = 0xcbf29ce484222325n;"
 def figure_worker_checks(browser_path, base):
     """The page starts a second figure worker where the browser reports three
     cores or more, and not with two (page.js, "a second worker for figures";
-    docs/PERFORMANCE.md says why), nor in an embed."""
+    docs/PERFORMANCE.md says why), nor in an embed. Each figure worker warms
+    up once it is up (worker.js, "warming up"); an embed's does not."""
     import cdp  # tests/web/cdp.py
     for cores, fragment, want in ((3, "#view=alibi", "2"), (2, "#view=alibi", ""), (4, "#embed&view=alibi&figure=bias", "")):
         b = cdp.Browser(browser_path, 1280, 800)
@@ -605,6 +606,17 @@ def figure_worker_checks(browser_path, base):
                 time.sleep(3)  # long enough for a second worker to report ready (under 1 s here)
             got = b.eval("document.body.dataset.figureWorkers || ''")
             check(up and got == want, f"{cores} cores, {fragment}: figure workers {got or '1'} (want {want or '1'})")
+            # Each figure worker warms up once it is up (worker.js, "warming up"), not in an embed.
+            embed = fragment.startswith("#embed")
+            if not embed:
+                b.wait_for("document.body.dataset.workerWarm !== undefined"
+                           + (" && document.body.dataset.figureHelperWarm !== undefined" if want else ""), 120)
+            warm = b.eval("[document.body.dataset.workerWarm || '', document.body.dataset.figureHelperWarm || '', "
+                          "document.body.dataset.workerWarmSlowest || '']") or ["", "", ""]
+            check((warm[:2] == ["", ""]) if embed else (warm[0] != "" and (warm[1] != "") == bool(want)),
+                  f"{cores} cores, {fragment}: warmed up in {warm[0] or '-'} ms (the page's worker; its longest "
+                  f"build {warm[2] or '-'} ms) and {warm[1] or '-'} ms (the second)"
+                  + (" — an embed does not warm up" if embed else ""))
         finally:
             b.close()
 
