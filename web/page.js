@@ -175,8 +175,9 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
   }
 
   // A figure worker warms up once it is up (web/worker.js, "warming up"):
-  // it builds every lesson's figures at their defaults while nothing else
-  // waits, so V8 optimizes the code the figures run before the reader drags.
+  // it builds every lesson's figures at their defaults and once at larger
+  // sizes while nothing else waits, so V8 optimizes the code the figures run
+  // before the reader drags.
   // Not in an embed: one figure, and a course page may hold several.
   function warmUp(w) {
     if (!EMBED) w.postMessage({type: 'warm', request: JSON.stringify({rounds: 2})});
