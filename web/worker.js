@@ -50,7 +50,7 @@ const SLICE_MS = 50;
 // warm 1.1–1.7× (docs/PERFORMANCE.md, "The wasm cold"). The page asks its
 // figure workers to warm up once they are up: every lesson's figures built at
 // their defaults and once at larger sizes, so the code the figures run is
-// optimized while the reader reads rather than while they drag (about 2 s).
+// optimized while the reader reads rather than while they drag (2–3 s on two cores).
 // The warm-up runs only while no other job waits, in slices of a few ms, so
 // a figure asked for meanwhile waits at most for the one build under way.
 const WARM_SLICE_MS = 4;
