@@ -30,8 +30,8 @@
 // page from its request to its bytes taken in (the worker's queue included) —
 // and "trail_ms", how far a figure trails the slider, measured the same way
 // on every side: from the first frame after a move that its figure did not
-// show to the frame that took in a figure showing it (FigureCache::
-// take_trail_ms; waits in line included). "wall_p95" is the frames' wall
+// show to the frame that took in a figure showing it (FigureCache::Taken::
+// trail_ms; waits in line included). "wall_p95" is the frames' wall
 // time, waits included.
 //
 // In the browser (report key "warm_up_requested") each lesson's keys are
@@ -312,11 +312,7 @@ Steps time_moves(App& app, int count, std::function<std::string(int)> move, Case
   ms.reserve(static_cast<std::size_t>(frames));
   const auto wall0 = std::chrono::steady_clock::now();
   const int builds0 = app.figures().builds();
-  (void)app.figures().take_build_ms();
-  (void)app.figures().take_trail_ms();
   (void)app.figures().take_taken();
-  (void)app.figures().take_worker_ms();
-  (void)app.figures().take_land_ms();
   (void)app.figures().take_slowest_in_place();
   LayoutLog& layouts = layout_log();
   layouts.entries.clear();
@@ -353,37 +349,40 @@ Steps time_moves(App& app, int count, std::function<std::string(int)> move, Case
   Steps landing = catch_up(app);
   while (landing.next()) co_yield landing.value();
   r.caught_up = app.figures().updating() == 0;
-  const std::vector<double> built = app.figures().take_build_ms();
+  // Everything taken in meanwhile: figures (built: wall ms, in the page from
+  // the request), trails, the page worker's own build times and landings
+  // (figures and readouts), and each figure's own.
+  std::vector<double> built, trailed, remote, landed;
+  std::map<std::string, std::array<std::vector<double>, 3>> per_figure;  // own, trail, wall
+  for (const FigureCache::Taken& t : app.figures().take_taken()) {
+    if (!t.readouts) built.push_back(t.wall_ms);
+    if (t.trail_ms >= 0) trailed.push_back(t.trail_ms);
+    if (t.remote && !t.readouts) remote.push_back(t.own_ms);
+    if (t.remote) landed.push_back(t.land_ms);
+    CaseResult::PerFigure& f = r.by_figure[t.key];
+    ++f.builds;
+    f.remote += t.remote;
+    auto& lists = per_figure[t.key];
+    lists[0].push_back(t.own_ms);
+    if (t.trail_ms >= 0) lists[1].push_back(t.trail_ms);
+    lists[2].push_back(t.wall_ms);
+  }
+  for (auto& [key, lists] : per_figure) {
+    CaseResult::PerFigure& f = r.by_figure[key];
+    f.own_p50 = percentile(lists[0], 0.50);
+    f.own_p95 = percentile(lists[0], 0.95);
+    f.trail_p95 = percentile(lists[1], 0.95);
+    f.wall_p95 = percentile(lists[2], 0.95);
+  }
   r.figure_p50 = percentile(built, 0.50);
   r.figure_p95 = percentile(built, 0.95);
   r.figure_worst = built.empty() ? 0 : *std::max_element(built.begin(), built.end());
-  const std::vector<double> trailed = app.figures().take_trail_ms();
   r.trail_p50 = percentile(trailed, 0.50);
   r.trail_p95 = percentile(trailed, 0.95);
   r.trail_worst = trailed.empty() ? 0 : *std::max_element(trailed.begin(), trailed.end());
-  {
-    std::map<std::string, std::array<std::vector<double>, 3>> own_trail;  // own, trail, wall
-    for (const FigureCache::Taken& t : app.figures().take_taken()) {
-      CaseResult::PerFigure& f = r.by_figure[t.key];
-      ++f.builds;
-      f.remote += t.remote;
-      own_trail[t.key][0].push_back(t.own_ms);
-      if (t.trail_ms >= 0) own_trail[t.key][1].push_back(t.trail_ms);
-      own_trail[t.key][2].push_back(t.wall_ms);
-    }
-    for (auto& [key, lists] : own_trail) {
-      CaseResult::PerFigure& f = r.by_figure[key];
-      f.own_p50 = percentile(lists[0], 0.50);
-      f.own_p95 = percentile(lists[0], 0.95);
-      f.trail_p95 = percentile(lists[1], 0.95);
-      f.wall_p95 = percentile(lists[2], 0.95);
-    }
-  }
-  const std::vector<double> remote = app.figures().take_worker_ms();
   r.remote_builds = static_cast<int>(remote.size());
   r.remote_p95 = percentile(remote, 0.95);
   std::tie(r.in_place_figure, r.in_place_worst) = app.figures().take_slowest_in_place();
-  const std::vector<double> landed = app.figures().take_land_ms();
   r.land_p95 = percentile(landed, 0.95);
   r.land_worst = landed.empty() ? 0 : *std::max_element(landed.begin(), landed.end());
   r.wall_p95 = percentile(wall, 0.95);

@@ -60,12 +60,11 @@ void remember(std::map<std::string, double, std::less<>>& ms_by_key, const std::
   if (!fresh && it->second >= 0) it->second = std::max(ms, it->second * kForgetPerBuild);
 }
 
-/// Appends to a list of timings that only the bench takes (and empties): in
-/// the app nobody does, so past 100,000 the older half goes.
-template <class T>
-void keep(std::vector<T>& list, T value) {
+/// Appends to the builds taken in, which only the bench takes (and empties):
+/// in the app nobody does, so past 100,000 the older half goes.
+void keep(std::vector<FigureCache::Taken>& list, FigureCache::Taken taken) {
   if (list.size() >= 100000) list.erase(list.begin(), list.begin() + 50000);
-  list.push_back(std::move(value));
+  list.push_back(std::move(taken));
 }
 
 /// True when a figure of `view` is being built in the page's worker: the
@@ -130,7 +129,7 @@ FigureCache::Entry& FigureCache::get(const ViewDef& view, const FigureDef& def, 
   // Out of date. While a build runs the figure shown stays; the next build
   // starts when it lands (dragging: the figure follows as fast as it builds).
   const auto now = std::chrono::steady_clock::now();
-  if (e.version != 0 && !e.stale_since) e.stale_since = now;  // the move seen (take_trail_ms)
+  if (e.version != 0 && !e.stale_since) e.stale_since = now;  // the move seen (Taken::trail_ms)
   if (e.pending && !e.pending->stale_after && e.pending->revision != state.revision() &&
       !(e.reads_known && still_current(e.reads, e.pending->revision, state)))
     e.pending->stale_after = now;  // a move the build under way will not show
@@ -211,9 +210,9 @@ void FigureCache::adopt(Readouts& r) {
   r.reads_known = b.reads_known;
   r.view = b.view;
   r.revision = b.revision;
-  remember(build_ms_by_key_, b.key, b.remote_job ? b.worker_ms : b.ms);
-  keep(taken_, Taken{b.key, b.remote_job != 0, b.remote_job ? b.worker_ms : b.ms, b.ms});
-  if (b.remote_job) keep(land_ms_, b.land_ms);
+  const double own = b.remote_job ? b.worker_ms : b.ms;
+  remember(build_ms_by_key_, b.key, own);
+  keep(taken_, {b.key, true, b.remote_job != 0, own, b.ms, b.remote_job ? b.land_ms : 0});
   r.pending.reset();
 }
 
@@ -307,15 +306,13 @@ void FigureCache::adopt(Entry& e, const AppState& state) {
   e.revision = b.revision;
   e.width = b.width, e.height = b.height;
   e.version = next_version_++;
-  keep(build_ms_, b.ms);
-  Taken taken{b.key, b.remote_job != 0, b.remote_job ? b.worker_ms : b.ms, b.ms};
-  if (e.stale_since) keep(trail_ms_, taken.trail_ms = ms_since(*e.stale_since));
-  keep(taken_, std::move(taken));
+  const double own = b.remote_job ? b.worker_ms : b.ms;
+  keep(taken_, {b.key, false, b.remote_job != 0, own, b.ms, b.remote_job ? b.land_ms : 0,
+                e.stale_since ? ms_since(*e.stale_since) : -1});
   e.stale_since = b.stale_after;
-  if (b.remote_job) keep(worker_ms_, b.worker_ms), keep(land_ms_, b.land_ms);
   // What the next build of this figure is expected to take: the build's own
   // time (over there, without the trip).
-  remember(build_ms_by_key_, b.key, b.remote_job ? b.worker_ms : b.ms);
+  remember(build_ms_by_key_, b.key, own);
   e.pending.reset();
 }
 
@@ -371,15 +368,7 @@ void FigureCache::wait_idle() {
 
 int FigureCache::remote_in_flight() const { return remote_ ? remote_->in_flight() : 0; }
 
-std::vector<double> FigureCache::take_build_ms() { return std::exchange(build_ms_, {}); }
-
-std::vector<double> FigureCache::take_trail_ms() { return std::exchange(trail_ms_, {}); }
-
-std::vector<double> FigureCache::take_worker_ms() { return std::exchange(worker_ms_, {}); }
-
 std::vector<FigureCache::Taken> FigureCache::take_taken() { return std::exchange(taken_, {}); }
-
-std::vector<double> FigureCache::take_land_ms() { return std::exchange(land_ms_, {}); }
 
 std::pair<std::string, double> FigureCache::take_slowest_in_place() { return std::exchange(slowest_in_place_, {}); }
 

@@ -128,31 +128,27 @@ class FigureCache {
   /// Waits for every background build (tests, the bench); the next get()
   /// shows their figures.
   void wait_idle();
-  /// Wall milliseconds of every build since the last call (the bench: how
-  /// long a figure trails the slider), then forgets them.
-  std::vector<double> take_build_ms();
-  /// How far each figure taken in since the last call trailed the slider:
-  /// from the first frame after a move its figure did not show (the move
-  /// seen) to the frame that took in a figure showing that move or a later
-  /// one — queueing, building and landing included, on every side alike
-  /// (build_ms is a build's own run: on the desktop's thread not its wait in
-  /// line, in the page its trip too). Then forgets them.
-  std::vector<double> take_trail_ms();
-  /// The page worker's own build times (without the trip) of the builds
-  /// adopted since the last call.
-  std::vector<double> take_worker_ms();
-  /// The UI thread's time to take each of those in (the bytes read into
-  /// the figure: between two frames, the page's one thread is busy with it).
-  std::vector<double> take_land_ms();
-  /// Each figure (and readouts) taken in since the last call, by "view/figure"
-  /// ("view/#readouts"): the bench's breakdown of which figure trails and
-  /// where it was built. Then forgets them.
+  /// Each figure and readouts taken in since the last call, in order, for
+  /// the bench; then forgets them (past 100,000 unread, the older half goes).
   struct Taken {
-    std::string key;
+    std::string key;        ///< "view/figure" or "view/#readouts"
+    bool readouts = false;  ///< the view's readouts, not a figure
     bool remote = false;    ///< built in the page's worker
-    double own_ms = 0;      ///< the build itself (in the page's worker: without the trip)
-    double wall_ms = 0;     ///< from the build's start (its request) to its landing
-    double trail_ms = -1;   ///< how far it trailed the slider (-1: it trailed no move)
+    /// The build's own run: in place or on the desktop's worker thread (not
+    /// its wait in line), in the page's worker without the trip.
+    double own_ms = 0;
+    /// From the build's start to its result landing: in the page, from its
+    /// request, the worker's queue and the trip included; elsewhere own_ms.
+    double wall_ms = 0;
+    /// The UI thread's time to take a page worker's bytes in (between two
+    /// frames, the page's one thread is busy with it); 0 for others.
+    double land_ms = 0;
+    /// How far it trailed the slider: from the first frame after a move its
+    /// figure did not show (the move seen) to the frame that took in a figure
+    /// showing that move or a later one — queueing, building and landing
+    /// included, on every side alike. -1: it trailed no move (always for
+    /// readouts).
+    double trail_ms = -1;
   };
   std::vector<Taken> take_taken();
   /// The slowest build run in place, in the frame, since the last call — its
@@ -183,11 +179,7 @@ class FigureCache {
   std::uint64_t frame_ = 0;
   std::uint64_t next_version_ = 1;
   int builds_ = 0;
-  std::vector<double> build_ms_;
-  std::vector<double> trail_ms_;
-  std::vector<double> worker_ms_;
   std::vector<Taken> taken_;
-  std::vector<double> land_ms_;
   std::pair<std::string, double> slowest_in_place_;
   /// The last build's own time of each "view/figure" (and "view/#readouts"):
   /// what the next one is expected to take.

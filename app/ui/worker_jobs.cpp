@@ -179,32 +179,38 @@ class WarmJob final : public WorkerJob {
         q.kind = BuildRequest::Kind::figure;
         for (const FigureDef& f : v.figures) {
           q.figure = std::string(f.id);
-          requests_.push_back(encode_request(q));
+          builds_.push_back({q.view + "/" + q.figure, false, encode_request(q)});
         }
         if (v.readouts) {
           q.kind = BuildRequest::Kind::readouts;
           q.figure.clear();
-          requests_.push_back(encode_request(q));
+          builds_.push_back({q.view + "/#readouts", true, encode_request(q)});
         }
       }
   }
   bool step(double budget_ms) override {
     const auto t0 = std::chrono::steady_clock::now();
-    while (next_ < requests_.size()) {
-      const std::string& request = requests_[next_++];
-      const auto b0 = std::chrono::steady_clock::now();
-      const std::string reply = serve_build_request(request, assets_);
-      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - b0).count();
-      const BuildRequest q = decode_request(request);
-      const bool readouts = q.kind == BuildRequest::Kind::readouts;
-      if (ms > slowest_ms_) slowest_ms_ = ms, slowest_ = q.view + "/" + (readouts ? std::string("#readouts") : q.figure);
-      failed_ += !(readouts ? decode_readouts_reply(reply).result.error : decode_figure_reply(reply).result.error).empty();
+    while (next_ < builds_.size()) {
+      const Build& b = builds_[next_++];
+      const std::string reply = serve_build_request(b.request, assets_);
+      // The reply's own time and error, as the page reads them.
+      double ms = 0;
+      bool failed = false;
+      if (b.readouts) {
+        const ReadoutsReply r = decode_readouts_reply(reply);
+        ms = r.ms, failed = !r.result.error.empty();
+      } else {
+        const FigureReply r = decode_figure_reply(reply);
+        ms = r.ms, failed = !r.result.error.empty();
+      }
+      failed_ += failed;
+      if (ms > slowest_ms_) slowest_ms_ = ms, slowest_ = b.name;
       if (std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() >= budget_ms) break;
     }
-    return next_ >= requests_.size();
+    return next_ >= builds_.size();
   }
   JobProgress progress() const override {
-    return {static_cast<double>(next_), static_cast<double>(requests_.size()), {}};
+    return {static_cast<double>(next_), static_cast<double>(builds_.size()), {}};
   }
   std::string reply() override {
     return nlohmann::json{{"builds", next_}, {"failed", failed_}, {"slowest_ms", slowest_ms_}, {"slowest", slowest_}}
@@ -212,8 +218,13 @@ class WarmJob final : public WorkerJob {
   }
 
  private:
+  struct Build {
+    std::string name;  ///< "view/figure" or "view/#readouts"
+    bool readouts = false;
+    std::string request;  ///< encode_request's bytes
+  };
   std::filesystem::path assets_;
-  std::vector<std::string> requests_;
+  std::vector<Build> builds_;
   std::size_t next_ = 0;
   int failed_ = 0;
   double slowest_ms_ = 0;  ///< the longest build: what a figure asked for meanwhile may wait

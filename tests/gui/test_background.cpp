@@ -628,7 +628,6 @@ TEST_CASE("page worker: how far a figure trails the slider counts from the move,
   (void)b.state().go_to_step(-1);
   b.frames(2);
   check_caught_up_remote(b, worker);
-  (void)b.app->figures().take_trail_ms();
   (void)b.app->figures().take_taken();
   REQUIRE(b.state().set_param("clip", 8.0).empty());
   b.frames(1);
@@ -645,25 +644,23 @@ TEST_CASE("page worker: how far a figure trails the slider counts from the move,
   worker.answer_all();  // at once: these builds are quick, the move they show is 30 ms old
   b.frames(1);
   check_caught_up_remote(b, worker);
-  const std::vector<double> trailed = b.app->figures().take_trail_ms();
-  CHECK(trailed.size() == static_cast<std::size_t>(2 * figures));  // one per figure taken in that was behind
-  for (double ms : trailed) CHECK(ms >= 30);
-  // The bench's breakdown by figure: the same trails, in the same order, each
-  // under its "view/figure", built in the worker; readouts carry no trail.
-  const std::vector<ui::FigureCache::Taken> taken = b.app->figures().take_taken();
-  std::vector<double> trails;
-  for (const ui::FigureCache::Taken& t : taken) {
+  // Each figure and readouts taken in, under its "view/figure", built in the
+  // worker; readouts carry no trail.
+  std::vector<double> trailed;
+  for (const ui::FigureCache::Taken& t : b.app->figures().take_taken()) {
     CHECK(t.key.rfind("relative/", 0) == 0);
     CHECK(t.remote);
     CHECK(t.wall_ms >= t.own_ms);
-    if (t.key == "relative/#readouts") CHECK(t.trail_ms == -1);
-    if (t.trail_ms >= 0) trails.push_back(t.trail_ms);
+    CHECK(t.readouts == (t.key == "relative/#readouts"));
+    if (t.readouts) CHECK(t.trail_ms == -1);
+    if (t.trail_ms >= 0) trailed.push_back(t.trail_ms);
   }
-  CHECK(trails == trailed);
+  CHECK(trailed.size() == static_cast<std::size_t>(2 * figures));  // one per figure taken in that was behind
+  for (double ms : trailed) CHECK(ms >= 30);
   CHECK(b.app->figures().take_taken().empty());
-  // Nothing moved: nothing trails.
+  // Nothing moved: nothing is built, nothing trails.
   b.frames(2);
-  CHECK(b.app->figures().take_trail_ms().empty());
+  CHECK(b.app->figures().take_taken().empty());
 }
 
 TEST_CASE("page worker: when it dies mid-build, nothing waits for ever: the page builds those figures itself") {
