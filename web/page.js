@@ -114,10 +114,14 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
         Module._poslab_worker_ready(1);
         labDispatch();
         if (!figureHelper) startFigureHelper();
-        warmUp(worker);
+        warmUp(worker, true);
+      } else if (m.type === 'warm-part') {
+        if (started === worker) warmPart(m.part);
       } else if (m.type === 'warmed') {
         document.body.dataset.workerWarm = String(Math.round(+m.ms || 0));  // for tests/web and the bench
         document.body.dataset.workerWarmSlowest = `${Math.round(+m.slowest)} (${m.slowestFigure || '-'})`;
+        pageWarm.expected = +m.handedBack || 0;
+        pageWarmDone();
       } else if (m.type === 'died') {
         workerDied(String(m.message));
       } else {
@@ -179,8 +183,73 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
   // sizes while nothing else waits, so V8 optimizes the code the figures run
   // before the reader drags.
   // Not in an embed: one figure, and a course page may hold several.
-  function warmUp(w) {
-    if (!EMBED) w.postMessage({type: 'warm', request: JSON.stringify({rounds: 2})});
+  //
+  // The page's own thread needs warming too: at the largest sizes it lands
+  // each figure the worker sends (decoding megabytes) and lays it out and
+  // draws it, and that code ran cold as well — warm-up or not, ALiBi's
+  // heads trailed 84–142 ms where, this thread warmed too, 32 (against 17
+  // natively; docs/PERFORMANCE.md, "The wasm cold"). So the page's worker
+  // hands back what it builds in its warm-up (`handBack`: its first round,
+  // and the larger sizes' replies up to 1 MB), and the page lands and draws
+  // each off screen (poslab_warm_land: decoded, laid out, drawn onto a
+  // scratch list, forgotten), one per idle moment of its thread
+  // (requestIdleCallback), so no frame waits for it. data-page-warm: how
+  // many it landed and their ms, once the worker's warm-up is over and all
+  // it handed back are landed (tests/web, the bench's &after-warm).
+  function warmUp(w, handBack) {
+    if (!EMBED) w.postMessage({type: 'warm', request: JSON.stringify(handBack ? {rounds: 2, hand_back: true} : {rounds: 2})});
+  }
+
+  const pageWarm = {parts: [], landed: 0, failed: 0, ms: 0, slowest: 0, slowestAt: '', expected: -1, busy: false};
+  const PAGE_WARM_QUEUE_MAX = 512;  // parts waiting (~150 come; each a few to a few hundred kB)
+
+  function warmPart(part) {
+    if (!(part instanceof ArrayBuffer) || !part.byteLength) return;
+    if (pageWarm.parts.length >= PAGE_WARM_QUEUE_MAX) { ++pageWarm.failed; return; }
+    pageWarm.parts.push(part);
+    if (!pageWarm.busy) {
+      pageWarm.busy = true;
+      whenIdle(landWarmPart);
+    }
+  }
+
+  function whenIdle(f) {
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(f, {timeout: 2000});
+    else setTimeout(f, 50);
+  }
+
+  // One part per idle moment: the longest (a cold layout of a larger figure)
+  // is tens of ms, and an idle period is up to 50.
+  function landWarmPart() {
+    const part = pageWarm.parts.shift();
+    if (part && Module._poslab_warm_land) {
+      const at = Module._malloc(part.byteLength);
+      Module.HEAPU8.set(new Uint8Array(part), at);
+      const ms = Module._poslab_warm_land(at, part.byteLength);
+      Module._free(at);
+      if (ms >= 0) {
+        ++pageWarm.landed;
+        pageWarm.ms += ms;
+        if (ms > pageWarm.slowest) {
+          pageWarm.slowest = ms;
+          pageWarm.slowestAt = `the ${pageWarm.landed}. landed, ${Math.round(part.byteLength / 1024)} kB`;
+        }
+      } else {
+        ++pageWarm.failed;
+      }
+    }
+    if (pageWarm.parts.length) whenIdle(landWarmPart);
+    else {
+      pageWarm.busy = false;
+      pageWarmDone();
+    }
+  }
+
+  // The worker's warm-up is over and every part it handed back is landed.
+  function pageWarmDone() {
+    if (pageWarm.expected < 0 || pageWarm.busy || pageWarm.parts.length) return;
+    document.body.dataset.pageWarm = `${pageWarm.landed} of ${pageWarm.expected} in ${Math.round(pageWarm.ms)} ms ` +
+      `(longest ${Math.round(pageWarm.slowest)}: ${pageWarm.slowestAt || '-'}; ${pageWarm.failed} not landed)`;
   }
 
   // ---- a second worker for figures (issue 31)
@@ -734,12 +803,13 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
     };
     // With the worker: once it is up (30 s at most; without it the report says "in the frame").
     const started = performance.now();
-    // &after-warm: once the workers have also warmed up (what a reader who
+    // &after-warm: once the workers and the page's thread have also warmed up (what a reader who
     // reads a few seconds before dragging gets; without it the bench drags the
     // moment the worker is up, its warm-up running beside).
     const afterWarm = /&after-warm\b/.test(flags);
     const whenReady = () => {
       const warmed = !afterWarm || (document.body.dataset.workerWarm !== undefined &&
+                                    document.body.dataset.pageWarm !== undefined &&
                                     (figureWorkers() < 2 || document.body.dataset.figureHelperWarm !== undefined));
       const up = warmed && document.body.dataset.worker === 'ready' && (figureWorkers() < 2 || document.body.dataset.figureWorkers === '2');
       if (inPlace || up || !worker || performance.now() - started > 30000) begin();

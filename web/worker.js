@@ -28,9 +28,15 @@
 //                                                      spare buffer may be longer; `spare`: it is
 //                                                      one); ms: from the job's arrival to its end
 //     {type: 'failed', id, message}                    the job raised (bad bytes, a bug)
-//     {type: 'warmed', ms, slowest, slowestFigure}     the warm-up is over (ms: from its start;
+//     {type: 'warm-part', part: ArrayBuffer}          one build of the warm-up handed back, when
+//                                                      the warm-up was asked with hand_back ('f' or
+//                                                      'r', then the reply's bytes): the page lands
+//                                                      and draws it off screen (page.js, "warming up")
+//     {type: 'warmed', ms, slowest, slowestFigure, handedBack}
+//                                                      the warm-up is over (ms: from its start;
 //                                                      slowest: its longest build, ms, or -1,
-//                                                      and that build's "view/figure")
+//                                                      and that build's "view/figure"; handedBack:
+//                                                      how many warm-parts came before)
 //     {type: 'died', message}                          the wasm stopped (out of memory…):
 //                                                      the page fails what is in flight and
 //                                                      builds in place from then on
@@ -148,17 +154,25 @@ function slice() {
   try {
     if (!job.handle) start(job);
     const status = Module._poslab_job_step(job.handle, job.warm ? WARM_SLICE_MS : SLICE_MS);
+    const partSize = job.warm ? Module._poslab_job_part_size(job.handle) : 0;
+    if (partSize > 0) {
+      const at = Module._poslab_job_part(job.handle);
+      const part = new ArrayBuffer(partSize);
+      new Uint8Array(part).set(Module.HEAPU8.subarray(at, at + partSize));
+      postMessage({type: 'warm-part', part}, [part]);
+    }
     if (job.warm && status !== 0) {
-      let slowest = -1, slowestFigure = '';
+      let slowest = -1, slowestFigure = '', handedBack = 0;
       try {
         if (status === 1) {
           const r = JSON.parse(Module.UTF8ToString(Module._poslab_job_reply(job.handle)));
           slowest = +r.slowest_ms;
           slowestFigure = String(r.slowest);
+          handedBack = +r.handed_back || 0;
         }
       } catch (e) { /* (the reply is only for the record) */ }
       Module._poslab_job_end(job.handle);
-      postMessage({type: 'warmed', ms: performance.now() - job.arrived, slowest, slowestFigure});
+      postMessage({type: 'warmed', ms: performance.now() - job.arrived, slowest, slowestFigure, handedBack});
       schedule();
       return;
     }

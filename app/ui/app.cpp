@@ -195,6 +195,12 @@ UiContext App::context() {
   return ctx;
 }
 
+int App::warm_plot(const fig::Figure& figure) {
+  ImGui::SetCurrentContext(imgui_);
+  if (!ImGui::GetIO().Fonts->IsBuilt()) return 0;
+  return PlotWidget::warm(figure, {640, 400}, context().plot);
+}
+
 // [SECTION] Frames
 
 float App::ui_scale() const {

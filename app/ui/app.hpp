@@ -88,6 +88,11 @@ class App {
   /// A whole frame without a window (blind mode): before_frame, NewFrame,
   /// draw, Render, with the display size given.
   void blind_frame(double dt = 1.0 / 60, ImVec2 display = {1600, 1000});
+  /// Lays `figure` out and draws it once off screen at a lesson figure's
+  /// usual size, keeping nothing (PlotWidget::warm): the page's thread
+  /// warming up its drawing code (main_web.cpp, poslab_warm_land). Between
+  /// frames only; 0 before the fonts are built, else the draw commands.
+  int warm_plot(const fig::Figure& figure);
   /// True while something moves (animation, recording, toasts fading in,
   /// a lesson asked for frames): the window must not sleep.
   bool wants_redraw() const;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <utility>
 
 namespace poslab::app::ui {
 
@@ -22,6 +23,22 @@ LayoutLog& layout_log() {
 }
 
 PlotWidget::~PlotWidget() { release_slots(); }
+
+int PlotWidget::warm(const fig::Figure& figure, ImVec2 size, const PlotEnv& env) {
+  PlotEnv quiet = env;
+  quiet.pacing = nullptr;  // not this frame's layouts
+  PlotWidget widget;       // its destructor releases the heatmaps' slots
+  LayoutLog& log = layout_log();
+  const bool logging = std::exchange(log.on, false);  // not a layout of the screen's
+  widget.record(figure, size, quiet);
+  log.on = logging;
+  ImDrawList list(ImGui::GetDrawListSharedData());
+  list._ResetForNewFrame();
+  list.PushTextureID(ImGui::GetIO().Fonts->TexID);
+  list.PushClipRect({0, 0}, size, false);
+  replay(widget.recording_, &list, {0, 0}, *quiet.sink);
+  return list.CmdBuffer.Size;
+}
 
 void PlotWidget::release_slots() {
   if (sink_)

@@ -109,6 +109,14 @@ class PlotWidget {
   int layouts() const { return layouts_; }
   const FigureRecording& recording() const { return recording_; }
 
+  /// Lays `figure` out in a `size` box and replays it once onto a scratch
+  /// draw list, as a figure landing on screen is, then forgets both (its
+  /// heatmaps uploaded to env.sink and released): nothing is shown. The
+  /// page's thread warming up its drawing code while the reader reads
+  /// (app/platform/web/main_web.cpp, poslab_warm_land). Needs the ImGui
+  /// context (its fonts); returns how many draw commands it replayed.
+  static int warm(const fig::Figure& figure, ImVec2 size, const PlotEnv& env);
+
  private:
   void record(const fig::Figure& figure, ImVec2 size, const PlotEnv& env);
   void release_slots();

@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "app/lessons/lab/setting.hpp"
@@ -147,6 +149,7 @@ class WarmJob final : public WorkerJob {
   WarmJob(std::string_view request, std::filesystem::path assets) : assets_(std::move(assets)) {
     const nlohmann::json j = request.empty() ? nlohmann::json::object() : nlohmann::json::parse(request);
     const int rounds = std::clamp(j.value("rounds", 2), 1, 8);
+    hand_back_ = j.value("hand_back", false);
     BuildRequest q;
     q.lang = j.value("lang", std::string("en"));
     q.width = std::clamp(j.value("width", 640), 64, 4096);
@@ -179,12 +182,12 @@ class WarmJob final : public WorkerJob {
         q.kind = BuildRequest::Kind::figure;
         for (const FigureDef& f : v.figures) {
           q.figure = std::string(f.id);
-          builds_.push_back({q.view + "/" + q.figure, false, encode_request(q)});
+          builds_.push_back({q.view + "/" + q.figure, false, r == 0 || r == rounds, encode_request(q)});
         }
         if (v.readouts) {
           q.kind = BuildRequest::Kind::readouts;
           q.figure.clear();
-          builds_.push_back({q.view + "/#readouts", true, encode_request(q)});
+          builds_.push_back({q.view + "/#readouts", true, r == 0 || r == rounds, encode_request(q)});
         }
       }
   }
@@ -205,6 +208,13 @@ class WarmJob final : public WorkerJob {
       }
       failed_ += failed;
       if (ms > slowest_ms_) slowest_ms_ = ms, slowest_ = b.name;
+      if (hand_back_ && b.hand_back && !failed && reply.size() <= kHandBackMaxBytes) {
+        part_.reserve(reply.size() + 1);
+        part_.assign(1, b.readouts ? 'r' : 'f');
+        part_ += reply;
+        ++handed_back_;
+        break;  // one piece a step
+      }
       if (std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() >= budget_ms) break;
     }
     return next_ >= builds_.size();
@@ -213,16 +223,28 @@ class WarmJob final : public WorkerJob {
     return {static_cast<double>(next_), static_cast<double>(builds_.size()), {}};
   }
   std::string reply() override {
-    return nlohmann::json{{"builds", next_}, {"failed", failed_}, {"slowest_ms", slowest_ms_}, {"slowest", slowest_}}
+    return nlohmann::json{{"builds", next_},
+                          {"failed", failed_},
+                          {"slowest_ms", slowest_ms_},
+                          {"slowest", slowest_},
+                          {"handed_back", handed_back_}}
         .dump();
   }
+  std::string take_part() override { return std::exchange(part_, {}); }
 
  private:
   struct Build {
     std::string name;  ///< "view/figure" or "view/#readouts"
     bool readouts = false;
-    std::string request;  ///< encode_request's bytes
+    bool hand_back = false;  ///< the first round's, or the larger sizes'
+    std::string request;     ///< encode_request's bytes
   };
+  // A reply larger than this is not handed back (the page's thread would
+  // copy and lay out megabytes to warm code a smaller one warms as well).
+  static constexpr std::size_t kHandBackMaxBytes = 1 << 20;
+  bool hand_back_ = false;
+  std::string part_;
+  int handed_back_ = 0;
   std::filesystem::path assets_;
   std::vector<Build> builds_;
   std::size_t next_ = 0;

@@ -42,6 +42,10 @@ class WorkerJob {
   virtual JobProgress progress() const { return {}; }
   /// The answer (after step returned true). Called once.
   virtual std::string reply() = 0;
+  /// Bytes handed out before the end, after a step: one piece, or empty for
+  /// none this step (worker.js posts each to the page as it comes). Only
+  /// "warm" asked to hand its builds back has any.
+  virtual std::string take_part() { return {}; }
 };
 
 /// The kinds of job a worker knows, by name.
@@ -65,7 +69,10 @@ class WorkerJobs {
   /// (lab_lesson::losses_note: the page draws the live loss curve from it).
   /// And "warm": every lesson's figures and readouts built at their defaults
   /// (the worker warming up, web/worker.js; request and reply JSON, see
-  /// WarmJob in worker_jobs.cpp).
+  /// WarmJob in worker_jobs.cpp). With "hand_back": each reply of its first
+  /// round and each of the larger sizes' up to 1 MB is also handed out
+  /// (take_part: 'f' or 'r', then the reply's bytes), for the page's own
+  /// thread to land and draw off screen (web/page.js, "warming up").
   explicit WorkerJobs(std::filesystem::path assets);
   /// Adds (or replaces) a kind, e.g. the lab's "train".
   void add(std::string kind, Factory factory);

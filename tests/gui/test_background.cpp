@@ -859,6 +859,60 @@ TEST_CASE("worker jobs: \"warm\" builds every lesson's figures but the lab's, on
   CHECK_THROWS((void)jobs.start("warm", "not json"));
 }
 
+TEST_CASE("worker jobs: \"warm\" with hand_back hands out each build's reply, which the page's thread lands and draws off screen") {
+  ui::WorkerJobs jobs(app::assets_dir());
+  std::size_t per_round = 0, readouts = 0;
+  for (const app::ViewDef& v : app::view_defs())
+    if (v.id != "lab") per_round += v.figures.size() + (v.readouts ? 1 : 0), readouts += v.readouts ? 1 : 0;
+  // Asked without it, nothing is handed out.
+  auto quiet = jobs.start("warm", R"({"rounds": 1, "sizes": [], "width": 320, "height": 200})");
+  bool finished = false;
+  while (!finished) {
+    finished = quiet->step(0);
+    CHECK(quiet->take_part().empty());
+  }
+  CHECK(nlohmann::json::parse(quiet->reply()).at("handed_back").get<int>() == 0);
+  // With it, at the defaults, every build in a piece of its own, even at a large budget.
+  ui::BlindPlatform platform;
+  ui::App window(platform, {.assets = app::assets_dir(), .lang = "en"});
+  window.blind_frame();  // the fonts built
+  auto job = jobs.start("warm", R"({"rounds": 1, "sizes": [], "hand_back": true, "width": 320, "height": 200})");
+  std::size_t figures = 0, readout_parts = 0, heatmaps = 0;
+  int steps = 0;
+  finished = false;
+  while (!finished) {
+    finished = job->step(1e9);
+    ++steps;
+    const std::string part = job->take_part();
+    REQUIRE(part.size() > 1);
+    CHECK(job->take_part().empty());  // taken once
+    const std::string_view bytes = std::string_view(part).substr(1);
+    if (part[0] == 'r') {
+      ++readout_parts;
+      CHECK(ui::decode_readouts_reply(bytes).result.error.empty());
+      continue;
+    }
+    REQUIRE(part[0] == 'f');
+    const ui::FigureReply reply = ui::decode_figure_reply(bytes);
+    REQUIRE(reply.result.error.empty());
+    ++figures;
+    // Laid out and drawn off screen: draw commands made, heatmaps uploaded (and released).
+    const int uploads = platform.sink.uploads;
+    const bool heatmap = !reply.result.figure.heatmaps.empty();
+    CHECK_MESSAGE(window.warm_plot(reply.result.figure) > 0, reply.result.figure.title);
+    CHECK((platform.sink.uploads > uploads) == heatmap);
+    heatmaps += heatmap;
+  }
+  CHECK(steps == static_cast<int>(per_round));
+  CHECK(figures + readout_parts == per_round);
+  CHECK(readout_parts == readouts);
+  CHECK(heatmaps > 3);  // ALiBi's, T5's, the Gaussian's, …
+  CHECK(nlohmann::json::parse(job->reply()).at("handed_back").get<std::size_t>() == per_round);
+  // What the page hands its own thread is what the worker built; anything else is refused, not drawn.
+  // (poslab_warm_land, main_web.cpp, reads the first byte; here the pieces' own decoders refuse garbage.)
+  CHECK_THROWS((void)ui::decode_figure_reply("not a reply"));
+}
+
 TEST_CASE("worker jobs: \"lab\" trains a model a few steps per slice and answers as the lab itself does") {
   ui::WorkerJobs jobs(app::assets_dir());
   REQUIRE(jobs.knows("lab"));

@@ -609,14 +609,21 @@ def figure_worker_checks(browser_path, base):
             # Each figure worker warms up once it is up (worker.js, "warming up"), not in an embed.
             embed = fragment.startswith("#embed")
             if not embed:
-                b.wait_for("document.body.dataset.workerWarm !== undefined"
+                b.wait_for("document.body.dataset.workerWarm !== undefined && document.body.dataset.pageWarm !== undefined"
                            + (" && document.body.dataset.figureHelperWarm !== undefined" if want else ""), 120)
             warm = b.eval("[document.body.dataset.workerWarm || '', document.body.dataset.figureHelperWarm || '', "
-                          "document.body.dataset.workerWarmSlowest || '']") or ["", "", ""]
+                          "document.body.dataset.workerWarmSlowest || '', document.body.dataset.pageWarm || '']") or [""] * 4
             check((warm[:2] == ["", ""]) if embed else (warm[0] != "" and (warm[1] != "") == bool(want)),
                   f"{cores} cores, {fragment}: warmed up in {warm[0] or '-'} ms (the page's worker; its longest "
                   f"build {warm[2] or '-'} ms) and {warm[1] or '-'} ms (the second)"
                   + (" — an embed does not warm up" if embed else ""))
+            # The page's own thread lands and draws off screen what the page's worker built in its
+            # warm-up (page.js, "warming up"): all of it (over a hundred: every lesson's figures but
+            # the lab's, twice), none refused.
+            landed = re.match(r"(\d+) of (\d+) in \d+ ms \(longest \d+: [^;]*; (\d+) not landed\)$", warm[3])
+            check(warm[3] == "" if embed else bool(landed and int(landed[1]) == int(landed[2]) > 100 and landed[3] == "0"),
+                  f"{cores} cores, {fragment}: the page's thread warmed up: {warm[3] or '-'}"
+                  + (" — an embed does not" if embed else ""))
         finally:
             b.close()
 

@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <exception>
 #include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -32,6 +33,7 @@
 #include "app/ui/a11y_mirror.hpp"
 #include "app/ui/app.hpp"
 #include "app/ui/bench_frames.hpp"
+#include "app/ui/remote_builds.hpp"
 #include "app/ui/settings.hpp"
 
 extern "C" {
@@ -355,6 +357,34 @@ EMSCRIPTEN_KEEPALIVE void poslab_worker_ready(int ready) {
 EMSCRIPTEN_KEEPALIVE void poslab_worker_landed(double id, const char* bytes, int length) {
   web::page_worker().landed(static_cast<std::uint64_t>(id),
                             std::string_view(bytes, length > 0 ? static_cast<std::size_t>(length) : 0));
+}
+
+/// The page's own thread warming up (web/page.js, "warming up"): one reply
+/// of the worker's warm-up ('f' a figure's, 'r' readouts', then the reply's
+/// bytes, WarmJob's hand_back) decoded as a landing one is and, a figure,
+/// laid out and drawn off screen once (App::warm_plot); nothing is kept or
+/// shown. V8 runs this thread's wasm as baseline code until a function has
+/// run enough: landing and drawing figures at the largest sizes cold trailed
+/// the slider 3–4× longer than warm (docs/PERFORMANCE.md). Returns its ms,
+/// or −1 for bytes it cannot read.
+EMSCRIPTEN_KEEPALIVE double poslab_warm_land(const char* bytes, int length) {
+  if (!web::g_page || !bytes || length < 1) return -1;
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::string_view reply(bytes + 1, static_cast<std::size_t>(length) - 1);
+  try {
+    if (bytes[0] == 'f') {
+      const ui::FigureReply r = ui::decode_figure_reply(reply);
+      if (!r.result.error.empty() || r.build_here) return -1;
+      (void)web::g_page->app->warm_plot(r.result.figure);
+    } else if (bytes[0] == 'r') {
+      if (!ui::decode_readouts_reply(reply).result.error.empty()) return -1;
+    } else {
+      return -1;
+    }
+  } catch (const std::exception&) {
+    return -1;
+  }
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
 /// Job `id` failed (its message).

@@ -10,6 +10,8 @@
 //   poslab_job_error(h)                          why it failed (after -1)
 //   poslab_job_progress(h, which)                done (0) or total (1) so far
 //   poslab_job_note(h)                           the progress note
+//   poslab_job_part(h) / _part_size(h)           bytes handed out by the last step
+//                                                (WorkerJob::take_part; size 0: none)
 //   poslab_job_end(h)                            forgets it (done, failed or cancelled)
 
 #include <emscripten/emscripten.h>
@@ -29,6 +31,7 @@ struct Running {
   poslab::app::ui::JobProgress progress;
   std::string reply;
   std::string error;
+  std::string part;  ///< the last step's take_part()
 };
 
 std::map<int, Running>& running() {
@@ -72,6 +75,7 @@ EMSCRIPTEN_KEEPALIVE int poslab_job_step(int handle, double budget_ms) {
   try {
     const bool finished = r->job->step(budget_ms);
     r->progress = r->job->progress();
+    r->part = r->job->take_part();
     if (!finished) return 0;
     r->reply = r->job->reply();
     r->job.reset();
@@ -107,6 +111,16 @@ EMSCRIPTEN_KEEPALIVE double poslab_job_progress(int handle, int which) {
 EMSCRIPTEN_KEEPALIVE const char* poslab_job_note(int handle) {
   const Running* r = find(handle);
   return r ? r->progress.note.c_str() : "";
+}
+
+EMSCRIPTEN_KEEPALIVE const char* poslab_job_part(int handle) {
+  const Running* r = find(handle);
+  return r ? r->part.data() : nullptr;
+}
+
+EMSCRIPTEN_KEEPALIVE int poslab_job_part_size(int handle) {
+  const Running* r = find(handle);
+  return r ? static_cast<int>(r->part.size()) : 0;
 }
 
 EMSCRIPTEN_KEEPALIVE void poslab_job_end(int handle) { running().erase(handle); }
