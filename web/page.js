@@ -179,9 +179,12 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
   }
 
   // A figure worker warms up once it is up (web/worker.js, "warming up"):
-  // it builds every lesson's figures at their defaults and once at larger
-  // sizes while nothing else waits, so V8 optimizes the code the figures run
-  // before the reader drags.
+  // it builds every lesson's figures twice at their defaults and three times
+  // at larger sizes while nothing else waits, so V8 optimizes the code the
+  // figures run before the reader drags. Once at larger sizes left ALiBi's
+  // builders (slopes, interleave) cold: a function is optimized only once it
+  // has run enough, and at the defaults they run little; after three times,
+  // ALiBi's heads trailed 32–34 ms against 56–87 (docs/PERFORMANCE.md).
   // Not in an embed: one figure, and a course page may hold several.
   //
   // The page's own thread needs warming too: at the largest sizes it lands
@@ -197,7 +200,10 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
   // many it landed and their ms, once the worker's warm-up is over and all
   // it handed back are landed (tests/web, the bench's &after-warm).
   function warmUp(w, handBack) {
-    if (!EMBED) w.postMessage({type: 'warm', request: JSON.stringify(handBack ? {rounds: 2, hand_back: true} : {rounds: 2})});
+    if (EMBED) return;
+    const request = {rounds: 2, large_rounds: 3};
+    if (handBack) request.hand_back = true;
+    w.postMessage({type: 'warm', request: JSON.stringify(request)});
   }
 
   const pageWarm = {parts: [], landed: 0, failed: 0, ms: 0, slowest: 0, slowestAt: '', expected: -1, busy: false};

@@ -131,8 +131,8 @@ class ModelJob final : public WorkerJob {
 /// A figure worker warming up (the page asks each once it is up, web/page.js;
 /// web/worker.js runs it only while no other job waits): every lesson's
 /// figures and readouts but the lab's, built through the same path as the
-/// page's requests, `rounds` times at the defaults and once at larger sizes,
-/// a few per slice. Why: V8 first runs a module's functions as baseline code
+/// page's requests, `rounds` times at the defaults and `large_rounds` times
+/// at larger sizes, a few per slice. Why: V8 first runs a module's functions as baseline code
 /// (Liftoff) and optimizes a function once it has run enough, compiling it on
 /// background threads meanwhile; cold, the first seconds of dragging a slider
 /// at the largest sizes trailed the desktop 5–18× (ALiBi's heads 205–320 ms
@@ -140,34 +140,38 @@ class ModelJob final : public WorkerJob {
 /// moves that compilation to the seconds after the page opens, while the
 /// reader reads. Not the lab: its figures read the models the page keeps.
 /// Request: JSON, all optional: "rounds" at the defaults (1–8, default 2),
-/// "sizes" ([[key, value], …]: the larger setting), "lang", "width" and
-/// "height" (points). Reply: JSON {"builds": n, "failed": how many answered
+/// "large_rounds" at the larger sizes (0–8, default 1), "sizes" ([[key,
+/// value], …]: the larger setting), "lang", "width" and "height" (points),
+/// "hand_back" (take_part: the first round's replies and the first larger
+/// round's up to 1 MB). Reply: JSON {"builds": n, "failed": how many answered
 /// with an error, "slowest_ms": the longest build, which a figure asked for
-/// meanwhile may wait for, and "slowest": its "view/figure"}.
+/// meanwhile may wait for, "slowest": its "view/figure", "handed_back": how
+/// many replies take_part gave}.
 class WarmJob final : public WorkerJob {
  public:
   WarmJob(std::string_view request, std::filesystem::path assets) : assets_(std::move(assets)) {
     const nlohmann::json j = request.empty() ? nlohmann::json::object() : nlohmann::json::parse(request);
     const int rounds = std::clamp(j.value("rounds", 2), 1, 8);
+    const int large_rounds = std::clamp(j.value("large_rounds", 1), 0, 8);
     hand_back_ = j.value("hand_back", false);
     BuildRequest q;
     q.lang = j.value("lang", std::string("en"));
     q.width = std::clamp(j.value("width", 640), 64, 4096);
     q.height = std::clamp(j.value("height", 400), 64, 4096);
-    // Each lesson at its defaults `rounds` times, then once at larger sizes
-    // (its loops run longer, and the code for large sizes runs at all), each
-    // assignment only where the lesson takes it.
+    // Each lesson at its defaults `rounds` times, then `large_rounds` times
+    // at larger sizes (its loops run longer, and the code for large sizes
+    // runs at all), each assignment only where the lesson takes it.
     std::vector<std::pair<std::string, std::string>> sizes = {
         {"d", "1024"}, {"positions", "65536"}, {"pos", "0:65535"}, {"distance", "0:65535"}, {"heads", "256"},
         {"buckets", "256"}, {"relative", "-32768:32767"}, {"max_length", "65536"}, {"window", "65536"},
         {"samples", "1000"}, {"factor", "64"}};
     if (j.contains("sizes")) sizes = j.at("sizes").get<std::vector<std::pair<std::string, std::string>>>();
-    for (int r = 0; r < rounds + 1; ++r)
+    for (int r = 0; r < rounds + large_rounds; ++r)
       for (const ViewDef& v : view_defs()) {
         if (v.id == "lab") continue;
         q.view = std::string(v.id);
         q.params = core::Params();
-        if (r == rounds) {
+        if (r >= rounds) {
           if (sizes.empty()) break;
           for (const auto& [key, text] : sizes) {
             core::Params p = q.params;

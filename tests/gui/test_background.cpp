@@ -852,6 +852,13 @@ TEST_CASE("worker jobs: \"warm\" builds every lesson's figures but the lab's, on
   auto plain = jobs.start("warm", R"({"rounds": 1, "sizes": [], "width": 320, "height": 200})");
   CHECK(plain->step(1e9));
   CHECK(nlohmann::json::parse(plain->reply()).at("builds").get<std::size_t>() == per_round);
+  // The larger sizes repeated (here a small "larger" size, to be quick); none of them: the defaults alone.
+  auto thrice = jobs.start("warm", R"({"rounds": 1, "large_rounds": 2, "sizes": [["d", "96"]], "width": 320, "height": 200})");
+  CHECK(thrice->step(1e9));
+  CHECK(nlohmann::json::parse(thrice->reply()).at("builds").get<std::size_t>() == 3 * per_round);
+  auto none = jobs.start("warm", R"({"rounds": 2, "large_rounds": 0, "width": 320, "height": 200})");
+  CHECK(none->step(1e9));
+  CHECK(nlohmann::json::parse(none->reply()).at("builds").get<std::size_t>() == 2 * per_round);
   // A size a lesson refuses is left out there, not a failure.
   auto odd = jobs.start("warm", R"({"rounds": 1, "sizes": [["d", "7"], ["heads", "100000"]], "width": 320, "height": 200})");
   CHECK(odd->step(1e9));
