@@ -184,16 +184,18 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
   // figures run before the reader drags. Once at larger sizes left ALiBi's
   // builders (slopes, interleave) cold: a function is optimized only once it
   // has run enough, and at the defaults they run little; after three times,
-  // ALiBi's heads trailed 32–34 ms against 56–87 (docs/PERFORMANCE.md).
+  // ALiBi's heads trailed 50–63 ms against 50–100 (3 runs each;
+  // docs/PERFORMANCE.md).
   // Not in an embed: one figure, and a course page may hold several.
   //
   // The page's own thread needs warming too: at the largest sizes it lands
   // each figure the worker sends (decoding megabytes) and lays it out and
-  // draws it, and that code ran cold as well — warm-up or not, ALiBi's
-  // heads trailed 84–142 ms where, this thread warmed too, 32 (against 17
-  // natively; docs/PERFORMANCE.md, "The wasm cold"). So the page's worker
-  // hands back what it builds in its warm-up (`handBack`: its first round,
-  // and the larger sizes' replies up to 1 MB), and the page lands and draws
+  // draws it, and that code ran cold as well — after the workers' warm-up
+  // ALiBi's heads trailed 84–142 ms, with the bench's own sweep warming this
+  // thread too 32 (against 17 natively; docs/PERFORMANCE.md, "The wasm
+  // cold"). So the page's worker hands back what it builds in its warm-up
+  // (`handBack`: its first round, and its first larger round's replies up
+  // to 1 MB), and the page lands and draws
   // each off screen (poslab_warm_land: decoded, laid out, drawn onto a
   // scratch list, forgotten), one per idle moment of its thread
   // (requestIdleCallback), so no frame waits for it. data-page-warm: how

@@ -28,10 +28,15 @@ int PlotWidget::warm(const fig::Figure& figure, ImVec2 size, const PlotEnv& env)
   PlotEnv quiet = env;
   quiet.pacing = nullptr;  // not this frame's layouts
   PlotWidget widget;       // its destructor releases the heatmaps' slots
-  LayoutLog& log = layout_log();
-  const bool logging = std::exchange(log.on, false);  // not a layout of the screen's
-  widget.record(figure, size, quiet);
-  log.on = logging;
+  {
+    // Not a layout of the screen's: kept out of the layout log (restored even if the layout raises).
+    struct Quiet {
+      bool& on;
+      bool was;
+      ~Quiet() { on = was; }
+    } quiet_log{layout_log().on, std::exchange(layout_log().on, false)};
+    widget.record(figure, size, quiet);
+  }
   ImDrawList list(ImGui::GetDrawListSharedData());
   list._ResetForNewFrame();
   list.PushTextureID(ImGui::GetIO().Fonts->TexID);
