@@ -132,8 +132,8 @@ class ModelJob final : public WorkerJob {
 /// web/worker.js runs it only while no other job waits): every lesson's
 /// figures and readouts but the lab's, built through the same path as the
 /// page's requests, `rounds` times at the defaults and `large_rounds` times
-/// at larger sizes, a few per slice. Why: V8 first runs a module's functions as baseline code
-/// (Liftoff) and optimizes a function once it has run enough, compiling it on
+/// at larger sizes, a few per slice. Why: V8 first runs a module's functions
+/// as baseline code (Liftoff) and optimizes a function once it has run enough, compiling it on
 /// background threads meanwhile; cold, the first seconds of dragging a slider
 /// at the largest sizes trailed the desktop 5–18× (ALiBi's heads 205–320 ms
 /// against 17), warm 1.1–1.7× (docs/PERFORMANCE.md, "The wasm cold"). Warming
@@ -240,7 +240,7 @@ class WarmJob final : public WorkerJob {
   struct Build {
     std::string name;  ///< "view/figure" or "view/#readouts"
     bool readouts = false;
-    bool hand_back = false;  ///< the first round's, or the larger sizes'
+    bool hand_back = false;  ///< the first round's, or the first larger round's
     std::string request;     ///< encode_request's bytes
   };
   // A reply larger than this is not handed back (the page's thread would

@@ -433,8 +433,15 @@ def a11y_checks(browser_path, base, shots):
                         f"!{state}.figure.updating && {state}", 20) or {}
         check(bool(frag) and "d=" in frag and s2.get("step") == 1 and b.eval("document.activeElement.id") == "a11y-d",
               f"a11y: ← on the focused slider d moves it, the step stays ({frag0!r} → {frag!r})")
+        # The region is debounced (an announcement at most every so often, the last one always
+        # made): wait for the last key press's description, not the first change (an earlier
+        # press's may be announced on the way when the page is busy, e.g. warming up).
+        final = s2.get("figure", {}).get("description") or "?"
         region2 = b.wait_for(f"document.getElementById('a11y-figure').textContent !== {json.dumps(region)} && "
+                             f"document.getElementById('a11y-figure').textContent.includes({json.dumps(final)}) && "
                              "document.getElementById('a11y-figure').textContent", 10) or ""
+        if not region2:
+            region2 = b.eval("document.getElementById('a11y-figure').textContent") or ""
         check(bool(region2) and s2.get("figure", {}).get("description", "?") in region2,
               f"a11y: the live region changes when the slider moves ({region2[:160]!r}…)")
         d = next((c for c in s2.get("controls", []) if c["key"] == "d"), {})
