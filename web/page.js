@@ -203,12 +203,23 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
   // it handed back are landed (tests/web, the bench's &after-warm).
   function warmUp(w, handBack) {
     if (EMBED) return;
-    const request = {rounds: 2, large_rounds: 3};
+    // Each lesson's figures at the defaults, then at larger sizes, each
+    // built again until its builds took 40 ms together (at most 64 times):
+    // V8 optimizes a function once it has run long enough, and a figure built
+    // in a fraction of a millisecond (ALiBi's slopes) was still optimized
+    // during the first drag after three rounds at fixed counts
+    // (docs/PERFORMANCE.md, "Warming by time, not by count").
+    const request = {rounds: 1, large_rounds: 1, min_ms: 40, max_repeats: 64};
     if (handBack) request.hand_back = true;
     w.postMessage({type: 'warm', request: JSON.stringify(request)});
   }
 
-  const pageWarm = {parts: [], landed: 0, failed: 0, ms: 0, slowest: 0, slowestAt: '', expected: -1, busy: false};
+  const pageWarm = {parts: [], landed: 0, failed: 0, ms: 0, slowest: 0, slowestAt: '', expected: -1, busy: false,
+                    frames: -1, framesMs: 0};
+  // Then the page draws this many frames (the same picture, so nothing
+  // shows): the code of every frame (ImGui's windows, the step's text) is
+  // optimized after a few dozen, which the first drag otherwise pays for.
+  const PAGE_WARM_FRAMES = 60;
   const PAGE_WARM_QUEUE_MAX = 512;  // parts waiting (~150 come; each a few to a few hundred kB)
 
   function warmPart(part) {
@@ -256,8 +267,38 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
   // The worker's warm-up is over and every part it handed back is landed.
   function pageWarmDone() {
     if (pageWarm.expected < 0 || pageWarm.busy || pageWarm.parts.length) return;
+    if (pageWarm.frames < 0) {
+      warmFrames();
+      return;
+    }
     document.body.dataset.pageWarm = `${pageWarm.landed} of ${pageWarm.expected} in ${Math.round(pageWarm.ms)} ms ` +
-      `(longest ${Math.round(pageWarm.slowest)}: ${pageWarm.slowestAt || '-'}; ${pageWarm.failed} not landed)`;
+      `(longest ${Math.round(pageWarm.slowest)}: ${pageWarm.slowestAt || '-'}; ${pageWarm.failed} not landed), ` +
+      `then ${pageWarm.frames} frames in ${Math.round(pageWarm.framesMs)} ms`;
+  }
+
+  // PAGE_WARM_FRAMES frames, one an animation frame (a hidden tab draws none
+  // and waits); frames the reader causes meanwhile count too.
+  function warmFrames() {
+    pageWarm.busy = true;
+    const first = Module._poslab_frames(), t0 = performance.now();
+    const next = () => {
+      const drawn = Module._poslab_frames() - first;
+      if (drawn >= PAGE_WARM_FRAMES) {
+        pageWarm.frames = drawn;
+        pageWarm.framesMs = performance.now() - t0;
+        pageWarm.busy = false;
+        if (pageWarm.parts.length) {  // (a restarted worker's)
+          pageWarm.busy = true;
+          whenIdle(landWarmPart);
+        } else {
+          pageWarmDone();
+        }
+        return;
+      }
+      Module._poslab_wake();
+      requestAnimationFrame(next);
+    };
+    next();
   }
 
   // ---- a second worker for figures (issue 31)

@@ -55,9 +55,10 @@ const SLICE_MS = 50;
 // sizes trailed the desktop 5–18× (ALiBi's heads: 205–320 ms against 17),
 // warm 1.1–1.7× (docs/PERFORMANCE.md, "The wasm cold"). The page asks its
 // figure workers to warm up once they are up: every lesson's figures built
-// twice at their defaults and three times at larger sizes (page.js says how
-// many), so the code the figures run is optimized while the reader reads
-// rather than while they drag (3–4 s on two cores). The page's worker also
+// at their defaults and at larger sizes, each again until its builds took
+// 40 ms together (page.js says how many), so the code the figures run is
+// optimized while the reader reads rather than while they drag (6–7 s on two
+// cores). The page's worker also
 // hands back what it builds ('warm-part'), for the page's own thread to land
 // and draw off screen: that code needs warming too (page.js).
 // The warm-up runs only while no other job waits, in slices of a few ms, so

@@ -141,12 +141,17 @@ class ModelJob final : public WorkerJob {
 /// reader reads. Not the lab: its figures read the models the page keeps.
 /// Request: JSON, all optional: "rounds" at the defaults (1–8, default 2),
 /// "large_rounds" at the larger sizes (0–8, default 1), "sizes" ([[key,
-/// value], …]: the larger setting), "lang", "width" and "height" (points),
-/// "hand_back" (take_part: the first round's replies and the first larger
-/// round's up to 1 MB). Reply: JSON {"builds": n, "failed": how many answered
-/// with an error, "slowest_ms": the longest build, which a figure asked for
-/// meanwhile may wait for, "slowest": its "view/figure", "handed_back": how
-/// many replies take_part gave}.
+/// value], …]: the larger setting), "min_ms" and "max_repeats" (each build
+/// made again until its builds took min_ms together, at most max_repeats
+/// times: V8 optimizes by how long a function has run, so a quick figure
+/// needs many builds where a slow one needs one; default 0 and 1: once),
+/// "lang", "width" and "height" (points), "hand_back" (take_part: the first
+/// round's replies and the first larger round's up to 1 MB, each build's
+/// first). Reply: JSON {"builds": n (each counted once), "failed": how many
+/// answered with an error, "slowest_ms": the longest build, which a figure
+/// asked for meanwhile may wait for, "slowest": its "view/figure",
+/// "handed_back": how many replies take_part gave, "repeated": the builds
+/// made again}.
 class WarmJob final : public WorkerJob {
  public:
   WarmJob(std::string_view request, std::filesystem::path assets) : assets_(std::move(assets)) {
@@ -154,6 +159,8 @@ class WarmJob final : public WorkerJob {
     const int rounds = std::clamp(j.value("rounds", 2), 1, 8);
     const int large_rounds = std::clamp(j.value("large_rounds", 1), 0, 8);
     hand_back_ = j.value("hand_back", false);
+    min_ms_ = std::clamp(j.value("min_ms", 0.0), 0.0, 1000.0);
+    max_repeats_ = std::clamp(j.value("max_repeats", 1), 1, 256);
     BuildRequest q;
     q.lang = j.value("lang", std::string("en"));
     q.width = std::clamp(j.value("width", 640), 64, 4096);
@@ -198,7 +205,8 @@ class WarmJob final : public WorkerJob {
   bool step(double budget_ms) override {
     const auto t0 = std::chrono::steady_clock::now();
     while (next_ < builds_.size()) {
-      const Build& b = builds_[next_++];
+      const Build& b = builds_[next_];
+      const bool first = times_ == 0;
       const std::string reply = serve_build_request(b.request, assets_);
       // The reply's own time and error, as the page reads them.
       double ms = 0;
@@ -212,7 +220,16 @@ class WarmJob final : public WorkerJob {
       }
       failed_ += failed;
       if (ms > slowest_ms_) slowest_ms_ = ms, slowest_ = b.name;
-      if (hand_back_ && b.hand_back && !failed && reply.size() <= kHandBackMaxBytes) {
+      // Built again until its builds took min_ms together (at most
+      // max_repeats times): V8 optimizes a function once it has run long
+      // enough, so a figure that builds in a fraction of a millisecond needs
+      // many builds where a slow one needs one.
+      spent_ms_ += ms;
+      if (!failed && ++times_ < max_repeats_ && spent_ms_ < min_ms_)
+        ++repeated_;
+      else
+        ++next_, times_ = 0, spent_ms_ = 0;
+      if (hand_back_ && b.hand_back && first && !failed && reply.size() <= kHandBackMaxBytes) {
         part_.reserve(reply.size() + 1);
         part_.assign(1, b.readouts ? 'r' : 'f');
         part_ += reply;
@@ -231,7 +248,8 @@ class WarmJob final : public WorkerJob {
                           {"failed", failed_},
                           {"slowest_ms", slowest_ms_},
                           {"slowest", slowest_},
-                          {"handed_back", handed_back_}}
+                          {"handed_back", handed_back_},
+                          {"repeated", repeated_}}
         .dump();
   }
   std::string take_part() override { return std::exchange(part_, {}); }
@@ -247,6 +265,11 @@ class WarmJob final : public WorkerJob {
   // copy and lay out megabytes to warm code a smaller one warms as well).
   static constexpr std::size_t kHandBackMaxBytes = 1 << 20;
   bool hand_back_ = false;
+  double min_ms_ = 0;    ///< each build repeated until its builds took this long together
+  int max_repeats_ = 1;  ///< or this many builds
+  int times_ = 0;        ///< builds of builds_[next_] so far
+  double spent_ms_ = 0;  ///< and their time
+  int repeated_ = 0;     ///< builds beyond each one's first
   std::string part_;
   int handed_back_ = 0;
   std::filesystem::path assets_;

@@ -866,6 +866,49 @@ TEST_CASE("worker jobs: \"warm\" builds every lesson's figures but the lab's, on
   CHECK_THROWS((void)jobs.start("warm", "not json"));
 }
 
+TEST_CASE("worker jobs: \"warm\" builds each figure again until its builds took min_ms, at most max_repeats times") {
+  ui::WorkerJobs jobs(app::assets_dir());
+  std::size_t per_round = 0;
+  for (const app::ViewDef& v : app::view_defs())
+    if (v.id != "lab") per_round += v.figures.size() + (v.readouts ? 1 : 0);
+  const auto run = [&](const std::string& request, std::size_t* parts = nullptr) {
+    auto job = jobs.start("warm", request);
+    int slices = 0;
+    bool finished = false;
+    while (!finished) {
+      finished = job->step(0);  // one build a slice: a repeat is a slice of its own
+      ++slices;
+      if (parts && !job->take_part().empty()) ++*parts;
+    }
+    nlohmann::json reply = nlohmann::json::parse(job->reply());
+    reply["slices"] = slices;
+    return reply;
+  };
+  // Without them: once each, none repeated (as before).
+  const nlohmann::json once = run(R"({"rounds": 1, "sizes": [], "width": 320, "height": 200})");
+  CHECK(once.at("repeated").get<int>() == 0);
+  CHECK(once.at("slices").get<std::size_t>() == per_round);
+  // A time no build reaches: every build made max_repeats times, counted once in "builds";
+  // the progress counts builds, not repeats; what is handed back is each build's first.
+  std::size_t parts = 0;
+  const nlohmann::json thrice =
+      run(R"({"rounds": 1, "sizes": [], "min_ms": 1000, "max_repeats": 3, "hand_back": true, "width": 320, "height": 200})",
+          &parts);
+  CHECK(thrice.at("builds").get<std::size_t>() == per_round);
+  CHECK(thrice.at("repeated").get<std::size_t>() == 2 * per_round);
+  CHECK(thrice.at("slices").get<std::size_t>() == 3 * per_round);
+  CHECK(thrice.at("failed").get<int>() == 0);
+  CHECK(parts == per_round);
+  CHECK(thrice.at("handed_back").get<std::size_t>() == per_round);
+  // Any time a build reaches at once: once each; max_repeats 1: once, whatever min_ms.
+  CHECK(run(R"({"rounds": 1, "sizes": [], "min_ms": 1e-9, "max_repeats": 64, "width": 320, "height": 200})")
+            .at("repeated")
+            .get<int>() == 0);
+  CHECK(run(R"({"rounds": 1, "sizes": [], "min_ms": 1000, "max_repeats": 1, "width": 320, "height": 200})")
+            .at("repeated")
+            .get<int>() == 0);
+}
+
 TEST_CASE("worker jobs: \"warm\" with hand_back hands out each build's reply, which the page's thread lands and draws off screen") {
   ui::WorkerJobs jobs(app::assets_dir());
   std::size_t per_round = 0, readouts = 0;

@@ -626,9 +626,11 @@ def figure_worker_checks(browser_path, base):
                   + (" — an embed does not warm up" if embed else ""))
             # The page's own thread lands and draws off screen what the page's worker built in its
             # warm-up (page.js, "warming up"): all of it (over a hundred: every lesson's figures but
-            # the lab's, twice), none refused.
-            landed = re.match(r"(\d+) of (\d+) in \d+ ms \(longest \d+: [^;]*; (\d+) not landed\)$", warm[3])
-            check(warm[3] == "" if embed else bool(landed and int(landed[1]) == int(landed[2]) > 100 and landed[3] == "0"),
+            # the lab's, twice), none refused; then it draws frames (60) to warm the code of a frame.
+            landed = re.match(r"(\d+) of (\d+) in \d+ ms \(longest \d+: [^;]*; (\d+) not landed\), "
+                              r"then (\d+) frames in \d+ ms$", warm[3])
+            check(warm[3] == "" if embed else bool(landed and int(landed[1]) == int(landed[2]) > 100 and landed[3] == "0"
+                                                   and int(landed[4]) >= 60),
                   f"{cores} cores, {fragment}: the page's thread warmed up: {warm[3] or '-'}"
                   + (" — an embed does not" if embed else ""))
         finally:
