@@ -74,7 +74,9 @@ fig::Figure layer_stack_figure(const ModelReading& r, const Translator& tr) {
   f.id = "layers";
   f.title = tr("model.layers.title");
   const std::string count =
-      r.num_layers ? tr.format("model.layers.subtitle_count", {{"n", std::to_string(*r.num_layers)}}) : tr("model.layers.subtitle_unknown");
+      r.num_layers ? tr.format(*r.num_layers == 1 ? "model.layers.subtitle_count_one" : "model.layers.subtitle_count",
+                               {{"n", std::to_string(*r.num_layers)}})
+                   : tr("model.layers.subtitle_unknown");
   f.subtitle = model_subtitle(r.model, count);
   f.x.label = tr("model.layers.x");
   f.x.format = fig::TickFormat::integer;

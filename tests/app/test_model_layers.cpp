@@ -531,6 +531,15 @@ TEST_CASE("layer stack figure: one cell per layer, coloured by group, counts in 
   CHECK(scout.series[0].name == "RoPE b = 500,000 · llama3 ×16 · chunks of 8,192 — 36 layers");
   CHECK(scout.series[1].name == "no position encoding (NoPE) · full attention — 12 layers");
   CHECK(scout.subtitle == "llama4 · 48 layers");
+  // One layer is "1 layer" (a one-layer toy config), in the subtitle as in the legend.
+  const ModelReading one = poslab::app::read_model_config_text(
+      R"({"model_type": "llama", "num_hidden_layers": 1, "hidden_size": 64, "num_attention_heads": 4, "rope_theta": 10000})");
+  REQUIRE(one.num_layers == 1);
+  const poslab::app::fig::Figure one_fig = poslab::app::layer_stack_figure(one, en);
+  CHECK(one_fig.subtitle == "llama · 1 layer");
+  REQUIRE(!one_fig.series.empty());
+  CHECK(one_fig.series[0].name.find("1 layers") == std::string::npos);
+  CHECK(poslab::app::layer_stack_figure(one, zh).subtitle.find("1 层") != std::string::npos);
   // The figure exports like every figure: a PNG with more than the background in it.
   const std::string png = poslab::app::render_png(scout, poslab::app::ExportOptions{.width = 900, .height = 360});
   CHECK(poslab::test::decode_png(png).distinct_colours > 4);
