@@ -22,6 +22,9 @@ bool relation(char32_t c) { return std::u32string_view(U"=≈≠≡≤≥<>→�
 /// A big operator binds the word after it: "Σᵢ 2·cos(r·θᵢ)" stays on one line.
 bool big_operator(char32_t c) { return std::u32string_view(U"Σ∑∏").find(c) != std::u32string_view::npos; }
 
+/// A sign that belongs to the number before it: "5 %" and "90 °" stay on one line.
+bool unit_sign(char32_t c) { return c == U'%' || c == U'‰' || c == U'°'; }
+
 /// U+00A0 and U+202F: no break at them, nor beside them next to CJK ("8 个",
 /// "σ₁ 个 token" and formulas written with them stay whole).
 bool no_break_space(char32_t c) { return c == 0xA0 || c == 0x202F; }
@@ -96,7 +99,8 @@ std::vector<std::pair<std::size_t, std::size_t>> wrap_line(std::string_view line
       const char32_t next = i + 1 < line.size() ? decode(line, i + 1, next_n) : 0;
       if (c == U' ') {
         // not inside a function's argument: "cos(φ −⏎r·θ)" splits the formula
-        if (!relation(prev) && !relation(next) && !big_operator(word_head) && formula == 0 && !in_tuple)
+        if (!relation(prev) && !relation(next) && !unit_sign(next) && !big_operator(word_head) && formula == 0 &&
+            !in_tuple)
           cut = i, resume = i + 1;
       } else if ((is_cjk(c) || is_cjk(prev)) && prev != U' ' && !no_break_space(prev) && !no_break_space(c) &&
                  !closing(c) && !opening(prev) && !in_tuple) {

@@ -80,6 +80,8 @@ void check_breaks(const std::string& text) {
           }
           const bool beside = relations.find(before(line, cut)) != std::u32string_view::npos ||
                               (next < line.size() && relations.find(after(line, next)) != std::u32string_view::npos) ||
+                              (next < line.size() && std::u32string_view(U"%‰°").find(after(line, next)) !=
+                                                         std::u32string_view::npos) ||  // "5⏎%"
                               std::u32string_view(U"Σ∑∏").find(after(line, head)) != std::u32string_view::npos;
           CHECK_MESSAGE(!beside, "broken beside a relation at width " << width << ": «"
                                      << std::string(line.substr(0, cut)) << "⏎" << std::string(line.substr(next)) << "»");
@@ -105,6 +107,11 @@ TEST_CASE("wrap: the example from the Chinese review never splits its numbers") 
   check_breaks("with b = 500,000 and θ′ᵢ = θᵢ/s the ratio is 0.0099191 exactly");
   // An operator binds like a relation: T5's answer broke "n⏎− m = 0" at 1280×720.
   check_breaks("and bucket 16 is never used: n − m = 0 counts as not after, and x + PE(p) is one unit");
+  // A percent sign stays with its number ("5⏎%" at the end of a line read as two things).
+  const std::string percent = "the loss falls by 5 % within the first 100 steps, 1 ‰ after";
+  check_breaks(percent);
+  for (float width = 4; width <= 60; width += 1)
+    for (const auto& [from, to] : app::wrap_line(percent, width, measure)) CHECK(percent[from] != '%');
 }
 
 TEST_CASE("wrap: every translated text, step and readout breaks only at spaces or next to CJK") {
