@@ -198,9 +198,10 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
   // to 1 MB), and the page lands and draws
   // each off screen (poslab_warm_land: decoded, laid out, drawn onto a
   // scratch list, forgotten), one per idle moment of its thread
-  // (requestIdleCallback), so no frame waits for it. data-page-warm: how
-  // many it landed and their ms, once the worker's warm-up is over and all
-  // it handed back are landed (tests/web, the bench's &after-warm).
+  // (requestIdleCallback), so no frame waits for it, then draws
+  // PAGE_WARM_FRAMES frames. data-page-warm: how many it landed and their
+  // ms, and the frames, once the worker's warm-up is over, all it handed
+  // back are landed and the frames drawn (tests/web, the bench's &after-warm).
   function warmUp(w, handBack) {
     if (EMBED) return;
     // Each lesson's figures at the defaults, then at larger sizes, each
@@ -217,8 +218,10 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
   const pageWarm = {parts: [], landed: 0, failed: 0, ms: 0, slowest: 0, slowestAt: '', expected: -1, busy: false,
                     frames: -1, framesMs: 0};
   // Then the page draws this many frames (the same picture, so nothing
-  // shows): the code of every frame (ImGui's windows, the step's text) is
-  // optimized after a few dozen, which the first drag otherwise pays for.
+  // shows), which the first drag otherwise pays for: ImGui's Begin is
+  // optimized within the first 50 (NewFrame and App::draw take 100–150, the
+  // sliders' code ~350: those the first drag still optimizes;
+  // docs/PERFORMANCE.md, "Warming by time, not by count").
   const PAGE_WARM_FRAMES = 60;
   const PAGE_WARM_QUEUE_MAX = 512;  // parts waiting (~150 come; each a few to a few hundred kB)
 
@@ -264,7 +267,8 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
     }
   }
 
-  // The worker's warm-up is over and every part it handed back is landed.
+  // The worker's warm-up is over and every part it handed back is landed:
+  // the frames (once), then data-page-warm.
   function pageWarmDone() {
     if (pageWarm.expected < 0 || pageWarm.busy || pageWarm.parts.length) return;
     if (pageWarm.frames < 0) {
