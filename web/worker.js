@@ -57,7 +57,7 @@ const SLICE_MS = 50;
 // figure workers to warm up once they are up: every lesson's figures built
 // at their defaults and at larger sizes, each again until its builds took
 // 40 ms together (page.js says how many), so the code the figures run is
-// optimized while the reader reads rather than while they drag (6–7 s on two
+// optimized while the reader reads rather than while they drag (6–8 s on two
 // cores). The page's worker also
 // hands back what it builds ('warm-part'), for the page's own thread to land
 // and draw off screen: that code needs warming too (page.js).
