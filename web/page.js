@@ -179,13 +179,9 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
   }
 
   // A figure worker warms up once it is up (web/worker.js, "warming up"):
-  // it builds every lesson's figures twice at their defaults and three times
-  // at larger sizes while nothing else waits, so V8 optimizes the code the
-  // figures run before the reader drags. Once at larger sizes left ALiBi's
-  // builders (slopes, interleave) cold: a function is optimized only once it
-  // has run enough, and at the defaults they run little; after three times,
-  // ALiBi's heads trailed 50–63 ms against 50–100 (3 runs each;
-  // docs/PERFORMANCE.md).
+  // it builds every lesson's figures at their defaults and at larger sizes
+  // while nothing else waits (warmUp says how often), so V8 optimizes the
+  // code the figures run before the reader drags.
   // Not in an embed: one figure, and a course page may hold several.
   //
   // The page's own thread needs warming too: at the largest sizes it lands
@@ -229,10 +225,12 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
     if (!(part instanceof ArrayBuffer) || !part.byteLength) return;
     if (pageWarm.parts.length >= PAGE_WARM_QUEUE_MAX) { ++pageWarm.failed; return; }
     pageWarm.parts.push(part);
-    if (!pageWarm.busy) {
-      pageWarm.busy = true;
-      whenIdle(landWarmPart);
-    }
+    if (!pageWarm.busy) landWarmParts();
+  }
+
+  function landWarmParts() {
+    pageWarm.busy = true;
+    whenIdle(landWarmPart);
   }
 
   function whenIdle(f) {
@@ -291,12 +289,8 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
         pageWarm.frames = drawn;
         pageWarm.framesMs = performance.now() - t0;
         pageWarm.busy = false;
-        if (pageWarm.parts.length) {  // (a restarted worker's)
-          pageWarm.busy = true;
-          whenIdle(landWarmPart);
-        } else {
-          pageWarmDone();
-        }
+        if (pageWarm.parts.length) landWarmParts();  // (a restarted worker's)
+        else pageWarmDone();
         return;
       }
       Module._poslab_wake();
