@@ -2,9 +2,13 @@
 // The App in blind mode (no window, no GL) for the GUI tests, with its own
 // temporary folder for exports and sessions.
 
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <memory>
 #include <string>
 
@@ -69,6 +73,32 @@ inline std::pair<std::string, std::string> lesson_with_numeric(std::string_view 
       if (fallback.first.empty()) fallback = {std::string(v.id), std::string(k)};
     }
   return fallback;
+}
+
+/// `poslab <args>` as a child process (the binary under test, POSLAB_BINARY),
+/// `env` put before it (e.g. "env -u DISPLAY"): its exit code, -1 when it did
+/// not exit (a signal, an abort), and everything it wrote to stderr. A check
+/// of the code shows `err` when it fails, so a report the child gave — a
+/// sanitizer's, a refusal — reaches the log instead of a bare status.
+struct Run {
+  int code = -1;
+  std::string err;
+};
+
+inline Run run_poslab(const std::string& args, const std::string& env = {}) {
+  static int counter = 0;
+  const std::filesystem::path err = std::filesystem::temp_directory_path() /
+                                    ("poslab-run-err-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+  const std::string cmd = env + " " + POSLAB_BINARY + " " + args + " 2>" + err.string();
+  const int status = std::system(cmd.c_str());
+  Run r;
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream in(err);
+  r.err.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  in.close();
+  std::error_code ec;
+  std::filesystem::remove(err, ec);
+  return r;
 }
 
 }  // namespace poslab::test

@@ -4,7 +4,6 @@
 // it; a bad config changes nothing and says why.
 
 #include <doctest/doctest.h>
-#include <sys/wait.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -210,10 +209,9 @@ TEST_CASE("gui/screenshot --model: applied after the preset, before --set; a mis
   // the real window, when there is a display: exit 0 and a PNG
   if (std::getenv("DISPLAY") && *std::getenv("DISPLAY")) {
     const fs::path png = fs::temp_directory_path() / ("poslab-model-shot-" + std::to_string(::getpid()) + ".png");
-    const std::string cmd = std::string(POSLAB_BINARY) + " screenshot --model " + fixture("phi-3-mini-128k") +
-                            " --size 800x600 --out " + png.string() + " 2>/dev/null";
-    const int status = std::system(cmd.c_str());
-    CHECK((WIFEXITED(status) && WEXITSTATUS(status) == 0));
+    const test::Run shot = test::run_poslab("screenshot --model " + fixture("phi-3-mini-128k") + " --size 800x600 --out " +
+                                            png.string());
+    CHECK_MESSAGE(shot.code == 0, "exit " << shot.code << ", stderr:\n" << shot.err);
     CHECK(fs::file_size(png) > 1000);
     fs::remove(png);
   }

@@ -188,7 +188,6 @@ TEST_CASE("narrow layout only where it belongs: a wide window, lecture mode and 
 
 // [SECTION] The real window (under Xvfb)
 
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -242,10 +241,9 @@ TEST_CASE("poslab screenshot --size 390x844 draws the narrow layout: the Lessons
   }
   namespace fs = std::filesystem;
   const fs::path png = fs::temp_directory_path() / ("poslab-narrow-" + std::to_string(::getpid()) + ".png");
-  const std::string cmd = std::string(POSLAB_BINARY) + " screenshot --view rope --step 2 --lang en --theme dark --size 390x844 --out " +
-                          png.string() + " 2>/dev/null";
-  const int status = std::system(cmd.c_str());
-  REQUIRE((WIFEXITED(status) && WEXITSTATUS(status) == 0));
+  const test::Run r =
+      test::run_poslab("screenshot --view rope --step 2 --lang en --theme dark --size 390x844 --out " + png.string());
+  REQUIRE_MESSAGE(r.code == 0, "exit " << r.code << ", stderr:\n" << r.err);
   std::ifstream in(png, std::ios::binary);
   const std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
   fs::remove(png);

@@ -4,11 +4,9 @@
 // commands.
 
 #include <doctest/doctest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
-
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -17,6 +15,7 @@
 #include "app/decks/deck.hpp"
 #include "app/lessons/lesson.hpp"
 #include "app/ui/image.hpp"
+#include "gui_test_support.hpp"
 
 using namespace poslab;
 using app::Deck;
@@ -25,22 +24,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Run {
-  int code = -1;
-  std::string err;
-};
+using test::Run;
 
-Run run(const std::string& args, const std::string& env = {}) {
-  const fs::path err = fs::temp_directory_path() / ("poslab-shot-err-" + std::to_string(::getpid()));
-  const std::string cmd = env + " " + POSLAB_BINARY + " " + args + " 2>" + err.string();
-  const int status = std::system(cmd.c_str());
-  Run r;
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream in(err);
-  r.err.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  fs::remove(err);
-  return r;
-}
+Run run(const std::string& args, const std::string& env = {}) { return test::run_poslab(args, env); }
 
 std::string read(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
