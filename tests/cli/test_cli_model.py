@@ -465,6 +465,9 @@ class AuditFixes(unittest.TestCase):
         self.assertIn('"rope_type": "default"', legacy)
         self.assertNotIn('Write "rope_type": "mrope"', legacy)
         self.assertIn("KeyError", legacy)
+        # the sentence on the other spelling names one key, not `type` and "rope_type" run together
+        self.assertIn('written as "rope_type": "mrope", it is converted by no config class', legacy)
+        self.assertNotIn('`type`: "rope_type"', legacy)
         spelled = edited("qwen2.5-vl-7b", lambda c: c["rope_scaling"].update(rope_type=c["rope_scaling"].pop("type")))
         for lang in ("en", "zh"):
             j = reading(spelled, "--lang", lang)
