@@ -48,6 +48,11 @@ std::optional<double> lesson_floor(std::string_view key, const core::Params& par
   return std::nullopt;
 }
 
+std::optional<double> zero_taken_as(std::string_view key, const core::Params& params) {
+  if (key == "head_dim") return params.real("d");  // rope::head_split: 0 = d
+  return std::nullopt;
+}
+
 std::optional<double> lesson_ceiling(std::string_view key, const core::Params& params, double lo) {
   // rope-2d: the key-only curve of score-shift is a cosine of period 2π/θ in
   // the shift; the slider (and the figure drawn over it) reaches at least

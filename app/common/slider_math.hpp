@@ -58,6 +58,12 @@ std::string_view index_bound_key(std::string_view key);
 /// it, and the panel shows a lower value as the one taken (“−20 → −2”).
 std::optional<double> lesson_floor(std::string_view key, const core::Params& params);
 
+/// The value a lesson takes for `key` when it is 0, when 0 stands for
+/// another parameter's value, or empty: head_dim 0 is a head d wide (every
+/// dim rotates; rope::head_split). The panel shows it so (“0 → 128”), not a
+/// bare head width of 0 beside d = 128.
+std::optional<double> zero_taken_as(std::string_view key, const core::Params& params);
+
 /// The end a lesson's slider for `key` reaches at least, from the slider's
 /// start `lo`, when that follows other parameters, or empty: rope-2d's shift
 /// runs one period 2π/θ of the key-only cosine past its start (score-shift's

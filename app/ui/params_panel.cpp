@@ -333,6 +333,9 @@ void ParamsPanel::numeric(UiContext& ctx, const core::ParamSpec& spec, double va
   // −min(m, n), left from larger m and n or typed): “−20 → −2”.
   if (const std::optional<double> floor = lesson_floor(spec.key, ctx.state.params()); floor && value < *floor)
     shown_value += " → " + number(*floor);
+  // A 0 that stands for another value (head_dim 0 = d): “0 → 128”.
+  if (value == 0)
+    if (const std::optional<double> taken = zero_taken_as(spec.key, ctx.state.params())) shown_value += " → " + number(*taken);
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
   const float value_w = std::max(ImGui::CalcTextSize("0.000000").x, ImGui::CalcTextSize(shown_value.c_str()).x);
   ImGui::SetNextItemWidth(std::max(40.0f * ctx.scale, w - value_w - spacing));

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "app/common/slider_math.hpp"
+#include "app/lessons/rope/setting.hpp"
 #include "app/plot/figure_text.hpp"
 #include "app/plot/render.hpp"
 #include "lesson_test_support.hpp"
@@ -273,6 +274,22 @@ TEST_CASE("the query row and column sliders end at the grid's last row and colum
   for (const core::ParamSpec& spec : core::param_specs()) {
     CAPTURE(spec.key);
     CHECK(app::index_bound_key(spec.key).empty() == (spec.key != "row" && spec.key != "col"));
+  }
+}
+
+TEST_CASE("a 0 that stands for another value is shown as the one taken: head_dim 0 → d, as the rope lesson takes it") {
+  for (int d = 2; d <= 1024; d += 2) {
+    const std::string text = std::to_string(d);
+    const core::Params p = params({{"d", text.c_str()}, {"head_dim", "0"}});
+    CAPTURE(d);
+    REQUIRE(app::zero_taken_as("head_dim", p).has_value());
+    CHECK(*app::zero_taken_as("head_dim", p) == app::rope::head_split(p).head);
+  }
+  CHECK(*app::zero_taken_as("head_dim", {}) == app::rope::head_split({}).head);  // the defaults: d = 64
+  // Only head_dim maps its 0 to another parameter (attention_factor's 0 = computed is a formula, shown in its help).
+  for (const core::ParamSpec& spec : core::param_specs()) {
+    CAPTURE(spec.key);
+    CHECK(app::zero_taken_as(spec.key, {}).has_value() == (spec.key == "head_dim"));
   }
 }
 
