@@ -627,6 +627,24 @@ class AuditFixes(unittest.TestCase):
         self.assertIn("8,192 → %.5f" % (1 + 0.1 * math.log(2)), text)
         self.assertIn("32,768 → %.5f" % (1 + 0.1 * math.log(5)), text)
 
+    def test_warnings_never_contradict_the_file_or_each_other(self):
+        # A practitioner's review (2026-11-29). Qwen3-Next: head_dim 256 of which 64 rotate —
+        # head_dim_explicit must not say RoPE rotates 256 beside partial_rotary's 64 of 256.
+        for lang in ("en", "zh"):
+            j = json.loads(run("model", config("qwen3-next-80b-a3b"), "--format", "json", "--lang", lang).stdout)
+            self.assertEqual(j["rotary_dim"], 64)
+            head = warning_text(j, "head_dim_explicit")
+            self.assertIn("256", head)
+            for claim in ("rotates 256", "旋转 256"):
+                self.assertNotIn(claim, head)
+            self.assertIn("64", warning_text(j, "partial_rotary"))
+            # Llama 4 Scout's file has no_rope_layers = []: nope_layers names the entries, not the field, as 0
+            j = json.loads(run("model", config("llama-4-scout"), "--format", "json", "--lang", lang).stdout)
+            self.assertIn("no_rope_layers = []", warning_text(j, "no_rope_layers_empty"))
+            nope = warning_text(j, "nope_layers")
+            self.assertIn("no_rope_layers[i] = 0", nope)
+            self.assertNotIn("no_rope_layers = 0", nope)
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)
