@@ -455,6 +455,50 @@ void check_params(const ModelReading& out) {
   }
 }
 
+/// The fields poslab reads from the part of a config it reads (here and in
+/// model_rope.cpp, model_layers.cpp), for misspelt_fields. Keys read only
+/// inside rope_scaling / rope_parameters are not here: those objects refuse
+/// a key they do not know, with the nearest name.
+constexpr std::string_view kReadFields[] = {
+    "alibi", "alibi_bias_max", "architectures", "attention_chunk_size", "attn_config", "attn_layer_offset",
+    "attn_layer_period", "attn_scale", "attn_temperature_tuning", "d_kv", "d_model", "floor_scale",
+    "full_attention_interval", "global_attn_every_n_layers", "global_head_dim", "global_rope_theta", "head_dim",
+    "hidden_size", "kv_channels", "language_config", "layer_types", "llama_4_scaling",
+    "llm_config", "local_attention", "local_rope_theta", "max_position_embeddings", "max_seq_len",
+    "max_sequence_length", "max_window_layers", "model_max_length", "model_type", "n_embd", "n_embed", "n_head",
+    "n_heads", "n_layer", "n_layers", "n_positions", "no_rope_layer_interval", "no_rope_layers",
+    "num_attention_heads", "num_heads", "num_hidden_layers", "num_layers", "original_max_position_embeddings",
+    "partial_rotary_factor", "position_embedding_type", "qk_nope_head_dim", "qk_rope_head_dim",
+    "relative_attention_max_distance", "relative_attention_num_buckets", "rope_interleave", "rope_local_base_freq",
+    "rope_parameters", "rope_ratio", "rope_scaling", "rope_theta", "rotary_dim", "rotary_emb_base", "rotary_pct",
+    "seq_length", "sliding_window", "sliding_window_pattern", "text_config", "use_dynamic_ntk", "use_logn_attn",
+    "use_sliding_window"};
+
+/// Fields transformers reads that poslab does not, one or two letters from
+/// one it does: not misspellings.
+constexpr std::string_view kOtherFields[] = {"v_head_dim"};  // DeepSeek MLA's value head, beside qk_rope_head_dim
+
+/// A key of the part read that is no field poslab reads, one or two letters
+/// from one that is missing (rope_thetta beside no rope_theta): transformers
+/// would store it and read the default, silently — a hand-edited config then
+/// gives the wrong frequencies with exit 0. Warned, never refused (a model's
+/// own code may read a key poslab does not know).
+void misspelt_fields(model_detail::Reader& r) {
+  const json& c = r.config();
+  if (!c.is_object()) return;
+  for (const auto& [key, value] : c.items()) {
+    if (std::find(std::begin(kReadFields), std::end(kReadFields), key) != std::end(kReadFields) ||
+        std::find(std::begin(kOtherFields), std::end(kOtherFields), key) != std::end(kOtherFields))
+      continue;
+    const std::string near = nearest_name(key, kReadFields);
+    if (near.empty() || c.contains(near)) continue;
+    ModelReading& out = r.out();
+    const bool defaulted = std::find(out.defaulted.begin(), out.defaulted.end(), near) != out.defaulted.end();
+    r.warn(defaulted ? "model.warning.misspelt_field_default" : "model.warning.misspelt_field",
+           {{"key", key}, {"name", near}, {"type", r.type()}}, "misspelt_field");
+  }
+}
+
 }  // namespace
 
 ModelReading read_model_config(const json& config) {
@@ -502,6 +546,7 @@ ModelReading read_model_config(const json& config) {
       max_positions(r, &name);
       param_from(out, "original_context", r.type() == "qwen" && Reader::present(text, "seq_length") ? "seq_length" : name);
     }
+    misspelt_fields(r);
     check_params(out);
   } catch (const InvalidParameter& e) {
     // A field of the nested text config is named with its part: text_config.rope_scaling.factor.

@@ -425,3 +425,65 @@ TEST_CASE("model: YaRN with an inverted correction range is warned about (audit)
   const std::vector<std::string> none = warning_ids(poslab::app::read_model_config_text(usual));
   CHECK(std::find(none.begin(), none.end(), "yarn_inverted_range") == none.end());
 }
+
+TEST_CASE("model: a misspelt field beside a missing one is warned about, never in a real config (practitioner review)") {
+  namespace fs = std::filesystem;
+  using nlohmann::json;
+  const auto arg = [](const poslab::app::ModelWarning& w, const std::string& name) {
+    for (const auto& [k, v] : w.args)
+      if (k == name) return v;
+    return std::string();
+  };
+  // A field written with two neighbouring letters swapped, in the part of the file poslab reads.
+  const std::vector<std::string> fields = {"rope_theta", "max_position_embeddings", "head_dim", "partial_rotary_factor",
+                                           "rope_local_base_freq", "sliding_window", "layer_types", "no_rope_layers",
+                                           "original_max_position_embeddings", "rotary_pct", "rotary_emb_base",
+                                           "global_rope_theta", "local_rope_theta", "n_positions", "max_seq_len",
+                                           "rope_ratio", "seq_length", "num_hidden_layers", "rotary_dim"};
+  int fixtures = 0, typos = 0, refused = 0;
+  for (const auto& entry : fs::directory_iterator(std::string(POSLAB_SOURCE_DIR) + "/tests/fixtures/configs")) {
+    if (entry.path().extension() != ".json") continue;  // PROVENANCE.md
+    const std::string name = entry.path().stem().string();
+    CAPTURE(name);
+    const ModelReading clean = fixture(name);
+    const std::vector<std::string> ids = warning_ids(clean);
+    CHECK(std::find(ids.begin(), ids.end(), "misspelt_field") == ids.end());
+    ++fixtures;
+    const json original = json::parse(fixture_text(name));
+    for (const std::string& field : fields) {
+      json edited = original;
+      json& part = clean.config_part.empty() ? edited : edited[clean.config_part];
+      if (!part.is_object() || !part.contains(field)) continue;
+      std::string typo = field;
+      const std::size_t at = typo.size() / 2;
+      std::swap(typo[at - 1], typo[at]);
+      if (typo == field) std::swap(typo[at], typo[at + 1]);
+      part[typo] = part[field];
+      part.erase(field);
+      CAPTURE(typo);
+      ModelReading r;
+      try {
+        r = poslab::app::read_model_config_text(edited.dump());
+      } catch (const poslab::core::InvalidParameter&) {
+        ++refused;  // a field the model cannot be read without: refused, naming it (tested elsewhere)
+        continue;
+      }
+      ++typos;
+      bool found = false;
+      for (const auto& w : r.warnings)
+        if (w.id == "misspelt_field" && arg(w, "key") == typo) {
+          found = true;
+          CHECK(arg(w, "name") == field);
+          CHECK(w.text.find("did you mean " + field + "?") != std::string::npos);
+          CHECK(poslab::app::model_warning_text(chinese(), w).find(field) != std::string::npos);
+          // taken from the model type's defaults: the warning says so, and `defaulted` lists it
+          const bool defaulted = std::find(r.defaulted.begin(), r.defaulted.end(), field) != r.defaulted.end();
+          CHECK((w.key == "model.warning.misspelt_field_default") == defaulted);
+        }
+      CHECK(found);
+    }
+  }
+  MESSAGE(fixtures << " fixtures, " << typos << " misspelt fields warned about, " << refused << " refused");
+  CHECK(fixtures >= 37);
+  CHECK(typos >= 100);
+}
