@@ -68,15 +68,17 @@ void draw_lesson_list(UiContext& ctx) {
       ImGui::BeginGroup();
       const float x = ImGui::GetCursorPosX();
       const float wrap_w = std::max(40.0f, ImGui::GetContentRegionAvail().x - number_w);
-      float text_h = ImGui::CalcTextSize(title.c_str(), nullptr, false, wrap_w).y;
+      // Wrapped as every text of the app is (wrapped_text), not by ImGui:
+      // ImGui takes "上下文扩展：PI、NTK、YaRN" for one word and split "YaR" / "N".
+      float text_h = wrapped_height(nullptr, title, wrap_w);
       if (ctx.narrow) text_h = std::max(text_h, kFinger * ctx.scale - ImGui::GetStyle().ItemSpacing.y);  // a finger's row
       if (ImGui::Selectable(id.c_str(), selected, 0, {0, text_h})) ctx.state.open_lesson(static_cast<int>(i));
       ImGui::SameLine(x);
       ImGui::TextDisabled("%zu", i + 1);
       ImGui::SameLine(x + number_w);
-      ImGui::PushTextWrapPos(x + number_w + wrap_w);
-      ImGui::TextUnformatted(title.c_str());
-      ImGui::PopTextWrapPos();
+      ImGui::BeginGroup();  // a second line starts under the first, not under the number
+      wrapped_text(title, x + number_w + wrap_w);
+      ImGui::EndGroup();
       ImGui::EndGroup();
       note_item(ctx, "lesson", views[i].id);
     }
