@@ -81,6 +81,9 @@ class LessonView final : public LessonUi {
   const std::string& last_where() const { return last_where_; }
   /// Lecture mode: the step's words stood beside the figure (not above it) last frame.
   bool last_beside() const { return last_beside_; }
+  /// Lecture mode: the end of the question (the answer's, once revealed) was
+  /// inside the words' column last frame, not scrolled below its edge.
+  bool last_words_end_in_view() const { return words_end_in_view_; }
   /// The open model's "Layers of this model" as last drawn in its banner
   /// (null before a model with a reading is shown), and the frame it was drawn in.
   const fig::Figure* model_layers_figure() const { return layers_figure_.get(); }
@@ -124,6 +127,9 @@ class LessonView final : public LessonUi {
   int last_tabs_cut_ = 0;
   std::string last_where_;
   bool last_beside_ = false;
+  bool words_end_in_view_ = true;
+  std::string words_scrolled_for_;  ///< lecture mode: the scene and reveal the words column last scrolled for
+  int words_scroll_frames_ = 0;     ///< frames the column still follows them
   /// Lecture mode: the figure's header takes at least this height (a
   /// revealed answer's figure has another title: the plot stays put).
   float min_header_ = 0;

@@ -465,6 +465,12 @@ TEST_CASE("lecture mode at 1280×720 and 1920×1080: the figure fills at least 7
           CHECK(r.z <= display.x + 0.5f);
           // Every figure's tab shows its whole label, none cut with "…".
           CHECK(b.app->lesson_view().last_tabs_cut() == 0);
+          // The question, and the answer once revealed, in view: a column of
+          // words too long for the screen scrolls to them (a room cannot
+          // scroll) — within six frames, a tenth of a second, while the
+          // column settles (its scrollbar appears, its words rewrap).
+          if (!b.app->lesson_view().last_words_end_in_view()) b.frames(3);
+          CHECK(b.app->lesson_view().last_words_end_in_view());
           const app::Scene* step = st.current_step();
           if (!step || !step->has_question() || st.step_revealed()) break;
           REQUIRE(st.next_step().empty());

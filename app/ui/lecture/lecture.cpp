@@ -235,6 +235,10 @@ void LessonView::lecture_page(UiContext& ctx, float height, const std::function<
     for (const Words& w : words) h += wrapped_height(w.kind == 1 ? c.fonts.bold : nullptr, w.text, wrap) + spacing_y;
     return h;
   };
+  // Where the question and the revealed answer sit in what draw_words drew
+  // (y from its start; -1: none): a column too short for all the words
+  // scrolls to them (below).
+  float question_bottom = -1, answer_bottom = -1;
   auto draw_words = [&](float wrap_x) {
     const float start = ImGui::GetCursorPosY();
     for (const Words& w : words) {
@@ -248,6 +252,8 @@ void LessonView::lecture_page(UiContext& ctx, float height, const std::function<
       } else {
         wrapped_text(w.text, wrap_x);
       }
+      if (w.kind == 1) question_bottom = ImGui::GetCursorPosY() - start;
+      else if (question_bottom >= 0) answer_bottom = ImGui::GetCursorPosY() - start;
     }
     return start;
   };
@@ -364,6 +370,7 @@ void LessonView::lecture_page(UiContext& ctx, float height, const std::function<
   min_header_ = 0;
   header_above_ = false;
   last_beside_ = beside;
+  words_end_in_view_ = true;  // words above the figure are never scrolled
   if (beside) {
     ImGui::SameLine(0, spacing);
     ImGui::BeginChild("##lecture-words", {column_w, size.y}, false);
@@ -371,7 +378,27 @@ void LessonView::lecture_page(UiContext& ctx, float height, const std::function<
       draw_header();
       ImGui::Spacing();
     }
-    draw_words(0);
+    const float words_top = draw_words(0);
+    // Words longer than the column scroll; a projector's audience cannot
+    // scroll, and a clicker does not. So the column shows the question when
+    // the step opens and the answer when it is revealed (multimodal's step 4
+    // at 1280×720 left its answer below the edge): once per scene and
+    // reveal, so a lecturer's own scrolling stays where it is put — for a
+    // few frames after it changes, while the column settles (a scrollbar
+    // appearing narrows it, and its words take more lines).
+    const std::string scroll_for = std::string(v.id) + "/" + last_where_ + (c.state.step_revealed() ? "/answer" : "/question");
+    const float visible = ImGui::GetWindowHeight();
+    // (the cursor after the last line is a line's spacing below its foot)
+    const float bottom = (c.state.step_revealed() && answer_bottom >= 0 ? answer_bottom : question_bottom) - spacing_y;
+    words_end_in_view_ = bottom < 0 || words_top + bottom - ImGui::GetScrollY() <= visible + spacing_y;  // (rounding)
+    if (scroll_for != words_scrolled_for_) words_scrolled_for_ = scroll_for, words_scroll_frames_ = 8;
+    if (words_scroll_frames_ > 0) {
+      --words_scroll_frames_;
+      float target = 0;
+      if (bottom >= 0 && words_top + bottom > visible)  // its end at the column's foot, as much above it as fits
+        target = words_top + bottom - visible + ImGui::GetStyle().WindowPadding.y;
+      ImGui::SetScrollY(std::max(0.0f, target));
+    }
     ImGui::EndChild();
   }
 }
