@@ -1209,6 +1209,21 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
     }
     return score;
   };
+  // A text note at its data point, where the legend would hide it: a corner
+  // free of series points but holding a note is no free corner (multimodal's
+  // "the text resumes at 9 = 8 + 1" took the only free one in lecture mode,
+  // and the legend went onto the data instead of beside the plot).
+  auto note_under = [&](const Rect& b) {
+    for (const TextNote& n : f.notes) {
+      const Point p{L.to_px_x(n.x), L.to_px_y(n.y)};
+      if (!std::isfinite(p.x) || !std::isfinite(p.y) || !L.plot.contains(p)) continue;
+      const TextStyle st{note_size, false, th.text};
+      const double w = text_width(painter, n.text, st), hgt = st.size * 1.25;
+      const double x = n.anchor == Anchor::left ? p.x : n.anchor == Anchor::center ? p.x - w / 2 : p.x - w;
+      if (x < b.right() && x + w > b.x && p.y - hgt / 2 < b.bottom() && p.y + hgt / 2 > b.y) return true;
+    }
+    return false;
+  };
   const LegendPlace corners[] = {LegendPlace::top_right, LegendPlace::top_left, LegendPlace::bottom_right,
                                  LegendPlace::bottom_left};
   // A legend that would cover data in every corner goes beside the plot
@@ -1238,11 +1253,11 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
     // (a long entry at a lecture's font on a 1024-wide screen): below it.
     if (!hm && box_h <= L.plot.h && box_w <= L.plot.w) {
       if (f.equal_aspect && !(f.x.tight && f.y.tight) && !view && !style.hold) fix_aspect(L.range, L.plot);  // scored where the points will be
-      if (f.legend != LegendPlace::automatic && points_under(corner_box(f.legend)) == 0) {
+      if (f.legend != LegendPlace::automatic && points_under(corner_box(f.legend)) == 0 && !note_under(corner_box(f.legend))) {
         on_data = false;
       } else {
         double least = 1e300;
-        for (LegendPlace c : corners) least = std::min(least, points_under(corner_box(c)));
+        for (LegendPlace c : corners) least = std::min(least, points_under(corner_box(c)) + (note_under(corner_box(c)) ? 1.0 : 0.0));
         on_data = least > 0;
         author_corner_taken = f.legend != LegendPlace::automatic;
       }

@@ -177,16 +177,19 @@ Figure position_ids(const FigureContext& ctx) {
   std::array<fig::Series, 3> s;
   // w drawn first, t on top. On text all three coincide, and on an image's
   // row t and h do: a wide solid w, a dashed h and a dotted t over it show
-  // every colour along a shared line, and dots of 7, 5 and 2.5 points
-  // leave a ring of each around a shared point.
+  // every colour along a shared line, and dots of 7, 5 and 3.5 points
+  // leave a ring of each around a shared point. t's dotted line is thin
+  // (1.2) beside its dots: at 2.0 the line's own dots were as large as the
+  // tokens' and read as tokens at t = 3 between t = 2 and 4 (a student's
+  // review of step 4, whose question is which t ids the video gets).
   for (int a = 2; a >= 0; --a) {
     fig::Series& x = s[static_cast<std::size_t>(a)];
     x.name = axis_label(tr, kAxes[static_cast<std::size_t>(a)]);
     x.kind = fig::SeriesKind::line;
     x.color = axis_color(kAxes[static_cast<std::size_t>(a)]);
-    x.width = a == 2 ? 3.0f : a == 1 ? 2.2f : 2.0f;
+    x.width = a == 2 ? 3.0f : a == 1 ? 2.2f : 1.2f;
     x.style = a == 2 ? fig::LineStyle::solid : a == 1 ? fig::LineStyle::dashed : fig::LineStyle::dotted;
-    x.marker = a == 2 ? 7.0f : a == 1 ? 5.0f : 2.5f;
+    x.marker = a == 2 ? 7.0f : a == 1 ? 5.0f : 3.5f;
     x.x_name = tr("multimodal.ids.readout.index");
     x.y_name = tr("multimodal.ids.readout.id");
   }
