@@ -238,12 +238,32 @@ class ImGuiPainter::Impl final : public fig::Painter {
   bool samples_rasters() const override { return true; }  // the GPU, nearest texel
 
  private:
+  /// ImGui joins a thick polyline's segments with a miter of no limit: where
+  /// it turns back sharply (multimodal's sawtooth of w ids, 7 → 2 → 3) the
+  /// join is a spike several widths long that reads as data and reaches under
+  /// a legend. The exporters join round (cairo_painter.cpp); so here a thick
+  /// line is cut at a turn sharper than 120° (a miter over twice the width)
+  /// and the cut gets a round cap.
   void add_polyline(std::span<const fig::Point> pts, ImU32 color, float width) {
     if (pts.size() < 2) return;
-    const auto first = static_cast<std::uint32_t>(out_.points.size());
-    for (const fig::Point& p : pts) out_.points.push_back(im(p));
-    out_.ops.push_back({.kind = FigureRecording::Kind::polyline, .color = color, .width = width, .first = first,
-                        .count = static_cast<std::uint32_t>(pts.size())});
+    std::size_t from = 0;
+    auto emit = [&](std::size_t to) {  // points from … to, inclusive
+      const auto first = static_cast<std::uint32_t>(out_.points.size());
+      for (std::size_t i = from; i <= to; ++i) out_.points.push_back(im(pts[i]));
+      out_.ops.push_back({.kind = FigureRecording::Kind::polyline, .color = color, .width = width, .first = first,
+                          .count = static_cast<std::uint32_t>(to - from + 1)});
+    };
+    if (width >= 2.0f)
+      for (std::size_t i = 1; i + 1 < pts.size(); ++i) {
+        const double ux = pts[i].x - pts[i - 1].x, uy = pts[i].y - pts[i - 1].y;
+        const double vx = pts[i + 1].x - pts[i].x, vy = pts[i + 1].y - pts[i].y;
+        const double nu = std::hypot(ux, uy), nv = std::hypot(vx, vy);
+        if (!(nu > 0 && nv > 0) || (ux * vx + uy * vy) / (nu * nv) >= -0.5) continue;
+        emit(i);
+        out_.ops.push_back({.kind = FigureRecording::Kind::circle, .color = color, .width = width / 2, .a = im(pts[i])});
+        from = i;
+      }
+    emit(pts.size() - 1);
   }
 
   FigureRecording& out_;
