@@ -212,6 +212,44 @@ TEST_CASE("reference-line labels are readable on light and dark themes, whatever
   }
 }
 
+TEST_CASE("an automatic legend never covers a text note: a corner free of data but holding a note is not free") {
+  // Data in three corners, a note alone in the top left: the legend must sit
+  // neither on the note nor on the data (multimodal's position ids in lecture
+  // mode: the one free corner held a note, and the legend went onto the data).
+  for (const double width : {400.0, 560.0, 800.0}) {
+    CAPTURE(width);
+    fig::Figure f;
+    f.title = "title";
+    f.x = {.label = "x"};
+    int k = 0;
+    for (const auto& [x0, y0] : {std::pair{28.0, 7.0}, std::pair{0.0, 0.0}, std::pair{28.0, 0.0}}) {
+      fig::Series s{.name = "corner series " + std::to_string(k++)};
+      s.kind = fig::SeriesKind::scatter;
+      for (int i = 0; i <= 12; ++i)
+        for (int j = 0; j <= 6; ++j) s.x.push_back(x0 + i), s.y.push_back(y0 + 0.5 * j);
+      f.series.push_back(s);
+    }
+    f.notes.push_back({.x = 1, .y = 9, .text = "a note the reader needs", .anchor = fig::Anchor::left});
+    f.legend = fig::LegendPlace::automatic;
+    LayoutPainter p;
+    const fig::PlotLayout L = fig::render_figure(f, p, {0, 0, width, 400}, {});
+    const auto* note = p.find("a note the reader needs");
+    REQUIRE(note);
+    const fig::Rect note_box{note->at.x, note->at.y - note->st.size * 0.7, p.width(*note), note->st.size * 1.4};
+    REQUIRE_FALSE(L.legend.empty());
+    for (const auto& [series, r] : L.legend) {
+      CAPTURE(series);
+      const bool overlaps = r.x < note_box.right() && note_box.x < r.right() && r.y < note_box.bottom() && note_box.y < r.bottom();
+      CHECK_FALSE(overlaps);
+      for (const fig::Series& se : f.series)
+        for (std::size_t i = 0; i < se.x.size(); ++i) {
+          const double x = L.to_px_x(se.x[i]), y = L.to_px_y(se.y[i]);
+          CHECK_FALSE((x > r.x - 2 && x < r.right() + 2 && y > r.y - 2 && y < r.bottom() + 2));  // nor on the data
+        }
+    }
+  }
+}
+
 TEST_CASE("a legend taller than the plot keeps its first entry below the plot's top") {
   for (fig::LegendPlace place : {fig::LegendPlace::bottom_left, fig::LegendPlace::bottom_right, fig::LegendPlace::top_left}) {
     fig::Figure f = line_figure();
