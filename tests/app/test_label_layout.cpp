@@ -237,7 +237,9 @@ TEST_CASE("an automatic legend never covers a text note: a corner free of data b
     REQUIRE(note);
     const fig::Rect note_box{note->at.x, note->at.y - note->st.size * 0.7, p.width(*note), note->st.size * 1.4};
     REQUIRE_FALSE(L.legend.empty());
-    for (const auto& [series, r] : L.legend) {
+    for (const auto& entry : L.legend) {
+      const int series = entry.first;  // not a structured binding: clang 14 cannot capture one
+      const fig::Rect& r = entry.second;
       CAPTURE(series);
       const bool overlaps = r.x < note_box.right() && note_box.x < r.right() && r.y < note_box.bottom() && note_box.y < r.bottom();
       CHECK_FALSE(overlaps);
