@@ -373,8 +373,22 @@ void LessonView::lecture_page(UiContext& ctx, float height, const std::function<
   words_end_in_view_ = true;  // words above the figure are never scrolled
   if (beside) {
     ImGui::SameLine(0, spacing);
-    ImGui::BeginChild("##lecture-words", {column_w, size.y}, false);
-    if (header_in_column) {
+    ImGui::BeginGroup();
+    // The figure's title and subtitle heading the column stay put above the
+    // words, which scroll to the question and the answer below (else the
+    // room lost what the figure plots) — unless they take more than 40 % of
+    // it (Ctrl+= pressed a few times): then they scroll with the words.
+    const float pinned_h = header_in_column ? header_height(column_w - ImGui::GetStyle().ScrollbarSize) : 0.0f;
+    const bool pin_header = header_in_column && pinned_h <= 0.4f * size.y;
+    float words_h = size.y;
+    if (pin_header) {  // in the group, wrapped at the window's edge: the column's
+      const float y0 = ImGui::GetCursorPosY();
+      draw_header();
+      ImGui::Spacing();  // apart from a line the words' scrolling cuts
+      words_h = std::max(ImGui::GetTextLineHeight(), size.y - (ImGui::GetCursorPosY() - y0));
+    }
+    ImGui::BeginChild("##lecture-words", {column_w, words_h}, false);
+    if (header_in_column && !pin_header) {
       draw_header();
       ImGui::Spacing();
     }
@@ -400,6 +414,7 @@ void LessonView::lecture_page(UiContext& ctx, float height, const std::function<
       ImGui::SetScrollY(std::max(0.0f, target));
     }
     ImGui::EndChild();
+    ImGui::EndGroup();
   }
 }
 
