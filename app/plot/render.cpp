@@ -1213,15 +1213,22 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
   // free of series points but holding a note is no free corner (multimodal's
   // "the text resumes at 9 = 8 + 1" took the only free one in lecture mode,
   // and the legend went onto the data instead of beside the plot).
-  auto note_under = [&](const Rect& b) {
+  // The boxes of the text notes inside the plot, where L places them now.
+  auto note_boxes = [&] {
+    std::vector<Rect> boxes;
     for (const TextNote& n : f.notes) {
       const Point p{L.to_px_x(n.x), L.to_px_y(n.y)};
       if (!std::isfinite(p.x) || !std::isfinite(p.y) || !L.plot.contains(p)) continue;
       const TextStyle st{note_size, false, th.text};
       const double w = text_width(painter, n.text, st), hgt = st.size * 1.25;
       const double x = n.anchor == Anchor::left ? p.x : n.anchor == Anchor::center ? p.x - w / 2 : p.x - w;
-      if (x < b.right() && x + w > b.x && p.y - hgt / 2 < b.bottom() && p.y + hgt / 2 > b.y) return true;
+      boxes.push_back({x, p.y - hgt / 2, w, hgt});
     }
+    return boxes;
+  };
+  auto note_under = [&](const Rect& b) {
+    for (const Rect& r : note_boxes())
+      if (r.x < b.right() && r.right() > b.x && r.y < b.bottom() && r.bottom() > b.y) return true;
     return false;
   };
   const LegendPlace corners[] = {LegendPlace::top_right, LegendPlace::top_left, LegendPlace::bottom_right,
@@ -1408,15 +1415,7 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
   // The text notes sit at their data points; the legend takes the corner
   // whose box covers the fewest series points and, if any corner avoids
   // them, no note. Labels of reference lines and bands then keep clear of both.
-  std::vector<Rect> obstacles;
-  for (const TextNote& n : f.notes) {
-    const Point p{L.to_px_x(n.x), L.to_px_y(n.y)};
-    if (!std::isfinite(p.x) || !std::isfinite(p.y) || !L.plot.contains(p)) continue;
-    const TextStyle st{note_size, false, th.text};
-    const double w = text_width(painter, n.text, st), hgt = st.size * 1.25;
-    const double x = n.anchor == Anchor::left ? p.x : n.anchor == Anchor::center ? p.x - w / 2 : p.x - w;
-    obstacles.push_back({x, p.y - hgt / 2, w, hgt});
-  }
+  std::vector<Rect> obstacles = note_boxes();
   LegendPlace legend_place = author_corner_taken ? LegendPlace::automatic : f.legend;
   if (legend && legend_place == LegendPlace::automatic && !legend_outside && !legend_below) {
     double best_score = 1e300;
