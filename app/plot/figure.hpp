@@ -136,6 +136,10 @@ struct Series {
   /// line, rows labelled on an axis), translated: its name in the CSV's
   /// `series` column and in the text alternative (the legend name wins).
   std::string data_name;
+  /// What the text alternative says of the series, in place of the sentence
+  /// it would generate from the points ("query patch (curve, 5 points): from
+  /// 0.5 …" for a frame drawn around a cell), translated; empty: generated.
+  std::string described;
   /// A drawing aid that carries no data of its own (a dial's rim, the mark
   /// at angle 0, markers on a line's own points): left out of the CSV and the
   /// text alternative. Every other series has a name or a data_name (tests

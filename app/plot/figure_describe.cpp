@@ -151,6 +151,7 @@ std::string at_x(const std::string& xname, double x, const Figure& f) {
 std::string describe_series(const Figure& f, std::size_t index, const Summary& m, const std::string& xname,
                             const Translator& tr) {
   const Series& s = f.series[index];
+  if (!s.described.empty()) return plain_text(s.described);  // said by its figure (a frame is not a curve)
   const std::string name = series_name(s, index, tr);
   const std::string kind = kind_word(s, tr);
   if (m.n == 0) return tr.format("describe.series.empty", {{"name", name}, {"kind", kind}});
@@ -259,7 +260,9 @@ std::string describe_figure(const Figure& figure, const Translator& tr) {
   const Heatmap* hm = f.heatmaps.empty() ? nullptr : &f.heatmaps.front();
   if (hm) {
     const std::string value = plain_text(hm->value_name).empty() ? tr("describe.heat.value") : plain_text(hm->value_name);
-    say(tr.format(f.series.empty() ? "describe.heatmap" : "describe.heatmap_and_series",
+    // "with curves drawn over it" unless every series says what it is itself.
+    const bool curves = std::any_of(f.series.begin(), f.series.end(), [](const Series& s) { return s.described.empty(); });
+    say(tr.format(curves ? "describe.heatmap_and_series" : "describe.heatmap",
                   {{"value", value}, {"x", x_phrase}, {"y", y_phrase}}));
   } else {
     say(tr.format("describe.plot", {{"x", x_phrase}, {"y", y_phrase}}));
@@ -343,17 +346,23 @@ std::string describe_figure(const Figure& figure, const Translator& tr) {
 
   // The words written on the plot.
   std::string notes;
-  std::size_t quoted = 0;
+  std::size_t quoted = 0, unquoted = 0;
   auto quote = [&](const std::string& text) {
     const std::string t = plain_text(text);
-    if (t.empty() || quoted >= kMaxNotes) return;
+    if (t.empty()) return;
+    if (quoted >= kMaxNotes) {
+      ++unquoted;  // counted, so the listener knows the list goes on (a heatmap's 24 cell values)
+      return;
+    }
     if (!notes.empty()) notes += tr("describe.list_sep");
     notes += t;
     ++quoted;
   };
   for (const TextNote& n : f.notes) quote(n.text);
   for (const Arrow& a : f.arrows) quote(a.label);
-  if (!notes.empty()) say(tr.format("describe.notes", {{"notes", notes}}));
+  if (!notes.empty())
+    say(unquoted ? tr.format("describe.notes_more", {{"notes", notes}, {"n", num(static_cast<double>(unquoted))}})
+                 : tr.format("describe.notes", {{"notes", notes}}));
 
   say(f.key_numbers.empty() ? std::string() : plain_text(f.key_numbers));
 

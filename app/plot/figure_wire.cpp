@@ -112,7 +112,7 @@ std::vector<std::uint8_t> Reader::bytes() {
 
 namespace {
 
-constexpr char kMagic[4] = {'P', 'L', 'F', '3'};
+constexpr char kMagic[4] = {'P', 'L', 'F', '4'};
 
 void put(Writer& w, const std::optional<Color>& c) {
   w.boolean(c.has_value());
@@ -218,6 +218,7 @@ void put(Writer& w, const Series& s, bool for_screen) {
   w.text(s.x_name);
   w.text(s.y_name);
   w.text(s.data_name);
+  w.text(s.described);
   w.boolean(s.decoration);
   w.u8(static_cast<std::uint8_t>(!sp ? ScreenMode::none : reduce ? ScreenMode::are_the_points : ScreenMode::own));
   if (sp && !reduce) {
@@ -252,6 +253,7 @@ Series get_series(Reader& r) {
   s.x_name = r.text();
   s.y_name = r.text();
   s.data_name = r.text();
+  s.described = r.text();
   s.decoration = r.boolean();
   const ScreenMode mode = r.enumeration(ScreenMode::are_the_points);
   if (mode == ScreenMode::none) return s;
@@ -387,7 +389,7 @@ std::string encode_figure(const Figure& figure, bool for_screen) {
 
 Figure decode_figure(Reader& r) {
   for (char c : kMagic)
-    if (r.u8() != static_cast<std::uint8_t>(c)) Reader::fail("not a figure of this version (magic PLF3)");
+    if (r.u8() != static_cast<std::uint8_t>(c)) Reader::fail("not a figure of this version (magic PLF4)");
   Figure f;
   f.id = r.text();
   f.title = r.text();

@@ -89,7 +89,7 @@ class Reader {
   std::size_t at_ = 0;
 };
 
-/// The figure as bytes (magic "PLF3", then every field; see the .cpp).
+/// The figure as bytes (magic "PLF4", then every field; see the .cpp).
 /// `for_screen`: long lines as their screen points alone (above).
 std::string encode_figure(const Figure& figure, bool for_screen = false);
 void encode_figure(Writer& w, const Figure& figure, bool for_screen = false);

@@ -148,6 +148,38 @@ TEST_CASE("a description says what a figure holds: axes, scales, ranges, series,
   CHECK(hd ==
         "Heatmap of score over key n (horizontal) and query m (vertical). key n: 0 to 3. query m: 0 to 2. "
         "3 × 2 cells. score from −2 to 7. Masked cells (no value): 1. Blue below zero, orange above, neutral at zero.");
+
+  // A series that says what it is (a frame around a cell is not a curve), and
+  // more notes than are quoted: the count of the rest.
+  fig::Series frame;
+  frame.name = "query patch";
+  frame.x = {0.5, 1.5, 1.5, 0.5, 0.5}, frame.y = {-0.5, -0.5, 0.5, 0.5, -0.5};
+  frame.described = "A dark frame marks the query patch $q$.";
+  h.series.push_back(frame);
+  for (int i = 0; i < 9; ++i) h.notes.push_back({0.5 + i % 3, 0.5 + i / 3, std::to_string(i), fig::Anchor::center, std::nullopt});
+  const std::string framed = fig::describe_figure(h, test::english());
+  CHECK(contains(framed, "Heatmap of score over key n (horizontal) and query m (vertical). "));  // no "with curves"
+  CHECK(contains(framed, "A dark frame marks the query patch q."));  // formula markup made plain
+  CHECK_FALSE(contains(framed, "curve"));
+  CHECK(contains(framed, "Written on the plot: 0; 1; 2; 3; 4; 5; and 3 more."));
+  CHECK(contains(fig::describe_figure(h, chinese()), "图上标注：0；1；2；3；4；5；另有 3 处未列出。"));
+  // A curve beside it brings "with curves drawn over it" back.
+  h.series.push_back(s);
+  CHECK(contains(fig::describe_figure(h, test::english()), "with curves drawn over it"));
+
+  // Axial 2-D RoPE's query patch, described as the frame it is, in both languages.
+  const app::ViewDef* mm = app::find_view("multimodal");
+  REQUIRE(mm != nullptr);
+  for (const app::Translator* tr : {&test::english(), &chinese()}) {
+    core::Params at;
+    at.set("row", 2.0);
+    at.set("col", 3.0);
+    const fig::Figure grid = app::build_figure(*mm, *app::find_figure(*mm, "grid-score"), at, *tr);
+    const std::string& gd = grid.description;
+    CAPTURE(gd);
+    CHECK(contains(gd, tr->lang() == "zh" ? "深色方框标出查询图块（行号 2，列号 3）。" : "A dark frame marks the query patch, at row 2, column 3."));
+    CHECK_FALSE(contains(gd, tr->lang() == "zh" ? "曲线" : "curve"));
+  }
 }
 
 TEST_CASE("descriptions carry the figure's own numbers: RoPE's wavelengths and the pairs below the context") {

@@ -47,6 +47,7 @@ fig::Figure every_field() {
   s.x_name = "i";
   s.y_name = "θᵢ";
   s.data_name = "hand tips";
+  s.described = "A frame around the hand's tip.";
   s.decoration = true;
   auto pts = std::make_shared<fig::ScreenPoints>();
   pts->x = {0, 2};
@@ -110,7 +111,8 @@ TEST_CASE("figure wire: every field crosses, numbers bit for bit") {
   CHECK(*s.color == *f.series[0].color);
   CHECK(s.kind == fig::SeriesKind::stems);
   CHECK(s.style == fig::LineStyle::dotted);
-  CHECK(s.data_name == "hand tips");  // the CSV's name of a series without a legend entry
+  CHECK(s.data_name == "hand tips");
+  CHECK(s.described == "A frame around the hand's tip.");  // the CSV's name of a series without a legend entry
   CHECK(s.decoration);
   CHECK_FALSE(g.series[1].decoration);
   CHECK(s.extra.size() == 2);
@@ -158,6 +160,7 @@ TEST_CASE("figure wire: every figure of every lesson crosses unchanged, sampled 
         CHECK(g.series[i].y.size() == f.series[i].y.size());
         CHECK(g.series[i].name == f.series[i].name);  // what the page's CSV export names each row
         CHECK(g.series[i].data_name == f.series[i].data_name);
+        CHECK(g.series[i].described == f.series[i].described);
         CHECK(g.series[i].decoration == f.series[i].decoration);
         if (!f.series[i].y.empty())  // (an empty vector's data() may be null: no memcmp on it)
           CHECK(std::memcmp(g.series[i].y.data(), f.series[i].y.data(), f.series[i].y.size() * sizeof(double)) == 0);

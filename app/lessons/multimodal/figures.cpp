@@ -140,6 +140,8 @@ Figure grid_score(const FigureContext& ctx) {
                     .x = {c0, c1, c1, c0, c0}, .y = {r0, r0, r1, r1, r0}};
   query.color = fig::Color::rgb(0x1d1d1f), query.width = 3.0f;
   query.x_name = tr("multimodal.axis.column"), query.y_name = tr("multimodal.axis.row");
+  query.described = tr.format("multimodal.grid.query_described", {{"row", fig::num(static_cast<double>(g.row))},
+                                                                   {"col", fig::num(static_cast<double>(g.col))}});
   f.series.push_back(std::move(query));
   f.equal_aspect = true;
   f.legend = fig::LegendPlace::none;
