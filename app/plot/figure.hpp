@@ -85,6 +85,10 @@ struct Axis {
   /// y only: values grow downward, so row 0 of a matrix sits at the top (the
   /// view range then holds the bottom value in y_min, the top one in y_max).
   bool reversed = false;
+  /// The label drawn when the numbers written in a heatmap's cells are not
+  /// (too small to fit, render.cpp): "dimension j", where the label says
+  /// "dimension j (the number in each cell)". Empty: the label.
+  std::string label_without_cell_numbers;
 };
 
 // [SECTION] Series

@@ -139,6 +139,7 @@ std::optional<double> get_number(Reader& r) {
 void put(Writer& w, const Axis& a) {
   w.text(a.label);
   w.text(a.unit);
+  w.text(a.label_without_cell_numbers);
   w.u8(static_cast<std::uint8_t>(a.scale));
   put(w, a.min);
   put(w, a.max);
@@ -153,6 +154,7 @@ Axis get_axis(Reader& r) {
   Axis a;
   a.label = r.text();
   a.unit = r.text();
+  a.label_without_cell_numbers = r.text();
   a.scale = r.enumeration(AxisScale::symlog);
   a.min = get_number(r);
   a.max = get_number(r);

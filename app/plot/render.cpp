@@ -1584,11 +1584,15 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
     backed_text(p, b.label, st);
     remember(p.at, b.label, st, p.h, p.v);
   }
-  // The values written in a matrix's cells (TextNotes on a heatmap) are
-  // drawn only when every one fits its cell: a large font in a small plot
-  // (lecture mode, Ctrl+=) printed them over each other; all or none, so
-  // that no cell looks empty. The hover readout still gives each value.
-  bool heatmap_notes_fit = true;
+  // The values written in a matrix's cells (TextNotes on a heatmap) all
+  // take one size, the largest at which every one fits its cell: a large
+  // font in a small plot (lecture mode, Ctrl+=) had printed them over each
+  // other. Down to 60 % of the notes' size (and of the lecture's floor);
+  // below that none is drawn, so that no cell looks empty (the hover
+  // readout still gives each value). All or none was the rule at the full
+  // size: rope's pair layouts lost every number at 1280×720 in lecture mode
+  // under an axis titled "the number in each cell".
+  double cell_scale = 1;
   for (const Heatmap& h : f.heatmaps) {
     if (!h.is_matrix() || h.cols <= 0 || h.rows <= 0) continue;
     const double cw = std::abs(L.to_px_x(h.x1) - L.to_px_x(h.x0)) / h.cols;
@@ -1597,12 +1601,17 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
       if (n.x < std::min(h.x0, h.x1) || n.x > std::max(h.x0, h.x1) || n.y < std::min(h.y0, h.y1) ||
           n.y > std::max(h.y0, h.y1))
         continue;
-      if (!(text_width(painter, n.text, TextStyle{note_size, false, th.text}) <= cw * 0.98 && note_size * 1.05 <= ch)) {
-        heatmap_notes_fit = false;
-        break;
-      }
+      // A third of an em to spare: two-digit neighbours at 98 % of their
+      // cells read as one number ("10111213" at 1280×720).
+      const double w = text_width(painter, n.text, TextStyle{note_size, false, th.text});
+      if (w > 0) cell_scale = std::min(cell_scale, cw / (w + note_size / 3));
+      cell_scale = std::min(cell_scale, ch / (note_size * 1.05));
     }
   }
+  // Widths grow with the size a little faster than in proportion (hinting): 3 % kept spare.
+  const double cell_note_size = cell_scale >= 1 ? note_size : note_size * cell_scale * 0.97;
+  const bool heatmap_notes_fit = cell_note_size >= std::max(note_size, style.min_text) * 0.6;
+  bool cell_numbers_dropped = false;  // (then the x axis's label_without_cell_numbers)
   struct NoteFit {
     double y, room, size;
   };
@@ -1638,8 +1647,11 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
              n.y <= std::max(h.y0, h.y1);
     });
     const Color nc = n.color ? *n.color : th.text;
-    TextStyle st{note_size, false, on_heatmap ? nc : readable(nc)};
-    if (on_heatmap && !heatmap_notes_fit) continue;
+    TextStyle st{on_heatmap ? cell_note_size : note_size, false, on_heatmap ? nc : readable(nc)};
+    if (on_heatmap && !heatmap_notes_fit) {
+      cell_numbers_dropped = true;
+      continue;
+    }
     // A centred note beside others on its line (why-position's block titles
     // "y: as given", "y: shuffled, put back", "difference" over three
     // matrices) keeps to the distance to its nearest neighbour (half on each
@@ -1746,7 +1758,9 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
     return st;
   };
   if (!f.x.label.empty()) {
-    const std::string t = axis_title(f.x);
+    Axis x_axis = f.x;
+    if (cell_numbers_dropped && !f.x.label_without_cell_numbers.empty()) x_axis.label = f.x.label_without_cell_numbers;
+    const std::string t = axis_title(x_axis);
     rich_text(painter, {L.plot.x + L.plot.w / 2, bounds.bottom() - pad - below_h}, t, fitted(t, 2 * std::min(L.plot.x + L.plot.w / 2 - bounds.x, bounds.right() - L.plot.x - L.plot.w / 2) - 2 * pad),
                  Anchor::center, VAnchor::bottom);
   }

@@ -34,6 +34,7 @@ fig::Figure every_field() {
   f.subtitle = "d = 128 · b = 10,000";
   f.x = {"pair i", "", fig::AxisScale::symlog, -3.5, 1e300, fig::TickFormat::pi, {{0, "0"}, {3.14, "π"}}, true, false};
   f.y = {"λ", "tokens", fig::AxisScale::log, std::nullopt, 4096, fig::TickFormat::scientific, {}, false, true};
+  f.x.label_without_cell_numbers = "pair";
   fig::Series s;
   s.name = "θ";
   s.kind = fig::SeriesKind::stems;
@@ -98,6 +99,7 @@ TEST_CASE("figure wire: every field crosses, numbers bit for bit") {
   CHECK(*g.x.min == -3.5);
   CHECK(g.x.format == fig::TickFormat::pi);
   CHECK(g.x.ticks == f.x.ticks);
+  CHECK(g.x.label_without_cell_numbers == "pair");
   CHECK(g.x.tight);
   CHECK_FALSE(g.y.min.has_value());
   CHECK(g.y.reversed);

@@ -252,6 +252,69 @@ TEST_CASE("an automatic legend never covers a text note: a corner free of data b
   }
 }
 
+TEST_CASE("a matrix's cell numbers shrink together to fit their cells, down to 60 %; below that none is drawn") {
+  // Rope's pair layouts: 16 cells a row, numbers 0–15. In lecture mode at
+  // 1280×720 the numbers did not fit at the notes' size and all were dropped,
+  // under an axis titled "dimension j (the number in each cell)".
+  const auto figure = [] {
+    fig::Figure f;
+    f.x = {.label = "dimension j (the number in each cell)"};
+    f.x.label_without_cell_numbers = "dimension j";
+    fig::Heatmap h;
+    h.x0 = -0.5, h.x1 = 15.5, h.y0 = 0, h.y1 = 1, h.cols = 16, h.rows = 1;
+    for (int j = 0; j < 16; ++j) h.values.push_back(static_cast<float>(j));
+    f.heatmaps.push_back(h);
+    for (int j = 0; j < 16; ++j) f.notes.push_back({.x = static_cast<double>(j), .y = 0.5, .text = std::to_string(j), .anchor = fig::Anchor::center});
+    return f;
+  }();
+  int full = 0, smaller = 0, none = 0;
+  for (double width = 160; width <= 1200; width += 20) {
+    CAPTURE(width);
+    for (const double min_text : {0.0, 18.0}) {
+      CAPTURE(min_text);
+      fig::RenderStyle style;
+      style.font_size = 24;
+      style.min_text = min_text;
+      LayoutPainter p;
+      const fig::PlotLayout L = fig::render_figure(figure, p, {0, 0, width, 300}, style);
+      const double cell = (L.to_px_x(15.5) - L.to_px_x(-0.5)) / 16;
+      std::vector<const LayoutPainter::Text*> cells;
+      for (int j = 0; j < 16; ++j)
+        for (const auto& t : p.texts)
+          if (t.s == std::to_string(j) && std::abs(t.at.x - L.to_px_x(j)) < 1 && std::abs(t.at.y - L.to_px_y(0.5)) < 1) cells.push_back(&t);
+      // All or none, never some.
+      REQUIRE((cells.empty() || cells.size() == 16));
+      const double note_size = std::max(24 * 0.9, min_text);
+      if (cells.empty()) {
+        // None: even at 60 % of the notes' size (and the 3 % the renderer keeps spare) "15" and a third
+        // of an em would not fit its cell.
+        const double floor = note_size * 0.6 / 0.97;
+        CHECK(p.measure("15", {floor, false, {}}).w + floor / 3 > cell);
+        CHECK(p.find("dimension j") != nullptr);  // the axis no longer speaks of numbers not drawn
+        CHECK(p.find("dimension j (the number in each cell)") == nullptr);
+        ++none;
+        continue;
+      }
+      CHECK(p.find("dimension j (the number in each cell)") != nullptr);
+      for (const auto* t : cells) {
+        CHECK(t->st.size == doctest::Approx(cells.front()->st.size));  // one size for all
+        CHECK(p.width(*t) + t->st.size / 3 <= cell + 1e-9);            // each within its cell, a third of an em spare
+        CHECK(t->st.size >= note_size * 0.6 - 1e-9);
+        CHECK(t->st.size <= note_size + 1e-9);
+      }
+      if (cells.front()->st.size < note_size - 1e-9) {
+        ++smaller;
+        CHECK(p.measure("15", {note_size, false, {}}).w + note_size / 3 > cell);  // smaller only when it had to be
+      } else {
+        ++full;
+      }
+    }
+  }
+  CHECK(full > 0);
+  CHECK(smaller > 0);  // the case that lost every number before
+  CHECK(none > 0);
+}
+
 TEST_CASE("a legend taller than the plot keeps its first entry below the plot's top") {
   for (fig::LegendPlace place : {fig::LegendPlace::bottom_left, fig::LegendPlace::bottom_right, fig::LegendPlace::top_left}) {
     fig::Figure f = line_figure();

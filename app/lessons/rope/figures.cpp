@@ -317,6 +317,7 @@ Figure layouts(const FigureContext& ctx) {
                          {{"d", fig::num(d)}, {"shown", fig::num(pairs)}, {"half", fig::num(d / 2)}});
   f.x = bare_axis(0);
   f.x.label = tr("rope.layouts.axis.x");
+  f.x.label_without_cell_numbers = tr("rope.layouts.axis.x_bare");  // the numbers did not fit: not "the number in each cell"
   f.y = {.label = "", .tight = true};
   f.y.ticks = {{0.5, tr("rope.layouts.row_half")}, {2.5, tr("rope.layouts.row_interleaved")}};  // ascending
   for (int row = 0; row < 2; ++row) {
