@@ -84,6 +84,10 @@ class LessonView final : public LessonUi {
   /// Lecture mode: the end of the question (the answer's, once revealed) was
   /// inside the words' column last frame, not scrolled below its edge.
   bool last_words_end_in_view() const { return words_end_in_view_; }
+  /// Lecture mode: how far (px) the words beside the figure reached past
+  /// their column's right edge last frame (0: none did; a formula is one
+  /// unbreakable word, and a long one was cut at the edge).
+  float last_words_overflow() const { return words_overflow_; }
   /// The open model's "Layers of this model" as last drawn in its banner
   /// (null before a model with a reading is shown), and the frame it was drawn in.
   const fig::Figure* model_layers_figure() const { return layers_figure_.get(); }
@@ -128,6 +132,7 @@ class LessonView final : public LessonUi {
   std::string last_where_;
   bool last_beside_ = false;
   bool words_end_in_view_ = true;
+  float words_overflow_ = 0;
   std::string words_scrolled_for_;  ///< lecture mode: the scene and reveal the words column last scrolled for
   int words_scroll_frames_ = 0;     ///< frames the column still follows them
   /// Lecture mode: the figure's header takes at least this height (a

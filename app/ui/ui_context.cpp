@@ -55,23 +55,38 @@ class RichLinePainter {
   float width(std::string_view piece) { return static_cast<float>(fig::rich_measure(painter_, piece, style_).w); }
 
   /// The line's height: the font's, or more when a formula reaches higher or lower.
-  float height(std::string_view piece) {
-    const fig::RichLine line = fig::layout_rich(painter_, piece, style_);
+  float height(std::string_view piece, float width) {
+    fig::TextStyle st = style_;
+    const fig::RichLine line = fitted(piece, width, st);
     return std::max(ImGui::GetTextLineHeight(), static_cast<float>(line.box.ascent + line.box.descent));
   }
 
   /// Draws the line at the cursor as one item (its baseline as low as its
   /// tallest formula needs).
-  void draw(std::string_view piece) {
-    const fig::RichLine line = fig::layout_rich(painter_, piece, style_);
+  void draw(std::string_view piece, float width) {
+    fig::TextStyle st = style_;
+    const fig::RichLine line = fitted(piece, width, st);
     recording_.clear();
-    fig::draw_rich(painter_, {0, line.box.ascent}, line, style_, fig::Anchor::left, fig::VAnchor::baseline);
+    fig::draw_rich(painter_, {0, line.box.ascent}, line, st, fig::Anchor::left, fig::VAnchor::baseline);
     replay(recording_, ImGui::GetWindowDrawList(), ImGui::GetCursorScreenPos(), sink_);
     const auto h = std::max(ImGui::GetTextLineHeight(), static_cast<float>(line.box.ascent + line.box.descent));
     ImGui::Dummy({static_cast<float>(line.box.advance), h});
   }
 
  private:
+  /// The line laid out in `st`, made smaller (down to 60 %) when it is wider
+  /// than `width`: a formula is one unbreakable word, and a long one alone on
+  /// its line ran past the column's edge, cut there (rope's rotate_half(q) in
+  /// lecture mode at 1024×768).
+  fig::RichLine fitted(std::string_view piece, float width, fig::TextStyle& st) {
+    fig::RichLine line = fig::layout_rich(painter_, piece, st);
+    if (width > 0 && line.box.advance > width) {
+      st.size *= std::max(0.6, static_cast<double>(width) / line.box.advance * 0.98);
+      line = fig::layout_rich(painter_, piece, st);
+    }
+    return line;
+  }
+
   UiFonts fonts_;
   FigureRecording recording_;
   NullHeatmapSink sink_;
@@ -124,7 +139,7 @@ void draw_wrapped_line(std::string_view line, float width) {
     const std::string_view piece = line.substr(a, b - a);
     if (fig::has_markup(piece)) {
       if (!rich) rich.emplace();  // (the breaks may come from line_breaks' memory, nothing measured)
-      rich->draw(piece);
+      rich->draw(piece, width);
     } else {
       ImGui::TextUnformatted(piece.data(), piece.data() + piece.size());
     }
@@ -158,7 +173,7 @@ float wrapped_height(ImFont* font, std::string_view text, float width) {
     for (const auto& [a, b] : line_breaks(line, width, rich)) {
       const std::string_view piece = line.substr(a, b - a);
       if (fig::has_markup(piece) && !rich) rich.emplace();
-      h += rich && fig::has_markup(piece) ? rich->height(piece) : ImGui::GetTextLineHeight();
+      h += rich && fig::has_markup(piece) ? rich->height(piece, width) : ImGui::GetTextLineHeight();
       ++lines;
     }
     start = end + 1;

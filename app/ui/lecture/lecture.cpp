@@ -371,6 +371,7 @@ void LessonView::lecture_page(UiContext& ctx, float height, const std::function<
   header_above_ = false;
   last_beside_ = beside;
   words_end_in_view_ = true;  // words above the figure are never scrolled
+  words_overflow_ = 0;
   if (beside) {
     ImGui::SameLine(0, spacing);
     ImGui::BeginGroup();
@@ -393,6 +394,11 @@ void LessonView::lecture_page(UiContext& ctx, float height, const std::function<
       ImGui::Spacing();
     }
     const float words_top = draw_words(0);
+    {
+      // What reached past the column's right edge (ImGui clips it there).
+      const ImGuiWindow* column = ImGui::GetCurrentWindow();
+      words_overflow_ = std::max(0.0f, column->DC.CursorMaxPos.x - column->WorkRect.Max.x);
+    }
     // Words longer than the column scroll; a projector's audience cannot
     // scroll, and a clicker does not. So the column shows the question when
     // the step opens and the answer when it is revealed (multimodal's step 4
