@@ -1587,7 +1587,8 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
   // The values written in a matrix's cells (TextNotes on a heatmap) all
   // take one size, the largest at which every one fits its cell: a large
   // font in a small plot (lecture mode, Ctrl+=) had printed them over each
-  // other. Down to 60 % of the notes' size (and of the lecture's floor);
+  // other. Down to 60 % of the notes' size, never under the lecture's floor
+  // (issue 29: every text of a plot ≥ 3.5 % of the screen's height);
   // below that none is drawn, so that no cell looks empty (the hover
   // readout still gives each value). All or none was the rule at the full
   // size: rope's pair layouts lost every number at 1280×720 in lecture mode
@@ -1610,7 +1611,7 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
   }
   // Widths grow with the size a little faster than in proportion (hinting): 3 % kept spare.
   const double cell_note_size = cell_scale >= 1 ? note_size : note_size * cell_scale * 0.97;
-  const bool heatmap_notes_fit = cell_note_size >= std::max(note_size, style.min_text) * 0.6;
+  const bool heatmap_notes_fit = cell_note_size >= std::max(note_size * 0.6, style.min_text);  // (never under the lecture's floor)
   bool cell_numbers_dropped = false;  // (then the x axis's label_without_cell_numbers)
   struct NoteFit {
     double y, room, size;

@@ -252,7 +252,7 @@ TEST_CASE("an automatic legend never covers a text note: a corner free of data b
   }
 }
 
-TEST_CASE("a matrix's cell numbers shrink together to fit their cells, down to 60 %; below that none is drawn") {
+TEST_CASE("a matrix's cell numbers shrink together to fit their cells, down to 60 % and never under the floor; below that none is drawn") {
   // Rope's pair layouts: 16 cells a row, numbers 0–15. In lecture mode at
   // 1280×720 the numbers did not fit at the notes' size and all were dropped,
   // under an axis titled "dimension j (the number in each cell)".
@@ -285,10 +285,11 @@ TEST_CASE("a matrix's cell numbers shrink together to fit their cells, down to 6
       // All or none, never some.
       REQUIRE((cells.empty() || cells.size() == 16));
       const double note_size = std::max(24 * 0.9, min_text);
+      const double least = std::max(note_size * 0.6, min_text);  // the smallest the numbers are drawn
       if (cells.empty()) {
-        // None: even at 60 % of the notes' size (and the 3 % the renderer keeps spare) "15" and a third
-        // of an em would not fit its cell.
-        const double floor = note_size * 0.6 / 0.97;
+        // None: even at the smallest size (and the 3 % the renderer keeps spare) "15" and a third of an
+        // em would not fit its cell.
+        const double floor = least / 0.97;
         CHECK(p.measure("15", {floor, false, {}}).w + floor / 3 > cell);
         CHECK(p.find("dimension j") != nullptr);  // the axis no longer speaks of numbers not drawn
         CHECK(p.find("dimension j (the number in each cell)") == nullptr);
@@ -299,7 +300,7 @@ TEST_CASE("a matrix's cell numbers shrink together to fit their cells, down to 6
       for (const auto* t : cells) {
         CHECK(t->st.size == doctest::Approx(cells.front()->st.size));  // one size for all
         CHECK(p.width(*t) + t->st.size / 3 <= cell + 1e-9);            // each within its cell, a third of an em spare
-        CHECK(t->st.size >= note_size * 0.6 - 1e-9);
+        CHECK(t->st.size >= least - 1e-9);
         CHECK(t->st.size <= note_size + 1e-9);
       }
       if (cells.front()->st.size < note_size - 1e-9) {
