@@ -88,6 +88,9 @@ class LessonView final : public LessonUi {
   /// their column's right edge last frame (0: none did; a formula is one
   /// unbreakable word, and a long one was cut at the edge).
   float last_words_overflow() const { return words_overflow_; }
+  /// Lecture mode: how much (px) of the first line in view in the scrolled
+  /// words column was above its top edge last frame (0: a whole line).
+  float last_words_top_cut() const { return words_top_cut_; }
   /// The open model's "Layers of this model" as last drawn in its banner
   /// (null before a model with a reading is shown), and the frame it was drawn in.
   const fig::Figure* model_layers_figure() const { return layers_figure_.get(); }
@@ -133,8 +136,10 @@ class LessonView final : public LessonUi {
   bool last_beside_ = false;
   bool words_end_in_view_ = true;
   float words_overflow_ = 0;
+  float words_top_cut_ = 0;
   std::string words_scrolled_for_;  ///< lecture mode: the scene and reveal the words column last scrolled for
   int words_scroll_frames_ = 0;     ///< frames the column still follows them
+  float words_scroll_set_ = -1;     ///< where it last put the column (-1: nowhere); it follows on while there
   /// Lecture mode: the figure's header takes at least this height (a
   /// revealed answer's figure has another title: the plot stays put).
   float min_header_ = 0;

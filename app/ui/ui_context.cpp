@@ -132,11 +132,14 @@ const Breaks& line_breaks(std::string_view line, float width, std::optional<Rich
   return cache.emplace(std::move(key), wrap_line(line, width, measure)).first->second;
 }
 
+std::vector<float>* line_tops = nullptr;  // collect_line_tops
+
 /// One line of `text` (no '\n') broken at `width` (app/common/text_wrap.hpp).
 void draw_wrapped_line(std::string_view line, float width) {
   std::optional<RichLinePainter> rich;
   for (const auto& [a, b] : line_breaks(line, width, rich)) {
     const std::string_view piece = line.substr(a, b - a);
+    if (line_tops) line_tops->push_back(ImGui::GetCursorPosY());
     if (fig::has_markup(piece)) {
       if (!rich) rich.emplace();  // (the breaks may come from line_breaks' memory, nothing measured)
       rich->draw(piece, width);
@@ -147,6 +150,8 @@ void draw_wrapped_line(std::string_view line, float width) {
 }
 
 }  // namespace
+
+void collect_line_tops(std::vector<float>* sink) { line_tops = sink; }
 
 void wrapped_text(std::string_view text, float wrap_pos_x) {
   // Never ImGui's own wrapping: it breaks after '.' and ',' inside a word, so

@@ -3,6 +3,8 @@
 // caches, the look. Built by the App each frame from what it owns; panels
 // take it by reference instead of reaching into a god object.
 
+#include <vector>
+
 #include "app/common/i18n.hpp"
 #include "app/ui/app_state.hpp"
 #include "app/ui/export_service.hpp"
@@ -67,6 +69,11 @@ void help_marker(const char* text);
 /// unbreakable word; a line holding a tall one (a fraction) is taller. A line
 /// without markup is ImGui::TextUnformatted, as it always was.
 void wrapped_text(std::string_view text, float wrap_pos_x = 0);
+
+/// While `sink` is set, wrapped_text notes there the top of every line it
+/// draws (ImGui::GetCursorPosY, in the window's content coordinates); null
+/// stops it. Lecture mode scrolls its words column to a line's top with it.
+void collect_line_tops(std::vector<float>* sink);
 
 /// The height of `text` as wrapped_text draws it at `width` in `font`
 /// (nullptr: the current font), lines and the spacing between them.

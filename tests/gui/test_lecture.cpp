@@ -471,6 +471,9 @@ TEST_CASE("lecture mode at 1280×720 and 1920×1080: the figure fills at least 7
           // column settles (its scrollbar appears, its words rewrap).
           if (!b.app->lesson_view().last_words_end_in_view()) b.frames(3);
           CHECK(b.app->lesson_view().last_words_end_in_view());
+          // … and scrolled to a line's top: the first line in view is whole.
+          if (b.app->lesson_view().last_words_top_cut() > 1.0f) b.frames(3);
+          CHECK(b.app->lesson_view().last_words_top_cut() <= 1.0f);
           const app::Scene* step = st.current_step();
           if (!step || !step->has_question() || st.step_revealed()) break;
           REQUIRE(st.next_step().empty());

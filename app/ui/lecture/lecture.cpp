@@ -19,6 +19,7 @@
 #include <cfloat>
 #include <cmath>
 #include <functional>
+#include <vector>
 
 #include "app/common/messages.hpp"
 #include "app/common/text_wrap.hpp"
@@ -372,6 +373,7 @@ void LessonView::lecture_page(UiContext& ctx, float height, const std::function<
   last_beside_ = beside;
   words_end_in_view_ = true;  // words above the figure are never scrolled
   words_overflow_ = 0;
+  words_top_cut_ = 0;
   if (beside) {
     ImGui::SameLine(0, spacing);
     ImGui::BeginGroup();
@@ -393,7 +395,13 @@ void LessonView::lecture_page(UiContext& ctx, float height, const std::function<
       draw_header();
       ImGui::Spacing();
     }
+    std::vector<float> tops;  // each line's top, to scroll to one (below)
+    collect_line_tops(&tops);
     const float words_top = draw_words(0);
+    collect_line_tops(nullptr);
+    // Room below the words: scrolled to the answer, the column can still
+    // start at a line's top (below), not stop as far as it goes mid-line.
+    if (!tops.empty()) ImGui::Dummy({1.0f, 3 * ImGui::GetTextLineHeightWithSpacing()});
     {
       // What reached past the column's right edge (ImGui clips it there).
       const ImGuiWindow* column = ImGui::GetCurrentWindow();
@@ -412,12 +420,34 @@ void LessonView::lecture_page(UiContext& ctx, float height, const std::function<
     const float bottom = (c.state.step_revealed() && answer_bottom >= 0 ? answer_bottom : question_bottom) - spacing_y;
     words_end_in_view_ = bottom < 0 || words_top + bottom - ImGui::GetScrollY() <= visible + spacing_y;  // (rounding)
     if (scroll_for != words_scrolled_for_) words_scrolled_for_ = scroll_for, words_scroll_frames_ = 8;
-    if (words_scroll_frames_ > 0) {
-      --words_scroll_frames_;
+    // After those frames it goes on following them while nobody scrolls it
+    // (its words rewrapped a little later had left a line cut at the top).
+    // (ImGui holds the scroll within the words' height)
+    const bool untouched =
+        words_scroll_set_ >= 0 && std::abs(ImGui::GetScrollY() - std::min(words_scroll_set_, ImGui::GetScrollMaxY())) < 0.5f;
+    if (words_scroll_frames_ > 0 || untouched) {
+      if (words_scroll_frames_ > 0) --words_scroll_frames_;
       float target = 0;
-      if (bottom >= 0 && words_top + bottom > visible)  // its end at the column's foot, as much above it as fits
+      if (bottom >= 0 && words_top + bottom > visible) {  // its end at the column's foot, as much above it as fits
         target = words_top + bottom - visible + ImGui::GetStyle().WindowPadding.y;
-      ImGui::SetScrollY(std::max(0.0f, target));
+        // … from the top of a line: the first line in view had been cut in
+        // half. The next line's top, so that the end stays in view.
+        const auto line = std::lower_bound(tops.begin(), tops.end(), target - 0.5f);
+        if (line != tops.end()) target = *line;
+      }
+      target = std::max(0.0f, target);
+      ImGui::SetScrollY(target);
+      words_scroll_set_ = words_scroll_frames_ > 0 || untouched ? target : -1;
+    }
+    // How much of the first line in view is above the column's top edge
+    // (none when the column is scrolled to a line's top or not at all).
+    words_top_cut_ = 0;
+    const float scrolled = ImGui::GetScrollY();
+    if (scrolled > 0.5f) {
+      const auto after = std::upper_bound(tops.begin(), tops.end(), scrolled + 0.5f);
+      // (an edge in the gap below a line, between two paragraphs, cuts none)
+      if (after != tops.begin() && scrolled < *std::prev(after) + ImGui::GetTextLineHeight())
+        words_top_cut_ = scrolled - *std::prev(after);
     }
     ImGui::EndChild();
     ImGui::EndGroup();
