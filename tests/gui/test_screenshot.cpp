@@ -276,3 +276,13 @@ TEST_CASE("poslab screenshot --keys replays a clicker's presses before the shot;
   CHECK(distinct_colours(projector) > 20);
   CHECK(read(out) != read(dir / "talk-presenter.png"));
 }
+
+TEST_CASE("a child is run again only when LeakSanitizer's own tracer crashed, never for a leak it reports") {
+  const std::string crash =
+      "Tracer caught signal 11: addr=0x53c8 pc=0x55a53c39bd1a sp=0x7f804a7fdd40\n"
+      "==15074==LeakSanitizer has encountered a fatal error.\n";
+  CHECK(test::sanitizer_tracer_crashed({134, crash}));
+  CHECK_FALSE(test::sanitizer_tracer_crashed({0, crash}));  // exited 0: nothing to rerun
+  CHECK_FALSE(test::sanitizer_tracer_crashed({1, "==1==ERROR: LeakSanitizer: detected memory leaks\n" + crash}));
+  CHECK_FALSE(test::sanitizer_tracer_crashed({2, "poslab: view 'nope' does not exist\n"}));
+}

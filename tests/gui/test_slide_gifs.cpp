@@ -173,12 +173,11 @@ TEST_CASE("GIF: one global palette, white stays white, a gradient stays close, f
 
 TEST_CASE("poslab export --sweep: a GIF at the export size, forward and back, mode as any export; PNGs numbered") {
   const fs::path dir = temp_dir("poslab-sweep-cli");
-  const std::string bin = POSLAB_BINARY;
   const fs::path gif = dir / "m.gif", png = dir / "ref.png";
   const ::mode_t old = ::umask(022);
   const std::string common = " export --view rope-2d --figure score-shift --width 640 --height 360 ";
-  REQUIRE(std::system((bin + common + "--sweep m=0:10 --frames 6 --bounce --format gif --out " + gif.string()).c_str()) == 0);
-  REQUIRE(std::system((bin + common + "--format png --out " + png.string()).c_str()) == 0);
+  REQUIRE(test::run_poslab(common + "--sweep m=0:10 --frames 6 --bounce --format gif --out " + gif.string()).code == 0);
+  REQUIRE(test::run_poslab(common + "--format png --out " + png.string()).code == 0);
   struct stat a{}, b{};
   REQUIRE(::stat(gif.c_str(), &a) == 0);
   REQUIRE(::stat(png.c_str(), &b) == 0);
@@ -195,7 +194,7 @@ TEST_CASE("poslab export --sweep: a GIF at the export size, forward and back, mo
 
   // Numbered PNGs into a folder; bad requests exit 2 and write nothing.
   const fs::path frames = dir / "frames";
-  REQUIRE(std::system((bin + common + "--sweep m=0:10 --frames 4 --format png --out " + frames.string()).c_str()) == 0);
+  REQUIRE(test::run_poslab(common + "--sweep m=0:10 --frames 4 --format png --out " + frames.string()).code == 0);
   int n = 0;
   for (const auto& e : fs::directory_iterator(frames)) n += e.path().extension() == ".png";
   CHECK(n == 4);
@@ -203,8 +202,7 @@ TEST_CASE("poslab export --sweep: a GIF at the export size, forward and back, mo
   for (const std::string bad : {"--sweep m=0:10 --format svg", "--sweep nope=0:1 --format gif", "--sweep m=0 --format gif",
                                 "--sweep layout=0:1 --format gif", "--sweep m=0:10 --frames 1 --format gif"}) {
     CAPTURE(bad);
-    const int code = std::system((bin + common + bad + " --out " + (dir / "bad.gif").string() + " 2>/dev/null").c_str());
-    CHECK(WEXITSTATUS(code) == 2);
+    CHECK(test::run_poslab(common + bad + " --out " + (dir / "bad.gif").string()).code == 2);
     CHECK_FALSE(fs::exists(dir / "bad.gif"));
   }
   ::umask(old);
