@@ -399,9 +399,11 @@ void LessonView::lecture_page(UiContext& ctx, float height, const std::function<
     collect_line_tops(&tops);
     const float words_top = draw_words(0);
     collect_line_tops(nullptr);
-    // Room below the words: scrolled to the answer, the column can still
-    // start at a line's top (below), not stop as far as it goes mid-line.
-    if (!tops.empty()) ImGui::Dummy({1.0f, 3 * ImGui::GetTextLineHeightWithSpacing()});
+    // Room below words longer than the column (which scroll anyway; words
+    // that fit get no scrollbar for it): scrolled to the answer, the column
+    // can still start at a line's top (below), not stop mid-line.
+    if (!tops.empty() && ImGui::GetCursorPosY() > ImGui::GetWindowHeight())
+      ImGui::Dummy({1.0f, 3 * ImGui::GetTextLineHeightWithSpacing()});
     {
       // What reached past the column's right edge (ImGui clips it there).
       const ImGuiWindow* column = ImGui::GetCurrentWindow();
