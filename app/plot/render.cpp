@@ -1301,12 +1301,9 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
   const int x_target = std::max(2, static_cast<int>(L.plot.w / (fs * 6.5)));
   auto x_ticks = make_ticks(L.range.x_min, L.range.x_max, f.x.scale, f.x.format, x_target);
   if (!f.x.ticks.empty()) x_ticks = explicit_ticks(f.x);
-  // Named ticks (words, tokens) are never dropped for want of room: when two
-  // neighbours would touch, every other one goes a row lower (issue 29: at a
-  // large font "man₁" vanished, the word the question asked about).
-  auto x_labels_touch = [&] {
+  auto labels_touch = [&](const std::vector<Tick>& ticks) {
     double last_right = -1e300;
-    for (const Tick& t : x_ticks) {
+    for (const Tick& t : ticks) {
       const double x = L.to_px_x(t.value);
       if (t.label.empty() || !std::isfinite(x) || x < L.plot.x - 0.5 || x > L.plot.right() + 0.5) continue;
       const double w = text_width(painter, t.label, tick_st);
@@ -1315,6 +1312,24 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
     }
     return false;
   };
+  // A log axis labels every decade whose label has room, not a decade in
+  // three: its labels ("10³") are short, and the width rule above, made for
+  // "32,768", left scaling's five decades in lecture mode at 1024×768 with
+  // "10²" alone.
+  if (f.x.ticks.empty() && f.x.scale == AxisScale::log && L.range.x_min > 0) {
+    const int decades = static_cast<int>(std::ceil(std::log10(L.range.x_max)) - std::floor(std::log10(L.range.x_min)));
+    for (int target = std::min(decades, 64); target > x_target; --target) {
+      std::vector<Tick> denser = make_ticks(L.range.x_min, L.range.x_max, f.x.scale, f.x.format, target);
+      if (!labels_touch(denser)) {
+        x_ticks = std::move(denser);
+        break;
+      }
+    }
+  }
+  // Named ticks (words, tokens) are never dropped for want of room: when two
+  // neighbours would touch, every other one goes a row lower (issue 29: at a
+  // large font "man₁" vanished, the word the question asked about).
+  auto x_labels_touch = [&] { return labels_touch(x_ticks); };
   bool x_stagger = false;
   if (!f.x.ticks.empty() && x_labels_touch()) {
     x_stagger = true;
@@ -1434,14 +1449,22 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
   // already placed (the preferred place when every one does). Their boxes are
   // remembered so the legend can keep clear of them.
   std::vector<Rect>& labels = L.labels;
-  auto box_of = [&](Point at, std::string_view text, const TextStyle& st, Anchor h, VAnchor v) {
+  // `rotated`: read bottom-to-top (rich_text's rotated text): `h` then
+  // anchors along the text, upwards (left: it starts at at.y), and `v`
+  // across it (top: the glyphs' tops at at.x, the text to the right of it).
+  auto box_of = [&](Point at, std::string_view text, const TextStyle& st, Anchor h, VAnchor v, bool rotated = false) {
     const double w = text_width(painter, text, st), hgt = st.size * 1.25;
+    if (rotated) {
+      const double x = v == VAnchor::top ? at.x : v == VAnchor::bottom ? at.x - hgt : at.x - hgt / 2;
+      const double y = h == Anchor::left ? at.y - w : h == Anchor::center ? at.y - w / 2 : at.y;
+      return Rect{x, y, hgt, w};
+    }
     const double x = h == Anchor::left ? at.x : h == Anchor::center ? at.x - w / 2 : at.x - w;
     const double y = v == VAnchor::top ? at.y : v == VAnchor::bottom ? at.y - hgt : at.y - hgt / 2;
     return Rect{x, y, w, hgt};
   };
-  auto remember = [&](Point at, std::string_view text, const TextStyle& st, Anchor h, VAnchor v) {
-    labels.push_back(box_of(at, text, st, h, v));
+  auto remember = [&](Point at, std::string_view text, const TextStyle& st, Anchor h, VAnchor v, bool rotated = false) {
+    labels.push_back(box_of(at, text, st, h, v, rotated));
   };
   const bool any_label = std::any_of(f.ref_lines.begin(), f.ref_lines.end(), [](const RefLine& l) { return !l.label.empty(); }) ||
                          std::any_of(f.bands.begin(), f.bands.end(), [](const Band& b) { return !b.label.empty(); });
@@ -1450,6 +1473,7 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
     Point at;
     Anchor h;
     VAnchor v;
+    bool rotated = false;  ///< along a vertical line, read bottom-to-top
   };
   // Where the reference lines run, in pixels: a label crossed by another
   // line (a marked position through a threshold's label) cannot be read.
@@ -1476,7 +1500,7 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
     const Place* clear_of_labels = nullptr;
     int least = std::numeric_limits<int>::max();
     for (const Place& p : places) {
-      const Rect b = box_of(p.at, text, st, p.h, p.v);
+      const Rect b = box_of(p.at, text, st, p.h, p.v, p.rotated);
       if (b.x < L.plot.x - 0.5 || b.right() > L.plot.right() + 0.5 || b.y < L.plot.y - 0.5 || b.bottom() > L.plot.bottom() + 0.5)
         continue;
       const double gap = fs * 0.6;  // touching labels read as one
@@ -1495,12 +1519,13 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
   // A label that found no free place sits on data: a backing of the plot's
   // background keeps it readable (not in a transparent export: nothing filled).
   auto backed_text = [&](const Place& p, std::string_view text, const TextStyle& st) {
-    const Rect b = box_of(p.at, text, st, p.h, p.v);
+    const Rect b = box_of(p.at, text, st, p.h, p.v, p.rotated);
     if (!th.transparent && cells && cells->any(b)) {
       const double inset = fs * 0.15;
-      painter.fill_rect({b.x - inset, b.y, b.w + 2 * inset, b.h}, th.plot_background.with_alpha(0.85f));
+      painter.fill_rect(p.rotated ? Rect{b.x, b.y - inset, b.w, b.h + 2 * inset} : Rect{b.x - inset, b.y, b.w + 2 * inset, b.h},
+                        th.plot_background.with_alpha(0.85f));
     }
-    rich_text(painter, p.at, text, st, p.h, p.v);
+    rich_text(painter, p.at, text, st, p.h, p.v, p.rotated);
   };
   // Label text is read against the plot's background (or its backing): a
   // line drawn dark to show on a heatmap gets a light label on a dark theme.
@@ -1509,7 +1534,7 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
     const RefLine& l = f.ref_lines[li];
     if (l.label.empty()) continue;
     const TextStyle st{line_label_size, false, readable(l.color ? *l.color : th.muted)};
-    std::vector<Place> places;
+    std::vector<Place> places, upright;
     if (l.orientation == Orientation::vertical) {
       const double x = L.to_px_x(l.value);
       if (!std::isfinite(x) || x < L.plot.x || x > L.plot.right()) continue;
@@ -1528,6 +1553,18 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
         for (double t : {0.75, 0.25})
           places.push_back({{on_right ? x + fs * 0.3 : x - fs * 0.3, L.plot.y + L.plot.h * t},
                             on_right ? Anchor::left : Anchor::right, VAnchor::middle});
+      // Along the line, read bottom-to-top, left of it, then right: only
+      // when every place across crosses another line (below). Two lines
+      // closer than the label is wide (scaling's L = 4,096 and "L′ = 32,768"
+      // in a narrow plot) leave no place across, and the label had been
+      // printed over the other line.
+      for (bool on_right : {false, true}) {
+        const double px = on_right ? x + fs * 0.2 : x - fs * 0.2;
+        const VAnchor v = on_right ? VAnchor::top : VAnchor::bottom;
+        upright.push_back({{px, L.plot.y + fs * 0.3}, Anchor::right, v, true});
+        upright.push_back({{px, L.plot.bottom() - fs * 0.3}, Anchor::left, v, true});
+        upright.push_back({{px, mid}, Anchor::center, v, true});
+      }
     } else {
       const double y = L.to_px_y(l.value);
       if (!std::isfinite(y) || y < L.plot.y || y > L.plot.bottom()) continue;
@@ -1546,13 +1583,18 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
           places.push_back({{e.at.x, above ? y - fs * 0.2 : y + fs * 0.2}, e.h, above ? VAnchor::bottom : VAnchor::top});
     }
     Place p = choose(places, l.label, st, li);
+    if (!upright.empty() && crossed(box_of(p.at, l.label, st, p.h, p.v), li)) {
+      const Place q = choose(upright, l.label, st, li);
+      if (!crossed(box_of(q.at, l.label, st, q.h, q.v, true), li)) p = q;
+    }
     // No place inside the plot (a long label beside a line near an edge:
     // scaling's "s = 8, a = 1.2079, a² = 1.4591" at 1024 × 768 lecture ran
     // off the figure's left edge): the label fitted to the plot's width, as
     // titles are (smaller, then cut with …), and slid along until inside.
     std::string text = l.label;
     TextStyle fitted = st;
-    if (const Rect b = box_of(p.at, text, fitted, p.h, p.v); b.x < L.plot.x - 0.5 || b.right() > L.plot.right() + 0.5) {
+    if (const Rect b = box_of(p.at, text, fitted, p.h, p.v);
+        !p.rotated && (b.x < L.plot.x - 0.5 || b.right() > L.plot.right() + 0.5)) {
       const double room = L.plot.w - fs * 0.6;
       if (b.w > room) {
         const FittedTitle fit = fit_title(painter, text, st, std::max(room, 1.0), style.min_text * 0.7, 1);
@@ -1564,7 +1606,7 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
       else if (c.right() > L.plot.right() - fs * 0.3) p.at.x -= c.right() - (L.plot.right() - fs * 0.3);
     }
     backed_text(p, text, fitted);
-    remember(p.at, text, fitted, p.h, p.v);
+    remember(p.at, text, fitted, p.h, p.v, p.rotated);
   }
   for (const Band& b : f.bands) {
     if (b.label.empty() || b.orientation != Orientation::vertical) continue;
@@ -1765,9 +1807,21 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
     rich_text(painter, {L.plot.x + L.plot.w / 2, bounds.bottom() - pad - below_h}, t, fitted(t, 2 * std::min(L.plot.x + L.plot.w / 2 - bounds.x, bounds.right() - L.plot.x - L.plot.w / 2) - 2 * pad),
                  Anchor::center, VAnchor::bottom);
   }
-  for (std::size_t i = 0; i < y_title.lines.size(); ++i)
-    rich_text(painter, {bounds.x + pad + y_title.style.size * 1.2 * static_cast<double>(i), L.plot.y + L.plot.h / 2},
-                 y_title.lines[i], y_title.style, Anchor::center, VAnchor::top, true);
+  // The y title was fitted to the height the plot had before a legend or a
+  // row of tick labels took some of it: fitted again, on no more lines (the
+  // room beside the plot is set), when it is now longer than the plot
+  // (scaling's "RoFormer's bound (local mean), relative to its value at 0"
+  // ran off the figure's top in lecture mode at 1024×768).
+  FittedTitle y_drawn = y_title;
+  if (!y_title.lines.empty()) {
+    double longest = 0;
+    for (const std::string& l : y_title.lines) longest = std::max(longest, text_width(painter, l, y_title.style));
+    if (longest > L.plot.h + 0.5)
+      y_drawn = fit_title(painter, axis_title(f.y), label_st, std::max(10.0, L.plot.h), style.min_text, y_title.lines.size());
+  }
+  for (std::size_t i = 0; i < y_drawn.lines.size(); ++i)
+    rich_text(painter, {bounds.x + pad + y_drawn.style.size * 1.2 * static_cast<double>(i), L.plot.y + L.plot.h / 2},
+                 y_drawn.lines[i], y_drawn.style, Anchor::center, VAnchor::top, true);
 
   // Colorbar.
   if (hm) {

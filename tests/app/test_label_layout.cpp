@@ -16,7 +16,10 @@
 // - scaling's ratio and attention figures draw only the methods a step has
 //   introduced when it sets compare = pi-ntk-yarn, and the ratio figure
 //   names ℓ only with dynamic NTK drawn; sinusoidal's r = 0 label is its
-//   line's label (placed off the data), not a note on the peak.
+//   line's label (placed off the data), not a note on the peak;
+// - a y title is fitted again when a legend below took some of the plot's
+//   height; a vertical line's label crossed by a neighbour on every side runs
+//   along its own line; a log x axis labels every decade it has room for.
 
 #include <doctest/doctest.h>
 
@@ -24,6 +27,7 @@
 #include <cmath>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "app/common/slider_math.hpp"
@@ -186,6 +190,146 @@ TEST_CASE("a reference line's label is not crossed by another reference line whe
     CHECK(b.x >= L.plot.x - 0.5);
     CHECK(b.right() <= L.plot.right() + 0.5);
   }
+}
+
+TEST_CASE("a y title is fitted to the plot's final height: a legend put below it takes some, the title never runs past it") {
+  // The title is fitted first, to the height before the legend; a legend
+  // too wide for a corner goes below and the plot loses rows (scaling's
+  // y title ran off the figure's top in lecture mode at 1024×768).
+  std::mt19937 rng(19);
+  std::uniform_int_distribution<int> entries(2, 6), words(3, 12), letters(2, 9);
+  std::uniform_real_distribution<double> w(300, 900), h(260, 700), font(12, 26);
+  int legend_below = 0, refitted = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    CAPTURE(trial);
+    fig::Figure f = line_figure();
+    std::string title;
+    for (int i = 0, n = words(rng); i < n; ++i)
+      title += (i ? " " : "") + std::string(static_cast<std::size_t>(letters(rng)), static_cast<char>('a' + i % 26));
+    f.y.label = title;
+    f.series.front().name = std::string(60, 'n');  // wider than any corner: below the plot
+    for (int i = 1, n = entries(rng); i < n; ++i) {
+      fig::Series extra = f.series.front();
+      extra.name = "entry " + std::to_string(i);
+      f.series.push_back(extra);
+    }
+    fig::RenderStyle style;
+    style.font_size = font(rng);
+    LayoutPainter p;
+    const fig::Rect bounds{0, 0, w(rng), h(rng)};
+    const fig::PlotLayout L = fig::render_figure(f, p, bounds, style);
+    bool below = false;
+    for (const auto& t : p.texts) below |= !t.rotated && t.s.starts_with("nnnn") && t.at.y > L.plot.bottom();
+    legend_below += below;
+    double along = 0;
+    std::string joined;
+    for (const auto& t : p.texts) {
+      if (!t.rotated) continue;
+      CHECK(p.width(t) <= L.plot.h + 1e-6);
+      CHECK(t.at.y == doctest::Approx(L.plot.y + L.plot.h / 2));
+      CHECK(t.at.y - p.width(t) / 2 >= bounds.y - 1e-6);  // never past the figure's top
+      along = std::max(along, p.width(t));
+      joined += t.s;
+    }
+    CHECK_FALSE(joined.empty());
+    // (the title fitted to the taller plot would have been longer than this one)
+    if (below && static_cast<double>(title.size()) * style.font_size * 0.55 > L.plot.h) ++refitted;
+  }
+  CHECK(legend_below > 100);
+  CHECK(refitted > 20);
+}
+
+TEST_CASE("two vertical lines closer than a label is wide: the label runs along its line, crossing no other") {
+  // Scaling's "L′ = 32,768" beside L = 4,096 in a narrow plot was printed
+  // across the other line; with no place across free of it, the label is
+  // drawn along its own line, read bottom-to-top.
+  std::mt19937 rng(23);
+  std::uniform_real_distribution<double> first(50, 75), gap(2, 9), w(320, 520), font(12, 24);
+  int upright = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    CAPTURE(trial);
+    fig::Figure f;
+    f.x = {.label = "r", .min = 0.0, .max = 100.0};
+    f.y = {.label = "score", .min = 0.0, .max = 1.0};
+    fig::Series s{.name = ""};
+    for (int i = 0; i <= 100; ++i) s.x.push_back(i), s.y.push_back(0.05 + 0.1 * std::exp(-i / 30.0));
+    f.series.push_back(s);
+    const double a = first(rng), b = std::min(99.0, a + gap(rng));
+    f.ref_lines.push_back({.value = a, .label = "L = 4,096"});
+    f.ref_lines.push_back({.value = b, .label = "L′ = 32,768"});
+    fig::RenderStyle style;
+    style.font_size = font(rng);
+    LayoutPainter p;
+    const fig::PlotLayout L = fig::render_figure(f, p, {0, 0, w(rng), 420}, style);
+    const double xa = L.to_px_x(a), xb = L.to_px_x(b);
+    for (const auto& [text, own, other] : {std::tuple{"L = 4,096", xa, xb}, std::tuple{"L′ = 32,768", xb, xa}}) {
+      CAPTURE(text);
+      const auto* t = p.find(text);
+      REQUIRE(t);
+      fig::Rect box = p.box(*t);
+      if (t->rotated) {  // as render.cpp anchors a text read bottom-to-top
+        ++upright;
+        const double len = p.width(*t), thick = t->st.size * 1.25;
+        const double x = t->v == fig::VAnchor::top ? t->at.x : t->v == fig::VAnchor::bottom ? t->at.x - thick : t->at.x - thick / 2;
+        const double y = t->h == fig::Anchor::left ? t->at.y - len : t->h == fig::Anchor::center ? t->at.y - len / 2 : t->at.y;
+        box = {x, y, thick, len};
+      }
+      CHECK_FALSE((other > box.x && other < box.right()));  // not crossed by the other line
+      CHECK_FALSE((own > box.x && own < box.right()));      // nor by its own
+      CHECK(std::min(std::abs(box.x - own), std::abs(box.right() - own)) <= style.font_size * 0.5);  // beside its line
+      CHECK(box.x >= L.plot.x - 0.5);
+      CHECK(box.right() <= L.plot.right() + 0.5);
+      CHECK(box.y >= L.plot.y - 0.5);
+      CHECK(box.bottom() <= L.plot.bottom() + 0.5);
+    }
+  }
+  CHECK(upright > 50);  // the trials reach the case
+}
+
+TEST_CASE("a log x axis labels every decade its labels have room for, in a narrow plot at a large font too") {
+  // The width rule for linear ticks (6.5 em a label) had left five decades
+  // in a 370-pixel plot at a lecture's font with "10²" alone.
+  std::mt19937 rng(29);
+  std::uniform_real_distribution<double> w(200, 1200), font(10, 28), top(2.2, 5.6);
+  int all_decades = 0, thinned = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    CAPTURE(trial);
+    fig::Figure f;
+    const double hi = std::pow(10.0, top(rng));
+    f.x = {.label = "r", .scale = fig::AxisScale::log, .min = 1.0, .max = hi};
+    f.y = {.label = "y"};
+    fig::Series s{.name = ""};
+    for (int i = 0; i <= 200; ++i) s.x.push_back(std::pow(hi, i / 200.0)), s.y.push_back(std::sin(i / 20.0));
+    f.series.push_back(s);
+    fig::RenderStyle style;
+    style.font_size = font(rng);
+    LayoutPainter p;
+    const fig::PlotLayout L = fig::render_figure(f, p, {0, 0, w(rng), 400}, style);
+    // The decade labels under the plot, left to right.
+    std::vector<const LayoutPainter::Text*> labels;
+    for (const auto& t : p.texts)
+      if (!t.rotated && t.h == fig::Anchor::center && t.at.y > L.plot.bottom() && t.s.starts_with("10")) labels.push_back(&t);
+    std::sort(labels.begin(), labels.end(), [](auto* x, auto* y) { return x->at.x < y->at.x; });
+    REQUIRE(labels.size() >= 2);
+    for (std::size_t i = 1; i < labels.size(); ++i)
+      CHECK(labels[i]->at.x - p.width(*labels[i]) / 2 >= labels[i - 1]->at.x + p.width(*labels[i - 1]) / 2 + style.font_size * 0.5 - 1e-6);
+    // Every decade in the range, when their labels would not touch at all.
+    const int decades = static_cast<int>(std::floor(std::log10(L.range.x_max))) + 1;
+    const double tick_size = labels.front()->st.size;
+    bool room = true;
+    for (int k = 1; k < decades; ++k) {
+      const double gap = L.to_px_x(std::pow(10.0, k)) - L.to_px_x(std::pow(10.0, k - 1));
+      room &= gap >= 3 * tick_size * 0.55 + style.font_size * 0.5;  // "10" and a superscript: 3 code points
+    }
+    if (room && L.range.x_min <= 1) {
+      CHECK(labels.size() == static_cast<std::size_t>(decades));
+      ++all_decades;
+    } else {
+      ++thinned;
+    }
+  }
+  CHECK(all_decades > 50);
+  CHECK(thinned > 10);
 }
 
 TEST_CASE("reference-line labels are readable on light and dark themes, whatever colour their line has") {
