@@ -1301,12 +1301,18 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
   const int x_target = std::max(2, static_cast<int>(L.plot.w / (fs * 6.5)));
   auto x_ticks = make_ticks(L.range.x_min, L.range.x_max, f.x.scale, f.x.format, x_target);
   if (!f.x.ticks.empty()) x_ticks = explicit_ticks(f.x);
+  // Where an x tick's label is centred: under its tick, slid inwards as far
+  // as it must to stay inside the figure (a last tick at the plot's right
+  // end, "1,500", had half its label past the edge).
+  auto label_centre = [&](double x, double w) {
+    return std::clamp(x, bounds.x + w / 2, std::max(bounds.x + w / 2, bounds.right() - w / 2));
+  };
   auto labels_touch = [&](const std::vector<Tick>& ticks) {
     double last_right = -1e300;
     for (const Tick& t : ticks) {
-      const double x = L.to_px_x(t.value);
-      if (t.label.empty() || !std::isfinite(x) || x < L.plot.x - 0.5 || x > L.plot.right() + 0.5) continue;
-      const double w = text_width(painter, t.label, tick_st);
+      const double tx = L.to_px_x(t.value);
+      if (t.label.empty() || !std::isfinite(tx) || tx < L.plot.x - 0.5 || tx > L.plot.right() + 0.5) continue;
+      const double w = text_width(painter, t.label, tick_st), x = label_centre(tx, w);
       if (x - w / 2 < last_right + fs * 0.5) return true;
       last_right = x + w / 2;
     }
@@ -1324,6 +1330,33 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
         x_ticks = std::move(denser);
         break;
       }
+    }
+  }
+  // A linear axis with fewer than three labels in the plot (a narrow plot
+  // at a large font: t5's buckets at 1024×768 in lecture mode showed "0"
+  // alone) takes the next denser round step that puts three in it — every
+  // tick labelled if that leaves room, else every other one (at even
+  // multiples of the step: 0 among them).
+  auto labelled_inside = [&](const std::vector<Tick>& ticks) {
+    int n = 0;
+    for (const Tick& t : ticks) {
+      const double x = L.to_px_x(t.value);
+      n += !t.label.empty() && std::isfinite(x) && x >= L.plot.x - 0.5 && x <= L.plot.right() + 0.5;
+    }
+    return n;
+  };
+  if (f.x.ticks.empty() && f.x.scale == AxisScale::linear && labelled_inside(x_ticks) < 3) {
+    const int densest = std::max(x_target + 1, static_cast<int>(L.plot.w / (fs * 1.5)));
+    for (int target = x_target + 1; target <= densest; ++target) {
+      std::vector<Tick> denser = make_ticks(L.range.x_min, L.range.x_max, f.x.scale, f.x.format, target);
+      if (labelled_inside(denser) < 3) continue;
+      if (labels_touch(denser) && denser.size() >= 2) {
+        const double step = denser[1].value - denser[0].value;
+        for (Tick& t : denser)
+          if (std::fmod(std::abs(std::round(t.value / step)), 2.0) != 0) t.label.clear();
+      }
+      if (labelled_inside(denser) >= 3 && !labels_touch(denser)) x_ticks = std::move(denser);
+      break;
     }
   }
   // Named ticks (words, tokens) are never dropped for want of room: when two
@@ -1612,8 +1645,18 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
     if (b.label.empty() || b.orientation != Orientation::vertical) continue;
     const double a = L.to_px_x(b.from), z = L.to_px_x(b.to);
     if (!std::isfinite(a) || !std::isfinite(z)) continue;
-    const TextStyle st{line_label_size, false, th.muted};
-    const double w = text_width(painter, b.label, st), hgt = st.size * 1.25;
+    TextStyle st{line_label_size, false, th.muted};
+    // A label wider than the plot fits no place inside it and was printed
+    // over whatever lay at the first (t5's "a bucket per distance: |r| < E =
+    // 8" over "D = 128" in lecture mode at 1024×768): fitted to the plot's
+    // width first, as a reference line's label is (smaller, then cut with …).
+    std::string text = b.label;
+    if (const double room = L.plot.w - fs * 0.6; text_width(painter, text, st) > room) {
+      const FittedTitle fit = fit_title(painter, text, st, std::max(room, 1.0), style.min_text * 0.7, 1);
+      text = fit.lines.front();
+      st = fit.style;
+    }
+    const double w = text_width(painter, text, st), hgt = st.size * 1.25;
     // Centred on the band (kept inside the plot), on the preferred edge and a
     // few lines in from it, then from the other edge.
     const double cx = std::clamp((a + z) / 2, L.plot.x + w / 2 + fs * 0.3, std::max(L.plot.x + w / 2 + fs * 0.3, L.plot.right() - w / 2 - fs * 0.3));
@@ -1622,9 +1665,9 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
       for (int line = 0; line < 4; ++line)
         places.push_back(on_top ? Place{{cx, L.plot.y + fs * 0.3 + line * hgt}, Anchor::center, VAnchor::top}
                              : Place{{cx, L.plot.bottom() - fs * 0.3 - line * hgt}, Anchor::center, VAnchor::bottom});
-    const Place p = choose(places, b.label, st);
-    backed_text(p, b.label, st);
-    remember(p.at, b.label, st, p.h, p.v);
+    const Place p = choose(places, text, st);
+    backed_text(p, text, st);
+    remember(p.at, text, st, p.h, p.v);
   }
   // The values written in a matrix's cells (TextNotes on a heatmap) all
   // take one size, the largest at which every one fits its cell: a large
@@ -1715,6 +1758,23 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
         text = fit.lines.front();
       }
     }
+    // A centred note alone on its line and wider than the plot around it
+    // (a step's "Hidden until the answer: predict first, then press →" over
+    // relative's narrow square matrix in lecture mode at 1024×768 ran past
+    // both edges) goes on up to three lines, smaller if it must, then cut.
+    if (n.anchor == Anchor::center && !on_heatmap && !note_fit.contains(&n)) {
+      const double room = 2 * std::min(p.x - L.plot.x, L.plot.right() - p.x) - note_size * 0.6;
+      if (text_width(painter, text, st) > room) {
+        const FittedTitle fit = fit_title(painter, text, st, std::max(room, 1.0), style.min_text * 0.7, 3);
+        const double step = fit.style.size * 1.2;
+        for (std::size_t i = 0; i < fit.lines.size(); ++i) {
+          const Point at{p.x, p.y + (static_cast<double>(i) - static_cast<double>(fit.lines.size() - 1) / 2) * step};
+          rich_text(painter, at, fit.lines[i], fit.style, n.anchor, VAnchor::middle);
+          remember(at, fit.lines[i], fit.style, n.anchor, VAnchor::middle);
+        }
+        continue;
+      }
+    }
     rich_text(painter, p, text, st, n.anchor, VAnchor::middle);
     remember(p, text, st, n.anchor, VAnchor::middle);
   }
@@ -1752,11 +1812,11 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
     const Point g[] = {{x, L.plot.bottom()}, {x, L.plot.bottom() + len}};
     painter.stroke_polyline(g, row ? th.grid : th.axis, 1.0, LineStyle::solid);
     if (t.label.empty()) continue;
-    const double w = text_width(painter, t.label, xtick_st);
-    if (x - w / 2 < last_label_right[row] + fs * 0.5) continue;  // never overlap labels
-    rich_text(painter, {x, L.plot.bottom() + tick_len + fs * 0.15 + row * tick_st.size * 1.2}, t.label, xtick_st,
+    const double w = text_width(painter, t.label, xtick_st), lx = label_centre(x, w);
+    if (lx - w / 2 < last_label_right[row] + fs * 0.5) continue;  // never overlap labels
+    rich_text(painter, {lx, L.plot.bottom() + tick_len + fs * 0.15 + row * tick_st.size * 1.2}, t.label, xtick_st,
               Anchor::center, VAnchor::top);
-    last_label_right[row] = x + w / 2;
+    last_label_right[row] = lx + w / 2;
     ++labelled;
   }
   // Named y ticks (a matrix's tokens) closer than their text is tall are

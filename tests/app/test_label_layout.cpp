@@ -332,6 +332,126 @@ TEST_CASE("a log x axis labels every decade its labels have room for, in a narro
   CHECK(thinned > 10);
 }
 
+TEST_CASE("a narrow linear x axis shows three labels when a rounder step leaves room for them, never one alone") {
+  // t5's buckets (−300 … 300) at a lecture's font in a 390-pixel plot showed "0" alone.
+  std::mt19937 rng(31);
+  std::uniform_real_distribution<double> w(220, 700), font(10, 28), reach(50, 5000);
+  int raised = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    CAPTURE(trial);
+    fig::Figure f;
+    const double r = reach(rng);
+    f.x = {.label = "r", .min = -r, .max = r};
+    f.y = {.label = "y"};
+    fig::Series s{.name = ""};
+    for (int i = -100; i <= 100; ++i) s.x.push_back(r * i / 100.0), s.y.push_back(i * i);
+    f.series.push_back(s);
+    fig::RenderStyle style;
+    style.font_size = font(rng);
+    LayoutPainter p;
+    const fig::Rect bounds{0, 0, w(rng), 400};
+    const fig::PlotLayout L = fig::render_figure(f, p, bounds, style);
+    std::vector<const LayoutPainter::Text*> labels;  // the x tick labels, left to right
+    for (const auto& t : p.texts)
+      if (!t.rotated && t.h == fig::Anchor::center && t.v == fig::VAnchor::top && t.at.y > L.plot.bottom() &&
+          t.at.y < L.plot.bottom() + style.font_size * 2)
+        labels.push_back(&t);
+    std::sort(labels.begin(), labels.end(), [](auto* a, auto* b) { return a->at.x < b->at.x; });
+    for (std::size_t i = 1; i < labels.size(); ++i)
+      CHECK(labels[i]->at.x - p.width(*labels[i]) / 2 >= labels[i - 1]->at.x + p.width(*labels[i - 1]) / 2 + style.font_size * 0.5 - 1e-6);
+    for (const auto* t : labels) {  // none past the figure's edges (the lab's "1,500" was, once denser)
+      CHECK(t->at.x - p.width(*t) / 2 >= bounds.x - 1e-6);
+      CHECK(t->at.x + p.width(*t) / 2 <= bounds.right() + 1e-6);
+    }
+    // Three labels fit when a step of a third of the range, e.g. "−200 0 200",
+    // has room: the widest label of that step and half an em between.
+    const double step = fig::make_ticks(-r, r, fig::AxisScale::linear, fig::TickFormat::automatic, 3).size() > 2
+                            ? std::abs(fig::make_ticks(-r, r, fig::AxisScale::linear, fig::TickFormat::automatic, 3)[1].value -
+                                       fig::make_ticks(-r, r, fig::AxisScale::linear, fig::TickFormat::automatic, 3)[0].value)
+                            : r;
+    const double tick_size = labels.empty() ? style.font_size : labels.front()->st.size;
+    const double widest = static_cast<double>(fig::num(-std::floor(r / step) * step).size()) * tick_size * 0.55;
+    if (L.to_px_x(step) - L.to_px_x(0) >= widest + style.font_size * 0.5 && labels.size() < 5) ++raised;
+    if (L.to_px_x(step) - L.to_px_x(0) >= widest + style.font_size * 0.5) CHECK(labels.size() >= 3);
+  }
+  CHECK(raised > 20);
+}
+
+TEST_CASE("a band's label wider than the plot is fitted inside it, and lies on no other label") {
+  // t5's "a bucket per distance: |r| < E = 8" was wider than a lecture's
+  // narrow plot and was printed over "D = 128".
+  std::mt19937 rng(37);
+  std::uniform_real_distribution<double> w(240, 520), font(12, 26);
+  for (int trial = 0; trial < 120; ++trial) {
+    CAPTURE(trial);
+    fig::Figure f;
+    f.x = {.label = "r", .min = -300.0, .max = 300.0};
+    f.y = {.label = "bucket", .min = 0.0, .max = 32.0};
+    fig::Series s{.name = ""};
+    for (int i = -300; i <= 300; i += 5) s.x.push_back(i), s.y.push_back(16 + 15 * std::tanh(i / 40.0));
+    f.series.push_back(s);
+    f.ref_lines.push_back({.value = 128, .label = "D = 128"});
+    f.ref_lines.push_back({.value = -128, .label = "D = 128"});
+    f.bands.push_back({.from = -8, .to = 8, .label = "a bucket per distance: |r| < E = 8 and some more words", .label_top = true});
+    fig::RenderStyle style;
+    style.font_size = font(rng);
+    LayoutPainter p;
+    const fig::PlotLayout L = fig::render_figure(f, p, {0, 0, w(rng), 420}, style);
+    const LayoutPainter::Text* band = nullptr;
+    std::vector<fig::Rect> others;
+    for (const auto& t : p.texts) {
+      if (t.s.starts_with("a bucket per")) band = &t;
+      else if (t.s == "D = 128") others.push_back(p.box(t));
+    }
+    REQUIRE(band);
+    const fig::Rect b = p.box(*band);
+    CHECK(b.x >= L.plot.x - 0.5);
+    CHECK(b.right() <= L.plot.right() + 0.5);
+    for (const fig::Rect& o : others)
+      CHECK_FALSE((b.x < o.right() && o.x < b.right() && b.y < o.bottom() && o.y < b.bottom()));
+  }
+}
+
+TEST_CASE("a centred note alone and wider than the plot goes on up to three lines inside it, every word kept when they fit") {
+  // A step's "Hidden until the answer: predict first, then press →" ran past
+  // both edges of relative's narrow matrix in lecture mode at 1024×768.
+  std::mt19937 rng(41);
+  std::uniform_real_distribution<double> w(160, 700), font(10, 26);
+  const std::string note = "Hidden until the answer: predict first, then press →";
+  int wrapped = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    CAPTURE(trial);
+    fig::Figure f;
+    f.x = {.label = "key position n", .min = 0.0, .max = 16.0};
+    f.y = {.label = "query position m", .min = 0.0, .max = 16.0, .reversed = true};
+    f.equal_aspect = true;
+    f.notes.push_back({.x = 8, .y = 8, .text = note, .anchor = fig::Anchor::center});
+    fig::RenderStyle style;
+    style.font_size = font(rng);
+    LayoutPainter p;
+    const fig::PlotLayout L = fig::render_figure(f, p, {0, 0, w(rng), 420}, style);
+    std::vector<const LayoutPainter::Text*> lines;
+    for (const auto& t : p.texts)
+      if (!t.rotated && t.v == fig::VAnchor::middle && t.h == fig::Anchor::center && L.plot.contains(t.at)) lines.push_back(&t);
+    REQUIRE(!lines.empty());
+    REQUIRE(lines.size() <= 3);
+    std::string joined;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      const fig::Rect b = p.box(*lines[i]);
+      CHECK(b.x >= L.plot.x - 0.5);
+      CHECK(b.right() <= L.plot.right() + 0.5);
+      if (i) CHECK(lines[i]->at.y > lines[i - 1]->at.y + lines[i]->st.size);  // one under the other
+      joined += (i ? " " : "") + lines[i]->s;
+    }
+    // Three lines at 60 % hold it when the widest word of the best split fits: then nothing is cut.
+    const double room = L.plot.w - style.font_size * 0.9 * 0.6;
+    if (static_cast<double>(std::string("predict first, then").size()) * style.font_size * 0.9 * 0.6 * 0.55 <= room)
+      CHECK(joined == note);
+    wrapped += lines.size() > 1;
+  }
+  CHECK(wrapped > 40);
+}
+
 TEST_CASE("reference-line labels are readable on light and dark themes, whatever colour their line has") {
   std::mt19937 rng(5);
   std::uniform_real_distribution<float> u(0, 1);
