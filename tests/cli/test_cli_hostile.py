@@ -243,7 +243,14 @@ class Bounded(Case):
                                 "--out", self.path(f"o{n}")], capture_output=True, env=ENV, timeout=600)
             peaks[n] = int(p.stdout) / 1024
             self.assertEqual(len(os.listdir(self.path(f"o{n}"))), n)
-        self.assertLess(peaks[9] - peaks[3], 8, peaks)
+        # Not below 8 MB: the peak can step up once by one page's pixels (a
+        # 1920 × 1080 RGBA image, 8.3 MB: the previous page's block not yet
+        # reused), at whichever scene the heap's layout makes it happen —
+        # measured 2026-11-30: 58.4 MB at 3, 6 and 9 scenes and 66.7 at 12 in
+        # one series, 66.5 at 9 in another, before and after poslab set
+        # glibc's mmap threshold. The bug this guards against grew ~3 MB a
+        # scene (17 MB from 3 to 9).
+        self.assertLess(peaks[9] - peaks[3], 12, peaks)
 
 
 class Files(Case):
