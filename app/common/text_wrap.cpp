@@ -123,4 +123,31 @@ std::vector<std::pair<std::size_t, std::size_t>> wrap_line(std::string_view line
   return lines;
 }
 
+std::string_view breakable_matrix_rows(std::string_view line, std::string& storage) {
+  if (line.find("], [") == std::string_view::npos) return line;
+  storage.clear();
+  bool split = false;
+  for (std::size_t i = 0; i < line.size();) {
+    const std::size_t end = line[i] == '$' ? fig::math_span_end(line, i) : std::string_view::npos;
+    if (end == std::string_view::npos) {
+      storage += line[i++];
+      continue;
+    }
+    int braces = 0;
+    for (std::size_t j = i; j < end; ++j) {
+      const char c = line[j];
+      braces += c == '{' ? 1 : c == '}' ? -1 : 0;
+      if (braces == 0 && j > i && j + 4 < end && line.compare(j, 4, "], [") == 0) {
+        storage += "],$ $[";
+        j += 3;
+        split = true;
+        continue;
+      }
+      storage += c;
+    }
+    i = end;
+  }
+  return split ? std::string_view(storage) : line;
+}
+
 }  // namespace poslab::app

@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -27,5 +28,14 @@ namespace poslab::app {
 /// fig::rich_measure does.
 std::vector<std::pair<std::size_t, std::size_t>> wrap_line(std::string_view line, float width,
                                                            const std::function<float(std::string_view)>& measure);
+
+/// `line` with every matrix written in a formula, "$[[a, b], [c, d]]$", made
+/// breakable between its rows: "$[[a, b],$ $[c, d]]$", the same glyphs with a
+/// space a line may break at ("], [" outside braces; a formula never breaks
+/// inside). A formula too wide for its column had been drawn smaller, down
+/// to 60 % (rope's R(m·θᵢ), sinusoidal's block i in lecture mode at
+/// 1024×768). Returns `line` itself when it holds no such matrix, else a
+/// view of `storage`.
+std::string_view breakable_matrix_rows(std::string_view line, std::string& storage);
 
 }  // namespace poslab::app

@@ -135,7 +135,9 @@ const Breaks& line_breaks(std::string_view line, float width, std::optional<Rich
 std::vector<float>* line_tops = nullptr;  // collect_line_tops
 
 /// One line of `text` (no '\n') broken at `width` (app/common/text_wrap.hpp).
-void draw_wrapped_line(std::string_view line, float width) {
+void draw_wrapped_line(std::string_view whole, float width) {
+  std::string storage;
+  const std::string_view line = breakable_matrix_rows(whole, storage);
   std::optional<RichLinePainter> rich;
   for (const auto& [a, b] : line_breaks(line, width, rich)) {
     const std::string_view piece = line.substr(a, b - a);
@@ -174,7 +176,8 @@ float wrapped_height(ImFont* font, std::string_view text, float width) {
   while (start <= text.size()) {
     std::size_t end = text.find('\n', start);
     if (end == std::string_view::npos) end = text.size();
-    const std::string_view line = text.substr(start, end - start);
+    std::string storage;
+    const std::string_view line = breakable_matrix_rows(text.substr(start, end - start), storage);
     for (const auto& [a, b] : line_breaks(line, width, rich)) {
       const std::string_view piece = line.substr(a, b - a);
       if (fig::has_markup(piece) && !rich) rich.emplace();

@@ -2,10 +2,12 @@
 // beside a relation such as =) or next to a CJK character, so no number,
 // equation or Latin word is ever split —
 // checked on every translated text, every guided step and every readout the
-// lessons compute, in English and Chinese, at many widths.
+// lessons compute, in English and Chinese, at many widths; a matrix in a
+// formula may break between its rows (breakable_matrix_rows).
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -15,6 +17,7 @@
 #include "app/common/text_wrap.hpp"
 #include "app/decks/deck.hpp"
 #include "app/lessons/lesson.hpp"
+#include "app/plot/formula.hpp"
 
 using namespace poslab;
 
@@ -213,4 +216,52 @@ TEST_CASE("wrap: a no-break space holds a number to its measure word and a formu
   CHECK(lines_seen > 80);  // the text did wrap, at every width
   // A long quotation is prose: it may break inside.
   CHECK(app::wrap_line("他说“这是一句很长很长很长的话”", 8, measure).size() > 2);
+}
+
+TEST_CASE("wrap: a matrix in a formula may break between its rows, and only there; the glyphs stay the same") {
+  // Rope's "one block $R(m·θ_i) = [[\cos(mθ_i), −\sin(mθ_i)], [\sin(mθ_i), \cos(mθ_i)]]$ per pair" was one
+  // unbreakable word, drawn at 60 % in lecture mode at 1024×768.
+  const std::string matrix = "$R(m·θ_i) = [[\\cos(mθ_i), −\\sin(mθ_i)], [\\sin(mθ_i), \\cos(mθ_i)]]$";
+  const std::string text = "one block " + matrix + " per pair";
+  std::string storage;
+  const std::string_view split = app::breakable_matrix_rows(text, storage);
+  CHECK(split == "one block $R(m·θ_i) = [[\\cos(mθ_i), −\\sin(mθ_i)],$ $[\\sin(mθ_i), \\cos(mθ_i)]]$ per pair");
+  // Two formulas now, each a whole one; written out they are the one formula's text plus a space.
+  const std::vector<app::fig::RichPiece> pieces = app::fig::rich_pieces(split);
+  int formulas = 0;
+  std::string joined;
+  for (const auto& p : pieces) formulas += p.math, joined += p.math ? p.text : "";
+  CHECK(formulas == 2);
+  CHECK(joined == "R(m·θ_i) = [[\\cos(mθ_i), −\\sin(mθ_i)],[\\sin(mθ_i), \\cos(mθ_i)]]");
+  // The wrap now has a place between the rows: at a width of the first row, the matrix takes two lines.
+  const auto lines = app::wrap_line(split, 36, measure);
+  REQUIRE(lines.size() >= 3);
+  for (const auto& [a, b] : lines) {
+    const std::string_view piece = split.substr(a, b - a);
+    CAPTURE(piece);
+    CHECK(std::count(piece.begin(), piece.end(), '$') % 2 == 0);  // no formula cut open
+  }
+  // Nothing else changes: no matrix, a "], [" outside a formula or inside braces, an escaped dollar.
+  for (const std::string& same : {std::string("plain [a], [b] text"), std::string("$x_{[1], [2]}$ and $y$"),
+                                 std::string("costs \\$5], [6"), std::string("$[[1, 0], [0, 1]"), std::string("")}) {
+    CAPTURE(same);
+    std::string s2;
+    CHECK(app::breakable_matrix_rows(same, s2) == same);
+  }
+  // Every matrix of every translated text splits into whole formulas only.
+  int matrices = 0;
+  for (const char* lang : {"en", "zh"}) {
+    for (const auto& [key, value] : app::Translator::read_language(app::assets_dir(), lang)) {
+      std::string s3;
+      const std::string_view out = app::breakable_matrix_rows(value, s3);
+      if (out.data() == value.data()) continue;
+      ++matrices;
+      CAPTURE(key);
+      std::size_t dollars = 0;
+      for (std::size_t i = 0; i < out.size(); ++i) dollars += out[i] == '$' && (i == 0 || out[i - 1] != '\\');
+      CHECK(dollars % 2 == 0);
+      for (const auto& p : app::fig::rich_pieces(out)) CHECK_FALSE(p.text.empty());
+    }
+  }
+  CHECK(matrices >= 4);
 }
