@@ -1724,8 +1724,39 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
                             : fit_title(painter, n.text, st, std::max(room, 1.0), style.min_text * 0.7, 1).style.size;
     note_fit[&n] = {p.y, room, size};
   }
+  // A note anchored left and one anchored right at the same height that meet
+  // (rope-2d's "q′·k′ = −0.75555" and "turned by r·θ ≡ 1.5 rad", placed in
+  // the top corners of the circle's square, printed over each other once the
+  // plot was wider than that square): each moves outwards, half the overlap,
+  // as far as the plot's edge; if they still meet, the right one goes a line
+  // lower.
+  std::map<const TextNote*, Point> moved;
+  for (const TextNote& a : f.notes) {
+    if (a.anchor != Anchor::left) continue;
+    for (const TextNote& b : f.notes) {
+      if (b.anchor != Anchor::right) continue;
+      const Point pa{L.to_px_x(a.x), L.to_px_y(a.y)}, pb{L.to_px_x(b.x), L.to_px_y(b.y)};
+      if (!std::isfinite(pa.x) || !std::isfinite(pa.y) || !std::isfinite(pb.x) || !std::isfinite(pb.y) ||
+          !L.plot.contains(pa) || !L.plot.contains(pb) || pa.x >= pb.x || std::abs(pa.y - pb.y) > 0.5 ||
+          moved.contains(&a) || moved.contains(&b))
+        continue;
+      const TextStyle st{note_size, false, th.text};
+      const double gap = note_size * 0.6;
+      const double overlap = pa.x + text_width(painter, a.text, st) + gap - (pb.x - text_width(painter, b.text, st));
+      if (overlap <= 0) continue;
+      const double room_a = std::max(0.0, pa.x - (L.plot.x + fs * 0.3)), room_b = std::max(0.0, L.plot.right() - fs * 0.3 - pb.x);
+      double out_a = std::min(overlap / 2, room_a);
+      const double out_b = std::min(overlap - out_a, room_b);
+      out_a = std::min(overlap - out_b, room_a);
+      Point qa{pa.x - out_a, pa.y}, qb{pb.x + out_b, pb.y};
+      if (out_a + out_b < overlap - 1e-9) qb.y += note_size * 1.35;
+      moved[&a] = qa;
+      moved[&b] = qb;
+    }
+  }
   for (const TextNote& n : f.notes) {
-    const Point p{L.to_px_x(n.x), L.to_px_y(n.y)};
+    const auto shifted = moved.find(&n);
+    const Point p = shifted != moved.end() ? shifted->second : Point{L.to_px_x(n.x), L.to_px_y(n.y)};
     if (!std::isfinite(p.x) || !std::isfinite(p.y) || !L.plot.contains(p)) continue;
     // A note over a heatmap has the colour its cell needs: it is not inked against the background.
     const bool on_heatmap = std::any_of(f.heatmaps.begin(), f.heatmaps.end(), [&](const Heatmap& h) {

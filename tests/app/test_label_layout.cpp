@@ -452,6 +452,45 @@ TEST_CASE("a centred note alone and wider than the plot goes on up to three line
   CHECK(wrapped > 40);
 }
 
+TEST_CASE("a left- and a right-anchored note at one height never overlap: they move apart, or the right one a line lower") {
+  // rope-2d's complex view puts the score and the turn in the top corners of
+  // the circle's square; in a plot wider than that square they met and were
+  // printed over each other.
+  std::mt19937 rng(43);
+  std::uniform_real_distribution<double> w(260, 1100), font(10, 26), half(0.2, 3);
+  int moved_apart = 0, stacked = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    CAPTURE(trial);
+    fig::Figure f;
+    f.x = {.label = "real part", .min = -5.0, .max = 5.0};
+    f.y = {.label = "imaginary part", .min = -2.0, .max = 1.5};
+    const double a = half(rng);
+    f.notes.push_back({.x = -a, .y = 1.2, .text = "q′·k′ = −0.75555", .anchor = fig::Anchor::left});
+    f.notes.push_back({.x = a, .y = 1.2, .text = "turned by r·θ ≡ 1.5 rad", .anchor = fig::Anchor::right});
+    fig::RenderStyle style;
+    style.font_size = font(rng);
+    LayoutPainter p;
+    const fig::PlotLayout L = fig::render_figure(f, p, {0, 0, w(rng), 420}, style);
+    const auto* left = p.find("q′·k′ = −0.75555");
+    const auto* right = p.find("turned by r·θ ≡ 1.5 rad");
+    REQUIRE(left);
+    REQUIRE(right);
+    const fig::Rect bl = p.box(*left), br = p.box(*right);
+    CHECK_FALSE((bl.x < br.right() && br.x < bl.right() && bl.y < br.bottom() && br.y < bl.bottom()));
+    CHECK(bl.x >= L.plot.x - 0.5);
+    CHECK(br.right() <= L.plot.right() + 0.5);
+    const bool met = L.to_px_x(-a) + p.width(*left) + left->st.size * 0.6 > L.to_px_x(a) - p.width(*right);
+    if (met && right->at.y == doctest::Approx(left->at.y)) ++moved_apart;
+    if (right->at.y > left->at.y + 1) ++stacked;
+    if (!met) {  // apart already: where the figure put them
+      CHECK(left->at.x == doctest::Approx(L.to_px_x(-a)));
+      CHECK(right->at.x == doctest::Approx(L.to_px_x(a)));
+    }
+  }
+  CHECK(moved_apart > 30);
+  CHECK(stacked > 5);
+}
+
 TEST_CASE("reference-line labels are readable on light and dark themes, whatever colour their line has") {
   std::mt19937 rng(5);
   std::uniform_real_distribution<float> u(0, 1);
