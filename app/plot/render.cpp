@@ -237,7 +237,16 @@ std::vector<Tick> make_ticks(double lo, double hi, AxisScale scale, TickFormat f
     const double a = std::log10(lo), b = std::log10(hi);
     const int k0 = static_cast<int>(std::floor(a)), k1 = static_cast<int>(std::ceil(b));
     const int decades = std::max(1, k1 - k0);
-    const int every = std::max(1, static_cast<int>(std::ceil(decades / static_cast<double>(std::max(2, target)))));
+    // Powers of ten inside the range: with two or fewer, each is labelled, and
+    // 2 and 5 too (t5's usage from N = 1 to 64, padded to 0.9 … 70, showed
+    // "1" and "10" alone: three decades counted from 0.1 to 100).
+    int inside = 0;
+    for (int k = k0; k <= k1; ++k) {
+      const double v = std::pow(10.0, k);
+      inside += v >= lo * (1 - 1e-12) && v <= hi * (1 + 1e-12);
+    }
+    const bool few = decades <= 2 || inside <= 2;
+    const int every = inside <= 2 ? 1 : std::max(1, static_cast<int>(std::ceil(decades / static_cast<double>(std::max(2, target)))));
     for (int k = k0; k <= k1; ++k) {
       const double v = std::pow(10.0, k);
       if (v >= lo * (1 - 1e-12) && v <= hi * (1 + 1e-12)) {
@@ -247,7 +256,7 @@ std::vector<Tick> make_ticks(double lo, double hi, AxisScale scale, TickFormat f
                                                                               : "10" + superscript(k);
         out.push_back({v, label});
       }
-      if (decades <= 2) {  // few decades: label 2 and 5 as well
+      if (few) {  // few decades: label 2 and 5 as well
         for (double m : {2.0, 5.0}) {
           const double w = m * v;
           if (w >= lo && w <= hi) out.push_back({w, format_tick(w, w, format == TickFormat::pi ? TickFormat::automatic : format)});

@@ -111,6 +111,15 @@ TEST_CASE("log ticks are decades with superscript labels") {
   CHECK(labelled >= 5);
   const auto few = make_ticks(3, 40, AxisScale::log, TickFormat::automatic, 6);
   CHECK(few.size() >= 3);  // 5, 10, 20 at least
+  // Two powers of ten inside a range padded past a third (t5's usage, N = 1 … 64,
+  // drawn from 0.9 to 70): 2 and 5 labelled too, not "1" and "10" alone.
+  for (const int target : {2, 3, 6}) {
+    CAPTURE(target);
+    std::vector<std::string> labels;
+    for (const auto& k : make_ticks(0.9, 70, AxisScale::log, TickFormat::integer, target))
+      if (!k.label.empty()) labels.push_back(k.label);
+    CHECK(labels == std::vector<std::string>{"1", "2", "5", "10", "20", "50"});
+  }
 }
 
 TEST_CASE("polyline simplification: a subsequence with the same ends, within the tolerance of every point") {
