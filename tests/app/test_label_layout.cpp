@@ -27,7 +27,6 @@
 #include <cmath>
 #include <random>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "app/common/slider_math.hpp"
@@ -262,7 +261,13 @@ TEST_CASE("two vertical lines closer than a label is wide: the label runs along 
     LayoutPainter p;
     const fig::PlotLayout L = fig::render_figure(f, p, {0, 0, w(rng), 420}, style);
     const double xa = L.to_px_x(a), xb = L.to_px_x(b);
-    for (const auto& [text, own, other] : {std::tuple{"L = 4,096", xa, xb}, std::tuple{"L′ = 32,768", xb, xa}}) {
+    struct Line {
+      const char* text;
+      double own, other;  ///< where its line runs, and the other one
+    };
+    for (const Line& line : {Line{"L = 4,096", xa, xb}, Line{"L′ = 32,768", xb, xa}}) {
+      const std::string text = line.text;
+      const double own = line.own, other = line.other;
       CAPTURE(text);
       const auto* t = p.find(text);
       REQUIRE(t);

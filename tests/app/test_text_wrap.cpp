@@ -251,7 +251,9 @@ TEST_CASE("wrap: a matrix in a formula may break between its rows, and only ther
   // Every matrix of every translated text splits into whole formulas only.
   int matrices = 0;
   for (const char* lang : {"en", "zh"}) {
-    for (const auto& [key, value] : app::Translator::read_language(app::assets_dir(), lang)) {
+    for (const auto& entry : app::Translator::read_language(app::assets_dir(), lang)) {
+      const std::string& key = entry.first;
+      const std::string& value = entry.second;
       std::string s3;
       const std::string_view out = app::breakable_matrix_rows(value, s3);
       if (out.data() == value.data()) continue;
