@@ -1331,9 +1331,12 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
   // three: its labels ("10³") are short, and the width rule above, made for
   // "32,768", left scaling's five decades in lecture mode at 1024×768 with
   // "10²" alone.
-  if (f.x.ticks.empty() && f.x.scale == AxisScale::log && L.range.x_min > 0) {
-    const int decades = static_cast<int>(std::ceil(std::log10(L.range.x_max)) - std::floor(std::log10(L.range.x_min)));
-    for (int target = std::min(decades, 64); target > x_target; --target) {
+  const double log_span = f.x.scale == AxisScale::log && L.range.x_min > 0
+                              ? std::ceil(std::log10(L.range.x_max)) - std::floor(std::log10(L.range.x_min))
+                              : kNaN;  // (a range at the extremes may be infinite or NaN: no int of it)
+  if (f.x.ticks.empty() && std::isfinite(log_span) && log_span >= 1) {
+    const int decades = static_cast<int>(std::min(log_span, 64.0));
+    for (int target = decades; target > x_target; --target) {
       std::vector<Tick> denser = make_ticks(L.range.x_min, L.range.x_max, f.x.scale, f.x.format, target);
       if (!labels_touch(denser)) {
         x_ticks = std::move(denser);
