@@ -370,10 +370,8 @@ TEST_CASE("a narrow linear x axis shows three labels when a rounder step leaves 
     }
     // Three labels fit when a step of a third of the range, e.g. "−200 0 200",
     // has room: the widest label of that step and half an em between.
-    const double step = fig::make_ticks(-r, r, fig::AxisScale::linear, fig::TickFormat::automatic, 3).size() > 2
-                            ? std::abs(fig::make_ticks(-r, r, fig::AxisScale::linear, fig::TickFormat::automatic, 3)[1].value -
-                                       fig::make_ticks(-r, r, fig::AxisScale::linear, fig::TickFormat::automatic, 3)[0].value)
-                            : r;
+    const std::vector<fig::Tick> third = fig::make_ticks(-r, r, fig::AxisScale::linear, fig::TickFormat::automatic, 3);
+    const double step = third.size() > 2 ? std::abs(third[1].value - third[0].value) : r;
     const double tick_size = labels.empty() ? style.font_size : labels.front()->st.size;
     const double widest = static_cast<double>(fig::num(-std::floor(r / step) * step).size()) * tick_size * 0.55;
     if (L.to_px_x(step) - L.to_px_x(0) >= widest + style.font_size * 0.5 && labels.size() < 5) ++raised;
