@@ -16,8 +16,7 @@
 #                     tests/bench/lab_compare.py: the lab's training speed against numpy's
 #                     sgemm, its gradients against torch, the default lab's time and memory
 #   make web          poslab for the browser: build-web/site/ (Debian's emscripten)
-#   make serve-web    serves build-web/site/ on http://127.0.0.1:8080 (WEB_PORT), cross-origin
-#                     isolated (scripts/serve-web.py): the page runs with threads
+#   make serve-web    serves build-web/site/ on http://127.0.0.1:8080 (WEB_PORT)
 #   make test-web     the browser build's checks: the core suite under node, wasm
 #                     tables = native tables, every lesson opened by link in
 #                     headless Chromium (tests/web/run_web_tests.py)
@@ -91,7 +90,8 @@ web: web-deps
 	@WEB_DIR=$(WEB_DIR) JOBS=$(JOBS) scripts/build-web.sh
 
 serve-web: web
-	@/usr/bin/python3 scripts/serve-web.py --port $(WEB_PORT) $(WEB_DIR)/site
+	@echo "poslab: http://127.0.0.1:$(WEB_PORT)/ (Ctrl+C stops)"
+	/usr/bin/python3 -m http.server $(WEB_PORT) --bind 127.0.0.1 --directory $(WEB_DIR)/site
 
 # One emscripten build serves the site and the node test programs.
 test-web: test-build web-deps

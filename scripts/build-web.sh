@@ -65,30 +65,12 @@ if [ "$web/assets" -nt "$web/wasm/poslab.data" ]; then
   cmake --build "$web/wasm" -j "$jobs" --target poslab_web
 fi
 
-# The same program with threads (poslab-mt.*; app/platform/web/CMakeLists.txt):
-# page.js loads it where the page is cross-origin isolated.
-emcmake cmake -S "$root/app/platform/web" -B "$web/wasm-mt" -DCMAKE_BUILD_TYPE=Release \
-  -DPOSLAB_IMGUI_DIR="$imgui" -DPOSLAB_WEB_ASSETS="$web/assets" -DPOSLAB_WEB_TESTS=OFF \
-  -DPOSLAB_WEB_THREADS=ON -DPOSLAB_WERROR=ON >/dev/null
-cmake --build "$web/wasm-mt" -j "$jobs" --target poslab_web
-if [ "$web/assets" -nt "$web/wasm-mt/poslab-mt.data" ]; then
-  rm -f "$web/wasm-mt/poslab-mt.js"
-  cmake --build "$web/wasm-mt" -j "$jobs" --target poslab_web
-fi
-
 site="$web/site"
 rm -rf "$site.new"
 mkdir -p "$site.new"
 cp "$root/web/index.html" "$root/web/page.js" "$root/web/worker.js" "$root/web/sw.js" \
    "$root/web/manifest.webmanifest" "$root/web/embed-example.html" "$site.new/"
 cp "$web/wasm/poslab.js" "$web/wasm/poslab.wasm" "$web/wasm/poslab.data" "$site.new/"
-cp "$web/wasm-mt/poslab-mt.js" "$web/wasm-mt/poslab-mt.wasm" "$web/wasm-mt/poslab-mt.worker.js" "$site.new/"
-# Both builds pack the same assets the same way: poslab-mt loads poslab.data
-# (page.js, locateFile), so the site and its offline copy hold them once.
-if ! cmp -s "$web/wasm/poslab.data" "$web/wasm-mt/poslab-mt.data"; then
-  echo "poslab: poslab-mt.data differs from poslab.data (page.js loads the latter for both)" >&2
-  exit 1
-fi
 cp "$root/assets/icons/poslab.svg" "$site.new/favicon.svg"
 cp "$root/assets/icons/poslab-256.png" "$site.new/icon-256.png"
 # The site's version: the program's, and a hash of every file as built (a

@@ -21,17 +21,7 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
   // index.html#embed&…: one figure in a course page's <iframe>; it leaves the
   // reader's own poslab (settings, autosave) alone.
   const EMBED = /^#embed(&|=|$)/.test(location.hash);
-  // Which build (issue 31): with threads where the browser lets the page
-  // share memory (a cross-origin isolated page: served with COOP and COEP,
-  // docs/WEB.md), poslab-mt.js builds figures on a thread of its own program
-  // that shares its memos, as the desktop does; elsewhere poslab.js, whose
-  // slow figures go to the Web Worker below. The bench can ask for the latter
-  // (#bench…&no-threads). The worker is started in both: the lab's models
-  // train there.
-  const THREADS = self.crossOriginIsolated === true && typeof SharedArrayBuffer === 'function' &&
-                  !(BENCH && /&no-threads\b/.test(BENCH[2] || ''));
   document.body.dataset.version = SITE_VERSION;
-  document.body.dataset.threads = THREADS ? '1' : '0';
   if (EMBED) document.body.dataset.embed = '1';
 
   function showMessage(text, isError) {
@@ -124,7 +114,7 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
         Module._poslab_worker_ready(1);
         labDispatch();
         if (!figureHelper) startFigureHelper();
-        if (!THREADS) warmUp(worker, true);  // (poslab-mt warms up on its own figure thread: warmBeside)
+        warmUp(worker, true);
       } else if (m.type === 'warm-part') {
         if (started === worker) warmPart(m.part);
       } else if (m.type === 'warmed') {
@@ -219,38 +209,6 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
     const request = {rounds: 1, large_rounds: 1, min_ms: 40, max_repeats: 64};
     if (handBack) request.hand_back = true;
     w.postMessage({type: 'warm', request: JSON.stringify(request)});
-  }
-
-  // poslab-mt (THREADS): the same warm-up on the program's own figure
-  // thread, in slices behind the figures asked for meanwhile (main_web.cpp,
-  // poslab_warm_beside); what it hands back is landed here as the worker's
-  // is, then the frames — and the same data-worker-warm for the bench.
-  function warmBeside() {
-    if (EMBED) return;
-    const t0 = performance.now();
-    const request = JSON.stringify({rounds: 1, large_rounds: 1, min_ms: 40, max_repeats: 64, hand_back: true});
-    if (!Module.ccall('poslab_warm_beside', 'number', ['string'], [request])) return;
-    const poll = setInterval(() => {
-      for (;;) {
-        const size = Module._poslab_warm_beside_poll();
-        if (size === 0) return;
-        if (size > 0) {
-          const at = Module._poslab_warm_beside_part();
-          const part = new ArrayBuffer(size);
-          new Uint8Array(part).set(Module.HEAPU8.subarray(at, at + size));
-          warmPart(part);
-          continue;
-        }
-        clearInterval(poll);
-        let r = {};
-        try { r = JSON.parse(Module.UTF8ToString(Module._poslab_warm_beside_reply()) || '{}'); } catch (e) { /* (for the record) */ }
-        document.body.dataset.workerWarm = String(Math.round(performance.now() - t0));
-        document.body.dataset.workerWarmSlowest = `${Math.round(+r.slowest_ms || -1)} (${r.slowest || '-'})`;
-        pageWarm.expected = +r.handed_back || 0;
-        pageWarmDone();
-        return;
-      }
-    }, 50);
   }
 
   const pageWarm = {parts: [], landed: 0, failed: 0, ms: 0, slowest: 0, slowestAt: '', expected: -1, busy: false,
@@ -364,7 +322,6 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
   const mainBuilds = new Set();  // "build" ids the page's worker has in hand
 
   function figureWorkers() {
-    if (THREADS) return 1;  // poslab-mt builds no figure in a worker
     const asked = BENCH && /&figure-workers=([12])\b/.exec(BENCH[2] || '');
     if (asked) return +asked[1];
     return Math.floor(+navigator.hardwareConcurrency || 1) >= 3 ? 2 : 1;
@@ -814,7 +771,6 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
       document.body.dataset.ready = '1';
       document.body.dataset.firstFrameMs = String(Math.round(performance.now()));
       startWorker();  // after the first frame: the page's own start comes first
-      if (THREADS) warmBeside();
       registerServiceWorker();
       if (BENCH) setTimeout(runBench, 100);
     },
@@ -924,8 +880,6 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
   window.Module = {
     canvas,
     poslab,
-    // poslab-mt's assets are poslab.data, byte for byte (scripts/build-web.sh checks).
-    locateFile: (path, prefix) => prefix + (path === 'poslab-mt.data' ? 'poslab.data' : path),
     preRun: [restoreConfig, labRestore],
     print: (t) => console.log(t),
     printErr: (t) => console.warn(t),
@@ -1158,11 +1112,6 @@ const SITE_VERSION = '@POSLAB_SITE_VERSION@';  // written by scripts/build-web.s
       field.value = '';
     });
   })();
-
-  // ---- the program: poslab-mt.js with threads, else poslab.js (THREADS, above)
-  const program = document.createElement('script');
-  program.src = THREADS ? 'poslab-mt.js' : 'poslab.js';
-  document.body.appendChild(program);
 })();
 
 // ---- the accessible mirror (issue 31): the canvas is opaque to a screen

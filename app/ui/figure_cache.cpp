@@ -81,13 +81,7 @@ bool view_in_worker(const Entries& entries, std::string_view view) {
 
 }  // namespace
 
-FigureCache::FigureCache() {
-#ifdef __EMSCRIPTEN_PTHREADS__
-  // Measured with 4 and 8 ms (docs/PERFORMANCE.md, "Threads in the page"):
-  // 8 let more figures land in the frame and put frames above 16 ms.
-  wait_ms_ = wait_left_ms_ = 8;
-#endif
-}
+FigureCache::FigureCache() = default;
 
 FigureCache::~FigureCache() {
   clear();  // the page worker's jobs for these entries are cancelled
@@ -102,22 +96,6 @@ void FigureCache::set_background(bool on) {
   }
   worker_->drain();  // what is running lands at the next get()
   worker_.reset();
-}
-
-namespace {
-
-void queue_slice(BuildWorker& worker, std::shared_ptr<std::function<bool()>> slice) {
-  worker.run(std::make_shared<Ticket>(), [&worker, slice] {
-    if (!(*slice)()) queue_slice(worker, slice);  // behind what was queued meanwhile
-  });
-}
-
-}  // namespace
-
-bool FigureCache::run_beside(std::function<bool()> slice) {
-  if (!worker_) return false;
-  queue_slice(*worker_, std::make_shared<std::function<bool()>>(std::move(slice)));
-  return true;
 }
 
 bool FigureCache::goes_remote(double predicted_ms) const {

@@ -24,7 +24,6 @@
 
 #include <chrono>
 #include <cstdint>
-#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -102,11 +101,6 @@ class FigureCache {
   /// Builds that are slow go to a worker thread (the interactive app).
   void set_background(bool on);
   bool background() const { return worker_ != nullptr; }
-  /// Runs `slice` on the background thread, and again while it returns
-  /// false, each time queued behind the builds asked for meanwhile: work that
-  /// must never hold a figure up (the threaded page's warm-up, web/page.js).
-  /// False, and nothing runs, without a background thread.
-  bool run_beside(std::function<bool()> slice);
   /// The page's worker (null: none). Must outlive this cache.
   void set_remote(RemoteBuilds* remote) { remote_ = remote; }
   RemoteBuilds* remote() const { return remote_; }

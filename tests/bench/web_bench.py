@@ -43,8 +43,8 @@ import cdp  # noqa: E402  (tests/web/cdp.py)
 from run_web_tests import chromium, serve  # noqa: E402
 
 
-def web_report(site, views=(), flags="&in-place&warm", isolated=False):
-    server = serve(site, isolated)
+def web_report(site, views=(), flags="&in-place&warm"):
+    server = serve(site)
     url = (f"http://127.0.0.1:{server.server_address[1]}/index.html#bench" + ("=" + ",".join(views) if views else "")
            + flags)
     b = cdp.Browser(chromium(), 1280, 800)
@@ -71,9 +71,7 @@ def worker_main(args):
     load_before = os.getloadavg()
     web = web_report(pathlib.Path(args.site), args.view,
                      "&max" + (f"&figure-workers={args.figure_workers}" if args.figure_workers else "")
-                     + ("&after-warm" if args.after_warm else ""), isolated=args.threads)
-    if args.threads and not web.get("figure_thread"):
-        sys.exit("web_bench: --threads, but the page did not run poslab-mt (is it cross-origin isolated?)")
+                     + ("&after-warm" if args.after_warm else ""))
     views = args.view or list(web.get("frame_ms", {}))
     native = json.loads(subprocess.run([args.native, "bench", "--json"] + [a for v in views for a in ("--view", v)],
                                        capture_output=True, text=True, check=True).stdout)
@@ -100,8 +98,6 @@ def worker_main(args):
         return
     start = ("dragged once the page's workers had warmed up" if args.after_warm
              else "dragged the moment the worker was up (its warm-up beside)")
-    if args.threads:
-        start += "; poslab-mt: figures built on a thread of the page's program (cross-origin isolated)"
     print(f"{web.get('figures_built')}; {web.get('settings')}; {start}; no warm-up of the bench's own; load average "
           f"{load_before[0]:.1f} before, {os.getloadavg()[0]:.1f} after ({os.cpu_count()} cores)")
     print(f"{'lesson':14} {'key':22} {'p95':>6} {'max':>7} {'trail web':>9} {'native':>7} {'ratio':>6} "
@@ -124,8 +120,6 @@ def main():
     ap.add_argument("--native", default=str(ROOT / "build" / "poslab"))
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--worker", action="store_true", help="the page with its worker at the maxima (issue 31)")
-    ap.add_argument("--threads", action="store_true",
-                    help="serve the site cross-origin isolated: the page runs poslab-mt, figures on a thread")
     ap.add_argument("--view", action="append", default=[], help="these lessons alone (repeatable)")
     ap.add_argument("--after-warm", action="store_true",
                     help="--worker: drag once the page's workers have warmed up (web/worker.js), not the moment "

@@ -131,20 +131,10 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args):
         pass
 
-    def end_headers(self):
-        # A cross-origin isolated page (the headers docs/WEB.md asks a host
-        # for): the browser gives it shared memory, and page.js loads poslab-mt.
-        if getattr(self.server, "isolated", False):
-            self.send_header("Cross-Origin-Opener-Policy", "same-origin")
-            self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
-        super().end_headers()
 
-
-def serve(site, isolated=False):
-    """Serves site on a free port of 127.0.0.1; isolated: with COOP and COEP."""
+def serve(site):
     handler = functools.partial(QuietHandler, directory=str(site))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    server.isolated = isolated
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
 
@@ -335,72 +325,9 @@ def page_checks(site, native, shots):
         embed_checks(browser, base, shots)
         old_browser_check(browser, base)
         offline_checks(browser, site, shots)
-        threads_checks(browser, served, base)
     finally:
         server.shutdown()
         shutil.rmtree(served, ignore_errors=True)
-
-
-def threads_checks(browser_path, site, plain_base):
-    """Served cross-origin isolated (COOP and COEP, as docs/WEB.md asks of a
-    host), the page runs poslab-mt: figures built on a thread of its own
-    program, sharing its memos, the frame waiting a few ms for them as the
-    desktop's does (issue 31); served without, poslab.js and its worker. The
-    threaded page warms up on its figure thread and lands what it built; the
-    bench at the maxima builds on that thread, every figure arrives, and
-    frames go on while one builds."""
-    import cdp  # tests/web/cdp.py
-    server = serve(site, isolated=True)
-    base = f"http://127.0.0.1:{server.server_address[1]}/index.html"
-    try:
-        for url, want in ((f"{plain_base}#view=alibi", "0"), (f"{base}#view=alibi", "1")):
-            b = cdp.Browser(browser_path, 1280, 800)
-            try:
-                b.call("Page.navigate", url=url)
-                up = b.wait_for("document.body && document.body.dataset.ready === '1'", 60) is True
-                got = b.eval("[document.body.dataset.threads || '', String(self.crossOriginIsolated), "
-                             "[...document.scripts].map((s) => s.src.split('/').pop()).join(' ')]") or ["", "", ""]
-                check(up and got[0] == want and got[1] == ("true" if want == "1" else "false")
-                      and ("poslab-mt.js" in got[2]) == (want == "1"),
-                      f"{'isolated' if want == '1' else 'plain'} host: threads {got[0]!r} (want {want!r}), "
-                      f"crossOriginIsolated {got[1]}, scripts {got[2]}")
-                if want == "1":
-                    b.wait_for("document.body.dataset.workerWarm !== undefined && "
-                               "document.body.dataset.pageWarm !== undefined", 180)
-                    warm = b.eval("[document.body.dataset.workerWarm || '', document.body.dataset.workerWarmSlowest || '', "
-                                  "document.body.dataset.pageWarm || '']") or [""] * 3
-                    landed = re.match(r"(\d+) of (\d+) in \d+ ms \(longest \d+: [^;]*; (\d+) not landed\), "
-                                      r"then (\d+) frames in \d+ ms$", warm[2])
-                    check(bool(warm[0]) and bool(landed and int(landed[1]) == int(landed[2]) > 100 and landed[3] == "0"
-                                                 and int(landed[4]) >= 60),
-                          f"poslab-mt warmed up on its figure thread in {warm[0] or '-'} ms (longest build "
-                          f"{warm[1] or '-'}); the page's thread: {warm[2] or '-'}")
-                    check(message_of(b.eval("document.documentElement.outerHTML") or "") is None,
-                          "poslab-mt: no message on the page")
-            finally:
-                b.close()
-        b = cdp.Browser(browser_path, 1280, 800)
-        try:
-            b.call("Page.navigate", url=f"{base}#bench=relative&keys=clip,positions,seed&max")
-            done = b.wait_for("document.body && document.body.dataset.bench === 'done'", 600)
-            report = bench_report(b) if done else {}
-        finally:
-            b.close()
-        check(report.get("exit") == 0 and report.get("figure_thread") is True
-              and report.get("figures_built") == "on a worker thread",
-              f"poslab-mt #bench at the maxima: figures built {report.get('figures_built')!r}, exit {report.get('exit')}")
-        for key in ("clip", "positions", "seed"):
-            c = bench_case(report, "relative", key)
-            print(f"      poslab-mt relative {key} at the maxima: p95 {c.get('p95', 0):.1f} ms, slowest frame "
-                  f"{c.get('max_frame', 0):.1f} ms, {c.get('frames_over_50_ms')} of {c.get('frames')} frames above 50 ms; "
-                  f"figure trails the move by p95 {c.get('trail_ms', {}).get('p95', 0):.0f} ms", flush=True)
-            check(c.get("frames", 0) >= 10 and c.get("frames_while_building", 0) >= 1 and c.get("caught_up") is True
-                  and c.get("frames_over_50_ms", c.get("frames", 0)) * 10 <= c.get("frames", 0),
-                  f"poslab-mt relative {key}, maxima: {c.get('frames')} frames, {c.get('frames_while_building')} while "
-                  f"a figure was being built, {c.get('frames_over_50_ms')} above 50 ms (at most a tenth); the last "
-                  f"figure is the state's ({c.get('caught_up')})")
-    finally:
-        server.shutdown()
 
 
 def interaction_checks(browser_path, base):
@@ -1115,8 +1042,7 @@ def old_browser_check(browser_path, base):
 
 def site_checks(site):
     files = sorted(p for p in site.iterdir() if p.is_file())
-    need = {"index.html", "page.js", "poslab.js", "poslab.wasm", "poslab.data", "poslab-mt.js", "poslab-mt.wasm",
-            "poslab-mt.worker.js", "worker.js", "sw.js",
+    need = {"index.html", "page.js", "poslab.js", "poslab.wasm", "poslab.data", "worker.js", "sw.js",
             "manifest.webmanifest", "embed-example.html", "icon-256.png"}
     check(need <= {p.name for p in files}, f"site has {', '.join(sorted(need))}")
     total = sum(len(gzip.compress(p.read_bytes(), 9)) for p in files)

@@ -10,18 +10,13 @@
 #include <imgui.h>
 #include <imgui_internal.h>
 
-#include <atomic>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
-#include <deque>
 #include <exception>
 #include <filesystem>
 #include <memory>
-#include <mutex>
 #include <nlohmann/json.hpp>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -40,7 +35,6 @@
 #include "app/ui/bench_frames.hpp"
 #include "app/ui/remote_builds.hpp"
 #include "app/ui/settings.hpp"
-#include "app/ui/worker_jobs.hpp"
 
 extern "C" {
 void poslab_js_set_fragment(const char* text);
@@ -208,28 +202,6 @@ void after_frame() {
   follow_text_input();
 }
 
-#ifdef __EMSCRIPTEN_PTHREADS__
-/// The threaded page's warm-up (poslab-mt; web/page.js, "warming up"): the
-/// "warm" job the Web Worker runs in the other build, run here in slices on
-/// the page's own figure thread, each behind the figures asked for meanwhile
-/// (FigureCache::run_beside) — the thread, its code and its memos are the
-/// ones a drag then uses. What it hands back waits here for page.js.
-struct WarmBeside {
-  std::mutex mutex;
-  std::deque<std::string> parts;  ///< handed back, not yet taken by page.js
-  std::string part;               ///< the one taken last (page.js copies it)
-  std::string reply;              ///< the job's reply, once finished
-  bool started = false;
-  bool finished = false;
-  std::atomic<bool> stop{false};  ///< the bench began: the warm-up gives way
-};
-
-WarmBeside& warm_beside() {
-  static WarmBeside* w = new WarmBeside();  // as long as the page
-  return *w;
-}
-#endif
-
 }  // namespace
 
 }  // namespace poslab::app::web
@@ -237,65 +209,6 @@ WarmBeside& warm_beside() {
 using namespace poslab::app;
 
 extern "C" {
-
-#ifdef __EMSCRIPTEN_PTHREADS__
-/// Starts the warm-up on the page's figure thread (request: the "warm" job's
-/// JSON, as page.js sends the worker). 1 when started, 0 when it cannot be
-/// (no figure thread, a bad request, already started).
-EMSCRIPTEN_KEEPALIVE int poslab_warm_beside(const char* request) {
-  web::WarmBeside& w = web::warm_beside();
-  if (!web::g_page || w.started) return 0;
-  std::shared_ptr<ui::WorkerJob> job;
-  try {
-    static const ui::WorkerJobs kinds(web::kAssets);
-    job = kinds.start("warm", request ? request : "");
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "poslab: the warm-up: %s\n", e.what());
-    return 0;
-  } catch (...) {
-    return 0;
-  }
-  w.started = web::g_page->app->figures().run_beside([job, &w]() -> bool {
-    bool finished = true;
-    if (!w.stop.load()) {
-      try {
-        finished = job->step(4);  // ms: then the figures queued meanwhile
-      } catch (const std::exception& e) {
-        std::fprintf(stderr, "poslab: the warm-up: %s\n", e.what());
-      }
-    }
-    std::string part = finished ? std::string() : job->take_part();
-    const std::lock_guard lock(w.mutex);
-    if (!part.empty()) w.parts.push_back(std::move(part));
-    if (finished) {
-      if (!w.stop.load()) w.reply = job->reply();
-      w.finished = true;
-    }
-    return finished;
-  });
-  return w.started ? 1 : 0;
-}
-
-/// What the warm-up has for page.js: the size of the next part handed back
-/// (> 0; its bytes at poslab_warm_beside_part()), 0 while it runs with none
-/// waiting, -1 once it finished and every part was taken.
-EMSCRIPTEN_KEEPALIVE int poslab_warm_beside_poll() {
-  web::WarmBeside& w = web::warm_beside();
-  const std::lock_guard lock(w.mutex);
-  if (!w.parts.empty()) {
-    w.part = std::move(w.parts.front());
-    w.parts.pop_front();
-    return static_cast<int>(w.part.size());
-  }
-  return w.finished ? -1 : 0;
-}
-
-EMSCRIPTEN_KEEPALIVE const char* poslab_warm_beside_part() { return web::warm_beside().part.data(); }
-
-/// The warm-up's reply (JSON: slowest_ms, slowest, handed_back, …) once
-/// poslab_warm_beside_poll() said -1; empty if it was stopped.
-EMSCRIPTEN_KEEPALIVE const char* poslab_warm_beside_reply() { return web::warm_beside().reply.c_str(); }
-#endif
 
 EMSCRIPTEN_KEEPALIVE void poslab_wake() {
   if (web::g_page) web::g_page->platform->wake();
@@ -389,15 +302,7 @@ EMSCRIPTEN_KEEPALIVE int poslab_bench_start(const char* views, int in_place, int
   if (max_only) report["max_only_requested"] = true;
   if (in_place) report["in_place_requested"] = true;
   if (warm) report["warm_up_requested"] = true;
-#ifdef __EMSCRIPTEN_PTHREADS__
-  // Threads (poslab-mt): the bench's App builds its figures on a thread of
-  // its own, as the desktop's does, not in the page's Web Worker.
-  if (!in_place) report["figure_thread"] = true;
-  web::warm_beside().stop = true;  // its slices would share the cores with the bench's
-  ui::RemoteBuilds* worker = nullptr;
-#else
   ui::RemoteBuilds* worker = in_place ? nullptr : &web::page_worker();
-#endif
   ImGuiContext* page_context = ImGui::GetCurrentContext();
   page.bench = std::make_unique<ui::BenchRun>(&report, worker);
   ImGui::SetCurrentContext(page_context);
@@ -623,12 +528,6 @@ int main() {
     options.persist = !link.embed;
     options.restore_autosave = !link.embed;
     options.lang = web::choose_lang(link);
-#ifdef __EMSCRIPTEN_PTHREADS__
-    // Threads (poslab-mt, a cross-origin isolated page): figures are built on
-    // a thread sharing the page's memory and memos, and a frame waits up to
-    // its few milliseconds for them, as on the desktop (app/ui/figure_cache).
-    options.background_figures = true;
-#endif
     page->app = std::make_unique<ui::App>(*page->platform, options);
   } catch (const std::exception& e) {
     poslab_js_message(e.what(), 1);
@@ -636,10 +535,8 @@ int main() {
   }
   ui::App& app = *page->app;
   app.export_choice().dir = web::kDownloads;  // exports become downloads
-#ifndef __EMSCRIPTEN_PTHREADS__
   // Slow figures go to the page's worker once it is up (web/page.js starts it).
   app.figures().set_remote(&web::page_worker());
-#endif
   ui::set_job_runner(&web::page_worker());  // the lab's models train there
   web::page_worker().on_landed = [] {
     // (Not while the bench runs: its App's figures land, and a frame of the
