@@ -565,7 +565,11 @@ void read_mrope(Reader& r, const json* s, const std::string& where, int pairs, c
   const int t = facts.mrope_section[0], h = facts.mrope_section[1], w = facts.mrope_section[2];
   const Args args = {{"where", where}, {"t", num(t)}, {"h", num(h)}, {"w", num(w)}, {"pairs", num(pairs)},
                      {"t_end", num(t - 1)}, {"h_end", num(t + h - 1)}, {"w_start", num(t + h)}, {"w_end", num(pairs - 1)},
-                     {"h_last", num(3 * h - 2)}, {"w_last", num(3 * w - 1)}};
+                     {"h_last", num(3 * h - 2)}, {"w_last", num(3 * w - 1)},
+                     // the lesson that draws them, opened at this model's sections and base
+                     {"command", "poslab gui --view multimodal --set base=" + num(facts.base) + " --set mrope_section=" +
+                                     num(t) + "," + num(h) + "," + num(w) +
+                                     (interleaved ? " --set mrope_interleaved=true" : "")}};
   if (interleaved) r.warn("model.warning.mrope_interleaved", args, "mrope");
   else r.warn("model.warning.mrope", args);
   if (spelling == "rope_type") {

@@ -478,6 +478,33 @@ class AuditFixes(unittest.TestCase):
             self.assertIn("KeyError", warning_text(j, "mrope_rope_type"))
             self.assertEqual(j["layers"][0]["mrope_section"], [16, 24, 24])
 
+    def test_mrope_names_a_command_that_opens_its_sections(self):
+        # The family line names the rope lesson (the `poslab` line's flags are its own); the mrope warning
+        # names the multimodal lesson as a command a practitioner can paste, at the model's base and sections,
+        # in both languages, and the same command draws those sections (checked through export --describe).
+        for name, sections, base, interleaved in (("qwen2.5-vl-7b", "16,24,24", "1000000", False),
+                                                  ("qwen3-vl-4b", "24,20,20", "5000000", True)):
+            for lang in ("en", "zh"):
+                with self.subTest(name=name, lang=lang):
+                    j = json.loads(run("model", config(name), "--format", "json", "--lang", lang).stdout)
+                    text = warning_text(j, "mrope")
+                    want = f"poslab gui --view multimodal --set base={base} --set mrope_section={sections}" + (
+                        " --set mrope_interleaved=true" if interleaved else "")
+                    self.assertIn(want, text)
+                    self.assertNotIn(want + " --set", text)  # nothing else appended to it
+            args = want.split()[2:]  # --view multimodal --set …
+            p = run("export", *args, "--figure", "sections", "--describe")
+            self.assertEqual(p.returncode, 0, p.stderr)
+            described = p.stdout.decode()
+            t, h, w = (int(x) for x in sections.split(","))
+            self.assertIn(f"t (time): {t} pairs", described)
+            self.assertIn(f"h (height): {h} pairs", described)
+            self.assertIn(f"pair i: 0 to {t + h + w - 1}", described)
+        # legacy "type": "mrope" — the conversion is told once (legacy_type); mrope_legacy only says poslab reads it so
+        j = json.loads(run("model", config("qwen2.5-vl-7b"), "--format", "json").stdout)
+        self.assertIn("config classes", warning_text(j, "legacy_type"))
+        self.assertNotIn("config classes", warning_text(j, "mrope_legacy"))
+
     def test_linear_context_per_family(self):
         # Gemma 3: max_position_embeddings is the extended context (report: pre-trained at 32K, linear ×8)
         j = json.loads(run("model", config("gemma-3-4b"), "--format", "json").stdout)
