@@ -1741,7 +1741,7 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
   // the top corners of the circle's square, printed over each other once the
   // plot was wider than that square): each moves outwards, half the overlap,
   // as far as the plot's edge; if they still meet, the right one goes a line
-  // lower.
+  // lower (higher at the plot's bottom).
   std::map<const TextNote*, Point> moved;
   for (const TextNote& a : f.notes) {
     if (a.anchor != Anchor::left) continue;
@@ -1761,7 +1761,13 @@ PlotLayout render_figure(const Figure& f, Painter& painter, const Rect& bounds, 
       const double out_b = std::min(overlap - out_a, room_b);
       out_a = std::min(overlap - out_b, room_a);
       Point qa{pa.x - out_a, pa.y}, qb{pb.x + out_b, pb.y};
-      if (out_a + out_b < overlap - 1e-9) qb.y += note_size * 1.35;
+      if (out_a + out_b < overlap - 1e-9) {
+        // A line lower, or a line higher where lower would leave the plot
+        // (a note whose anchor is outside the plot is not drawn at all).
+        const double step = note_size * 1.35;
+        if (L.plot.contains(Point{qb.x, qb.y + step})) qb.y += step;
+        else if (L.plot.contains(Point{qb.x, qb.y - step})) qb.y -= step;
+      }
       moved[&a] = qa;
       moved[&b] = qb;
     }

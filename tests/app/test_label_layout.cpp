@@ -494,6 +494,36 @@ TEST_CASE("a left- and a right-anchored note at one height never overlap: they m
   CHECK(stacked > 5);
 }
 
+TEST_CASE("a left and a right note that meet at the plot's bottom: the right one goes a line higher, still drawn") {
+  // Moved a line lower there, its anchor left the plot and it was not drawn.
+  std::mt19937 rng(44);
+  std::uniform_real_distribution<double> w(260, 700), font(10, 26), bottom(-1.99, -1.9);
+  int raised = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    CAPTURE(trial);
+    fig::Figure f;
+    f.x = {.label = "real part", .min = -5.0, .max = 5.0};
+    f.y = {.label = "imaginary part", .min = -2.0, .max = 1.5};
+    const double y = bottom(rng);
+    f.notes.push_back({.x = -0.3, .y = y, .text = "q′·k′ = −0.75555", .anchor = fig::Anchor::left});
+    f.notes.push_back({.x = 0.3, .y = y, .text = "turned by r·θ ≡ 1.5 rad", .anchor = fig::Anchor::right});
+    fig::RenderStyle style;
+    style.font_size = font(rng);
+    LayoutPainter p;
+    const fig::PlotLayout L = fig::render_figure(f, p, {0, 0, w(rng), 420}, style);
+    const auto* left = p.find("q′·k′ = −0.75555");
+    const auto* right = p.find("turned by r·θ ≡ 1.5 rad");
+    REQUIRE(left);
+    REQUIRE(right);  // drawn
+    CHECK(L.plot.contains(right->at));
+    const fig::Rect bl = p.box(*left), br = p.box(*right);
+    const bool overlap = bl.x < br.right() && br.x < bl.right() && bl.y < br.bottom() && br.y < bl.bottom();
+    CHECK_FALSE(overlap);
+    raised += right->at.y < left->at.y - 1;
+  }
+  CHECK(raised > 20);
+}
+
 TEST_CASE("reference-line labels are readable on light and dark themes, whatever colour their line has") {
   std::mt19937 rng(5);
   std::uniform_real_distribution<float> u(0, 1);
