@@ -50,6 +50,7 @@ std::optional<double> lesson_floor(std::string_view key, const core::Params& par
 
 std::optional<double> zero_taken_as(std::string_view key, const core::Params& params) {
   if (key == "head_dim") return params.real("d");  // rope::head_split: 0 = d
+  if (key == "target_context") return params.real("factor") * params.real("original_context");  // scaling: 0 = s·L
   return std::nullopt;
 }
 

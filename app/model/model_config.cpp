@@ -546,6 +546,15 @@ ModelReading read_model_config(const json& config) {
       max_positions(r, &name);
       param_from(out, "original_context", r.type() == "qwen" && Reader::present(text, "seq_length") ? "seq_length" : name);
     }
+    // The scaling lesson's L′ is factor × L unless told: where the model runs
+    // at another context (Llama 3.1: factor 8, 8,192 → 131,072), it is told,
+    // so that its figures mark the context this report gives.
+    if (out.view == "scaling" && out.target_context && out.params.contains("factor") &&
+        out.params.contains("original_context") && *out.target_context <= 1'000'000'000) {
+      const double product = out.params["factor"].get<double>() * out.params["original_context"].get<double>();
+      if (static_cast<double>(*out.target_context) != product && *out.target_context >= out.params["original_context"].get<double>())
+        out.params["target_context"] = *out.target_context;
+    }
     misspelt_fields(r);
     check_params(out);
   } catch (const InvalidParameter& e) {

@@ -101,6 +101,12 @@ const std::array kSpecs = {
               .ui_min = 1, .ui_max = 64, .scale = S::log},
     ParamSpec{.key = "original_context", .type = T::integer, .default_text = "4096", .min = 1,
               .max = 1e9, .ui_min = 128, .ui_max = 1'048'576, .scale = S::log, .unit = "tokens"},
+    // The context the extended model runs at, L′; 0 = factor × original_context.
+    // Llama 3.1 scales by factor 8 yet runs at 131,072 = 16 × 8,192 tokens
+    // (its long-context training went on after the scaling): poslab model
+    // sets it from max_position_embeddings where that is not factor × L.
+    ParamSpec{.key = "target_context", .type = T::integer, .default_text = "0", .min = 0, .max = 1e9,
+              .ui_min = 0, .ui_max = 1'048'576, .unit = "tokens"},
     ParamSpec{.key = "seq_len", .type = T::integer, .default_text = "32768", .min = 1, .max = 1e9,
               .ui_min = 128, .ui_max = 1'048'576, .scale = S::log, .unit = "tokens"},
     // β: YaRN's correction dimension d·ln(L/(2πβ))/(2 ln base) divides by β;
@@ -797,6 +803,12 @@ void check_param_relations(const Params& p, std::span<const std::string_view> ke
                            "must be 0 (the head is d wide) or >= d = " + std::to_string(p.integer("d")) +
                                " (only the first d dims of a head rotate)",
                            Reason{"head_dim_below_d", {{"d", std::to_string(p.integer("d"))}}, {}});
+  if (reads("target_context") && reads("original_context") && p.integer("target_context") != 0 &&
+      p.integer("target_context") < p.integer("original_context"))
+    throw InvalidParameter("target_context", std::to_string(p.integer("target_context")),
+                           "must be 0 (factor × original_context) or >= original_context = " +
+                               std::to_string(p.integer("original_context")) + " (the context the model is extended to)",
+                           Reason{"target_below_context", {{"context", std::to_string(p.integer("original_context"))}}, {}});
   if (reads("perm")) check_permutation("perm", p.list("perm"));
   // LongRoPE: one divisor per pair (HF only logs a wrong length, then fails
   // multiplying tensors of different sizes). Lists set for another d are kept

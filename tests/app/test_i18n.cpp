@@ -534,6 +534,7 @@ std::vector<core::InvalidParameter> exceptions_for_every_reason() {
   add([] { resolve("why-position", {"perm=0,0,1,2,3,4"}); });
   add([] { resolve("scaling", {"method=longrope", "d=8", "short_factor=1,2,3"}); });
   add([] { resolve("rope", {"d=64", "head_dim=32"}); });
+  add([] { resolve("scaling", {"original_context=8192", "target_context=4096"}); });
   add([] { resolve("sinusoidal", {"d=64", "dims=100"}); });
   add([] { resolve("multimodal", {"mrope_section=0,0,0"}); });
   add([] { resolve("multimodal", {"d=66"}); });

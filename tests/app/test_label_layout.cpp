@@ -31,6 +31,7 @@
 
 #include "app/common/slider_math.hpp"
 #include "app/lessons/rope/setting.hpp"
+#include "app/lessons/scaling/setting.hpp"
 #include "app/plot/figure_text.hpp"
 #include "app/plot/render.hpp"
 #include "lesson_test_support.hpp"
@@ -717,7 +718,7 @@ TEST_CASE("the query row and column sliders end at the grid's last row and colum
   }
 }
 
-TEST_CASE("a 0 that stands for another value is shown as the one taken: head_dim 0 → d, as the rope lesson takes it") {
+TEST_CASE("a 0 that stands for another value is shown as the one taken: head_dim 0 → d, target_context 0 → s·L") {
   for (int d = 2; d <= 1024; d += 2) {
     const std::string text = std::to_string(d);
     const core::Params p = params({{"d", text.c_str()}, {"head_dim", "0"}});
@@ -726,10 +727,22 @@ TEST_CASE("a 0 that stands for another value is shown as the one taken: head_dim
     CHECK(*app::zero_taken_as("head_dim", p) == app::rope::head_split(p).head);
   }
   CHECK(*app::zero_taken_as("head_dim", {}) == app::rope::head_split({}).head);  // the defaults: d = 64
-  // Only head_dim maps its 0 to another parameter (attention_factor's 0 = computed is a formula, shown in its help).
+  // The scaling lesson's target_context 0 is factor × original_context, the L′ its figures mark.
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<int> context(1, 1 << 20);
+  std::uniform_real_distribution<double> factor(1, 64);
+  for (int trial = 0; trial < 200; ++trial) {
+    const std::string L = std::to_string(context(rng)), s = std::to_string(factor(rng));
+    const core::Params p = params({{"original_context", L.c_str()}, {"factor", s.c_str()}});
+    CAPTURE(L);
+    CAPTURE(s);
+    REQUIRE(app::zero_taken_as("target_context", p).has_value());
+    CHECK(*app::zero_taken_as("target_context", p) == doctest::Approx(app::scaling::target_context(p)).epsilon(1e-15));
+  }
+  // Only those two map their 0 to other parameters (attention_factor's 0 = computed is a formula, shown in its help).
   for (const core::ParamSpec& spec : core::param_specs()) {
     CAPTURE(spec.key);
-    CHECK(app::zero_taken_as(spec.key, {}).has_value() == (spec.key == "head_dim"));
+    CHECK(app::zero_taken_as(spec.key, {}).has_value() == (spec.key == "head_dim" || spec.key == "target_context"));
   }
 }
 

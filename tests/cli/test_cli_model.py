@@ -55,9 +55,32 @@ class ModelOutput(unittest.TestCase):
     def test_llama31_json(self):
         j = json.loads(run("model", config("llama-3.1-8b"), "--format", "json").stdout)
         self.assertEqual(j["view"], "scaling")
+        # target_context: the scaling lesson's L′ is told where it is not factor × L (8 × 8,192 = 65,536)
         self.assertEqual(j["params"], {"method": "llama3", "d": 128, "base": 500000.0, "factor": 8.0,
-                                       "original_context": 8192, "low_freq_factor": 1.0, "high_freq_factor": 4.0})
+                                       "original_context": 8192, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+                                       "target_context": 131072})
         self.assertEqual((j["trained_context"], j["target_context"]), (8192, 131072))
+
+    def test_scaling_lessons_context_is_the_models(self):
+        # Every fixture the scaling lesson opens: its figures mark L′ = the report's target_context
+        # (told where it is not factor × L), and the flags open the lesson as they are.
+        told = 0
+        for name in sorted(n[:-5] for n in os.listdir(CONFIGS) if n.endswith(".json")):
+            j = json.loads(run("model", config(name), "--format", "json").stdout)
+            if j["view"] != "scaling" or j["target_context"] is None:
+                continue
+            with self.subTest(name=name):
+                p = j["params"]
+                product = p["factor"] * p["original_context"]
+                self.assertEqual("target_context" in p, j["target_context"] != product)
+                told += "target_context" in p
+                def text(v):
+                    return ",".join(map(str, v)) if isinstance(v, list) else str(v).lower() if isinstance(v, bool) else str(v)
+                flags = [a for k, v in p.items() for a in ("--set", f"{k}={text(v)}")]
+                d = run("export", "--view", "scaling", "--figure", "wavelength", "--describe", *flags)
+                self.assertEqual(d.returncode, 0, d.stderr)
+                self.assertIn(f"“L′ = {j['target_context']:,} (target)”", d.stdout.decode())
+        self.assertGreaterEqual(told, 3)  # Llama 3.1, 3.2 and 4, Gemma 3
 
     def test_text_and_md(self):
         text = run("model", config("deepseek-v3")).stdout.decode()

@@ -1,5 +1,5 @@
 // Lesson "scaling": context extension of RoPE. A model trained on L tokens
-// must read L′ = s·L tokens (s = factor); each method rescales the frequencies
+// must read L′ tokens (target_context; s·L by default, s = factor); each method rescales the frequencies
 // θ_i = base^(−2i/d) (all numbers from core/scaling.hpp, which follows HF
 // transformers `modeling_rope_utils.py`, the YaRN authors' code and the YaRN
 // paper, Peng et al. 2023, arXiv:2309.00071):
@@ -212,7 +212,10 @@ int count_unseen(const core::ScalingTable& t, double L, double L_target) {
 ///     dim(β_slow) ≥ ceil(…) = high get ramp 0; a degenerate range with
 ///     dim(β_slow) ≤ 0 keeps every pair instead);
 ///   llama3: low_freq_factor ≥ 1 (λ > L ≥ L/low is divided by s).
+/// Each only up to L′ = s·L: a model run further than that (Llama 3.1: s = 8,
+/// L′ = 16·L, target_context) takes the divided pairs past L·θ again.
 bool guarantees_no_unseen(const core::Params& p, ScalingMethod m, const core::ScalingTable& t) {
+  if (target_context(p) > p.real("factor") * trained_context(p) * (1 + 1e-12)) return false;
   switch (m) {
     case ScalingMethod::linear:
       return true;
@@ -1159,7 +1162,7 @@ std::vector<Readout> readouts(const FigureContext& ctx) {
 ViewDef scaling_view() {
   return {.id = "scaling",
           .group = "extension",
-          .keys = {"method", "d", "base", "factor", "original_context", "seq_len", "beta_fast", "beta_slow", "mscale",
+          .keys = {"method", "d", "base", "factor", "original_context", "target_context", "seq_len", "beta_fast", "beta_slow", "mscale",
                    "mscale_all_dim", "low_freq_factor", "high_freq_factor", "gamma", "temperature", "truncate",
                    "attention_factor", "short_factor", "long_factor", "pos", "log_x", "compare"},
           .defaults = {{"pos", "100,1000,4096,8192,16384,30000,32768"}, {"log_x", "true"}},

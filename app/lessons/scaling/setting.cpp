@@ -6,7 +6,10 @@ core::ScalingMethod selected_method(const core::Params& p) { return core::parse_
 
 double trained_context(const core::Params& p) { return static_cast<double>(p.integer("original_context")); }
 
-double target_context(const core::Params& p) { return p.real("factor") * trained_context(p); }
+double target_context(const core::Params& p) {
+  const long long set = p.integer("target_context");  // 0: factor × L
+  return set > 0 ? static_cast<double>(set) : p.real("factor") * trained_context(p);
+}
 
 core::ScalingConfig scaling_config(const core::Params& p, core::ScalingMethod method) {
   core::ScalingConfig c;
@@ -32,13 +35,13 @@ core::ScalingConfig scaling_config(const core::Params& p, core::ScalingMethod me
 
 Extension extension(const core::Params& p) {
   Extension e{selected_method(p), p.real("factor"), trained_context(p), 0};
-  e.L_target = e.s * e.L;
+  e.L_target = target_context(p);
   return e;
 }
 
 PositionMaps position_maps(const core::Params& p) {
   PositionMaps m{p.real("factor"), p.real("gamma"), trained_context(p), 0};
-  m.L_target = m.s * m.L;
+  m.L_target = target_context(p);
   return m;
 }
 

@@ -14,7 +14,8 @@ core::ScalingMethod selected_method(const core::Params& p);
 /// L, the context the model was trained on (`original_context`).
 double trained_context(const core::Params& p);
 
-/// L′ = s·L, the context the extension targets (s = `factor`).
+/// L′, the context the extension targets: `target_context`, or s·L when it is
+/// 0 (s = `factor`).
 double target_context(const core::Params& p);
 
 /// `method` at the lesson's parameters: d, base, factor, original_context,
@@ -29,7 +30,7 @@ struct Extension {
   core::ScalingMethod method;  ///< selected_method
   double s;                    ///< `factor`
   double L;                    ///< trained_context
-  double L_target;             ///< target_context, s·L
+  double L_target;             ///< target_context: L′ (0 there: s·L)
 };
 Extension extension(const core::Params& p);
 
@@ -39,7 +40,7 @@ struct PositionMaps {
   double s;         ///< `factor`
   double gamma;     ///< `gamma`
   double L;         ///< trained_context
-  double L_target;  ///< target_context, s·L
+  double L_target;  ///< target_context: L′ (0 there: s·L)
 };
 PositionMaps position_maps(const core::Params& p);
 
