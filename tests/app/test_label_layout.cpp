@@ -456,6 +456,28 @@ TEST_CASE("a centred note alone and wider than the plot goes on up to three line
   CHECK(wrapped > 40);
 }
 
+/// rope-2d's two corner notes, the score (anchored left, at x_left) and the
+/// turn (anchored right, at x_right), both at height y, rendered in a plot of
+/// the given width and font size.
+struct NotePair {
+  LayoutPainter p;
+  fig::PlotLayout L;
+  static constexpr const char* kLeft = "q′·k′ = −0.75555";
+  static constexpr const char* kRight = "turned by r·θ ≡ 1.5 rad";
+};
+NotePair render_note_pair(double x_left, double x_right, double y, double font_size, double width) {
+  fig::Figure f;
+  f.x = {.label = "real part", .min = -5.0, .max = 5.0};
+  f.y = {.label = "imaginary part", .min = -2.0, .max = 1.5};
+  f.notes.push_back({.x = x_left, .y = y, .text = NotePair::kLeft, .anchor = fig::Anchor::left});
+  f.notes.push_back({.x = x_right, .y = y, .text = NotePair::kRight, .anchor = fig::Anchor::right});
+  fig::RenderStyle style;
+  style.font_size = font_size;
+  NotePair out;
+  out.L = fig::render_figure(f, out.p, {0, 0, width, 420}, style);
+  return out;
+}
+
 TEST_CASE("a left- and a right-anchored note at one height never overlap: they move apart, or the right one a line lower") {
   // rope-2d's complex view puts the score and the turn in the top corners of
   // the circle's square; in a plot wider than that square they met and were
@@ -465,18 +487,12 @@ TEST_CASE("a left- and a right-anchored note at one height never overlap: they m
   int moved_apart = 0, stacked = 0;
   for (int trial = 0; trial < 300; ++trial) {
     CAPTURE(trial);
-    fig::Figure f;
-    f.x = {.label = "real part", .min = -5.0, .max = 5.0};
-    f.y = {.label = "imaginary part", .min = -2.0, .max = 1.5};
-    const double a = half(rng);
-    f.notes.push_back({.x = -a, .y = 1.2, .text = "q′·k′ = −0.75555", .anchor = fig::Anchor::left});
-    f.notes.push_back({.x = a, .y = 1.2, .text = "turned by r·θ ≡ 1.5 rad", .anchor = fig::Anchor::right});
-    fig::RenderStyle style;
-    style.font_size = font(rng);
-    LayoutPainter p;
-    const fig::PlotLayout L = fig::render_figure(f, p, {0, 0, w(rng), 420}, style);
-    const auto* left = p.find("q′·k′ = −0.75555");
-    const auto* right = p.find("turned by r·θ ≡ 1.5 rad");
+    const double a = half(rng), size = font(rng);
+    NotePair pair = render_note_pair(-a, a, 1.2, size, w(rng));
+    LayoutPainter& p = pair.p;
+    const fig::PlotLayout& L = pair.L;
+    const auto* left = p.find(NotePair::kLeft);
+    const auto* right = p.find(NotePair::kRight);
     REQUIRE(left);
     REQUIRE(right);
     const fig::Rect bl = p.box(*left), br = p.box(*right);
@@ -502,18 +518,12 @@ TEST_CASE("a left and a right note that meet at the plot's bottom: the right one
   int raised = 0;
   for (int trial = 0; trial < 200; ++trial) {
     CAPTURE(trial);
-    fig::Figure f;
-    f.x = {.label = "real part", .min = -5.0, .max = 5.0};
-    f.y = {.label = "imaginary part", .min = -2.0, .max = 1.5};
-    const double y = bottom(rng);
-    f.notes.push_back({.x = -0.3, .y = y, .text = "q′·k′ = −0.75555", .anchor = fig::Anchor::left});
-    f.notes.push_back({.x = 0.3, .y = y, .text = "turned by r·θ ≡ 1.5 rad", .anchor = fig::Anchor::right});
-    fig::RenderStyle style;
-    style.font_size = font(rng);
-    LayoutPainter p;
-    const fig::PlotLayout L = fig::render_figure(f, p, {0, 0, w(rng), 420}, style);
-    const auto* left = p.find("q′·k′ = −0.75555");
-    const auto* right = p.find("turned by r·θ ≡ 1.5 rad");
+    const double y = bottom(rng), size = font(rng);
+    NotePair pair = render_note_pair(-0.3, 0.3, y, size, w(rng));
+    LayoutPainter& p = pair.p;
+    const fig::PlotLayout& L = pair.L;
+    const auto* left = p.find(NotePair::kLeft);
+    const auto* right = p.find(NotePair::kRight);
     REQUIRE(left);
     REQUIRE(right);  // drawn
     CHECK(L.plot.contains(right->at));
